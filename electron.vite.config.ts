@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// electron-vite finds only src/main, src/preload, src/renderer by itself; name our entries.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: { index: resolve(__dirname, 'src-main/shell/electron/main.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: { input: { index: resolve(__dirname, 'src-main/shell/electron/preload.ts') } },
+    },
+  },
+  renderer: {
+    root: 'src-renderer',
+    plugins: [react()],
+    build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      rollupOptions: { input: resolve(__dirname, 'src-renderer/index.html') },
+    },
+  },
+});

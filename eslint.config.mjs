@@ -1,0 +1,46 @@
+// Import boundaries of STYLE.md: the core is a plain Node library, only the Electron shell
+// imports 'electron', and shared/renderer code imports no Node built-ins.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const noNode = nodeBuiltins.map((name) => ({ name, message: 'src-shared and src-renderer stay free of Node built-ins.' }));
+const noElectron = { name: 'electron', message: "Only src-main/shell/electron may import 'electron'." };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['src-main/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src-main/shell/electron/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  {
+    files: ['src-shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron, ...noNode], patterns: [{ group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-shared depends on nothing of ours.' }] }],
+    },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron, ...noNode], patterns: [{ group: ['**/src-main/**'], message: 'The renderer reaches the core only through the contract.' }] }],
+    },
+  },
+);

@@ -1,0 +1,3 @@
+// Placeholder dispatcher; the CLI issue replaces it.
+console.error('capsule: no commands yet');
+process.exit(2);

@@ -1,0 +1,74 @@
+import type { DriverKind } from '../../src-shared/manifest';
+
+// The one interface between the agent loop (runtime/) and a model. A driver runs one turn; the
+// loop owns turns, tools, limits and failure rules (seed 000's task-state table).
+
+/** A tool call the model asked for. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** One message of the conversation the loop keeps per context. */
+export type ChatMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean };
+
+/** A tool as the model sees it (JSON Schema parameters). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Streamed output of a turn, as it arrives. */
+export type TurnFrame = { kind: 'text'; text: string } | { kind: 'tool_call'; call: ToolCall };
+
+export interface TurnRequest {
+  system?: string;
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  maxTokens?: number;
+  turn: number;
+  /** Aborted on cancel: the driver drops its in-flight request at once. */
+  signal: AbortSignal;
+  onFrame?: (frame: TurnFrame) => void;
+  /** Called before each retry (429/5xx/reset), so the trace shows it. */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+}
+
+export type StopReason = 'end_turn' | 'max_tokens' | 'tool_use';
+
+export interface TurnResult {
+  text: string;
+  toolCalls: ToolCall[];
+  stopReason: StopReason;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+export interface Driver {
+  readonly kind: DriverKind;
+  readonly model: string;
+  turn(req: TurnRequest): Promise<TurnResult>;
+  dispose?(): void;
+}
+
+/** An inference call that failed for good (after retries). The message never carries a key. */
+export class InferenceError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown by a driver whose signal was aborted. */
+export class AbortedError extends Error {
+  constructor() {
+    super('aborted');
+  }
+}

@@ -1,0 +1,81 @@
+import type { Manifest } from '../../src-shared/manifest';
+import type { StreamResponse, Task, TaskPushNotificationConfig } from '../../src-shared/a2a';
+import type { TraceWriter } from '../trace';
+import type { ResidueItem, Tool } from './tool-types';
+
+// The public shape of a running capsule session. The door, the CLI, the Studio core, streaming,
+// push and the gateway all use a session through this interface only.
+
+export interface SessionOptions {
+  /** The manifest file (used for errors, records and the agent card). */
+  manifestPath: string;
+  /** An already validated manifest; when absent it is loaded from manifestPath. */
+  manifest?: Manifest;
+  /** Environment for ${VAR} interpolation (defaults to process.env). */
+  env?: Record<string, string | undefined>;
+  /** Root of the records folders; the session writes `<recordsRoot>/<session id>/trace.jsonl`. */
+  recordsRoot?: string;
+  /** Overrides network.internal_port; 0 lets the OS pick. */
+  port?: number;
+  /** Interface the door binds; 127.0.0.1 unless the capsule is exposed. */
+  host?: string;
+  /** Set when this session is a sub-capsule started by a delegation. */
+  parent?: { sessionId: string; workdir: string; name: string };
+  /** Secrets to mask in the trace besides the interpolated ones. */
+  secrets?: string[];
+  /** Extra tools offered to the model (delegate_task, shell, … come from runtime/tools). */
+  tools?: Tool[];
+}
+
+export type SessionState = 'starting' | 'idle' | 'busy' | 'stopping' | 'ended';
+
+export interface SessionStatus {
+  state: SessionState;
+  running: string | null;
+  queued: number;
+  tasks: number;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+/** Answer of murmur.StopSession. */
+export interface StopSessionResult {
+  session_id: string;
+  canceled: string[];
+  residue: ResidueItem[];
+}
+
+export interface Session {
+  readonly id: string;
+  readonly url: string;
+  readonly port: number;
+  readonly manifest: Manifest;
+  readonly manifestPath: string;
+  /** The records folder of this session. */
+  readonly workdir: string;
+  readonly trace: TraceWriter;
+  readonly startedAt: number;
+  status(): SessionStatus;
+  /** A task as the door would answer GetTask (historyLength applied), or undefined. */
+  getTask(id: string, historyLength?: number): Task | undefined;
+  listTasks(): Task[];
+  /** Every status/artifact change of every task, in order (for streaming, push, live views). */
+  onTaskEvent(listener: (taskId: string, event: StreamResponse) => void): () => void;
+  /** Push configs (issue 7) hang off the session so they live as long as its tasks. */
+  pushConfigs?: Map<string, TaskPushNotificationConfig[]>;
+  cancelTask(id: string, by?: string): Promise<Task>;
+  /** murmur.StopSession: cancels everything, reports residue, ends nothing. */
+  stopSession(): Promise<StopSessionResult>;
+  /** Ends the session: StopSession, close the door, session_end, kill residue. */
+  end(reason?: string): Promise<void>;
+  /** Resolves with the reason once the session has ended (stop, after_task exit, idle timeout). */
+  readonly ended: Promise<string>;
+}
+
+/** Where records live unless told otherwise: $CAPSULE_HOME/records, CAPSULE_HOME=~/.capsule. */
+export interface RecordsLayout {
+  home: string;
+  records: string;
+  /** One JSON file per running session (pid, url, name), read by `capsule ps` and `@1`. */
+  running: string;
+}

@@ -1,0 +1,42 @@
+import type { ToolSpec } from '../drivers/types';
+import type { TraceEvent } from '../../src-shared/trace';
+
+// Tools the agent loop offers the model (delegate_task, shell, request_input, …). A tool that
+// leaves something running when its task is canceled reports it as residue.
+
+/** Something a canceled task leaves behind, as CancelTask's `residue` artifact names it. */
+export type ResidueItem =
+  | { kind: 'detached_shell'; work_id: string; binary: string; command: string; started_at_ms: number }
+  | { kind: 'delegation'; delegation_id: string; capsule: string; version: string; child_session_id: string; child_workdir: string };
+
+export interface ToolContext {
+  sessionId: string;
+  taskId: string;
+  contextId: string;
+  /** Aborted when the task is canceled. */
+  signal: AbortSignal;
+  /** Appends to the session trace (session_id, task_id and ts are filled in). */
+  trace(event: { event_type: string } & Record<string, unknown>): void;
+  /** Registers work in flight; the returned function unregisters it when the work ends. */
+  track(work: InFlightWork): () => void;
+}
+
+/** Work a tool has in flight that a cancel must end (or report as residue). */
+export interface InFlightWork {
+  describe(): string;
+  /** Ends the work on cancel; returns residue left running, if any. */
+  cancel(): Promise<ResidueItem | undefined>;
+}
+
+export type ToolOutcome =
+  | { ok: true; content: string }
+  | { ok: false; error: string }
+  /** Puts the task in TASK_STATE_INPUT_REQUIRED with this question. */
+  | { inputRequired: string };
+
+export interface Tool {
+  spec: ToolSpec;
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export type { TraceEvent };

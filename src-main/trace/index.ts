@@ -1,0 +1,1 @@
+export { createTraceWriter, maskSecrets, type TraceWriter } from './writer';

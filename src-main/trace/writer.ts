@@ -1,0 +1,90 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { TraceEvent } from '../../src-shared/trace';
+
+// Append-only trace.jsonl writer. Lines are buffered and written on the next tick (or when the
+// buffer passes 64 KiB), so a burst costs one write; flush() writes now. A crash loses at most
+// the unflushed tail. Secrets (interpolated ${VAR} values, keys) are masked before any line
+// leaves this module, whatever event carried them.
+
+export interface TraceWriter {
+  readonly path: string;
+  readonly sessionId: string;
+  append(event: { event_type: string } & Record<string, unknown>): TraceEvent;
+  /** Listeners see every event as appended (live views, WatchSession, the index). */
+  subscribe(listener: (event: TraceEvent) => void): () => void;
+  flush(): void;
+  dispose(): void;
+}
+
+const MAX_BUFFER = 64 * 1024;
+
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join('***');
+  return out;
+}
+
+export function createTraceWriter(path: string, sessionId: string, secrets: readonly string[] = []): TraceWriter {
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, 'a');
+  const listeners = new Set<(e: TraceEvent) => void>();
+  // Secrets also appear JSON-escaped inside serialized lines.
+  const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
+  let buffer = '';
+  let scheduled = false;
+  let closed = false;
+
+  const flush = () => {
+    scheduled = false;
+    if (!buffer || closed) return;
+    const chunk = buffer;
+    buffer = '';
+    writeSync(fd, chunk);
+  };
+
+  return {
+    path,
+    sessionId,
+    append(event) {
+      const { event_type, ...rest } = event;
+      const line = { ts: new Date().toISOString(), event_type, session_id: sessionId, ...rest } as TraceEvent;
+      if (closed) return line;
+      let json = JSON.stringify(line);
+      if (masks.length) {
+        const masked = maskSecrets(json, masks);
+        if (masked !== json) {
+          json = masked;
+          Object.assign(line, JSON.parse(masked));
+        }
+      }
+      buffer += json + '\n';
+      if (buffer.length > MAX_BUFFER) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+      for (const l of listeners) {
+        try {
+          l(line);
+        } catch {}
+      }
+      return line;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    flush,
+    dispose() {
+      if (closed) return;
+      flush();
+      closed = true;
+      try {
+        fsyncSync(fd);
+      } catch {}
+      closeSync(fd);
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Time-ordered ids (UUIDv7 layout without dashes): 48-bit ms timestamp, version nibble, random.
+// Sorting ids as strings sorts them by creation time, which session addresses rely on.
+
+let lastMs = 0;
+let seq = 0;
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** 32 lowercase hex characters, increasing with time (and within one millisecond). */
+export function timeOrderedHex(now = Date.now()): string {
+  if (now <= lastMs) {
+    now = lastMs;
+    seq++;
+  } else {
+    lastMs = now;
+    seq = 0;
+  }
+  const rand = new Uint8Array(10);
+  crypto.getRandomValues(rand);
+  const ts = now.toString(16).padStart(12, '0');
+  // 12 bits of sequence after the version nibble keep ids from one millisecond in order.
+  const seqHex = (seq & 0xfff).toString(16).padStart(3, '0');
+  rand[0] = (rand[0] & 0x3f) | 0x80;
+  return `${ts}7${seqHex}${hex(rand).slice(0, 16)}`;
+}
+
+export const newSessionId = () => `ses_${timeOrderedHex()}`;
+export const newTaskId = () => `tsk_${timeOrderedHex()}`;
+export const newContextId = () => `ctx_${timeOrderedHex()}`;
+export const newMessageId = () => `msg_${timeOrderedHex()}`;
+
+/** Short random id with a prefix, e.g. `dlg_7b31de`. */
+export function shortId(prefix: string, bytes = 3): string {
+  const b = new Uint8Array(bytes);
+  crypto.getRandomValues(b);
+  return `${prefix}_${hex(b)}`;
+}
+
+export const SESSION_ID_RE = /^ses_[0-9a-f]{32}$/;
+export const TASK_ID_RE = /^tsk_[0-9a-f]{32}$/;

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+// The murmur.yaml format of seed 000, plus what the product adds (description, skills, system
+// prompt, rehearsal script, shell allow list, spend ceiling, input contract). Every object is
+// strict so that a misspelt key is reported instead of silently ignored.
+
+const duration = z.union([z.number().nonnegative(), z.string().regex(/^\d+(ms|s|m|h)$/, 'a duration such as 500ms, 30s, 10m or 1h')]);
+
+export const artifactSchema = z.strictObject({
+  name: z.string().min(1),
+  version: z.string().optional(),
+  runtime: z.enum(['driver', 'tool', 'capsule']).optional(),
+  gateway: z
+    .strictObject({
+      endpoint: z.string().url().optional(),
+      api_key: z.string().optional(),
+    })
+    .optional(),
+});
+
+/** One scripted turn of the rehearsal driver. Exactly one of text/tool_calls/error/hang is the point of the turn. */
+export const rehearsalTurnSchema = z.strictObject({
+  text: z.string().optional(),
+  tool_calls: z.array(z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })).optional(),
+  error: z.string().optional(),
+  hang: z.boolean().optional(),
+  delay_ms: z.number().int().nonnegative().optional(),
+  tokens_in: z.number().int().nonnegative().optional(),
+  tokens_out: z.number().int().nonnegative().optional(),
+  stop: z.enum(['end_turn', 'max_tokens', 'tool_use']).optional(),
+});
+
+export const rehearsalSchema = z.strictObject({
+  delay_ms: z.number().int().nonnegative().optional(),
+  replies: z
+    .array(
+      z.strictObject({
+        /** Case-insensitive substring of the task text, or /regex/; absent matches anything. */
+        when: z.string().optional(),
+        turns: z.array(rehearsalTurnSchema).min(1),
+      }),
+    )
+    .default([]),
+});
+
+export const harnessSchema = z.strictObject({
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  /** How the prompt goes in: as an argument ({prompt} in args) or on stdin. */
+  prompt: z.enum(['arg', 'stdin']).default('stdin'),
+  /** How to interrupt: bytes written to stdin (e.g. "\u0003"), SIGINT, or none (killed at once). */
+  interrupt: z.union([z.literal('sigint'), z.literal('none'), z.strictObject({ stdin: z.string() })]).default('sigint'),
+  grace_ms: z.number().int().nonnegative().default(10_000),
+  resume_args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+});
+
+export const manifestSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/i, 'letters, digits, dot, dash or underscore (max 63)'),
+  version: z.string().min(1),
+  description: z.string().optional(),
+  role: z.enum(['orchestrator', 'worker', 'agent']).optional(),
+  artifacts: z.array(artifactSchema).default([]),
+  network: z.strictObject({ internal_port: z.number().int().min(1).max(65535).optional() }).optional(),
+  inference: z.strictObject({
+    transport: z.enum(['http', 'process', 'embedded']).default('http'),
+    model: z.string().min(1).default('rehearsal'),
+    driver: z.strictObject({ artifact: z.string().min(1) }),
+    max_tokens: z.number().int().positive().optional(),
+    max_turns: z.number().int().positive().optional(),
+    system_prompt: z.string().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    /** Spend ceiling for one task: total tokens, and US dollars where the price table knows the model. */
+    budget: z.strictObject({ max_tokens: z.number().int().positive().optional(), max_usd: z.number().positive().optional() }).optional(),
+    rehearsal: rehearsalSchema.optional(),
+    harness: harnessSchema.optional(),
+    input_timeout: duration.optional(),
+  }),
+  lifecycle: z
+    .strictObject({
+      task_acceptance: z.enum(['queue', 'single', 'none']).default('queue'),
+      after_task: z.enum(['sleep', 'exit']).default('sleep'),
+      queue_depth: z.number().int().nonnegative().default(8),
+      idle_timeout: duration.optional(),
+    })
+    .optional(),
+  exports: z.strictObject({ peer_tasks: z.strictObject({ accept: z.boolean().default(false) }).optional() }).optional(),
+  capabilities: z
+    .strictObject({
+      network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).optional(),
+      shell: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).optional(),
+    })
+    .optional(),
+  skills: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1),
+        name: z.string().min(1),
+        description: z.string().default(''),
+        tags: z.array(z.string()).default([]),
+        examples: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
+  /** Input contract (JSON Schema) for the data part of a task's message. */
+  accepts: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A manifest as written (after ${VAR} interpolation), with defaults applied. */
+export type Manifest = z.infer<typeof manifestSchema>;
+export type RehearsalTurn = z.infer<typeof rehearsalTurnSchema>;
+export type HarnessSpec = z.infer<typeof harnessSchema>;
+
+/** Built-in driver artifacts. */
+export const DRIVER_ARTIFACTS = {
+  'capsule/driver-rehearsal': 'rehearsal',
+  'murmur/driver-anthropic': 'anthropic',
+  'murmur/driver-openai': 'openai',
+  'murmur/driver-deepseek': 'deepseek',
+  'capsule/driver-openai-compatible': 'openai-compatible',
+  'capsule/driver-process': 'process',
+} as const;
+export type DriverKind = (typeof DRIVER_ARTIFACTS)[keyof typeof DRIVER_ARTIFACTS];
+
+/** Parses a duration (number = ms, or "30s"/"10m"/…) into milliseconds. */
+export function durationMs(d: number | string | undefined, fallback: number): number {
+  if (d === undefined) return fallback;
+  if (typeof d === 'number') return d;
+  const m = /^(\d+)(ms|s|m|h)$/.exec(d);
+  if (!m) return fallback;
+  const n = Number(m[1]);
+  return m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n * 3_600_000;
+}
