@@ -32,6 +32,8 @@ export interface TurnRequest {
   tools: ToolSpec[];
   maxTokens?: number;
   turn: number;
+  /** The text of the task being worked on (the rehearsal driver matches its script on it). */
+  taskText?: string;
   /** Aborted on cancel: the driver drops its in-flight request at once. */
   signal: AbortSignal;
   onFrame?: (frame: TurnFrame) => void;

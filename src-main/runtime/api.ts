@@ -1,7 +1,8 @@
 import type { Manifest } from '../../src-shared/manifest';
-import type { StreamResponse, Task, TaskPushNotificationConfig } from '../../src-shared/a2a';
+import type { Message, StreamResponse, Task, TaskPushNotificationConfig } from '../../src-shared/a2a';
 import type { TraceWriter } from '../trace';
 import type { ResidueItem, Tool } from './tool-types';
+import type { FormationResolver } from './tools/formation';
 
 // The public shape of a running capsule session. The door, the CLI, the Studio core, streaming,
 // push and the gateway all use a session through this interface only.
@@ -25,6 +26,8 @@ export interface SessionOptions {
   secrets?: string[];
   /** Extra tools offered to the model (delegate_task, shell, … come from runtime/tools). */
   tools?: Tool[];
+  /** The formation this capsule belongs to: how delegate_task reaches a capsule by name. */
+  formation?: FormationResolver;
 }
 
 export type SessionState = 'starting' | 'idle' | 'busy' | 'stopping' | 'ended';
@@ -36,6 +39,23 @@ export interface SessionStatus {
   tasks: number;
   tokensIn: number;
   tokensOut: number;
+}
+
+/** A message arriving at the door, with what the trace records about who sent it. */
+export interface IncomingMessage {
+  message: Message;
+  /** The door method that carried it (a2a_task_received.method). */
+  method?: string;
+  /** Value of the peer header, when a capsule sent it. */
+  peer?: string;
+  traceparent?: string;
+}
+
+export interface AcceptedMessage {
+  /** The task right after acceptance (SUBMITTED, REJECTED, or the resumed task). */
+  task: Task;
+  /** Resolves with the task once it is terminal or interrupted again (blocking SendMessage). */
+  settled: Promise<Task>;
 }
 
 /** Answer of murmur.StopSession. */
@@ -59,6 +79,12 @@ export interface Session {
   /** A task as the door would answer GetTask (historyLength applied), or undefined. */
   getTask(id: string, historyLength?: number): Task | undefined;
   listTasks(): Task[];
+  /**
+   * Takes an incoming message (SendMessage, SendStreamingMessage): creates a task (or resumes the
+   * INPUT_REQUIRED task it names). Throws A2AError for a message that cannot be taken. The task
+   * starts after this returns, so a listener added right after sees every later event.
+   */
+  acceptMessage(incoming: IncomingMessage): AcceptedMessage;
   /** Every status/artifact change of every task, in order (for streaming, push, live views). */
   onTaskEvent(listener: (taskId: string, event: StreamResponse) => void): () => void;
   /** Push configs (issue 7) hang off the session so they live as long as its tasks. */

@@ -1,1 +1,14 @@
 export { createTraceWriter, maskSecrets, type TraceWriter } from './writer';
+export { createTraceStore, type TraceStore, type TraceStoreOptions, type IngestReport, type SyncReport } from './store';
+export type { SessionSummary, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';
+export { readTraceLines, type TraceChunk, type TraceLine } from './jsonl';
+export { findTraceFiles } from './records';
+export { listRunningSessions, writeRunningFile, removeRunningFile, pidAlive, type RunningSession, type RunningFile } from './running';
+export {
+  AddressError,
+  resolveAddress,
+  resolveRunningSession,
+  resolveRecordedSession,
+  isPathAddress,
+  sessionIdOfTrace,
+} from './addresses';

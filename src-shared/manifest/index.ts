@@ -1,1 +1,4 @@
 export * from './schema';
+export * from './allow';
+export * from './edit-ops';
+export * from './graph';

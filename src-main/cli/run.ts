@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import { formatIssues, loadManifestFile, ManifestError } from '../manifest';
+import type { Session } from '../runtime/api';
+import { intOption, parseCommandArgs } from './args';
+import { UserError } from './errors';
+
+// `capsule run`: starts a session and stays in the foreground until it ends, by a signal
+// (SIGINT/SIGTERM end it cleanly) or by itself (after_task: exit, idle timeout).
+
+export const usage = `usage: capsule run --manifest <file> [--port N] [--records DIR]
+  --manifest, -m  the capsule manifest (murmur.yaml)
+  --port, -p      the door's port (overrides network.internal_port; 0 lets the OS pick)
+  --records       records root (default $CAPSULE_HOME/records)
+Prints "capsule: url <url>" and "session: <id>" first, then runs until Ctrl-C or SIGTERM.`;
+
+const options = {
+  manifest: { type: 'string', short: 'm' },
+  port: { type: 'string', short: 'p' },
+  records: { type: 'string' },
+} as const;
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('run', argv, options, usage);
+  const file = values.manifest ?? positionals[0];
+  if (!file) throw new UserError(`run needs a manifest\n${usage}`, 2);
+  const port = intOption('port', values.port, 65535);
+  const manifestPath = resolve(file);
+  const loaded = loadManifestFile(manifestPath, process.env);
+  if (!loaded.ok) {
+    process.stderr.write(`${formatIssues(loaded.issues)}\ncapsule: ${file} has ${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}; the capsule did not start\n`);
+    return 1;
+  }
+
+  const { startSession } = await import('../runtime/session');
+  let session: Session;
+  try {
+    session = await startSession({
+      manifestPath,
+      manifest: loaded.manifest,
+      secrets: loaded.secrets,
+      ...(port !== undefined ? { port } : {}),
+      ...(values.records ? { recordsRoot: resolve(values.records) } : {}),
+    });
+  } catch (err) {
+    if (err instanceof ManifestError) {
+      process.stderr.write(`${formatIssues(err.issues)}\n`);
+      return 1;
+    }
+    throw new UserError((err as Error).message);
+  }
+
+  process.stdout.write(`capsule: url ${session.url}\nsession: ${session.id}\n`);
+
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A second Ctrl-C while the session winds down means "now".
+    if (++signals > 1) process.exit(130);
+    process.stderr.write(`capsule: ${signal}, stopping session ${session.id}\n`);
+    void session.end('stopped');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const reason = await session.ended;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.stderr.write(`capsule: session ${session.id} ended (${reason}); records in ${session.workdir}\n`);
+  return 0;
+}

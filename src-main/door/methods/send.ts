@@ -1,0 +1,34 @@
+import { PEER_HEADER, type Message } from '../../../src-shared/a2a';
+import { withHistory } from '../../runtime/tasks';
+import { registerMethod, type MethodContext } from '../methods';
+import { parseParams, sendMessageParams, type SendMessageParams } from '../params';
+import { attachInlinePushConfig, inlinePushConfig } from '../push'; // issue 7
+
+// SendMessage: blocking by default (answers once the task is terminal or interrupted);
+// configuration.returnImmediately answers as soon as the task is accepted.
+
+const header = (ctx: MethodContext, name: string): string | undefined => {
+  const v = ctx.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+};
+
+/** Validates SendMessage params and hands the message to the session (shared with streaming). */
+export function acceptFromDoor(ctx: MethodContext, method: string) {
+  const params = parseParams(sendMessageParams, ctx.params) as SendMessageParams;
+  const push = inlinePushConfig(ctx.session, ctx.params); // issue 7: a bad inline push config starts nothing
+  const accepted = ctx.session.acceptMessage({
+    message: params.message as Message,
+    method,
+    peer: header(ctx, PEER_HEADER),
+    traceparent: header(ctx, 'traceparent'),
+  });
+  if (push) attachInlinePushConfig(ctx.session, push, accepted.task); // issue 7
+  return { params, accepted };
+}
+
+registerMethod('SendMessage', async (ctx) => {
+  const { params, accepted } = acceptFromDoor(ctx, 'SendMessage');
+  const config = params.configuration;
+  const task = config?.returnImmediately ? accepted.task : await accepted.settled;
+  return { task: withHistory(task, config?.historyLength) };
+});

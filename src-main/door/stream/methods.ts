@@ -1,0 +1,57 @@
+import { FRAMES_EXTENSION_URI, isTerminal, taskNotFound, unsupportedOperation } from '../../../src-shared/a2a';
+import { doorCapabilities, REPLIED, registerMethod, type MethodContext } from '../methods';
+import { acceptFromDoor } from '../methods/send';
+import { parseParams, taskIdParams } from '../params';
+import { wantsFrames } from './frames';
+import { streamSettings, trackStream } from './live';
+import { openSse, type SseOptions } from './sse';
+import { capWithRealState, followTask } from './task-stream';
+import { parseWatchParams, watchSession } from './watch';
+
+// The door's streaming methods. Everything that can fail before the stream opens (bad params,
+// unknown or finished task, a refused push config) is thrown first and leaves as a plain JSON-RPC
+// error; only then is the reply taken over for SSE.
+
+doorCapabilities.streaming = true;
+
+function open(ctx: MethodContext, options: Omit<SseOptions, 'keepaliveMs' | 'maxLifeMs'> = {}) {
+  ctx.reply.hijack();
+  return openSse(ctx.request.raw, ctx.reply.raw, ctx.id, { ...streamSettings(ctx.session), ...options });
+}
+
+registerMethod('SendStreamingMessage', (ctx) => {
+  const { accepted } = acceptFromDoor(ctx, 'SendStreamingMessage');
+  const taskId = accepted.task.id;
+  const frames = wantsFrames(ctx.headers['a2a-extensions']);
+  const sse = open(ctx, {
+    onCap: () => capWithRealState(ctx.session, taskId, sse)(),
+    ...(frames ? { headers: { 'a2a-extensions': FRAMES_EXTENSION_URI } } : {}),
+  });
+  trackStream(ctx.session, sse, capWithRealState(ctx.session, taskId, sse));
+  followTask(ctx.session, taskId, sse, { frames });
+  return REPLIED;
+});
+
+registerMethod('SubscribeToTask', (ctx) => {
+  const p = parseParams(taskIdParams, ctx.params);
+  const task = ctx.session.getTask(p.id, 0);
+  if (!task) throw taskNotFound(p.id);
+  if (isTerminal(task.status.state)) {
+    throw unsupportedOperation(`Task ${p.id} is already ${task.status.state}; read a finished task with GetTask`, {
+      taskId: p.id,
+      state: task.status.state,
+    });
+  }
+  const sse = open(ctx, { onCap: () => capWithRealState(ctx.session, p.id, sse)() });
+  trackStream(ctx.session, sse, capWithRealState(ctx.session, p.id, sse));
+  followTask(ctx.session, p.id, sse);
+  return REPLIED;
+});
+
+registerMethod('murmur.WatchSession', (ctx) => {
+  const { from } = parseWatchParams(ctx.params);
+  const sse = open(ctx);
+  trackStream(ctx.session, sse);
+  watchSession(ctx.session, sse, from);
+  return REPLIED;
+});

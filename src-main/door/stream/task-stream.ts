@@ -1,0 +1,86 @@
+import { FRAMES_EXTENSION_URI, INTERRUPTED_STATES, isTerminal, type StreamResponse, type Task, type TaskState } from '../../../src-shared/a2a';
+import type { Session } from '../../runtime/api';
+import { frameOf } from './frames';
+import type { SseStream } from './sse';
+
+// Follows one task on an open SSE stream: the task as it stands first, then every status and
+// artifact update in the order the session emits them, closing after a terminal or interrupted
+// state. The snapshot and the subscription are taken in the same tick, so no update is lost or
+// sent twice. Each stream has its own listener, so several streams on one task each get every
+// event in the same order, and one closing touches neither the task nor the other streams.
+
+/** The part of a session a task stream reads. */
+export type FollowedSession = Pick<Session, 'getTask' | 'onTaskEvent'> & { trace: Pick<Session['trace'], 'subscribe'> };
+
+export interface FollowOptions {
+  /** Add the frames extension's text and tool frames as statusUpdate metadata. */
+  frames?: boolean;
+}
+
+/** States after which a stream closes. */
+export const closesStream = (state: TaskState | undefined): boolean =>
+  !!state && (isTerminal(state) || INTERRUPTED_STATES.has(state));
+
+/** Latest status as a statusUpdate (what the life cap closes with: the real state, no final claim). */
+export function statusEventOf(task: Task): StreamResponse {
+  return { statusUpdate: { taskId: task.id, contextId: task.contextId ?? '', status: task.status } };
+}
+
+/**
+ * Writes the task and its updates to `sse` until the task settles or the stream ends.
+ * Returns the snapshot sent first. The caller has checked the task exists.
+ */
+export function followTask(session: FollowedSession, taskId: string, sse: SseStream, options: FollowOptions = {}): Task {
+  const disposers: (() => void)[] = [];
+  let lastState: TaskState | undefined;
+  let contextId = '';
+
+  const send = (event: StreamResponse) => {
+    if (sse.closed) return;
+    sse.send(event);
+    const state = event.statusUpdate?.status.state ?? event.task?.status.state;
+    if (state) lastState = state;
+    if (closesStream(state)) sse.close();
+  };
+
+  disposers.push(
+    session.onTaskEvent((id, event) => {
+      if (id === taskId) send(event);
+    }),
+  );
+
+  if (options.frames) {
+    let loopEmitsFrames = false;
+    disposers.push(
+      session.trace.subscribe((event) => {
+        if (event.task_id !== taskId || sse.closed) return;
+        // A loop that writes its own frame events is the source; the derived ones would repeat them.
+        if (event.event_type === 'frame') loopEmitsFrames = true;
+        else if (loopEmitsFrames) return;
+        const frame = frameOf(event);
+        if (!frame) return;
+        const status = session.getTask(taskId)?.status ?? { state: lastState ?? 'TASK_STATE_WORKING' };
+        sse.send({ statusUpdate: { taskId, contextId, status, metadata: { [FRAMES_EXTENSION_URI]: frame } } });
+      }),
+    );
+  }
+
+  sse.onClose(() => {
+    for (const d of disposers.splice(0)) d();
+  });
+
+  const task = session.getTask(taskId);
+  if (!task) {
+    sse.close();
+    throw new Error(`task ${taskId} vanished before its stream opened`);
+  }
+  contextId = task.contextId ?? '';
+  send({ task });
+  return task;
+}
+
+/** For SseOptions.onCap: the stream's last event is the task's real state. */
+export const capWithRealState = (session: Pick<Session, 'getTask'>, taskId: string, sse: SseStream) => () => {
+  const task = session.getTask(taskId);
+  if (task) sse.send(statusEventOf(task));
+};

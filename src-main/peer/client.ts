@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { PEER_HEADER, type AgentCard, type Message, type Task } from '../../src-shared/a2a';
+import { PeerError, PolicyRefusal } from './errors';
+import { checkTarget, connectUrl } from './policy';
+
+// The one outgoing A2A client every capsule uses on a model's behalf. Every place it is about to
+// reach — the first URL and every redirect hop — is checked against capabilities.network.allow
+// before fetch is called, so a refused place never sees a TCP packet. Redirects are followed by
+// hand for that reason (fetch's own following would connect first and ask later).
+
+type TraceFn = (event: { event_type: string } & Record<string, unknown>) => void;
+
+export interface PeerClientOptions {
+  /** The capsule making the requests; named in the peer header. */
+  capsule: string;
+  sessionId: string;
+  /** capabilities.network.allow of the capsule. */
+  allow: readonly string[];
+  /** The session trace (network_refused, a2a_send). */
+  trace?: TraceFn;
+  /** Per request, redirects included (default 30 s). */
+  timeoutMs?: number;
+  maxRedirects?: number;
+}
+
+export interface PeerCallOptions {
+  /** W3C traceparent linking the peer's task to the task that caused it. */
+  traceparent?: string;
+  signal?: AbortSignal;
+  /** Exact places the runtime itself opened for this call (a sub-capsule's own door). */
+  extraAllow?: readonly string[];
+}
+
+export interface SendMessageParams {
+  message: Message;
+  configuration?: { returnImmediately?: boolean; historyLength?: number; acceptedOutputModes?: string[] };
+  metadata?: Record<string, unknown>;
+}
+
+export type SendMessageResult = { task: Task; message?: undefined } | { message: Message; task?: undefined };
+
+export interface PeerClient {
+  sendMessage(url: string, params: SendMessageParams, opts?: PeerCallOptions): Promise<SendMessageResult>;
+  getTask(url: string, id: string, opts?: PeerCallOptions & { historyLength?: number }): Promise<Task>;
+  cancelTask(url: string, id: string, opts?: PeerCallOptions): Promise<Task>;
+  /** The agent card: the URL itself when it names a card, else `<origin>/.well-known/agent-card.json`. */
+  fetchCard(url: string, opts?: PeerCallOptions): Promise<AgentCard>;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+const rpcEnvelope = z.object({
+  jsonrpc: z.literal('2.0'),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+});
+const taskShape = z.looseObject({ id: z.string().min(1), status: z.looseObject({ state: z.string() }) });
+const messageShape = z.looseObject({ messageId: z.string(), role: z.string(), parts: z.array(z.unknown()) });
+const sendResult = z.union([z.object({ task: taskShape }), z.object({ message: messageShape })]);
+const cardShape = z.looseObject({ name: z.string(), version: z.string().optional(), supportedInterfaces: z.array(z.unknown()).optional() });
+
+export function createPeerClient(opts: PeerClientOptions): PeerClient {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxRedirects = opts.maxRedirects ?? 5;
+  let rpcId = 0;
+
+  const headers = (call: PeerCallOptions, json: boolean): Record<string, string> => ({
+    accept: 'application/json',
+    'a2a-version': '1.0',
+    [PEER_HEADER]: `${opts.capsule}; session=${opts.sessionId}`,
+    ...(json ? { 'content-type': 'application/json' } : {}),
+    ...(call.traceparent ? { traceparent: call.traceparent } : {}),
+  });
+
+  /** Checks a place against the policy; a refusal is traced and thrown before any connection. */
+  const allowOrThrow = (url: string, call: PeerCallOptions) => {
+    const verdict = checkTarget(url, opts.allow, call.extraAllow);
+    if (verdict.ok) return;
+    opts.trace?.({ event_type: 'network_refused', url, reason: verdict.reason });
+    throw new PolicyRefusal(url, verdict.reason);
+  };
+
+  /** One request, following redirects by hand; every hop passes the policy first. */
+  async function request(url: string, init: { method: string; body?: string }, call: PeerCallOptions): Promise<Response> {
+    const signal = call.signal ? AbortSignal.any([call.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    let current = url;
+    let { method, body } = init;
+    for (let hop = 0; ; hop++) {
+      allowOrThrow(current, call);
+      let res: Response;
+      try {
+        res = await fetch(connectUrl(current), { method, body, headers: headers(call, body !== undefined), redirect: 'manual', signal });
+      } catch (err) {
+        throw networkError(current, err, call.signal);
+      }
+      if (!REDIRECTS.has(res.status)) return res;
+      const location = res.headers.get('location');
+      await res.body?.cancel().catch(() => {});
+      if (!location) throw new PeerError('bad_response', `${current} answered ${res.status} without a Location`, { url: current, status: res.status });
+      if (hop >= maxRedirects) throw new PeerError('too_many_redirects', `more than ${maxRedirects} redirects from ${url}`, { url });
+      current = new URL(location, current).href;
+      // As fetch does: 303, and 301/302 after a POST, continue as a GET without a body.
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
+    }
+  }
+
+  async function rpc(url: string, method: string, params: unknown, call: PeerCallOptions = {}): Promise<unknown> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params });
+    const res = await request(url, { method: 'POST', body }, call);
+    const text = await res.text().catch(() => '');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new PeerError('http_error', `${url} answered HTTP ${res.status} with no JSON-RPC body`, { url, status: res.status });
+    }
+    const env = rpcEnvelope.safeParse(json);
+    if (!env.success) throw new PeerError('bad_response', `${url} answered something that is not JSON-RPC 2.0`, { url, status: res.status });
+    const { error, result } = env.data;
+    if (error) {
+      const detail = { url, status: res.status, code: error.code, data: error.data };
+      if (res.status === 403 && error.message.startsWith('peer_not_accepted')) {
+        throw new PeerError('peer_not_accepted', `${url} does not take tasks from other capsules (${error.message})`, detail);
+      }
+      throw new PeerError('rpc_error', `${method} failed at ${url}: ${error.code} ${error.message}`, detail);
+    }
+    if (!res.ok) throw new PeerError('http_error', `${url} answered HTTP ${res.status}`, { url, status: res.status });
+    return result;
+  }
+
+  const parse = <T>(schema: z.ZodType, value: unknown, url: string, what: string): T => {
+    const r = schema.safeParse(value);
+    if (!r.success) throw new PeerError('bad_response', `${url} answered ${what} in an unexpected shape`, { url });
+    return r.data as T;
+  };
+
+  return {
+    async sendMessage(url, params, call = {}) {
+      const result = parse<SendMessageResult>(sendResult, await rpc(url, 'SendMessage', params, call), url, 'SendMessage');
+      opts.trace?.({
+        event_type: 'a2a_send',
+        peer_url: url,
+        message_id: params.message.messageId,
+        task_id: result.task?.id ?? '',
+        context_id: result.task?.contextId ?? result.message?.contextId ?? params.message.contextId ?? '',
+        ...(call.traceparent ? { traceparent: call.traceparent } : {}),
+      });
+      return result;
+    },
+    async getTask(url, id, call = {}) {
+      const params = call.historyLength === undefined ? { id } : { id, historyLength: call.historyLength };
+      return parse<Task>(taskShape, await rpc(url, 'GetTask', params, call), url, 'GetTask');
+    },
+    async cancelTask(url, id, call = {}) {
+      return parse<Task>(taskShape, await rpc(url, 'CancelTask', { id }, call), url, 'CancelTask');
+    },
+    async fetchCard(url, call = {}) {
+      const cardUrl = /\/agent(-card)?\.json$/.test(new URL(url).pathname) ? url : new URL('/.well-known/agent-card.json', url).href;
+      const res = await request(cardUrl, { method: 'GET' }, call);
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => {});
+        throw new PeerError('http_error', `${cardUrl} answered HTTP ${res.status}`, { url: cardUrl, status: res.status });
+      }
+      const json = await res.json().catch(() => undefined);
+      return parse<AgentCard>(cardShape, json, cardUrl, 'its agent card');
+    },
+  };
+}
+
+/** Turns a fetch failure into words: connection refused, unreachable, timeout, or the caller's abort. */
+function networkError(url: string, err: unknown, callerSignal?: AbortSignal): Error {
+  if (callerSignal?.aborted) return callerSignal.reason instanceof Error ? callerSignal.reason : new Error('aborted');
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new PeerError('timeout', `${url} did not answer in time`, { url });
+  const code = e.cause?.code;
+  if (code === 'ECONNREFUSED') return new PeerError('connection_refused', `${url} is down (connection refused)`, { url });
+  return new PeerError('unreachable', `${url} is not reachable (${code ?? e.cause?.message ?? e.message ?? 'network error'})`, { url });
+}

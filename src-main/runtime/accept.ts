@@ -1,0 +1,107 @@
+import { invalidParams, taskNotFound, unsupportedOperation, type Message, type Task } from '../../src-shared/a2a';
+import { newContextId, newTaskId } from '../../src-shared/ids';
+import type { AcceptedMessage, IncomingMessage } from './api';
+import { endTask, traceTask, type SessionCore } from './core';
+import { statusMessage, type LiveTask } from './tasks';
+
+// An incoming message becomes a new task (queued, or REJECTED with the reason when it does not
+// fit), or resumes the INPUT_REQUIRED task it names.
+
+/** The text of a message: its text parts, and data parts as JSON. */
+export function messageText(message: Message): string {
+  const out: string[] = [];
+  for (const p of message.parts) {
+    if (p.text !== undefined) out.push(p.text);
+    else if (p.data !== undefined) out.push(JSON.stringify(p.data));
+    else if (p.url !== undefined) out.push(`[file ${p.filename ?? p.url}]`);
+    else if (p.raw !== undefined) out.push(`[file ${p.filename ?? 'inline'}]`);
+  }
+  return out.join('\n');
+}
+
+function received(core: SessionCore, t: LiveTask, incoming: IncomingMessage, text: string): void {
+  traceTask(core, t, {
+    event_type: 'a2a_task_received',
+    context_id: t.contextId,
+    message_id: incoming.message.messageId,
+    method: incoming.method ?? 'SendMessage',
+    text,
+    ...(incoming.peer ? { peer: incoming.peer } : {}),
+    ...(incoming.traceparent ? { traceparent: incoming.traceparent } : {}),
+  });
+}
+
+const settledPromise = (t: LiveTask) => new Promise<Task>((resolve) => t.settlers.push(resolve));
+
+function resume(core: SessionCore, incoming: IncomingMessage, taskId: string): AcceptedMessage {
+  const t = core.registry.live.get(taskId);
+  const { message } = incoming;
+  if (!t) {
+    const known = core.registry.get(taskId, 0);
+    if (!known) throw taskNotFound(taskId);
+    if (message.contextId && known.contextId !== message.contextId) {
+      throw invalidParams('message.contextId', `task ${taskId} belongs to context ${known.contextId}, not ${message.contextId}`);
+    }
+    throw unsupportedOperation(`Task ${taskId} is already ${known.status.state}; send a new message without taskId`, {
+      taskId,
+      state: known.status.state,
+    });
+  }
+  if (message.contextId && t.contextId !== message.contextId) {
+    throw invalidParams('message.contextId', `task ${taskId} belongs to context ${t.contextId}, not ${message.contextId}`);
+  }
+  if (!t.input || t.canceling || t.status.state !== 'TASK_STATE_INPUT_REQUIRED') {
+    throw unsupportedOperation(`Task ${taskId} is ${t.status.state}; only a TASK_STATE_INPUT_REQUIRED task takes a follow-up message`, {
+      taskId,
+      state: t.status.state,
+    });
+  }
+  const text = messageText(message);
+  t.history.push({ ...message, contextId: t.contextId, taskId });
+  received(core, t, incoming, text);
+  const settled = settledPromise(t);
+  const input = t.input;
+  t.waiting = 'resuming';
+  core.registry.setStatus(t, 'TASK_STATE_WORKING');
+  input.resolve(text);
+  return { task: core.registry.toTask(t), settled };
+}
+
+export function acceptMessage(core: SessionCore, incoming: IncomingMessage): AcceptedMessage {
+  const { message } = incoming;
+  if (message.taskId) return resume(core, incoming, message.taskId);
+  core.onTaskArrived();
+  const id = newTaskId();
+  const contextId = message.contextId || newContextId();
+  const text = messageText(message);
+  const t: LiveTask = {
+    id,
+    contextId,
+    status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+    history: [{ ...message, contextId, taskId: id }],
+    text,
+    controller: new AbortController(),
+    works: new Set(),
+    waiting: 'queue',
+    createdAt: Date.now(),
+    usage: { turns: 0, tokensIn: 0, tokensOut: 0 },
+    settlers: [],
+  };
+  core.registry.add(t);
+  received(core, t, incoming, text);
+  const refusal = core.queue.refusal();
+  if (refusal) {
+    core.registry.setStatus(t, 'TASK_STATE_REJECTED', statusMessage(id, contextId, `task rejected: ${refusal}`));
+    const task = core.registry.toTask(t);
+    traceTask(core, t, { event_type: 'task_rejected', reason: refusal });
+    endTask(core, t, 'rejected', 'TASK_STATE_REJECTED');
+    return { task, settled: Promise.resolve(task) };
+  }
+  core.registry.emit(id, { statusUpdate: { taskId: id, contextId, status: t.status } });
+  const task = core.registry.toTask(t);
+  const settled = settledPromise(t);
+  core.queue.enqueue(id);
+  // Start after the caller got its answer, so a listener added right away sees every event.
+  queueMicrotask(core.pump);
+  return { task, settled };
+}

@@ -1,0 +1,65 @@
+import type { Manifest } from '../../src-shared/manifest';
+import type { Message } from '../../src-shared/a2a';
+import type { ChatMessage } from '../drivers/types';
+import type { PriceFn } from '../drivers';
+import type { InFlightWork, Tool } from './tool-types';
+
+// A task executor runs one task to an outcome. The agent loop (loop.ts) is the executor of the
+// http and embedded transports; the process transport brings its own (a harness CLI with its own
+// loop). The runtime owns states, cancel, queue and trace framing; the executor owns the work.
+
+/** Counters the executor keeps up to date while it runs (read by task_end, also on cancel). */
+export interface TaskUsage {
+  turns: number;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+export interface TaskRun {
+  sessionId: string;
+  taskId: string;
+  contextId: string;
+  /** The text of the message that created the task. */
+  text: string;
+  message: Message;
+  /** The conversation of this context, shared by its tasks; the executor appends to it. */
+  conversation: ChatMessage[];
+  /** Aborted when the task is canceled: stop at once, results are ignored afterwards. */
+  signal: AbortSignal;
+  usage: TaskUsage;
+  trace(event: { event_type: string } & Record<string, unknown>): void;
+  /** Registers work in flight that a cancel must end; returns its unregister function. */
+  track(work: InFlightWork): () => void;
+  /** What the task is waiting on now (inference, tools, input), named by task_canceled. */
+  setWaiting(what: string): void;
+  /** Puts the task in INPUT_REQUIRED; resolves with the reply, rejects InputTimeoutError. */
+  requestInput(question: string): Promise<string>;
+}
+
+export type TaskOutcome =
+  | { ok: true; answer: string }
+  | { ok: false; cause: FailureCause; message: string };
+
+export type FailureCause = 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error';
+
+export interface TaskExecutor {
+  run(task: TaskRun): Promise<TaskOutcome>;
+  dispose?(): void | Promise<void>;
+}
+
+export interface ExecutorDeps {
+  manifest: Manifest;
+  env: Record<string, string | undefined>;
+  secrets: readonly string[];
+  /** Tools offered to the model, the built-in request_input included. */
+  tools: Tool[];
+  priceUsd?: PriceFn;
+}
+
+export type ExecutorFactory = (deps: ExecutorDeps) => TaskExecutor;
+
+export class InputTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no input arrived within ${Math.round(timeoutMs / 1000)}s (inference.input_timeout)`);
+  }
+}

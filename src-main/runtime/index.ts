@@ -1,0 +1,10 @@
+// The runtime's public surface: sessions, their records layout, and the executor seam.
+export { startSession } from './session';
+export { recordsLayout, type RunningRecord } from './layout';
+export { messageText } from './accept';
+export { withHistory } from './tasks';
+export { DEFAULT_MAX_TURNS } from './loop';
+export type * from './api';
+export type { TaskExecutor, TaskRun, TaskOutcome, ExecutorDeps, ExecutorFactory, FailureCause } from './executor';
+export { InputTimeoutError } from './executor';
+export type { Tool, ToolContext, ToolOutcome, InFlightWork, ResidueItem } from './tool-types';

@@ -1,0 +1,84 @@
+import { AbortedError } from '../drivers';
+import { InputTimeoutError, type TaskRun } from './executor';
+import { endTask, traceTask, type SessionCore } from './core';
+import { statusMessage, type LiveTask } from './tasks';
+
+// Runs one task with the session's executor and turns its outcome into the task's final state.
+
+function waitForInput(core: SessionCore, t: LiveTask, question: string, n: number): Promise<string> {
+  const message = statusMessage(t.id, t.contextId, question, `input_${n}`);
+  t.history.push(message);
+  t.waiting = 'input';
+  core.registry.setStatus(t, 'TASK_STATE_INPUT_REQUIRED', message);
+  traceTask(core, t, { event_type: 'input_required', question });
+  const signal = t.controller.signal;
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      t.input = undefined;
+      signal.removeEventListener('abort', onAbort);
+      reject(new InputTimeoutError(core.inputTimeoutMs));
+    }, core.inputTimeoutMs);
+    const onAbort = () => {
+      clearTimeout(timer);
+      t.input = undefined;
+      reject(new AbortedError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    t.input = {
+      resolve(text) {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        t.input = undefined;
+        resolve(text);
+      },
+    };
+  });
+}
+
+export async function runTask(core: SessionCore, t: LiveTask): Promise<void> {
+  t.startedAt = Date.now();
+  core.registry.setStatus(t, 'TASK_STATE_WORKING');
+  traceTask(core, t, { event_type: 'task_start', context_id: t.contextId });
+  let conversation = core.contexts.get(t.contextId);
+  if (!conversation) core.contexts.set(t.contextId, (conversation = []));
+  let inputs = 0;
+  const run: TaskRun = {
+    sessionId: core.sessionId,
+    taskId: t.id,
+    contextId: t.contextId,
+    text: t.text,
+    message: t.history[0],
+    conversation,
+    signal: t.controller.signal,
+    usage: t.usage,
+    trace: (event) => traceTask(core, t, event),
+    track(work) {
+      t.works.add(work);
+      return () => {
+        t.works.delete(work);
+      };
+    },
+    setWaiting(what) {
+      t.waiting = what;
+    },
+    requestInput: (question) => waitForInput(core, t, question, ++inputs),
+  };
+
+  let outcome;
+  try {
+    outcome = await core.executor.run(run);
+  } catch (err) {
+    if (t.canceling) return;
+    outcome = { ok: false as const, cause: 'executor_error' as const, message: (err as Error).message || String(err) };
+  }
+  if (t.canceling) return;
+  if (outcome.ok) {
+    core.registry.addArtifact(t, { artifactId: 'response', name: 'response', parts: [{ text: outcome.answer, mediaType: 'text/plain' }] });
+    core.registry.setStatus(t, 'TASK_STATE_COMPLETED', statusMessage(t.id, t.contextId, 'task completed'));
+    endTask(core, t, 'ok', 'TASK_STATE_COMPLETED', outcome.answer);
+  } else {
+    traceTask(core, t, { event_type: 'task_failed', cause: outcome.cause, message: outcome.message });
+    core.registry.setStatus(t, 'TASK_STATE_FAILED', statusMessage(t.id, t.contextId, `task failed: ${outcome.message}`));
+    endTask(core, t, 'failed', 'TASK_STATE_FAILED');
+  }
+}

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { durationMs, type Manifest } from '../../src-shared/manifest';
+import { newSessionId } from '../../src-shared/ids';
+import { loadManifestFile, ManifestError } from '../manifest';
+import { createTraceWriter } from '../trace';
+import { buildDoor } from '../door';
+import { priceUsd } from '../drivers';
+import type { Session, SessionOptions } from './api';
+import { executorFactoryFor } from './executors';
+import { createSessionTasks } from './session-tasks';
+import { recordsLayout, removeRunningRecord, writeRunningRecord } from './layout';
+import { requestInputTool } from './request-input';
+import { listenDoor } from './listen';
+import { createSessionToolkit } from './tools';
+
+// startSession: manifest, records folder and trace, executor, task machinery, door, running file.
+
+function loadManifest(opts: SessionOptions, env: Record<string, string | undefined>): { manifest: Manifest; secrets: string[] } {
+  if (opts.manifest) return { manifest: opts.manifest, secrets: [] };
+  const loaded = loadManifestFile(opts.manifestPath, env);
+  if (!loaded.ok) throw new ManifestError(loaded.issues);
+  return { manifest: loaded.manifest, secrets: loaded.secrets };
+}
+
+export async function startSession(opts: SessionOptions): Promise<Session> {
+  const env = opts.env ?? process.env;
+  const { manifest, secrets: interpolated } = loadManifest(opts, env);
+  const keys = manifest.artifacts.map((a) => a.gateway?.api_key).filter((k): k is string => !!k);
+  const secrets = [...new Set([...interpolated, ...(opts.secrets ?? []), ...keys])];
+  // Issue 5: delegate_task and shell (runtime/tools) beside the caller's tools; their shell
+  // commands are session-level work (StopSession residue, killed at the session's end).
+  const toolkit = createSessionToolkit({ manifest, manifestPath: opts.manifestPath, workdir: () => workdir, formation: opts.formation, startChild: startSession, secrets, env, extra: opts.tools });
+  const executor = executorFactoryFor(manifest)({
+    manifest,
+    env,
+    secrets,
+    tools: [...toolkit.tools, requestInputTool],
+    priceUsd,
+  });
+
+  const layout = recordsLayout(env);
+  const id = newSessionId();
+  const workdir = opts.parent
+    ? join(opts.parent.workdir, 'children', `${manifest.name}-${randomBytes(8).toString('hex')}`)
+    : join(opts.recordsRoot ?? layout.records, id);
+  const trace = createTraceWriter(join(workdir, 'trace.jsonl'), id, secrets);
+  const tasks = createSessionTasks({
+    sessionId: id,
+    manifest,
+    trace,
+    executor,
+    inputTimeoutMs: durationMs(manifest.inference.input_timeout, 600_000),
+  });
+
+  let url = '';
+  let port = 0;
+  const running = { file: undefined as string | undefined };
+  let ending: Promise<void> | undefined;
+  let resolveEnded!: (reason: string) => void;
+  const ended = new Promise<string>((r) => (resolveEnded = r));
+  const startedAt = Date.now();
+
+  const session: Session = {
+    id,
+    get url() {
+      return url;
+    },
+    get port() {
+      return port;
+    },
+    manifest,
+    manifestPath: resolve(opts.manifestPath),
+    workdir,
+    trace,
+    startedAt,
+    status: () => ({ ...tasks.status(), state: ending ? (tasks.isEnded() ? 'ended' : 'stopping') : tasks.status().state }),
+    getTask: tasks.getTask,
+    listTasks: tasks.listTasks,
+    acceptMessage: tasks.acceptMessage,
+    onTaskEvent: tasks.onTaskEvent,
+    cancelTask: tasks.cancelTask,
+    stopSession: async () => toolkit.withResidue(await tasks.stopSession()),
+    end: (reason = 'stopped') => (ending ??= endSession(reason)),
+    ended,
+  };
+
+  const door = buildDoor({ session });
+  async function endSession(reason: string): Promise<void> {
+    tasks.markEnded();
+    await tasks.stopForEnd();
+    await toolkit.dispose();
+    await door.close().catch(() => undefined);
+    const totals = tasks.status();
+    trace.append({ event_type: 'session_end', reason, tasks: tasks.count(), tokens_in: totals.tokensIn, tokens_out: totals.tokensOut });
+    if (running.file) removeRunningRecord(running.file);
+    await executor.dispose?.();
+    trace.dispose();
+    resolveEnded(reason);
+  }
+  tasks.onLifecycleEnd((reason) => void session.end(reason));
+
+  try {
+    port = await listenDoor(door, opts, manifest);
+  } catch (err) {
+    trace.dispose();
+    await executor.dispose?.();
+    if (!opts.parent) rmSync(workdir, { recursive: true, force: true });
+    throw err;
+  }
+  const host = opts.host ?? '127.0.0.1';
+  url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+  trace.append({
+    event_type: 'session_start',
+    capsule: manifest.name,
+    version: manifest.version,
+    url,
+    manifest_path: session.manifestPath,
+    driver: manifest.inference.driver.artifact,
+    model: manifest.inference.model,
+    pid: process.pid,
+    workdir,
+    ...(opts.parent ? { parent_session_id: opts.parent.sessionId } : {}),
+  });
+  running.file = writeRunningRecord(layout.running, {
+    session_id: id,
+    name: manifest.name,
+    version: manifest.version,
+    url,
+    pid: process.pid,
+    manifest_path: session.manifestPath,
+    workdir,
+    started_at: new Date(startedAt).toISOString(),
+    ...(opts.parent ? { parent_session_id: opts.parent.sessionId } : {}),
+  });
+  tasks.start();
+  return session;
+}

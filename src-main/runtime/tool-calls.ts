@@ -1,0 +1,62 @@
+import type { ChatMessage, ToolCall } from '../drivers';
+import { InputTimeoutError, type TaskRun } from './executor';
+import type { Tool, ToolContext, ToolOutcome } from './tool-types';
+
+// Runs the tool calls of one turn concurrently (parallel delegations), traces each call and
+// result, and turns a tool's input request into the task's INPUT_REQUIRED wait.
+
+export class InputWaitFailed extends Error {
+  constructor(readonly timeout: InputTimeoutError) {
+    super(timeout.message);
+  }
+}
+
+function toolContext(task: TaskRun): ToolContext {
+  return {
+    sessionId: task.sessionId,
+    taskId: task.taskId,
+    contextId: task.contextId,
+    signal: task.signal,
+    trace: task.trace,
+    track: task.track,
+  };
+}
+
+async function runOne(call: ToolCall, tools: Tool[], ctx: ToolContext): Promise<ToolOutcome> {
+  const tool = tools.find((t) => t.spec.name === call.name);
+  if (!tool) return { ok: false, error: `unknown tool ${call.name}` };
+  try {
+    return await tool.run(call.arguments, ctx);
+  } catch (err) {
+    return { ok: false, error: (err as Error).message || String(err) };
+  }
+}
+
+/** Tool results in call order, as conversation messages. Throws InputWaitFailed on input timeout. */
+export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskRun): Promise<ChatMessage[]> {
+  const ctx = toolContext(task);
+  for (const c of calls) task.trace({ event_type: 'tool_call', call_id: c.id, name: c.name, arguments: c.arguments });
+  const outcomes = await Promise.all(calls.map((c) => runOne(c, tools, ctx)));
+  const messages: ChatMessage[] = [];
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i];
+    const out = outcomes[i];
+    let content: string;
+    let ok = true;
+    if ('inputRequired' in out) {
+      try {
+        content = await task.requestInput(out.inputRequired);
+      } catch (err) {
+        if (err instanceof InputTimeoutError) throw new InputWaitFailed(err);
+        throw err;
+      }
+    } else if (out.ok) content = out.content;
+    else {
+      ok = false;
+      content = out.error;
+    }
+    task.trace({ event_type: 'tool_result', call_id: call.id, name: call.name, ok, result: content });
+    messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content, ...(ok ? {} : { isError: true }) });
+  }
+  return messages;
+}

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { newMessageId, shortId } from '../../../src-shared/ids';
+import type { Part, Task } from '../../../src-shared/a2a';
+import { checkTarget, createPeerClient, followTask, formatTraceparent, PeerError, PolicyRefusal, responseText, traceIdForTask, type PeerClient } from '../../peer';
+import type { Session, SessionOptions } from '../api';
+import type { Tool, ToolContext, ToolOutcome } from '../tool-types';
+import { resolveTarget, type FormationResolver } from './formation';
+
+// delegate_task: hands a piece of work to another capsule (or any A2A 1.0 agent) and returns its
+// answer. The message goes out with returnImmediately and the task is followed to its end, so a
+// cancel of this task can reach the peer task: CancelTask goes to it, and a sub-capsule started
+// for the delegation is ended, before this task's own task_end.
+
+export interface DelegateDeps {
+  capsule: { name: string; version: string };
+  /** capabilities.network.allow of the delegating capsule. */
+  allow: readonly string[];
+  /** The delegating session's records folder (children's records go under it). */
+  workdir: () => string;
+  formation?: FormationResolver;
+  /** startSession, injected (the runtime's index imports the tools, not the other way round). */
+  startChild?: (opts: SessionOptions) => Promise<Session>;
+  /** The delegating session's environment, handed on to sub-capsules (CAPSULE_HOME, ${VAR}s). */
+  env?: Record<string, string | undefined>;
+  poll?: { firstDelayMs?: number; maxDelayMs?: number };
+  /** How long a cancel waits on the peer (a send in flight, CancelTask, the child's end). */
+  cancelTimeoutMs?: number;
+}
+
+const argsSchema = z.strictObject({
+  to: z.string().min(1),
+  text: z.string().min(1),
+  data: z.record(z.string(), z.unknown()).optional(),
+  context_id: z.string().min(1).optional(),
+});
+
+/** One delegation in flight, as a cancel sees it. */
+interface Delegation {
+  id: string;
+  capsule: string;
+  version: string;
+  url: string;
+  extraAllow: string[];
+  peerTaskId?: string;
+  peerSettled: boolean;
+  child?: Session;
+  childSessionId: string;
+  childWorkdir: string;
+  /** The start of a child or the send still under way; a cancel lets it land first. */
+  pending?: Promise<unknown>;
+  canceled: boolean;
+}
+
+const withTimeout = <T>(p: Promise<T> | undefined, ms: number) =>
+  Promise.race([Promise.resolve(p).catch(() => undefined), new Promise<void>((r) => setTimeout(r, ms).unref())]);
+
+function describeError(err: unknown): string {
+  if (err instanceof PolicyRefusal || err instanceof PeerError) return err.message;
+  return (err as Error)?.message || String(err);
+}
+
+function outcomeOf(task: Task): ToolOutcome {
+  const text = responseText(task);
+  switch (task.status.state) {
+    case 'TASK_STATE_COMPLETED':
+      return { ok: true, content: text || '(the peer completed the task with no response text)' };
+    case 'TASK_STATE_FAILED':
+      return { ok: false, error: `peer_task_failed: ${text || 'no reason given'}` };
+    case 'TASK_STATE_CANCELED':
+      return { ok: false, error: 'peer_task_canceled: the peer task was canceled' };
+    case 'TASK_STATE_REJECTED':
+      return { ok: false, error: `peer_task_rejected: ${text || 'no reason given'}` };
+    default:
+      // INPUT_REQUIRED / AUTH_REQUIRED: this tool cannot answer for the model; say what was asked.
+      return { ok: false, error: `peer_task_waiting: task ${task.id} is ${task.status.state}: ${text}` };
+  }
+}
+
+export function createDelegateTool(deps: DelegateDeps): Tool {
+  const cancelTimeout = deps.cancelTimeoutMs ?? 5000;
+  const names = () => deps.formation?.names?.() ?? [];
+  return {
+    spec: {
+      name: 'delegate_task',
+      description:
+        'Hands a task to another capsule or A2A agent and returns its answer. `to` is a peer URL or the name of a capsule in this formation' +
+        (names().length ? ` (${names().join(', ')})` : '') +
+        '. Several delegations in one turn run in parallel.',
+      parameters: {
+        type: 'object',
+        properties: {
+          to: { type: 'string', description: 'Peer URL (http://host:port) or capsule name in this formation.' },
+          text: { type: 'string', description: 'What the peer should do.' },
+          data: { type: 'object', description: 'Structured input, sent as a data part.' },
+          context_id: { type: 'string', description: 'Continue an earlier conversation with the same peer.' },
+        },
+        required: ['to', 'text'],
+      },
+    },
+    async run(raw, ctx) {
+      const parsed = argsSchema.safeParse(raw);
+      if (!parsed.success) return { ok: false, error: `invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}` };
+      return delegate(deps, parsed.data, ctx, cancelTimeout);
+    },
+  };
+}
+
+async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ctx: ToolContext, cancelTimeout: number): Promise<ToolOutcome> {
+  const target = await resolveTarget(args.to, deps.formation);
+  if (target.kind === 'unknown') return { ok: false, error: target.error };
+  const d: Delegation = {
+    id: shortId('dlg'),
+    capsule: target.capsule ?? (target.kind === 'door' ? hostOf(target.url) : args.to),
+    version: target.kind === 'door' ? (target.version ?? '') : '',
+    url: target.kind === 'door' ? target.url : '',
+    extraAllow: [],
+    peerSettled: false,
+    childSessionId: target.kind === 'door' ? (target.sessionId ?? '') : '',
+    childWorkdir: target.kind === 'door' ? (target.workdir ?? '') : '',
+    canceled: false,
+  };
+  const traceparent = formatTraceparent(traceIdForTask(ctx.taskId));
+  const client = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow: deps.allow, trace: ctx.trace });
+  const call = () => ({ traceparent, extraAllow: d.extraAllow });
+  const residue = () => ({
+    kind: 'delegation' as const,
+    delegation_id: d.id,
+    capsule: d.capsule,
+    version: d.version,
+    child_session_id: d.childSessionId,
+    child_workdir: d.childWorkdir,
+  });
+
+  const untrack = ctx.track({
+    describe: () => `delegation ${d.id} to ${d.capsule}${d.peerTaskId ? ` (peer task ${d.peerTaskId})` : ''}`,
+    async cancel() {
+      d.canceled = true;
+      await withTimeout(d.pending, cancelTimeout);
+      let cancelSent = false;
+      if (d.peerTaskId && !d.peerSettled) {
+        const signal = AbortSignal.timeout(cancelTimeout);
+        cancelSent = await client.cancelTask(d.url, d.peerTaskId, { ...call(), signal }).then(() => true, () => false);
+      }
+      if (d.child) await withTimeout(d.child.end('delegating task canceled'), cancelTimeout * 2);
+      ctx.trace({ event_type: 'delegation_end', delegation_id: d.id, peer_task_id: d.peerTaskId ?? '', state: 'canceled', cancel_sent: cancelSent });
+      return residue();
+    },
+  });
+
+  try {
+    if (target.kind === 'manifest') {
+      const started = startChild(deps, target.manifestPath, ctx, d);
+      d.pending = started;
+      const err = await started;
+      if (err) return { ok: false, error: err };
+      if (d.canceled) return { ok: false, error: 'canceled' };
+    }
+    ctx.trace({ event_type: 'delegation_start', delegation_id: d.id, to: args.to, peer_url: d.url, capsule: d.capsule, child_session_id: d.childSessionId, traceparent });
+    const parts: Part[] = [{ text: args.text }];
+    if (args.data) parts.push({ data: args.data, mediaType: 'application/json' });
+    const message = { messageId: newMessageId(), role: 'ROLE_USER' as const, parts, ...(args.context_id ? { contextId: args.context_id } : {}) };
+    if (!d.version && target.kind === 'door') void learnFromCard(client, d, deps.allow);
+    const sent = client.sendMessage(d.url, { message, configuration: { returnImmediately: true } }, call()).then((r) => {
+      d.peerTaskId = r.task?.id;
+      return r;
+    });
+    d.pending = sent;
+    const answer = await sent;
+    if (answer.message) return { ok: true, content: answer.message.parts.map((p) => p.text ?? JSON.stringify(p.data ?? '')).join('\n') };
+    if (d.canceled) return { ok: false, error: 'canceled' };
+    const final = await followTask(client, d.url, answer.task, { ...call(), signal: ctx.signal, ...deps.poll });
+    d.peerSettled = true;
+    ctx.trace({ event_type: 'delegation_end', delegation_id: d.id, peer_task_id: final.id, state: final.status.state });
+    return outcomeOf(final);
+  } catch (err) {
+    if (d.canceled || ctx.signal.aborted) return { ok: false, error: 'canceled' };
+    return { ok: false, error: describeError(err) };
+  } finally {
+    if (!d.canceled) {
+      untrack();
+      // A sub-capsule lives as long as its delegation; its records stay under children/.
+      if (d.child) await d.child.end('delegation finished').catch(() => undefined);
+    }
+  }
+}
+
+/** Starts the sub-capsule; returns an error text, or undefined once d.url points at its door. */
+async function startChild(deps: DelegateDeps, manifestPath: string, ctx: ToolContext, d: Delegation): Promise<string | undefined> {
+  if (!deps.startChild) return `sub-capsule ${d.capsule} cannot be started: this session has no runtime to start it with`;
+  try {
+    const child = await deps.startChild({
+      manifestPath,
+      parent: { sessionId: ctx.sessionId, workdir: deps.workdir(), name: deps.capsule.name },
+      // The child's door is opened by this runtime for this delegation only: any free port, and
+      // exactly that door is allowed for it (see README, "Formations and network policy").
+      port: 0,
+      env: deps.env,
+    });
+    d.child = child;
+    d.capsule = child.manifest.name;
+    d.version = child.manifest.version;
+    d.childSessionId = child.id;
+    d.childWorkdir = child.workdir;
+    d.url = child.url;
+    d.extraAllow = [new URL(child.url).origin];
+    return undefined;
+  } catch (err) {
+    return `sub-capsule ${d.capsule} could not start: ${describeError(err)}`;
+  }
+}
+
+/** Names a plain peer by its card (for residue), when its card is in an allowed place. */
+async function learnFromCard(client: PeerClient, d: Delegation, allow: readonly string[]): Promise<void> {
+  const cardUrl = new URL('/.well-known/agent-card.json', d.url).href;
+  if (!checkTarget(cardUrl, allow).ok) return;
+  try {
+    const card = await client.fetchCard(cardUrl, { signal: AbortSignal.timeout(5000) });
+    if (d.capsule === hostOf(d.url)) d.capsule = card.name;
+    d.version ||= card.version ?? '';
+  } catch {}
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,49 @@
+// How delegate_task finds a capsule named by the model. A URL (or host:port) is a peer door as
+// is; any other name is asked of the formation the session belongs to, which knows either a door
+// that is already running or a manifest to start as a sub-capsule of this session.
+
+/** A capsule of the formation, as delegate_task can reach it. */
+export type FormationTarget =
+  | {
+      kind: 'door';
+      url: string;
+      capsule?: string;
+      version?: string;
+      /** The running session behind the door, when the formation knows it (named in residue). */
+      sessionId?: string;
+      workdir?: string;
+    }
+  | {
+      kind: 'manifest';
+      /** Started as a child session of the delegating one, records under its children/ folder. */
+      manifestPath: string;
+      capsule?: string;
+    };
+
+/** The formation a session belongs to: capsule name -> where to reach it. */
+export interface FormationResolver {
+  resolve(name: string): FormationTarget | undefined | Promise<FormationTarget | undefined>;
+  /** Names the model may use (listed in the tool description and in "unknown capsule" errors). */
+  names?(): string[];
+}
+
+/** A formation from a fixed table (tests, the CLI's formation launcher). */
+export function staticFormation(targets: Record<string, FormationTarget>): FormationResolver {
+  return { resolve: (name) => targets[name], names: () => Object.keys(targets) };
+}
+
+export type ResolvedTarget = FormationTarget | { kind: 'unknown'; error: string };
+
+/** A peer URL, a bare host:port (taken as http), or a formation name. */
+export async function resolveTarget(to: string, formation?: FormationResolver): Promise<ResolvedTarget> {
+  const text = to.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { kind: 'door', url: text };
+  if (/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}(\/.*)?$/i.test(text)) return { kind: 'door', url: `http://${text}` };
+  const found = formation ? await formation.resolve(text) : undefined;
+  if (found) return found;
+  const names = formation?.names?.() ?? [];
+  return {
+    kind: 'unknown',
+    error: `unknown capsule "${text}": not a URL, and ${names.length ? `not one of this formation's capsules (${names.join(', ')})` : 'this session belongs to no formation'}`,
+  };
+}

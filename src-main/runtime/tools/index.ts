@@ -1,0 +1,88 @@
+import { dirname } from 'node:path';
+import type { Manifest } from '../../../src-shared/manifest';
+import type { Session, SessionOptions, StopSessionResult } from '../api';
+import type { Tool } from '../tool-types';
+import { createDelegateTool } from './delegate';
+import type { FormationResolver } from './formation';
+import { createShellTool } from './shell';
+import { createShellRegistry, type ShellRegistry } from './shell-work';
+
+// The tools a session offers its model besides request_input: delegate_task (when the capsule may
+// reach anything: an allow list or a formation) and shell (when it lists programs).
+
+export { createDelegateTool, type DelegateDeps } from './delegate';
+export { createShellTool, shellAllows, type ShellToolDeps } from './shell';
+export { createShellRegistry, type RunningCommand, type ShellRegistry } from './shell-work';
+export { resolveTarget, staticFormation, type FormationResolver, type FormationTarget } from './formation';
+export { joinArgv, splitCommand } from './argv';
+
+export interface SessionToolDeps {
+  manifest: Manifest;
+  manifestPath: string;
+  /** The session's records folder (known once the session has its id). */
+  workdir: () => string;
+  /** The session-level registry of shell commands; the session's end disposes it. */
+  shell: ShellRegistry;
+  formation?: FormationResolver;
+  /** startSession, for sub-capsules. */
+  startChild?: (opts: SessionOptions) => Promise<Session>;
+  secrets?: readonly string[];
+  env?: Record<string, string | undefined>;
+}
+
+export function createSessionTools(deps: SessionToolDeps): Tool[] {
+  const tools: Tool[] = [];
+  const allow = deps.manifest.capabilities?.network?.allow ?? [];
+  if (allow.length || deps.formation) {
+    tools.push(
+      createDelegateTool({
+        capsule: { name: deps.manifest.name, version: deps.manifest.version },
+        allow,
+        workdir: deps.workdir,
+        formation: deps.formation,
+        startChild: deps.startChild,
+        env: deps.env,
+      }),
+    );
+  }
+  const shellAllow = deps.manifest.capabilities?.shell?.allow ?? [];
+  if (shellAllow.length) {
+    tools.push(
+      createShellTool({
+        allow: shellAllow,
+        cwd: dirname(deps.manifestPath),
+        workdir: deps.workdir,
+        registry: deps.shell,
+        secrets: deps.secrets,
+        env: deps.env,
+      }),
+    );
+  }
+  return tools;
+}
+
+export interface SessionToolkit {
+  /** Tools for the executor: the caller's own first, then the session tools it did not replace. */
+  tools: Tool[];
+  /** A StopSession answer completed with the shell commands the session keeps running. */
+  withResidue(result: StopSessionResult): StopSessionResult;
+  /** Kills what the session's shell commands left running (the session's end). */
+  dispose(): Promise<void>;
+}
+
+/** What startSession needs: the session tools and their session-level registry, in one object. */
+export function createSessionToolkit(deps: Omit<SessionToolDeps, 'shell'> & { extra?: Tool[] }): SessionToolkit {
+  const shell = createShellRegistry();
+  const extra = deps.extra ?? [];
+  const own = createSessionTools({ ...deps, shell }).filter((t) => !extra.some((e) => e.spec.name === t.spec.name));
+  return {
+    tools: [...extra, ...own],
+    withResidue(result) {
+      // Commands detached by tasks that already ended are residue too; name each once.
+      const named = new Set(result.residue.map((r) => (r.kind === 'detached_shell' ? r.work_id : r.delegation_id)));
+      const more = shell.residue().filter((r) => r.kind === 'detached_shell' && !named.has(r.work_id));
+      return more.length ? { ...result, residue: [...result.residue, ...more] } : result;
+    },
+    dispose: () => shell.dispose(),
+  };
+}

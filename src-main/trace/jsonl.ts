@@ -1,0 +1,81 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+// Reads trace.jsonl from a byte offset. Only complete lines (ending in "\n") are returned, so a
+// line still being written, or torn by a crash mid-write, is left for later and reported instead
+// of failing the read. A complete line that is not JSON is skipped and counted.
+
+export interface TraceLine {
+  /** Byte offset where the line starts (stable: the file is append-only). */
+  offset: number;
+  /** The raw line without its newline. */
+  text: string;
+  event: Record<string, unknown>;
+}
+
+export interface TraceChunk {
+  lines: TraceLine[];
+  /** Offset just past the last complete line read; the next read starts here. */
+  end: number;
+  /** Size of the file when read. */
+  size: number;
+  /** A trailing partial line (no newline yet): where it starts and how long it is. */
+  torn?: { offset: number; bytes: number };
+  /** Complete lines that were not JSON objects, by offset. */
+  bad: number[];
+}
+
+const CHUNK = 4 * 1024 * 1024;
+
+/** Reads complete lines from `start`, at most about `maxBytes` (whole lines; at least one line). */
+export function readTraceLines(path: string, start = 0, maxBytes = Infinity): TraceChunk {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const lines: TraceLine[] = [];
+    const bad: number[] = [];
+    let pos = start;
+    let carry: Buffer | null = null;
+    let carryAt = start;
+    let end = start;
+    const buf = Buffer.allocUnsafe(CHUNK);
+    while (pos < size && end - start < maxBytes) {
+      const n = readSync(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
+      if (n <= 0) break;
+      const data: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+      const base = carry ? carryAt : pos;
+      pos += n;
+      let from = 0;
+      for (;;) {
+        const nl = data.indexOf(10, from);
+        if (nl < 0) break;
+        const text = data.toString('utf8', from, nl);
+        const at = base + from;
+        from = nl + 1;
+        end = base + from;
+        if (text.trim() === '') continue;
+        const event = parseEvent(text);
+        if (event) lines.push({ offset: at, text, event });
+        else bad.push(at);
+        if (end - start >= maxBytes) break;
+      }
+      if (end - start >= maxBytes) break;
+      carry = from < data.length ? Buffer.from(data.subarray(from)) : null;
+      carryAt = base + from;
+    }
+    const torn = end - start < maxBytes && end < size ? { offset: end, bytes: size - end } : undefined;
+    return { lines, end, size, torn, bad };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseEvent(text: string): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { event_type?: unknown }).event_type === 'string'
+      ? (v as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}

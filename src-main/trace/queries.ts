@@ -1,0 +1,205 @@
+import type Database from 'better-sqlite3';
+import type { Task, TaskState } from '../../src-shared/a2a';
+import type { TraceEvent } from '../../src-shared/trace';
+import { searchableText } from './ingest';
+import { ftsSeq, ftsSid } from './schema';
+
+// Read side of the trace index. Everything here is a bounded query (limits, paging by line
+// number), so a 1M-event session costs what one screen of it costs.
+
+/** A session as the index knows it. */
+export interface SessionSummary {
+  id: string;
+  capsule: string | null;
+  version: string | null;
+  url: string | null;
+  pid: number | null;
+  manifestPath: string | null;
+  parentId: string | null;
+  driver: string | null;
+  model: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  endReason: string | null;
+  /** running (no session_end yet), ended, or interrupted (no session_end and its process is gone). */
+  status: 'running' | 'ended' | 'interrupted';
+  tasks: number;
+  tokensIn: number;
+  tokensOut: number;
+  events: number;
+  lastTs: number | null;
+  tracePath: string | null;
+  /** Bytes of a trailing partial line left out of the index (a torn last line). */
+  tornBytes: number;
+  badLines: number;
+}
+
+/** A task as the index knows it. */
+export interface TaskSummary {
+  id: string;
+  sessionId: string;
+  ord: number;
+  contextId: string | null;
+  text: string | null;
+  state: TaskState;
+  exitStatus: string | null;
+  answer: string | null;
+  failure: string | null;
+  turns: number;
+  tokensIn: number;
+  tokensOut: number;
+  receivedAt: number | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  durationMs: number | null;
+}
+
+export interface SessionQuery {
+  capsule?: string;
+  status?: SessionSummary['status'];
+  /** Epoch ms: sessions started at or after. */
+  since?: number;
+  until?: number;
+  /** Words that must appear in the session's text (tasks, answers, inference, failures) or capsule name. */
+  search?: string;
+  limit?: number;
+}
+
+export interface EventQuery {
+  task?: string;
+  types?: string[];
+  /** Events with a line number greater than this (paging). */
+  afterSeq?: number;
+  limit?: number;
+}
+
+export type IndexedEvent = TraceEvent & { seq: number };
+
+export interface EventPage {
+  events: IndexedEvent[];
+  /** Pass as afterSeq for the next page; null at the end. */
+  nextSeq: number | null;
+}
+
+export interface SearchHit {
+  sessionId: string;
+  seq: number;
+  taskId: string | null;
+  type: string;
+  ts: number | null;
+  text: string;
+}
+
+export interface TraceQueries {
+  listSessions(q?: SessionQuery): SessionSummary[];
+  getSession(id: string): SessionSummary | undefined;
+  listTasks(sessionId: string): TaskSummary[];
+  /** The task as a door answers GetTask: the saved final Task, or one rebuilt from the trace. */
+  getTask(taskId: string): { sessionId: string; task: Task } | undefined;
+  events(sessionId: string, q?: EventQuery): EventPage;
+  search(text: string, q?: { limit?: number }): SearchHit[];
+}
+
+function alive(pid: number | null): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** FTS5 query matching every word, with the words quoted so user text is never query syntax. */
+export function ftsQuery(text: string): string | null {
+  const words = text.match(/[\p{L}\p{N}_]+/gu);
+  return words?.length ? words.map((w) => `"${w}"`).join(' ') : null;
+}
+
+const SESSION_COLUMNS = `s.id, s.capsule, s.version, s.url, s.pid, s.manifest_path AS manifestPath, s.parent_id AS parentId, s.driver, s.model,
+  s.started_at AS startedAt, s.ended_at AS endedAt, s.end_reason AS endReason, s.status, s.tasks, s.tokens_in AS tokensIn,
+  s.tokens_out AS tokensOut, s.events, s.last_ts AS lastTs, s.trace_path AS tracePath, s.torn_bytes AS tornBytes, s.bad_lines AS badLines`;
+const TASK_COLUMNS = `t.id, s.id AS sessionId, t.ord, t.context_id AS contextId, t.text, t.state, t.exit_status AS exitStatus, t.answer, t.failure,
+  t.turns, t.tokens_in AS tokensIn, t.tokens_out AS tokensOut, t.received_at AS receivedAt, t.started_at AS startedAt,
+  t.ended_at AS endedAt, t.duration_ms AS durationMs`;
+
+function withLiveness(s: SessionSummary): SessionSummary {
+  return s.status === 'running' && !alive(s.pid) ? { ...s, status: 'interrupted' } : s;
+}
+
+/** A GetTask answer rebuilt from the index when the door's own Task was not saved. */
+function taskFromSummary(t: TaskSummary): Task {
+  return {
+    id: t.id,
+    ...(t.contextId ? { contextId: t.contextId } : {}),
+    status: { state: t.state, ...(t.endedAt ? { timestamp: new Date(t.endedAt).toISOString() } : {}) },
+    ...(t.answer ? { artifacts: [{ artifactId: 'response', name: 'response', parts: [{ text: t.answer, mediaType: 'text/plain' }] }] } : {}),
+  };
+}
+
+export function createQueries(db: Database.Database): TraceQueries {
+  const getSessionStmt = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`);
+  const tasksStmt = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE s.id = ? ORDER BY t.ord`);
+  const taskStmt = db.prepare(`SELECT ${TASK_COLUMNS}, t.task_json AS taskJson FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE t.id = ?`);
+  const sidStmt = db.prepare('SELECT sid FROM sessions WHERE id = ?');
+
+  return {
+    listSessions(q = {}) {
+      const where: string[] = [];
+      const args: unknown[] = [];
+      if (q.capsule) (where.push('s.capsule = ?'), args.push(q.capsule));
+      if (q.status === 'ended') where.push("s.status = 'ended'");
+      else if (q.status) where.push("s.status = 'running'");
+      if (q.since !== undefined) (where.push('s.started_at >= ?'), args.push(q.since));
+      if (q.until !== undefined) (where.push('s.started_at <= ?'), args.push(q.until));
+      if (q.search !== undefined) {
+        const match = ftsQuery(q.search);
+        if (!match) return [];
+        where.push(`(s.sid IN (SELECT rowid / 4294967296 FROM events_fts WHERE events_fts MATCH ?) OR s.capsule LIKE ?)`);
+        args.push(match, `%${q.search}%`);
+      }
+      const sql = `SELECT ${SESSION_COLUMNS} FROM sessions s ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.id DESC`;
+      let rows = (db.prepare(sql).all(...args) as SessionSummary[]).map(withLiveness);
+      if (q.status && q.status !== 'ended') rows = rows.filter((r) => r.status === q.status);
+      return q.limit ? rows.slice(0, q.limit) : rows;
+    },
+    getSession(id) {
+      const row = getSessionStmt.get(id) as SessionSummary | undefined;
+      return row && withLiveness(row);
+    },
+    listTasks: (sessionId) => tasksStmt.all(sessionId) as TaskSummary[],
+    getTask(taskId) {
+      const row = taskStmt.get(taskId) as (TaskSummary & { taskJson: string | null }) | undefined;
+      if (!row) return undefined;
+      const { taskJson, ...summary } = row;
+      return { sessionId: row.sessionId, task: taskJson ? (JSON.parse(taskJson) as Task) : taskFromSummary(summary) };
+    },
+    events(sessionId, q = {}) {
+      const sid = (sidStmt.get(sessionId) as { sid: number } | undefined)?.sid;
+      if (sid === undefined) return { events: [], nextSeq: null };
+      const limit = Math.max(1, Math.min(q.limit ?? 1000, 100_000));
+      const where = ['sid = ?', 'seq > ?'];
+      const args: unknown[] = [sid, q.afterSeq ?? -1];
+      if (q.task) (where.push('task_no = (SELECT ord FROM tasks WHERE id = ?)'), args.push(q.task));
+      if (q.types?.length) (where.push(`type IN (${q.types.map(() => '?').join(', ')})`), args.push(...q.types));
+      const rows = db.prepare(`SELECT seq, json FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as {
+        seq: number;
+        json: string;
+      }[];
+      const page = rows.slice(0, limit).map((r) => ({ ...(JSON.parse(r.json) as TraceEvent), seq: r.seq }) as IndexedEvent);
+      return { events: page, nextSeq: rows.length > limit ? page[page.length - 1].seq : null };
+    },
+    search(text, q = {}) {
+      const match = ftsQuery(text);
+      if (!match) return [];
+      const hits = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT ?').all(match, q.limit ?? 50) as { rowid: number }[];
+      const eventStmt = db.prepare('SELECT s.id AS sessionId, e.seq, e.task_id AS taskId, e.type, e.ts, e.json FROM events e JOIN sessions s ON s.sid = e.sid WHERE e.sid = ? AND e.seq = ?');
+      return hits.flatMap(({ rowid }) => {
+        const row = eventStmt.get(ftsSid(rowid), ftsSeq(rowid)) as (Omit<SearchHit, 'text'> & { json: string }) | undefined;
+        if (!row) return [];
+        const { json, ...hit } = row;
+        return [{ ...hit, text: searchableText(JSON.parse(json) as Record<string, unknown>) ?? '' }];
+      });
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+// Running-session files: `<home>/run/<session id>.json`, one per live session on this machine,
+// written at start and removed at the end. A crashed session leaves its file behind, so readers
+// check the pid and prune files whose process is gone.
+
+const runningFileSchema = z.object({
+  session_id: z.string().regex(/^ses_[0-9a-f]+$/),
+  name: z.string(),
+  version: z.string().default(''),
+  url: z.string(),
+  pid: z.number().int().positive(),
+  manifest_path: z.string().default(''),
+  workdir: z.string().default(''),
+  started_at: z.union([z.number(), z.string()]),
+});
+
+export type RunningFile = z.input<typeof runningFileSchema>;
+
+/** A session running on this machine. */
+export interface RunningSession {
+  id: string;
+  name: string;
+  version: string;
+  url: string;
+  pid: number;
+  manifestPath: string;
+  workdir: string;
+  startedAt: number;
+  file: string;
+}
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Running sessions, newest first. Files of dead processes are removed unless `prune` is false. */
+export function listRunningSessions(runDir: string, opts: { prune?: boolean } = {}): RunningSession[] {
+  let names: string[];
+  try {
+    names = readdirSync(runDir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const out: RunningSession[] = [];
+  for (const name of names) {
+    const file = join(runDir, name);
+    let info: z.output<typeof runningFileSchema>;
+    try {
+      info = runningFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    } catch {
+      continue; // being written, or not ours: never fatal to a listing
+    }
+    if (!pidAlive(info.pid)) {
+      if (opts.prune !== false) rmSync(file, { force: true });
+      continue;
+    }
+    const startedAt = typeof info.started_at === 'number' ? info.started_at : Date.parse(info.started_at) || 0;
+    out.push({
+      id: info.session_id,
+      name: info.name,
+      version: info.version,
+      url: info.url,
+      pid: info.pid,
+      manifestPath: info.manifest_path,
+      workdir: info.workdir,
+      startedAt,
+      file,
+    });
+  }
+  return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/** Writes a running file atomically (readers never see half of it). */
+export function writeRunningFile(runDir: string, info: RunningFile): string {
+  mkdirSync(runDir, { recursive: true });
+  const file = join(runDir, `${info.session_id}.json`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(info) + '\n');
+  renameSync(tmp, file);
+  return file;
+}
+
+export function removeRunningFile(runDir: string, sessionId: string): void {
+  rmSync(join(runDir, `${sessionId}.json`), { force: true });
+}

@@ -1,0 +1,80 @@
+// The index schema. trace.jsonl stays the source of truth: this database can be deleted at any
+// time and is rebuilt from the files, so a schema change just bumps SCHEMA_VERSION (a database
+// with another version is rebuilt rather than migrated).
+
+export const SCHEMA_VERSION = 4;
+
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  sid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  capsule TEXT,
+  version TEXT,
+  url TEXT,
+  pid INTEGER,
+  manifest_path TEXT,
+  parent_id TEXT,
+  driver TEXT,
+  model TEXT,
+  started_at INTEGER,
+  ended_at INTEGER,
+  end_reason TEXT,
+  status TEXT NOT NULL DEFAULT 'running',
+  tasks INTEGER NOT NULL DEFAULT 0,
+  tokens_in INTEGER NOT NULL DEFAULT 0,
+  tokens_out INTEGER NOT NULL DEFAULT 0,
+  events INTEGER NOT NULL DEFAULT 0,
+  last_ts INTEGER,
+  trace_path TEXT,
+  indexed_offset INTEGER NOT NULL DEFAULT 0,
+  torn_bytes INTEGER NOT NULL DEFAULT 0,
+  bad_lines INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS sessions_started ON sessions (started_at);
+CREATE INDEX IF NOT EXISTS sessions_path ON sessions (trace_path);
+
+CREATE TABLE IF NOT EXISTS tasks (
+  id TEXT PRIMARY KEY,
+  sid INTEGER NOT NULL,
+  ord INTEGER NOT NULL,
+  context_id TEXT,
+  text TEXT,
+  state TEXT NOT NULL DEFAULT 'TASK_STATE_SUBMITTED',
+  exit_status TEXT,
+  answer TEXT,
+  failure TEXT,
+  turns INTEGER NOT NULL DEFAULT 0,
+  tokens_in INTEGER NOT NULL DEFAULT 0,
+  tokens_out INTEGER NOT NULL DEFAULT 0,
+  received_at INTEGER,
+  started_at INTEGER,
+  ended_at INTEGER,
+  duration_ms INTEGER,
+  task_json TEXT
+);
+CREATE INDEX IF NOT EXISTS tasks_session ON tasks (sid, ord);
+
+-- Clustered by (session, line number): paging a 1M-event session is a range scan.
+CREATE TABLE IF NOT EXISTS events (
+  sid INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  task_id TEXT,
+  -- The task's ordinal in its session (tasks.ord): a small key for the per-task index.
+  task_no INTEGER,
+  type TEXT NOT NULL,
+  ts INTEGER,
+  json TEXT NOT NULL,
+  PRIMARY KEY (sid, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS events_task ON events (sid, task_no, seq) WHERE task_no IS NOT NULL;
+
+-- Full-text over what people search for: task text, answers, inference text, failures.
+-- Contentless and detail=none (word presence only, which is all the search asks): the text
+-- lives in events.json; the FTS rowid is sid * 2^32 + seq.
+CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5 (text, content='', contentless_delete=1, detail=none);
+`;
+
+/** FTS rowid of an event: sessions and line numbers both fit in 32 bits. */
+export const ftsRowid = (sid: number, seq: number): number => sid * 4294967296 + seq;
+export const ftsSid = (rowid: number): number => Math.floor(rowid / 4294967296);
+export const ftsSeq = (rowid: number): number => rowid % 4294967296;

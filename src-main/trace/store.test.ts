@@ -1,0 +1,190 @@
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newSessionId } from '../../src-shared/ids';
+import { createTraceStore, createTraceWriter, type TraceStore } from './index';
+import { syntheticSessionEvents, type SyntheticOptions } from './synthetic';
+
+let dir: string;
+let records: string;
+const stores: TraceStore[] = [];
+const open = (path = join(dir, 'studio.db')) => {
+  const s = createTraceStore({ path });
+  stores.push(s);
+  return s;
+};
+
+function writeSession(o: SyntheticOptions, id = newSessionId()): { id: string; path: string } {
+  const path = join(records, id, 'trace.jsonl');
+  const w = createTraceWriter(path, id);
+  for (const e of syntheticSessionEvents(o)) w.append(e);
+  w.dispose();
+  return { id, path };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'capsule-store-'));
+  records = join(dir, 'records');
+  mkdirSync(records);
+});
+afterEach(() => {
+  for (const s of stores.splice(0)) s.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('trace store', () => {
+  it('ingests a session: summary, tasks, paged events, final task', () => {
+    const { id } = writeSession({ tasks: 3, turns: 2 });
+    const store = open();
+    const sync = store.syncRecords(records);
+    expect(sync.files).toBe(1);
+    expect(sync.added).toBe(2 + 3 * 7);
+    const s = store.getSession(id)!;
+    expect(s).toMatchObject({ capsule: 'my-worker', version: '0.1.0', status: 'ended', tasks: 3, tokensIn: 1800, tokensOut: 480, events: 23 });
+    const tasks = store.listTasks(id);
+    expect(tasks.map((t) => t.ord)).toEqual([1, 2, 3]);
+    expect(tasks[1]).toMatchObject({ turns: 2, tokensIn: 600, tokensOut: 160, state: 'TASK_STATE_COMPLETED', exitStatus: 'ok', answer: 'Report 1 is summarised' });
+    const got = store.getTask(tasks[0].id)!;
+    expect(got.sessionId).toBe(id);
+    expect(got.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(got.task.artifacts?.[0].parts[0].text).toBe('Report 0 is summarised');
+
+    const page1 = store.events(id, { limit: 10 });
+    expect(page1.events.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const page2 = store.events(id, { afterSeq: page1.nextSeq!, limit: 100 });
+    expect(page2.events[0].seq).toBe(10);
+    expect(page2.nextSeq).toBeNull();
+    const inf = store.events(id, { task: tasks[2].id, types: ['inference'] });
+    expect(inf.events.map((e) => (e as { turn?: number }).turn)).toEqual([1, 2]);
+  });
+
+  it('is incremental by byte offset and keeps a door-saved task', () => {
+    const id = newSessionId();
+    const path = join(records, id, 'trace.jsonl');
+    const w = createTraceWriter(path, id);
+    const events = [...syntheticSessionEvents({ tasks: 2, end: false })];
+    events.slice(0, 5).forEach((e) => w.append(e));
+    w.flush();
+    const store = open();
+    expect(store.ingestFile(path).added).toBe(5);
+    expect(store.getSession(id)!.status).toBe('running');
+    events.slice(5).forEach((e) => w.append(e));
+    w.append({ event_type: 'session_end', reason: 'idle', tasks: 2, tokens_in: 0, tokens_out: 0 });
+    w.dispose();
+    const r = store.ingestFile(path);
+    expect(r.added).toBe(events.length - 5 + 1);
+    expect(store.ingestFile(path).added).toBe(0);
+    expect(store.getSession(id)).toMatchObject({ status: 'ended', endReason: 'idle', tasks: 2, events: events.length + 1 });
+    const taskId = store.listTasks(id)[0].id;
+    store.saveTask(id, { id: taskId, contextId: 'ctx-0', status: { state: 'TASK_STATE_COMPLETED' }, history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] }] });
+    expect(store.getTask(taskId)!.task.history?.[0].parts[0].text).toBe('hi');
+  });
+
+  it('searches task text, answers and failures, and filters sessions', () => {
+    const a = writeSession({ tasks: 2, answerWord: 'pelican', capsule: 'alpha' });
+    const b = writeSession({ tasks: 1, answerWord: 'walrus', capsule: 'beta' });
+    const store = open();
+    store.syncRecords(records);
+    const hits = store.search('pelican');
+    expect(hits.length).toBe(4); // two inference texts + two answers
+    expect(new Set(hits.map((h) => h.sessionId))).toEqual(new Set([a.id]));
+    expect(hits[0].text).toContain('pelican');
+    expect(store.search('"; DROP TABLE events; --')).toEqual([]);
+    expect(store.listSessions({ search: 'walrus' }).map((s) => s.id)).toEqual([b.id]);
+    expect(store.listSessions({ capsule: 'alpha' }).map((s) => s.id)).toEqual([a.id]);
+    expect(store.listSessions().map((s) => s.id)).toEqual([b.id, a.id]);
+    expect(store.listSessions({ since: Date.now() + 60_000 })).toEqual([]);
+    expect(store.listSessions({ status: 'ended', limit: 1 }).map((s) => s.id)).toEqual([b.id]);
+  });
+
+  it('rebuilds everything after the database is deleted', () => {
+    const { id } = writeSession({ tasks: 4, answerWord: 'heron' });
+    const dbPath = join(dir, 'studio.db');
+    const first = open(dbPath);
+    first.syncRecords(records);
+    const before = first.getSession(id);
+    first.dispose();
+    for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) rmSync(f, { force: true });
+    const second = open(dbPath);
+    expect(second.listSessions()).toEqual([]);
+    expect(second.syncRecords(records).added).toBe(before!.events);
+    expect(second.getSession(id)).toEqual(before);
+    expect(second.search('heron').length).toBe(8);
+  });
+
+  it('recreates a corrupt database file and reindexes', () => {
+    const { id } = writeSession({ tasks: 1 });
+    const dbPath = join(dir, 'studio.db');
+    writeFileSync(dbPath, 'this is not a sqlite database'.repeat(200));
+    const store = open(dbPath);
+    const r = store.syncRecords(records);
+    expect(r.recovered).toBe(true);
+    expect(store.getSession(id)!.tasks).toBe(1);
+  });
+
+  it('skips and reports a torn last line, then picks it up once complete', () => {
+    const { id, path } = writeSession({ tasks: 1, end: false });
+    const tail = JSON.stringify({ ts: new Date().toISOString(), event_type: 'session_end', session_id: id, reason: 'stopped', tasks: 1, tokens_in: 0, tokens_out: 0 });
+    appendFileSync(path, tail.slice(0, 25));
+    const store = open();
+    const r = store.ingestFile(path);
+    expect(r.torn).toEqual({ offset: expect.any(Number), bytes: 25 });
+    expect(store.getSession(id)).toMatchObject({ status: 'running', tornBytes: 25 });
+    appendFileSync(path, tail.slice(25) + '\n{not json}\n');
+    const again = store.ingestFile(path);
+    expect(again).toMatchObject({ added: 1, badLines: 1 });
+    expect(again.torn).toBeUndefined();
+    expect(store.getSession(id)).toMatchObject({ status: 'ended', tornBytes: 0, badLines: 1 });
+  });
+
+  it('re-indexes a trace file that was replaced by a shorter one', () => {
+    const { id, path } = writeSession({ tasks: 3 });
+    const store = open();
+    store.ingestFile(path);
+    rmSync(path);
+    const w = createTraceWriter(path, id);
+    for (const e of syntheticSessionEvents({ tasks: 1 })) w.append(e);
+    w.dispose();
+    const r = store.ingestFile(path);
+    expect(r.rebuilt).toBe(true);
+    expect(store.getSession(id)!.tasks).toBe(1);
+    expect(store.listTasks(id)).toHaveLength(1);
+  });
+
+  it('indexes concurrent sessions written at the same time, from two store connections', () => {
+    const ids = [newSessionId(), newSessionId(), newSessionId()];
+    const writers = ids.map((id) => createTraceWriter(join(records, id, 'trace.jsonl'), id));
+    const streams = ids.map((_, i) => [...syntheticSessionEvents({ tasks: 5 + i })]);
+    const dbPath = join(dir, 'studio.db');
+    const a = open(dbPath);
+    const b = open(dbPath);
+    for (let step = 0; streams.some((s) => step < s.length); step++) {
+      streams.forEach((s, i) => s[step] && writers[i].append(s[step]));
+      if (step % 7 === 0) {
+        writers.forEach((w) => w.flush());
+        (step % 14 ? a : b).syncRecords(records);
+      }
+    }
+    writers.forEach((w) => w.dispose());
+    a.syncRecords(records);
+    b.syncRecords(records);
+    ids.forEach((id, i) => {
+      expect(b.getSession(id)).toMatchObject({ events: streams[i].length, tasks: 5 + i, status: 'ended' });
+      expect(b.listTasks(id).every((t) => t.state === 'TASK_STATE_COMPLETED')).toBe(true);
+    });
+    expect(a.listSessions().map((s) => s.id)).toEqual([...ids].reverse());
+  });
+
+  it('works in memory and finds child sessions under their parent', () => {
+    const parent = writeSession({ tasks: 1 });
+    const childId = newSessionId();
+    const w = createTraceWriter(join(records, parent.id, 'children', 'my-worker-0a1b2c', 'trace.jsonl'), childId);
+    for (const e of syntheticSessionEvents({ tasks: 1, capsule: 'child' })) w.append(e);
+    w.dispose();
+    const store = open(':memory:');
+    expect(store.syncRecords(records).files).toBe(2);
+    expect(store.getSession(childId)!.capsule).toBe('child');
+    expect(existsSync(join(dir, ':memory:'))).toBe(false);
+  });
+});

@@ -1,0 +1,219 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { createIngester, type SessionCounters } from './ingest';
+import { readTraceLines } from './jsonl';
+import { createQueries, type TraceQueries } from './queries';
+import { findTraceFiles } from './records';
+import { SCHEMA, SCHEMA_VERSION } from './schema';
+import type { Task } from '../../src-shared/a2a';
+
+// The trace index (studio.db): a SQLite copy of every session's trace.jsonl for browsing and
+// search. The jsonl files are the truth; the index follows them by byte offset, and when it is
+// missing, stale or corrupt it is rebuilt from them.
+
+export interface TraceStoreOptions {
+  /** Database file, or ':memory:'. */
+  path: string;
+  /** Path to a better_sqlite3.node built for the host ABI (Electron ships its own). */
+  nativeBinding?: string;
+}
+
+/** What one ingest of one trace file did. */
+export interface IngestReport {
+  sessionId: string;
+  path: string;
+  /** Events added by this ingest. */
+  added: number;
+  /** The index was dropped for this session and rebuilt (the file shrank or was replaced). */
+  rebuilt: boolean;
+  /** A trailing partial line (a crash mid-write, or a write in progress) left out for now. */
+  torn?: { offset: number; bytes: number };
+  /** Complete lines that were not JSON, skipped. */
+  badLines: number;
+}
+
+export interface SyncReport {
+  files: number;
+  added: number;
+  reports: IngestReport[];
+  /** The database was unreadable and was recreated. */
+  recovered: boolean;
+}
+
+export interface TraceStore extends TraceQueries {
+  readonly path: string;
+  /** Brings the index up to date with one trace.jsonl (incremental by byte offset). */
+  ingestFile(tracePath: string): IngestReport;
+  /** Ingests every trace.jsonl under a records root. */
+  syncRecords(root: string): SyncReport;
+  /** Keeps a door's final Task JSON so GetTask answers after a restart. */
+  saveTask(sessionId: string, task: Task): void;
+  dispose(): void;
+}
+
+const BATCH_BYTES = 8 * 1024 * 1024;
+const isCorrupt = (err: unknown) => /^SQLITE_(CORRUPT|NOTADB)/.test((err as { code?: string }).code ?? '');
+
+function openDatabase(path: string, nativeBinding: string | undefined): Database.Database {
+  const db = new Database(path, nativeBinding ? { nativeBinding } : {});
+  try {
+    db.pragma('busy_timeout = 5000');
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    // The index is rebuilt from trace.jsonl whenever it is lost or damaged, so it need not survive
+    // a power cut on its own: no fsync on the ingest path.
+    db.pragma('synchronous = OFF');
+    db.pragma('cache_size = -65536');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version !== SCHEMA_VERSION) {
+      if (version !== 0) dropAll(db);
+      db.exec(SCHEMA);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }
+    db.prepare('SELECT count(*) FROM sessions').get();
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function dropAll(db: Database.Database) {
+  for (const t of ['events_fts', 'events', 'tasks', 'sessions']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+}
+
+function removeDatabaseFiles(path: string) {
+  for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+}
+
+export function createTraceStore(options: TraceStoreOptions): TraceStore {
+  const file = options.path === ':memory:' ? ':memory:' : resolve(options.path);
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  let recovered = false;
+  let db: Database.Database;
+  try {
+    db = openDatabase(file, options.nativeBinding);
+  } catch (err) {
+    if (file === ':memory:' || !isCorrupt(err)) throw err;
+    removeDatabaseFiles(file);
+    db = openDatabase(file, options.nativeBinding);
+    recovered = true;
+  }
+  let ingester = createIngester(db);
+  let queries = createQueries(db);
+
+  // A database that goes bad while open (disk trouble, a foreign writer) is rebuilt the same way.
+  function recover() {
+    db.close();
+    removeDatabaseFiles(file);
+    db = openDatabase(file, options.nativeBinding);
+    ingester = createIngester(db);
+    queries = createQueries(db);
+    recovered = true;
+  }
+
+  function sessionRow(id: string) {
+    return db.prepare('SELECT sid, id, trace_path, indexed_offset, events, tasks, tokens_in, tokens_out, last_ts FROM sessions WHERE id = ?').get(id) as
+      | { sid: number; id: string; trace_path: string | null; indexed_offset: number; events: number; tasks: number; tokens_in: number; tokens_out: number; last_ts: number | null }
+      | undefined;
+  }
+
+  function purge(sid: number) {
+    db.prepare('DELETE FROM events_fts WHERE rowid BETWEEN ? AND ?').run(sid * 4294967296, sid * 4294967296 + 4294967295);
+    db.prepare('DELETE FROM events WHERE sid = ?').run(sid);
+    db.prepare('DELETE FROM tasks WHERE sid = ?').run(sid);
+    db.prepare('DELETE FROM sessions WHERE sid = ?').run(sid);
+  }
+
+  // One batch: re-reads the offset inside an IMMEDIATE transaction, so two processes syncing
+  // the same records never index a line twice.
+  const ingestBatch = (tracePath: string, report: IngestReport) =>
+    db
+      .transaction((): boolean => {
+        const size = statSync(tracePath).size;
+        const row = db.prepare('SELECT id FROM sessions WHERE trace_path = ?').get(tracePath) as { id: string } | undefined;
+        let sessionRowNow = row ? sessionRow(row.id) : undefined;
+        if (sessionRowNow && size < sessionRowNow.indexed_offset) {
+          purge(sessionRowNow.sid);
+          sessionRowNow = undefined;
+          report.rebuilt = true;
+        }
+        const start = sessionRowNow?.indexed_offset ?? 0;
+        const chunk = readTraceLines(tracePath, start, BATCH_BYTES);
+        report.badLines += chunk.bad.length;
+        report.torn = chunk.torn;
+        if (!sessionRowNow) {
+          const first = chunk.lines[0]?.event.session_id;
+          const id = typeof first === 'string' ? first : basename(dirname(tracePath));
+          if (!chunk.lines.length && !chunk.bad.length) return false;
+          const other = sessionRow(id);
+          if (other) {
+            // The same session indexed from another path (moved, or a copy): follow this file.
+            purge(other.sid);
+            report.rebuilt = true;
+          }
+          db.prepare('INSERT INTO sessions (id, trace_path) VALUES (?, ?)').run(id, tracePath);
+          sessionRowNow = sessionRow(id)!;
+        }
+        report.sessionId = sessionRowNow.id;
+        const c: SessionCounters = {
+          sid: sessionRowNow.sid,
+          events: sessionRowNow.events,
+          tasks: sessionRowNow.tasks,
+          tokensIn: sessionRowNow.tokens_in,
+          tokensOut: sessionRowNow.tokens_out,
+          lastTs: sessionRowNow.last_ts,
+        };
+        ingester.ingest(c, chunk.lines);
+        db.prepare('UPDATE sessions SET indexed_offset = ?, torn_bytes = ?, bad_lines = bad_lines + ? WHERE sid = ?').run(
+          chunk.end,
+          chunk.torn?.bytes ?? 0,
+          chunk.bad.length,
+          c.sid,
+        );
+        report.added += chunk.lines.length;
+        return chunk.end < size && !chunk.torn;
+      })
+      .immediate();
+
+  function ingestFile(path: string): IngestReport {
+    const tracePath = resolve(path);
+    const report: IngestReport = { sessionId: basename(dirname(tracePath)), path: tracePath, added: 0, rebuilt: false, badLines: 0 };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        while (ingestBatch(tracePath, report));
+        return report;
+      } catch (err) {
+        if (attempt > 0 || !isCorrupt(err)) throw err;
+        recover();
+      }
+    }
+  }
+
+  return {
+    path: file,
+    ingestFile,
+    syncRecords(root) {
+      const files = findTraceFiles(resolve(root));
+      const reports = files.map(ingestFile);
+      return { files: files.length, added: reports.reduce((n, r) => n + r.added, 0), reports, recovered };
+    },
+    saveTask(sessionId, task) {
+      const row = sessionRow(sessionId);
+      if (!row) return;
+      db.prepare(
+        `INSERT INTO tasks (id, sid, ord, context_id, state, task_json) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET state = excluded.state, task_json = excluded.task_json`,
+      ).run(task.id, row.sid, row.tasks + 1, task.contextId ?? null, task.status.state, JSON.stringify(task));
+    },
+    listSessions: (q) => queries.listSessions(q),
+    getSession: (id) => queries.getSession(id),
+    listTasks: (id) => queries.listTasks(id),
+    getTask: (id) => queries.getTask(id),
+    events: (id, q) => queries.events(id, q),
+    search: (text, q) => queries.search(text, q),
+    dispose() {
+      if (db.open) db.close();
+    },
+  };
+}

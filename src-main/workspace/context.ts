@@ -1,0 +1,116 @@
+import { CoreError, type FormationView } from '../../src-shared/contract';
+import type { Session, SessionOptions } from '../runtime/api';
+import type { RecentList } from './recent';
+import type { CapsuleSessions, Emit } from './sessions';
+import { fetchRemoteCard } from './remote-card';
+import { formationView, type RemoteCards } from './view';
+import { watchFolder, type FolderWatcher } from './watcher';
+import { openWorkspaceFolder, type Workspace } from './workspace';
+
+// What the command handlers share: the open workspace (and its watcher), running sessions,
+// fetched remote cards, and the event emitter.
+
+export interface StudioConfig {
+  /** Where recent workspaces, the example copy and records live. */
+  userDataDir: string;
+  /** The shipped resources folder (example workspace). */
+  resourcesDir: string;
+  /** Records root for sessions (default <userDataDir>/records). */
+  recordsRoot?: string;
+  /** Workspace to open at start; the example copy otherwise. */
+  workspace?: string;
+  /** Environment for ${VAR} interpolation (default process.env). */
+  env?: Record<string, string | undefined>;
+  watchDebounceMs?: number;
+  traceFlushMs?: number;
+}
+
+/** Platform needs the shells inject (the core itself stays plain Node). */
+export interface StudioPorts {
+  /** Opens an http(s) URL in the system browser (Electron: shell.openExternal). */
+  openExternal?(url: string): Promise<void> | void;
+  /** Starts a capsule session (default: the runtime's startSession). */
+  startSession?(opts: SessionOptions): Promise<Session>;
+  /** Fetches a remote agent card (default: HTTP GET of the well-known card). */
+  fetchCard?: typeof fetchRemoteCard;
+}
+
+export interface StudioContext {
+  readonly config: StudioConfig;
+  readonly ports: StudioPorts;
+  readonly emit: Emit;
+  readonly sessions: CapsuleSessions;
+  readonly recent: RecentList;
+  readonly cards: RemoteCards;
+  workspace(): Workspace;
+  current(): Workspace | undefined;
+  open(dir: string): Promise<FormationView>;
+  view(): FormationView;
+  /** Emits formation.changed with the current view. */
+  changed(): void;
+  refreshCard(id: string, url: string): Promise<void>;
+  /** Why the workspace chosen at start could not be opened (named again by no_workspace errors). */
+  startupError?: string;
+  dispose(): void;
+}
+
+export function createStudioContext(config: StudioConfig, ports: StudioPorts, emit: Emit, sessions: CapsuleSessions, recent: RecentList): StudioContext {
+  let ws: Workspace | undefined;
+  let watcher: FolderWatcher | undefined;
+  const cards: RemoteCards = new Map();
+  const fetchCard = ports.fetchCard ?? fetchRemoteCard;
+
+  const ctx: StudioContext = {
+    config,
+    ports,
+    emit,
+    sessions,
+    recent,
+    cards,
+    workspace() {
+      if (!ws) throw new CoreError('no_workspace', ctx.startupError ? `No workspace is open: ${ctx.startupError}` : 'No workspace is open; open or create one first.');
+      return ws;
+    },
+    current: () => ws,
+    async open(dir) {
+      const next = openWorkspaceFolder(dir, config.env);
+      watcher?.dispose();
+      // Sessions belong to the formation they were launched from.
+      if (ws && ws.dir !== next.dir) await Promise.all(sessions.running().map((id) => sessions.stop(id).catch(() => undefined)));
+      ws = next;
+      cards.clear();
+      watcher = watchFolder(
+        next.dir,
+        () => {
+          if (ws !== next) return;
+          try {
+            if (next.reload()) ctx.changed();
+          } catch (err) {
+            emit('notice.raised', { level: 'error', message: (err as Error).message });
+          }
+        },
+        (message) => emit('notice.raised', { level: 'warning', message }),
+        config.watchDebounceMs,
+      );
+      recent.remember(next.dir);
+      for (const r of next.snapshot().remotes) void ctx.refreshCard(r.id, r.url);
+      const view = ctx.view();
+      emit('formation.changed', view);
+      return view;
+    },
+    view: () => formationView(ctx.workspace().snapshot(), sessions.status, cards),
+    changed() {
+      if (ws) emit('formation.changed', ctx.view());
+    },
+    async refreshCard(id, url) {
+      const result = await fetchCard(url);
+      cards.set(id, 'card' in result ? { card: result.card } : { error: result.error });
+      ctx.changed();
+    },
+    dispose() {
+      watcher?.dispose();
+      watcher = undefined;
+    },
+  };
+  return ctx;
+}

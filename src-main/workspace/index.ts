@@ -1,0 +1,13 @@
+// The Studio's workspace domain: workspace folders, their formation and manifests, the running
+// capsules of the open formation, and the contract handlers over them. core.ts composes it.
+export { createStudioContext, type StudioConfig, type StudioContext, type StudioPorts } from './context';
+export { formationHandlers } from './formation-commands';
+export { runHandlers } from './run-commands';
+export { createCapsuleSessions, type CapsuleSessions, type Emit } from './sessions';
+export { createRecentList, type RecentList } from './recent';
+export { ensureExampleWorkspace, copyExample, EXAMPLE_FOLDER } from './example';
+export { openWorkspaceFolder, type Workspace } from './workspace';
+export { readFormation, FORMATION_FILE } from './formation-file';
+export { summarizeManifest, hashSource } from './manifest-view';
+export { deriveEdges } from './edges';
+export type { Handlers } from './handlers';

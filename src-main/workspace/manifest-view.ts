@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { isMap, isSeq, parseDocument, type Document } from 'yaml';
+import { DRIVER_ARTIFACTS } from '../../src-shared/manifest';
+import type { IssueView } from '../../src-shared/contract';
+import { parseManifest } from '../manifest';
+
+// What a canvas node needs to know about a manifest, read from the text as written: the summary
+// comes from the raw YAML (so ${VAR} stays a reference and no secret value reaches the UI), the
+// issues from the real loader, located by line where the loader did not say.
+
+export interface ManifestSummary {
+  name: string | null;
+  role: 'orchestrator' | 'worker' | 'agent' | null;
+  driver: string | null;
+  model: string | null;
+  rehearsal: boolean;
+  port: number | null;
+  acceptsPeerTasks: boolean;
+  allow: string[];
+  issues: IssueView[];
+}
+
+export const hashSource = (source: string): string => createHash('sha256').update(source).digest('hex').slice(0, 16);
+
+function lineAt(doc: Document, source: string, path: string): number | undefined {
+  const keys = path ? path.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)) : [];
+  // Walk down as far as the path exists: a missing field is reported on its parent.
+  for (let n = keys.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(keys.slice(0, n), true);
+    const offset = (node as { range?: number[] } | null)?.range?.[0];
+    if (offset !== undefined) return source.slice(0, offset).split('\n').length;
+  }
+  return undefined;
+}
+
+export function summarizeManifest(source: string, file: string, env: Record<string, string | undefined> = process.env): ManifestSummary {
+  const doc = parseDocument(source);
+  const raw = (doc.errors.length ? null : doc.toJS()) as Record<string, any> | null;
+  const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
+  const artifact: unknown = obj.inference?.driver?.artifact;
+  const driver = typeof artifact === 'string' ? ((DRIVER_ARTIFACTS as Record<string, string>)[artifact] ?? artifact) : null;
+  const role = ['orchestrator', 'worker', 'agent'].includes(obj.role) ? obj.role : null;
+  const allow = obj.capabilities?.network?.allow;
+  const port = obj.network?.internal_port;
+  const issues: IssueView[] = [];
+  if (doc.errors.length) {
+    for (const e of doc.errors) issues.push({ line: e.linePos?.[0]?.line, column: e.linePos?.[0]?.col, path: '', message: e.message.split('\n')[0] });
+  } else {
+    const loaded = parseManifest(source, file, env);
+    if (!loaded.ok) {
+      for (const i of loaded.issues) issues.push({ line: i.line ?? lineAt(doc, source, i.path), column: i.column, path: i.path, message: i.message, ...(i.hint ? { hint: i.hint } : {}) });
+    }
+  }
+  return {
+    name: typeof obj.name === 'string' ? obj.name : null,
+    role,
+    driver,
+    model: typeof obj.inference?.model === 'string' ? obj.inference.model : driver === 'rehearsal' ? 'rehearsal' : null,
+    rehearsal: driver === 'rehearsal',
+    port: Number.isInteger(port) ? port : null,
+    acceptsPeerTasks: obj.exports?.peer_tasks?.accept === true,
+    allow: Array.isArray(allow) ? allow.filter((a): a is string => typeof a === 'string') : [],
+    issues,
+  };
+}
+
+/** Whether a YAML text is a mapping we can edit (edits refuse to rewrite a broken file). */
+export function editableDocument(source: string, file: string): Document {
+  const doc = parseDocument(source);
+  if (doc.errors.length) throw new Error(`${file} has YAML errors; fix them before editing it from the graph (${doc.errors[0].message.split('\n')[0]})`);
+  if (!isMap(doc.contents)) throw new Error(`${file} is not a YAML mapping`);
+  return doc;
+}
+
+export { isSeq };

@@ -1,0 +1,169 @@
+import type { Session, SessionOptions } from '../runtime/api';
+import type { TraceEvent } from '../../src-shared/trace';
+import { CoreError, type CapsuleState, type EventMap } from '../../src-shared/contract';
+import { formatIssues, ManifestError } from '../manifest';
+
+// The running capsules of the open formation: one session each, started in-process. Turns
+// session activity into contract events: state changes, task updates, and trace lines batched per
+// session (one trace.appended per flush interval, however many lines a burst wrote).
+
+export type Emit = <E extends keyof EventMap>(event: E, payload: EventMap[E]) => void;
+
+export interface CapsuleSessionsDeps {
+  startSession(opts: SessionOptions): Promise<Session>;
+  recordsRoot: string;
+  emit: Emit;
+  env?: Record<string, string | undefined>;
+  /** How long trace lines gather before one trace.appended goes out. */
+  traceFlushMs?: number;
+}
+
+interface Slot {
+  state: CapsuleState;
+  session?: Session;
+  error?: string;
+  starting?: Promise<Session>;
+  unsubscribe: (() => void)[];
+}
+
+export type CapsuleStatus = EventMap['capsule.stateChanged'];
+
+export interface CapsuleSessions {
+  status(id: string): CapsuleStatus;
+  launch(id: string, manifestPath: string): Promise<Session>;
+  stop(id: string): Promise<void>;
+  /** The running session, or a `not_running` error naming the capsule. */
+  session(id: string, name?: string): Session;
+  running(): string[];
+  /** The session with this id, among the running ones. */
+  bySessionId(sessionId: string): { id: string; session: Session } | undefined;
+  dispose(): Promise<void>;
+}
+
+function launchError(err: unknown, id: string): CoreError {
+  if (err instanceof CoreError) return err;
+  if (err instanceof ManifestError) return new CoreError('manifest_invalid', `Cannot launch ${id}: its manifest has problems:\n${formatIssues(err.issues)}`);
+  const message = (err as Error)?.message ?? String(err);
+  if ((err as NodeJS.ErrnoException)?.code === 'EADDRINUSE' || /already in use|EADDRINUSE/.test(message)) {
+    return new CoreError('port_taken', `Cannot launch ${id}: ${message}`);
+  }
+  return new CoreError('launch_failed', `Cannot launch ${id}: ${message}`);
+}
+
+export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSessions {
+  const slots = new Map<string, Slot>();
+  const flushMs = deps.traceFlushMs ?? 40;
+  const slot = (id: string): Slot => {
+    let s = slots.get(id);
+    if (!s) slots.set(id, (s = { state: 'stopped', unsubscribe: [] }));
+    return s;
+  };
+
+  const status = (id: string): CapsuleStatus => {
+    const s = slot(id);
+    const live = s.session?.status();
+    let state = s.state;
+    if (s.session && live && (state === 'idle' || state === 'busy')) state = live.state === 'busy' ? 'busy' : live.state === 'idle' ? 'idle' : state;
+    return {
+      id,
+      state,
+      ...(s.session ? { url: s.session.url, sessionId: s.session.id } : {}),
+      queued: live?.queued ?? 0,
+      tasks: live?.tasks ?? 0,
+      running: live?.running ?? null,
+      ...(s.error ? { error: s.error } : {}),
+    };
+  };
+  const announce = (id: string) => deps.emit('capsule.stateChanged', status(id));
+
+  const watchSession = (id: string, s: Slot, session: Session) => {
+    let batch: TraceEvent[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stateTimer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      if (!batch.length) return;
+      const events = batch;
+      batch = [];
+      deps.emit('trace.appended', { sessionId: session.id, capsuleId: id, events });
+    };
+    s.unsubscribe.push(
+      session.trace.subscribe((e) => {
+        batch.push(e);
+        timer ??= setTimeout(flush, flushMs);
+      }),
+      session.onTaskEvent((taskId) => {
+        const task = session.getTask(taskId);
+        if (task) deps.emit('task.updated', { capsuleId: id, sessionId: session.id, task });
+        // The session's counters settle after the event is delivered: read them a tick later,
+        // once per burst.
+        if (!stateTimer) stateTimer = setTimeout(() => ((stateTimer = undefined), announce(id)), 0);
+      }),
+      () => clearTimeout(stateTimer),
+      () => {
+        clearTimeout(timer);
+        flush();
+      },
+    );
+    void session.ended.then((reason) => {
+      if (s.session !== session) return;
+      for (const off of s.unsubscribe.splice(0)) off();
+      s.session = undefined;
+      const failed = /fail|error|crash/i.test(reason);
+      s.state = failed ? 'failed' : 'stopped';
+      s.error = failed ? `Session ended: ${reason}` : undefined;
+      announce(id);
+    });
+  };
+
+  return {
+    status,
+    async launch(id, manifestPath) {
+      const s = slot(id);
+      if (s.session) return s.session;
+      if (s.starting) return s.starting;
+      s.state = 'starting';
+      s.error = undefined;
+      announce(id);
+      s.starting = deps.startSession({ manifestPath, recordsRoot: deps.recordsRoot, env: deps.env });
+      try {
+        const session = await s.starting;
+        s.session = session;
+        s.state = 'idle';
+        watchSession(id, s, session);
+        announce(id);
+        return session;
+      } catch (err) {
+        const e = launchError(err, id);
+        s.state = 'failed';
+        s.error = e.message;
+        announce(id);
+        throw e;
+      } finally {
+        s.starting = undefined;
+      }
+    },
+    async stop(id) {
+      const s = slot(id);
+      const session = s.session ?? (await s.starting?.catch(() => undefined));
+      if (!session) return;
+      s.state = 'stopping';
+      announce(id);
+      await session.end('stopped from the Studio');
+      await session.ended;
+    },
+    session(id, name = id) {
+      const session = slot(id).session;
+      if (!session) throw new CoreError('not_running', `${name} is not running; launch it first.`);
+      return session;
+    },
+    running: () => [...slots].filter(([, s]) => s.session).map(([id]) => id),
+    bySessionId(sessionId) {
+      for (const [id, s] of slots) if (s.session?.id === sessionId) return { id, session: s.session };
+      return undefined;
+    },
+    async dispose() {
+      await Promise.all([...slots.keys()].map((id) => this.stop(id).catch(() => undefined)));
+    },
+  };
+}

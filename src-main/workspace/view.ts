@@ -1,0 +1,61 @@
+import type { CapsuleView, FormationView, RemoteCardView, RemoteView } from '../../src-shared/contract';
+import { deriveEdges } from './edges';
+import { remoteAddress } from './remote-card';
+import type { CapsuleStatus } from './sessions';
+import type { LoadedCapsule, LoadedRemote, WorkspaceSnapshot } from './workspace';
+
+// Snapshot + live session state + fetched cards -> what the canvas draws.
+
+export type RemoteCards = Map<string, { card?: RemoteCardView; error?: string }>;
+
+export function capsuleView(c: LoadedCapsule, status: CapsuleStatus): CapsuleView {
+  const s = c.summary;
+  return {
+    id: c.id,
+    name: s.name ?? c.id,
+    manifestPath: c.manifestPath,
+    position: c.position,
+    role: s.role,
+    driver: s.driver,
+    model: s.model,
+    rehearsal: s.rehearsal,
+    port: s.port,
+    manifestSource: c.source,
+    manifestHash: c.hash,
+    issues: s.issues,
+    acceptsPeerTasks: s.acceptsPeerTasks,
+    allow: s.allow,
+    state: status.state,
+    ...(status.url ? { url: status.url } : {}),
+    ...(status.sessionId ? { sessionId: status.sessionId } : {}),
+    queued: status.queued,
+    tasks: status.tasks,
+    running: status.running,
+    ...(status.error ? { error: status.error } : {}),
+  };
+}
+
+export function remoteView(r: LoadedRemote, cards: RemoteCards): RemoteView {
+  const known = cards.get(r.id);
+  return {
+    id: r.id,
+    url: r.url,
+    position: r.position,
+    ...(known?.card ? { card: known.card } : {}),
+    ...(known?.error ? { error: known.error } : {}),
+    address: remoteAddress(r.url, known?.card),
+  };
+}
+
+export function formationView(snap: WorkspaceSnapshot, status: (id: string) => CapsuleStatus, cards: RemoteCards): FormationView {
+  const capsules = snap.capsules.map((c) => capsuleView(c, status(c.id)));
+  const remotes = snap.remotes.map((r) => remoteView(r, cards));
+  return {
+    dir: snap.dir,
+    name: snap.name,
+    capsules,
+    remotes,
+    edges: deriveEdges(capsules, remotes),
+    issues: snap.issues,
+  };
+}

@@ -1,0 +1,171 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { CoreError, type IssueView, type Position } from '../../src-shared/contract';
+import { addEntry, FORMATION_FILE, readFormation, removeEntry, setPosition } from './formation-file';
+import { describeFsError, existsSync, isDirectory, readText, writeFileAtomic } from './files';
+import { hashSource, summarizeManifest, type ManifestSummary } from './manifest-view';
+
+// One open workspace folder: formation.yaml plus a manifest per capsule, loaded into a snapshot
+// the core turns into a FormationView. Every edit reads the file from disk right before changing
+// it, so an edit made by another editor a moment ago is built upon, never overwritten.
+
+export interface LoadedCapsule {
+  id: string;
+  /** Manifest path relative to the workspace. */
+  manifestPath: string;
+  file: string;
+  position: Position;
+  source: string;
+  hash: string;
+  summary: ManifestSummary;
+}
+export interface LoadedRemote {
+  id: string;
+  url: string;
+  position: Position;
+}
+export interface WorkspaceSnapshot {
+  dir: string;
+  name: string;
+  capsules: LoadedCapsule[];
+  remotes: LoadedRemote[];
+  issues: IssueView[];
+  /** Hash over every file read, to tell whether a reload changed anything. */
+  fingerprint: string;
+}
+
+export interface Workspace {
+  readonly dir: string;
+  snapshot(): WorkspaceSnapshot;
+  /** Reads everything again; true when something changed since the last load. */
+  reload(): boolean;
+  capsule(id: string): LoadedCapsule;
+  /** Reads a manifest from disk now (not the snapshot) for an edit. */
+  readManifestNow(id: string): { file: string; source: string; hash: string };
+  /** Writes a manifest; with `expected`, refuses when the file on disk is not that version. */
+  writeManifest(id: string, source: string, expected?: string): { hash: string; issues: IssueView[] };
+  editFormation(edit: (source: string) => string): void;
+  /** Creates a manifest file (refuses to overwrite one). */
+  createManifest(relPath: string, source: string): void;
+  deleteManifest(id: string): void;
+  moveNode(kind: 'capsules' | 'remotes', id: string, p: Position): void;
+  removeNode(kind: 'capsules' | 'remotes', id: string): void;
+  addNode(kind: 'capsules' | 'remotes', entry: { id: string; position: Position } & Record<string, unknown>): void;
+}
+
+function inside(dir: string, rel: string): string {
+  const file = resolve(dir, rel);
+  if (isAbsolute(rel) || (file !== dir && !file.startsWith(dir + sep))) throw new CoreError('invalid_input', `Manifest path ${rel} leaves the workspace folder`);
+  return file;
+}
+
+export function openWorkspaceFolder(dirInput: string, env: Record<string, string | undefined> = process.env): Workspace {
+  const dir = resolve(dirInput);
+  if (!existsSync(dir)) throw new CoreError('workspace_missing', `The workspace folder ${dir} does not exist (moved or deleted?).`);
+  if (!isDirectory(dir)) throw new CoreError('workspace_missing', `${dir} is a file, not a workspace folder.`);
+  const formationFile = join(dir, FORMATION_FILE);
+  if (!existsSync(formationFile)) throw new CoreError('not_found', `${dir} has no ${FORMATION_FILE}; create a workspace there instead.`);
+
+  const load = (): WorkspaceSnapshot => {
+    const read = readText(formationFile);
+    if (!read.ok) throw new CoreError('io_error', `Cannot open the workspace: ${read.message}`);
+    const formation = readFormation(read.text);
+    const capsules = formation.capsules.map((entry): LoadedCapsule => {
+      let file: string;
+      try {
+        file = inside(dir, entry.manifest);
+      } catch (err) {
+        const summary = summarizeManifest('', entry.manifest, env);
+        summary.issues = [{ path: '', message: (err as Error).message }];
+        return { id: entry.id, manifestPath: entry.manifest, file: join(dir, '.invalid'), position: entry.position, source: '', hash: hashSource(''), summary };
+      }
+      const text = readText(file);
+      const source = text.ok ? text.text : '';
+      const summary = summarizeManifest(source, relative(dir, file), env);
+      if (!text.ok) summary.issues = [{ path: '', message: text.message }];
+      return { id: entry.id, manifestPath: entry.manifest, file, position: entry.position, source, hash: hashSource(source), summary };
+    });
+    const fingerprint = hashSource([read.text, ...capsules.map((c) => `${c.id}:${c.hash}:${c.summary.issues.length}`)].join('\0'));
+    return { dir, name: basename(dir), capsules, remotes: formation.remotes, issues: formation.issues, fingerprint };
+  };
+
+  let current = load();
+
+  const capsule = (id: string): LoadedCapsule => {
+    const c = current.capsules.find((x) => x.id === id);
+    if (!c) throw new CoreError('not_found', `No capsule ${id} in this formation.`);
+    return c;
+  };
+
+  const refresh = () => {
+    current = load();
+  };
+
+  return {
+    dir,
+    snapshot: () => current,
+    reload() {
+      const before = current.fingerprint;
+      refresh();
+      return current.fingerprint !== before;
+    },
+    capsule,
+    readManifestNow(id) {
+      const c = capsule(id);
+      const text = readText(c.file);
+      if (!text.ok) throw new CoreError('io_error', `Cannot edit ${c.manifestPath}: ${text.message}`);
+      return { file: c.file, source: text.text, hash: hashSource(text.text) };
+    },
+    writeManifest(id, source, expected) {
+      const c = capsule(id);
+      if (expected !== undefined) {
+        const onDisk = readText(c.file);
+        const diskHash = onDisk.ok ? hashSource(onDisk.text) : undefined;
+        if (diskHash !== expected) {
+          throw new CoreError('conflict', `${c.manifestPath} changed on disk since you loaded it; reload it (your text is kept in the editor) and apply your change again.`, {
+            id,
+            path: c.manifestPath,
+            hash: diskHash ?? null,
+          });
+        }
+      }
+      writeFileAtomic(c.file, source);
+      refresh();
+      return { hash: hashSource(source), issues: capsule(id).summary.issues };
+    },
+    editFormation(edit) {
+      const read = readText(formationFile);
+      if (!read.ok) throw new CoreError('io_error', `Cannot edit the formation: ${read.message}`);
+      let next: string;
+      try {
+        next = edit(read.text);
+      } catch (err) {
+        throw err instanceof CoreError ? err : new CoreError('invalid_input', (err as Error).message);
+      }
+      if (next !== read.text) writeFileAtomic(formationFile, next);
+      refresh();
+    },
+    createManifest(relPath, source) {
+      const file = inside(dir, relPath);
+      if (existsSync(file)) throw new CoreError('conflict', `${relPath} already exists in the workspace.`);
+      try {
+        mkdirSync(resolve(file, '..'), { recursive: true });
+      } catch (err) {
+        throw new CoreError('io_error', `Cannot create ${relPath}: ${describeFsError(err)}`);
+      }
+      writeFileAtomic(file, source);
+    },
+    deleteManifest(id) {
+      rmSync(capsule(id).file, { force: true });
+    },
+    moveNode(kind, id, p) {
+      this.editFormation((s) => setPosition(s, kind, id, p));
+    },
+    removeNode(kind, id) {
+      this.editFormation((s) => removeEntry(s, kind, id));
+    },
+    addNode(kind, entry) {
+      this.editFormation((s) => addEntry(s, kind, entry));
+    },
+  };
+}

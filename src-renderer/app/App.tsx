@@ -1,0 +1,85 @@
+import { useStudio } from '../store';
+import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog } from '../features/graph';
+import { ConsolePanel } from '../features/console';
+import { Notices } from './Notices';
+import { SidePanel } from './SidePanel';
+import { Toolbar } from './Toolbar';
+import { useShortcuts } from './useShortcuts';
+import { WorkspaceForm } from './WorkspaceDialog';
+
+/** The Studio: a welcome screen until a workspace is open, then the formation workbench. */
+export function App() {
+  useShortcuts();
+  const connection = useStudio((s) => s.connection);
+  const hasWorkspace = useStudio((s) => s.workspace !== null);
+  if (!hasWorkspace) return <Welcome connection={connection} />;
+  return (
+    <GraphProvider>
+      <div className="studio">
+        <Toolbar />
+        <Banners />
+        <div className="studio-body">
+          <GraphPalette />
+          <main className="studio-center" aria-label="Formation">
+            <GraphCanvas />
+            <ConsolePanel />
+          </main>
+          <SidePanel />
+        </div>
+      </div>
+      <RemoteUrlDialog />
+      <RemoveDialog />
+      <Notices />
+    </GraphProvider>
+  );
+}
+
+function Banners() {
+  const linked = useStudio((s) => s.linked);
+  const issues = useStudio((s) => s.workspace?.issues);
+  return (
+    <div className="banners">
+      {!linked ? (
+        <div className="banner" role="alert">
+          The connection to the Studio core was lost. Reconnecting… Your unsaved edits stay here.
+        </div>
+      ) : null}
+      {issues && issues.length > 0 ? (
+        <div className="banner" role="alert">
+          formation.yaml: {issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.message}`).join('; ')}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Welcome({ connection }: { connection: string }) {
+  const error = useStudio((s) => s.connectionError);
+  return (
+    <div className="welcome">
+      <div className="welcome-card">
+        <div className="toolbar-brand">
+          <span className="toolbar-logo" aria-hidden="true" />
+          Capsule Studio
+        </div>
+        {connection === 'connecting' ? (
+          <p className="muted" role="status">
+            Connecting to the Studio core…
+          </p>
+        ) : (
+          <>
+            {connection === 'error' ? (
+              <p className="error-text" role="alert">
+                {error}
+              </p>
+            ) : (
+              <p className="muted">Open a workspace folder, or create one to start a formation.</p>
+            )}
+            <WorkspaceForm />
+          </>
+        )}
+      </div>
+      <Notices />
+    </div>
+  );
+}

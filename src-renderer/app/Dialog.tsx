@@ -1,0 +1,36 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface DialogProps {
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+}
+
+/** A modal dialog: labelled by its title, closes on Escape, keeps focus inside while open. */
+export function Dialog({ title, onClose, children }: DialogProps) {
+  const titleId = useId();
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        onClose();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    if (!box.current?.contains(document.activeElement)) box.current?.querySelector<HTMLElement>('input, button')?.focus();
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      previous?.focus?.();
+    };
+  }, [onClose]);
+  return (
+    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div ref={box} className="dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+        <h2 id={titleId}>{title}</h2>
+        {children}
+      </div>
+    </div>
+  );
+}

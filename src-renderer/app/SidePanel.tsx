@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { useStudio } from '../store';
+import { ManifestPanel } from '../features/manifest';
+import { TaskInspector } from '../features/inspector';
+import { LiveTracePanel } from '../features/traces';
+import { FormationSummary, RemoteDetails } from './Details';
+
+type Tab = 'manifest' | 'tasks' | 'trace';
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'manifest', label: 'Manifest' },
+  { id: 'tasks', label: 'Tasks' },
+  { id: 'trace', label: 'Live trace' },
+];
+
+/** The right-hand panel: details of the selected node, or the formation when none is. */
+export function SidePanel() {
+  const selectedId = useStudio((s) => s.selectedId);
+  const capsuleName = useStudio((s) => (s.selectedId ? s.capsules[s.selectedId]?.name : undefined));
+  const isRemote = useStudio((s) => !!s.selectedId && !!s.remotes[s.selectedId]);
+  const [tab, setTab] = useState<Tab>('manifest');
+
+  if (selectedId && isRemote) {
+    return (
+      <aside className="studio-side" aria-label="Details">
+        <RemoteDetails id={selectedId} />
+      </aside>
+    );
+  }
+  if (!selectedId || !capsuleName) {
+    return (
+      <aside className="studio-side" aria-label="Details">
+        <FormationSummary />
+      </aside>
+    );
+  }
+  return (
+    <aside className="studio-side" aria-label={`Details of ${capsuleName}`}>
+      <div className="side-head">
+        <h2 className="side-title">{capsuleName}</h2>
+        <button type="button" className="btn btn-small" onClick={() => useStudio.getState().select(null)} aria-label="Close details">
+          ✕
+        </button>
+      </div>
+      <div className="tabs" role="tablist" aria-label="Capsule details">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" id={`tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`panel-${t.id}`} className="tab" onClick={() => setTab(t.id)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'manifest' ? <ManifestPanel capsuleId={selectedId} /> : tab === 'tasks' ? <TaskInspector capsuleId={selectedId} /> : <LiveTracePanel capsuleId={selectedId} />}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { useStudio } from '../store';
+import { setTheme, useThemeChoice, type ThemeChoice } from './useTheme';
+import { WorkspaceDialog } from './WorkspaceDialog';
+
+/** The top bar: which workspace is open, the formation-wide actions, undo/redo and theme. */
+export function Toolbar() {
+  const workspace = useStudio((s) => s.workspace);
+  const connection = useStudio((s) => s.connection);
+  const canUndo = useStudio((s) => s.canUndo);
+  const canRedo = useStudio((s) => s.canRedo);
+  const busyAll = useStudio((s) => s.busyAll);
+  const anyRunning = useStudio((s) => s.capsuleIds.some((id) => s.capsules[id].state !== 'stopped' && s.capsules[id].state !== 'failed'));
+  const hasCapsules = useStudio((s) => s.capsuleIds.length > 0);
+  const theme = useThemeChoice();
+  const [picking, setPicking] = useState(false);
+  const s = useStudio.getState;
+
+  return (
+    <header className="toolbar">
+      <div className="toolbar-brand">
+        <span className="toolbar-logo" aria-hidden="true" />
+        Capsule Studio
+      </div>
+      <span className="toolbar-sep" aria-hidden="true" />
+      <div className="toolbar-workspace" aria-label="Workspace">
+        <span className="toolbar-workspace-name" data-testid="workspace-name">
+          {workspace?.name ?? 'No workspace'}
+        </span>
+        {workspace ? (
+          <span className="toolbar-workspace-path" title={workspace.dir}>
+            {workspace.dir}
+          </span>
+        ) : null}
+      </div>
+      <button type="button" className="btn" onClick={() => setPicking(true)}>
+        Open…
+      </button>
+      <span className="toolbar-sep" aria-hidden="true" />
+      <div className="toolbar-group">
+        <button type="button" className="btn" disabled={!canUndo} onClick={() => void s().undo()} aria-label="Undo" title="Undo (Ctrl+Z)">
+          ↶ Undo
+        </button>
+        <button type="button" className="btn" disabled={!canRedo} onClick={() => void s().redo()} aria-label="Redo" title="Redo (Shift+Ctrl+Z)">
+          ↷ Redo
+        </button>
+      </div>
+      <span className="toolbar-spacer" />
+      <span className="connection" data-status={connection === 'ready' ? 'ready' : connection === 'error' ? 'error' : 'other'}>
+        <span className="connection-dot" aria-hidden="true" />
+        {connection === 'ready' ? 'Connected' : connection === 'error' ? 'Disconnected' : connection === 'connecting' ? 'Connecting…' : 'No workspace'}
+      </span>
+      <select className="select" aria-label="Theme" value={theme} onChange={(e) => setTheme(e.target.value as ThemeChoice)}>
+        <option value="system">System theme</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+      <div className="toolbar-group">
+        <button type="button" className="btn" disabled={busyAll || !anyRunning} onClick={() => void s().stopAll()}>
+          Stop all
+        </button>
+        <button type="button" className="btn btn-primary" disabled={busyAll || !hasCapsules} onClick={() => void s().launchAll()}>
+          ▶ Launch all
+        </button>
+      </div>
+      {picking ? <WorkspaceDialog onClose={() => setPicking(false)} /> : null}
+    </header>
+  );
+}

@@ -1,0 +1,2 @@
+export { ConsolePanel } from './ConsolePanel';
+export { TaskStateBadge } from './TaskStateBadge';

@@ -1,0 +1,105 @@
+import { memo } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import type { CapsuleState } from '../../../src-shared/contract';
+import { useStudio, type CapsuleFlowNode } from '../../store';
+
+const STATE_LABEL: Record<CapsuleState, string> = {
+  stopped: 'Stopped',
+  starting: 'Starting',
+  idle: 'Idle',
+  busy: 'Busy',
+  stopping: 'Stopping',
+  failed: 'Failed',
+};
+
+/**
+ * A capsule on the canvas. The node carries only the capsule id; the live facts come from the
+ * store through a narrow selector, so one capsule's state change re-renders one node.
+ */
+function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
+  const capsule = useStudio((s) => s.capsules[id]);
+  const launch = useStudio((s) => s.launchCapsule);
+  const stop = useStudio((s) => s.stopCapsule);
+  if (!capsule) return null;
+  const running = capsule.state !== 'stopped' && capsule.state !== 'failed';
+  const role = capsule.role ?? 'capsule';
+  const address = capsule.url ?? (capsule.port ? `port ${capsule.port}` : 'port chosen at launch');
+  return (
+    <div
+      className="capsule-node"
+      data-role={role}
+      data-state={capsule.state}
+      data-selected={selected || undefined}
+      data-invalid={capsule.issues.length > 0 || undefined}
+      role="group"
+      aria-label={capsule.name}
+      data-testid="capsule-node"
+    >
+      {role === 'orchestrator' ? null : <Handle type="target" position={Position.Left} aria-label={`Connect to ${capsule.name}`} />}
+      <header className="capsule-node-head">
+        <span className="capsule-node-role">{role}</span>
+        <span className="capsule-node-state" data-state={capsule.state}>
+          <span className="state-dot" aria-hidden="true" />
+          {STATE_LABEL[capsule.state]}
+        </span>
+      </header>
+      <div className="capsule-node-name" title={capsule.name}>
+        {capsule.name}
+      </div>
+      <div className="capsule-node-model">
+        {capsule.rehearsal ? (
+          <span className="rehearsal-badge" title="Scripted offline driver: no model is called">
+            Rehearsal
+          </span>
+        ) : (
+          <span className="driver-badge">{capsule.driver ?? 'no driver'}</span>
+        )}
+        <span className="capsule-node-model-name" title={capsule.model ?? ''}>
+          {capsule.model ?? '—'}
+        </span>
+      </div>
+      <div className="capsule-node-facts">
+        <span className="mono" title={address}>
+          {address}
+        </span>
+        <span aria-label={`${capsule.queued} queued, ${capsule.tasks} tasks`}>
+          <span className="fact">Q {capsule.queued}</span>
+          <span className="fact">T {capsule.tasks}</span>
+        </span>
+      </div>
+      {capsule.issues.length > 0 ? (
+        <ul className="capsule-node-issues" aria-label={`Manifest problems in ${capsule.name}`}>
+          {capsule.issues.slice(0, 3).map((issue, i) => (
+            <li key={i}>
+              {issue.line ? `line ${issue.line}: ` : ''}
+              {issue.path ? `${issue.path}: ` : ''}
+              {issue.message}
+            </li>
+          ))}
+          {capsule.issues.length > 3 ? <li>…and {capsule.issues.length - 3} more</li> : null}
+        </ul>
+      ) : null}
+      {capsule.error ? <div className="capsule-node-error">{capsule.error}</div> : null}
+      <footer className="capsule-node-actions nodrag">
+        {running ? (
+          <button type="button" className="btn btn-small" onClick={() => void stop(id)} aria-label={`Stop ${capsule.name}`}>
+            Stop
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void launch(id)}
+            aria-label={`Launch ${capsule.name}`}
+            disabled={capsule.issues.length > 0}
+          >
+            Launch
+          </button>
+        )}
+      </footer>
+      {role === 'orchestrator' ? <Handle type="source" position={Position.Right} aria-label={`Connect ${capsule.name} to a worker`} /> : null}
+    </div>
+  );
+}
+
+export const CapsuleNode = memo(CapsuleNodeView);

@@ -1,0 +1,137 @@
+import { useCallback, useRef, type DragEvent } from 'react';
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MarkerType,
+  MiniMap,
+  Panel,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type IsValidConnection,
+  type OnBeforeDelete,
+  type OnNodeDrag,
+  type XYPosition,
+} from '@xyflow/react';
+import { useStudio, type FlowEdge, type FlowNode } from '../../store';
+import { useColorMode } from '../../app/useTheme';
+import { CapsuleNode } from './CapsuleNode';
+import { ExternalNode } from './ExternalNode';
+import { PermissionEdge } from './PermissionEdge';
+import { RemoteNode } from './RemoteNode';
+import { isPaletteKind, PALETTE_MIME } from './palette';
+
+// Module scope: xyflow re-mounts every node when these objects change identity.
+const nodeTypes = { capsule: CapsuleNode, remote: RemoteNode, external: ExternalNode };
+const edgeTypes = { permission: PermissionEdge };
+const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } };
+const proOptions = { hideAttribution: true };
+const DELETE_KEYS = ['Delete', 'Backspace'];
+
+
+/** The formation canvas: nodes and edges from the store, every edit goes through a store action. */
+export function GraphCanvas() {
+  const nodes = useStudio((s) => s.flowNodes);
+  const edges = useStudio((s) => s.flowEdges);
+  const empty = useStudio((s) => s.capsuleIds.length === 0 && s.remoteIds.length === 0);
+  const onNodesChange = useStudio((s) => s.onNodesChange);
+  const onEdgesChange = useStudio((s) => s.onEdgesChange);
+  const colorMode = useColorMode();
+  const { screenToFlowPosition, fitView } = useReactFlow<FlowNode, FlowEdge>();
+  const dragOrigins = useRef(new Map<string, XYPosition>());
+
+  const onDragOver = useCallback((e: DragEvent) => {
+    if (!e.dataTransfer.types.includes(PALETTE_MIME)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  }, []);
+
+  const onDrop = useCallback(
+    (e: DragEvent) => {
+      const kind = e.dataTransfer.getData(PALETTE_MIME);
+      if (!isPaletteKind(kind)) return;
+      e.preventDefault();
+      // Centre the node card under the pointer rather than hanging it from its corner.
+      const p = screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      const position = { x: Math.round(p.x - 116), y: Math.round(p.y - 40) };
+      const s = useStudio.getState();
+      if (kind === 'remote') s.askRemoteUrl(position);
+      else void s.addCapsuleAt(kind, position);
+    },
+    [screenToFlowPosition],
+  );
+
+  const onNodeDragStart: OnNodeDrag<FlowNode> = useCallback((_e, _node, dragged) => {
+    dragOrigins.current = new Map(dragged.map((n) => [n.id, { ...n.position }]));
+  }, []);
+
+  const onNodeDragStop: OnNodeDrag<FlowNode> = useCallback((_e, _node, dragged) => {
+    const origins = dragOrigins.current;
+    const moves = dragged.map((n) => ({ id: n.id, from: origins.get(n.id) ?? n.position, to: { x: Math.round(n.position.x), y: Math.round(n.position.y) } }));
+    void useStudio.getState().moveNodes(moves);
+  }, []);
+
+  const onConnect = useCallback((c: Connection) => {
+    void useStudio.getState().connect(c.source, c.target);
+  }, []);
+
+  const isValidConnection: IsValidConnection<FlowEdge> = useCallback((c) => {
+    const s = useStudio.getState();
+    return c.source !== c.target && s.capsules[c.source]?.role === 'orchestrator' && !c.target.startsWith('external:') && !s.capsules[c.target]?.role?.startsWith('orch');
+  }, []);
+
+  // Deletes never happen inside xyflow: nodes ask for confirmation, edges become edge.disconnect,
+  // and the canvas redraws from the formation the core sends back.
+  const onBeforeDelete: OnBeforeDelete<FlowNode, FlowEdge> = useCallback(async ({ nodes: ns, edges: es }) => {
+    const s = useStudio.getState();
+    const removable = ns.filter((n) => n.type !== 'external');
+    if (removable.length > 0) s.askRemoval(removable.map((n) => n.id));
+    else if (es.length > 0) void s.disconnect(es.map((e) => e.id));
+    return false;
+  }, []);
+
+  return (
+    <div className="graph" onDragOver={onDragOver} onDrop={onDrop} data-testid="canvas">
+      {empty ? (
+        <div className="graph-empty">
+          <div>
+            <strong>An empty formation</strong>
+            Drag an Orchestrator and a Worker from the palette to begin.
+          </div>
+        </div>
+      ) : null}
+      <ReactFlow<FlowNode, FlowEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        defaultEdgeOptions={defaultEdgeOptions}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onNodeDragStart={onNodeDragStart}
+        onNodeDragStop={onNodeDragStop}
+        onConnect={onConnect}
+        isValidConnection={isValidConnection}
+        onBeforeDelete={onBeforeDelete}
+        deleteKeyCode={DELETE_KEYS}
+        onlyRenderVisibleElements
+        colorMode={colorMode}
+        proOptions={proOptions}
+        fitView
+        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+        minZoom={0.1}
+        aria-label="Formation canvas"
+      >
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1.5} />
+        <Controls showInteractive={false} position="bottom-left" />
+        <MiniMap pannable zoomable position="bottom-right" ariaLabel="Formation overview" style={{ width: 160, height: 100 }} />
+        <Panel position="top-right">
+          <button type="button" className="btn" onClick={() => void fitView({ padding: 0.2, maxZoom: 1, duration: 200 })}>
+            Fit view
+          </button>
+        </Panel>
+      </ReactFlow>
+    </div>
+  );
+}

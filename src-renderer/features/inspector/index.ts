@@ -1,0 +1,1 @@
+export { TaskInspector } from './TaskInspector';

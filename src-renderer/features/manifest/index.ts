@@ -1,0 +1,1 @@
+export { ManifestPanel } from './ManifestPanel';

@@ -1,0 +1,1 @@
+export { LiveTracePanel } from './LiveTracePanel';

@@ -1,0 +1,28 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import '@xyflow/react/dist/style.css';
+import './app/theme.css';
+import './app/app.css';
+import './features/graph/graph.css';
+import { App } from './app/App';
+import { applyTheme } from './app/useTheme';
+import { connectCoreEvents, ingest, setCoreClient, useStudio } from './store';
+import { createCoreClient } from './transport';
+
+applyTheme();
+
+// One client and one event subscription for the window's life, outside React.
+const client = createCoreClient((up) => {
+  const s = useStudio.getState();
+  s.setLinked(up);
+  // (Re)load the whole formation on every (re)connect: events missed while down are superseded.
+  if (up) void s.loadFormation();
+});
+setCoreClient(client);
+connectCoreEvents(client, ingest);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

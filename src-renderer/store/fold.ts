@@ -1,0 +1,41 @@
+import type { EventPayload, FormationView } from '../../src-shared/contract';
+import { foldCapsuleStates, foldFormation } from './formationFold';
+import { deriveFlow } from './graphModel';
+import { foldManifestConflicts, foldManifestFromFormation } from './manifestSlice';
+import { foldTaskUpdates } from './tasksSlice';
+import { foldTraceAppends } from './tracesSlice';
+import type { StudioState } from './types';
+
+/** Core events gathered during one animation frame. */
+export interface EventBatch {
+  formation?: FormationView;
+  capsuleStates: EventPayload<'capsule.stateChanged'>[];
+  tasks: EventPayload<'task.updated'>[];
+  traces: EventPayload<'trace.appended'>[];
+  conflicts: EventPayload<'manifest.conflicted'>[];
+  notices: EventPayload<'notice.raised'>[];
+}
+
+export const emptyBatch = (): EventBatch => ({ capsuleStates: [], tasks: [], traces: [], conflicts: [], notices: [] });
+
+/**
+ * Folds one batch of core events into the state as one update (pure: returns the changed keys),
+ * so a burst causes one render per subscribed component, not one per event.
+ */
+export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioState> {
+  let next: StudioState = s;
+  const merge = (p: Partial<StudioState>) => {
+    if (Object.keys(p).length > 0) next = { ...next, ...p };
+  };
+  if (batch.formation) {
+    const folded = foldFormation(next, batch.formation);
+    merge(foldManifestFromFormation(next, { capsules: folded.capsules ?? next.capsules }));
+    merge(folded);
+  }
+  merge(foldCapsuleStates(next, batch.capsuleStates));
+  if (batch.formation || batch.capsuleStates.length > 0) merge(deriveFlow(next));
+  merge(foldTaskUpdates(next, batch.tasks));
+  merge(foldTraceAppends(next, batch.traces));
+  merge(foldManifestConflicts(next, batch.conflicts));
+  return next === s ? {} : next;
+}

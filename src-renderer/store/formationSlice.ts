@@ -1,0 +1,124 @@
+import type { CapsuleView, EdgeView, FormationView, IssueView, RecentWorkspace, RemoteView } from '../../src-shared/contract';
+import { describeError, invoke } from './client';
+import { emptyBatch, foldBatch } from './fold';
+import type { SliceCreator } from './types';
+
+export type ConnectionStatus = 'connecting' | 'ready' | 'no-workspace' | 'error';
+
+export interface FormationSlice {
+  connection: ConnectionStatus;
+  connectionError: string | null;
+  /** Whether the link to the core is up right now (it reconnects by itself when it drops). */
+  linked: boolean;
+  workspace: { dir: string; name: string; issues: IssueView[] } | null;
+  capsules: Record<string, CapsuleView>;
+  capsuleIds: string[];
+  remotes: Record<string, RemoteView>;
+  remoteIds: string[];
+  edgeViews: EdgeView[];
+  recents: RecentWorkspace[];
+  busyAll: boolean;
+  setConnection(status: ConnectionStatus, error?: string): void;
+  setLinked(up: boolean): void;
+  loadFormation(): Promise<void>;
+  loadRecents(): Promise<void>;
+  openWorkspace(dir: string): Promise<boolean>;
+  createWorkspace(dir: string, example: boolean): Promise<boolean>;
+  launchAll(): Promise<void>;
+  stopAll(): Promise<void>;
+  launchCapsule(id: string): Promise<void>;
+  stopCapsule(id: string): Promise<void>;
+  refreshRemote(id: string): Promise<void>;
+}
+
+export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => {
+  /** Runs a command, turning a failure into a notice; returns whether it worked. */
+  async function attempt(what: string, run: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await run();
+      return true;
+    } catch (err) {
+      get().notify('error', `${what}: ${describeError(err)}`);
+      return false;
+    }
+  }
+  const applyView = (view: FormationView) => set((s) => foldBatch(s, { ...emptyBatch(), formation: view }));
+
+  return {
+    connection: 'connecting',
+    connectionError: null,
+    linked: false,
+    workspace: null,
+    capsules: {},
+    capsuleIds: [],
+    remotes: {},
+    remoteIds: [],
+    edgeViews: [],
+    recents: [],
+    busyAll: false,
+    setConnection(status, error) {
+      set({ connection: status, connectionError: error ?? null });
+    },
+    setLinked(up) {
+      set({ linked: up });
+    },
+    async loadFormation() {
+      try {
+        applyView(await invoke('formation.get', {}));
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === 'no_workspace') set({ connection: 'no-workspace', connectionError: null });
+        else set({ connection: 'error', connectionError: describeError(err) });
+      }
+    },
+    async loadRecents() {
+      try {
+        set({ recents: await invoke('workspace.recent', {}) });
+      } catch {
+        // Recents are a convenience; the open/create form works without them.
+      }
+    },
+    openWorkspace(dir) {
+      return attempt('Could not open the workspace', async () => {
+        applyView(await invoke('workspace.open', { dir }));
+        get().resetHistory();
+        void get().loadRecents();
+      });
+    },
+    createWorkspace(dir, example) {
+      return attempt('Could not create the workspace', async () => {
+        applyView(await invoke('workspace.create', { dir, example }));
+        get().resetHistory();
+        void get().loadRecents();
+      });
+    },
+    async launchAll() {
+      set({ busyAll: true });
+      await attempt('Launch all failed', async () => {
+        const result = await invoke('formation.launch', {});
+        for (const f of result.failed) get().notify('error', `${get().capsules[f.id]?.name ?? f.id} did not launch: ${f.message}`);
+      });
+      set({ busyAll: false });
+    },
+    async stopAll() {
+      set({ busyAll: true });
+      await attempt('Stop all failed', () => invoke('formation.stop', {}));
+      set({ busyAll: false });
+    },
+    async launchCapsule(id) {
+      await attempt(`Could not launch ${get().capsules[id]?.name ?? id}`, async () => {
+        const view = await invoke('capsule.launch', { id });
+        set((s) => ({ capsules: { ...s.capsules, [id]: { ...s.capsules[id], ...view } } }));
+      });
+    },
+    async refreshRemote(id) {
+      await attempt('Could not fetch the agent card', async () => {
+        const view = await invoke('remote.refresh', { id });
+        set((s) => ({ remotes: { ...s.remotes, [id]: view } }));
+      });
+    },
+    async stopCapsule(id) {
+      await attempt(`Could not stop ${get().capsules[id]?.name ?? id}`, () => invoke('capsule.stop', { id }));
+    },
+  };
+};

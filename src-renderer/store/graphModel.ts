@@ -1,0 +1,82 @@
+import type { Edge, Node } from '@xyflow/react';
+import type { CapsuleView, EdgeView, RemoteView } from '../../src-shared/contract';
+
+// How the formation becomes xyflow nodes and edges. Nodes carry ids only: the node components
+// read the live capsule/remote from the store, so the node array changes only when the set of
+// nodes, their positions or the selection change.
+
+export type CapsuleFlowNode = Node<{ kind: 'capsule' }, 'capsule'>;
+export type RemoteFlowNode = Node<{ kind: 'remote' }, 'remote'>;
+export type ExternalFlowNode = Node<{ kind: 'external'; address: string }, 'external'>;
+export type FlowNode = CapsuleFlowNode | RemoteFlowNode | ExternalFlowNode;
+export type FlowEdge = Edge<{ address: string; targetKind: EdgeView['targetKind'] }>;
+
+export interface FlowInput {
+  capsules: Record<string, CapsuleView>;
+  capsuleIds: string[];
+  remotes: Record<string, RemoteView>;
+  remoteIds: string[];
+  edgeViews: EdgeView[];
+  flowNodes: FlowNode[];
+  flowEdges: FlowEdge[];
+}
+
+const EXTERNAL_OFFSET = { x: 320, y: 150 };
+
+/** Reuses the old node object when nothing the canvas draws changed. */
+function keep<T extends FlowNode>(old: FlowNode | undefined, next: T): T {
+  if (old && old.type === next.type && old.position.x === next.position.x && old.position.y === next.position.y) return old as T;
+  if (old) return { ...next, selected: old.selected, measured: old.measured } as T;
+  return next;
+}
+
+/** Builds the canvas nodes and edges from the formation, keeping unchanged objects. */
+export function deriveFlow(input: FlowInput): { flowNodes: FlowNode[]; flowEdges: FlowEdge[] } {
+  const old = new Map(input.flowNodes.map((n) => [n.id, n]));
+  const nodes: FlowNode[] = [];
+  for (const id of input.capsuleIds) {
+    const c = input.capsules[id];
+    const prev = old.get(id);
+    // A node being dragged keeps the position under the pointer until the drop lands.
+    const position = prev?.dragging ? prev.position : c.position;
+    nodes.push(keep(prev, { id, type: 'capsule', position, data: { kind: 'capsule' } } as CapsuleFlowNode));
+  }
+  for (const id of input.remoteIds) {
+    const r = input.remotes[id];
+    const prev = old.get(id);
+    const position = prev?.dragging ? prev.position : r.position;
+    nodes.push(keep(prev, { id, type: 'remote', position, data: { kind: 'remote' } } as RemoteFlowNode));
+  }
+  // Allow entries that match nothing get one node per address, beside the first orchestrator
+  // that names it (stacked when one orchestrator names several). Positions are not persisted.
+  const perSource = new Map<string, number>();
+  const placed = new Set<string>();
+  for (const e of input.edgeViews) {
+    if (e.targetKind !== 'external' || placed.has(e.target)) continue;
+    placed.add(e.target);
+    const src = input.capsules[e.source];
+    const k = perSource.get(e.source) ?? 0;
+    perSource.set(e.source, k + 1);
+    const prev = old.get(e.target);
+    const auto = { x: (src?.position.x ?? 0) + EXTERNAL_OFFSET.x, y: (src?.position.y ?? 0) + k * 90 - EXTERNAL_OFFSET.y };
+    const position = prev?.type === 'external' ? prev.position : auto;
+    nodes.push(keep(prev, { id: e.target, type: 'external', position, data: { kind: 'external', address: e.address } } as ExternalFlowNode));
+  }
+  const sameNodes = nodes.length === input.flowNodes.length && nodes.every((n, i) => n === input.flowNodes[i]);
+
+  const oldEdges = new Map(input.flowEdges.map((e) => [e.id, e]));
+  const edges: FlowEdge[] = input.edgeViews.map((e) => {
+    const prev = oldEdges.get(e.id);
+    if (prev && prev.source === e.source && prev.target === e.target && prev.data?.address === e.address) return prev;
+    return {
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      type: 'permission',
+      data: { address: e.address, targetKind: e.targetKind },
+      ariaLabel: `Permission from ${input.capsules[e.source]?.name ?? e.source} to ${e.address}`,
+    };
+  });
+  const sameEdges = edges.length === input.flowEdges.length && edges.every((e, i) => e === input.flowEdges[i]);
+  return { flowNodes: sameNodes ? input.flowNodes : nodes, flowEdges: sameEdges ? input.flowEdges : edges };
+}

@@ -1,0 +1,234 @@
+import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange, type XYPosition } from '@xyflow/react';
+import type { CapsuleView } from '../../src-shared/contract';
+import { describeError, invoke } from './client';
+import type { FlowEdge, FlowNode } from './graphModel';
+import { createHistory, type HistoryStep, type NodeRef } from './history';
+import type { SliceCreator, StudioState } from './types';
+
+export interface PendingRemoval {
+  nodeIds: string[];
+}
+
+export interface GraphSlice {
+  flowNodes: FlowNode[];
+  flowEdges: FlowEdge[];
+  /** The capsule or remote whose details the side panel shows. */
+  selectedId: string | null;
+  pendingRemoval: PendingRemoval | null;
+  /** Where a remote agent will go once the user gives its URL. */
+  remotePrompt: XYPosition | null;
+  canUndo: boolean;
+  canRedo: boolean;
+  onNodesChange(changes: NodeChange<FlowNode>[]): void;
+  onEdgesChange(changes: EdgeChange<FlowEdge>[]): void;
+  select(id: string | null): void;
+  addCapsuleAt(kind: 'orchestrator' | 'worker', position: XYPosition): Promise<void>;
+  addRemoteAt(url: string, position: XYPosition): Promise<boolean>;
+  moveNodes(moves: { id: string; from: XYPosition; to: XYPosition }[]): Promise<void>;
+  connect(source: string, target: string): Promise<void>;
+  disconnect(edgeIds: string[]): Promise<void>;
+  askRemoteUrl(position: XYPosition | null): void;
+  askRemoval(nodeIds: string[]): void;
+  cancelRemoval(): void;
+  confirmRemoval(): Promise<void>;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+  resetHistory(): void;
+}
+
+export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
+  const history = createHistory(() => set({ canUndo: history.canUndo, canRedo: history.canRedo }));
+
+  /** Runs one edit; a failure becomes a notice and records nothing. */
+  async function edit(what: string, run: () => Promise<HistoryStep | null>): Promise<boolean> {
+    try {
+      const step = await run();
+      if (step) history.push(step);
+      return true;
+    } catch (err) {
+      get().notify('error', `${what}: ${describeError(err)}`);
+      return false;
+    }
+  }
+
+  const kindOf = (c: CapsuleView): 'orchestrator' | 'worker' => (c.role === 'orchestrator' ? 'orchestrator' : 'worker');
+
+  async function connectRefs(source: NodeRef, target: NodeRef, announce: boolean) {
+    const result = await invoke('edge.connect', { source: source.id, target: target.id });
+    if (announce || result.pinnedPort) get().notify('info', result.message);
+  }
+
+  /** Snapshot of a capsule sufficient to bring it back: manifest text, place, incoming edges. */
+  function capsuleRestorer(c: CapsuleView, s: StudioState) {
+    const ref = history.ref(c.id);
+    const incoming = s.edgeViews.filter((e) => e.target === c.id).map((e) => history.ref(e.source));
+    return {
+      ref,
+      async restore() {
+        const view = await invoke('capsule.add', { kind: kindOf(c), name: c.name, position: c.position });
+        history.rebind(ref, view.id);
+        await invoke('manifest.write', { id: view.id, source: c.manifestSource });
+        for (const src of incoming) await connectRefs(src, ref, false);
+      },
+      remove: () => invoke('capsule.remove', { id: ref.id, deleteManifest: true }),
+    };
+  }
+
+  function remoteRestorer(id: string, s: StudioState) {
+    const r = s.remotes[id];
+    const ref = history.ref(id);
+    const incoming = s.edgeViews.filter((e) => e.target === id).map((e) => history.ref(e.source));
+    return {
+      ref,
+      async restore() {
+        const view = await invoke('remote.add', { url: r.url, position: r.position });
+        history.rebind(ref, view.id);
+        for (const src of incoming) await connectRefs(src, ref, false);
+      },
+      remove: () => invoke('remote.remove', { id: ref.id }),
+    };
+  }
+
+  return {
+    flowNodes: [],
+    flowEdges: [],
+    selectedId: null,
+    pendingRemoval: null,
+    remotePrompt: null,
+    canUndo: false,
+    canRedo: false,
+    onNodesChange(changes) {
+      set((s) => {
+        let selectedId = s.selectedId;
+        for (const c of changes) {
+          if (c.type === 'select' && c.selected && !c.id.startsWith('external:')) selectedId = c.id;
+        }
+        return { flowNodes: applyNodeChanges(changes, s.flowNodes), selectedId };
+      });
+    },
+    onEdgesChange(changes) {
+      set((s) => ({ flowEdges: applyEdgeChanges(changes, s.flowEdges) }));
+    },
+    select(id) {
+      set({ selectedId: id });
+    },
+    async addCapsuleAt(kind, position) {
+      await edit(`Could not add the ${kind}`, async () => {
+        const view = await invoke('capsule.add', { kind, position });
+        set({ selectedId: view.id });
+        const ref = history.ref(view.id);
+        return {
+          label: `add ${view.name}`,
+          undo: async () => void (await invoke('capsule.remove', { id: ref.id, deleteManifest: true })),
+          redo: async () => history.rebind(ref, (await invoke('capsule.add', { kind, name: view.name, position })).id),
+        };
+      });
+    },
+    addRemoteAt(url, position) {
+      return edit('Could not add the remote agent', async () => {
+        const view = await invoke('remote.add', { url, position });
+        if (view.error) get().notify('warning', `Agent card of ${url}: ${view.error}`);
+        const ref = history.ref(view.id);
+        return {
+          label: `add remote ${url}`,
+          undo: async () => void (await invoke('remote.remove', { id: ref.id })),
+          redo: async () => history.rebind(ref, (await invoke('remote.add', { url, position })).id),
+        };
+      });
+    },
+    async moveNodes(moves) {
+      const real = moves.filter((m) => !m.id.startsWith('external:') && (m.from.x !== m.to.x || m.from.y !== m.to.y));
+      if (real.length === 0) return;
+      const move = (ref: NodeRef, position: XYPosition) =>
+        get().remotes[ref.id] ? invoke('remote.move', { id: ref.id, position }) : invoke('capsule.move', { id: ref.id, position });
+      await edit('Could not save the new position', async () => {
+        const refs = real.map((m) => ({ ...m, ref: history.ref(m.id) }));
+        await Promise.all(refs.map((m) => move(m.ref, m.to)));
+        return {
+          label: 'move',
+          undo: async () => void (await Promise.all(refs.map((m) => move(m.ref, m.from)))),
+          redo: async () => void (await Promise.all(refs.map((m) => move(m.ref, m.to)))),
+        };
+      });
+    },
+    async connect(source, target) {
+      const s = get();
+      const from = s.capsules[source];
+      if (!from) return;
+      if (from.role !== 'orchestrator') {
+        s.notify('warning', `${from.name} is not an orchestrator: only orchestrators delegate to other capsules.`);
+        return;
+      }
+      if (s.edgeViews.some((e) => e.source === source && e.target === target)) return;
+      await edit('Could not connect', async () => {
+        const src = history.ref(source);
+        const dst = history.ref(target);
+        await connectRefs(src, dst, true);
+        return {
+          label: 'connect',
+          undo: async () => void (await invoke('edge.disconnect', { source: src.id, target: dst.id })),
+          redo: () => connectRefs(src, dst, false),
+        };
+      });
+    },
+    async disconnect(edgeIds) {
+      const views = get().edgeViews.filter((e) => edgeIds.includes(e.id));
+      for (const e of views) {
+        await edit('Could not remove the connection', async () => {
+          const src = history.ref(e.source);
+          const dst = history.ref(e.target);
+          const result = await invoke('edge.disconnect', { source: src.id, target: dst.id });
+          get().notify('info', result.message);
+          return {
+            label: 'disconnect',
+            undo: () => connectRefs(src, dst, false),
+            redo: async () => void (await invoke('edge.disconnect', { source: src.id, target: dst.id })),
+          };
+        });
+      }
+    },
+    askRemoteUrl(position) {
+      set({ remotePrompt: position });
+    },
+    askRemoval(nodeIds) {
+      const ids = nodeIds.filter((id) => !id.startsWith('external:'));
+      if (ids.length > 0) set({ pendingRemoval: { nodeIds: ids } });
+    },
+    cancelRemoval() {
+      set({ pendingRemoval: null });
+    },
+    async confirmRemoval() {
+      const pending = get().pendingRemoval;
+      set({ pendingRemoval: null });
+      if (!pending) return;
+      for (const id of pending.nodeIds) {
+        const s = get();
+        const capsule = s.capsules[id];
+        if (!capsule && !s.remotes[id]) continue;
+        await edit(`Could not remove ${capsule?.name ?? id}`, async () => {
+          const r = capsule ? capsuleRestorer(capsule, s) : remoteRestorer(id, s);
+          await r.remove();
+          if (get().selectedId === id) set({ selectedId: null });
+          return { label: `remove ${capsule?.name ?? id}`, undo: r.restore, redo: async () => void (await r.remove()) };
+        });
+      }
+    },
+    async undo() {
+      try {
+        await history.undo();
+      } catch (err) {
+        get().notify('error', `Undo failed: ${describeError(err)}`);
+      }
+    },
+    async redo() {
+      try {
+        await history.redo();
+      } catch (err) {
+        get().notify('error', `Redo failed: ${describeError(err)}`);
+      }
+    },
+    resetHistory() {
+      history.clear();
+    },
+  };
+};

@@ -1,0 +1,40 @@
+import { create } from 'zustand';
+import { createConsoleSlice } from './consoleSlice';
+import type { EventBatch } from './fold';
+import { foldBatch } from './fold';
+import { createFormationSlice } from './formationSlice';
+import { createGraphSlice } from './graphSlice';
+import { createManifestSlice } from './manifestSlice';
+import { createNoticeSlice } from './noticeSlice';
+import { createTasksSlice } from './tasksSlice';
+import { createTracesSlice } from './tracesSlice';
+import type { StudioState } from './types';
+
+export type { StudioState } from './types';
+export type { CapsuleFlowNode, RemoteFlowNode, ExternalFlowNode, FlowNode, FlowEdge } from './graphModel';
+export type { ConsoleEntry } from './consoleSlice';
+export type { TaskRecord } from './tasksSlice';
+export type { LiveTrace } from './tracesSlice';
+export type { Notice } from './noticeSlice';
+export type { EventBatch } from './fold';
+export { emptyBatch } from './fold';
+export { answerText } from './tasksSlice';
+export { setCoreClient } from './client';
+
+/** The Studio's one bound store. */
+export const useStudio = create<StudioState>()((...a) => ({
+  ...createFormationSlice(...a),
+  ...createGraphSlice(...a),
+  ...createManifestSlice(...a),
+  ...createConsoleSlice(...a),
+  ...createTasksSlice(...a),
+  ...createTracesSlice(...a),
+  ...createNoticeSlice(...a),
+}));
+
+/** Applies one frame's worth of core events in a single store update. */
+export function ingest(batch: EventBatch): void {
+  useStudio.setState((s) => foldBatch(s, batch));
+  for (const n of batch.notices) useStudio.getState().notify(n.level, n.message);
+}
+export { connectCoreEvents } from './coreEvents';

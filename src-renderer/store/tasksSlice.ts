@@ -1,0 +1,90 @@
+import type { CancelAnswer, EventPayload, StopSessionAnswer } from '../../src-shared/contract';
+import { isTerminal, type Task } from '../../src-shared/a2a';
+import { describeError, invoke } from './client';
+import type { SliceCreator, StudioState } from './types';
+
+/** A task as the Studio last saw it, with the capsule whose door holds it. */
+export interface TaskRecord {
+  capsuleId: string;
+  sessionId?: string;
+  task: Task;
+}
+
+export interface TasksSlice {
+  tasks: Record<string, TaskRecord>;
+  /** What the door said to the last Cancel of each task. */
+  cancelAnswers: Record<string, CancelAnswer & { error?: string }>;
+  /** What the door said to the last Stop session of each capsule. */
+  stopAnswers: Record<string, StopSessionAnswer & { error?: string }>;
+  loadTasks(capsuleId: string): Promise<void>;
+  refreshTask(capsuleId: string, taskId: string): Promise<void>;
+  cancelTask(capsuleId: string, taskId: string): Promise<void>;
+  stopSession(capsuleId: string): Promise<void>;
+}
+
+type TaskUpdate = EventPayload<'task.updated'>;
+
+export function foldTaskUpdates(state: StudioState, updates: TaskUpdate[]): Partial<StudioState> {
+  if (updates.length === 0) return {};
+  const tasks = { ...state.tasks };
+  for (const u of updates) tasks[u.task.id] = mergeTask(tasks[u.task.id], { capsuleId: u.capsuleId, sessionId: u.sessionId, task: u.task });
+  return { tasks };
+}
+
+/** A terminal state is final: a late non-terminal update never overwrites it. */
+function mergeTask(old: TaskRecord | undefined, next: TaskRecord): TaskRecord {
+  if (old && isTerminal(old.task.status.state) && !isTerminal(next.task.status.state)) return old;
+  return { ...next, sessionId: next.sessionId ?? old?.sessionId };
+}
+
+export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
+  const put = (capsuleId: string, task: Task) => set((s) => ({ tasks: { ...s.tasks, [task.id]: mergeTask(s.tasks[task.id], { capsuleId, task }) } }));
+  return {
+    tasks: {},
+    cancelAnswers: {},
+    stopAnswers: {},
+    async loadTasks(capsuleId) {
+      try {
+        const list = await invoke('task.list', { capsuleId });
+        set((s) => {
+          const tasks = { ...s.tasks };
+          for (const t of list) tasks[t.id] = mergeTask(tasks[t.id], { capsuleId, task: t });
+          return { tasks };
+        });
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'not_running') get().notify('error', `Could not list tasks: ${describeError(err)}`);
+      }
+    },
+    async refreshTask(capsuleId, taskId) {
+      try {
+        put(capsuleId, await invoke('task.get', { capsuleId, taskId }));
+      } catch {
+        // The next task.updated event or poll tries again.
+      }
+    },
+    async cancelTask(capsuleId, taskId) {
+      try {
+        const answer = await invoke('task.cancel', { capsuleId, taskId });
+        if (answer.task) put(capsuleId, answer.task);
+        set((s) => ({ cancelAnswers: { ...s.cancelAnswers, [taskId]: answer } }));
+      } catch (err) {
+        set((s) => ({ cancelAnswers: { ...s.cancelAnswers, [taskId]: { residue: [], error: describeError(err) } } }));
+      }
+    },
+    async stopSession(capsuleId) {
+      try {
+        const answer = await invoke('session.stop', { capsuleId });
+        set((s) => ({ stopAnswers: { ...s.stopAnswers, [capsuleId]: answer } }));
+      } catch (err) {
+        set((s) => ({ stopAnswers: { ...s.stopAnswers, [capsuleId]: { session_id: '', canceled: [], residue: [], error: describeError(err) } } }));
+      }
+    },
+  };
+};
+
+/** The text a task answered with: its artifacts' text parts, else its status message. */
+export function answerText(task: Task): string {
+  const fromArtifacts = (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).filter(Boolean);
+  if (fromArtifacts.length > 0) return fromArtifacts.join('\n');
+  return (task.status.message?.parts ?? []).map((p) => p.text ?? '').filter(Boolean).join('\n');
+}

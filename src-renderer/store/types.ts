@@ -1,0 +1,14 @@
+import type { StateCreator } from 'zustand';
+import type { ConsoleSlice } from './consoleSlice';
+import type { FormationSlice } from './formationSlice';
+import type { GraphSlice } from './graphSlice';
+import type { ManifestSlice } from './manifestSlice';
+import type { NoticeSlice } from './noticeSlice';
+import type { TasksSlice } from './tasksSlice';
+import type { TracesSlice } from './tracesSlice';
+
+/** The one bound store: every feature's slice side by side. */
+export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice;
+
+/** A slice creator that sees the whole store. */
+export type SliceCreator<T> = StateCreator<StudioState, [], [], T>;

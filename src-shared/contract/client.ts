@@ -1,0 +1,30 @@
+import type { CommandInput, CommandName, CommandOutput } from './commands';
+import type { ReplyEnvelope } from './errors';
+import type { EventName, EventPayload } from './events';
+
+/** What the renderer uses to talk to the core, whatever the shell (IPC or WebSocket). */
+export interface CoreClient {
+  /** Runs a command; resolves with its output or rejects with a CoreError from the reply envelope. */
+  invoke<K extends CommandName>(cmd: K, input: CommandInput<K>): Promise<CommandOutput<K>>;
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /** Closes the connection (WebSocket) or drops the listeners (IPC). */
+  dispose(): void;
+}
+
+/** The object the Electron preload exposes as `window.capsule` (only the contract, nothing else). */
+export interface CapsuleBridge {
+  invoke(cmd: string, input: unknown): Promise<ReplyEnvelope>;
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}
+
+/** IPC channel names used by the Electron shell. */
+export const IPC_INVOKE_CHANNEL = 'capsule:invoke';
+export const IPC_EVENT_CHANNEL = 'capsule:event';
+
+/** Messages on the web shell's one WebSocket. */
+export type WireRequest = { type: 'invoke'; id: number; cmd: string; input: unknown };
+export type WireMessage = ({ type: 'reply'; id: number } & ReplyEnvelope) | { type: 'event'; event: string; payload: unknown };
+
+/** Path of the web shell's WebSocket. */
+export const WS_PATH = '/ws';

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { Task } from '../a2a';
+import type { TraceEvent } from '../trace';
+import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
+
+// The one map of commands between the UI and the core: `domain.verb` -> input schema (zod, parsed
+// at every shell boundary), output type, one line of doc. Adding a command is one entry here plus
+// its handler in the core.
+
+/** Declares a command: its output type is carried as a phantom so the map stays one object. */
+const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+
+const position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
+const id = z.string().min(1).max(200);
+const none = z.strictObject({}).optional();
+
+export const commands = {
+  'workspace.open': command<FormationView>()('Opens a workspace folder (must hold formation.yaml) and remembers it as recent.', z.strictObject({ dir: z.string().min(1) })),
+  'workspace.create': command<FormationView>()(
+    'Creates a workspace in an empty or new folder (empty formation, or a copy of the example) and opens it.',
+    z.strictObject({ dir: z.string().min(1), example: z.boolean().optional() }),
+  ),
+  'workspace.recent': command<RecentWorkspace[]>()('Workspaces opened before, newest first.', none),
+  'workspace.current': command<{ dir: string | null }>()('The folder of the open workspace, or null.', none),
+
+  'formation.get': command<FormationView>()('The open formation: capsules with live state, remotes, edges.', none),
+  'formation.launch': command<{ launched: string[]; failed: { id: string; message: string }[] }>()(
+    'Launches every stopped capsule (workers first, so their addresses answer when the orchestrator starts).',
+    none,
+  ),
+  'formation.stop': command<{ stopped: string[] }>()('Ends every running session of the formation.', none),
+
+  'capsule.add': command<CapsuleView>()(
+    'Creates a manifest from the orchestrator or worker template and a node at the given position.',
+    z.strictObject({ kind: z.enum(['orchestrator', 'worker']), name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/i).optional(), position }),
+  ),
+  'capsule.move': command<void>()('Moves a node (the position persists in formation.yaml).', z.strictObject({ id, position })),
+  'capsule.remove': command<void>()(
+    'Removes a capsule from the formation and the edges to it; deletes its manifest file only when asked.',
+    z.strictObject({ id, deleteManifest: z.boolean().optional() }),
+  ),
+  'capsule.launch': command<CapsuleView>()('Starts a session for the capsule and opens its door.', z.strictObject({ id })),
+  'capsule.stop': command<void>()("Ends the capsule's session (StopSession, close the door).", z.strictObject({ id })),
+
+  'edge.connect': command<{ edge: EdgeView; pinnedPort?: number; message: string }>()(
+    "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none.",
+    z.strictObject({ source: id, target: id }),
+  ),
+  'edge.disconnect': command<{ revokedExport: boolean; message: string }>()(
+    "Takes the allow entry back, and the worker's export when no other edge points at it.",
+    z.strictObject({ source: id, target: id }),
+  ),
+
+  'manifest.read': command<{ id: string; path: string; source: string; hash: string; issues: CapsuleView['issues'] }>()(
+    "A capsule's manifest text, its hash and its validation issues.",
+    z.strictObject({ id }),
+  ),
+  'manifest.write': command<{ hash: string; issues: CapsuleView['issues'] }>()(
+    'Saves manifest text (even with issues, which come back with lines); refuses with `conflict` when the file changed since `expected`.',
+    z.strictObject({ id, source: z.string().max(1_000_000), expected: z.string().optional() }),
+  ),
+
+  'remote.add': command<RemoteView>()(
+    "Adds a remote A2A agent by URL and fetches its agent card (errors show on the node).",
+    z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL'), position }),
+  ),
+  'remote.move': command<void>()('Moves a remote node.', z.strictObject({ id, position })),
+  'remote.remove': command<void>()('Removes a remote agent and the allow entries that point at it.', z.strictObject({ id })),
+  'remote.refresh': command<RemoteView>()("Fetches a remote agent's card again.", z.strictObject({ id })),
+
+  'task.send': command<Task>()(
+    "Sends a text message to a running capsule through its door; waits for the task to finish unless returnImmediately.",
+    z.strictObject({ capsuleId: id, text: z.string().min(1).max(200_000), contextId: z.string().optional(), returnImmediately: z.boolean().optional() }),
+  ),
+  'task.get': command<Task>()('A task as the door answers GetTask.', z.strictObject({ capsuleId: id, taskId: id, historyLength: z.number().int().nonnegative().optional() })),
+  'task.list': command<Task[]>()("The tasks of a capsule's running session, oldest first.", z.strictObject({ capsuleId: id })),
+  'task.cancel': command<CancelAnswer>()(
+    "Cancels one task through the door (CancelTask): its state and residue, or the door's reason it could not.",
+    z.strictObject({ capsuleId: id, taskId: id }),
+  ),
+  'session.stop': command<StopSessionAnswer>()(
+    "Calls murmur.StopSession on the capsule's door: what was canceled and what was left running.",
+    z.strictObject({ capsuleId: id }),
+  ),
+
+  'trace.tail': command<{ events: TraceEvent[]; next: number }>()(
+    "A session's trace lines from index `after` (0 = start), at most `limit`; `next` is the index to ask for next.",
+    z.strictObject({ sessionId: id, after: z.number().int().nonnegative().optional(), limit: z.number().int().positive().max(10_000).optional() }),
+  ),
+
+  'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),
+} as const;
+
+/** Every command name. */
+export type CommandName = keyof typeof commands;
+/** What a caller passes (defaults still optional). */
+export type CommandInput<K extends CommandName> = z.input<(typeof commands)[K]['input']>;
+/** What a handler receives after the boundary parsed the input. */
+export type CommandArgs<K extends CommandName> = z.output<(typeof commands)[K]['input']>;
+/** What a command returns. */
+export type CommandOutput<K extends CommandName> = (typeof commands)[K]['output'];
+
+export const COMMAND_NAMES = Object.keys(commands) as CommandName[];
+
+export const isCommandName = (name: unknown): name is CommandName => typeof name === 'string' && Object.prototype.hasOwnProperty.call(commands, name);

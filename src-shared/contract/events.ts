@@ -1,0 +1,36 @@
+import type { Task } from '../a2a';
+import type { TraceEvent } from '../trace';
+import type { CapsuleState, FormationView } from './types';
+
+// The one map of events the core pushes to the UI: `noun.pastTense` -> payload.
+
+export interface EventMap {
+  /** The formation changed (a Studio edit, another editor's edit on disk, a workspace opened). */
+  'formation.changed': FormationView;
+  /** A capsule's session state or counts changed. */
+  'capsule.stateChanged': {
+    id: string;
+    state: CapsuleState;
+    url?: string;
+    sessionId?: string;
+    queued: number;
+    tasks: number;
+    running: string | null;
+    error?: string;
+  };
+  /** A task of a running capsule changed state or got an artifact. */
+  'task.updated': { capsuleId: string; sessionId: string; task: Task };
+  /** New lines of a session's trace, batched (a burst arrives as a few events, not thousands). */
+  'trace.appended': { sessionId: string; capsuleId?: string; events: TraceEvent[] };
+  /** A manifest changed on disk while the Studio held another version of it (a write was refused or an editor saved over it). */
+  'manifest.conflicted': { id: string; path: string; hash: string; message: string };
+  /** Something the user should read (a pinned port, a failed watch, a port taken). */
+  'notice.raised': { level: 'info' | 'warning' | 'error'; message: string };
+}
+
+/** Every event name. */
+export type EventName = keyof EventMap;
+/** An event's payload. */
+export type EventPayload<E extends EventName> = EventMap[E];
+
+export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'manifest.conflicted', 'notice.raised'];

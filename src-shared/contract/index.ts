@@ -1,0 +1,6 @@
+// The typed contract between the renderer and the core (see README beside this file).
+export * from './commands';
+export * from './events';
+export * from './errors';
+export * from './types';
+export * from './client';

@@ -1,0 +1,139 @@
+import type { AgentSkill, TaskState } from '../a2a';
+
+// The shapes the core shows the renderer. Plain data (JSON over IPC or WebSocket); no secrets:
+// manifest sources are sent as written (with ${VAR} references, never their values).
+
+/** A point on the canvas. */
+export interface Position {
+  x: number;
+  y: number;
+}
+
+/** Where a capsule's session stands, as the canvas shows it. */
+export type CapsuleState = 'stopped' | 'starting' | 'idle' | 'busy' | 'stopping' | 'failed';
+
+/** One problem in a manifest or in formation.yaml, located by line and field where known. */
+export interface IssueView {
+  line?: number;
+  column?: number;
+  /** Field path such as `inference.model`; empty for the whole file. */
+  path: string;
+  message: string;
+  hint?: string;
+}
+
+/** A capsule of the open formation: its manifest summary plus its live session state. */
+export interface CapsuleView {
+  /** Stable id from formation.yaml (not the manifest name). */
+  id: string;
+  /** The manifest's `name` (falls back to the id when the manifest does not parse). */
+  name: string;
+  /** Manifest path relative to the workspace folder. */
+  manifestPath: string;
+  position: Position;
+  role: 'orchestrator' | 'worker' | 'agent' | null;
+  /** Driver kind (rehearsal, anthropic, …) or the artifact name when unknown; null when unreadable. */
+  driver: string | null;
+  model: string | null;
+  /** True for the scripted offline driver: the UI marks such capsules clearly. */
+  rehearsal: boolean;
+  /** network.internal_port when pinned. */
+  port: number | null;
+  /** The manifest text as on disk. */
+  manifestSource: string;
+  /** Content hash of manifestSource; pass it as `expected` to manifest.write. */
+  manifestHash: string;
+  /** Validation problems; a capsule with issues still shows (never a blank app). */
+  issues: IssueView[];
+  state: CapsuleState;
+  /** The door URL while a session runs. */
+  url?: string;
+  sessionId?: string;
+  /** Tasks waiting in the queue. */
+  queued: number;
+  /** Tasks the session has seen. */
+  tasks: number;
+  /** Id of the task running now. */
+  running?: string | null;
+  /** Why the last launch or session failed. */
+  error?: string;
+  /** exports.peer_tasks.accept */
+  acceptsPeerTasks: boolean;
+  /** capabilities.network.allow as written. */
+  allow: string[];
+}
+
+/** What a remote agent's card says, trimmed for a node. */
+export interface RemoteCardView {
+  name: string;
+  description: string;
+  version: string;
+  skills: Pick<AgentSkill, 'id' | 'name' | 'description' | 'tags'>[];
+  interfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
+}
+
+/** A remote A2A agent in the formation, added by its card URL. */
+export interface RemoteView {
+  id: string;
+  url: string;
+  position: Position;
+  card?: RemoteCardView;
+  /** Why the card could not be fetched or read. */
+  error?: string;
+  /** The address an edge to this remote writes into an allow list. */
+  address?: string;
+}
+
+/** An edge orchestrator -> target, derived from the orchestrator's allow list. */
+export interface EdgeView {
+  id: string;
+  /** Capsule id of the orchestrator. */
+  source: string;
+  /** Capsule id, remote id, or `external:<address>` for an allow entry that matches nothing. */
+  target: string;
+  targetKind: 'capsule' | 'remote' | 'external';
+  /** The allow entry that makes this edge. */
+  address: string;
+}
+
+/** The open workspace as the canvas draws it. */
+export interface FormationView {
+  /** Absolute workspace folder. */
+  dir: string;
+  /** Folder name, shown as the formation's name. */
+  name: string;
+  capsules: CapsuleView[];
+  remotes: RemoteView[];
+  edges: EdgeView[];
+  /** Problems with formation.yaml itself. */
+  issues: IssueView[];
+}
+
+/** A workspace opened before. */
+export interface RecentWorkspace {
+  dir: string;
+  name: string;
+  openedAt: string;
+  /** False when the folder is gone (the UI says so instead of failing to open it). */
+  exists: boolean;
+}
+
+/** Something a canceled task or stopped session left running. */
+export type ResidueView =
+  | { kind: 'detached_shell'; work_id: string; binary: string; command: string; started_at_ms: number }
+  | { kind: 'delegation'; delegation_id: string; capsule: string; version: string; child_session_id: string; child_workdir: string };
+
+/** The door's answer to CancelTask: the task, or why it could not be canceled. */
+export interface CancelAnswer {
+  task?: import('../a2a').Task;
+  residue: ResidueView[];
+  /** Set when the door refused (e.g. -32002 with the task's final state). */
+  refused?: { code: number; message: string; state?: TaskState };
+}
+
+/** The door's answer to murmur.StopSession. */
+export interface StopSessionAnswer {
+  session_id: string;
+  canceled: string[];
+  residue: ResidueView[];
+}
