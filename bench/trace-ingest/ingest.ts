@@ -14,7 +14,7 @@ const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
 const eventsArg = args.indexOf('--events');
 const outArg = args.indexOf('--out');
-const target = eventsArg >= 0 ? Number(args[eventsArg + 1]) : smoke ? 100_000 : 1_000_000;
+const target = eventsArg >= 0 ? Number(args[eventsArg + 1]) : smoke ? 30_000 : 1_000_000;
 const out = resolve(outArg >= 0 ? args[outArg + 1] : join(__dirname, '..', 'results', 'trace-ingest.json'));
 
 const dir = mkdtempSync(join(tmpdir(), 'capsule-bench-ingest-'));

@@ -1,5 +1,7 @@
-// The command registry: one line per command (name: [summary, lazy import]). Other parts of the
-// product add their command here with one line; a module exports `usage` and `main(argv)`.
+/* eslint-disable @typescript-eslint/no-require-imports */
+// The command registry: one line per command (name: [summary, lazy load]); a command module
+// exports `usage` and `main(argv)`. Loaded with require, not import(): bin/capsule.js runs the
+// sources through tsx's CommonJS hook, which resolves extensionless require() but not import().
 
 export interface CommandModule {
   usage: string;
@@ -7,12 +9,13 @@ export interface CommandModule {
   main(argv: string[]): Promise<number>;
 }
 
-export type CommandEntry = readonly [summary: string, load: () => Promise<CommandModule>];
+export type CommandEntry = readonly [summary: string, load: () => CommandModule];
 
 export const commands: Record<string, CommandEntry> = {
-  run: ['start a capsule session from a manifest and keep it in the foreground', () => import('./run')],
-  ps: ['list the capsule sessions running on this machine', () => import('./ps')],
-  cancel: ['cancel one task of a running session: cancel <session> <task-id>', () => import('./cancel')],
-  stop: ['stop a running session: cancel its tasks, report what it leaves running, end it', () => import('./stop')],
-  trace: ['show or list recorded sessions: trace show [session] | trace ls', () => import('./trace')],
+  run: ['start a capsule session from a manifest and keep it in the foreground', () => require('./run')],
+  ps: ['list the capsule sessions running on this machine', () => require('./ps')],
+  cancel: ['cancel one task of a running session: cancel <session> <task-id>', () => require('./cancel')],
+  stop: ['stop a running session: cancel its tasks, report what it leaves running, end it', () => require('./stop')],
+  studio: ['serve the Studio UI in a browser: studio --web [--workspace DIR] [--port N]', () => require('./studio')],
+  trace: ['show or list recorded sessions: trace show [session] | trace ls', () => require('./trace')],
 };

@@ -22,7 +22,7 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     const topic = name === 'help' && rest[0] ? commands[rest[0]] : undefined;
-    process.stdout.write(`${topic ? (await topic[1]()).usage : usage()}\n`);
+    process.stdout.write(`${topic ? topic[1]().usage : usage()}\n`);
     return 0;
   }
   const entry = commands[name];
@@ -30,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`capsule: unknown command "${name}"\n${usage()}\n`);
     return 2;
   }
-  const command = await entry[1]();
+  const command = entry[1]();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);
     return 0;

@@ -1,4 +1,6 @@
 import { join, resolve } from 'node:path';
+// The layout module directly, not the runtime's index: ps/cancel/stop/trace must not load the
+// whole runtime (fastify, drivers) just to find a folder.
 import { recordsLayout } from '../runtime/layout';
 import { createTraceStore, type TraceStore } from '../trace';
 

@@ -1,4 +1,4 @@
-import type { ResidueItem } from '../runtime/tool-types';
+import type { ResidueItem } from '../runtime';
 
 // How the terminal names what a canceled task or a stopped session leaves behind (seed 000):
 // a detached shell command still running, a delegated sub-capsule that was ended.

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { formatIssues, loadManifestFile, ManifestError } from '../manifest';
-import type { Session } from '../runtime/api';
+import { startSession, type Session } from '../runtime';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 
@@ -31,7 +31,6 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
-  const { startSession } = await import('../runtime/session');
   let session: Session;
   try {
     session = await startSession({

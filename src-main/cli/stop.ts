@@ -1,4 +1,4 @@
-import type { StopSessionResult } from '../runtime/api';
+import type { StopSessionResult } from '../runtime';
 import { pidAlive, removeRunningFile, resolveRunningSession } from '../trace';
 import { parseCommandArgs } from './args';
 import { callDoor } from './door-client';

@@ -45,7 +45,7 @@ function tasksBlock(tasks: TaskSummary[]): string[] {
 const HIDDEN = new Set(['ts', 'event_type', 'session_id', 'task_id', 'seq']);
 
 function harnessBlock(store: TraceStore, s: SessionSummary, tasks: TaskSummary[]): string[] {
-  const page = store.events(s.id, { types: ['harness_start', 'harness_interrupt', 'harness_exit', 'harness_kill', 'harness_resume', 'harness_output'], limit: 200 });
+  const page = store.events(s.id, { types: ['harness_start', 'harness_interrupt', 'harness_exit', 'harness_kill', 'harness_resume'], limit: 200 });
   if (!page.events.length) return [];
   const ords = new Map(tasks.map((t) => [t.id, t.ord]));
   const rows = page.events.map((e) => {

@@ -93,6 +93,5 @@ export async function main(argv: string[]): Promise<number> {
   if (sub === 'show') return show(rest);
   if (sub === 'ls' || sub === 'list') return ls(rest);
   // `capsule trace @2` reads as `trace show @2`.
-  if (sub === undefined || sub.startsWith('@') || sub.startsWith('-') || !/^[a-z]+$/.test(sub)) return show(argv);
-  throw new UserError(`trace: unknown subcommand "${sub}"\n${usage}`, 2);
+  return show(argv);
 }

@@ -16,7 +16,7 @@ async function post(body: string | Buffer, headers: Record<string, string> = {},
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
     body,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 const still = async () => {

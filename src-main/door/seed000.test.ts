@@ -112,7 +112,7 @@ describe('seed 000 over HTTP', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: send('x') }),
     });
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.error.code).toBe(-32009);
     expect(ts.session.listTasks()).toEqual([]);
     const viaQuery = await fetch(`${ts.session.url}/?A2A-Version=1.0.3`, {
@@ -120,7 +120,7 @@ describe('seed 000 over HTTP', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'tsk_x' } }),
     });
-    expect((await viaQuery.json()).error.code).toBe(-32001);
+    expect(((await viaQuery.json()) as any).error.code).toBe(-32001);
   });
 
   it('writes records, the running file while it runs, and session_start/session_end', async () => {

@@ -14,7 +14,7 @@ export interface OpenAiModelPlan {
 }
 
 const EFFORT_SUFFIX = /^((?:o\d|gpt-5)[\w.-]*?)-(minimal|low|medium|high)$/;
-const REASONING = /^(o\d|gpt-5(?!-chat))/;
+const REASONING = /^(o\d|gpt-5(?![\w.]*-chat))/;
 const RESPONSES_ONLY = /^(o\d[\w.]*-pro|gpt-5[\w.]*-pro|codex-|gpt-[\w.]*-codex|computer-use|o\d[\w.-]*-deep-research)/;
 
 export function planOpenAiModel(name: string): OpenAiModelPlan {

@@ -29,6 +29,9 @@ describe('model names', () => {
     expect(planOpenAiModel('gpt-4.1')).toEqual({ model: 'gpt-4.1', reasoningEffort: undefined, reasoning: false, api: 'chat' });
     expect(planOpenAiModel('gpt-5')).toMatchObject({ reasoning: true, api: 'chat' });
     expect(planOpenAiModel('gpt-5-chat-latest')).toMatchObject({ reasoning: false });
+    expect(planOpenAiModel('gpt-5.1-chat-latest')).toMatchObject({ reasoning: false });
+    expect(planOpenAiModel('gpt-5.2-pro').api).toBe('responses');
+    expect(planOpenAiModel('gpt-5.1-codex-max').api).toBe('responses');
     expect(planOpenAiModel('o3-pro').api).toBe('responses');
     expect(planOpenAiModel('gpt-5-codex').api).toBe('responses');
     expect(deepseekModelId('deepseek-r1')).toBe('deepseek-reasoner');

@@ -3,7 +3,9 @@ import { deepseekModelId, planOpenAiModel } from './openai-models';
 // List prices in US dollars per million tokens (input, output), as the providers published them
 // in 2025. Used by the loop's spend ceiling (inference.budget.max_usd); a model not listed here
 // has no price, and then only the token ceiling applies. Cache discounts are ignored, so the
-// figure errs on the high side, which is the safe side for a ceiling.
+// figure errs on the high side, which is the safe side for a ceiling. Later versions of a family
+// whose tier price has held (Sonnet at 3/15, gpt-5.x) are priced as the family: check this table
+// when a provider changes prices.
 
 type Price = readonly [inPerMTok: number, outPerMTok: number];
 

@@ -107,6 +107,20 @@ describe('editManifestSource', () => {
     expect(editManifestSource(flow, [{ op: 'addAllow', entry: 'c.com' }])).toBe('capabilities:\n  network:\n    allow: [a.com, b.com, c.com]\n');
   });
 
+  it('returns the text untouched when nothing changes, and grows an empty flow list into a block', () => {
+    const odd = 'name: w   # spaced comment\nexports:\n  peer_tasks:\n    accept: true\n';
+    expect(editManifestSource(odd, [{ op: 'setPeerAccept', value: true }, { op: 'removeAllow', entry: 'a.com' }])).toBe(odd);
+    const template = renderManifestTemplate('orchestrator', 'boss');
+    const out = editManifestSource(template, [{ op: 'addAllow', entry: 'localhost:52222' }]);
+    expectKept(template.replace('    allow: []\n', ''), out);
+    expect(out).toContain('    allow:\n      - localhost:52222\n');
+  });
+
+  it('keeps a four-space indentation', () => {
+    const wide = 'name: w\ninference:\n    model: x\n    driver:\n        artifact: capsule/driver-rehearsal\n';
+    expect(editManifestSource(wide, [{ op: 'setInternalPort', port: 4000 }])).toBe(`${wide}network:\n    internal_port: 4000\n`);
+  });
+
   it('refuses to edit broken YAML and validates its operations', () => {
     expect(() => editManifestSource('name: [\n', [{ op: 'setPeerAccept', value: true }])).toThrow(/YAML syntax error/);
     expect(() => editManifestSource('name: a\n', [{ op: 'setInternalPort', port: 70000 }])).toThrow();

@@ -54,7 +54,10 @@ function apply(doc: Document, op: ManifestEditOp): void {
       const seq = allowSeq(doc);
       if (!seq) return setValue(doc, ALLOW_PATH, [op.entry]);
       const present = seq.items.some((item) => isScalar(item) && typeof item.value === 'string' && sameAllowEntry(item.value, op.entry));
-      if (!present) seq.add(doc.createNode(op.entry));
+      if (present) return;
+      // "allow: []" (as templates write it) grows into a block list, one entry per line.
+      if (seq.flow && seq.items.length === 0) seq.flow = false;
+      seq.add(doc.createNode(op.entry));
       return;
     }
     case 'removeAllow': {
@@ -76,7 +79,7 @@ function apply(doc: Document, op: ManifestEditOp): void {
   }
 }
 
-/** Applies edit operations to a manifest's YAML text and returns the new text. Throws on a YAML syntax error. */
+/** Applies edit operations to a manifest's YAML text and returns the new text (the same text when nothing changed). Throws on a YAML syntax error or an invalid operation. */
 export function editManifestSource(source: string, ops: readonly ManifestEditOp[]): string {
   const doc = parseDocument(source, { keepSourceTokens: false });
   if (doc.errors.length) throw new Error(`cannot edit a manifest with a YAML syntax error: ${doc.errors[0].message.split('\n')[0]}`);
@@ -84,6 +87,13 @@ export function editManifestSource(source: string, ops: readonly ManifestEditOp[
   if (!isMap(doc.contents)) throw new Error('cannot edit a manifest that is not a map of fields');
   // Keep the user's list style: "- item" level with its key, or indented under it.
   const indentSeq = !/^([ \t]*)[^\s#-][^\n]*:[ \t]*(#[^\n]*)?\n\1-[ \t]/m.test(source);
-  for (const op of ops) apply(doc, manifestEditOpSchema.parse(op));
-  return doc.toString({ indentSeq, lineWidth: 0, flowCollectionPadding: false });
+  // And its indentation width (the first nested line under a top-level key).
+  const indent = /^[^\s#][^\n]*:[ \t]*(?:#[^\n]*)?\n( +)[^\s-]/m.exec(source)?.[1].length ?? 2;
+  const options = { indent, indentSeq, lineWidth: 0, flowCollectionPadding: false };
+  const checked = ops.map((op) => manifestEditOpSchema.parse(op));
+  const before = doc.toString(options);
+  for (const op of checked) apply(doc, op);
+  const after = doc.toString(options);
+  // Nothing changed: hand back the text byte for byte (no reformatting of untouched files).
+  return after === before ? source : after;
 }

@@ -82,7 +82,9 @@ export function zodIssues(ctx: IssueContext, issues: readonly z.core.$ZodIssue[]
         const expected = EXPECTED[issue.expected] ?? issue.expected;
         if (value === undefined && !locate(ctx.doc, path).exists) {
           const last = path[path.length - 1];
-          out.push(at(ctx, path, `required field is missing (expected ${expected})`, `add "${String(last)}:" here`));
+          const parent = path.slice(0, -1);
+          const where = parent.length ? ` under "${formatPath(parent)}"` : ' at the top level';
+          out.push(at(ctx, path, `required field is missing (expected ${expected})`, `add "${String(last)}:"${where}`));
         } else {
           const quote = issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean');
           out.push(at(ctx, path, `expected ${expected}, got ${kindOf(value)}${note}`, quote ? 'put the value in quotes to make it text, e.g. "0.1.0"' : undefined));

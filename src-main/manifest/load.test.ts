@@ -118,6 +118,8 @@ describe('located issues', () => {
     const issues = issuesOf(parseManifest('name: a\nversion: "1"\ninference:\n\tdriver: x\n', 'bad.yaml', {}));
     expect(issues).toEqual([{ file: 'bad.yaml', line: 4, column: 1, path: '', message: 'YAML syntax error: Tabs are not allowed as indentation' }]);
     expect(issuesOf(parseManifest('name: a\nversion: b: c\n', 'bad.yaml', {}))[0]).toMatchObject({ line: 2, column: 10 });
+    const unclosed = issuesOf(parseManifest('name: a\nversion: "1\ninference:\n  model: x\n', 'bad.yaml', {}));
+    expect(unclosed[0]).toMatchObject({ line: 2, column: 10, message: 'YAML syntax error: Missing closing "quote (the quote opened here)' });
     const dup = issuesOf(parseManifest('name: a\nname: b\n', 'dup.yaml', {}));
     expect(dup[0]).toMatchObject({ line: 2, column: 1 });
     expect(dup[0].message).toContain('unique');
@@ -159,7 +161,8 @@ describe('located issues', () => {
   it('lists allowed keys when nothing is close, and points at the parent of a missing field', () => {
     const issues = issuesOf(parseManifest('name: a\nversion: "1"\ninference:\n  transport: http\nzzzzzzzz: 1\n', 'm.yaml', {}));
     expect(only(issues, 'zzzzzzzz').hint).toMatch(/^allowed here: name, version, description/);
-    expect(only(issues, 'inference.driver')).toMatchObject({ line: 4, column: 3, message: 'required field is missing (expected a map of fields)', hint: 'add "driver:" here' });
+    expect(only(issues, 'inference.driver')).toMatchObject({ line: 4, column: 3, message: 'required field is missing (expected a map of fields)', hint: 'add "driver:" under "inference"' });
+    expect(only(issuesOf(parseManifest('name: a\nversion: "1"\n', 'm.yaml', {})), 'inference')).toMatchObject({ line: 1, hint: 'add "inference:" at the top level' });
   });
 
   it('locates issues inside lists and flags allow entries that are no pattern', () => {

@@ -81,7 +81,7 @@ describe('peer client', () => {
     expect(req.headers.traceparent).toBe(tp);
     expect(worker.bodies[0]).toMatchObject({ jsonrpc: '2.0', method: 'SendMessage', params: { message, configuration: { returnImmediately: true } } });
     expect(events).toEqual([
-      { event_type: 'a2a_send', peer_url: worker.url, message_id: 'msg_1', task_id: 'tsk_1', context_id: 'ctx_1', traceparent: tp },
+      { event_type: 'a2a_send', peer_url: worker.url, message_id: 'msg_1', task_id: 'tsk_1', peer_task_id: 'tsk_1', context_id: 'ctx_1', traceparent: tp },
     ]);
   });
 

@@ -140,11 +140,15 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
   return {
     async sendMessage(url, params, call = {}) {
       const result = parse<SendMessageResult>(sendResult, await rpc(url, 'SendMessage', params, call), url, 'SendMessage');
+      const peerTaskId = result.task?.id ?? '';
+      // The session trace stamps task lines with its own task id, so the peer's also goes in
+      // peer_task_id (task_id is the peer's only where the trace is written without a task).
       opts.trace?.({
         event_type: 'a2a_send',
         peer_url: url,
         message_id: params.message.messageId,
-        task_id: result.task?.id ?? '',
+        task_id: peerTaskId,
+        peer_task_id: peerTaskId,
         context_id: result.task?.contextId ?? result.message?.contextId ?? params.message.contextId ?? '',
         ...(call.traceparent ? { traceparent: call.traceparent } : {}),
       });

@@ -1,23 +1,12 @@
-import { invalidParams, taskNotFound, unsupportedOperation, type Message, type Task } from '../../src-shared/a2a';
+import { invalidParams, taskNotFound, unsupportedOperation, type Task } from '../../src-shared/a2a';
 import { newContextId, newTaskId } from '../../src-shared/ids';
 import type { AcceptedMessage, IncomingMessage } from './api';
 import { endTask, traceTask, type SessionCore } from './core';
+import { messageText } from './message-text';
 import { statusMessage, type LiveTask } from './tasks';
 
 // An incoming message becomes a new task (queued, or REJECTED with the reason when it does not
 // fit), or resumes the INPUT_REQUIRED task it names.
-
-/** The text of a message: its text parts, and data parts as JSON. */
-export function messageText(message: Message): string {
-  const out: string[] = [];
-  for (const p of message.parts) {
-    if (p.text !== undefined) out.push(p.text);
-    else if (p.data !== undefined) out.push(JSON.stringify(p.data));
-    else if (p.url !== undefined) out.push(`[file ${p.filename ?? p.url}]`);
-    else if (p.raw !== undefined) out.push(`[file ${p.filename ?? 'inline'}]`);
-  }
-  return out.join('\n');
-}
 
 function received(core: SessionCore, t: LiveTask, incoming: IncomingMessage, text: string): void {
   traceTask(core, t, {

@@ -1,7 +1,7 @@
 // The runtime's public surface: sessions, their records layout, and the executor seam.
 export { startSession } from './session';
 export { recordsLayout, type RunningRecord } from './layout';
-export { messageText } from './accept';
+export { messageText } from './message-text';
 export { withHistory } from './tasks';
 export { DEFAULT_MAX_TURNS } from './loop';
 export type * from './api';

@@ -21,3 +21,14 @@ export async function listenDoor(door: FastifyInstance, opts: SessionOptions, ma
   const address = door.server.address();
   return typeof address === 'object' && address ? address.port : port;
 }
+
+/** Closes the door; connections still open after a grace period (a stream nobody ends) are cut. */
+export async function closeDoor(door: FastifyInstance, graceMs = 1000): Promise<void> {
+  const timer = setTimeout(() => door.server.closeAllConnections(), graceMs);
+  try {
+    await door.close();
+  } catch {
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,6 +1,6 @@
 import { AbortedError } from '../drivers';
 import { InputTimeoutError, type TaskRun } from './executor';
-import { endTask, traceTask, type SessionCore } from './core';
+import { conversationOf, endTask, traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
 
 // Runs one task with the session's executor and turns its outcome into the task's final state.
@@ -39,8 +39,7 @@ export async function runTask(core: SessionCore, t: LiveTask): Promise<void> {
   t.startedAt = Date.now();
   core.registry.setStatus(t, 'TASK_STATE_WORKING');
   traceTask(core, t, { event_type: 'task_start', context_id: t.contextId });
-  let conversation = core.contexts.get(t.contextId);
-  if (!conversation) core.contexts.set(t.contextId, (conversation = []));
+  const conversation = conversationOf(core, t.contextId);
   let inputs = 0;
   const run: TaskRun = {
     sessionId: core.sessionId,

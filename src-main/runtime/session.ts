@@ -12,7 +12,7 @@ import { executorFactoryFor } from './executors';
 import { createSessionTasks } from './session-tasks';
 import { recordsLayout, removeRunningRecord, writeRunningRecord } from './layout';
 import { requestInputTool } from './request-input';
-import { listenDoor } from './listen';
+import { closeDoor, listenDoor } from './listen';
 import { createSessionToolkit } from './tools';
 
 // startSession: manifest, records folder and trace, executor, task machinery, door, running file.
@@ -58,6 +58,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
   let port = 0;
   const running = { file: undefined as string | undefined };
   let ending: Promise<void> | undefined;
+  let finished = false;
   let resolveEnded!: (reason: string) => void;
   const ended = new Promise<string>((r) => (resolveEnded = r));
   const startedAt = Date.now();
@@ -75,7 +76,10 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     workdir,
     trace,
     startedAt,
-    status: () => ({ ...tasks.status(), state: ending ? (tasks.isEnded() ? 'ended' : 'stopping') : tasks.status().state }),
+    status: () => {
+      const st = tasks.status();
+      return ending ? { ...st, state: finished ? 'ended' : 'stopping' } : st;
+    },
     getTask: tasks.getTask,
     listTasks: tasks.listTasks,
     acceptMessage: tasks.acceptMessage,
@@ -91,12 +95,13 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     tasks.markEnded();
     await tasks.stopForEnd();
     await toolkit.dispose();
-    await door.close().catch(() => undefined);
+    await closeDoor(door);
     const totals = tasks.status();
     trace.append({ event_type: 'session_end', reason, tasks: tasks.count(), tokens_in: totals.tokensIn, tokens_out: totals.tokensOut });
     if (running.file) removeRunningRecord(running.file);
     await executor.dispose?.();
     trace.dispose();
+    finished = true;
     resolveEnded(reason);
   }
   tasks.onLifecycleEnd((reason) => void session.end(reason));

@@ -8,6 +8,7 @@ import {
   type TaskState,
   type TaskStatus,
 } from '../../src-shared/a2a';
+import { compactTask, expandTask } from './compact';
 import type { TaskUsage } from './executor';
 import type { InFlightWork } from './tool-types';
 
@@ -100,12 +101,12 @@ export function createTaskRegistry() {
       const l = live.get(id);
       if (l) return withHistory(toTask(l), historyLength);
       const json = done.get(id);
-      return json === undefined ? undefined : withHistory(JSON.parse(json) as Task, historyLength);
+      return json === undefined ? undefined : withHistory(expandTask(json), historyLength);
     },
     /** Every task, oldest first. */
     list(): Task[] {
       const out: Task[] = [];
-      for (const json of done.values()) out.push(JSON.parse(json) as Task);
+      for (const json of done.values()) out.push(expandTask(json));
       for (const l of live.values()) out.push(toTask(l));
       return out;
     },
@@ -128,7 +129,7 @@ export function createTaskRegistry() {
     },
     /** Reduces a terminal task to its final JSON. */
     finish(t: LiveTask) {
-      done.set(t.id, JSON.stringify(toTask(t)));
+      done.set(t.id, compactTask(toTask(t)));
       live.delete(t.id);
     },
   };

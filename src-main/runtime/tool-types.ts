@@ -26,6 +26,8 @@ export interface InFlightWork {
   describe(): string;
   /** Ends the work on cancel; returns residue left running, if any. */
   cancel(): Promise<ResidueItem | undefined>;
+  /** Read after cancel(): the canceled task's status text, when the work has something to say (a harness that had to be killed). */
+  canceledStatus?(): string | undefined;
 }
 
 export type ToolOutcome =

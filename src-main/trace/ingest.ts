@@ -50,7 +50,7 @@ interface PendingTurns {
 
 export function createIngester(db: Database.Database) {
   const s = {
-    event: db.prepare('INSERT OR REPLACE INTO events (sid, seq, task_id, task_no, type, ts, json) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    event: db.prepare('INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, json) VALUES (?, ?, ?, ?, ?, ?)'),
     fts: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
     sessionStart: db.prepare(
       `UPDATE sessions SET capsule = ?, version = ?, url = ?, pid = ?, manifest_path = ?, parent_id = ?, driver = ?, model = ?,
@@ -110,7 +110,7 @@ export function createIngester(db: Database.Database) {
     const ts = time(e.ts);
     if (ts !== null) c.lastTs = ts;
     const no = taskId ? taskNo(c, taskId, str(e.context_id), ts) : null;
-    s.event.run(c.sid, seq, taskId, no, type, ts, line.text);
+    s.event.run(c.sid, seq, no, type, ts, line.text);
     const text = searchableText(e);
     if (text) s.fts.run(ftsRowid(c.sid, seq), text);
     switch (type) {

@@ -147,11 +147,20 @@ export function createQueries(db: Database.Database): TraceQueries {
     listSessions(q = {}) {
       const where: string[] = [];
       const args: unknown[] = [];
-      if (q.capsule) (where.push('s.capsule = ?'), args.push(q.capsule));
+      if (q.capsule) {
+        where.push('s.capsule = ?');
+        args.push(q.capsule);
+      }
       if (q.status === 'ended') where.push("s.status = 'ended'");
       else if (q.status) where.push("s.status = 'running'");
-      if (q.since !== undefined) (where.push('s.started_at >= ?'), args.push(q.since));
-      if (q.until !== undefined) (where.push('s.started_at <= ?'), args.push(q.until));
+      if (q.since !== undefined) {
+        where.push('s.started_at >= ?');
+        args.push(q.since);
+      }
+      if (q.until !== undefined) {
+        where.push('s.started_at <= ?');
+        args.push(q.until);
+      }
       if (q.search !== undefined) {
         const match = ftsQuery(q.search);
         if (!match) return [];
@@ -180,8 +189,14 @@ export function createQueries(db: Database.Database): TraceQueries {
       const limit = Math.max(1, Math.min(q.limit ?? 1000, 100_000));
       const where = ['sid = ?', 'seq > ?'];
       const args: unknown[] = [sid, q.afterSeq ?? -1];
-      if (q.task) (where.push('task_no = (SELECT ord FROM tasks WHERE id = ?)'), args.push(q.task));
-      if (q.types?.length) (where.push(`type IN (${q.types.map(() => '?').join(', ')})`), args.push(...q.types));
+      if (q.task) {
+        where.push('task_no = (SELECT ord FROM tasks WHERE id = ?)');
+        args.push(q.task);
+      }
+      if (q.types?.length) {
+        where.push(`type IN (${q.types.map(() => '?').join(', ')})`);
+        args.push(...q.types);
+      }
       const rows = db.prepare(`SELECT seq, json FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as {
         seq: number;
         json: string;
@@ -193,7 +208,7 @@ export function createQueries(db: Database.Database): TraceQueries {
       const match = ftsQuery(text);
       if (!match) return [];
       const hits = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT ?').all(match, q.limit ?? 50) as { rowid: number }[];
-      const eventStmt = db.prepare('SELECT s.id AS sessionId, e.seq, e.task_id AS taskId, e.type, e.ts, e.json FROM events e JOIN sessions s ON s.sid = e.sid WHERE e.sid = ? AND e.seq = ?');
+      const eventStmt = db.prepare('SELECT s.id AS sessionId, e.seq, t.id AS taskId, e.type, e.ts, e.json FROM events e JOIN sessions s ON s.sid = e.sid LEFT JOIN tasks t ON t.sid = e.sid AND t.ord = e.task_no WHERE e.sid = ? AND e.seq = ?');
       return hits.flatMap(({ rowid }) => {
         const row = eventStmt.get(ftsSid(rowid), ftsSeq(rowid)) as (Omit<SearchHit, 'text'> & { json: string }) | undefined;
         if (!row) return [];

@@ -2,7 +2,7 @@
 // time and is rebuilt from the files, so a schema change just bumps SCHEMA_VERSION (a database
 // with another version is rebuilt rather than migrated).
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -58,8 +58,7 @@ CREATE INDEX IF NOT EXISTS tasks_session ON tasks (sid, ord);
 CREATE TABLE IF NOT EXISTS events (
   sid INTEGER NOT NULL,
   seq INTEGER NOT NULL,
-  task_id TEXT,
-  -- The task's ordinal in its session (tasks.ord): a small key for the per-task index.
+  -- The task's ordinal in its session (tasks.ord), not its id: a small key for the per-task index.
   task_no INTEGER,
   type TEXT NOT NULL,
   ts INTEGER,

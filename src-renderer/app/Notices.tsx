@@ -13,7 +13,7 @@ function NoticeItem({ notice }: { notice: Notice }) {
   return (
     <div className="notice" data-kind={notice.level} role={notice.level === 'error' ? 'alert' : 'status'}>
       <span className="notice-text">{notice.message}</span>
-      <button type="button" className="btn btn-small" onClick={() => dismiss(notice.id)} aria-label="Dismiss message">
+      <button type="button" className="btn btn-small" onClick={() => dismiss(notice.id)} aria-label="Dismiss notice">
         ✕
       </button>
     </div>

@@ -20,7 +20,12 @@ export const createNoticeSlice: SliceCreator<NoticeSlice> = (set) => ({
   notices: [],
   notify(level, message) {
     const notice = { id: nextNoticeId++, level, message };
-    set((s) => ({ notices: [...s.notices, notice].slice(-MAX_NOTICES) }));
+    // The core may announce what a command's answer also says (a pinned port): show it once.
+    set((s) => {
+      if (s.notices.some((n) => n.message.includes(message))) return {};
+      const rest = s.notices.filter((n) => !message.includes(n.message));
+      return { notices: [...rest, notice].slice(-MAX_NOTICES) };
+    });
   },
   dismissNotice(id) {
     set((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));

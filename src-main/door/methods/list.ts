@@ -34,6 +34,8 @@ function decode(token: string): Cursor {
 
 registerMethod('ListTasks', (ctx) => {
   const p = parseParams(listParams, ctx.params);
+  // ProtoJSON's default state means "no filter".
+  const status = p.status === 'TASK_STATE_UNSPECIFIED' ? undefined : p.status;
   let after: string | undefined;
   if (p.statusTimestampAfter !== undefined) {
     const ms = Date.parse(p.statusTimestampAfter);
@@ -43,7 +45,7 @@ registerMethod('ListTasks', (ctx) => {
   const cursor = p.pageToken ? decode(p.pageToken) : undefined;
   const all = ctx.session
     .listTasks()
-    .filter((t) => (p.contextId === undefined || t.contextId === p.contextId) && (p.status === undefined || t.status.state === p.status))
+    .filter((t) => (p.contextId === undefined || t.contextId === p.contextId) && (status === undefined || t.status.state === status))
     .filter((t) => after === undefined || stamp(t) >= after)
     .sort(newerFirst);
   const pageSize = p.pageSize ?? 50;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -60,7 +60,7 @@ describe('push store', () => {
   it('survives a torn file', () => {
     const dir = tempDir();
     const file = join(dir, PUSH_CONFIGS_FILE);
-    require('node:fs').writeFileSync(file, '{"t1": [');
+    writeFileSync(file, '{"t1": [');
     const store = createPushStore({ file });
     expect(store.list('t1')).toEqual([]);
     store.put('t1', { url: 'https://a.example/' });

@@ -9,8 +9,7 @@ async function serve(options: SseOptions & { onCapSend?: unknown }) {
   const opened = new Promise<SseStream>((r) => (resolveStream = r));
   const closes: SseCloseReason[] = [];
   const server: Server = createServer((req, res) => {
-    let stream!: SseStream;
-    stream = openSse(req, res, 'req-7', {
+    const stream: SseStream = openSse(req, res, 'req-7', {
       ...options,
       onCap: options.onCapSend === undefined ? undefined : () => stream.send(options.onCapSend),
     });

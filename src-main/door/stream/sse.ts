@@ -43,10 +43,12 @@ export function openSse(req: IncomingMessage, res: ServerResponse, id: JsonRpcId
   let closed = false;
   let keepalive: NodeJS.Timeout | undefined;
 
+  // A stream's connection is not reused once it ends: a socket left idle after a stream would
+  // otherwise hold the door's close (and the session's end) until its keep-alive timeout.
+  res.shouldKeepAlive = false;
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
-    connection: 'keep-alive',
     'x-accel-buffering': 'no',
     ...options.headers,
   });

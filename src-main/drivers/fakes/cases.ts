@@ -22,7 +22,7 @@ export interface DriverCase {
 }
 
 export const CASES: DriverCase[] = [
-  { label: 'anthropic', kind: 'anthropic', wire: 'anthropic', model: 'claude-sonnet-4-5', sentModel: 'claude-sonnet-4-5', path: '/v1/messages', keyed: true },
+  { label: 'anthropic', kind: 'anthropic', wire: 'anthropic', model: 'claude-sonnet-4-6', sentModel: 'claude-sonnet-4-6', path: '/v1/messages', keyed: true },
   { label: 'openai chat', kind: 'openai', wire: 'chat', model: 'gpt-4.1', sentModel: 'gpt-4.1', path: '/v1/chat/completions', keyed: true },
   { label: 'openai responses', kind: 'openai', wire: 'responses', model: 'o3-pro', sentModel: 'o3-pro', path: '/v1/responses', keyed: true },
   { label: 'deepseek', kind: 'deepseek', wire: 'chat', model: 'deepseek-r1', sentModel: 'deepseek-reasoner', path: '/chat/completions', keyed: true, stripV1: true },

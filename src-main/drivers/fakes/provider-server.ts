@@ -17,6 +17,8 @@ export interface RecordedRequest {
   body: any;
   /** Resolves when the connection of this request is closed (by either side). */
   closed: Promise<void>;
+  /** Resolves once the first bytes of a streamed answer went out. */
+  streaming: Promise<void>;
 }
 
 export interface FakeProvider {
@@ -38,6 +40,7 @@ export async function startFakeProvider(name: WireName, opts: { key?: string } =
   const requests: RecordedRequest[] = [];
   const waiters: (() => void)[] = [];
   const sockets = new Set<Socket>();
+  const streamStarted = new WeakMap<ServerResponse, () => void>();
 
   const server = createServer((req, res) => {
     let raw = '';
@@ -51,7 +54,10 @@ export async function startFakeProvider(name: WireName, opts: { key?: string } =
         body = raw;
       }
       const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, closed });
+      let markStreaming!: () => void;
+      const streaming = new Promise<void>((resolve) => (markStreaming = resolve));
+      streamStarted.set(res, markStreaming);
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, closed, streaming });
       waiters.splice(0).forEach((w) => w());
       answer(req, res, body);
     });
@@ -89,12 +95,16 @@ export async function startFakeProvider(name: WireName, opts: { key?: string } =
       const next = () => {
         const c = chunks.shift();
         if (c === undefined) return res.end();
-        res.write(c, () => setImmediate(next));
+        res.write(c, () => {
+          streamStarted.get(res)?.();
+          setImmediate(next);
+        });
       };
       return next();
     }
     const text = 'hang' in reply ? reply.hang.text : reply.breakAfter.text;
     res.write(wire.streamStart(text, model).join(''), () => {
+      streamStarted.get(res)?.();
       if ('breakAfter' in reply) res.socket?.destroy();
     });
   }

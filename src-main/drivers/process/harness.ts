@@ -123,8 +123,9 @@ export function startHarness(spec: HarnessSpec, opts: HarnessStart): HarnessRun 
         if (!exited()) {
           if (name === 'sigint') signalGroup('SIGINT');
           else if (name === 'stdin' && typeof spec.interrupt === 'object') child.stdin!.write(spec.interrupt.stdin);
-          const graceMs = name === 'none' ? 0 : spec.grace_ms;
-          const inTime = await Promise.race([done.then(() => true), new Promise<boolean>((r) => setTimeout(r, graceMs, false).unref())]);
+          // No graceful interrupt: a person can always stop the task, so it is killed at once.
+          const inTime =
+            name !== 'none' && (await Promise.race([done.then(() => true), new Promise<boolean>((r) => setTimeout(r, spec.grace_ms, false).unref())]));
           if (!inTime && !exited()) {
             killed = true;
             signalGroup('SIGKILL');

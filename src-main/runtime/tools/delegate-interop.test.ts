@@ -3,6 +3,8 @@ import { PEER_HEADER } from '../../../src-shared/a2a';
 import type { InFlightWork, ResidueItem, ToolContext } from '../tool-types';
 import { createDelegateTool } from './index';
 import { startSdkAgent, type SdkAgent } from './sdk-agent.fixture';
+import { startSession } from '../index';
+import { rehearsal, rpc, scene, traceOf, userMessage, waitFor, type Scene } from './formation.fixture';
 
 // Interop: a remote agent served by @a2a-js/sdk 1.3.0 is a valid delegation target, for an answer
 // and for a cancel that reaches it.
@@ -34,9 +36,12 @@ function fakeTask() {
 }
 
 let agent: SdkAgent | undefined;
+let s: Scene | undefined;
 afterEach(async () => {
+  await s?.dispose();
   await agent?.close();
   agent = undefined;
+  s = undefined;
 });
 
 describe('delegate_task to an @a2a-js/sdk agent', () => {
@@ -79,5 +84,33 @@ describe('delegate_task to an @a2a-js/sdk agent', () => {
     });
     expect(await running).toEqual({ ok: false, error: 'canceled' });
     expect(t.events.find((e) => e.event_type === 'delegation_end')).toMatchObject({ state: 'canceled', cancel_sent: true, peer_task_id: peerTaskId });
+  });
+
+  it('is a delegation target of an orchestrator session, for answers and for cancel', async () => {
+    agent = await startSdkAgent();
+    s = scene();
+    const call = (text: string) => ({ tool_calls: [{ name: 'delegate_task', arguments: { to: agent!.url, text } }] });
+    const orch = await startSession({
+      manifestPath: s.manifest('orchestrator', {
+        inference: rehearsal([
+          { when: 'hang', turns: [call('hang'), { text: 'never' }] },
+          { turns: [call('report'), { text: 'relayed' }] },
+        ]),
+        capabilities: { network: { allow: [agent.url] } },
+      }),
+      env: s.env,
+      port: 0,
+    });
+    s.sessions.push(orch);
+    const done = await rpc(orch.url, 'SendMessage', { message: userMessage('go') });
+    expect(done.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(traceOf(orch).find((l) => l.event_type === 'tool_result')).toMatchObject({ ok: true, result: 'sdk echo: report' });
+
+    const sent = await rpc(orch.url, 'SendMessage', { message: userMessage('hang'), configuration: { returnImmediately: true } });
+    const send = await waitFor('a2a_send', () => traceOf(orch).filter((l) => l.event_type === 'a2a_send')[1]);
+    const canceled = await rpc(orch.url, 'CancelTask', { id: sent.task.id });
+    expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
+    expect(agent.canceled).toEqual([send.peer_task_id]);
+    expect(canceled.artifacts[0].parts[0].data).toMatchObject({ kind: 'delegation', capsule: 'sdk-agent', version: '9.9.9' });
   });
 });

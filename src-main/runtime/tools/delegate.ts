@@ -159,7 +159,11 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     const parts: Part[] = [{ text: args.text }];
     if (args.data) parts.push({ data: args.data, mediaType: 'application/json' });
     const message = { messageId: newMessageId(), role: 'ROLE_USER' as const, parts, ...(args.context_id ? { contextId: args.context_id } : {}) };
-    if (!d.version && target.kind === 'door') void learnFromCard(client, d, deps.allow);
+    if (!d.version && target.kind === 'door') {
+      // Best effort and quiet: a card that cannot be had is no refusal the model asked for.
+      const quiet = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow: deps.allow });
+      void learnFromCard(quiet, d, deps.allow);
+    }
     const sent = client.sendMessage(d.url, { message, configuration: { returnImmediately: true } }, call()).then((r) => {
       d.peerTaskId = r.task?.id;
       return r;

@@ -1,2 +1,3 @@
-export { startWebShell, buildWebShell, CSP, type WebShell, type WebShellOptions } from './server';
+export { startWebShell, buildWebShell, type WebShell, type WebShellOptions } from './server';
 export { serveContract } from './socket';
+export { CSP } from '../csp';

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { WS_PATH } from '../../../src-shared/contract';
 import type { Core } from '../../core';
+import { CSP } from '../csp';
 import { serveContract } from './socket';
 
 // The web shell: the built renderer plus the contract over one WebSocket, on 127.0.0.1 only.
@@ -27,19 +28,6 @@ export interface WebShell {
   dispose(): Promise<void>;
 }
 
-export const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // xyflow positions nodes with inline style attributes.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
 
 /** Hosts this server answers to: the loopback names with its port. */
 export function allowedHosts(port: number): Set<string> {

@@ -65,7 +65,7 @@ export function ConsolePanel() {
           Send
         </button>
       </form>
-      <ol className="console-log" ref={log} aria-label="Console messages">
+      <ol className="console-log" ref={log} aria-label="Console log">
         {entries.length === 0 ? <li className="console-empty muted">Launch the formation, then send a capsule a message here.</li> : null}
         {entries.map((e) => (
           <ConsoleItem key={e.key} entry={e} />

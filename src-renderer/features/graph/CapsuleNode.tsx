@@ -23,7 +23,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   if (!capsule) return null;
   const running = capsule.state !== 'stopped' && capsule.state !== 'failed';
   const role = capsule.role ?? 'capsule';
-  const address = capsule.url ?? (capsule.port ? `port ${capsule.port}` : 'port chosen at launch');
+  const address = capsule.url ?? (capsule.port ? `port ${capsule.port}` : 'port: auto');
   return (
     <div
       className="capsule-node"
@@ -70,7 +70,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
       {capsule.issues.length > 0 ? (
         <ul className="capsule-node-issues" aria-label={`Manifest problems in ${capsule.name}`}>
           {capsule.issues.slice(0, 3).map((issue, i) => (
-            <li key={i}>
+            <li key={i} title={issue.message}>
               {issue.line ? `line ${issue.line}: ` : ''}
               {issue.path ? `${issue.path}: ` : ''}
               {issue.message}
@@ -79,7 +79,9 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           {capsule.issues.length > 3 ? <li>…and {capsule.issues.length - 3} more</li> : null}
         </ul>
       ) : null}
-      {capsule.error ? <div className="capsule-node-error">{capsule.error}</div> : null}
+      {capsule.error ? <div className="capsule-node-error" title={capsule.error}>
+          {capsule.error}
+        </div> : null}
       <footer className="capsule-node-actions nodrag">
         {running ? (
           <button type="button" className="btn btn-small" onClick={() => void stop(id)} aria-label={`Stop ${capsule.name}`}>

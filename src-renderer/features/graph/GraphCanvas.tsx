@@ -28,6 +28,8 @@ const edgeTypes = { permission: PermissionEdge };
 const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } };
 const proOptions = { hideAttribution: true };
 const DELETE_KEYS = ['Delete', 'Backspace'];
+/** Small formations fit on screen; the overview would only cover nodes. */
+const MINIMAP_FROM = 12;
 
 
 /** The formation canvas: nodes and edges from the store, every edit goes through a store action. */
@@ -125,7 +127,7 @@ export function GraphCanvas() {
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.5} />
         <Controls showInteractive={false} position="bottom-left" />
-        <MiniMap pannable zoomable position="bottom-right" ariaLabel="Formation overview" style={{ width: 160, height: 100 }} />
+        {nodes.length > MINIMAP_FROM ? <MiniMap pannable zoomable position="bottom-right" ariaLabel="Formation overview" style={{ width: 160, height: 100 }} /> : null}
         <Panel position="top-right">
           <button type="button" className="btn" onClick={() => void fitView({ padding: 0.2, maxZoom: 1, duration: 200 })}>
             Fit view

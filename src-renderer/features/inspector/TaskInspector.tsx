@@ -89,7 +89,7 @@ function TaskRow({ rec }: { rec: TaskRecord }) {
         <span className="mono task-id" title={task.id}>
           {task.id}
         </span>
-        {task.status.timestamp ? <span className="muted">{new Date(task.status.timestamp).toLocaleTimeString()}</span> : null}
+        {task.status.timestamp ? <span className="muted task-time">{task.status.timestamp.slice(11, 19)}</span> : null}
         <span className="toolbar-spacer" />
         <button
           type="button"

@@ -45,7 +45,7 @@ export function ManifestForm({ draft, issues, onChange }: ManifestFormProps) {
           'aria-describedby': errId,
         };
         return (
-          <div key={f.key} className={`field${f.key === 'description' ? ' field-wide' : ''}`}>
+          <div key={f.key} className={`field${f.key === 'description' || f.key === 'driver' ? ' field-wide' : ''}`}>
             <label className="field-label" htmlFor={id}>
               {f.label}
             </label>

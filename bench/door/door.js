@@ -1,0 +1,137 @@
+'use strict';
+// bench/door: the fastify floor, the @a2a-js/sdk server and our door (a rehearsal capsule with
+// zero delay), each in its own child process, driven one after the other by the shared load
+// harness (../shared/bench/a2a-load.mjs) with the same flags in the same run. Writes
+// bench/results/door.json with the ratios PERFORMANCE.md asks for.
+const { spawn, execFile } = require('node:child_process');
+const { mkdtempSync, rmSync, writeFileSync, existsSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join, resolve } = require('node:path');
+const { createInterface } = require('node:readline');
+
+const ROOT = resolve(__dirname, '../..');
+const HARNESS = process.env.A2A_LOAD || resolve(ROOT, '..', 'shared', 'bench', 'a2a-load.mjs');
+const haveTaskset = existsSync('/usr/bin/taskset');
+
+const MANIFEST = `name: bench-door
+version: "1.0.0"
+inference:
+  model: rehearsal
+  driver:
+    artifact: capsule/driver-rehearsal
+  rehearsal:
+    delay_ms: 0
+lifecycle:
+  task_acceptance: queue
+  after_task: sleep
+  queue_depth: 1024
+`;
+
+/** Server on core 0, load on core 1 (when taskset exists), so they do not fight for one core. */
+const pinned = (core, cmd, args) => (haveTaskset ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args]);
+
+function startServer(label, args, env, urlPattern) {
+  const [cmd, argv] = pinned(0, process.execPath, args);
+  const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${label} did not start in 60 s: ${stderr}`)), 60_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const m = urlPattern.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        ok({ child, url: m[1] });
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`${label} exited ${code}: ${stderr}`)));
+  });
+}
+
+function stopServer(child) {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => (clearTimeout(kill), done()));
+    child.kill('SIGTERM');
+  });
+}
+
+function load(label, url, pid, o) {
+  const args = [HARNESS, '--url', url, '--mode', 'send-blocking', '--concurrency', String(o.concurrency), '--duration', String(o.duration), '--warmup', String(o.warmup), '--server-pid', String(pid), '--label', label];
+  const [cmd, argv] = pinned(1, process.execPath, args);
+  return new Promise((ok, fail) =>
+    execFile(cmd, argv, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      try {
+        ok(JSON.parse(stdout.trim().split('\n').pop()));
+      } catch {
+        fail(new Error(`a2a-load failed for ${label}: ${err ? err.message : ''} ${stderr}`));
+      }
+    }),
+  );
+}
+
+async function measure(label, start, o) {
+  const { child, url } = await start();
+  // taskset execs node in place, so the child's pid is the server's.
+  try {
+    return await load(label, url, child.pid, o);
+  } finally {
+    await stopServer(child);
+  }
+}
+
+async function runDoorBench({ smoke }) {
+  if (!existsSync(HARNESS)) throw new Error(`load harness not found at ${HARNESS} (set A2A_LOAD)`);
+  const o = smoke ? { duration: 1.5, warmup: 0.3, concurrency: 16 } : { duration: 10, warmup: 1, concurrency: 16 };
+  const dir = mkdtempSync(join(tmpdir(), 'capsule-bench-door-'));
+  try {
+    const manifest = join(dir, 'bench-door.yaml');
+    writeFileSync(manifest, MANIFEST);
+    const env = { CAPSULE_HOME: join(dir, 'home') };
+    const floor = await measure('floor', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), o);
+    const sdk = await measure('sdk', () => startServer('sdk', [join(__dirname, 'sdk-server.js')], {}, /^url (\S+)/), o);
+    const door = await measure('door', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), o);
+    const cpu = (r) => (r.server ? r.server.cpu_us_per_req : null);
+    const ratio = (a, b) => (a && b ? Math.round((a / b) * 100) / 100 : null);
+    const result = {
+      bench: 'door',
+      mode: smoke ? 'smoke' : 'full',
+      pinned_cores: haveTaskset,
+      options: o,
+      floor: summary(floor),
+      sdk: summary(sdk),
+      door: summary(door),
+      ratios: {
+        door_cpu_per_request_vs_floor: ratio(cpu(door), cpu(floor)),
+        sdk_cpu_per_request_vs_floor: ratio(cpu(sdk), cpu(floor)),
+        door_throughput_vs_sdk: ratio(door.throughput_rps, sdk.throughput_rps),
+        door_throughput_vs_floor: ratio(door.throughput_rps, floor.throughput_rps),
+      },
+      targets: { door_cpu_per_request_vs_floor: '<= 2', door_throughput_vs_sdk: '>= 3' },
+      raw: { floor, sdk, door },
+    };
+    result.meets_targets = result.ratios.door_cpu_per_request_vs_floor !== null && result.ratios.door_cpu_per_request_vs_floor <= 2 && result.ratios.door_throughput_vs_sdk >= 3;
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function summary(r) {
+  return {
+    throughput_rps: r.throughput_rps,
+    ok_requests: r.ok_requests,
+    errors: r.errors,
+    error_reasons: r.error_reasons,
+    latency_p50_ms: r.latency_ms ? r.latency_ms.p50 : null,
+    latency_p99_ms: r.latency_ms ? r.latency_ms.p99 : null,
+    server_cpu_us_per_req: r.server ? r.server.cpu_us_per_req : null,
+    server_cpu_pct: r.server ? r.server.cpu_pct : null,
+    server_rss_mb_end: r.server ? r.server.rss_mb_end : null,
+    host_busy_cores: r.host ? r.host.busy_cores : null,
+    other_procs_cores: r.host ? r.host.other_procs_cores : null,
+  };
+}
+
+module.exports = { runDoorBench };

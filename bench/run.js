@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+'use strict';
+// `npm run bench [-- --smoke] [-- --only door|trace-ingest]`: runs the benchmarks and writes
+// JSON to bench/results/. Smoke mode (CI) finishes in well under 30 s; full mode is for measuring.
+const { execFile } = require('node:child_process');
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join, resolve } = require('node:path');
+const { parseArgs } = require('node:util');
+
+const { values } = parseArgs({ options: { smoke: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const ROOT = resolve(__dirname, '..');
+const RESULTS = join(__dirname, 'results');
+const smoke = values.smoke;
+
+function traceIngest() {
+  const out = join(RESULTS, 'trace-ingest.json');
+  const args = ['-r', 'tsx/cjs', join(__dirname, 'trace-ingest', 'ingest.ts'), '--out', out, ...(smoke ? ['--smoke'] : [])];
+  return new Promise((ok, fail) =>
+    execFile(process.execPath, args, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? fail(new Error(`trace-ingest failed: ${stderr || err.message}`)) : ok(JSON.parse(stdout.trim().split('\n').pop())))),
+  );
+}
+
+async function door() {
+  const result = await require('./door/door').runDoorBench({ smoke });
+  writeFileSync(join(RESULTS, 'door.json'), JSON.stringify(result, null, 2) + '\n');
+  return result;
+}
+
+const benches = { 'trace-ingest': traceIngest, door };
+
+(async () => {
+  mkdirSync(RESULTS, { recursive: true });
+  const started = Date.now();
+  let failed = false;
+  for (const [name, fn] of Object.entries(benches)) {
+    if (values.only && values.only !== name) continue;
+    try {
+      const r = await fn();
+      const line =
+        name === 'door'
+          ? `door: cpu/request ${r.ratios.door_cpu_per_request_vs_floor}x floor (target <= 2), throughput ${r.ratios.door_throughput_vs_sdk}x sdk (target >= 3); floor ${r.floor.throughput_rps} rps, sdk ${r.sdk.throughput_rps} rps, door ${r.door.throughput_rps} rps`
+          : `trace-ingest: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s (append + index, target 100000)`;
+      process.stdout.write(`${line}\n`);
+    } catch (err) {
+      failed = true;
+      process.stderr.write(`bench ${name}: ${err.message}\n`);
+    }
+  }
+  process.stdout.write(`bench: ${((Date.now() - started) / 1000).toFixed(1)} s, results in ${RESULTS}\n`);
+  process.exitCode = failed ? 1 : 0;
+})();

@@ -1,0 +1,76 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+// The formation canvas and its palette. Gestures follow TOOLCHAIN.md: a 1 px nudge after
+// mouse.down() so the drag threshold does not swallow the first step, and moves with steps.
+
+export class CanvasPage {
+  readonly canvas: Locator;
+  constructor(readonly page: Page) {
+    this.canvas = page.getByTestId('canvas');
+  }
+
+  /** A capsule node by the capsule's name (its aria-label). */
+  capsule(name: string): Locator {
+    return this.page.getByRole('group', { name, exact: true });
+  }
+
+  /** The xyflow wrapper of a node by id (for handles and positions). */
+  nodeById(id: string): Locator {
+    return this.page.locator(`.react-flow__node[data-id="${id}"]`);
+  }
+
+  edges(): Locator {
+    return this.page.locator('.react-flow__edge');
+  }
+
+  edge(source: string, target: string): Locator {
+    return this.page.locator(`.react-flow__edge[data-id="${source}->${target}"]`);
+  }
+
+  async nodeIds(): Promise<string[]> {
+    return this.page.locator('.react-flow__node').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-id') ?? ''));
+  }
+
+  /** Drags a palette item ("Orchestrator", "Worker", "Remote agent") to a point of the canvas. */
+  async dropFromPalette(item: string, at: { x: number; y: number }): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Palette' }).getByRole('button', { name: item, exact: true }).dragTo(this.canvas, { targetPosition: at });
+  }
+
+  /** Draws an edge from a node's source handle to another node's target handle. */
+  async connect(sourceId: string, targetId: string): Promise<void> {
+    const from = await this.nodeById(sourceId).locator('.react-flow__handle.source').boundingBox();
+    const to = await this.nodeById(targetId).locator('.react-flow__handle.target').boundingBox();
+    if (!from || !to) throw new Error(`handles of ${sourceId} or ${targetId} are not visible`);
+    await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(from.x + from.width / 2 + 1, from.y + from.height / 2 + 1);
+    await this.page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });
+    await this.page.mouse.up();
+  }
+
+  /** Selects an edge by clicking its path, then deletes it with the keyboard. */
+  async deleteEdge(source: string, target: string): Promise<void> {
+    const edge = this.edge(source, target);
+    await edge.locator('.react-flow__edge-interaction').click({ force: true });
+    await expect(edge).toHaveClass(/selected/);
+    await this.page.keyboard.press('Delete');
+  }
+
+  /** Drags a node by its header to a new screen point. */
+  async dragNode(id: string, dx: number, dy: number): Promise<void> {
+    const box = await this.nodeById(id).boundingBox();
+    if (!box) throw new Error(`node ${id} is not visible`);
+    const x = box.x + 40;
+    const y = box.y + 12;
+    await this.page.mouse.move(x, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(x + 1, y + 1);
+    await this.page.mouse.move(x + dx, y + dy, { steps: 10 });
+    await this.page.mouse.up();
+  }
+
+  /** Selects a node by clicking its header (not a button). */
+  async select(name: string): Promise<void> {
+    await this.capsule(name).click({ position: { x: 60, y: 14 } });
+  }
+}

@@ -1,0 +1,34 @@
+import type { Locator, Page } from '@playwright/test';
+import { CanvasPage } from './canvas';
+import { ConsolePage } from './console';
+import { ManifestPage } from './manifest';
+
+/** The whole Studio window: toolbar plus the feature page modules. */
+export class StudioPage {
+  readonly canvas: CanvasPage;
+  readonly manifest: ManifestPage;
+  readonly console: ConsolePage;
+  readonly launchAll: Locator;
+  readonly stopAll: Locator;
+  constructor(readonly page: Page) {
+    this.canvas = new CanvasPage(page);
+    this.manifest = new ManifestPage(page);
+    this.console = new ConsolePage(page);
+    this.launchAll = page.getByRole('button', { name: 'Launch all' });
+    this.stopAll = page.getByRole('button', { name: 'Stop all' });
+  }
+
+  /** A notice (toast) containing some text. */
+  notice(text: string | RegExp): Locator {
+    return this.page.locator('.notice').filter({ hasText: text });
+  }
+
+  /** The state word shown on a capsule node (Stopped, Idle, Busy, …). */
+  stateOf(name: string): Locator {
+    return this.canvas.capsule(name).locator('.capsule-node-state');
+  }
+
+  async screenshot(name: string): Promise<void> {
+    await this.page.screenshot({ path: `test-results/screenshots/${name}.png` });
+  }
+}

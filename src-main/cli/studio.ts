@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createCore } from '../core';
+import { recordsLayout } from '../runtime/layout';
+import { startWebShell } from '../shell/web';
+import { intOption, parseCommandArgs } from './args';
+import { UserError } from './errors';
+
+// `capsule studio --web`: the Studio in a browser, for machines without a display and for tests.
+// Prints `studio: <url>` once the page and its socket answer, then runs until Ctrl-C/SIGTERM,
+// which end the formation's sessions cleanly.
+
+export const usage = `usage: capsule studio --web [--workspace DIR] [--port N]
+  --web        serve the Studio UI on http://127.0.0.1 (the desktop app starts with npm start)
+  --workspace  the workspace folder to open (default: your copy of the example formation)
+  --port, -p   the port to listen on (default 0: the OS picks)
+Records go to $CAPSULE_HOME/records; Studio state (recent workspaces, the example copy) to $CAPSULE_HOME/studio.`;
+
+const options = {
+  web: { type: 'boolean' },
+  workspace: { type: 'string', short: 'w' },
+  port: { type: 'string', short: 'p' },
+} as const;
+
+/** The repository root (the CLI runs from source through tsx). */
+const ROOT = resolve(__dirname, '../..');
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('studio', argv, options, usage);
+  if (!values.web) throw new UserError(`studio: this command serves the web UI; pass --web (the desktop app starts with npm start)\n${usage}`, 2);
+  const port = intOption('port', values.port, 65535);
+  const workspace = values.workspace ? resolve(values.workspace) : undefined;
+  if (workspace && !existsSync(workspace)) throw new UserError(`studio: the workspace folder ${workspace} does not exist`);
+  if (workspace && !existsSync(join(workspace, 'formation.yaml'))) throw new UserError(`studio: ${workspace} has no formation.yaml (not a Studio workspace)`);
+
+  const layout = recordsLayout(process.env);
+  const core = createCore({ userDataDir: join(layout.home, 'studio'), recordsRoot: layout.records, resourcesDir: join(ROOT, 'resources'), workspace });
+  const offNotice = core.subscribe((event, payload) => {
+    if (event === 'notice.raised') process.stderr.write(`studio: ${(payload as { message: string }).message}\n`);
+  });
+  await core.ready;
+  let shell;
+  try {
+    shell = await startWebShell({ core, rendererDir: join(ROOT, 'out', 'renderer'), port });
+  } catch (err) {
+    await core.dispose();
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UserError(code === 'EADDRINUSE' ? `studio: port ${port} is already in use; pick another with --port or use --port 0` : `studio: ${(err as Error).message}`);
+  }
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) process.stderr.write('studio: the UI is not built yet; run npm run build\n');
+  process.stdout.write(`studio: ${shell.url}\n`);
+
+  await new Promise<void>((done) => {
+    const stop = () => done();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  offNotice();
+  await shell.dispose();
+  await core.dispose();
+  return 0;
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { manifestSchema } from '../../src-shared/manifest';
+import { createRehearsalDriver, matchesWhen } from './rehearsal';
+import { AbortedError, InferenceError, type TurnRequest } from './types';
+
+// The rehearsal driver: deterministic and offline, scripted per turn by the task text.
+
+const driver = (rehearsal?: unknown) =>
+  createRehearsalDriver(manifestSchema.parse({ name: 'r', version: '1', inference: { driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal } }));
+const req = (taskText: string, turn = 1, signal = new AbortController().signal): TurnRequest => ({
+  messages: [{ role: 'user', content: taskText }],
+  tools: [],
+  turn,
+  taskText,
+  signal,
+});
+
+describe('rehearsal driver', () => {
+  it('acknowledges by quoting the task text, with tokens estimated at 4 characters each', async () => {
+    const r = await driver().turn(req('Acknowledge message from orchestrator capsule.'));
+    expect(r).toEqual({
+      text: 'Acknowledged: “Acknowledge message from orchestrator capsule.”',
+      toolCalls: [],
+      stopReason: 'end_turn',
+      tokensIn: Math.ceil(46 / 4),
+      tokensOut: Math.ceil(r.text.length / 4),
+    });
+  });
+
+  it('picks the first reply whose `when` matches, as substring or /regex/', async () => {
+    expect(matchesWhen('HELLO', 'say hello there')).toBe(true);
+    expect(matchesWhen('/^say \\w+$/i', 'SAY hi')).toBe(true);
+    expect(matchesWhen('/^x/', 'say')).toBe(false);
+    expect(matchesWhen(undefined, 'anything')).toBe(true);
+    const d = driver({ replies: [{ when: 'weather', turns: [{ text: 'sunny', tokens_in: 3, tokens_out: 1 }] }, { turns: [{ text: 'fallback' }] }] });
+    expect(await d.turn(req('the Weather today'))).toMatchObject({ text: 'sunny', tokensIn: 3, tokensOut: 1 });
+    expect((await d.turn(req('other'))).text).toBe('fallback');
+  });
+
+  it('plays tool calls with deterministic ids, then ends with the acknowledgement', async () => {
+    const d = driver({ replies: [{ turns: [{ tool_calls: [{ name: 'a', arguments: { x: 1 } }, { name: 'b' }] }] }] });
+    const t1 = await d.turn(req('job', 1));
+    expect(t1.toolCalls).toEqual([
+      { id: 'call_1_1', name: 'a', arguments: { x: 1 } },
+      { id: 'call_1_2', name: 'b', arguments: {} },
+    ]);
+    expect(t1.stopReason).toBe('tool_use');
+    expect((await d.turn(req('job', 2))).text).toBe('Acknowledged: “job”');
+  });
+
+  it('throws InferenceError for a scripted error and honours stop', async () => {
+    const d = driver({ replies: [{ turns: [{ error: 'boom' }] }, { turns: [{ stop: 'max_tokens' }] }] });
+    await expect(d.turn(req('x'))).rejects.toBeInstanceOf(InferenceError);
+  });
+
+  it('hangs until aborted, and delays abortably', async () => {
+    const c = new AbortController();
+    const hanging = driver({ replies: [{ turns: [{ hang: true }] }] }).turn(req('x', 1, c.signal));
+    setTimeout(() => c.abort(), 10);
+    await expect(hanging).rejects.toBeInstanceOf(AbortedError);
+    const c2 = new AbortController();
+    const slow = driver({ replies: [{ turns: [{ text: 'late', delay_ms: 60_000 }] }] }).turn(req('x', 1, c2.signal));
+    c2.abort();
+    await expect(slow).rejects.toBeInstanceOf(AbortedError);
+    const start = Date.now();
+    expect((await driver({ replies: [{ turns: [{ text: 'soon', delay_ms: 30 }] }] }).turn(req('x'))).text).toBe('soon');
+    expect(Date.now() - start).toBeGreaterThanOrEqual(25);
+  });
+});

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../../src-shared/contract';
+import { createTestStudio, type TestStudio } from '../../workspace/test-studio';
+import { wireIpc, type IpcInvokeEventLike, type IpcMainLike } from './ipc';
+
+// The Electron wiring against a fake ipcMain and webContents: no electron import anywhere here.
+
+function fakeIpcMain() {
+  const handlers = new Map<string, (event: IpcInvokeEventLike, ...args: unknown[]) => unknown>();
+  const ipcMain: IpcMainLike = {
+    handle: (channel, listener) => {
+      if (handlers.has(channel)) throw new Error(`second handler for ${channel}`);
+      handlers.set(channel, listener);
+    },
+    removeHandler: (channel) => handlers.delete(channel),
+  };
+  const invoke = (url: string, ...args: unknown[]) => handlers.get(IPC_INVOKE_CHANNEL)!({ senderFrame: { url } }, ...args);
+  return { ipcMain, handlers, invoke };
+}
+
+let studio: TestStudio | undefined;
+afterEach(async () => {
+  await studio?.dispose();
+  studio = undefined;
+});
+
+describe('IPC wiring', () => {
+  it('maps commands onto one handler with validated input, and events onto webContents', async () => {
+    studio = await createTestStudio();
+    const { ipcMain, handlers, invoke } = fakeIpcMain();
+    const sent: unknown[][] = [];
+    const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => ({ send: (...a) => sent.push(a), isDestroyed: () => false }), isTrustedUrl: (u) => u.startsWith('app://studio/') });
+
+    const ok = (await invoke('app://studio/index.html', 'formation.get', {})) as { ok: boolean; value: { capsules: unknown[] } };
+    expect(ok.ok).toBe(true);
+    expect(ok.value.capsules).toHaveLength(3);
+    expect(await invoke('app://studio/index.html', 'capsule.move', { id: 'writer', position: { x: 'far' } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await invoke('app://studio/index.html', 'nope.nothing', {})).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
+    // A frame that is not the Studio page (an injected iframe, a navigated page) gets nothing.
+    expect(await invoke('https://evil.example/', 'formation.get', {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+
+    await invoke('app://studio/index.html', 'capsule.move', { id: 'writer', position: { x: 5, y: 6 } });
+    const event = sent.find((a) => a[0] === IPC_EVENT_CHANNEL && a[1] === 'formation.changed');
+    expect(event?.[2]).toMatchObject({ capsules: expect.arrayContaining([expect.objectContaining({ id: 'writer', position: { x: 5, y: 6 } })]) });
+
+    wiring.dispose();
+    expect(handlers.size).toBe(0);
+    const count = sent.length;
+    await studio.core.invoke('capsule.move', { id: 'writer', position: { x: 7, y: 8 } });
+    expect(sent.length).toBe(count);
+  });
+
+  it('drops events while the window is closed', async () => {
+    studio = await createTestStudio();
+    const { ipcMain } = fakeIpcMain();
+    const sent: unknown[] = [];
+    const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => ({ send: (...a) => sent.push(a), isDestroyed: () => true }), isTrustedUrl: () => true });
+    await studio.core.invoke('capsule.move', { id: 'writer', position: { x: 1, y: 1 } });
+    expect(sent).toEqual([]);
+    wiring.dispose();
+  });
+});

@@ -1,0 +1,103 @@
+import { join, normalize, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
+import { createCore, type Core } from '../../core';
+import { recordsLayout } from '../../runtime/layout';
+import { CSP } from '../csp';
+import { wireIpc } from './ipc';
+
+// The desktop shell: one window on the built renderer, served from the app:// scheme so every
+// response carries our CSP. The page is sandboxed and isolated; it reaches the core only through
+// the preload's contract bridge. Navigation away and new windows are refused; http(s) links open in
+// the system browser.
+
+const SCHEME = 'app';
+const ORIGIN = `${SCHEME}://studio`;
+const rendererDir = resolve(__dirname, '../renderer');
+const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : resolve(__dirname, '../../resources');
+
+protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+const isExternal = (url: string) => /^https?:\/\//i.test(url);
+const isOurs = (url: string) => url.startsWith(`${ORIGIN}/`) || (!!process.env.ELECTRON_RENDERER_URL && url.startsWith(process.env.ELECTRON_RENDERER_URL));
+
+function workspaceArg(): string | undefined {
+  const i = process.argv.indexOf('--workspace');
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function serveRenderer(): void {
+  protocol.handle(SCHEME, async (request) => {
+    const path = decodeURIComponent(new URL(request.url).pathname);
+    const file = normalize(join(rendererDir, path === '/' ? 'index.html' : path));
+    if (file !== rendererDir && !file.startsWith(rendererDir + sep)) return new Response('not found', { status: 404 });
+    const res = await net.fetch(pathToFileURL(file).href);
+    const headers = new Headers(res.headers);
+    headers.set('content-security-policy', CSP);
+    headers.set('x-content-type-options', 'nosniff');
+    return new Response(res.body, { status: res.status, headers });
+  });
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 800,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Capsule Studio',
+    backgroundColor: '#16181d',
+    icon: join(resourcesDir, 'icon.png'),
+    webPreferences: {
+      preload: join(__dirname, '../preload/index.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(process.env.ELECTRON_RENDERER_URL ?? `${ORIGIN}/index.html`);
+  return win;
+}
+
+function lockDown(): void {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, done) => done(false));
+  app.on('web-contents-created', (_e, contents) => {
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isExternal(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+    contents.on('will-navigate', (event, url) => {
+      if (isOurs(url)) return;
+      event.preventDefault();
+      if (isExternal(url)) void shell.openExternal(url);
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+}
+
+let core: Core | undefined;
+let win: BrowserWindow | undefined;
+
+app.whenReady().then(async () => {
+  lockDown();
+  serveRenderer();
+  const layout = recordsLayout(process.env);
+  core = createCore(
+    { userDataDir: app.getPath('userData'), recordsRoot: layout.records, resourcesDir, workspace: workspaceArg() },
+    { openExternal: (url) => (isExternal(url) ? shell.openExternal(url) : undefined) },
+  );
+  wireIpc({ core, ipcMain, webContents: () => (win && !win.isDestroyed() ? win.webContents : undefined), isTrustedUrl: isOurs });
+  await core.ready;
+  win = createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) win = createWindow();
+  });
+});
+
+app.on('window-all-closed', () => {
+  void (core?.dispose() ?? Promise.resolve()).finally(() => app.quit());
+});
