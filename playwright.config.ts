@@ -9,7 +9,8 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-net
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results',
+  // Set PLAYWRIGHT_OUTPUT_DIR when several runs share a checkout: each run clears its output folder.
+  outputDir: process.env.PLAYWRIGHT_OUTPUT_DIR ?? 'test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -9,7 +9,7 @@ import { copyExampleWorkspace, ROOT } from './support/studio';
 test('the desktop app opens the workspace with its three capsules', async () => {
   const executablePath = electronBinary();
   test.skip(!executablePath, 'Electron is not installed here');
-  const workspace = copyExampleWorkspace();
+  const workspace = await copyExampleWorkspace();
   const home = mkdtempSync(join(tmpdir(), 'studio-electron-'));
   const app = await electron.launch({ executablePath, args: [ROOT, '--workspace', workspace], env: { ...process.env, CAPSULE_HOME: home } as Record<string, string> });
   try {

@@ -26,7 +26,7 @@ export const test = base.extend<{ studio: StudioFixture }, { studioServer: Studi
     { scope: 'worker', timeout: 90_000 },
   ],
   studio: async ({ studioServer }, use) => {
-    const workspace = copyExampleWorkspace();
+    const workspace = await copyExampleWorkspace();
     const core = await connectContract(studioServer.url);
     await core.invoke('workspace.open', { dir: workspace });
     await use({ url: studioServer.url, workspace, core });

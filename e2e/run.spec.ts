@@ -15,7 +15,7 @@ test('launch the formation, send the orchestrator a message and read its answer'
   await app.launchAll.click();
   for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   // A running capsule shows its door URL instead of its port.
-  await expect(app.canvas.capsule('coordinator').getByText(/http:\/\/127\.0\.0\.1:\d+/)).toBeVisible();
+  await expect(app.canvas.capsule('coordinator').getByText(/^127\.0\.0\.1:\d+$/)).toBeVisible();
 
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
 

@@ -24,11 +24,6 @@ describe('the core', () => {
 
   it('launches the formation on the rehearsal driver and answers a task sent through the door', async () => {
     studio = await createTestStudio();
-    // Ports 0 so parallel test files never collide: the test copy drops the pins.
-    for (const id of ['researcher', 'writer']) {
-      const m = await studio.core.invoke('manifest.read', { id });
-      await studio.core.invoke('manifest.write', { id, source: m.source.replace(/internal_port: \d+/, 'internal_port: 0').replace('network:\n  internal_port: 0', '') });
-    }
     await expect(studio.core.invoke('task.send', { capsuleId: 'writer', text: 'hello' })).rejects.toMatchObject({ code: 'not_running' });
     const idle = studio.next('capsule.stateChanged', (s) => s.id === 'writer' && s.state === 'idle');
     const launched = await studio.core.invoke('capsule.launch', { id: 'writer' });
@@ -48,6 +43,12 @@ describe('the core', () => {
     const tail = await studio.core.invoke('trace.tail', { sessionId: launched.sessionId! });
     expect(tail.events.map((e) => e.event_type)).toContain('task_end');
     expect(tail.next).toBe(tail.events.length);
+    // Live batches carry their line index, so tail + live stream join without gaps or repeats.
+    const live = studio.events.filter((e) => e.event === 'trace.appended').map((e) => e.payload as { sessionId: string; first: number; events: unknown[] });
+    const mine = live.filter((b) => b.sessionId === launched.sessionId);
+    expect(mine[0].first).toBe(1);
+    for (let i = 1; i < mine.length; i++) expect(mine[i].first).toBe(mine[i - 1].first + mine[i - 1].events.length);
+    expect(tail.events[mine[0].first].event_type).toBe((mine[0].events[0] as { event_type: string }).event_type);
     const cancel = await studio.core.invoke('task.cancel', { capsuleId: 'writer', taskId: task.id });
     expect(cancel.refused).toMatchObject({ code: -32002, state: 'TASK_STATE_COMPLETED' });
 
@@ -58,6 +59,30 @@ describe('the core', () => {
     expect(trail).toContain('"session_end"');
   });
 
+  it('runs the example formation: the coordinator delegates to both workers and sums up', async () => {
+    studio = await createTestStudio();
+    const launched = await studio.core.invoke('formation.launch', {});
+    expect(launched).toEqual({ launched: ['researcher', 'writer', 'coordinator'], failed: [] });
+    const task = await studio.core.invoke('task.send', { capsuleId: 'coordinator', text: 'Plan a picnic' });
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.artifacts?.[0].parts[0].text).toContain('Summary:');
+    const f = await studio.core.invoke('formation.get', {});
+    // Each worker really took one task from the coordinator.
+    for (const id of ['researcher', 'writer']) {
+      const tasks = await studio.core.invoke('task.list', { capsuleId: id });
+      expect(tasks.map((t) => t.status.state)).toEqual(['TASK_STATE_COMPLETED']);
+    }
+    const coordinator = f.capsules.find((c) => c.id === 'coordinator')!;
+    const tail = await studio.core.invoke('trace.tail', { sessionId: coordinator.sessionId! });
+    const results = tail.events.filter((e) => e.event_type === 'tool_result') as unknown as { ok: boolean; name: string }[];
+    expect(results.map((r) => [r.name, r.ok])).toEqual([
+      ['delegate_task', true],
+      ['delegate_task', true],
+    ]);
+    const stopped = await studio.core.invoke('formation.stop', {});
+    expect(stopped.stopped.sort()).toEqual(['coordinator', 'researcher', 'writer']);
+  });
+
   it('says clearly when a pinned port is taken', async () => {
     studio = await createTestStudio();
     const { createServer } = await import('node:net');
@@ -66,7 +91,7 @@ describe('the core', () => {
     const port = (blocker.address() as { port: number }).port;
     try {
       const m = await studio.core.invoke('manifest.read', { id: 'writer' });
-      await studio.core.invoke('manifest.write', { id: 'writer', source: m.source.replace('47312', String(port)) });
+      await studio.core.invoke('manifest.write', { id: 'writer', source: m.source.replace(/internal_port: \d+/, `internal_port: ${port}`) });
       const err = await studio.core.invoke('capsule.launch', { id: 'writer' }).catch((e) => e);
       expect(err).toMatchObject({ code: 'port_taken', message: expect.stringContaining(String(port)) });
       expect((await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')).toMatchObject({ state: 'failed', error: expect.stringContaining(String(port)) });

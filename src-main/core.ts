@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { CoreError, commands, isCommandName, toErrorInfo, type CommandInput, type CommandName, type CommandOutput, type EventMap, type EventName, type ReplyEnvelope } from '../src-shared/contract';
-import { startSession as runtimeStartSession } from './runtime/session';
+import { startSession as runtimeStartSession } from './runtime';
 import {
   createCapsuleSessions,
   createRecentList,
   createStudioContext,
   ensureExampleWorkspace,
   formationHandlers,
+  formationResolver,
   runHandlers,
   type Emit,
   type Handlers,
@@ -51,6 +52,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     emit,
     env: cfg.env,
     traceFlushMs: cfg.traceFlushMs,
+    formationFor: (id) => formationResolver(ctx, id),
   });
   const ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir));
   const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx) };

@@ -31,6 +31,6 @@ export class ManifestPage {
 
   /** A problem entry that names a line. */
   problemAtLine(line: number): Locator {
-    return this.problems.getByRole('button').filter({ hasText: new RegExp(`^Line ${line}\\b`) });
+    return this.problems.getByRole('button', { name: new RegExp(`^Line ${line}:`) });
   }
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
@@ -58,11 +59,36 @@ export async function startStudio(opts: { workspace?: string; home?: string; env
   };
 }
 
-/** A fresh copy of the example workspace in a temp folder. */
-export function copyExampleWorkspace(): string {
+/** The ports the example's workers pin; copies for tests get free ones instead. */
+export const EXAMPLE_PORTS = [47311, 47312];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * A fresh copy of the example workspace in a temp folder. The pinned worker ports (and the
+ * coordinator's allow entries for them) are moved to free ports, so parallel tests and a Studio
+ * the developer has open never collide.
+ */
+export async function copyExampleWorkspace(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'studio-ws-'));
   mkdirSync(dir, { recursive: true });
   cpSync(EXAMPLE, dir, { recursive: true });
+  const ports = await Promise.all(EXAMPLE_PORTS.map(() => freePort()));
+  for (const file of readdirSync(join(dir, 'capsules'))) {
+    const path = join(dir, 'capsules', file);
+    let text = readFileSync(path, 'utf8');
+    EXAMPLE_PORTS.forEach((p, i) => (text = text.split(String(p)).join(String(ports[i]))));
+    writeFileSync(path, text);
+  }
   return dir;
 }
 

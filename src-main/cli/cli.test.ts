@@ -90,9 +90,8 @@ describe('capsule CLI', () => {
 
     const cancel = await capsule('cancel', '@1', taskId);
     expect(cancel).toMatchObject({ code: 0, stdout: `task ${taskId}: TASK_STATE_CANCELED\n` });
-    const again = await capsule('cancel', sessionId.slice(-6), taskId);
+    const [again, unknown] = await Promise.all([capsule('cancel', sessionId.slice(-6), taskId), capsule('cancel', sessionId, `tsk_${'0'.repeat(32)}`)]);
     expect(again).toMatchObject({ code: 0, stdout: `nothing to cancel: task ${taskId} is already TASK_STATE_CANCELED\n` });
-    const unknown = await capsule('cancel', sessionId, `tsk_${'0'.repeat(32)}`);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^capsule: task tsk_0+ not found in session ses_/);
 
@@ -101,18 +100,21 @@ describe('capsule CLI', () => {
     expect(stop.stdout).toContain('canceled: nothing was running');
     expect(stop.stdout).toContain(`stopped: my-worker (${sessionId})`);
     expect(await session.exited).toBe(0);
-    expect((await capsule('ps')).stdout).toBe('no capsule sessions running\n');
-    expect((await capsule('stop', '@1')).stderr).toMatch(/^capsule: no capsule session is running/);
-
-    const show = await capsule('trace', 'show', '@1');
+    const [ps2, stop2, show, events, ls] = await Promise.all([
+      capsule('ps'),
+      capsule('stop', '@1'),
+      capsule('trace', 'show', '@1'),
+      capsule('trace', 'show', sessionId.slice(-8), '--events', '--type', 'task_end,session_end'),
+      capsule('trace', 'ls', '--capsule', 'my-worker', '--since', '1h'),
+    ]);
+    expect(ps2.stdout).toBe('no capsule sessions running\n');
+    expect(stop2.stderr).toMatch(/^capsule: no capsule session is running/);
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/^── Session ─+\nsession: +ses_[0-9a-f]{32}\ncapsule: +my-worker v0\.1\.0\nstarted: .+\nduration: .+\nstatus: +ended \(stopped\)\ntokens: +in: 0 {2}out: 0\n/);
     expect(show.stdout).toMatch(/── Tasks ─+\ntask 1 {2}tsk_[0-9a-f]{8} {2}turns: 0 {2}in: 0 {2}out: 0 {2}canceled {2}\S+\n/);
-    const events = await capsule('trace', 'show', sessionId.slice(-8), '--events', '--type', 'task_end,session_end');
     const lines = events.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((e) => e.event_type)).toEqual(['task_end', 'session_end']);
     expect(lines[0]).toMatchObject({ task_id: taskId, exit_status: 'canceled' });
-    const ls = await capsule('trace', 'ls', '--capsule', 'my-worker', '--since', '1h');
     expect(ls.stdout).toMatch(new RegExp(`${sessionId}\\s+my-worker v0\\.1\\.0 .* ended\\s+1\\s+0/0`));
   });
 

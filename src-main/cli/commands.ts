@@ -18,4 +18,7 @@ export const commands: Record<string, CommandEntry> = {
   stop: ['stop a running session: cancel its tasks, report what it leaves running, end it', () => require('./stop')],
   studio: ['serve the Studio UI in a browser: studio --web [--workspace DIR] [--port N]', () => require('./studio')],
   trace: ['show or list recorded sessions: trace show [session] | trace ls', () => require('./trace')],
+  expose: ['expose a capsule to outside A2A callers through the gateway: expose <session|name> [--revoke|--rotate]', () => require('./expose')],
+  serve: ['headless: a workspace formation plus the gateway: serve --workspace DIR [--gateway-port N]', () => require('./serve')],
+  watch: ['follow a running session live: watch <session> | watch --url <door>', () => require('./watch')],
 };

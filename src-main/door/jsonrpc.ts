@@ -44,7 +44,10 @@ const peerRefusal = (name: string) =>
 
 export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session }> = async (app, { session }) => {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+  // Bodies arrive as strings: the handler parses them so that every failure is a JSON-RPC error.
+  const asString = (_req: unknown, body: string | Buffer, done: (err: null, body: string | Buffer) => void) => done(null, body);
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, asString);
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, asString);
   app.setErrorHandler((err: { code?: string; message: string }, _req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return sendError(reply, null, invalidRequest(`Request body too large: the door takes at most 1 MiB (${BODY_LIMIT} bytes)`));

@@ -53,6 +53,12 @@ export const messageSchema = obj({
 
 export const historyLength = z.number().int().min(0).optional();
 
+/**
+ * History a task answer carries when the caller sets no historyLength: undefined = all of it (the
+ * spec's "no client limit"); 0 would match seed 000's example answers, which show no history.
+ */
+export const DEFAULT_HISTORY_LENGTH: number | undefined = undefined;
+
 export const sendMessageParams = obj({
   tenant: z.string().optional(),
   message: messageSchema,

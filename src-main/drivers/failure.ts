@@ -37,7 +37,9 @@ export function classifyFailure(provider: string, err: unknown, sdk: SdkErrors, 
       return { retryable: RETRYABLE_STREAM_ERRORS.test(detail), message: mask(`${provider}: stream error${detail ? ` — ${detail}` : ''}`) };
     }
     const status = e.status;
-    const retryable = status === 429 || status === 408 || status >= 500;
+    // The provider may say outright whether a retry can help (x-should-retry), as the SDKs honour.
+    const should = e.headers?.get?.('x-should-retry');
+    const retryable = should === 'true' || (should !== 'false' && (status === 429 || status === 408 || status >= 500));
     return {
       retryable,
       status,

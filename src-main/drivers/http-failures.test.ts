@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CASES, KEY, setup, turnRequest } from './fakes/cases';
 import type { FakeProvider } from './fakes';
 import { AbortedError, InferenceError } from './types';
@@ -96,7 +96,13 @@ describe.each(CASES)('$label driver failures', (c) => {
     const echo = { error: { status: 500, type: 'api_error', message: `key ${KEY} rejected` } } as const;
     fake.reply(echo, echo);
     const reasons: string[] = [];
+    const logged: string[] = [];
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) => vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void logged.push(a.map(String).join(' '))));
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => (logged.push(String(chunk)), true));
     const err = (await s.driver.turn({ ...turnRequest(), onRetry: (r) => reasons.push(r.reason) }).catch((e: unknown) => e)) as Error;
+    spies.forEach((spy) => spy.mockRestore());
+    stderr.mockRestore();
+    expect(logged.join('\n')).not.toContain(KEY);
     expect(err).toBeInstanceOf(InferenceError);
     expect(reasons[0]).toContain('***');
     const everything = [err.message, String(err.stack), JSON.stringify(err), JSON.stringify(Object.entries(err)), ...reasons].join('\n');
@@ -105,6 +111,19 @@ describe.each(CASES)('$label driver failures', (c) => {
     const auth = String(fake.requests[0].headers.authorization ?? fake.requests[0].headers['x-api-key']);
     expect(auth).toContain(KEY);
     expect(JSON.stringify(fake.requests[0].body)).not.toContain(KEY);
+  });
+
+  it('retries a 4xx the provider marks x-should-retry: true, and not a 5xx marked false', async () => {
+    const s = await setup(c);
+    fake = s.fake;
+    fake.reply(
+      { error: { status: 409, type: 'conflict', message: 'try again', headers: { 'x-should-retry': 'true' } } },
+      OK,
+      { error: { status: 500, type: 'api_error', message: 'final', headers: { 'x-should-retry': 'false' } } },
+    );
+    expect((await s.driver.turn(turnRequest())).text).toBe('fine');
+    await expect(s.driver.turn(turnRequest())).rejects.toThrow(`${c.kind}: HTTP 500 — api_error: final`);
+    expect(fake.requests).toHaveLength(3);
   });
 
   it.runIf(c.keyed)('turns a refused key into a 401 InferenceError without retrying', async () => {

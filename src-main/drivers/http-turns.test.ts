@@ -109,3 +109,31 @@ describe('openai reasoning models on Chat Completions', () => {
     }
   });
 });
+
+describe('credentials come from the manifest only', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const k of ['OPENAI_API_KEY', 'OPENAI_ORG_ID', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY']) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  });
+
+  it('a keyless local server never receives a key from the environment', async () => {
+    Object.assign(process.env, { OPENAI_API_KEY: 'sk-env-openai-0000', OPENAI_ORG_ID: 'org-env', ANTHROPIC_AUTH_TOKEN: 'tok-env-0000' });
+    const local = await setup(CASES.find((x) => x.label === 'openai-compatible')!);
+    const anthropic = await setup(CASES.find((x) => x.label === 'anthropic')!);
+    try {
+      local.fake.reply({ turn: { text: 'ok' } });
+      anthropic.fake.reply({ turn: { text: 'ok' } });
+      await local.driver.turn(turnRequest());
+      await anthropic.driver.turn(turnRequest());
+      const sent = JSON.stringify([local.fake.requests[0].headers, anthropic.fake.requests[0].headers]);
+      expect(sent).not.toMatch(/sk-env-openai|org-env|tok-env/);
+      expect(local.fake.requests[0].headers.authorization).toBeUndefined();
+    } finally {
+      await local.fake.dispose();
+      await anthropic.fake.dispose();
+    }
+  });
+});

@@ -86,7 +86,7 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
     endTask(core, t, 'rejected', 'TASK_STATE_REJECTED');
     return { task, settled: Promise.resolve(task) };
   }
-  core.registry.emit(id, { statusUpdate: { taskId: id, contextId, status: t.status } });
+  core.registry.emitStatus(t);
   const task = core.registry.toTask(t);
   const settled = settledPromise(t);
   core.queue.enqueue(id);

@@ -17,11 +17,6 @@ type Compact = [
   history: Message[] | null,
 ];
 
-/** JSON with every non-Latin-1 character escaped, so V8 stores it one byte per character. */
-export function compactJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 const statusId = (taskId: string) => `msg_${taskId}_status`;
 
 function isStandardStatus(m: Message, t: Task): boolean {
@@ -65,7 +60,7 @@ export function compactTask(t: Task): string {
       })
     : null;
   const c: Compact = [t.id, t.contextId ?? '', t.status.state, t.status.timestamp ?? null, status, artifacts, history];
-  return compactJson(c);
+  return JSON.stringify(c);
 }
 
 export function expandTask(json: string): Task {
@@ -82,7 +77,7 @@ export function expandTask(json: string): Task {
     task.artifacts = typeof artifacts === 'string' ? [{ artifactId: 'response', name: 'response', parts: [{ text: artifacts, mediaType: 'text/plain' }] }] : artifacts;
   }
   if (history !== null) {
-    task.history = history.map((m) => (m.contextId === undefined && m.taskId === undefined ? { messageId: m.messageId, contextId, taskId: id, ...m } : m));
+    task.history = history.map((m) => (m.contextId === undefined && m.taskId === undefined ? { ...m, contextId, taskId: id } : m));
   }
   return task;
 }

@@ -3,7 +3,6 @@ import type { TaskState } from '../../src-shared/a2a';
 import type { ChatMessage } from '../drivers';
 import type { TraceWriter } from '../trace';
 import { messageText } from './message-text';
-import { compactJson } from './compact';
 import type { TaskExecutor } from './executor';
 import type { TaskQueue } from './queue';
 import type { LiveTask, TaskRegistry } from './tasks';
@@ -27,15 +26,17 @@ export interface SessionCore {
   /** Starts the next queued task if the running slot is free. */
   pump(): void;
   /** Called whenever a task reached a terminal state (after_task, idle timer). */
-  onTaskFinished(): void;
+  onTaskFinished(exit: ExitStatus): void;
   /** Called when a task arrives (idle timer). */
   onTaskArrived(): void;
 }
 
 export type ExitStatus = 'ok' | 'failed' | 'canceled' | 'rejected';
 
+/** Appends a task's trace line; `event` is a fresh object the caller hands over (no copy on the hot path). */
 export function traceTask(core: SessionCore, t: LiveTask, event: { event_type: string } & Record<string, unknown>): void {
-  core.trace.append({ ...event, task_id: t.id });
+  event.task_id = t.id;
+  core.trace.append(event);
 }
 
 /** task_end, totals, and the reduction of the task to its final JSON. */
@@ -57,7 +58,7 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
   shelveConversation(core, t, answer);
   if (core.queue.running === t.id) core.queue.running = null;
   core.queue.remove(t.id);
-  core.onTaskFinished();
+  core.onTaskFinished(exit);
   core.pump();
 }
 
@@ -89,5 +90,5 @@ function shelveConversation(core: SessionCore, t: LiveTask, answer: string | und
   if (!Array.isArray(held)) return;
   for (const l of core.registry.live.values()) if (l.contextId === t.contextId) return;
   const plain = held.length === 2 && held[0].role === 'user' && held[0].content === t.text && held[1].role === 'assistant' && held[1].content === answer && !held[1].toolCalls;
-  core.contexts.set(t.contextId, plain ? t.id : compactJson(held));
+  core.contexts.set(t.contextId, plain ? t.id : JSON.stringify(held));
 }

@@ -8,3 +8,5 @@ export type * from './api';
 export type { TaskExecutor, TaskRun, TaskOutcome, ExecutorDeps, ExecutorFactory, FailureCause } from './executor';
 export { InputTimeoutError } from './executor';
 export type { Tool, ToolContext, ToolOutcome, InFlightWork, ResidueItem } from './tool-types';
+// Issue 5: formations (delegate_task, shell, sub-capsules) — the resolver a formation launcher passes as SessionOptions.formation.
+export { createSessionTools, liveFormation, staticFormation, type FormationMember, type FormationResolver, type FormationTarget } from './tools';

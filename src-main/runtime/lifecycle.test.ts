@@ -35,6 +35,18 @@ describe('lifecycle', () => {
     expect(ts.session.status()).toMatchObject({ state: 'busy', running: a.result.task.id, queued: 1 });
   });
 
+  it('task_acceptance single takes no waiting task; none takes no task at all', async () => {
+    ts = await startTestSession({ lifecycle: { task_acceptance: 'single' }, inference: { rehearsal: { replies: [{ turns: [{ hang: true }] }] } } });
+    await ts.rpc('SendMessage', msg('a'));
+    const b = await ts.rpc('SendMessage', msg('b'));
+    expect(b.result.task.status.state).toBe('TASK_STATE_REJECTED');
+    expect(b.result.task.status.message.parts[0].text).toContain('task_acceptance: single');
+    await ts.dispose();
+    ts = await startTestSession({ lifecycle: { task_acceptance: 'none' } });
+    const c = await ts.rpc('SendMessage', msg('c'));
+    expect(c.result.task.status.message.parts[0].text).toContain('accepts no tasks');
+  });
+
   it('after_task exit ends the session after the last task, answering it first', async () => {
     ts = await startTestSession({ lifecycle: { after_task: 'exit' } });
     const r = await ts.rpc('SendMessage', msg('only one', 'ctx', false));

@@ -50,7 +50,7 @@ export async function runTask(core: SessionCore, t: LiveTask): Promise<void> {
     conversation,
     signal: t.controller.signal,
     usage: t.usage,
-    trace: (event) => traceTask(core, t, event),
+    trace: (event) => traceTask(core, t, { ...event }),
     track(work) {
       t.works.add(work);
       return () => {

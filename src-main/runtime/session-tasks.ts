@@ -57,11 +57,17 @@ export function createSessionTasks(deps: SessionTasksDeps) {
         core.queue.running = null;
         return core.pump();
       }
-      void runTask(core, t);
+      runTask(core, t).catch((err: unknown) => {
+        // A bug in the task machinery must not take the session down: record it and free the slot.
+        deps.trace.append({ event_type: 'runtime_error', task_id: t.id, message: (err as Error)?.message ?? String(err) });
+        if (core.queue.running === t.id) core.queue.running = null;
+        core.pump();
+      });
     },
-    onTaskFinished() {
+    onTaskFinished(exit) {
       if (registry.live.size > 0 || ended) return;
-      if (lifecycle?.after_task === 'exit') lifecycleEnd('after_task exit');
+      // A rejected task never ran, so it is not the "last task" after_task: exit waits for.
+      if (lifecycle?.after_task === 'exit' && exit !== 'rejected') lifecycleEnd('after_task exit');
       else armIdle();
     },
     onTaskArrived() {

@@ -69,6 +69,7 @@ export function createTaskRegistry() {
   const listeners = new Set<TaskListener>();
 
   const emit = (taskId: string, event: StreamResponse) => {
+    if (listeners.size === 0) return;
     for (const l of listeners) {
       try {
         l(taskId, event);
@@ -86,6 +87,10 @@ export function createTaskRegistry() {
   return {
     live,
     emit,
+    /** Emits the task's current status (its creation, before the task runs). */
+    emitStatus(t: LiveTask) {
+      if (listeners.size) emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
+    },
     toTask,
     onTaskEvent(listener: TaskListener) {
       listeners.add(listener);
@@ -113,7 +118,7 @@ export function createTaskRegistry() {
     count: () => live.size + done.size,
     setStatus(t: LiveTask, state: TaskState, message?: Message) {
       t.status = message ? { state, message, timestamp: new Date().toISOString() } : { state, timestamp: new Date().toISOString() };
-      emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
+      if (listeners.size) emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
       if (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state)) {
         const settlers = t.settlers;
         if (settlers.length) {
@@ -125,7 +130,7 @@ export function createTaskRegistry() {
     },
     addArtifact(t: LiveTask, artifact: Artifact) {
       (t.artifacts ??= []).push(artifact);
-      emit(t.id, { artifactUpdate: { taskId: t.id, contextId: t.contextId, artifact, lastChunk: true } });
+      if (listeners.size) emit(t.id, { artifactUpdate: { taskId: t.id, contextId: t.contextId, artifact, lastChunk: true } });
     },
     /** Reduces a terminal task to its final JSON. */
     finish(t: LiveTask) {

@@ -50,7 +50,7 @@ interface PendingTurns {
 
 export function createIngester(db: Database.Database) {
   const s = {
-    event: db.prepare('INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, json) VALUES (?, ?, ?, ?, ?, ?)'),
+    event: db.prepare('INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, off, len) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     fts: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
     sessionStart: db.prepare(
       `UPDATE sessions SET capsule = ?, version = ?, url = ?, pid = ?, manifest_path = ?, parent_id = ?, driver = ?, model = ?,
@@ -64,7 +64,8 @@ export function createIngester(db: Database.Database) {
       'UPDATE sessions SET events = ?, tasks = ?, tokens_in = max(tokens_in, ?), tokens_out = max(tokens_out, ?), last_ts = ?, started_at = coalesce(started_at, ?) WHERE sid = ?',
     ),
     taskOrd: db.prepare('SELECT ord FROM tasks WHERE id = ?').pluck(),
-    taskNew: db.prepare('INSERT OR IGNORE INTO tasks (id, sid, ord, context_id, received_at) VALUES (?, ?, ?, ?, ?)'),
+    taskNew: db.prepare('INSERT OR IGNORE INTO tasks (id, sid, ord, context_id, received_at, first_seq) VALUES (?, ?, ?, ?, ?, ?)'),
+    lastSeq: db.prepare('UPDATE tasks SET last_seq = max(coalesce(last_seq, 0), ?) WHERE sid = ? AND ord = ?'),
     taskReceived: db.prepare('UPDATE tasks SET text = ?, context_id = coalesce(?, context_id) WHERE id = ?'),
     taskStart: db.prepare(
       `UPDATE tasks SET started_at = coalesce(started_at, ?), context_id = coalesce(?, context_id),
@@ -81,17 +82,20 @@ export function createIngester(db: Database.Database) {
   // Per batch: task id -> ordinal, and inference counts not yet written.
   const ords = new Map<string, number>();
   const pending = new Map<string, PendingTurns>();
+  const lastSeqs = new Map<number, number>();
 
-  function taskNo(c: SessionCounters, id: string, context: string | null, ts: number | null): number {
+  function taskNo(c: SessionCounters, id: string, context: string | null, ts: number | null, seq: number): number {
     let ord = ords.get(id);
-    if (ord !== undefined) return ord;
-    ord = s.taskOrd.get(id) as number | undefined;
     if (ord === undefined) {
-      ord = c.tasks + 1;
-      s.taskNew.run(id, c.sid, ord, context, ts);
-      c.tasks = ord;
+      ord = s.taskOrd.get(id) as number | undefined;
+      if (ord === undefined) {
+        ord = c.tasks + 1;
+        s.taskNew.run(id, c.sid, ord, context, ts, seq);
+        c.tasks = ord;
+      }
+      ords.set(id, ord);
     }
-    ords.set(id, ord);
+    lastSeqs.set(ord, seq);
     return ord;
   }
 
@@ -109,8 +113,8 @@ export function createIngester(db: Database.Database) {
     const taskId = str(e.task_id);
     const ts = time(e.ts);
     if (ts !== null) c.lastTs = ts;
-    const no = taskId ? taskNo(c, taskId, str(e.context_id), ts) : null;
-    s.event.run(c.sid, seq, no, type, ts, line.text);
+    const no = taskId ? taskNo(c, taskId, str(e.context_id), ts, seq) : null;
+    s.event.run(c.sid, seq, no, type, ts, line.offset, line.bytes);
     const text = searchableText(e);
     if (text) s.fts.run(ftsRowid(c.sid, seq), text);
     switch (type) {
@@ -156,8 +160,10 @@ export function createIngester(db: Database.Database) {
     ingest(c: SessionCounters, lines: readonly TraceLine[]) {
       ords.clear();
       pending.clear();
+      lastSeqs.clear();
       for (const line of lines) apply(c, line);
       for (const id of [...pending.keys()]) writeTurns(id);
+      for (const [ord, seq] of lastSeqs) s.lastSeq.run(seq, c.sid, ord);
       const firstTs = lines.length ? time(lines[0].event.ts) : null;
       s.counters.run(c.events, c.tasks, c.tokensIn, c.tokensOut, c.lastTs, firstTs, c.sid);
     },

@@ -7,6 +7,8 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 export interface TraceLine {
   /** Byte offset where the line starts (stable: the file is append-only). */
   offset: number;
+  /** Length of the line in bytes, without its newline. */
+  bytes: number;
   /** The raw line without its newline. */
   text: string;
   event: Record<string, unknown>;
@@ -54,7 +56,7 @@ export function readTraceLines(path: string, start = 0, maxBytes = Infinity): Tr
         end = base + from;
         if (text.trim() === '') continue;
         const event = parseEvent(text);
-        if (event) lines.push({ offset: at, text, event });
+        if (event) lines.push({ offset: at, bytes: base + nl - at, text, event });
         else bad.push(at);
         if (end - start >= maxBytes) break;
       }
@@ -77,5 +79,27 @@ function parseEvent(text: string): Record<string, unknown> | null {
       : null;
   } catch {
     return null;
+  }
+}
+
+/** Reads byte ranges of a trace file (lines the index points at), coalescing adjacent ones. */
+export function readTraceRanges(path: string, ranges: readonly { off: number; len: number }[]): string[] {
+  if (!ranges.length) return [];
+  const fd = openSync(path, 'r');
+  try {
+    const out: string[] = [];
+    for (let i = 0; i < ranges.length; ) {
+      // A run of lines that follow each other in the file is one read.
+      let j = i;
+      while (j + 1 < ranges.length && ranges[j + 1].off === ranges[j].off + ranges[j].len + 1) j++;
+      const start = ranges[i].off;
+      const buf = Buffer.allocUnsafe(ranges[j].off + ranges[j].len - start);
+      const n = readSync(fd, buf, 0, buf.length, start);
+      for (let k = i; k <= j; k++) out.push(buf.toString('utf8', ranges[k].off - start, Math.min(n, ranges[k].off - start + ranges[k].len)));
+      i = j + 1;
+    }
+    return out;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Task, TaskState } from '../../src-shared/a2a';
 import type { TraceEvent } from '../../src-shared/trace';
 import { searchableText } from './ingest';
+import { readTraceRanges } from './jsonl';
 import { ftsSeq, ftsSid } from './schema';
 
 // Read side of the trace index. Everything here is a bounded query (limits, paging by line
@@ -123,6 +124,21 @@ const TASK_COLUMNS = `t.id, s.id AS sessionId, t.ord, t.context_id AS contextId,
   t.turns, t.tokens_in AS tokensIn, t.tokens_out AS tokensOut, t.received_at AS receivedAt, t.started_at AS startedAt,
   t.ended_at AS endedAt, t.duration_ms AS durationMs`;
 
+interface EventRow {
+  seq: number;
+  off: number;
+  len: number;
+}
+
+/** The lines the index points at, read from the session's trace.jsonl (the source of truth). */
+function readLines(path: string, rows: EventRow[]): string[] {
+  try {
+    return readTraceRanges(path, rows);
+  } catch (err) {
+    throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; run a sync to re-index`, { cause: err });
+  }
+}
+
 function withLiveness(s: SessionSummary): SessionSummary {
   return s.status === 'running' && !alive(s.pid) ? { ...s, status: 'interrupted' } : s;
 }
@@ -141,7 +157,8 @@ export function createQueries(db: Database.Database): TraceQueries {
   const getSessionStmt = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`);
   const tasksStmt = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE s.id = ? ORDER BY t.ord`);
   const taskStmt = db.prepare(`SELECT ${TASK_COLUMNS}, t.task_json AS taskJson FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE t.id = ?`);
-  const sidStmt = db.prepare('SELECT sid FROM sessions WHERE id = ?');
+  const sessionFileStmt = db.prepare('SELECT sid, trace_path AS path FROM sessions WHERE id = ?');
+  const taskSpanStmt = db.prepare('SELECT ord, first_seq AS first, last_seq AS last FROM tasks WHERE id = ? AND sid = ?');
 
   return {
     listSessions(q = {}) {
@@ -184,36 +201,46 @@ export function createQueries(db: Database.Database): TraceQueries {
       return { sessionId: row.sessionId, task: taskJson ? (JSON.parse(taskJson) as Task) : taskFromSummary(summary) };
     },
     events(sessionId, q = {}) {
-      const sid = (sidStmt.get(sessionId) as { sid: number } | undefined)?.sid;
-      if (sid === undefined) return { events: [], nextSeq: null };
+      const session = sessionFileStmt.get(sessionId) as { sid: number; path: string } | undefined;
+      if (!session) return { events: [], nextSeq: null };
       const limit = Math.max(1, Math.min(q.limit ?? 1000, 100_000));
       const where = ['sid = ?', 'seq > ?'];
-      const args: unknown[] = [sid, q.afterSeq ?? -1];
+      const args: unknown[] = [session.sid, q.afterSeq ?? -1];
       if (q.task) {
-        where.push('task_no = (SELECT ord FROM tasks WHERE id = ?)');
-        args.push(q.task);
+        const task = taskSpanStmt.get(q.task, session.sid) as { ord: number; first: number | null; last: number | null } | undefined;
+        if (!task) return { events: [], nextSeq: null };
+        // The task's span of lines bounds the scan; task_no picks its lines out of it.
+        where.push('seq BETWEEN ? AND ?', 'task_no = ?');
+        args.push(task.first ?? 0, task.last ?? task.first ?? 0, task.ord);
       }
       if (q.types?.length) {
         where.push(`type IN (${q.types.map(() => '?').join(', ')})`);
         args.push(...q.types);
       }
-      const rows = db.prepare(`SELECT seq, json FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as {
-        seq: number;
-        json: string;
-      }[];
-      const page = rows.slice(0, limit).map((r) => ({ ...(JSON.parse(r.json) as TraceEvent), seq: r.seq }) as IndexedEvent);
-      return { events: page, nextSeq: rows.length > limit ? page[page.length - 1].seq : null };
+      const rows = db.prepare(`SELECT seq, off, len FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as EventRow[];
+      const page = rows.slice(0, limit);
+      const texts = readLines(session.path, page);
+      const events = page.map((r, i) => ({ ...(JSON.parse(texts[i]) as TraceEvent), seq: r.seq }) as IndexedEvent);
+      return { events, nextSeq: rows.length > limit ? page[page.length - 1].seq : null };
     },
     search(text, q = {}) {
       const match = ftsQuery(text);
       if (!match) return [];
       const hits = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT ?').all(match, q.limit ?? 50) as { rowid: number }[];
-      const eventStmt = db.prepare('SELECT s.id AS sessionId, e.seq, t.id AS taskId, e.type, e.ts, e.json FROM events e JOIN sessions s ON s.sid = e.sid LEFT JOIN tasks t ON t.sid = e.sid AND t.ord = e.task_no WHERE e.sid = ? AND e.seq = ?');
+      const eventStmt = db.prepare(
+        'SELECT s.id AS sessionId, s.trace_path AS path, e.seq, t.id AS taskId, e.type, e.ts, e.off, e.len FROM events e JOIN sessions s ON s.sid = e.sid LEFT JOIN tasks t ON t.sid = e.sid AND t.ord = e.task_no WHERE e.sid = ? AND e.seq = ?',
+      );
       return hits.flatMap(({ rowid }) => {
-        const row = eventStmt.get(ftsSid(rowid), ftsSeq(rowid)) as (Omit<SearchHit, 'text'> & { json: string }) | undefined;
+        const row = eventStmt.get(ftsSid(rowid), ftsSeq(rowid)) as (Omit<SearchHit, 'text'> & EventRow & { path: string }) | undefined;
         if (!row) return [];
-        const { json, ...hit } = row;
-        return [{ ...hit, text: searchableText(JSON.parse(json) as Record<string, unknown>) ?? '' }];
+        const { path, off, len, ...hit } = row;
+        let line: string;
+        try {
+          line = readLines(path, [{ seq: row.seq, off, len }])[0];
+        } catch {
+          return [];
+        }
+        return [{ ...hit, text: searchableText(JSON.parse(line) as Record<string, unknown>) ?? '' }];
       });
     },
   };

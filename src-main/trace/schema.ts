@@ -2,7 +2,7 @@
 // time and is rebuilt from the files, so a schema change just bumps SCHEMA_VERSION (a database
 // with another version is rebuilt rather than migrated).
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -50,26 +50,31 @@ CREATE TABLE IF NOT EXISTS tasks (
   started_at INTEGER,
   ended_at INTEGER,
   duration_ms INTEGER,
+  -- First and last line of the task's events: a task filter scans only this span (no per-event index).
+  first_seq INTEGER,
+  last_seq INTEGER,
   task_json TEXT
 );
 CREATE INDEX IF NOT EXISTS tasks_session ON tasks (sid, ord);
 
--- Clustered by (session, line number): paging a 1M-event session is a range scan.
+-- Clustered by (session, line number): paging a 1M-event session is a range scan. A row points
+-- at its line in trace.jsonl (byte offset and length) instead of copying it: the file is the
+-- source of truth, and small rows keep ingest fast and the database a fraction of the traces.
 CREATE TABLE IF NOT EXISTS events (
   sid INTEGER NOT NULL,
   seq INTEGER NOT NULL,
-  -- The task's ordinal in its session (tasks.ord), not its id: a small key for the per-task index.
+  -- The task's ordinal in its session (tasks.ord), not its id.
   task_no INTEGER,
   type TEXT NOT NULL,
   ts INTEGER,
-  json TEXT NOT NULL,
+  off INTEGER NOT NULL,
+  len INTEGER NOT NULL,
   PRIMARY KEY (sid, seq)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS events_task ON events (sid, task_no, seq) WHERE task_no IS NOT NULL;
 
 -- Full-text over what people search for: task text, answers, inference text, failures.
 -- Contentless and detail=none (word presence only, which is all the search asks): the text
--- lives in events.json; the FTS rowid is sid * 2^32 + seq.
+-- lives in trace.jsonl; the FTS rowid is sid * 2^32 + seq.
 CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5 (text, content='', contentless_delete=1, detail=none);
 `;
 

@@ -81,6 +81,26 @@ describe('trace store', () => {
     expect(store.getTask(taskId)!.task.history?.[0].parts[0].text).toBe('hi');
   });
 
+  it('filters the events of one task when tasks interleave', () => {
+    const id = newSessionId();
+    const path = join(records, id, 'trace.jsonl');
+    const w = createTraceWriter(path, id);
+    const a = [...syntheticSessionEvents({ tasks: 1, turns: 3, end: false })];
+    const b = [...syntheticSessionEvents({ tasks: 1, turns: 2, end: false })].slice(1);
+    w.append(a[0]);
+    for (let i = 1; i < Math.max(a.length, b.length); i++) [a[i], b[i - 1]].forEach((e) => e && w.append(e));
+    w.dispose();
+    const store = open();
+    store.ingestFile(path);
+    const [ta, tb] = store.listTasks(id);
+    const ofA = store.events(id, { task: ta.id }).events;
+    expect(ofA).toHaveLength(a.length - 1);
+    expect(ofA.every((e) => e.task_id === ta.id)).toBe(true);
+    expect(store.events(id, { task: tb.id, types: ['inference'] }).events.map((e) => e.task_id)).toEqual([tb.id, tb.id]);
+    const paged = store.events(id, { task: ta.id, limit: 4 });
+    expect(store.events(id, { task: ta.id, afterSeq: paged.nextSeq!, limit: 100 }).events).toHaveLength(a.length - 1 - 4);
+  });
+
   it('searches task text, answers and failures, and filters sessions', () => {
     const a = writeSession({ tasks: 2, answerWord: 'pelican', capsule: 'alpha' });
     const b = writeSession({ tasks: 1, answerWord: 'walrus', capsule: 'beta' });
@@ -111,6 +131,18 @@ describe('trace store', () => {
     expect(second.syncRecords(records).added).toBe(before!.events);
     expect(second.getSession(id)).toEqual(before);
     expect(second.search('heron').length).toBe(8);
+  });
+
+  it('drops sessions whose records folder was deleted', () => {
+    const keep = writeSession({ tasks: 1 });
+    const drop = writeSession({ tasks: 2, answerWord: 'ibis' });
+    const store = open();
+    store.syncRecords(records);
+    rmSync(join(records, drop.id), { recursive: true });
+    store.syncRecords(records);
+    expect(store.listSessions().map((s) => s.id)).toEqual([keep.id]);
+    expect(store.search('ibis')).toEqual([]);
+    expect(store.events(drop.id).events).toEqual([]);
   });
 
   it('recreates a corrupt database file and reindexes', () => {
@@ -150,6 +182,15 @@ describe('trace store', () => {
     expect(r.rebuilt).toBe(true);
     expect(store.getSession(id)!.tasks).toBe(1);
     expect(store.listTasks(id)).toHaveLength(1);
+    // Replaced again by a longer file: the indexed offset no longer starts a line.
+    rmSync(path);
+    const w2 = createTraceWriter(path, id);
+    w2.append({ event_type: 'note', text: 'x'.repeat(37) });
+    for (const e of syntheticSessionEvents({ tasks: 4 })) w2.append(e);
+    w2.dispose();
+    expect(store.ingestFile(path).rebuilt).toBe(true);
+    expect(store.listTasks(id)).toHaveLength(4);
+    expect(store.events(id, { limit: 1 }).events[0].event_type).toBe('note');
   });
 
   it('indexes concurrent sessions written at the same time, from two store connections', () => {

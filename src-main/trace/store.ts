@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createIngester, type SessionCounters } from './ingest';
 import { readTraceLines } from './jsonl';
@@ -82,6 +82,18 @@ function dropAll(db: Database.Database) {
   for (const t of ['events_fts', 'events', 'tasks', 'sessions']) db.exec(`DROP TABLE IF EXISTS ${t}`);
 }
 
+/** True when `offset` begins a line: a file replaced by another as long or longer is caught here. */
+function lineStartsAt(path: string, offset: number): boolean {
+  if (offset === 0) return true;
+  const fd = openSync(path, 'r');
+  try {
+    const b = Buffer.alloc(1);
+    return readSync(fd, b, 0, 1, offset - 1) === 1 && b[0] === 10;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function removeDatabaseFiles(path: string) {
   for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
 }
@@ -133,7 +145,7 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
         const size = statSync(tracePath).size;
         const row = db.prepare('SELECT id FROM sessions WHERE trace_path = ?').get(tracePath) as { id: string } | undefined;
         let sessionRowNow = row ? sessionRow(row.id) : undefined;
-        if (sessionRowNow && size < sessionRowNow.indexed_offset) {
+        if (sessionRowNow && (size < sessionRowNow.indexed_offset || !lineStartsAt(tracePath, sessionRowNow.indexed_offset))) {
           purge(sessionRowNow.sid);
           sessionRowNow = undefined;
           report.rebuilt = true;
@@ -194,7 +206,13 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
     path: file,
     ingestFile,
     syncRecords(root) {
-      const files = findTraceFiles(resolve(root));
+      const dir = resolve(root);
+      const files = findTraceFiles(dir);
+      // Sessions whose records folder was deleted leave the index too.
+      const found = new Set(files);
+      const indexed = db.prepare("SELECT sid, trace_path AS path FROM sessions WHERE trace_path LIKE ? ESCAPE '\\'").all(`${dir.replace(/[\\%_]/g, '\\$&')}/%`) as { sid: number; path: string }[];
+      const gone = indexed.filter((r) => !found.has(r.path));
+      if (gone.length) db.transaction(() => gone.forEach((r) => purge(r.sid)))();
       const reports = files.map(ingestFile);
       return { files: files.length, added: reports.reduce((n, r) => n + r.added, 0), reports, recovered };
     },

@@ -1,89 +1,86 @@
-import { CoreError, type CommandOutput } from '../../src-shared/contract';
+import { CoreError, type CommandOutput, type FormationView } from '../../src-shared/contract';
+import { connectOps, disconnectOps, type ManifestEditOp } from '../../src-shared/manifest';
+import { editManifestSource } from '../manifest';
 import type { StudioContext } from './context';
-import { entriesTo, resolveAllowEntry } from './edges';
+import { graphCapsule } from './edges';
 import { freePort } from './free-port';
-import { addAllow, removeAllow, setInternalPort, setPeerAccept } from './manifest-edits';
-import { remoteView } from './view';
 
 // Drawing an edge orchestrator -> worker IS the permission: the worker's address goes into the
-// orchestrator's allow list and the worker accepts peer tasks. Deleting it takes both back (the
-// export only when no other capsule still points at the worker). Manifests are read from disk
-// right before each edit, so a concurrent hand edit is built upon.
+// orchestrator's allow list and the worker accepts peer tasks (graph.ts plans the edits). Deleting
+// it takes both back, the export only when no other capsule still points at the worker. Manifests
+// are read from disk right before each edit, so a concurrent hand edit is built upon.
 
-function edit(ctx: StudioContext, id: string, change: (source: string, file: string) => string): boolean {
+function apply(ctx: StudioContext, id: string, ops: ManifestEditOp[]): boolean {
+  if (!ops.length) return false;
   const ws = ctx.workspace();
-  const { source, file } = ws.readManifestNow(id);
+  const { source } = ws.readManifestNow(id);
   let next: string;
   try {
-    next = change(source, file);
+    next = editManifestSource(source, ops);
   } catch (err) {
-    throw new CoreError('manifest_invalid', (err as Error).message);
+    throw new CoreError('manifest_invalid', `${ws.capsule(id).manifestPath}: ${(err as Error).message}`);
   }
   if (next === source) return false;
   ws.writeManifest(id, next);
   return true;
 }
 
+function find(view: FormationView, id: string) {
+  const c = view.capsules.find((x) => x.id === id);
+  if (!c) throw new CoreError('not_found', `No capsule ${id} in this formation.`);
+  return c;
+}
+
 export async function connectEdge(ctx: StudioContext, sourceId: string, targetId: string): Promise<CommandOutput<'edge.connect'>> {
-  const ws = ctx.workspace();
   if (sourceId === targetId) throw new CoreError('invalid_input', 'A capsule cannot be connected to itself.');
-  const source = ws.capsule(sourceId);
-  const snap = ws.snapshot();
-  const remote = snap.remotes.find((r) => r.id === targetId);
-  let address: string;
+  const view = ctx.view();
+  const source = find(view, sourceId);
+  const remote = view.remotes.find((r) => r.id === targetId);
+  let message: string;
   let pinnedPort: number | undefined;
-  const notes: string[] = [];
-  const sourceName = source.summary.name ?? sourceId;
 
   if (remote) {
-    address = remoteView(remote, ctx.cards).address!;
-    notes.push(`${sourceName} may now call ${address}.`);
+    if (!remote.address) throw new CoreError('remote_unreachable', `The address of ${remote.url} is not known yet.`);
+    apply(ctx, sourceId, [{ op: 'addAllow', entry: remote.address }]);
+    message = `${source.name} may now call ${remote.card?.name ?? remote.url} at ${remote.address}.`;
   } else {
-    const target = ws.capsule(targetId);
-    const targetName = target.summary.name ?? targetId;
-    let port = target.summary.port;
-    if (port === null) {
-      port = await freePort(new Set(snap.capsules.map((c) => c.summary.port).filter((p): p is number => p !== null)));
-      edit(ctx, targetId, (s, f) => setInternalPort(s, f, port!));
-      pinnedPort = port;
-      notes.push(`Pinned ${targetName} to port ${port} (network.internal_port) so ${sourceName}'s allow entry stays valid across restarts.`);
-      if (ctx.sessions.status(targetId).url) notes.push(`Relaunch ${targetName} to move it to that port.`);
+    const target = find(view, targetId);
+    const taken = new Set(view.capsules.map((c) => c.port).filter((p): p is number => p !== null));
+    const plan = connectOps(graphCapsule(source), graphCapsule(target), { freePort: target.port === null ? await freePort(taken) : 0 });
+    apply(ctx, targetId, plan.worker);
+    apply(ctx, sourceId, plan.orchestrator);
+    message = `${source.name} may now delegate to ${target.name} at localhost:${plan.port}; ${target.name} accepts peer tasks.`;
+    if (plan.pinned) {
+      pinnedPort = plan.port;
+      const note = `Pinned ${target.name} to port ${plan.port} (network.internal_port) so ${source.name}'s allow entry stays valid across restarts.`;
+      message += ` ${note}`;
+      ctx.emit('notice.raised', { level: 'info', message: note });
     }
-    address = `localhost:${port}`;
-    edit(ctx, targetId, (s, f) => setPeerAccept(s, f, true));
-    notes.unshift(`${sourceName} may now delegate to ${targetName} at ${address}; ${targetName} accepts peer tasks.`);
   }
-  edit(ctx, sourceId, (s, f) => addAllow(s, f, address));
   ctx.changed();
-  if (pinnedPort !== undefined) ctx.emit('notice.raised', { level: 'info', message: notes[1] });
-  const after = ws.snapshot();
-  const resolved = resolveAllowEntry(address, after.capsules.map((c) => ({ id: c.id, port: c.summary.port, allow: c.summary.allow })), ctx.view().remotes, sourceId);
-  return {
-    edge: { id: `${sourceId}->${resolved.target}`, source: sourceId, ...resolved },
-    ...(pinnedPort !== undefined ? { pinnedPort } : {}),
-    message: notes.join(' '),
-  };
+  const edge = ctx.view().edges.find((e) => e.source === sourceId && e.target === targetId);
+  if (!edge) throw new CoreError('internal', `The manifests were updated but no edge ${sourceId} -> ${targetId} is derived from them.`);
+  return { edge, ...(pinnedPort !== undefined ? { pinnedPort } : {}), message };
 }
 
 export async function disconnectEdge(ctx: StudioContext, sourceId: string, targetId: string, opts: { quiet?: boolean } = {}): Promise<CommandOutput<'edge.disconnect'>> {
   const view = ctx.view();
-  const source = view.capsules.find((c) => c.id === sourceId);
-  if (!source) throw new CoreError('not_found', `No capsule ${sourceId} in this formation.`);
-  const entries = entriesTo(source.allow, targetId, view.capsules, view.remotes, sourceId);
-  if (!entries.length) {
+  const source = find(view, sourceId);
+  const edges = view.edges.filter((e) => e.source === sourceId && e.target === targetId);
+  if (!edges.length) {
     if (opts.quiet) return { revokedExport: false, message: '' };
     throw new CoreError('not_found', `There is no edge from ${source.name} to ${targetId}.`);
   }
-  edit(ctx, sourceId, (s, f) => removeAllow(s, f, (e) => entries.includes(e)));
-  let revokedExport = false;
   const target = view.capsules.find((c) => c.id === targetId);
-  const notes = [`${source.name} may no longer call ${entries.join(', ')}.`];
+  let revokedExport = false;
+  const notes = [`${source.name} may no longer call ${edges.map((e) => e.address).join(', ')}.`];
   if (target) {
-    const stillPointed = view.capsules.some((c) => c.id !== sourceId && c.id !== targetId && entriesTo(c.allow, targetId, view.capsules, view.remotes, c.id).length > 0);
-    if (!stillPointed && target.acceptsPeerTasks) {
-      revokedExport = edit(ctx, targetId, (s, f) => setPeerAccept(s, f, false));
-      if (revokedExport) notes.push(`${target.name} no longer accepts peer tasks.`);
-    }
+    const plan = disconnectOps(graphCapsule(source), graphCapsule(target), { capsules: view.capsules.map(graphCapsule) });
+    apply(ctx, sourceId, plan.orchestrator);
+    revokedExport = apply(ctx, targetId, plan.worker);
+    if (revokedExport) notes.push(`${target.name} no longer accepts peer tasks.`);
+  } else {
+    apply(ctx, sourceId, edges.map((e) => ({ op: 'removeAllow', entry: e.address })));
   }
   if (!opts.quiet) ctx.changed();
   return { revokedExport, message: notes.join(' ') };

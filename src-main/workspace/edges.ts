@@ -1,49 +1,36 @@
-import { loopbackPort, matchAllow, sameAllowEntry } from '../../src-shared/manifest';
-import type { EdgeView } from '../../src-shared/contract';
+import { deriveEdges as deriveGraphEdges, type GraphCapsule, type GraphRemote, type Manifest } from '../../src-shared/manifest';
+import type { CapsuleView, EdgeView, RemoteView } from '../../src-shared/contract';
 
-// Edges are derived from the manifests, never stored: an allow entry that names a capsule's
-// pinned loopback port is an edge to that capsule, one that names a remote agent's interface is an
-// edge to that remote, anything else is an edge to an external address. So a hand-edited allow
-// list draws the same graph the Studio would have drawn.
+// Edges come from the manifests (src-shared/manifest/graph.ts), never from storage: an allow
+// entry naming a capsule's port is an edge to it, one naming a remote's interface an edge to the
+// remote, anything else an edge to an external address. Here they become the canvas's EdgeViews.
 
-export interface EdgeCapsule {
-  id: string;
-  port: number | null;
-  allow: string[];
-}
-export interface EdgeRemote {
-  id: string;
-  address?: string;
-}
+type EdgeSource = Pick<CapsuleView, 'id' | 'name' | 'port' | 'allow' | 'acceptsPeerTasks'> & { url?: string };
 
-/** Which node an allow entry points at. */
-export function resolveAllowEntry(entry: string, capsules: EdgeCapsule[], remotes: EdgeRemote[], self?: string): Omit<EdgeView, 'id' | 'source'> {
-  const port = loopbackPort(entry);
-  if (port !== undefined) {
-    const target = capsules.find((c) => c.id !== self && c.port === port);
-    if (target) return { target: target.id, targetKind: 'capsule', address: entry };
-  }
-  const remote = remotes.find((r) => r.address && (sameAllowEntry(entry, r.address) || matchAllow(r.address, [entry]) !== undefined));
-  if (remote) return { target: remote.id, targetKind: 'remote', address: entry };
-  return { target: `external:${entry}`, targetKind: 'external', address: entry };
+/** The graph's view of a capsule, built from the raw manifest summary so a manifest with issues elsewhere still draws its edges. */
+export function graphCapsule(c: EdgeSource): GraphCapsule {
+  const manifest = {
+    ...(c.port !== null ? { network: { internal_port: c.port } } : {}),
+    capabilities: { network: { allow: c.allow } },
+    exports: { peer_tasks: { accept: c.acceptsPeerTasks } },
+  } as unknown as Manifest;
+  const running = c.url ? Number(new URL(c.url).port) : undefined;
+  return { id: c.id, name: c.name, manifest, ...(running ? { port: running } : {}) };
 }
 
-export function deriveEdges(capsules: EdgeCapsule[], remotes: EdgeRemote[]): EdgeView[] {
-  const edges: EdgeView[] = [];
+export function graphRemotes(remotes: Pick<RemoteView, 'id' | 'address'>[]): GraphRemote[] {
+  return remotes.filter((r) => r.address).map((r) => ({ id: r.id, url: r.address! }));
+}
+
+export function deriveEdges(capsules: EdgeSource[], remotes: Pick<RemoteView, 'id' | 'address'>[]): EdgeView[] {
   const seen = new Set<string>();
-  for (const c of capsules) {
-    for (const entry of c.allow) {
-      const r = resolveAllowEntry(entry, capsules, remotes, c.id);
-      const id = `${c.id}->${r.target}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      edges.push({ id, source: c.id, ...r });
-    }
+  const edges: EdgeView[] = [];
+  for (const e of deriveGraphEdges(capsules.map(graphCapsule), graphRemotes(remotes))) {
+    const target = e.kind === 'external' ? `external:${e.allowEntry}` : e.target;
+    const id = `${e.source}->${target}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    edges.push({ id, source: e.source, target, targetKind: e.kind, address: e.allowEntry });
   }
   return edges;
-}
-
-/** The allow entries of `allow` that make an edge to `target`. */
-export function entriesTo(allow: string[], target: string, capsules: EdgeCapsule[], remotes: EdgeRemote[], self: string): string[] {
-  return allow.filter((e) => resolveAllowEntry(e, capsules, remotes, self).target === target);
 }

@@ -6,7 +6,7 @@ import { copyExample, writeEmptyFormation } from './example';
 import { existsSync, isDirectory } from './files';
 import { FORMATION_FILE } from './formation-file';
 import { readdirSync } from 'node:fs';
-import { orchestratorTemplate, workerTemplate } from './templates';
+import { renderManifestTemplate } from '../manifest';
 import { capsuleView } from './view';
 import { connectEdge, disconnectEdge } from './edge-commands';
 
@@ -68,7 +68,7 @@ export function formationHandlers(ctx: StudioContext): Pick<
       const chosen = name ?? freshName(ctx, kind);
       if (ws.snapshot().capsules.some((c) => c.id === chosen)) throw new CoreError('conflict', `A capsule named ${chosen} is already in the formation.`);
       const manifest = `capsules/${chosen}.yaml`;
-      ws.createManifest(manifest, kind === 'orchestrator' ? orchestratorTemplate(chosen) : workerTemplate(chosen));
+      ws.createManifest(manifest, renderManifestTemplate(kind, chosen));
       ws.addNode('capsules', { id: chosen, manifest, position });
       ctx.changed();
       return capsuleView(ws.capsule(chosen), ctx.sessions.status(chosen));

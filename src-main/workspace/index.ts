@@ -11,3 +11,4 @@ export { readFormation, FORMATION_FILE } from './formation-file';
 export { summarizeManifest, hashSource } from './manifest-view';
 export { deriveEdges } from './edges';
 export type { Handlers } from './handlers';
+export { formationResolver } from './formation-resolver';

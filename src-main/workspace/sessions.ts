@@ -1,4 +1,5 @@
-import type { Session, SessionOptions } from '../runtime/api';
+import { readFileSync } from 'node:fs';
+import type { FormationResolver, Session, SessionOptions } from '../runtime';
 import type { TraceEvent } from '../../src-shared/trace';
 import { CoreError, type CapsuleState, type EventMap } from '../../src-shared/contract';
 import { formatIssues, ManifestError } from '../manifest';
@@ -16,6 +17,8 @@ export interface CapsuleSessionsDeps {
   env?: Record<string, string | undefined>;
   /** How long trace lines gather before one trace.appended goes out. */
   traceFlushMs?: number;
+  /** How a capsule's delegate_task finds the other capsules of its formation by name. */
+  formationFor?: (id: string) => FormationResolver;
 }
 
 interface Slot {
@@ -50,6 +53,16 @@ function launchError(err: unknown, id: string): CoreError {
   return new CoreError('launch_failed', `Cannot launch ${id}: ${message}`);
 }
 
+function countTraceLines(session: Session): number {
+  session.trace.flush();
+  try {
+    const text = readFileSync(session.trace.path, 'utf8');
+    return text ? text.split('\n').length - 1 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSessions {
   const slots = new Map<string, Slot>();
   const flushMs = deps.traceFlushMs ?? 40;
@@ -78,6 +91,8 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
 
   const watchSession = (id: string, s: Slot, session: Session) => {
     let batch: TraceEvent[] = [];
+    // Lines written before we subscribed (session_start) count too: trace.tail indexes the file.
+    let next = countTraceLines(session);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stateTimer: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {
@@ -85,7 +100,8 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
       if (!batch.length) return;
       const events = batch;
       batch = [];
-      deps.emit('trace.appended', { sessionId: session.id, capsuleId: id, events });
+      deps.emit('trace.appended', { sessionId: session.id, capsuleId: id, first: next, events });
+      next += events.length;
     };
     s.unsubscribe.push(
       session.trace.subscribe((e) => {
@@ -125,7 +141,7 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
       s.state = 'starting';
       s.error = undefined;
       announce(id);
-      s.starting = deps.startSession({ manifestPath, recordsRoot: deps.recordsRoot, env: deps.env });
+      s.starting = deps.startSession({ manifestPath, recordsRoot: deps.recordsRoot, env: deps.env, ...(deps.formationFor ? { formation: deps.formationFor(id) } : {}) });
       try {
         const session = await s.starting;
         s.session = session;

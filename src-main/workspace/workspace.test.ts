@@ -71,7 +71,7 @@ describe('workspaces', () => {
     expect(helper.network.internal_port).toBe(res.pinnedPort);
     expect(helper.exports.peer_tasks.accept).toBe(true);
     expect(readYaml(bossFile).capabilities.network.allow).toEqual([`localhost:${res.pinnedPort}`]);
-    expect(readFileSync(bossFile, 'utf8')).toContain('# The rehearsal driver answers from this script');
+    expect(readFileSync(bossFile, 'utf8')).toContain('# Where this capsule may connect.');
     const f = await studio.core.invoke('formation.get', {});
     expect(f.edges.find((e) => e.source === 'boss')).toMatchObject({ target: 'helper', targetKind: 'capsule' });
 
@@ -82,11 +82,12 @@ describe('workspaces', () => {
 
     const off = await studio.core.invoke('edge.disconnect', { source: 'boss', target: 'helper' });
     expect(off.revokedExport).toBe(true);
-    expect(readYaml(bossFile).capabilities).toBeUndefined();
+    expect(readYaml(bossFile).capabilities.network.allow).toEqual([]);
     const after = readYaml(helperFile);
-    expect(after.exports).toBeUndefined();
+    expect(after.exports.peer_tasks.accept).toBe(false);
     expect(after.network.internal_port).toBe(res.pinnedPort);
-    expect(readFileSync(helperFile, 'utf8')).toContain('# helper: a worker capsule.');
+    expect(readFileSync(helperFile, 'utf8')).toContain('# Drawing an edge from an orchestrator to this worker turns this on.');
+    expect((await studio.core.invoke('formation.get', {})).edges.filter((e) => e.source === 'boss')).toEqual([]);
   });
 
   it('keeps a worker exported while another orchestrator still points at it', async () => {

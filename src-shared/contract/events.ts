@@ -20,8 +20,12 @@ export interface EventMap {
   };
   /** A task of a running capsule changed state or got an artifact. */
   'task.updated': { capsuleId: string; sessionId: string; task: Task };
-  /** New lines of a session's trace, batched (a burst arrives as a few events, not thousands). */
-  'trace.appended': { sessionId: string; capsuleId?: string; events: TraceEvent[] };
+  /**
+   * New lines of a session's trace, batched (a burst arrives as a few events, not thousands).
+   * `first` is the line index of events[0] as trace.tail counts, so a view that caught up with
+   * trace.tail joins the live stream without gaps or duplicates.
+   */
+  'trace.appended': { sessionId: string; capsuleId?: string; first: number; events: TraceEvent[] };
   /** A manifest changed on disk while the Studio held another version of it (a write was refused or an editor saved over it). */
   'manifest.conflicted': { id: string; path: string; hash: string; message: string };
   /** Something the user should read (a pinned port, a failed watch, a port taken). */

@@ -1,6 +1,22 @@
 // Time-ordered ids (UUIDv7 layout without dashes): 48-bit ms timestamp, version nibble, random.
 // Sorting ids as strings sorts them by creation time, which session addresses rely on.
 
+// Random bytes come from a pool refilled 4 KiB at a time: one getRandomValues call per id costs
+// more than the rest of a task's bookkeeping on the door's hot path.
+const POOL_SIZE = 4096;
+const pool = new Uint8Array(POOL_SIZE);
+let poolAt = POOL_SIZE;
+
+function randomBytes(n: number): Uint8Array {
+  if (poolAt + n > POOL_SIZE) {
+    crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
+  const out = pool.slice(poolAt, poolAt + n);
+  poolAt += n;
+  return out;
+}
+
 let lastMs = 0;
 let seq = 0;
 
@@ -19,8 +35,7 @@ export function timeOrderedHex(now = Date.now()): string {
     lastMs = now;
     seq = 0;
   }
-  const rand = new Uint8Array(10);
-  crypto.getRandomValues(rand);
+  const rand = randomBytes(10);
   const ts = now.toString(16).padStart(12, '0');
   // 12 bits of sequence after the version nibble keep ids from one millisecond in order.
   const seqHex = (seq & 0xfff).toString(16).padStart(3, '0');

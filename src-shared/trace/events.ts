@@ -21,6 +21,8 @@ export interface SessionStartEvent extends TraceBase {
   model: string;
   pid: number;
   parent_session_id?: string;
+  /** The session's records folder. */
+  workdir?: string;
 }
 export interface SessionEndEvent extends TraceBase {
   event_type: 'session_end';
@@ -81,6 +83,8 @@ export interface TaskCanceledEvent extends TraceBase {
   task_id: string;
   interrupted: string;
   in_flight: unknown[];
+  /** What the canceled work left running (the residue artifact's items). */
+  residue?: unknown[];
   by: string;
 }
 export interface TaskEndEvent extends TraceBase {
@@ -95,6 +99,19 @@ export interface TaskEndEvent extends TraceBase {
   answer?: string;
 }
 
+/** A task that did not fit (queue full, single busy, acceptance none); a task_end follows. */
+export interface TaskRejectedEvent extends TraceBase {
+  event_type: 'task_rejected';
+  task_id: string;
+  reason: string;
+}
+/** The task asked its caller a question (request_input) and waits in TASK_STATE_INPUT_REQUIRED. */
+export interface InputRequiredEvent extends TraceBase {
+  event_type: 'input_required';
+  task_id: string;
+  question: string;
+}
+
 /** Any trace line. Events not listed above (a2a_send, harness_*, push_*, …) share TraceBase. */
 export type TraceEvent =
   | SessionStartEvent
@@ -107,4 +124,6 @@ export type TraceEvent =
   | TaskFailedEvent
   | TaskCanceledEvent
   | TaskEndEvent
+  | TaskRejectedEvent
+  | InputRequiredEvent
   | (TraceBase & Record<string, unknown>);

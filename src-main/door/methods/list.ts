@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invalidParams, type Task } from '../../../src-shared/a2a';
 import { withHistory } from '../../runtime/tasks';
 import { registerMethod } from '../methods';
-import { historyLength, obj, parseParams, taskState } from '../params';
+import { DEFAULT_HISTORY_LENGTH, historyLength, obj, parseParams, taskState } from '../params';
 
 // ListTasks (a2a-v1.md §7): filters, newest first by status timestamp, opaque cursor paging;
 // nextPageToken is always present ("" on the last page); artifacts only with includeArtifacts.
@@ -59,7 +59,7 @@ registerMethod('ListTasks', (ctx) => {
   const more = start + pageSize < all.length;
   const last = page[page.length - 1];
   const tasks = page.map((t) => {
-    const shown = withHistory(t, p.historyLength);
+    const shown = withHistory(t, p.historyLength ?? DEFAULT_HISTORY_LENGTH);
     if (p.includeArtifacts) return { ...shown, artifacts: shown.artifacts ?? [] };
     const { artifacts: _omit, ...rest } = shown;
     return rest;

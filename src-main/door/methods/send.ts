@@ -1,8 +1,9 @@
 import { PEER_HEADER, type Message } from '../../../src-shared/a2a';
 import { withHistory } from '../../runtime/tasks';
 import { registerMethod, type MethodContext } from '../methods';
-import { parseParams, sendMessageParams, type SendMessageParams } from '../params';
+import { DEFAULT_HISTORY_LENGTH, parseParams, sendMessageParams, type SendMessageParams } from '../params';
 import { attachInlinePushConfig, inlinePushConfig } from '../push'; // issue 7
+import { checkAccepts } from '../../gateway/accepts'; // issue 8: the `accepts` input contract (the module alone, not the gateway server)
 
 // SendMessage: blocking by default (answers once the task is terminal or interrupted);
 // configuration.returnImmediately answers as soon as the task is accepted.
@@ -15,6 +16,7 @@ const header = (ctx: MethodContext, name: string): string | undefined => {
 /** Validates SendMessage params and hands the message to the session (shared with streaming). */
 export function acceptFromDoor(ctx: MethodContext, method: string) {
   const params = parseParams(sendMessageParams, ctx.params) as SendMessageParams;
+  checkAccepts(ctx.session.manifest.accepts, params.message); // issue 8: -32602 naming the field, before any task exists
   const push = inlinePushConfig(ctx.session, ctx.params); // issue 7: a bad inline push config starts nothing
   const accepted = ctx.session.acceptMessage({
     message: params.message as Message,
@@ -30,5 +32,5 @@ registerMethod('SendMessage', async (ctx) => {
   const { params, accepted } = acceptFromDoor(ctx, 'SendMessage');
   const config = params.configuration;
   const task = config?.returnImmediately ? accepted.task : await accepted.settled;
-  return { task: withHistory(task, config?.historyLength) };
+  return { task: withHistory(task, config?.historyLength ?? DEFAULT_HISTORY_LENGTH) };
 });

@@ -1,17 +1,18 @@
 import { taskNotFound } from '../../../src-shared/a2a';
 import { registerMethod } from '../methods';
-import { parseParams, taskIdParams } from '../params';
+import { withHistory } from '../../runtime/tasks';
+import { DEFAULT_HISTORY_LENGTH, parseParams, taskIdParams } from '../params';
 
 // GetTask and CancelTask.
 
 registerMethod('GetTask', (ctx) => {
   const p = parseParams(taskIdParams, ctx.params);
-  const task = ctx.session.getTask(p.id, p.historyLength);
+  const task = ctx.session.getTask(p.id, p.historyLength ?? DEFAULT_HISTORY_LENGTH);
   if (!task) throw taskNotFound(p.id);
   return task;
 });
 
-registerMethod('CancelTask', (ctx) => {
+registerMethod('CancelTask', async (ctx) => {
   const p = parseParams(taskIdParams, ctx.params);
-  return ctx.session.cancelTask(p.id, 'client');
+  return withHistory(await ctx.session.cancelTask(p.id, 'client'), p.historyLength ?? DEFAULT_HISTORY_LENGTH);
 });

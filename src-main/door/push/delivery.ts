@@ -109,7 +109,10 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
       const e = err as Error & { cause?: { code?: string } };
       if (e.name === 'TimeoutError') return { error: `timed out after ${timing.timeoutMs} ms` };
       if (e.name === 'AbortError') return { error: 'aborted' };
-      return { error: e.cause?.code ?? e.message };
+      // The error goes to the trace: keep the config's secrets out of it whatever the message quotes.
+      let error = e.cause?.code ?? e.message;
+      for (const secret of [config.token, config.authentication?.credentials]) if (secret) error = error.split(secret).join('***');
+      return { error };
     }
   }
 

@@ -40,6 +40,10 @@ describe('push config validation', () => {
     expect(refusal(() => parsePushConfig({ taskId: 't' })).code).toBe(-32602);
     expect(refusal(() => parsePushConfig({ url: 'https://x.example/', authentication: { credentials: 'c' } })).message).toContain('authentication.scheme');
     expect(refusal(() => parsePushConfig('nope')).code).toBe(-32602);
+    const badToken = refusal(() => parsePushConfig({ url: 'https://x.example/', token: 'tok\r\nX-Evil: 1' }));
+    expect(badToken.message).toContain('params.token');
+    expect(badToken.message).not.toContain('Evil');
+    expect(refusal(() => parsePushConfig({ url: 'https://x.example/', authentication: { scheme: 'Bearer x' } })).message).toContain('authentication.scheme');
   });
 
   it('keeps the fields it knows and reads snake_case task_id', () => {

@@ -10,9 +10,13 @@ export const MAX_CONFIGS_PER_TASK = 10;
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+// Values that become HTTP header values: no control characters (a bad one would make every POST
+// fail with an error quoting it).
+const headerSafe = z.string().regex(/^[^\x00-\x08\x0a-\x1f\x7f]*$/, 'must not contain control characters');
+
 const authentication = z.object({
-  scheme: z.string().min(1, 'scheme is required'),
-  credentials: z.string().optional(),
+  scheme: z.string().min(1, 'scheme is required').regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'an HTTP auth scheme such as Bearer'),
+  credentials: headerSafe.optional(),
 });
 
 // ProtoJSON readers accept snake_case too; task_id is the one field here that has a second spelling.
@@ -29,7 +33,7 @@ const configSchema = z.preprocess(
     id: z.string().max(200).optional(),
     taskId: z.string().optional(),
     url: z.string().min(1, 'url is required'),
-    token: z.string().optional(),
+    token: headerSafe.optional(),
     authentication: authentication.optional(),
   }),
 );

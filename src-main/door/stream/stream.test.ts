@@ -72,7 +72,7 @@ const kind = (e: any) => e.payload.$case as string;
 
 describe('streaming door', () => {
   it('the card says streaming and push are on, and lists the frames extension', async () => {
-    const card = await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).json();
+    const card = (await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).json()) as any;
     expect(card.capabilities.streaming).toBe(true);
     expect(card.capabilities.pushNotifications).toBe(true);
     expect(card.capabilities.extensions.map((e: any) => e.uri)).toContain(FRAMES_EXTENSION_URI);
@@ -138,12 +138,12 @@ describe('streaming door', () => {
     const done = await ts.rpc('SendMessage', wireMessage('quick'));
     const finished = await raw('SubscribeToTask', { id: done.result.task.id });
     expect(finished.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await finished.json()).error).toMatchObject({ code: -32004, data: [{ reason: 'UNSUPPORTED_OPERATION' }] });
-    const unknown = await (await raw('SubscribeToTask', { id: 'tsk_nope' })).json();
+    expect(((await finished.json()) as any).error).toMatchObject({ code: -32004, data: [{ reason: 'UNSUPPORTED_OPERATION' }] });
+    const unknown = (await (await raw('SubscribeToTask', { id: 'tsk_nope' })).json()) as any;
     expect(unknown.error.code).toBe(-32001);
     const bad = await raw('SendStreamingMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [] } });
     expect(bad.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await bad.json()).error.code).toBe(-32602);
+    expect(((await bad.json()) as any).error.code).toBe(-32602);
     // and through the SDK
     await expect(async () => {
       for await (const _e of client.resubscribeTask({ tenant: '', id: done.result.task.id }));

@@ -129,7 +129,7 @@ describe('process executor', () => {
     await t.until(working);
     expect(await t.cancel()).toBeUndefined();
     await outcome;
-    expect(t.events.find((e) => e.event_type === 'harness_interrupt')).toMatchObject({ interrupt: 'stdin' });
+    expect(t.events.find((e) => e.event_type === 'harness_interrupt')).toMatchObject({ interrupt: 'stdin', bytes: '\u0003', grace_ms: 10_000 });
     expect(t.events.find((e) => e.event_type === 'harness_exit')).toMatchObject({ cause: 'canceled', code: 130, killed: false });
   });
 

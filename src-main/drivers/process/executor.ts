@@ -42,7 +42,9 @@ export function createProcessExecutor(deps: Pick<ExecutorDeps, 'manifest' | 'sec
 
     let stopped: Promise<HarnessExit> | undefined;
     const stop = () =>
-      (stopped ??= h.cancel((interrupt) => task.trace({ event_type: 'harness_interrupt', interrupt })).then((exit) => {
+      (stopped ??= h.cancel((interrupt) =>
+        task.trace({ event_type: 'harness_interrupt', interrupt, ...(typeof spec!.interrupt === 'object' ? { bytes: spec!.interrupt.stdin } : {}), grace_ms: interrupt === 'none' ? 0 : spec!.grace_ms }),
+      ).then((exit) => {
         task.trace({ event_type: 'harness_exit', cause: 'canceled', ...exitFields(exit) });
         return exit;
       }));

@@ -134,4 +134,32 @@ describe('delegate_task outcomes', () => {
     expect(await running).toEqual({ ok: false, error: 'canceled' });
     expect(t.events.find((e) => e.event_type === 'delegation_end')).toMatchObject({ state: 'canceled', cancel_sent: true, peer_task_id: 'tsk_peer' });
   });
+
+  it('ends a sub-capsule whose start outlasted the cancel', async () => {
+    const ended: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const fakeChild = { id: 'ses_child', url: 'http://127.0.0.1:9', workdir: '/rec/children/w-1', manifest: { name: 'w', version: '3' }, end: async (why: string) => void ended.push(why) };
+    const d = createDelegateTool({
+      capsule: { name: 'orch', version: '1' },
+      allow: [],
+      workdir: () => '/rec',
+      formation: staticFormation({ w: { kind: 'manifest', manifestPath: '/w/murmur.yaml' } }),
+      startChild: async () => {
+        await gate;
+        return fakeChild as never;
+      },
+      cancelTimeoutMs: 20,
+    });
+    const t = fakeTask();
+    const running = d.run({ to: 'w', text: 'x' }, t.ctx);
+    await new Promise((r) => setTimeout(r, 10));
+    const [residue] = await t.cancel();
+    // Nothing is known of the child yet: the residue names the capsule asked for.
+    expect(residue).toMatchObject({ kind: 'delegation', capsule: 'w', child_session_id: '' });
+    expect(ended).toEqual([]);
+    release();
+    expect(await running).toEqual({ ok: false, error: 'canceled' });
+    expect(ended).toEqual(['delegating task canceled']);
+  });
 });

@@ -48,6 +48,10 @@ interface Delegation {
   childWorkdir: string;
   /** The start of a child or the send still under way; a cancel lets it land first. */
   pending?: Promise<unknown>;
+  /** The child's end, once asked for (by the cancel or by the delegation's own end). */
+  childEnding?: Promise<void>;
+  /** The cancel has done its part (the peer told, the child it knew of ended). */
+  cancelDone?: boolean;
   canceled: boolean;
 }
 
@@ -131,6 +135,8 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     child_workdir: d.childWorkdir,
   });
 
+  const endChild = (reason: string) => (d.childEnding ??= d.child?.end(reason).catch(() => undefined));
+
   const untrack = ctx.track({
     describe: () => `delegation ${d.id} to ${d.capsule}${d.peerTaskId ? ` (peer task ${d.peerTaskId})` : ''}`,
     async cancel() {
@@ -141,8 +147,9 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
         const signal = AbortSignal.timeout(cancelTimeout);
         cancelSent = await client.cancelTask(d.url, d.peerTaskId, { ...call(), signal }).then(() => true, () => false);
       }
-      if (d.child) await withTimeout(d.child.end('delegating task canceled'), cancelTimeout * 2);
+      await withTimeout(endChild('delegating task canceled'), cancelTimeout * 2);
       ctx.trace({ event_type: 'delegation_end', delegation_id: d.id, peer_task_id: d.peerTaskId ?? '', state: 'canceled', cancel_sent: cancelSent });
+      d.cancelDone = true;
       return residue();
     },
   });
@@ -180,10 +187,14 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     if (d.canceled || ctx.signal.aborted) return { ok: false, error: 'canceled' };
     return { ok: false, error: describeError(err) };
   } finally {
-    if (!d.canceled) {
+    if (!d.canceled && !ctx.signal.aborted) {
       untrack();
       // A sub-capsule lives as long as its delegation; its records stay under children/.
-      if (d.child) await d.child.end('delegation finished').catch(() => undefined);
+      await endChild('delegation finished');
+    } else if (d.cancelDone) {
+      // On cancel the cancel ends the child (after CancelTask reached it), unless the child's
+      // start outlasted the cancel's wait: then it is ended here, as soon as it exists.
+      await endChild('delegating task canceled');
     }
   }
 }

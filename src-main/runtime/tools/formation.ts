@@ -47,3 +47,30 @@ export async function resolveTarget(to: string, formation?: FormationResolver): 
     error: `unknown capsule "${text}": not a URL, and ${names.length ? `not one of this formation's capsules (${names.join(', ')})` : 'this session belongs to no formation'}`,
   };
 }
+
+/** A capsule of a formation as the Studio knows it: its manifest, and its session when running. */
+export interface FormationMember {
+  /** Names the model may use for it: the formation id and the manifest's name. */
+  names: string[];
+  manifestPath: string;
+  session?: { id: string; url: string; workdir: string; manifest: { name: string; version: string } };
+}
+
+/**
+ * A formation read fresh at every delegation: a running member is reached at its door (so the
+ * allow list decides), one that is not running is started as a sub-capsule from its manifest.
+ */
+export function liveFormation(members: () => FormationMember[]): FormationResolver {
+  return {
+    resolve(name) {
+      const m = members().find((x) => x.names.includes(name));
+      if (!m) return undefined;
+      if (m.session) {
+        const s = m.session;
+        return { kind: 'door', url: s.url, capsule: s.manifest.name, version: s.manifest.version, sessionId: s.id, workdir: s.workdir };
+      }
+      return { kind: 'manifest', manifestPath: m.manifestPath };
+    },
+    names: () => [...new Set(members().flatMap((m) => m.names))],
+  };
+}

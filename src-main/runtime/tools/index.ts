@@ -13,7 +13,7 @@ import { createShellRegistry, type ShellRegistry } from './shell-work';
 export { createDelegateTool, type DelegateDeps } from './delegate';
 export { createShellTool, shellAllows, type ShellToolDeps } from './shell';
 export { createShellRegistry, type RunningCommand, type ShellRegistry } from './shell-work';
-export { resolveTarget, staticFormation, type FormationResolver, type FormationTarget } from './formation';
+export { liveFormation, resolveTarget, staticFormation, type FormationMember, type FormationResolver, type FormationTarget } from './formation';
 export { joinArgv, splitCommand } from './argv';
 
 export interface SessionToolDeps {

@@ -75,7 +75,6 @@ function watchProcessExit(commands: Map<string, RunningCommand>): void {
 
 export function createShellRegistry(): ShellRegistry {
   const commands = new Map<string, RunningCommand>();
-  watchProcessExit(commands);
 
   const kill = async (cmd: RunningCommand, reason: string) => {
     if (!commands.has(cmd.workId)) return;
@@ -88,6 +87,7 @@ export function createShellRegistry(): ShellRegistry {
 
   return {
     spawn(spec) {
+      watchProcessExit(commands);
       let out: number | undefined;
       if (spec.logFile) {
         mkdirSync(join(spec.logFile, '..'), { recursive: true });

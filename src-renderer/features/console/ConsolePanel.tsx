@@ -111,7 +111,11 @@ function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
                 {answer}
               </div>
             ) : null}
-            {cancel?.refused ? <div className="muted">Could not cancel: {cancel.refused.message}</div> : null}
+            {cancel?.refused ? (
+              <div className="muted">
+                {cancel.refused.state ? `Could not cancel: it already ended as ${cancel.refused.state.replace('TASK_STATE_', '')}.` : `Could not cancel: ${cancel.refused.message}`}
+              </div>
+            ) : null}
             {cancel?.error ? <div className="error-text">Cancel failed: {cancel.error}</div> : null}
           </>
         )}

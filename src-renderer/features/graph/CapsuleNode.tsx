@@ -23,7 +23,8 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   if (!capsule) return null;
   const running = capsule.state !== 'stopped' && capsule.state !== 'failed';
   const role = capsule.role ?? 'capsule';
-  const address = capsule.url ?? (capsule.port ? `port ${capsule.port}` : 'port: auto');
+  // The scheme is always http on a door; the host:port is what tells doors apart.
+  const address = capsule.url?.replace(/^https?:\/\//, '').replace(/\/$/, '') ?? (capsule.port ? `port ${capsule.port}` : 'port: auto');
   return (
     <div
       className="capsule-node"
@@ -59,7 +60,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
         </span>
       </div>
       <div className="capsule-node-facts">
-        <span className="mono" title={address}>
+        <span className="mono" title={capsule.url ?? address}>
           {address}
         </span>
         <span aria-label={`${capsule.queued} queued, ${capsule.tasks} tasks`}>

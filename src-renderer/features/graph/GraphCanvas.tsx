@@ -4,7 +4,6 @@ import {
   BackgroundVariant,
   Controls,
   MarkerType,
-  MiniMap,
   Panel,
   ReactFlow,
   useReactFlow,
@@ -28,8 +27,8 @@ const edgeTypes = { permission: PermissionEdge };
 const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } };
 const proOptions = { hideAttribution: true };
 const DELETE_KEYS = ['Delete', 'Backspace'];
-/** Small formations fit on screen; the overview would only cover nodes. */
-const MINIMAP_FROM = 12;
+// No MiniMap: it redraws every node on each pan frame, which doubled the p95 frame time with
+// 300 nodes (e2e/graph-perf.spec.ts); Fit view covers the same need.
 
 
 /** The formation canvas: nodes and edges from the store, every edit goes through a store action. */
@@ -127,7 +126,6 @@ export function GraphCanvas() {
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.5} />
         <Controls showInteractive={false} position="bottom-left" />
-        {nodes.length > MINIMAP_FROM ? <MiniMap pannable zoomable position="bottom-right" ariaLabel="Formation overview" style={{ width: 160, height: 100 }} /> : null}
         <Panel position="top-right">
           <button type="button" className="btn" onClick={() => void fitView({ padding: 0.2, maxZoom: 1, duration: 200 })}>
             Fit view

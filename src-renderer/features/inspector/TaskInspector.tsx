@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Task } from '../../../src-shared/a2a';
+import { isTerminal, type Task } from '../../../src-shared/a2a';
 import type { ResidueView } from '../../../src-shared/contract';
 import { answerText, useStudio, type TaskRecord } from '../../store';
 import { TaskStateBadge } from '../console';
@@ -55,8 +55,10 @@ export function TaskInspector({ capsuleId }: { capsuleId: string }) {
             <span className="error-text">Stop session failed: {stop.error}</span>
           ) : (
             <>
-              <strong>Session stopped.</strong> Canceled: {stop.canceled.length ? stop.canceled.join(', ') : 'nothing was running'}.
+              <strong>Stop session: {stop.canceled.length} task{stop.canceled.length === 1 ? '' : 's'} canceled.</strong>{' '}
+              {stop.canceled.length ? <span className="mono">{stop.canceled.join(', ')}</span> : 'Nothing was running.'}
               <Residue items={stop.residue} />
+              <div className="muted">The capsule keeps answering new tasks; Stop on its node ends it.</div>
             </>
           )}
         </div>
@@ -93,7 +95,7 @@ function TaskRow({ rec }: { rec: TaskRecord }) {
         <span className="toolbar-spacer" />
         <button
           type="button"
-          className="btn btn-small btn-danger"
+          className={`btn btn-small${isTerminal(task.status.state) ? '' : ' btn-danger'}`}
           disabled={busy}
           onClick={async () => {
             setBusy(true);
@@ -113,8 +115,9 @@ function TaskRow({ rec }: { rec: TaskRecord }) {
             <span className="error-text">Cancel failed: {cancel.error}</span>
           ) : cancel.refused ? (
             <span>
-              Cannot cancel: {cancel.refused.message}
-              {cancel.refused.state ? ` (the task is already ${cancel.refused.state.replace('TASK_STATE_', '').toLowerCase()})` : ''}
+              {cancel.refused.state
+                ? `Cannot cancel: the task already ended as ${cancel.refused.state.replace('TASK_STATE_', '')}.`
+                : `Cannot cancel: ${cancel.refused.message}`}
             </span>
           ) : (
             <>

@@ -81,6 +81,7 @@ export function ManifestPanel({ capsuleId }: { capsuleId: string }) {
                 <button
                   type="button"
                   className="issue"
+                  aria-label={`${i.line ? `Line ${i.line}` : 'File'}: ${i.path ? `${i.path} ` : ''}${i.message}`}
                   onClick={() => {
                     if (!i.line) return;
                     setView('yaml');

@@ -26,6 +26,7 @@ function TraceList({ sessionId }: { sessionId: string }) {
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
   const follow = useRef(true);
+  const [picked, setPicked] = useState<number | null>(null);
 
   useLayoutEffect(() => {
     const el = box.current;
@@ -58,7 +59,18 @@ function TraceList({ sessionId }: { sessionId: string }) {
     } else {
       const e = events![r.index];
       visible.push(
-        <div key={`e-${r.index}`} className="trace-row trace-event" data-tone={eventTone(e.event_type)} style={style} role="row" title={describeEvent(e)}>
+        <div
+          key={`e-${r.index}`}
+          className="trace-row trace-event"
+          data-tone={eventTone(e.event_type)}
+          data-picked={picked === r.index || undefined}
+          style={style}
+          role="row"
+          tabIndex={0}
+          aria-selected={picked === r.index}
+          onClick={() => setPicked(r.index)}
+          onKeyDown={(k) => k.key === 'Enter' && setPicked(r.index)}
+        >
           <span className="trace-time mono">{e.ts.slice(11, 23)}</span>
           <span className="trace-type">{e.event_type}</span>
           <span className="trace-text">{describeEvent(e)}</span>
@@ -91,6 +103,17 @@ function TraceList({ sessionId }: { sessionId: string }) {
           {visible}
         </div>
       </div>
+      {picked !== null && events?.[picked] ? (
+        <div className="trace-detail" aria-label="Trace event detail">
+          <div className="trace-detail-head">
+            <strong>{describeEvent(events[picked])}</strong>
+            <button type="button" className="btn btn-small" onClick={() => setPicked(null)} aria-label="Close event detail">
+              ✕
+            </button>
+          </div>
+          <pre className="mono">{JSON.stringify(events[picked], null, 2)}</pre>
+        </div>
+      ) : null}
     </div>
   );
 }

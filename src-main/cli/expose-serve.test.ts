@@ -1,0 +1,98 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// `capsule serve` (a formation plus the gateway, headless) and `capsule expose` in another
+// process: the token printed once opens the capsule at once; --revoke closes it at once.
+
+const BIN = resolve(__dirname, '../../bin/capsule.js');
+let home: string;
+let ws: string;
+let serve: ChildProcess;
+let lines: string[] = [];
+
+const manifest = (name: string) => `name: ${name}
+version: "0.1.0"
+inference:
+  model: rehearsal
+  driver:
+    artifact: capsule/driver-rehearsal
+`;
+
+function capsule(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 30_000 }, (err, stdout, stderr) =>
+      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+function waitLine(pattern: RegExp): Promise<string> {
+  const found = lines.find((l) => pattern.test(l));
+  if (found) return Promise.resolve(found);
+  return new Promise((done, fail) => {
+    const rl = createInterface({ input: serve.stdout! });
+    const timer = setTimeout(() => fail(new Error(`no line matching ${pattern}; got ${lines.join(' | ')}`)), 20_000);
+    rl.on('line', (l) => {
+      if (pattern.test(l)) {
+        clearTimeout(timer);
+        rl.close();
+        done(l);
+      }
+    });
+  });
+}
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'capsule-serve-'));
+  ws = join(home, 'ws');
+  mkdirSync(join(ws, 'capsules'), { recursive: true });
+  writeFileSync(join(ws, 'capsules', 'alpha.yaml'), manifest('alpha'));
+  writeFileSync(join(ws, 'capsules', 'beta.yaml'), manifest('beta'));
+  writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: alpha\n    manifest: capsules/alpha.yaml\n  - id: beta\n    manifest: capsules/beta.yaml\nremotes: []\n');
+  serve = spawn(process.execPath, [BIN, 'serve', '--workspace', ws, '--gateway-port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  createInterface({ input: serve.stdout! }).on('line', (l) => lines.push(l));
+  await waitLine(/^not exposed: beta/);
+}, 30_000);
+
+afterAll(() => {
+  if (serve.exitCode === null) serve.kill('SIGKILL');
+  rmSync(home, { recursive: true, force: true });
+});
+
+const call = (url: string, token: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } }),
+  });
+
+describe('capsule serve + capsule expose', () => {
+  it('launches the formation, prints the gateway, exposes with a one-time token, revokes at once, stops cleanly', async () => {
+    const gatewayUrl = (await waitLine(/^gateway: /)).slice('gateway: '.length);
+    expect(gatewayUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines.some((l) => /^capsule: alpha http:\/\/127\.0\.0\.1:\d+/.test(l))).toBe(true);
+
+    const exposed = await capsule('expose', 'alpha');
+    expect(exposed.code).toBe(0);
+    const token = /^token: (\S+)$/m.exec(exposed.stdout)![1];
+    const url = /^url: (\S+)$/m.exec(exposed.stdout)![1];
+    expect(url).toBe(`${gatewayUrl}/a2a/capsules/alpha`);
+    expect(exposed.stdout).toContain(`curl -s '${url}'`);
+
+    const ok = await (await call(url, token)).json();
+    expect(ok.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await call(`${gatewayUrl}/a2a/capsules/beta`, token)).status).toBe(404);
+    expect((await capsule('expose', 'alpha')).code).toBe(1); // already exposed: the token is never shown again
+
+    expect((await capsule('expose', 'alpha', '--revoke')).code).toBe(0);
+    expect((await call(url, token)).status).toBe(401);
+
+    const exited = new Promise<number | null>((r) => serve.once('exit', (code) => r(code)));
+    serve.kill('SIGINT');
+    expect(await exited).toBe(0);
+  }, 40_000);
+});

@@ -1,0 +1,116 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { agentCardOf } from '../door';
+import { createGateway, gatewayDataDir, isLoopback, removeGatewayRecord, runningResolver, writeGatewayRecord, type Gateway } from '../gateway';
+import { formatIssues, ManifestError } from '../manifest';
+import { startSession, type Session } from '../runtime';
+import { liveFormation } from '../runtime/tools/formation';
+import { readFormation, FORMATION_FILE } from '../workspace';
+import { intOption, parseCommandArgs } from './args';
+import { UserError } from './errors';
+import { layout } from './home';
+
+// `capsule serve --workspace DIR`: headless. Launches every capsule of formation.yaml (one session
+// each, doors on loopback) plus the gateway, prints the gateway URL and each exposed capsule's
+// card; SIGINT/SIGTERM end every session and close the gateway. Exposures come from
+// `capsule expose` (which edits the gateway's exposures.json; this process sees it at once).
+
+export const usage = `usage: capsule serve --workspace DIR [--gateway-port N] [--host H] [--public-origin URL] [--trust-proxy] [--data DIR]
+  --workspace, -w   the workspace folder (holds formation.yaml)
+  --gateway-port    the gateway's port (default 0: the OS picks; printed)
+  --host            interface the gateway binds (default 127.0.0.1; anything else is reachable from the network)
+  --public-origin   the origin cards advertise behind a reverse proxy or tunnel (https://agents.example.com)
+  --trust-proxy     believe X-Forwarded-Host/-Proto/-For (only behind a proxy you run)
+  --data            gateway data folder (default $CAPSULE_HOME/gateway): exposures, access log, signing key`;
+
+const options = {
+  workspace: { type: 'string', short: 'w' },
+  'gateway-port': { type: 'string' },
+  host: { type: 'string' },
+  'public-origin': { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
+  data: { type: 'string' },
+} as const;
+
+function publicOriginOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw new UserError(`--public-origin must be an http(s) origin, not "${value}"`, 2);
+  return new URL(value).origin;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('serve', argv, options, usage);
+  if (!values.workspace) throw new UserError(`serve needs --workspace\n${usage}`, 2);
+  const dir = resolve(values.workspace);
+  const file = join(dir, FORMATION_FILE);
+  if (!existsSync(file)) throw new UserError(`${dir} has no ${FORMATION_FILE}`);
+  const formation = readFormation(readFileSync(file, 'utf8'));
+  if (formation.issues.length) throw new UserError(`${file}: ${formation.issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.message}`).join('; ')}`);
+  const port = intOption('gateway-port', values['gateway-port'], 65535);
+  const publicOrigin = publicOriginOption(values['public-origin']);
+  const host = values.host ?? '127.0.0.1';
+  const dataDir = resolve(values.data ?? gatewayDataDir(layout().home));
+
+  const sessions = new Map<string, Session>();
+  const members = () => formation.capsules.map((c) => ({ names: [c.id], manifestPath: resolve(dir, c.manifest), ...(sessions.get(c.id) ? { session: sessions.get(c.id)! } : {}) }));
+  const stopAll = () => Promise.all([...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)));
+  for (const c of formation.capsules) {
+    const manifestPath = resolve(dir, c.manifest);
+    try {
+      const s = await startSession({ manifestPath, formation: liveFormation(() => members().filter((m) => m.names[0] !== c.id)) });
+      sessions.set(c.id, s);
+      process.stdout.write(`capsule: ${c.id} ${s.url} (session ${s.id})\n`);
+    } catch (err) {
+      await stopAll();
+      const detail = err instanceof ManifestError ? `\n${formatIssues(err.issues)}` : `: ${(err as Error).message}`;
+      throw new UserError(`cannot launch ${c.id} (${c.manifest})${detail}`);
+    }
+  }
+
+  const fromRun = runningResolver(layout().running);
+  let gateway: Gateway;
+  try {
+    gateway = await createGateway({
+      host,
+      ...(port !== undefined ? { port } : {}),
+      ...(publicOrigin ? { publicOrigin } : {}),
+      trustProxy: values['trust-proxy'] ?? false,
+      dataDir,
+      resolveCapsule: (name) => {
+        const s = sessions.get(name);
+        // A session started with `capsule run` and exposed by name is served too.
+        return s ? { url: s.url, card: agentCardOf(s), accepts: s.manifest.accepts } : fromRun(name);
+      },
+    });
+  } catch (err) {
+    await stopAll();
+    throw new UserError(`the gateway cannot listen on ${host}:${port ?? 0}: ${(err as Error).message}`);
+  }
+  writeGatewayRecord(dataDir, { pid: process.pid, url: gateway.url, host: gateway.host, port: gateway.port, started_at: new Date().toISOString() });
+  if (!isLoopback(host)) process.stderr.write(`capsule: warning: the gateway binds ${host}: other machines can reach it (every call still needs a token)\n`);
+  process.stdout.write(`gateway: ${gateway.url}\n`);
+  for (const c of formation.capsules) {
+    const exposed = gateway.exposures.get(c.id);
+    process.stdout.write(exposed ? `exposed: ${c.id} ${gateway.urlsOf(c.id).card}\n` : `not exposed: ${c.id} (capsule expose ${c.id} --data ${dataDir})\n`);
+  }
+  const unsubscribe = gateway.onAccess((e) => process.stderr.write(`access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`));
+
+  await new Promise<void>((done) => {
+    let signals = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (++signals > 1) process.exit(130);
+      process.stderr.write(`capsule: ${signal}, stopping the gateway and ${sessions.size} session${sessions.size === 1 ? '' : 's'}\n`);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      done();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  unsubscribe();
+  removeGatewayRecord(dataDir);
+  await gateway.close();
+  await stopAll();
+  process.stderr.write(`capsule: stopped (${dirname(file)})\n`);
+  return 0;
+}

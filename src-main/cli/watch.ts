@@ -1,0 +1,161 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TraceEvent } from '../../src-shared/trace';
+import { readSse, type WatchEvent } from '../door/stream';
+import { resolveRunningSession } from '../trace';
+import { parseCommandArgs } from './args';
+import { UserError } from './errors';
+import { formatDuration } from './format';
+import { layout } from './home';
+
+// `capsule watch <session>` / `capsule watch --url <door>`: murmur.WatchSession, printed as it
+// happens (tasks, turns with tokens, tool calls and results, completion), until the session ends.
+// The door closes before the session writes session_end, so for a local session the last line
+// is read from its trace file once the stream has closed. A stream that closes while the door
+// still answers (its life cap) is resumed from the next seq, so nothing is skipped or repeated.
+
+export const usage = `usage: capsule watch <session> [--from start|now|<seq>]
+       capsule watch --url <door> [--from start|now|<seq>]
+  <session>  @1 (newest), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path
+  --url      a door's address, e.g. localhost:52222 or http://127.0.0.1:52222
+  --from     where to start: now (default), start (the whole trace so far), or a trace line number`;
+
+const MAX_TEXT = 160;
+const clip = (s: string, max = MAX_TEXT) => {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+};
+const short = (id: unknown) => (typeof id === 'string' ? id.slice(-8) : '?');
+
+/** One readable line for a trace event, or undefined for events not worth a line. */
+export function watchLine(event: TraceEvent): string | undefined {
+  const e = event as TraceEvent & Record<string, any>;
+  const task = e.task_id ? `[${short(e.task_id)}] ` : '';
+  switch (e.event_type) {
+    case 'session_start':
+      return `session ${e.session_id}  ${e.capsule} v${e.version}  ${e.url}  model ${e.model}`;
+    case 'a2a_task_received':
+      return `${task}task received${e.peer ? ` from ${e.peer}` : ''}: “${clip(e.text ?? '')}”`;
+    case 'task_start':
+      return `${task}task started`;
+    case 'inference': {
+      const calls = Array.isArray(e.tool_calls) && e.tool_calls.length ? `  calls ${e.tool_calls.map((c: { name: string }) => c.name).join(', ')}` : '';
+      const text = e.text ? `  “${clip(e.text)}”` : '';
+      return `${task}turn ${e.turn}  in ${e.tokens_in} out ${e.tokens_out}  ${e.stop_reason}  ${formatDuration(e.duration_ms)}${calls}${text}`;
+    }
+    case 'tool_call':
+      return `${task}  → ${e.name} ${clip(JSON.stringify(e.arguments ?? {}), 120)}`;
+    case 'tool_result':
+      return `${task}  ← ${e.name} ${e.ok ? 'ok' : 'error'}: ${clip(String(e.result ?? ''), 120)}`;
+    case 'task_failed':
+      return `${task}task failed (${e.cause}): ${clip(e.message ?? '')}`;
+    case 'task_canceled':
+      return `${task}task canceled by ${e.by ?? '?'}`;
+    case 'task_end':
+      return `${task}task ${e.exit_status}  ${e.state}  turns ${e.turns}  in ${e.tokens_in} out ${e.tokens_out}  ${formatDuration(e.duration_ms)}${e.answer ? `  “${clip(e.answer)}”` : ''}`;
+    case 'push_delivered':
+      return `${task}push delivered to ${e.url} (HTTP ${e.status}, attempt ${e.attempts})`;
+    case 'push_failed':
+      return `${task}push failed to ${e.url} after ${e.attempts} attempt(s): ${e.error}`;
+    case 'session_end':
+      return `session ended (${e.reason})  tasks ${e.tasks}  in ${e.tokens_in} out ${e.tokens_out}`;
+    default:
+      return `${task}${e.event_type}`;
+  }
+}
+
+function doorUrl(raw: string): string {
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
+  try {
+    return new URL(url).toString().replace(/\/$/, '');
+  } catch {
+    throw new UserError(`--url ${raw}: not a door address (try localhost:52222)`, 2);
+  }
+}
+
+function parseFrom(value: string | undefined): 'now' | 'start' | number {
+  if (value === undefined || value === 'now' || value === 'start') return value ?? 'now';
+  if (/^\d+$/.test(value) && Number(value) >= 1) return Number(value);
+  throw new UserError(`--from must be now, start or a trace line number (1, 2, …), not "${value}"`, 2);
+}
+
+type StreamEnd = { ended: boolean; lastSeq: number; reachable: boolean };
+
+/** Reads one WatchSession stream, printing as it goes. */
+async function follow(url: string, from: 'now' | 'start' | number, out: (line: string) => void): Promise<StreamEnd> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'watch', method: 'murmur.WatchSession', params: { from } }),
+    });
+  } catch {
+    return { ended: false, lastSeq: 0, reachable: false };
+  }
+  // 503: the door is closing (its session is ending) and takes no new streams.
+  if (res.status === 503) return { ended: false, lastSeq: 0, reachable: false };
+  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const body = (await res.json().catch(() => ({}))) as { error?: { code: number; message: string } };
+    throw new UserError(`the door at ${url} refused murmur.WatchSession${body.error ? ` (${body.error.code}): ${body.error.message}` : ` (HTTP ${res.status})`}`);
+  }
+  let lastSeq = 0;
+  let ended = false;
+  try {
+    for await (const sse of readSse(res.body as AsyncIterable<Uint8Array>)) {
+      const msg = JSON.parse(sse.data) as { result?: WatchEvent; error?: { message: string } };
+      if (!msg.result) continue;
+      lastSeq = msg.result.seq;
+      const line = watchLine(msg.result.event);
+      if (line) out(line);
+      if (msg.result.event.event_type === 'session_end') ended = true;
+    }
+  } catch {
+    // The connection dropped mid-stream: the caller decides whether the door is still there.
+  }
+  return { ended, lastSeq, reachable: true };
+}
+
+/** The session_end line of a local session's trace, waited for briefly (it follows the door's close). */
+async function sessionEndFromTrace(workdir: string, out: (line: string) => void): Promise<boolean> {
+  const path = join(workdir, 'trace.jsonl');
+  const until = Date.now() + 3000;
+  while (Date.now() < until) {
+    if (existsSync(path)) {
+      const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+      const last = lines[lines.length - 1];
+      if (last?.includes('"session_end"')) {
+        const line = watchLine(JSON.parse(last) as TraceEvent);
+        if (line) out(line);
+        return true;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+export async function main(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  const { values, positionals } = parseCommandArgs('watch', argv, { url: { type: 'string' }, from: { type: 'string' } }, usage);
+  if (values.url ? positionals.length !== 0 : positionals.length !== 1) throw new UserError(`watch needs one session or --url\n${usage}`, 2);
+  let from = parseFrom(values.from);
+  const local = values.url ? undefined : resolveRunningSession(positionals[0], layout().running);
+  const url = values.url ? doorUrl(values.url) : local!.url;
+  let connected = false;
+  for (;;) {
+    const end = await follow(url, from, out);
+    if (!end.reachable) {
+      if (!connected) throw new UserError(`the door at ${url} does not answer`);
+      break;
+    }
+    connected = true;
+    if (end.ended) return 0;
+    // Closed without session_end: the session is ending (its door closes first) or the stream
+    // reached its life cap. Resume after the last line seen; a door that is gone means the end.
+    if (end.lastSeq) from = end.lastSeq + 1;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (local) await sessionEndFromTrace(local.workdir, out);
+  else out('session ended (the door closed)');
+  return 0;
+}

@@ -1,0 +1,164 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+// Which capsules are exposed, and the hash of each one's bearer token, in <dataDir>/exposures.json.
+// The token itself is returned once (enable, rotate) and never stored. Another process (the CLI)
+// may edit the file: it is re-read when it changes, and a token that disappeared counts as revoked.
+
+export const EXPOSURES_FILE = 'exposures.json';
+
+const record = z.object({
+  capsule: z.string().min(1),
+  tokenId: z.string().min(1),
+  tokenHash: z.string().regex(/^[0-9a-f]{64}$/),
+  compat03: z.boolean().default(false),
+  createdAt: z.string(),
+  rotatedAt: z.string().optional(),
+});
+const fileSchema = z.object({ version: z.literal(1), exposures: z.array(record) });
+
+export type Exposure = z.infer<typeof record>;
+/** What callers may show: everything but the hash. */
+export type ExposureInfo = Omit<Exposure, 'tokenHash'>;
+
+export interface ExposureStore {
+  list(): ExposureInfo[];
+  get(capsule: string): ExposureInfo | undefined;
+  /** Exposes a capsule with a fresh token (returned once). Throws if it is already exposed. */
+  enable(capsule: string, opts?: { compat03?: boolean }): { exposure: ExposureInfo; token: string };
+  /** Replaces the token: the old one stops working at once. */
+  rotate(capsule: string): { exposure: ExposureInfo; token: string };
+  /** Ends the exposure and its token at once; false when it was not exposed. */
+  revoke(capsule: string): boolean;
+  setCompat03(capsule: string, on: boolean): ExposureInfo;
+  /** The exposure a presented token opens, compared in constant time against every stored hash. */
+  authenticate(token: string): ExposureInfo | undefined;
+  /** Called with the token ids that stopped being valid (revoked, rotated, removed by another process). */
+  onRevoked(listener: (tokenIds: string[]) => void): () => void;
+  dispose(): void;
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+const info = ({ tokenHash: _h, ...rest }: Exposure): ExposureInfo => rest;
+const newToken = () => ({ token: `capsule_${randomBytes(32).toString('base64url')}`, tokenId: `tok_${randomBytes(6).toString('hex')}` });
+
+export function createExposureStore(dataDir: string): ExposureStore {
+  const file = join(dataDir, EXPOSURES_FILE);
+  mkdirSync(dataDir, { recursive: true });
+  let exposures: Exposure[] = [];
+  let stamp = '';
+  const listeners = new Set<(ids: string[]) => void>();
+
+  const stampOf = () => {
+    try {
+      const s = statSync(file);
+      return `${s.mtimeMs}:${s.size}:${s.ino}`;
+    } catch {
+      return 'none';
+    }
+  };
+  const read = (): Exposure[] => {
+    if (!existsSync(file)) return [];
+    const parsed = fileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    // A damaged file exposes nothing rather than something unintended.
+    return parsed.success ? parsed.data.exposures : [];
+  };
+  const notify = (before: Exposure[]) => {
+    const now = new Set(exposures.map((e) => e.tokenId));
+    const gone = before.map((e) => e.tokenId).filter((id) => !now.has(id));
+    if (gone.length) for (const l of listeners) l(gone);
+  };
+  const refresh = () => {
+    const s = stampOf();
+    if (s === stamp) return;
+    const before = exposures;
+    try {
+      exposures = read();
+    } catch {
+      exposures = [];
+    }
+    stamp = s;
+    notify(before);
+  };
+  const save = (next: Exposure[]) => {
+    const before = exposures;
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify({ version: 1, exposures: next }, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+    exposures = next;
+    stamp = stampOf();
+    notify(before);
+  };
+  const find = (capsule: string) => {
+    refresh();
+    return exposures.find((e) => e.capsule === capsule);
+  };
+  const must = (capsule: string) => {
+    const e = find(capsule);
+    if (!e) throw new Error(`${capsule} is not exposed`);
+    return e;
+  };
+
+  refresh();
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dataDir, (_kind, name) => {
+      if (name === EXPOSURES_FILE) refresh();
+    });
+    watcher.unref();
+  } catch {
+    // Without a watcher, the per-request refresh still sees other processes' edits.
+  }
+
+  return {
+    list: () => (refresh(), exposures.map(info)),
+    get: (capsule) => {
+      const e = find(capsule);
+      return e && info(e);
+    },
+    enable(capsule, opts = {}) {
+      if (find(capsule)) throw new Error(`${capsule} is already exposed; rotate its token to get a new one`);
+      const { token, tokenId } = newToken();
+      const e: Exposure = { capsule, tokenId, tokenHash: hashOf(token).toString('hex'), compat03: opts.compat03 ?? false, createdAt: new Date().toISOString() };
+      save([...exposures, e]);
+      return { exposure: info(e), token };
+    },
+    rotate(capsule) {
+      const old = must(capsule);
+      const { token, tokenId } = newToken();
+      const e: Exposure = { ...old, tokenId, tokenHash: hashOf(token).toString('hex'), rotatedAt: new Date().toISOString() };
+      save(exposures.map((x) => (x.capsule === capsule ? e : x)));
+      return { exposure: info(e), token };
+    },
+    revoke(capsule) {
+      if (!find(capsule)) return false;
+      save(exposures.filter((x) => x.capsule !== capsule));
+      return true;
+    },
+    setCompat03(capsule, on) {
+      const e = { ...must(capsule), compat03: on };
+      save(exposures.map((x) => (x.capsule === capsule ? e : x)));
+      return info(e);
+    },
+    authenticate(token) {
+      refresh();
+      const presented = hashOf(token);
+      let match: Exposure | undefined;
+      // Every hash is compared (no early exit), each in constant time.
+      for (const e of exposures) {
+        if (timingSafeEqual(presented, Buffer.from(e.tokenHash, 'hex')) && !match) match = e;
+      }
+      return match && info(match);
+    },
+    onRevoked(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    dispose() {
+      watcher?.close();
+      listeners.clear();
+    },
+  };
+}

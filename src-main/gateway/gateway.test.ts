@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role, TaskState } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
+import { waitFor } from '../runtime/testing';
+import { startTestGateway, type TestGateway } from './testing';
+
+// The gateway end to end: a rehearsal capsule exposed with a token, called by the @a2a-js/sdk
+// 1.3.0 client and by plain fetch, with every refusal rule.
+
+let t: TestGateway;
+let token: string;
+beforeAll(async () => {
+  t = await startTestGateway({ inference: { rehearsal: { replies: [{ when: 'hang', turns: [{ hang: true }] }] } } });
+  token = t.gateway.exposures.enable(t.name).token;
+});
+afterAll(() => t.dispose());
+
+const message = (text: string) => ({
+  messageId: `m-${text}-${Math.random()}`,
+  contextId: '',
+  taskId: '',
+  role: Role.ROLE_USER,
+  parts: [{ content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: '' }],
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
+const sendParams = (text: string, returnImmediately = false) => ({
+  tenant: '',
+  message: message(text),
+  configuration: { acceptedOutputModes: [], historyLength: undefined, returnImmediately, taskPushNotificationConfig: undefined },
+  metadata: undefined,
+});
+
+function sdkClient(tok: string) {
+  const f = t.authFetch(tok);
+  return new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: f })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: f }),
+    }),
+  );
+}
+
+describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
+  let client: Client;
+  it('finds the capsule through the index card and builds a client from its card', async () => {
+    const index = (await (await t.authFetch(token)(`${t.gateway.url}/.well-known/agent-card.json`)).json()) as any;
+    expect(index.capsules).toEqual([expect.objectContaining({ name: t.name, card: t.gateway.urlsOf(t.name).card })]);
+    client = await sdkClient(token).createFromUrl(index.capsules[0].card, '');
+    const card = (await (await t.authFetch(token)(index.capsules[0].card)).json()) as any;
+    expect(card.supportedInterfaces[0].url).toBe(t.gateway.urlsOf(t.name).url);
+    expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) } });
+    expect(card.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
+    expect(JSON.stringify(card)).not.toContain('murmur.StopSession');
+  });
+
+  it('sends, gets and cancels through the gateway', async () => {
+    const done = (await client.sendMessage(sendParams('hello gateway'))) as any;
+    expect(done.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(done.artifacts[0].parts[0].content).toEqual({ $case: 'text', value: 'Acknowledged: “hello gateway”' });
+    const got = (await client.getTask({ tenant: '', id: done.id, historyLength: 0 })) as any;
+    expect(got.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    const hanging = (await client.sendMessage(sendParams('hang please', true))) as any;
+    const s = t.capsule.session;
+    await waitFor(s, () => s.getTask(hanging.id)?.status.state === 'TASK_STATE_WORKING');
+    const canceled = (await client.cancelTask({ tenant: '', id: hanging.id, metadata: undefined })) as any;
+    expect(canceled.status.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('streams through the gateway', async () => {
+    const events: any[] = [];
+    for await (const e of client.sendMessageStream(sendParams('stream me'))) events.push(e);
+    expect(events.length).toBeGreaterThan(1);
+    const last = JSON.stringify(events.at(-1));
+    expect(last).toContain(String(TaskState.TASK_STATE_COMPLETED));
+  });
+
+  it('logs every call with the token id and never the token', async () => {
+    const entries = t.gateway.access.recent();
+    expect(entries.some((e) => e.method === 'SendMessage' && e.outcome === 'ok' && e.tokenId?.startsWith('tok_'))).toBe(true);
+    expect(entries.some((e) => e.method === 'SendStreamingMessage' && e.outcome === 'stream')).toBe(true);
+    const file = readFileSync(join(t.dataDir, 'gateway-access.jsonl'), 'utf8');
+    expect(file).toContain('"method":"CancelTask"');
+    expect(file).not.toContain(token);
+    expect(readFileSync(join(t.dataDir, 'exposures.json'), 'utf8')).not.toContain(token);
+  });
+});
+
+describe('refusals', () => {
+  it('401 without a token and with a wrong one, with WWW-Authenticate: Bearer', async () => {
+    const none = await t.rpc(undefined, 'GetTask', { id: 'x' });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const wrong = await t.rpc(`${token}x`, 'GetTask', { id: 'x' });
+    expect(wrong.status).toBe(401);
+    const card = await fetch(t.gateway.urlsOf(t.name).card);
+    expect(card.status).toBe(401);
+  });
+
+  it('403 for a browser call from a foreign Origin, even with the token', async () => {
+    const r = await t.rpc(token, 'GetTask', { id: 'x' }, { origin: 'https://evil.example' });
+    expect(r.status).toBe(403);
+    const own = await t.rpc(token, 'GetTask', { id: 'x' }, { origin: t.gateway.url });
+    expect(own.status).toBe(200);
+  });
+
+  it('404 is the same for an unexposed capsule and a missing one', async () => {
+    const other = t.gateway.exposures.enable('not-running-capsule').token;
+    const get = (tok: string, name: string) =>
+      fetch(`${t.gateway.url}/a2a/capsules/${name}`, { method: 'POST', headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' }, body: '{}' });
+    const unexposed = await get(other, t.name); // exists and runs, but this token does not open it
+    const missing = await get(token, 'no-such-capsule');
+    const stopped = await get(other, 'not-running-capsule');
+    expect([unexposed.status, missing.status, stopped.status]).toEqual([404, 404, 404]);
+    const bodies = await Promise.all([unexposed.text(), missing.text(), stopped.text()]);
+    expect(new Set(bodies).size).toBe(1);
+    t.gateway.exposures.revoke('not-running-capsule');
+  });
+
+  it('refuses the door extension methods', async () => {
+    const r = await t.rpc(token, 'murmur.StopSession', {});
+    expect(r.body.error.code).toBe(-32601);
+  });
+});
+
+describe('revocation', () => {
+  it('takes effect at once, open streams included', async () => {
+    const t2 = await startTestGateway({ inference: { rehearsal: { replies: [{ when: 'hang', turns: [{ hang: true }] }] } } });
+    try {
+      const tok = t2.gateway.exposures.enable(t2.name).token;
+      const res = await fetch(t2.gateway.urlsOf(t2.name).url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${tok}`, accept: 'text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hang on' }] } } }),
+      });
+      expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const reader = res.body!.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toContain('"task"');
+      const logged = new Promise((resolve) => t2.gateway.onAccess((e) => e.outcome === 'revoked' && resolve(e)));
+      t2.gateway.exposures.revoke(t2.name);
+      let ended = false;
+      for (;;) {
+        const r = await reader.read().catch(() => ({ done: true }));
+        if (r.done) {
+          ended = true;
+          break;
+        }
+      }
+      expect(ended).toBe(true);
+      expect((await t2.rpc(tok, 'GetTask', { id: 'x' })).status).toBe(401);
+      expect(await logged).toMatchObject({ method: 'SendStreamingMessage', outcome: 'revoked' });
+    } finally {
+      await t2.dispose();
+    }
+  });
+
+  it('rotation: the old token stops working and the new one works', async () => {
+    const t3 = await startTestGateway();
+    try {
+      const old = t3.gateway.exposures.enable(t3.name).token;
+      expect((await t3.rpc(old, 'GetTask', { id: 'x' })).status).toBe(200);
+      const fresh = t3.gateway.exposures.rotate(t3.name).token;
+      expect((await t3.rpc(old, 'GetTask', { id: 'x' })).status).toBe(401);
+      expect((await t3.rpc(fresh, 'GetTask', { id: 'x' })).body.error.code).toBe(-32001);
+    } finally {
+      await t3.dispose();
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { A2AError, methodNotFound, type JsonRpcId } from '../../src-shared/a2a';
+import { checkAccepts } from './accepts';
+import { card03 } from './cards';
+import { envelopeTo03, EXTENDED_CARD_03, is03Method, METHODS_03, paramsTo10 } from './compat03';
+import { answerHeaders, forwardToDoor } from './forward';
+import { pipeSse } from './sse-pipe';
+import type { ExposureInfo } from './exposures';
+import type { ResolvedCapsule } from './types';
+
+// One external JSON-RPC call: refusals the gateway owns (door extension methods, the `accepts`
+// contract, 0.3 translation), then the door's answer passed back, an SSE stream piped through.
+
+export interface RpcCall {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  exposure: ExposureInfo;
+  capsule: ResolvedCapsule;
+  /** The capsule's card as the gateway serves it (for the 0.3 extended card). */
+  card: () => Promise<import('../../src-shared/a2a').AgentCard>;
+  url: string;
+  /** Registers a stream so a revocation can end it; returns the unregister function. */
+  track(close: () => void): () => void;
+}
+
+export interface RpcOutcome {
+  method: string;
+  status: number;
+  outcome: string;
+  /** Resolves when a stream ends (outcome 'stream' or 'revoked'). */
+  done?: Promise<string>;
+}
+
+const STREAMING = new Set(['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe']);
+
+function envelopeOf(raw: string): { id: JsonRpcId; method: string; params: any } | undefined {
+  try {
+    const env = JSON.parse(raw);
+    if (!env || typeof env !== 'object' || typeof env.method !== 'string') return undefined;
+    const id = typeof env.id === 'string' || typeof env.id === 'number' ? env.id : null;
+    return { id, method: env.method, params: env.params };
+  } catch {
+    return undefined;
+  }
+}
+
+const sendJson = (reply: FastifyReply, body: unknown, headers: Record<string, string> = {}) =>
+  reply.code(200).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
+
+const errorOut = (reply: FastifyReply, id: JsonRpcId, method: string, err: A2AError): RpcOutcome => {
+  sendJson(reply, { jsonrpc: '2.0', id, error: err.toJSON() });
+  return { method, status: 200, outcome: `error ${err.code}` };
+};
+
+export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
+  const { req, reply, exposure, capsule } = call;
+  const raw = typeof req.body === 'string' ? req.body : '';
+  const env = envelopeOf(raw);
+  const method = env?.method ?? '(unreadable)';
+  let body = raw;
+  let version: string | undefined;
+  const compat = !!env && exposure.compat03 && is03Method(method);
+  if (env) {
+    // The door's own extension methods (StopSession, WatchSession) act on the whole session:
+    // they stay with the Studio and are never reachable from outside.
+    if (method.startsWith('murmur.')) return errorOut(reply, env.id, method, methodNotFound(method));
+    try {
+      if (compat && method === EXTENDED_CARD_03) {
+        sendJson(reply, { jsonrpc: '2.0', id: env.id, result: card03(await call.card(), call.url) });
+        return { method, status: 200, outcome: 'ok' };
+      }
+      const method10 = compat ? METHODS_03[method] : method;
+      const params = compat ? paramsTo10(method, env.params ?? {}) : env.params;
+      if ((method10 === 'SendMessage' || method10 === 'SendStreamingMessage') && Array.isArray(params?.message?.parts)) {
+        checkAccepts(capsule.accepts, params.message);
+      }
+      if (compat) {
+        body = JSON.stringify({ jsonrpc: '2.0', id: env.id, method: method10, params });
+        version = '1.0';
+      }
+    } catch (err) {
+      if (err instanceof A2AError) return errorOut(reply, env.id, method, err);
+      throw err;
+    }
+  }
+
+  const abort = new AbortController();
+  // The caller went away before the answer was complete: stop the door's work on this request.
+  const onClose = () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  };
+  reply.raw.on('close', onClose);
+  let res: Response;
+  try {
+    res = await forwardToDoor({ doorUrl: capsule.url, body, headers: req.headers, query: (req.query ?? {}) as Record<string, unknown>, version, signal: abort.signal });
+  } catch {
+    reply.raw.off('close', onClose);
+    return errorOut(reply, env?.id ?? null, method, new A2AError(-32603, 'The capsule did not answer (is it still running?)'));
+  }
+  const headers = answerHeaders(res);
+  if ((headers['content-type'] ?? '').startsWith('text/event-stream') && res.body) {
+    const done = pipeSse({ res, reply, headers, abort, translate: compat ? envelopeTo03 : undefined, track: call.track });
+    return { method, status: res.status, outcome: 'stream', done: done.finally(() => reply.raw.off('close', onClose)) };
+  }
+  reply.raw.off('close', onClose);
+  const text = await res.text();
+  let outcome = res.ok ? 'ok' : `http ${res.status}`;
+  let out = text;
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed?.error) outcome = `error ${parsed.error.code}`;
+    if (compat) out = JSON.stringify(envelopeTo03(parsed));
+  } catch {}
+  if (STREAMING.has(method) && outcome === 'ok') outcome = 'stream';
+  reply.code(res.status).headers(headers).send(out);
+  return { method, status: res.status, outcome };
+}

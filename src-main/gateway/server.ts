@@ -1,0 +1,172 @@
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AgentCard } from '../../src-shared/a2a';
+import { createAccessLog, type AccessEntry, type AccessLog } from './access-log';
+import { capsuleCard, card03, indexCard } from './cards';
+import { createExposureStore, type ExposureStore } from './exposures';
+import { guard, originOf, sendNotFound, type GuardResult, type OriginSettings } from './guard';
+import { handleRpc } from './rpc';
+import { createCardSigner, type CardSigner } from './signing';
+import type { ResolveCapsule } from './types';
+
+// The gateway: one listener for every exposed capsule. Index card, per-capsule cards (signed) and
+// JSON-RPC endpoints forwarded to each capsule's door; token, origin and 404 rules in guard.ts.
+
+export interface GatewayOptions {
+  /** 127.0.0.1 unless another interface is chosen explicitly (the Studio warns). */
+  host?: string;
+  port?: number;
+  /** The origin cards advertise (behind a reverse proxy or tunnel); always wins. */
+  publicOrigin?: string;
+  /** Believe X-Forwarded-Host/-Proto/-For (only behind a proxy you run). */
+  trustProxy?: boolean;
+  /** Where exposures.json, the access log and the signing key live. */
+  dataDir: string;
+  resolveCapsule: ResolveCapsule;
+}
+
+export interface Gateway {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly exposures: ExposureStore;
+  readonly access: AccessLog;
+  readonly signer: CardSigner;
+  /** The signed card a capsule has on this gateway (the Studio's preview), or undefined. */
+  cardOf(name: string): Promise<AgentCard | undefined>;
+  /** URLs of an exposed capsule on this gateway. */
+  urlsOf(name: string): { url: string; card: string };
+  onAccess(listener: (entry: AccessEntry) => void): () => void;
+  close(): Promise<void>;
+}
+
+export const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+const enc = encodeURIComponent;
+
+export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
+  const host = opts.host ?? '127.0.0.1';
+  const exposures = createExposureStore(opts.dataDir);
+  const access = createAccessLog(opts.dataDir);
+  const signer = await createCardSigner(opts.dataDir);
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, trustProxy: opts.trustProxy ?? false, routerOptions: { ignoreTrailingSlash: true } });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  let bound = '';
+  const settings: OriginSettings = { bound: () => bound, publicOrigin: opts.publicOrigin, trustProxy: opts.trustProxy ?? false };
+  const streams = new Map<string, Set<() => void>>();
+  exposures.onRevoked((ids) => {
+    for (const id of ids) for (const close of [...(streams.get(id) ?? [])]) close();
+  });
+
+  const capsuleUrl = (origin: string, name: string) => `${origin}/a2a/capsules/${enc(name)}`;
+  const signedCard = async (origin: string, name: string): Promise<AgentCard | undefined> => {
+    const exp = exposures.get(name);
+    const cap = exp && (await opts.resolveCapsule(name));
+    if (!exp || !cap) return undefined;
+    const card = capsuleCard({ card: cap.card, url: capsuleUrl(origin, name), accepts: cap.accepts, compat03: exp.compat03 });
+    return signer.sign(card, `${origin}/.well-known/jwks.json`);
+  };
+
+  const log = (req: FastifyRequest, started: number, e: Pick<AccessEntry, 'tokenId' | 'capsule' | 'method' | 'status' | 'outcome'>) =>
+    access.record({ time: new Date(started).toISOString(), remote: req.ip, ...e, durationMs: Date.now() - started });
+  const refused = (req: FastifyRequest, started: number, g: Extract<GuardResult, { ok: false }>, capsule: string | null, method: string) =>
+    log(req, started, { tokenId: g.tokenId ?? null, capsule, method, status: g.status, outcome: g.outcome });
+  const json = (reply: FastifyReply, body: unknown) => reply.header('content-type', 'application/json').header('cache-control', 'no-store').send(JSON.stringify(body));
+
+  app.get('/.well-known/jwks.json', async (_req, reply) => json(reply, signer.jwks()));
+
+  app.get('/.well-known/agent-card.json', async (req, reply) => {
+    const started = Date.now();
+    const g = guard(req, reply, exposures, settings);
+    if (!g.ok) return refused(req, started, g, null, 'GET index card');
+    const origin = originOf(req, settings);
+    const cap = await opts.resolveCapsule(g.exposure.capsule);
+    const name = g.exposure.capsule;
+    const entries = cap ? [{ name, description: cap.description ?? cap.card.description, card: `${capsuleUrl(origin, name)}/.well-known/agent-card.json`, url: capsuleUrl(origin, name) }] : [];
+    json(reply, indexCard(entries, origin));
+    log(req, started, { tokenId: g.exposure.tokenId, capsule: null, method: 'GET index card', status: 200, outcome: 'ok' });
+  });
+
+  const cardRoute = (compat: boolean) => async (req: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
+    const started = Date.now();
+    const name = req.params.name;
+    const method = compat ? 'GET card 0.3' : 'GET card';
+    const g = guard(req, reply, exposures, settings, name);
+    if (!g.ok) return refused(req, started, g, name, method);
+    const origin = originOf(req, settings);
+    const card = await signedCard(origin, name);
+    if (!card || (compat && !g.exposure.compat03)) {
+      sendNotFound(reply);
+      return log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method, status: 404, outcome: 'not_found' });
+    }
+    json(reply, compat ? card03(card, capsuleUrl(origin, name)) : card);
+    log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method, status: 200, outcome: 'ok' });
+  };
+  app.get('/a2a/capsules/:name/.well-known/agent-card.json', cardRoute(false));
+  app.get('/a2a/capsules/:name/v0.3/agent-card.json', cardRoute(true));
+
+  app.post('/a2a/capsules/:name', async (req: FastifyRequest<{ Params: { name: string } }>, reply) => {
+    const started = Date.now();
+    const name = req.params.name;
+    const g = guard(req, reply, exposures, settings, name);
+    if (!g.ok) return refused(req, started, g, name, 'POST');
+    const cap = await opts.resolveCapsule(name);
+    if (!cap) {
+      sendNotFound(reply);
+      return log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method: 'POST', status: 404, outcome: 'not_running' });
+    }
+    const tokenId = g.exposure.tokenId;
+    const origin = originOf(req, settings);
+    const result = await handleRpc({
+      req,
+      reply,
+      exposure: g.exposure,
+      capsule: cap,
+      url: capsuleUrl(origin, name),
+      card: async () => (await signedCard(origin, name)) ?? cap.card,
+      track(close) {
+        let set = streams.get(tokenId);
+        if (!set) streams.set(tokenId, (set = new Set()));
+        set.add(close);
+        // Revoked between the guard and now: end at once.
+        if (!exposures.list().some((e) => e.tokenId === tokenId)) queueMicrotask(close);
+        return () => set.delete(close);
+      },
+    });
+    const entry = { tokenId, capsule: name, method: result.method, status: result.status };
+    if (result.done) void result.done.then((outcome) => log(req, started, { ...entry, outcome }));
+    else log(req, started, { ...entry, outcome: result.outcome });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const started = Date.now();
+    const g = guard(req, reply, exposures, settings, '\u0000');
+    if (g.ok) sendNotFound(reply);
+    else refused(req, started, g, null, `${req.method} ${req.url.slice(0, 120)}`);
+  });
+
+  await app.listen({ host, port: opts.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
+  bound = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url: opts.publicOrigin?.replace(/\/+$/, '') ?? bound,
+    host,
+    port,
+    exposures,
+    access,
+    signer,
+    cardOf: (name) => signedCard(opts.publicOrigin?.replace(/\/+$/, '') ?? bound, name),
+    urlsOf(name) {
+      const url = capsuleUrl(opts.publicOrigin?.replace(/\/+$/, '') ?? bound, name);
+      return { url, card: `${url}/.well-known/agent-card.json` };
+    },
+    onAccess: access.onAccess,
+    async close() {
+      for (const set of streams.values()) for (const close of [...set]) close();
+      exposures.dispose();
+      await app.close();
+    },
+  };
+}
