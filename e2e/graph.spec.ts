@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { allowOf, manifestExists, readManifest } from './helpers/workspace';
 import { StudioPage } from './pages/studio';
@@ -79,4 +81,57 @@ test('moving a node persists its position in formation.yaml', async ({ page, stu
   const start = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')!.position;
   await app.canvas.dragNode('writer', -120, 60);
   await expect.poll(async () => (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')!.position.y).toBeGreaterThan(start.y + 20);
+});
+
+test('a remote agent is added by URL and shows why its card could not be read', async ({ page, studio }) => {
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await expect(app.canvas.capsule('coordinator')).toBeVisible();
+  await app.canvas.dropFromPalette('Remote agent', { x: 200, y: 460 });
+  const dialog = page.getByRole('dialog', { name: 'Add a remote agent' });
+  await dialog.getByRole('textbox', { name: 'Agent URL' }).fill('not a url');
+  await dialog.getByRole('button', { name: 'Add agent' }).click();
+  await expect(dialog.getByText(/http:\/\/ or https:\/\//)).toBeVisible();
+  // Port 9 (discard) on loopback: nothing answers, so the node carries the error.
+  await dialog.getByRole('textbox', { name: 'Agent URL' }).fill('http://127.0.0.1:9/');
+  await dialog.getByRole('button', { name: 'Add agent' }).click();
+  await expect(dialog).toBeHidden();
+  const node = page.getByTestId('remote-node');
+  await expect(node).toBeVisible();
+  await expect(node.locator('.capsule-node-error')).toBeVisible();
+  expect((await studio.core.invoke('formation.get', {})).remotes).toHaveLength(1);
+});
+
+test('an allow entry that matches no capsule shows as an external address', async ({ page, studio }) => {
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await expect(app.canvas.capsule('coordinator')).toBeVisible();
+  const file = join(studio.workspace, 'capsules/coordinator.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/allow:\n/, 'allow:\n      - api.example.org:443\n'));
+  await expect(page.getByRole('group', { name: 'External address api.example.org:443' })).toBeVisible({ timeout: 15_000 });
+  await expect(app.canvas.edges()).toHaveCount(3);
+});
+
+test('deleting a node asks first, removes its manifest, and Undo brings it back', async ({ page, studio }) => {
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await app.canvas.select('writer');
+  await page.keyboard.press('Delete');
+  const dialog = page.getByRole('dialog', { name: 'Remove writer?' });
+  await expect(dialog).toContainText('capsules/writer.yaml');
+  await dialog.getByRole('button', { name: 'Keep' }).click();
+  await expect(app.canvas.capsule('writer')).toBeVisible();
+
+  await app.canvas.select('writer');
+  await page.keyboard.press('Delete');
+  await dialog.getByRole('button', { name: 'Remove' }).click();
+  await expect(app.canvas.capsule('writer')).toHaveCount(0);
+  await expect(app.canvas.edges()).toHaveCount(1);
+  expect(manifestExists(studio.workspace, 'capsules/writer.yaml')).toBe(false);
+
+  await page.keyboard.press('Control+z');
+  await expect(app.canvas.capsule('writer')).toBeVisible();
+  await expect(app.canvas.edges()).toHaveCount(2);
+  await expect.poll(() => manifestExists(studio.workspace, 'capsules/writer.yaml')).toBe(true);
+  expect(readFileSync(join(studio.workspace, 'capsules/writer.yaml'), 'utf8')).toContain('# pinned so the coordinator');
 });

@@ -1,14 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { repinExamplePorts } from './helpers/workspace';
 import { StudioPage } from './pages/studio';
 
 // The task inspector: cancel a running task (it really stops: CANCELED in the UI and in the
 // trace), then stop the session and read what it canceled and left running.
 
 test('cancel a running task from the inspector, then stop the session', async ({ page, studio }) => {
-  await repinExamplePorts(studio.workspace);
   // The writer's scripted turn hangs until canceled.
   const file = join(studio.workspace, 'capsules/writer.yaml');
   writeFileSync(file, readFileSync(file, 'utf8').replace(/- text: "Draft:[^"]*"/, '- hang: true'));

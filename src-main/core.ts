@@ -14,6 +14,7 @@ import {
   type StudioConfig,
   type StudioPorts,
 } from './workspace';
+import { createExposeService } from './gateway'; // issue 8
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
 // platform needs as ports and map `handle` and `subscribe` onto IPC or a WebSocket. Every input is
@@ -55,7 +56,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     formationFor: (id) => formationResolver(ctx, id),
   });
   const ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir));
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx) };
+  const expose = createExposeService(ctx); // issue 8: the gateway and its exposures
+  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...expose.handlers };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {
@@ -96,6 +98,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     },
     async dispose() {
       ctx.dispose();
+      await expose.dispose(); // issue 8
       await sessions.dispose();
       listeners.clear();
     },

@@ -21,8 +21,8 @@ const dir = mkdtempSync(join(tmpdir(), 'capsule-bench-ingest-'));
 try {
   const id = newSessionId();
   const tracePath = join(dir, 'records', id, 'trace.jsonl');
-  // 3 turns per task = 11 events per task.
-  const events = [...syntheticSessionEvents({ tasks: Math.ceil(target / 11), turns: 3, answerWord: 'benchmark' })];
+  // 3 turns per task = 10 events per task (received, start, 3 inferences, 2 tool calls + results, end).
+  const events = [...syntheticSessionEvents({ tasks: Math.ceil(target / 10), turns: 3, answerWord: 'benchmark' })];
 
   const c0 = process.cpuUsage();
   const t0 = performance.now();

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -35,25 +35,4 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
-}
-
-/**
- * The example pins its workers to fixed ports; tests run side by side, so each test moves the
- * pins (and the coordinator's allow entries) to free ports before the formation is launched.
- */
-export async function repinExamplePorts(workspace: string): Promise<void> {
-  const replace = new Map<string, string>();
-  for (const worker of ['researcher', 'writer']) {
-    const file = join(workspace, 'capsules', `${worker}.yaml`);
-    const text = readFileSync(file, 'utf8');
-    const old = /internal_port:\s*(\d+)/.exec(text)?.[1];
-    if (!old) continue;
-    const port = String(await freePort());
-    replace.set(old, port);
-    writeFileSync(file, text.replace(`internal_port: ${old}`, `internal_port: ${port}`));
-  }
-  const coordinator = join(workspace, 'capsules', 'coordinator.yaml');
-  let text = readFileSync(coordinator, 'utf8');
-  for (const [from, to] of replace) text = text.split(`:${from}`).join(`:${to}`);
-  writeFileSync(coordinator, text);
 }

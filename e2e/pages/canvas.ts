@@ -60,8 +60,9 @@ export class CanvasPage {
   async dragNode(id: string, dx: number, dy: number): Promise<void> {
     const box = await this.nodeById(id).boundingBox();
     if (!box) throw new Error(`node ${id} is not visible`);
-    const x = box.x + 40;
-    const y = box.y + 12;
+    // The header, clear of the buttons; the centre when the node is drawn small (zoomed out).
+    const x = box.x + Math.min(40, box.width / 2);
+    const y = box.y + Math.min(12, box.height / 2);
     await this.page.mouse.move(x, y);
     await this.page.mouse.down();
     await this.page.mouse.move(x + 1, y + 1);

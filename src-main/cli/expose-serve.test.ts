@@ -1,9 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UserError } from './errors';
+import { main } from './expose';
 
 // `capsule serve` (a formation plus the gateway, headless) and `capsule expose` in another
 // process: the token printed once opens the capsule at once; --revoke closes it at once.
@@ -12,7 +14,7 @@ const BIN = resolve(__dirname, '../../bin/capsule.js');
 let home: string;
 let ws: string;
 let serve: ChildProcess;
-let lines: string[] = [];
+const lines: string[] = [];
 
 const manifest = (name: string) => `name: ${name}
 version: "0.1.0"
@@ -22,12 +24,21 @@ inference:
     artifact: capsule/driver-rehearsal
 `;
 
-function capsule(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 30_000 }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+/** `capsule expose …` in this process (the serve process is the separate one), stdout captured. */
+async function expose(...args: string[]): Promise<{ code: number; stdout: string }> {
+  const saved = process.env.CAPSULE_HOME;
+  process.env.CAPSULE_HOME = home;
+  const out: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => (out.push(String(chunk)), true));
+  try {
+    return { code: await main(args), stdout: out.join('') };
+  } catch (err) {
+    if (err instanceof UserError) return { code: err.exitCode, stdout: out.join('') };
+    throw err;
+  } finally {
+    spy.mockRestore();
+    process.env.CAPSULE_HOME = saved;
+  }
 }
 
 function waitLine(pattern: RegExp): Promise<string> {
@@ -76,19 +87,19 @@ describe('capsule serve + capsule expose', () => {
     expect(gatewayUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(lines.some((l) => /^capsule: alpha http:\/\/127\.0\.0\.1:\d+/.test(l))).toBe(true);
 
-    const exposed = await capsule('expose', 'alpha');
+    const exposed = await expose('alpha');
     expect(exposed.code).toBe(0);
     const token = /^token: (\S+)$/m.exec(exposed.stdout)![1];
     const url = /^url: (\S+)$/m.exec(exposed.stdout)![1];
     expect(url).toBe(`${gatewayUrl}/a2a/capsules/alpha`);
     expect(exposed.stdout).toContain(`curl -s '${url}'`);
 
-    const ok = await (await call(url, token)).json();
+    const ok = (await (await call(url, token)).json()) as any;
     expect(ok.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect((await call(`${gatewayUrl}/a2a/capsules/beta`, token)).status).toBe(404);
-    expect((await capsule('expose', 'alpha')).code).toBe(1); // already exposed: the token is never shown again
+    expect((await expose('alpha')).code).toBe(1); // already exposed: the token is never shown again
 
-    expect((await capsule('expose', 'alpha', '--revoke')).code).toBe(0);
+    expect((await expose('alpha', '--revoke')).code).toBe(0);
     expect((await call(url, token)).status).toBe(401);
 
     const exited = new Promise<number | null>((r) => serve.once('exit', (code) => r(code)));

@@ -12,3 +12,4 @@ export { verifyRemoteCard, type RemoteCardSignature } from './remote-verify';
 export { curlExample } from './usage';
 export { gatewayDataDir, readGatewayRecord, writeGatewayRecord, removeGatewayRecord, type GatewayRecord } from './home';
 export { runningResolver } from './running';
+export { createExposeService, type ExposeService } from './studio-handlers';

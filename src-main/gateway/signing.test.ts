@@ -6,6 +6,7 @@ import { flattenedVerify, importJWK } from 'jose';
 import type { AgentCard } from '../../src-shared/a2a';
 import { canonicalJson } from './jcs';
 import { createCardSigner, signingPayload, SIGNING_KEY_FILE, verifyCardSignature, type CardSigner } from './signing';
+import { verifyRemoteCard } from './remote-verify';
 import { startTestGateway, type TestGateway } from './testing';
 
 // Signed cards: JCS canonical form, Ed25519 JWS with a detached payload, checked with jose.
@@ -85,5 +86,15 @@ describe('card signatures', () => {
     const jwks = (await (await fetch(`${t.gateway.url}/.well-known/jwks.json`)).json()) as any;
     expect(await verifyCardSignature(served, jwks)).toEqual({ ok: true, kid: t.gateway.signer.kid });
     expect((await verifyCardSignature({ ...served, description: 'changed' }, jwks)).ok).toBe(false);
+  });
+
+  it('verifies a remote card with the keys its signature names on its own origin', async () => {
+    const cardUrl = t.gateway.urlsOf(t.name).card;
+    const served = (await (await t.authFetch(token)(cardUrl)).json()) as AgentCard;
+    expect(await verifyRemoteCard(served, cardUrl)).toMatchObject({ state: 'verified', kid: t.gateway.signer.kid });
+    expect((await verifyRemoteCard({ ...served, name: 'someone else' }, cardUrl)).state).toBe('invalid');
+    expect((await verifyRemoteCard(card, cardUrl)).state).toBe('unsigned');
+    const elsewhere = await signer.sign(card, 'https://keys.evil.example/jwks.json'); // a jku off the card's origin is not followed
+    expect((await verifyRemoteCard(elsewhere, cardUrl)).state).toBe('invalid');
   });
 });

@@ -15,6 +15,7 @@ export interface TaskUsage {
   tokensOut: number;
 }
 
+/** The task an executor runs. Call its functions as methods (task.trace(…)), never detached. */
 export interface TaskRun {
   sessionId: string;
   taskId: string;

@@ -1,5 +1,8 @@
 import { AbortedError } from '../drivers';
-import { InputTimeoutError, type TaskRun } from './executor';
+import type { Message } from '../../src-shared/a2a';
+import type { ChatMessage } from '../drivers';
+import { InputTimeoutError, type TaskRun, type TaskUsage } from './executor';
+import type { InFlightWork } from './tool-types';
 import { conversationOf, endTask, traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
 
@@ -35,33 +38,50 @@ function waitForInput(core: SessionCore, t: LiveTask, question: string, n: numbe
   });
 }
 
+/** The executor's view of a running task (methods on the prototype: no closures per task). */
+class RunningTask implements TaskRun {
+  readonly sessionId: string;
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly text: string;
+  readonly message: Message;
+  readonly signal: AbortSignal;
+  readonly usage: TaskUsage;
+  private inputs = 0;
+  constructor(
+    private readonly core: SessionCore,
+    private readonly t: LiveTask,
+    readonly conversation: ChatMessage[],
+  ) {
+    this.sessionId = core.sessionId;
+    this.taskId = t.id;
+    this.contextId = t.contextId;
+    this.text = t.text;
+    this.message = t.history[0];
+    this.signal = t.controller.signal;
+    this.usage = t.usage;
+  }
+  trace(event: { event_type: string } & Record<string, unknown>): void {
+    traceTask(this.core, this.t, { ...event });
+  }
+  track(work: InFlightWork): () => void {
+    const works = this.t.works;
+    works.add(work);
+    return () => void works.delete(work);
+  }
+  setWaiting(what: string): void {
+    this.t.waiting = what;
+  }
+  requestInput(question: string): Promise<string> {
+    return waitForInput(this.core, this.t, question, ++this.inputs);
+  }
+}
+
 export async function runTask(core: SessionCore, t: LiveTask): Promise<void> {
   t.startedAt = Date.now();
   core.registry.setStatus(t, 'TASK_STATE_WORKING');
   traceTask(core, t, { event_type: 'task_start', context_id: t.contextId });
-  const conversation = conversationOf(core, t.contextId);
-  let inputs = 0;
-  const run: TaskRun = {
-    sessionId: core.sessionId,
-    taskId: t.id,
-    contextId: t.contextId,
-    text: t.text,
-    message: t.history[0],
-    conversation,
-    signal: t.controller.signal,
-    usage: t.usage,
-    trace: (event) => traceTask(core, t, { ...event }),
-    track(work) {
-      t.works.add(work);
-      return () => {
-        t.works.delete(work);
-      };
-    },
-    setWaiting(what) {
-      t.waiting = what;
-    },
-    requestInput: (question) => waitForInput(core, t, question, ++inputs),
-  };
+  const run = new RunningTask(core, t, conversationOf(core, t.contextId));
 
   let outcome;
   try {

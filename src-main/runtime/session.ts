@@ -110,6 +110,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     port = await listenDoor(door, opts, manifest);
   } catch (err) {
     trace.dispose();
+    await toolkit.dispose();
     await executor.dispose?.();
     if (!opts.parent) rmSync(workdir, { recursive: true, force: true });
     throw err;

@@ -17,8 +17,8 @@ function toolContext(task: TaskRun): ToolContext {
     taskId: task.taskId,
     contextId: task.contextId,
     signal: task.signal,
-    trace: task.trace,
-    track: task.track,
+    trace: (event) => task.trace(event),
+    track: (work) => task.track(work),
   };
 }
 

@@ -41,12 +41,18 @@ export function searchableText(e: Record<string, unknown>): string | null {
   }
 }
 
-/** Token and turn counts of one task, added up in memory and written once per batch. */
-interface PendingTurns {
+const TASK_COLUMNS = [
+  'id', 'sid', 'ord', 'context_id', 'text', 'state', 'exit_status', 'answer', 'failure', 'turns', 'tokens_in', 'tokens_out',
+  'received_at', 'started_at', 'ended_at', 'duration_ms', 'first_seq', 'last_seq', 'task_json',
+] as const;
+
+/** A tasks row, kept in memory while a batch touches it and written once at the end of the batch. */
+type TaskRow = { [K in (typeof TASK_COLUMNS)[number]]: K extends 'id' | 'state' ? string : string | number | null } & {
+  ord: number;
   turns: number;
-  tokensIn: number;
-  tokensOut: number;
-}
+  tokens_in: number;
+  tokens_out: number;
+};
 
 export function createIngester(db: Database.Database) {
   const s = {
@@ -63,47 +69,39 @@ export function createIngester(db: Database.Database) {
     counters: db.prepare(
       'UPDATE sessions SET events = ?, tasks = ?, tokens_in = max(tokens_in, ?), tokens_out = max(tokens_out, ?), last_ts = ?, started_at = coalesce(started_at, ?) WHERE sid = ?',
     ),
-    taskOrd: db.prepare('SELECT ord FROM tasks WHERE id = ?').pluck(),
-    taskNew: db.prepare('INSERT OR IGNORE INTO tasks (id, sid, ord, context_id, received_at, first_seq) VALUES (?, ?, ?, ?, ?, ?)'),
-    lastSeq: db.prepare('UPDATE tasks SET last_seq = max(coalesce(last_seq, 0), ?) WHERE sid = ? AND ord = ?'),
-    taskReceived: db.prepare('UPDATE tasks SET text = ?, context_id = coalesce(?, context_id) WHERE id = ?'),
-    taskStart: db.prepare(
-      `UPDATE tasks SET started_at = coalesce(started_at, ?), context_id = coalesce(?, context_id),
-       state = CASE WHEN state = 'TASK_STATE_SUBMITTED' THEN 'TASK_STATE_WORKING' ELSE state END WHERE id = ?`,
-    ),
-    turns: db.prepare('UPDATE tasks SET turns = max(turns, ?), tokens_in = tokens_in + ?, tokens_out = tokens_out + ? WHERE id = ?'),
-    failed: db.prepare('UPDATE tasks SET failure = ? WHERE id = ?'),
-    end: db.prepare(
-      `UPDATE tasks SET state = coalesce(?, state), exit_status = ?, answer = coalesce(?, answer), turns = max(turns, ?),
-       tokens_in = max(tokens_in, ?), tokens_out = max(tokens_out, ?), duration_ms = ?, ended_at = ?,
-       task_json = coalesce(?, task_json) WHERE id = ?`,
-    ),
+    taskGet: db.prepare(`SELECT ${TASK_COLUMNS.join(', ')} FROM tasks WHERE id = ?`),
+    taskPut: db.prepare(`INSERT OR REPLACE INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map((c) => `@${c}`).join(', ')})`),
   };
-  // Per batch: task id -> ordinal, and inference counts not yet written.
-  const ords = new Map<string, number>();
-  const pending = new Map<string, PendingTurns>();
-  const lastSeqs = new Map<number, number>();
+  const touched = new Map<string, TaskRow>();
 
-  function taskNo(c: SessionCounters, id: string, context: string | null, ts: number | null, seq: number): number {
-    let ord = ords.get(id);
-    if (ord === undefined) {
-      ord = s.taskOrd.get(id) as number | undefined;
-      if (ord === undefined) {
-        ord = c.tasks + 1;
-        s.taskNew.run(id, c.sid, ord, context, ts, seq);
-        c.tasks = ord;
-      }
-      ords.set(id, ord);
+  function taskRow(c: SessionCounters, id: string, seq: number, ts: number | null): TaskRow {
+    let t = touched.get(id);
+    if (!t) {
+      t = (s.taskGet.get(id) as TaskRow | undefined) ?? {
+        id,
+        sid: c.sid,
+        ord: ++c.tasks,
+        context_id: null,
+        text: null,
+        state: 'TASK_STATE_SUBMITTED',
+        exit_status: null,
+        answer: null,
+        failure: null,
+        turns: 0,
+        tokens_in: 0,
+        tokens_out: 0,
+        received_at: ts,
+        started_at: null,
+        ended_at: null,
+        duration_ms: null,
+        first_seq: seq,
+        last_seq: seq,
+        task_json: null,
+      };
+      touched.set(id, t);
     }
-    lastSeqs.set(ord, seq);
-    return ord;
-  }
-
-  function writeTurns(id: string) {
-    const p = pending.get(id);
-    if (!p) return;
-    s.turns.run(p.turns, p.tokensIn, p.tokensOut, id);
-    pending.delete(id);
+    t.last_seq = seq;
+    return t;
   }
 
   function apply(c: SessionCounters, line: TraceLine): void {
@@ -113,8 +111,8 @@ export function createIngester(db: Database.Database) {
     const taskId = str(e.task_id);
     const ts = time(e.ts);
     if (ts !== null) c.lastTs = ts;
-    const no = taskId ? taskNo(c, taskId, str(e.context_id), ts, seq) : null;
-    s.event.run(c.sid, seq, no, type, ts, line.offset, line.bytes);
+    const t = taskId ? taskRow(c, taskId, seq, ts) : null;
+    s.event.run(c.sid, seq, t ? t.ord : null, type, ts, line.offset, line.bytes);
     const text = searchableText(e);
     if (text) s.fts.run(ftsRowid(c.sid, seq), text);
     switch (type) {
@@ -125,45 +123,48 @@ export function createIngester(db: Database.Database) {
         s.sessionEnd.run(ts, str(e.reason), num(e.tokens_in), num(e.tokens_out), c.sid);
         return;
     }
-    if (!taskId) return;
+    if (!t) return;
+    const context = str(e.context_id);
+    if (context) t.context_id = context;
     switch (type) {
       case 'a2a_task_received':
-        s.taskReceived.run(str(e.text), str(e.context_id), taskId);
+        t.text = str(e.text);
         return;
       case 'task_start':
-        s.taskStart.run(ts, str(e.context_id), taskId);
+        t.started_at ??= ts;
+        if (t.state === 'TASK_STATE_SUBMITTED') t.state = 'TASK_STATE_WORKING';
         return;
-      case 'inference': {
+      case 'inference':
         c.tokensIn += num(e.tokens_in);
         c.tokensOut += num(e.tokens_out);
-        let p = pending.get(taskId);
-        if (!p) pending.set(taskId, (p = { turns: 0, tokensIn: 0, tokensOut: 0 }));
-        p.turns = Math.max(p.turns, num(e.turn));
-        p.tokensIn += num(e.tokens_in);
-        p.tokensOut += num(e.tokens_out);
+        t.turns = Math.max(t.turns, num(e.turn));
+        t.tokens_in += num(e.tokens_in);
+        t.tokens_out += num(e.tokens_out);
         return;
-      }
       case 'task_failed':
-        s.failed.run([str(e.cause), str(e.message)].filter(Boolean).join(': '), taskId);
+        t.failure = [str(e.cause), str(e.message)].filter(Boolean).join(': ');
         return;
-      case 'task_end': {
-        writeTurns(taskId);
-        const task = e.task && typeof e.task === 'object' ? JSON.stringify(e.task) : null;
-        s.end.run(str(e.state), str(e.exit_status), str(e.answer), num(e.turns), num(e.tokens_in), num(e.tokens_out), num(e.duration_ms) || null, ts, task, taskId);
+      case 'task_end':
+        t.state = str(e.state) ?? t.state;
+        t.exit_status = str(e.exit_status);
+        t.answer = str(e.answer) ?? t.answer;
+        t.turns = Math.max(t.turns, num(e.turns));
+        t.tokens_in = Math.max(t.tokens_in, num(e.tokens_in));
+        t.tokens_out = Math.max(t.tokens_out, num(e.tokens_out));
+        t.duration_ms = num(e.duration_ms) || null;
+        t.ended_at = ts;
+        if (e.task && typeof e.task === 'object') t.task_json = JSON.stringify(e.task);
         return;
-      }
     }
   }
 
   return {
-    /** Applies a batch of lines, then writes what it kept in memory to the session and task rows. */
+    /** Applies a batch of lines, then writes the touched tasks and the session counters once. */
     ingest(c: SessionCounters, lines: readonly TraceLine[]) {
-      ords.clear();
-      pending.clear();
-      lastSeqs.clear();
+      touched.clear();
       for (const line of lines) apply(c, line);
-      for (const id of [...pending.keys()]) writeTurns(id);
-      for (const [ord, seq] of lastSeqs) s.lastSeq.run(seq, c.sid, ord);
+      for (const t of touched.values()) s.taskPut.run(t);
+      touched.clear();
       const firstTs = lines.length ? time(lines[0].event.ts) : null;
       s.counters.run(c.events, c.tasks, c.tokensIn, c.tokensOut, c.lastTs, firstTs, c.sid);
     },

@@ -79,6 +79,11 @@ describe('trace store', () => {
     const taskId = store.listTasks(id)[0].id;
     store.saveTask(id, { id: taskId, contextId: 'ctx-0', status: { state: 'TASK_STATE_COMPLETED' }, history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] }] });
     expect(store.getTask(taskId)!.task.history?.[0].parts[0].text).toBe('hi');
+    // A door may save a task before its trace lines are indexed: it keeps its own ordinal.
+    const early = `tsk_${'e'.repeat(32)}`;
+    store.saveTask(id, { id: early, status: { state: 'TASK_STATE_COMPLETED' } });
+    expect(store.listTasks(id).map((t) => t.ord)).toEqual([1, 2, 3]);
+    expect(store.getTask(early)!.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('filters the events of one task when tasks interleave', () => {

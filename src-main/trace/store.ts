@@ -219,10 +219,20 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
     saveTask(sessionId, task) {
       const row = sessionRow(sessionId);
       if (!row) return;
-      db.prepare(
-        `INSERT INTO tasks (id, sid, ord, context_id, state, task_json) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET state = excluded.state, task_json = excluded.task_json`,
-      ).run(task.id, row.sid, row.tasks + 1, task.contextId ?? null, task.status.state, JSON.stringify(task));
+      db.transaction(() => {
+        const known = db.prepare('UPDATE tasks SET state = ?, task_json = ? WHERE id = ?').run(task.status.state, JSON.stringify(task), task.id).changes;
+        if (known) return;
+        // A task the trace has not shown yet takes the next ordinal, as its trace lines will find it.
+        db.prepare('UPDATE sessions SET tasks = tasks + 1 WHERE sid = ?').run(row.sid);
+        db.prepare('INSERT INTO tasks (id, sid, ord, context_id, state, task_json) VALUES (?, ?, ?, ?, ?, ?)').run(
+          task.id,
+          row.sid,
+          row.tasks + 1,
+          task.contextId ?? null,
+          task.status.state,
+          JSON.stringify(task),
+        );
+      }).immediate();
     },
     listSessions: (q) => queries.listSessions(q),
     getSession: (id) => queries.getSession(id),

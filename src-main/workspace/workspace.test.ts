@@ -97,17 +97,31 @@ describe('workspaces', () => {
     const off = await studio.core.invoke('edge.disconnect', { source: 'coordinator', target: 'writer' });
     expect(off.revokedExport).toBe(false);
     expect(readYaml(join(studio.workspace, 'capsules', 'writer.yaml')).exports.peer_tasks.accept).toBe(true);
-    expect(readYaml(join(studio.workspace, 'capsules', 'coordinator.yaml')).capabilities.network.allow).toEqual(['localhost:47311']);
+    const researcherPort = readYaml(join(studio.workspace, 'capsules', 'researcher.yaml')).network.internal_port;
+    expect(readYaml(join(studio.workspace, 'capsules', 'coordinator.yaml')).capabilities.network.allow).toEqual([`localhost:${researcherPort}`]);
     // The comment beside the pinned port survives the edits.
-    expect(readFileSync(join(studio.workspace, 'capsules', 'writer.yaml'), 'utf8')).toContain("internal_port: 47312  # pinned so the coordinator's allow entry stays valid");
+    expect(readFileSync(join(studio.workspace, 'capsules', 'writer.yaml'), 'utf8')).toMatch(/internal_port: \d+  # pinned so the coordinator's allow entry stays valid/);
     await expect(studio.core.invoke('edge.disconnect', { source: 'coordinator', target: 'writer' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('removing a capsule removes the edges into it; its manifest stays unless asked', async () => {
+    studio = await createTestStudio();
+    const writerPort = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')!.port;
+    await studio.core.invoke('capsule.remove', { id: 'writer' });
+    expect(readYaml(join(studio.workspace, 'capsules', 'coordinator.yaml')).capabilities.network.allow).not.toContain(`localhost:${writerPort}`);
+    expect(existsSync(join(studio.workspace, 'capsules', 'writer.yaml'))).toBe(true);
+    const f = await studio.core.invoke('formation.get', {});
+    expect(f.capsules.map((c) => c.id)).toEqual(['coordinator', 'researcher']);
+    expect(f.edges.map((e) => e.id)).toEqual(['coordinator->researcher']);
+    await studio.core.invoke('capsule.remove', { id: 'researcher', deleteManifest: true });
+    expect(existsSync(join(studio.workspace, 'capsules', 'researcher.yaml'))).toBe(false);
   });
 
   it('draws a hand-written allow entry that matches no capsule as an external edge', async () => {
     studio = await createTestStudio();
     const file = join(studio.workspace, 'capsules', 'coordinator.yaml');
     const changed = studio.next('formation.changed', (f) => f.edges.some((e) => e.targetKind === 'external'));
-    writeFileSync(file, readFileSync(file, 'utf8').replace('      - localhost:47312', '      - localhost:47312\n      - api.example.com:443'));
+    writeFileSync(file, readFileSync(file, 'utf8').replace('    allow:\n', '    allow:\n      - api.example.com:443\n'));
     const f = await changed;
     expect(f.edges.find((e) => e.targetKind === 'external')).toMatchObject({ source: 'coordinator', target: 'external:api.example.com:443', address: 'api.example.com:443' });
   });

@@ -3,6 +3,7 @@ import { useStudio } from '../store';
 import { ManifestPanel } from '../features/manifest';
 import { TaskInspector } from '../features/inspector';
 import { LiveTracePanel } from '../features/traces';
+import { ExposePanel } from '../features/expose';
 import { FormationSummary, RemoteDetails } from './Details';
 
 type Tab = 'manifest' | 'tasks' | 'trace';
@@ -51,6 +52,7 @@ export function SidePanel() {
       <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'manifest' ? <ManifestPanel capsuleId={selectedId} /> : tab === 'tasks' ? <TaskInspector capsuleId={selectedId} /> : <LiveTracePanel capsuleId={selectedId} />}
       </div>
+      <ExposePanel key={selectedId} capsuleId={selectedId} />
     </aside>
   );
 }

@@ -38,3 +38,4 @@ export function ingest(batch: EventBatch): void {
   for (const n of batch.notices) useStudio.getState().notify(n.level, n.message);
 }
 export { connectCoreEvents } from './coreEvents';
+export { invoke, describeError, onCoreEvent } from './client'; // issue 8: the Expose panel calls the core itself (the token never enters the store)

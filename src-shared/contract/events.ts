@@ -1,10 +1,11 @@
 import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import type { CapsuleState, FormationView } from './types';
+import { EXPOSE_EVENT_NAMES, type ExposeEventMap } from './expose'; // issue 8
 
 // The one map of events the core pushes to the UI: `noun.pastTense` -> payload.
 
-export interface EventMap {
+export interface EventMap extends ExposeEventMap {
   /** The formation changed (a Studio edit, another editor's edit on disk, a workspace opened). */
   'formation.changed': FormationView;
   /** A capsule's session state or counts changed. */
@@ -37,4 +38,4 @@ export type EventName = keyof EventMap;
 /** An event's payload. */
 export type EventPayload<E extends EventName> = EventMap[E];
 
-export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'manifest.conflicted', 'notice.raised'];
+export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'manifest.conflicted', 'notice.raised', ...EXPOSE_EVENT_NAMES];

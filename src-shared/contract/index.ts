@@ -4,3 +4,4 @@ export * from './events';
 export * from './errors';
 export * from './types';
 export * from './client';
+export * from './expose';

@@ -1,4 +1,4 @@
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { invalidParams } from '../../../src-shared/a2a';
@@ -13,7 +13,11 @@ import type { SseStream } from './sse';
 //
 // Live events are subscribed to first and held while the file is read up to the size it had at
 // that moment (flushed in the same tick), so the replay and the live part meet without a gap or a
-// repeat, and a long trace is read without blocking the door.
+// repeat. A trace of a few MiB is read at once; a longer one is streamed so the door is not
+// blocked (a door closing during that read ends the stream where the read had got to).
+
+/** Traces up to this size are replayed (or counted) in one synchronous read; bigger ones are streamed. */
+const SYNC_REPLAY_BYTES = 4 * 1024 * 1024;
 
 export const watchParamsSchema = z
   .object({
@@ -72,6 +76,14 @@ export function watchSession(session: WatchedSession, sse: SseStream, from: Watc
     if (!replaying) setImmediate(() => sse.close());
   });
 
+  const replayLine = (line: string) => {
+    try {
+      emit(JSON.parse(line) as TraceEvent, false);
+    } catch {
+      seq++; // a torn line still holds its place, so seqs stay line numbers
+    }
+  };
+
   const finishReplay = () => {
     if (!replaying) return;
     replaying = false;
@@ -80,6 +92,25 @@ export function watchSession(session: WatchedSession, sse: SseStream, from: Watc
   };
 
   if (!size) return finishReplay();
+  if (size <= SYNC_REPLAY_BYTES) {
+    // The usual case: read it now, so the stream is caught up before anything else can happen
+    // (even a door closing right away sends what was already written).
+    const buf = Buffer.alloc(size);
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, buf, 0, size, 0);
+    } finally {
+      closeSync(fd);
+    }
+    const lines = buf.toString('utf8').split('\n');
+    lines.pop(); // after the last newline: empty, or a torn tail that is not a line yet
+    for (const line of lines) {
+      if (sse.closed) break;
+      if (from === 'now') seq++;
+      else replayLine(line);
+    }
+    return finishReplay();
+  }
   const input = createReadStream(path, { start: 0, end: size - 1 });
   sse.onClose(() => input.destroy());
   if (from === 'now') {
@@ -93,12 +124,7 @@ export function watchSession(session: WatchedSession, sse: SseStream, from: Watc
   }
   const lines = createInterface({ input, crlfDelay: Infinity });
   lines.on('line', (line) => {
-    if (sse.closed) return;
-    try {
-      emit(JSON.parse(line) as TraceEvent, false);
-    } catch {
-      seq++; // a torn line still holds its place, so seqs stay line numbers
-    }
+    if (!sse.closed) replayLine(line);
   });
   lines.on('close', finishReplay);
 }

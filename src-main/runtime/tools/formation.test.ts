@@ -161,4 +161,21 @@ describe('a formation that delegates', () => {
     expect(again.canceled).toEqual([]);
     expect(again.residue.map((r: any) => r.kind)).toEqual(['detached_shell']);
   });
+
+  it('without a formation, finds a capsule running on this machine by name (the allow list still decides)', async () => {
+    s = scene();
+    const w = await startSession({ manifestPath: s.manifest('solo-worker', { inference: workerReplies('solo-worker'), exports: { peer_tasks: { accept: true } } }), env: s.env, port: 0 });
+    s.sessions.push(w);
+    const call = { tool_calls: [{ name: 'delegate_task', arguments: { to: 'solo-worker', text: 'x' } }] };
+    const start = (allow: string[]) =>
+      startSession({ manifestPath: s.manifest(`o-${allow.length}`, { inference: rehearsal([{ turns: [call, { text: 'done' }] }]), capabilities: { network: { allow } } }), env: s.env, port: 0 });
+    const allowed = await start([`localhost:${w.port}`]);
+    const refused = await start([`localhost:${w.port + 1}`, 'example.com']);
+    s.sessions.push(allowed, refused);
+    await rpc(allowed.url, 'SendMessage', { message: userMessage('go') });
+    await rpc(refused.url, 'SendMessage', { message: userMessage('go') });
+    expect(byType(traceOf(allowed), 'tool_result')[0]).toMatchObject({ ok: true, result: 'solo-worker did: the work' });
+    expect(byType(traceOf(refused), 'tool_result')[0]).toMatchObject({ ok: false, result: expect.stringMatching(/^network_refused: /) });
+    expect(w.listTasks()).toHaveLength(1);
+  });
 });

@@ -6,6 +6,8 @@ import { createDelegateTool } from './delegate';
 import type { FormationResolver } from './formation';
 import { createShellTool } from './shell';
 import { createShellRegistry, type ShellRegistry } from './shell-work';
+import { runningFormation } from './formation-running';
+import { recordsLayout } from '../layout';
 
 // The tools a session offers its model besides request_input: delegate_task (when the capsule may
 // reach anything: an allow list or a formation) and shell (when it lists programs).
@@ -13,6 +15,7 @@ import { createShellRegistry, type ShellRegistry } from './shell-work';
 export { createDelegateTool, type DelegateDeps } from './delegate';
 export { createShellTool, shellAllows, type ShellToolDeps } from './shell';
 export { createShellRegistry, type RunningCommand, type ShellRegistry } from './shell-work';
+export { runningFormation } from './formation-running';
 export { liveFormation, resolveTarget, staticFormation, type FormationMember, type FormationResolver, type FormationTarget } from './formation';
 export { joinArgv, splitCommand } from './argv';
 
@@ -74,7 +77,11 @@ export interface SessionToolkit {
 export function createSessionToolkit(deps: Omit<SessionToolDeps, 'shell'> & { extra?: Tool[] }): SessionToolkit {
   const shell = createShellRegistry();
   const extra = deps.extra ?? [];
-  const own = createSessionTools({ ...deps, shell }).filter((t) => !extra.some((e) => e.spec.name === t.spec.name));
+  // Without a formation, a capsule that may reach anything finds peers by name among the capsules
+  // running on this machine (as `capsule ps` lists them).
+  const mayConnect = (deps.manifest.capabilities?.network?.allow ?? []).length > 0;
+  const formation = deps.formation ?? (mayConnect ? runningFormation(recordsLayout(deps.env).running) : undefined);
+  const own = createSessionTools({ ...deps, formation, shell }).filter((t) => !extra.some((e) => e.spec.name === t.spec.name));
   return {
     tools: [...extra, ...own],
     withResidue(result) {

@@ -5,21 +5,22 @@ import { createCore, type Core } from '../../core';
 import { recordsLayout } from '../../runtime/layout';
 import { CSP } from '../csp';
 import { wireIpc } from './ipc';
+import { APP_ORIGIN, APP_SCHEME, decideNavigation, decideWindowOpen, isExternalLink, isStudioPage } from './policy';
 
 // The desktop shell: one window on the built renderer, served from the app:// scheme so every
 // response carries our CSP. The page is sandboxed and isolated; it reaches the core only through
 // the preload's contract bridge. Navigation away and new windows are refused; http(s) links open in
 // the system browser.
 
-const SCHEME = 'app';
-const ORIGIN = `${SCHEME}://studio`;
+const SCHEME = APP_SCHEME;
+const ORIGIN = APP_ORIGIN;
+const devServer = process.env.ELECTRON_RENDERER_URL;
 const rendererDir = resolve(__dirname, '../renderer');
 const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : resolve(__dirname, '../../resources');
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
-const isExternal = (url: string) => /^https?:\/\//i.test(url);
-const isOurs = (url: string) => url.startsWith(`${ORIGIN}/`) || (!!process.env.ELECTRON_RENDERER_URL && url.startsWith(process.env.ELECTRON_RENDERER_URL));
+const isOurs = (url: string) => isStudioPage(url, devServer);
 
 function workspaceArg(): string | undefined {
   const i = process.argv.indexOf('--workspace');
@@ -59,7 +60,7 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
-  void win.loadURL(process.env.ELECTRON_RENDERER_URL ?? `${ORIGIN}/index.html`);
+  void win.loadURL(devServer ?? `${ORIGIN}/index.html`);
   return win;
 }
 
@@ -67,13 +68,14 @@ function lockDown(): void {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, done) => done(false));
   app.on('web-contents-created', (_e, contents) => {
     contents.setWindowOpenHandler(({ url }) => {
-      if (isExternal(url)) void shell.openExternal(url);
+      if (decideWindowOpen(url) === 'external') void shell.openExternal(url);
       return { action: 'deny' };
     });
     contents.on('will-navigate', (event, url) => {
-      if (isOurs(url)) return;
+      const decision = decideNavigation(url, devServer);
+      if (decision === 'allow') return;
       event.preventDefault();
-      if (isExternal(url)) void shell.openExternal(url);
+      if (decision === 'external') void shell.openExternal(url);
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
@@ -88,7 +90,7 @@ app.whenReady().then(async () => {
   const layout = recordsLayout(process.env);
   core = createCore(
     { userDataDir: app.getPath('userData'), recordsRoot: layout.records, resourcesDir, workspace: workspaceArg() },
-    { openExternal: (url) => (isExternal(url) ? shell.openExternal(url) : undefined) },
+    { openExternal: (url) => (isExternalLink(url) ? shell.openExternal(url) : undefined) },
   );
   wireIpc({ core, ipcMain, webContents: () => (win && !win.isDestroyed() ? win.webContents : undefined), isTrustedUrl: isOurs });
   await core.ready;

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import type { CapsuleState } from '../../../src-shared/contract';
 import { useStudio, type CapsuleFlowNode } from '../../store';
 
@@ -16,13 +16,31 @@ const STATE_LABEL: Record<CapsuleState, string> = {
  * A capsule on the canvas. The node carries only the capsule id; the live facts come from the
  * store through a narrow selector, so one capsule's state change re-renders one node.
  */
+/** Below this zoom the text is unreadable anyway: nodes draw as a name and a state colour. */
+const COMPACT_BELOW_ZOOM = 0.45;
+const isCompact = (s: { transform: [number, number, number] }) => s.transform[2] < COMPACT_BELOW_ZOOM;
+
 function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   const capsule = useStudio((s) => s.capsules[id]);
+  // A boolean selector: the node re-renders when the zoom crosses the threshold, not on every zoom step.
+  const compact = useStore(isCompact);
   const launch = useStudio((s) => s.launchCapsule);
   const stop = useStudio((s) => s.stopCapsule);
   if (!capsule) return null;
   const running = capsule.state !== 'stopped' && capsule.state !== 'failed';
   const role = capsule.role ?? 'capsule';
+  if (compact) {
+    return (
+      <div className="capsule-node capsule-node-compact" data-role={role} data-state={capsule.state} data-selected={selected || undefined} data-invalid={capsule.issues.length > 0 || undefined} role="group" aria-label={capsule.name}>
+        {role === 'orchestrator' ? null : <Handle type="target" position={Position.Left} isConnectable={false} />}
+        <span className="capsule-node-state" data-state={capsule.state}>
+          <span className="state-dot" aria-hidden="true" />
+        </span>
+        <span className="capsule-node-name">{capsule.name}</span>
+        {role === 'orchestrator' ? <Handle type="source" position={Position.Right} isConnectable={false} /> : null}
+      </div>
+    );
+  }
   // The scheme is always http on a door; the host:port is what tells doors apart.
   const address = capsule.url?.replace(/^https?:\/\//, '').replace(/\/$/, '') ?? (capsule.port ? `port ${capsule.port}` : 'port: auto');
   return (

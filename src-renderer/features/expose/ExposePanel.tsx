@@ -1,0 +1,158 @@
+import { useState } from 'react';
+import type { AgentCard } from '../../../src-shared/a2a';
+import { useStudio } from '../../store';
+import { GatewaySettings } from './GatewaySettings';
+import { accessRow, exposureWarning } from './exposeText';
+import { useExpose } from './useExpose';
+import './expose.css';
+
+/** Expose a capsule to outside A2A callers: toggle, URL, one-time token + curl, card, token lifecycle, live calls. */
+export function ExposePanel({ capsuleId }: { capsuleId: string }) {
+  const name = useStudio((s) => s.capsules[capsuleId]?.name ?? capsuleId);
+  const running = useStudio((s) => {
+    const st = s.capsules[capsuleId]?.state;
+    return st !== undefined && st !== 'stopped' && st !== 'failed';
+  });
+  const x = useExpose(capsuleId);
+  const [compat, setCompat] = useState(false);
+  const [card, setCard] = useState<AgentCard | null>(null);
+  const exposed = !!x.exposure;
+
+  return (
+    <details className="expose" open={exposed || undefined}>
+      <summary className="expose-summary">
+        Expose to outside callers {exposed ? <span className="expose-badge">exposed</span> : null}
+      </summary>
+      {x.gateway && !x.gateway.loopback ? (
+        <p className="expose-warning" role="alert">
+          {exposureWarning(x.gateway.host)}
+        </p>
+      ) : null}
+      {x.error ? (
+        <p className="error-text" role="alert">
+          {x.error}
+        </p>
+      ) : null}
+      <div className="expose-row">
+        <label className="expose-toggle">
+          <input
+            type="checkbox"
+            role="switch"
+            aria-checked={exposed}
+            checked={exposed}
+            disabled={x.busy}
+            aria-label={`Expose ${name} through the gateway`}
+            onChange={(e) => void (e.target.checked ? x.enable(compat) : x.disable())}
+          />
+          Expose
+        </label>
+        <label className="expose-toggle">
+          <input
+            type="checkbox"
+            checked={x.exposure?.compat03 ?? compat}
+            disabled={x.busy}
+            aria-label="Also accept A2A 0.3 callers"
+            onChange={(e) => (exposed ? void x.setCompat03(e.target.checked) : setCompat(e.target.checked))}
+          />
+          A2A 0.3 callers
+        </label>
+      </div>
+      {exposed && !running ? <p className="muted">{name} is not running: callers get 404 until it is launched.</p> : null}
+
+      {x.exposure ? (
+        <>
+          <CopyField label="Gateway URL" value={x.exposure.url} />
+          <CopyField label="Agent card URL" value={x.exposure.cardUrl} />
+          {x.fresh ? (
+            <div className="expose-token" role="region" aria-label="New token">
+              <p className="expose-warning">This token is shown once. Copy it now; only its hash is kept.</p>
+              <CopyField label="Token" value={x.fresh.token} />
+              <CopyField label="curl example" value={x.fresh.curl} multiline />
+              <button type="button" className="btn btn-small" onClick={x.dismissToken} aria-label="Hide the token">
+                I have copied it
+              </button>
+            </div>
+          ) : null}
+          <div className="expose-row">
+            <span className="muted">
+              Token <span className="mono">{x.exposure.tokenId}</span> · {x.exposure.rotatedAt ? `rotated ${new Date(x.exposure.rotatedAt).toLocaleString()}` : `created ${new Date(x.exposure.createdAt).toLocaleString()}`}
+            </span>
+          </div>
+          <div className="expose-row">
+            <button type="button" className="btn btn-small" disabled={x.busy} onClick={() => void x.rotate()} aria-label="Rotate the token (the old one stops working)">
+              Rotate token
+            </button>
+            <button type="button" className="btn btn-small btn-danger" disabled={x.busy} onClick={() => void x.disable()} aria-label="Revoke the token and stop exposing">
+              Revoke
+            </button>
+            <button type="button" className="btn btn-small" onClick={async () => setCard(card ? null : await x.loadCard())} aria-label={card ? 'Hide the agent card' : 'Show the agent card callers get'}>
+              {card ? 'Hide card' : 'Card preview'}
+            </button>
+          </div>
+          {card ? (
+            <pre className="expose-card" aria-label="Agent card preview" tabIndex={0}>
+              {JSON.stringify(card, null, 2)}
+            </pre>
+          ) : null}
+          {x.gateway?.signingKid ? (
+            <p className="muted">
+              Cards are signed (Ed25519, key <span className="mono">{x.gateway.signingKid.slice(0, 12)}…</span>).
+            </p>
+          ) : null}
+        </>
+      ) : null}
+
+      <h4 className="expose-sub">External calls</h4>
+      {x.log.length === 0 ? (
+        <p className="muted">No external call yet.</p>
+      ) : (
+        <table className="expose-log" aria-label={`External calls to ${name}`}>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">Method</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody aria-live="polite">
+            {[...x.log].reverse().map((e, i) => {
+              const r = accessRow(e);
+              return (
+                <tr key={`${e.time}-${i}`} className={r.ok ? undefined : 'expose-refused'}>
+                  <td className="mono">{r.when}</td>
+                  <td className="mono">{r.who}</td>
+                  <td>{r.method}</td>
+                  <td>{r.outcome}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {x.gateway ? <GatewaySettings gateway={x.gateway} busy={x.busy} onApply={x.configure} /> : null}
+    </details>
+  );
+}
+
+function CopyField({ label, value, multiline }: { label: string; value: string; multiline?: boolean }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="expose-field">
+      <span className="expose-label">{label}</span>
+      {multiline ? <pre className="expose-value mono">{value}</pre> : <input className="expose-value mono" readOnly value={value} aria-label={label} onFocus={(e) => e.target.select()} />}
+      <button
+        type="button"
+        className="btn btn-small"
+        aria-label={`Copy ${label.toLowerCase()}`}
+        onClick={async () => {
+          await navigator.clipboard?.writeText(value).catch(() => undefined);
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        }}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}

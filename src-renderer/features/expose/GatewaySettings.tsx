@@ -1,0 +1,39 @@
+import { useState } from 'react';
+import type { GatewayView } from '../../../src-shared/contract';
+import { parsePort } from './exposeText';
+
+/** Where the gateway listens: host (loopback unless chosen otherwise), port, public origin. */
+export function GatewaySettings({ gateway, busy, onApply }: { gateway: GatewayView; busy: boolean; onApply: (input: { host?: string; port?: number; publicOrigin?: string | null }) => void }) {
+  const [host, setHost] = useState(gateway.host);
+  const [port, setPort] = useState(String(gateway.port));
+  const [origin, setOrigin] = useState(gateway.publicOrigin ?? '');
+  const portValue = parsePort(port);
+  return (
+    <details className="expose-settings">
+      <summary>Gateway {gateway.running && gateway.url ? <span className="mono">{gateway.url}</span> : <span className="muted">(not running)</span>}</summary>
+      <form
+        className="expose-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onApply({ host: host.trim(), ...(portValue !== undefined ? { port: portValue } : {}), publicOrigin: origin.trim() ? origin.trim() : null });
+        }}
+      >
+        <label>
+          Host
+          <input value={host} onChange={(e) => setHost(e.target.value)} aria-label="Gateway host (127.0.0.1 keeps it on this machine)" />
+        </label>
+        <label>
+          Port
+          <input value={port} inputMode="numeric" onChange={(e) => setPort(e.target.value)} aria-label="Gateway port (0 lets the system pick)" aria-invalid={portValue === undefined} />
+        </label>
+        <label>
+          Public origin
+          <input value={origin} placeholder="https://agents.example.com" onChange={(e) => setOrigin(e.target.value)} aria-label="Public origin cards advertise (behind a proxy or tunnel)" />
+        </label>
+        <button type="submit" className="btn btn-small" disabled={busy || portValue === undefined} aria-label="Apply gateway settings (restarts the gateway)">
+          Apply
+        </button>
+      </form>
+    </details>
+  );
+}

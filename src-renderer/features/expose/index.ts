@@ -1,0 +1,1 @@
+export { ExposePanel } from './ExposePanel';

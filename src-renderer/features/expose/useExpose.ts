@@ -1,0 +1,79 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { AccessEntryView, ExposeAnswer, ExposureView, GatewayView } from '../../../src-shared/contract';
+import { describeError, invoke, onCoreEvent } from '../../store';
+
+// The Expose panel's state: the gateway, this capsule's exposure, its live access log, and the
+// one-time answer (token + curl) held only while the panel shows it, never in the shared store.
+
+const LOG_LIMIT = 100;
+
+export interface ExposeState {
+  gateway: GatewayView | null;
+  exposure: ExposureView | null;
+  /** Set right after enable/rotate: the only time the token is shown. */
+  fresh: ExposeAnswer | null;
+  log: AccessEntryView[];
+  busy: boolean;
+  error: string | null;
+}
+
+export function useExpose(capsuleId: string) {
+  const [s, setS] = useState<ExposeState>({ gateway: null, exposure: null, fresh: null, log: [], busy: false, error: null });
+  const patch = (p: Partial<ExposeState>) => setS((x) => ({ ...x, ...p }));
+
+  const refresh = useCallback(async () => {
+    try {
+      const list = await invoke('expose.list', {});
+      const log = await invoke('expose.accessLog', { capsuleId, limit: LOG_LIMIT });
+      setS((x) => ({ ...x, gateway: list.gateway, exposure: list.exposures.find((e) => e.capsuleId === capsuleId) ?? null, log, error: null }));
+    } catch (err) {
+      patch({ error: describeError(err) });
+    }
+  }, [capsuleId]);
+
+  useEffect(() => {
+    setS({ gateway: null, exposure: null, fresh: null, log: [], busy: false, error: null });
+    void refresh();
+    const offs = [
+      onCoreEvent('exposure.accessed', ({ entry }) => {
+        if (entry.capsule === capsuleId) setS((x) => ({ ...x, log: [...x.log, entry].slice(-LOG_LIMIT) }));
+      }),
+      onCoreEvent('exposure.changed', ({ gateway, exposures }) => {
+        const mine = exposures.find((e) => e.capsuleId === capsuleId) ?? null;
+        // The token shown once stays only while it is the exposure's current token.
+        setS((x) => ({ ...x, gateway, exposure: mine, fresh: x.fresh && mine?.tokenId === x.fresh.exposure.tokenId ? x.fresh : null }));
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [capsuleId, refresh]);
+
+  const run = async (work: () => Promise<void>) => {
+    patch({ busy: true, error: null });
+    try {
+      await work();
+    } catch (err) {
+      patch({ error: describeError(err) });
+    } finally {
+      patch({ busy: false });
+      void refresh();
+    }
+  };
+
+  return {
+    ...s,
+    enable: (compat03: boolean) => run(async () => patch({ fresh: await invoke('expose.enable', { capsuleId, compat03 }) })),
+    disable: () => run(async () => (await invoke('expose.disable', { capsuleId }), patch({ fresh: null }))),
+    rotate: () => run(async () => patch({ fresh: await invoke('expose.rotate', { capsuleId }) })),
+    setCompat03: (on: boolean) => run(async () => void (await invoke('expose.update', { capsuleId, compat03: on }))),
+    configure: (input: { host?: string; port?: number; publicOrigin?: string | null }) => run(async () => void (await invoke('gateway.configure', input))),
+    loadCard: async () => {
+      try {
+        return (await invoke('expose.card', { capsuleId })).card;
+      } catch (err) {
+        patch({ error: describeError(err) });
+        return null;
+      }
+    },
+    dismissToken: () => patch({ fresh: null }),
+  };
+}
