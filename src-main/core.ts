@@ -15,6 +15,7 @@ import {
   type StudioPorts,
 } from './workspace';
 import { createExposeService } from './gateway'; // issue 8
+import { createTracesService } from './workspace/traces'; // issue 6
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
 // platform needs as ports and map `handle` and `subscribe` onto IPC or a WebSocket. Every input is
@@ -57,7 +58,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   });
   const ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir));
   const expose = createExposeService(ctx); // issue 8: the gateway and its exposures
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...expose.handlers };
+  const traces = createTracesService(ctx); // issue 6: sessions browser and timeline over the trace store
+  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...expose.handlers, ...traces.handlers };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {
@@ -100,6 +102,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
       ctx.dispose();
       await expose.dispose(); // issue 8
       await sessions.dispose();
+      traces.dispose(); // issue 6
       listeners.clear();
     },
   };

@@ -52,7 +52,20 @@ describe('A2A 0.3 compatibility', () => {
     expect(pending.result.status.state).toMatch(/submitted|working/); // blocking unset: answers at once
     const s = t.capsule.session;
     await waitFor(s, () => s.getTask(pending.result.id)?.status.state === 'TASK_STATE_WORKING');
+    const events: any[] = [];
+    let opened!: () => void;
+    const firstEvent = new Promise<void>((r) => (opened = r));
+    const resubscribed = (async () => {
+      for await (const e of client.resubscribeTask({ id: pending.result.id })) {
+        events.push(e);
+        opened();
+      }
+    })();
+    await firstEvent; // the stream is open before the cancel
     const canceled: any = await client.cancelTask({ id: pending.result.id });
+    await resubscribed;
+    expect(events[0]).toMatchObject({ kind: 'task', id: pending.result.id });
+    expect(events.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'canceled' } });
     expect(canceled.result).toMatchObject({ kind: 'task', status: { state: 'canceled' } });
     const missing: any = await client.getTask({ id: 'tsk_missing' });
     expect(missing.error.code).toBe(-32001);

@@ -9,15 +9,16 @@ import { statusMessage, type LiveTask } from './tasks';
 // fit), or resumes the INPUT_REQUIRED task it names.
 
 function received(core: SessionCore, t: LiveTask, incoming: IncomingMessage, text: string): void {
-  traceTask(core, t, {
+  const event: { event_type: string } & Record<string, unknown> = {
     event_type: 'a2a_task_received',
     context_id: t.contextId,
     message_id: incoming.message.messageId,
     method: incoming.method ?? 'SendMessage',
     text,
-    ...(incoming.peer ? { peer: incoming.peer } : {}),
-    ...(incoming.traceparent ? { traceparent: incoming.traceparent } : {}),
-  });
+  };
+  if (incoming.peer) event.peer = incoming.peer;
+  if (incoming.traceparent) event.traceparent = incoming.traceparent;
+  traceTask(core, t, event);
 }
 
 const settledPromise = (t: LiveTask) => new Promise<Task>((resolve) => t.settlers.push(resolve));

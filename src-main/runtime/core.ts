@@ -44,7 +44,7 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
   const u = t.usage;
   core.totals.tokensIn += u.tokensIn;
   core.totals.tokensOut += u.tokensOut;
-  traceTask(core, t, {
+  const event: { event_type: string } & Record<string, unknown> = {
     event_type: 'task_end',
     exit_status: exit,
     state,
@@ -52,8 +52,9 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
     tokens_in: u.tokensIn,
     tokens_out: u.tokensOut,
     duration_ms: Date.now() - (t.startedAt ?? t.createdAt),
-    ...(answer !== undefined ? { answer } : {}),
-  });
+  };
+  if (answer !== undefined) event.answer = answer;
+  traceTask(core, t, event);
   core.registry.finish(t);
   shelveConversation(core, t, answer);
   if (core.queue.running === t.id) core.queue.running = null;

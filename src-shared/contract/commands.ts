@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import { exposeCommands } from './expose'; // issue 8
+import { sessionsCommands } from './sessions'; // issue 6
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
 
 // The one map of commands between the UI and the core: `domain.verb` -> input schema (zod, parsed
@@ -91,6 +92,7 @@ export const commands = {
 
   'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),
   ...exposeCommands, // issue 8: gateway and exposures
+  ...sessionsCommands, // issue 6: sessions browser and timeline
 } as const;
 
 /** Every command name. */

@@ -5,3 +5,4 @@ export * from './errors';
 export * from './types';
 export * from './client';
 export * from './expose';
+export * from './sessions';

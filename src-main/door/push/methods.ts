@@ -1,10 +1,9 @@
-import { isTerminal, taskNotFound, type Task, type TaskPushNotificationConfig } from '../../../src-shared/a2a';
+import { invalidParams, isTerminal, taskNotFound, type Task, type TaskPushNotificationConfig } from '../../../src-shared/a2a';
 import type { Session } from '../../runtime/api';
 import { doorCapabilities, registerMethod } from '../methods';
 import { statusEventOf } from '../stream/task-stream';
 import { pushOf } from './registry';
 import { MAX_CONFIGS_PER_TASK, parseConfigRef, parsePushConfig } from './validate';
-import { invalidParams } from '../../../src-shared/a2a';
 
 // The four push-config methods, and the same config inline in SendMessage/SendStreamingMessage.
 

@@ -1,0 +1,66 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { CommandArgs, SessionEventView, SessionItemView } from '../../src-shared/contract';
+import type { Session } from '../runtime/api';
+import { findTraceFiles } from '../trace';
+import { readTraceSlice } from './trace-tail';
+
+// Answers for when the trace index cannot open: sessions from the first line of each trace.jsonl
+// (no counts, no text search beyond the capsule name) and events read from the file.
+
+function firstLine(path: string): Record<string, unknown> | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(16 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.subarray(0, n).toString('utf8');
+    const end = text.indexOf('\n');
+    return end > 0 ? (JSON.parse(text.slice(0, end)) as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+type Running = (sessionId: string) => { id: string; session: Session } | undefined;
+
+export function fallbackSessions(recordsRoot: string, q: CommandArgs<'sessions.list'>, running: Running): SessionItemView[] {
+  const out: SessionItemView[] = [];
+  for (const path of findTraceFiles(recordsRoot)) {
+    const start = firstLine(path);
+    const id = typeof start?.session_id === 'string' ? start.session_id : basename(dirname(path));
+    const live = running(id);
+    const capsule = typeof start?.capsule === 'string' ? start.capsule : null;
+    const startedAt = typeof start?.ts === 'string' ? Date.parse(start.ts) || null : null;
+    const item: SessionItemView = {
+      id,
+      capsule,
+      ...(live ? { capsuleId: live.id } : {}),
+      status: live ? 'running' : 'ended',
+      startedAt,
+      endedAt: null,
+      endReason: null,
+      driver: typeof start?.driver === 'string' ? start.driver : null,
+      model: typeof start?.model === 'string' ? start.model : null,
+      parentId: typeof start?.parent_session_id === 'string' ? start.parent_session_id : null,
+      tasks: 0,
+      tokensIn: 0,
+      tokensOut: 0,
+      events: 0,
+    };
+    if (q.capsule && capsule !== q.capsule) continue;
+    if (q.state && item.status !== q.state) continue;
+    if (q.since !== undefined && (startedAt ?? 0) < q.since) continue;
+    if (q.until !== undefined && (startedAt ?? 0) > q.until) continue;
+    if (q.search && !(capsule ?? '').toLowerCase().includes(q.search.toLowerCase())) continue;
+    out.push(item);
+  }
+  return out.sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, q.limit ?? 500);
+}
+
+export function fallbackEvents(recordsRoot: string, sessionId: string, tracePath: string | undefined, after: number, limit: number) {
+  const slice = readTraceSlice(recordsRoot, sessionId, tracePath ? dirname(tracePath) : undefined, after + 1, limit);
+  const events = slice.events.map((e, i) => ({ ...e, seq: after + 1 + i }) as SessionEventView);
+  return { events, next: events.length === limit ? slice.next - 1 : null, total: null };
+}

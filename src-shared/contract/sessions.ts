@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { TaskState } from '../a2a';
+import type { TraceEvent } from '../trace';
+
+// Issue 6: the sessions browser and the cross-capsule timeline, answered from the trace store
+// (the SQLite index over every trace.jsonl). Spread into `commands` in commands.ts; the handlers
+// live in src-main/workspace/traces.ts.
+
+const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const sessionId = z.string().regex(/^ses_[0-9a-f]{32}$/, 'a session id (ses_ and 32 hex digits)');
+const epochMs = z.number().int().nonnegative();
+
+/** Where a session stands: running, ended (session_end written), or interrupted (its process is gone). */
+export type SessionStatusView = 'running' | 'ended' | 'interrupted';
+
+/** Whether the trace store answered, or a slower file scan did (and why). */
+export interface TraceStoreState {
+  available: boolean;
+  message?: string;
+}
+
+/** One session in the browser's list. */
+export interface SessionItemView {
+  id: string;
+  capsule: string | null;
+  /** The formation capsule running it in this Studio, when it is running here. */
+  capsuleId?: string;
+  status: SessionStatusView;
+  startedAt: number | null;
+  endedAt: number | null;
+  endReason: string | null;
+  driver: string | null;
+  model: string | null;
+  parentId: string | null;
+  tasks: number;
+  tokensIn: number;
+  tokensOut: number;
+  events: number;
+}
+
+/** One task of a session, as the index summarises it. */
+export interface SessionTaskView {
+  id: string;
+  ord: number;
+  state: TaskState;
+  text: string | null;
+  answer: string | null;
+  failure: string | null;
+  turns: number;
+  tokensIn: number;
+  tokensOut: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  durationMs: number | null;
+}
+
+/** A trace line with its index in the session (`seq`, 0-based). */
+export type SessionEventView = TraceEvent & { seq: number };
+
+/** One page of a session's events. */
+export interface SessionEventsPage {
+  events: SessionEventView[];
+  /** Pass as `after` for the next page; null at the end. */
+  next: number | null;
+  /** Matching events in the session (known without filters), null when not counted. */
+  total: number | null;
+  store: TraceStoreState;
+}
+
+/** A task drawn as a bar on the timeline. */
+export interface TimelineBar {
+  sessionId: string;
+  capsule: string;
+  taskId: string;
+  /** Epoch ms. */
+  start: number;
+  end: number;
+  /** True while the task has not ended (end is "now"). */
+  open: boolean;
+  state: TaskState;
+  text: string | null;
+  /** The task that caused this one (an orchestrator task whose a2a_send reached it). */
+  parentTaskId?: string;
+  traceparent?: string;
+}
+
+export const sessionsCommands = {
+  'sessions.list': command<{ sessions: SessionItemView[]; store: TraceStoreState }>()(
+    'Every past and running session, newest first, from the trace store; filters by capsule name, status, start time and text.',
+    z.strictObject({
+      capsule: z.string().min(1).max(200).optional(),
+      state: z.enum(['running', 'ended', 'interrupted']).optional(),
+      since: epochMs.optional(),
+      until: epochMs.optional(),
+      search: z.string().max(500).optional(),
+      limit: z.number().int().positive().max(5000).optional(),
+    }),
+  ),
+  'sessions.get': command<{ session: SessionItemView; tasks: SessionTaskView[]; store: TraceStoreState }>()(
+    'One session: its summary and its tasks.',
+    z.strictObject({ sessionId }),
+  ),
+  'sessions.events': command<SessionEventsPage>()(
+    "One page of a session's events (by `after` cursor, or `offset` when unfiltered), optionally of one task or some event types.",
+    z.strictObject({
+      sessionId,
+      task: z.string().min(1).max(200).optional(),
+      types: z.array(z.string().min(1).max(100)).max(50).optional(),
+      after: z.number().int().min(-1).optional(),
+      offset: z.number().int().nonnegative().optional(),
+      limit: z.number().int().positive().max(5000).optional(),
+    }),
+  ),
+  'sessions.timeline': command<{ bars: TimelineBar[]; store: TraceStoreState }>()(
+    'Tasks of several sessions (given, or those overlapping `around`) as bars on one time axis, each linked to the task that caused it.',
+    z.strictObject({ sessionIds: z.array(sessionId).min(1).max(50).optional(), around: sessionId.optional() }),
+  ),
+} as const;
