@@ -73,6 +73,9 @@ describe('door errors', () => {
   it('a content type other than JSON is -32005', async () => {
     const r = await post('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}', { 'content-type': 'text/plain' });
     expect(r).toMatchObject({ status: 200, body: { error: { code: -32005 } } });
+    const none = await fetch(ts.session.url, { method: 'POST', headers: { 'a2a-version': '1.0' }, body: new TextEncoder().encode('{}') });
+    expect(none.status).toBe(200);
+    expect(((await none.json()) as any).error.code).toBe(-32005);
     await still();
   });
 

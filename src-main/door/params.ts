@@ -54,10 +54,11 @@ export const messageSchema = obj({
 export const historyLength = z.number().int().min(0).optional();
 
 /**
- * History a task answer carries when the caller sets no historyLength: undefined = all of it (the
- * spec's "no client limit"); 0 would match seed 000's example answers, which show no history.
+ * History a task answer carries when the caller sets no historyLength. The spec leaves the default
+ * to the server; 0 keeps answers shaped as seed 000's examples (no history) and small. Callers ask
+ * for history with historyLength.
  */
-export const DEFAULT_HISTORY_LENGTH: number | undefined = undefined;
+export const DEFAULT_HISTORY_LENGTH: number | undefined = 0;
 
 export const sendMessageParams = obj({
   tenant: z.string().optional(),

@@ -1,6 +1,6 @@
 import { isTerminal, taskNotCancelable, taskNotFound } from '../../src-shared/a2a';
 import { endTask, traceTask, type SessionCore } from './core';
-import type { CancelAnswer, LiveTask } from './tasks';
+import { statusMessage, type CancelAnswer, type LiveTask } from './tasks';
 import type { InFlightWork, ResidueItem } from './tool-types';
 
 // "Cancel means stopped": the driver turn is aborted at once, every tracked piece of work is
@@ -33,7 +33,9 @@ async function cancelLive(core: SessionCore, t: LiveTask, by: string): Promise<C
       parts: residue.map((data) => ({ data, mediaType: 'application/json' })),
     });
   }
-  core.registry.setStatus(t, 'TASK_STATE_CANCELED');
+  // A harness that had to be killed says so in the terminal status (seed 000, process transport).
+  const note = works.map((w) => w.canceledStatus?.()).find(Boolean);
+  core.registry.setStatus(t, 'TASK_STATE_CANCELED', note ? statusMessage(t.id, t.contextId, note) : undefined);
   traceTask(core, t, { event_type: 'task_canceled', interrupted, in_flight: inFlight, residue, by });
   const task = core.registry.toTask(t);
   endTask(core, t, 'canceled', 'TASK_STATE_CANCELED');

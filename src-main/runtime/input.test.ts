@@ -26,7 +26,7 @@ describe('input required', () => {
     const task = first.result.task;
     expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(task.status.message.parts[0].text).toBe('Which color?');
-    const reply = await ts.rpc('SendMessage', msg('green', { messageId: 'm2', taskId: task.id }));
+    const reply = await ts.rpc('SendMessage', { ...msg('green', { messageId: 'm2', taskId: task.id }), configuration: { historyLength: 10 } });
     expect(reply.result.task.id).toBe(task.id);
     expect(reply.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(reply.result.task.history.map((m: any) => m.parts[0].text)).toEqual(['paint the fence', 'Which color?', 'green']);

@@ -95,9 +95,10 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     tasks.markEnded();
     await tasks.stopForEnd();
     await toolkit.dispose();
-    await closeDoor(door);
+    // session_end goes out while the door is still open, so WatchSession streams carry it.
     const totals = tasks.status();
     trace.append({ event_type: 'session_end', reason, tasks: tasks.count(), tokens_in: totals.tokensIn, tokens_out: totals.tokensOut });
+    await closeDoor(door);
     if (running.file) removeRunningRecord(running.file);
     await executor.dispose?.();
     trace.dispose();

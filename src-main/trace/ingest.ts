@@ -1,10 +1,17 @@
 import type Database from 'better-sqlite3';
-import type { TraceLine } from './jsonl';
+import { parseEvent, type RawTraceLine } from './jsonl';
+import { scanLineHead, timestampMs } from './line-scan';
 import { ftsRowid } from './schema';
 
 // Turns trace lines into index rows: one events row per line, the session and task summaries
 // the list views need, and FTS rows for the text people search. Runs inside the caller's
 // transaction; statements are prepared once per database.
+//
+// Ingest must keep up with 100k events/s (PERFORMANCE.md), so: events rows go in multi-row
+// INSERTs, only lines whose fields the index needs are JSON-parsed (the others are read by a
+// cheap scan of the line head), and full-text rows are one per task per batch (its text, answers,
+// failures and inference text together) rather than one per event. Search narrows a hit back to
+// the events themselves (queries.ts).
 
 /** What an ingest keeps in memory for one session between lines (written back once per batch). */
 export interface SessionCounters {
@@ -14,15 +21,28 @@ export interface SessionCounters {
   tokensIn: number;
   tokensOut: number;
   lastTs: number | null;
+  /** Time of the batch's first event (set by ingest). */
+  firstTs?: number | null;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const time = (v: unknown): number | null => {
-  if (typeof v !== 'string') return null;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : t;
-};
+const time = timestampMs;
+
+/** Event types whose fields (beyond type, time and task) the index reads: these lines are parsed. */
+const PARSED_TYPES = new Set(['session_start', 'session_end', 'a2a_task_received', 'task_start', 'inference', 'task_failed', 'task_end']);
+
+/** Types whose events may carry searchable text (keep in step with searchableText). */
+export const TEXT_TYPES = ['a2a_task_received', 'inference', 'task_end', 'task_failed', 'tool_result'] as const;
+
+/** True when a line of this type must be parsed: its fields feed the index, or it may carry text. */
+function needsParse(type: string, text: string): boolean {
+  return PARSED_TYPES.has(type) || text.includes('"context_id":') || (type === 'tool_result' && text.includes('"ok":false'));
+}
+
+/** Events rows per multi-row INSERT. */
+const ROWS = 128;
+const EVENT_COLUMNS = 7;
 
 /** The searchable text of an event, or null when it carries none. */
 export function searchableText(e: Record<string, unknown>): string | null {
@@ -57,6 +77,7 @@ type TaskRow = { [K in (typeof TASK_COLUMNS)[number]]: K extends 'id' | 'state' 
 export function createIngester(db: Database.Database) {
   const s = {
     event: db.prepare('INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, off, len) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    events: db.prepare(`INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, off, len) VALUES ${Array(ROWS).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`),
     fts: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
     sessionStart: db.prepare(
       `UPDATE sessions SET capsule = ?, version = ?, url = ?, pid = ?, manifest_path = ?, parent_id = ?, driver = ?, model = ?,
@@ -73,6 +94,15 @@ export function createIngester(db: Database.Database) {
     taskPut: db.prepare(`INSERT OR REPLACE INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map((c) => `@${c}`).join(', ')})`),
   };
   const touched = new Map<string, TaskRow>();
+  /** Events rows not yet inserted, flat (EVENT_COLUMNS values a row). */
+  const pending: unknown[] = [];
+  /** Searchable text of each task seen in this batch, from its first text-carrying line. */
+  const texts = new Map<string, { seq: number; parts: string[] }>();
+
+  function flushEvents() {
+    for (let i = 0; i < pending.length; i += EVENT_COLUMNS) s.event.run(pending.slice(i, i + EVENT_COLUMNS));
+    pending.length = 0;
+  }
 
   function taskRow(c: SessionCounters, id: string, seq: number, ts: number | null): TaskRow {
     let t = touched.get(id);
@@ -104,46 +134,73 @@ export function createIngester(db: Database.Database) {
     return t;
   }
 
-  function apply(c: SessionCounters, line: TraceLine): void {
-    const e = line.event;
+  /** Indexes one line; false when it is not a trace event (a bad line, skipped). */
+  function apply(c: SessionCounters, line: RawTraceLine): boolean {
+    const head = scanLineHead(line.text);
+    let e: Record<string, unknown> | null = null;
+    let type: string;
+    let taskId: string | null;
+    let ts: number | null;
+    if (head && !needsParse(head.type, line.text)) {
+      type = head.type;
+      taskId = head.taskId;
+      ts = time(head.ts);
+    } else {
+      e = parseEvent(line.text);
+      if (!e) return false;
+      type = e.event_type as string;
+      taskId = str(e.task_id);
+      ts = time(e.ts);
+    }
     const seq = c.events++;
-    const type = e.event_type as string;
-    const taskId = str(e.task_id);
-    const ts = time(e.ts);
-    if (ts !== null) c.lastTs = ts;
+    if (ts !== null) {
+      c.lastTs = ts;
+      c.firstTs ??= ts;
+    }
     const t = taskId ? taskRow(c, taskId, seq, ts) : null;
-    s.event.run(c.sid, seq, t ? t.ord : null, type, ts, line.offset, line.bytes);
+    pending.push(c.sid, seq, t ? t.ord : null, type, ts, line.offset, line.bytes);
+    if (pending.length === ROWS * EVENT_COLUMNS) {
+      s.events.run(pending);
+      pending.length = 0;
+    }
+    if (!e) return true;
     const text = searchableText(e);
-    if (text) s.fts.run(ftsRowid(c.sid, seq), text);
+    if (text) {
+      const group = t && texts.get(t.id);
+      if (group) {
+        if (!group.parts.includes(text)) group.parts.push(text);
+      } else if (t) texts.set(t.id, { seq, parts: [text] });
+      else s.fts.run(ftsRowid(c.sid, seq), text);
+    }
     switch (type) {
       case 'session_start':
         s.sessionStart.run(str(e.capsule), str(e.version), str(e.url), num(e.pid) || null, str(e.manifest_path), str(e.parent_session_id), str(e.driver), str(e.model), ts, c.sid);
-        return;
+        return true;
       case 'session_end':
         s.sessionEnd.run(ts, str(e.reason), num(e.tokens_in), num(e.tokens_out), c.sid);
-        return;
+        return true;
     }
-    if (!t) return;
+    if (!t) return true;
     const context = str(e.context_id);
     if (context) t.context_id = context;
     switch (type) {
       case 'a2a_task_received':
         t.text = str(e.text);
-        return;
+        return true;
       case 'task_start':
         t.started_at ??= ts;
         if (t.state === 'TASK_STATE_SUBMITTED') t.state = 'TASK_STATE_WORKING';
-        return;
+        return true;
       case 'inference':
         c.tokensIn += num(e.tokens_in);
         c.tokensOut += num(e.tokens_out);
         t.turns = Math.max(t.turns, num(e.turn));
         t.tokens_in += num(e.tokens_in);
         t.tokens_out += num(e.tokens_out);
-        return;
+        return true;
       case 'task_failed':
         t.failure = [str(e.cause), str(e.message)].filter(Boolean).join(': ');
-        return;
+        return true;
       case 'task_end':
         t.state = str(e.state) ?? t.state;
         t.exit_status = str(e.exit_status);
@@ -154,19 +211,30 @@ export function createIngester(db: Database.Database) {
         t.duration_ms = num(e.duration_ms) || null;
         t.ended_at = ts;
         if (e.task && typeof e.task === 'object') t.task_json = JSON.stringify(e.task);
-        return;
+        return true;
     }
+    return true;
   }
 
   return {
-    /** Applies a batch of lines, then writes the touched tasks and the session counters once. */
-    ingest(c: SessionCounters, lines: readonly TraceLine[]) {
+    /**
+     * Applies a batch of lines, then writes the touched tasks, their text and the session counters
+     * once. Returns how many lines were events and how many were not (bad lines, skipped).
+     */
+    ingest(c: SessionCounters, lines: readonly RawTraceLine[]): { added: number; bad: number } {
       touched.clear();
-      for (const line of lines) apply(c, line);
+      texts.clear();
+      pending.length = 0;
+      c.firstTs = null;
+      let bad = 0;
+      for (const line of lines) if (!apply(c, line)) bad++;
+      flushEvents();
       for (const t of touched.values()) s.taskPut.run(t);
+      for (const g of texts.values()) s.fts.run(ftsRowid(c.sid, g.seq), g.parts.join('\n'));
       touched.clear();
-      const firstTs = lines.length ? time(lines[0].event.ts) : null;
-      s.counters.run(c.events, c.tasks, c.tokensIn, c.tokensOut, c.lastTs, firstTs, c.sid);
+      texts.clear();
+      s.counters.run(c.events, c.tasks, c.tokensIn, c.tokensOut, c.lastTs, c.firstTs, c.sid);
+      return { added: lines.length - bad, bad };
     },
   };
 }

@@ -26,15 +26,38 @@ export interface TraceChunk {
   bad: number[];
 }
 
+/** A complete line, not yet parsed (the index parses only the lines whose fields it needs). */
+export interface RawTraceLine {
+  offset: number;
+  bytes: number;
+  text: string;
+}
+
+export interface RawTraceChunk extends Omit<TraceChunk, 'lines' | 'bad'> {
+  lines: RawTraceLine[];
+}
+
 const CHUNK = 4 * 1024 * 1024;
 
 /** Reads complete lines from `start`, at most about `maxBytes` (whole lines; at least one line). */
 export function readTraceLines(path: string, start = 0, maxBytes = Infinity): TraceChunk {
+  const raw = readRawTraceLines(path, start, maxBytes);
+  const lines: TraceLine[] = [];
+  const bad: number[] = [];
+  for (const l of raw.lines) {
+    const event = parseEvent(l.text);
+    if (event) lines.push({ offset: l.offset, bytes: l.bytes, text: l.text, event });
+    else bad.push(l.offset);
+  }
+  return { lines, end: raw.end, size: raw.size, torn: raw.torn, bad };
+}
+
+/** readTraceLines without the JSON parse: blank lines are dropped, every other complete line kept. */
+export function readRawTraceLines(path: string, start = 0, maxBytes = Infinity): RawTraceChunk {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const lines: TraceLine[] = [];
-    const bad: number[] = [];
+    const lines: RawTraceLine[] = [];
     let pos = start;
     let carry: Buffer | null = null;
     let carryAt = start;
@@ -50,14 +73,12 @@ export function readTraceLines(path: string, start = 0, maxBytes = Infinity): Tr
       for (;;) {
         const nl = data.indexOf(10, from);
         if (nl < 0) break;
-        const text = data.toString('utf8', from, nl);
         const at = base + from;
+        // A line that opens an object (the writer's lines all do) skips the blank-line check.
+        const text = data.toString('utf8', from, nl);
         from = nl + 1;
         end = base + from;
-        if (text.trim() === '') continue;
-        const event = parseEvent(text);
-        if (event) lines.push({ offset: at, bytes: base + nl - at, text, event });
-        else bad.push(at);
+        if (data[at - base] === 123 || text.trim() !== '') lines.push({ offset: at, bytes: base + nl - at, text });
         if (end - start >= maxBytes) break;
       }
       if (end - start >= maxBytes) break;
@@ -65,13 +86,14 @@ export function readTraceLines(path: string, start = 0, maxBytes = Infinity): Tr
       carryAt = base + from;
     }
     const torn = end - start < maxBytes && end < size ? { offset: end, bytes: size - end } : undefined;
-    return { lines, end, size, torn, bad };
+    return { lines, end, size, torn };
   } finally {
     closeSync(fd);
   }
 }
 
-function parseEvent(text: string): Record<string, unknown> | null {
+/** The line as a trace event, or null when it is not a JSON object with an event_type. */
+export function parseEvent(text: string): Record<string, unknown> | null {
   try {
     const v: unknown = JSON.parse(text);
     return v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { event_type?: unknown }).event_type === 'string'

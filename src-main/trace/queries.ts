@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { Task, TaskState } from '../../src-shared/a2a';
 import type { TraceEvent } from '../../src-shared/trace';
-import { searchableText } from './ingest';
+import { TEXT_TYPES, searchableText } from './ingest';
 import { readTraceRanges } from './jsonl';
-import { ftsSeq, ftsSid } from './schema';
+import { DENSE_TYPES, SPARSE_CONDITION, ftsSeq, ftsSid } from './schema';
 
 // Read side of the trace index. Everything here is a bounded query (limits, paging by line
 // number), so a 1M-event session costs what one screen of it costs.
@@ -153,12 +153,38 @@ function taskFromSummary(t: TaskSummary): Task {
   };
 }
 
+/** The words of a search as the full-text index sees them: lower case, without accents. */
+function searchWords(text: string): string[] {
+  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** True when `text` has every word (the FTS row matched the task; this finds its lines). */
+function hasWords(text: string, words: readonly string[]): boolean {
+  const have = new Set(searchWords(text));
+  return words.every((w) => have.has(w));
+}
+
+function timeOf(v: unknown): number | null {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? null : t;
+}
+
 export function createQueries(db: Database.Database): TraceQueries {
   const getSessionStmt = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`);
   const tasksStmt = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE s.id = ? ORDER BY t.ord`);
   const taskStmt = db.prepare(`SELECT ${TASK_COLUMNS}, t.task_json AS taskJson FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE t.id = ?`);
   const sessionFileStmt = db.prepare('SELECT sid, trace_path AS path FROM sessions WHERE id = ?');
   const taskSpanStmt = db.prepare('SELECT ord, first_seq AS first, last_seq AS last FROM tasks WHERE id = ? AND sid = ?');
+  const groupsStmt = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?');
+  const eventStmt = db.prepare(
+    `SELECT s.id AS sessionId, s.trace_path AS path, e.seq, e.task_no AS ord, t.id AS taskId, t.last_seq AS last, e.off, e.len
+     FROM events e JOIN sessions s ON s.sid = e.sid LEFT JOIN tasks t ON t.sid = e.sid AND t.ord = e.task_no WHERE e.sid = ? AND e.seq = ?`,
+  );
+  const taskTextStmt = db.prepare(
+    `SELECT seq, off, len FROM events WHERE sid = ? AND seq BETWEEN ? AND ? AND task_no = ? AND type IN (${TEXT_TYPES.map((t) => `'${t}'`).join(', ')}) ORDER BY seq`,
+  );
 
   return {
     listSessions(q = {}) {
@@ -216,6 +242,8 @@ export function createQueries(db: Database.Database): TraceQueries {
       if (q.types?.length) {
         where.push(`type IN (${q.types.map(() => '?').join(', ')})`);
         args.push(...q.types);
+        // Only rare types asked for: the partial index by type has them (its condition, verbatim).
+        if (!q.task && q.types.every((t) => !(DENSE_TYPES as readonly string[]).includes(t))) where.push(SPARSE_CONDITION);
       }
       const rows = db.prepare(`SELECT seq, off, len FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as EventRow[];
       const page = rows.slice(0, limit);
@@ -226,22 +254,44 @@ export function createQueries(db: Database.Database): TraceQueries {
     search(text, q = {}) {
       const match = ftsQuery(text);
       if (!match) return [];
-      const hits = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT ?').all(match, q.limit ?? 50) as { rowid: number }[];
-      const eventStmt = db.prepare(
-        'SELECT s.id AS sessionId, s.trace_path AS path, e.seq, t.id AS taskId, e.type, e.ts, e.off, e.len FROM events e JOIN sessions s ON s.sid = e.sid LEFT JOIN tasks t ON t.sid = e.sid AND t.ord = e.task_no WHERE e.sid = ? AND e.seq = ?',
-      );
-      return hits.flatMap(({ rowid }) => {
-        const row = eventStmt.get(ftsSid(rowid), ftsSeq(rowid)) as (Omit<SearchHit, 'text'> & EventRow & { path: string }) | undefined;
-        if (!row) return [];
-        const { path, off, len, ...hit } = row;
-        let line: string;
-        try {
-          line = readLines(path, [{ seq: row.seq, off, len }])[0];
-        } catch {
-          return [];
+      const limit = q.limit ?? 50;
+      const words = searchWords(text);
+      const hits: SearchHit[] = [];
+      const seen = new Set<string>();
+      // An FTS row covers a task's text lines from its rowid's line on (or one line outside any
+      // task); the lines within it that hold every word are the hits, newest first.
+      for (let from = Number.MAX_SAFE_INTEGER; hits.length < limit; ) {
+        const rows = groupsStmt.all(match, from, limit) as { rowid: number }[];
+        for (const { rowid } of rows) {
+          const sid = ftsSid(rowid);
+          const first = eventStmt.get(sid, ftsSeq(rowid)) as (Omit<SearchHit, 'text'> & EventRow & { path: string; last: number | null; ord: number | null }) | undefined;
+          if (!first) continue;
+          const lines = first.ord === null ? [first] : (taskTextStmt.all(sid, first.seq, first.last ?? first.seq, first.ord) as EventRow[]).reverse();
+          let texts: string[];
+          try {
+            texts = readLines(first.path, lines);
+          } catch {
+            continue;
+          }
+          lines.forEach((line, i) => {
+            const key = `${sid}:${line.seq}`;
+            if (hits.length >= limit || seen.has(key)) return;
+            let event: Record<string, unknown>;
+            try {
+              event = JSON.parse(texts[i]) as Record<string, unknown>;
+            } catch {
+              return;
+            }
+            const found = searchableText(event);
+            if (!found || !hasWords(found, words)) return;
+            seen.add(key);
+            hits.push({ sessionId: first.sessionId, seq: line.seq, taskId: first.taskId, type: String(event.event_type), ts: timeOf(event.ts), text: found });
+          });
         }
-        return [{ ...hit, text: searchableText(JSON.parse(line) as Record<string, unknown>) ?? '' }];
-      });
+        if (rows.length < limit) break;
+        from = rows[rows.length - 1].rowid;
+      }
+      return hits;
     },
   };
 }

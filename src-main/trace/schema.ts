@@ -2,7 +2,16 @@
 // time and is rebuilt from the files, so a schema change just bumps SCHEMA_VERSION (a database
 // with another version is rebuilt rather than migrated).
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
+
+/**
+ * Event types that come once or more per task or turn: dense enough that a type filter finds a
+ * page of them by walking the session in line order. Every other type is indexed by type.
+ */
+export const DENSE_TYPES = ['inference', 'tool_call', 'tool_result', 'task_start', 'a2a_task_received', 'task_end'] as const;
+
+/** The partial index's condition; a query repeats it word for word so SQLite may use the index. */
+export const SPARSE_CONDITION = `type NOT IN (${DENSE_TYPES.map((t) => `'${t}'`).join(', ')})`;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -72,9 +81,15 @@ CREATE TABLE IF NOT EXISTS events (
   PRIMARY KEY (sid, seq)
 ) WITHOUT ROWID;
 
+-- Rare event types (failures, cancels, A2A sends, harness and session events) by type, so filtering
+-- a 1M-event session for them is a seek, not a scan. Dense types stay out: indexing them would cost
+-- every ingest a second b-tree insert, and a page of them is found by walking lines in order.
+CREATE INDEX IF NOT EXISTS events_sparse_type ON events (sid, type, seq) WHERE ${SPARSE_CONDITION};
+
 -- Full-text over what people search for: task text, answers, inference text, failures.
 -- Contentless and detail=none (word presence only, which is all the search asks): the text
--- lives in trace.jsonl; the FTS rowid is sid * 2^32 + seq.
+-- lives in trace.jsonl. One row per task per ingest batch holds all that task's text; its rowid
+-- is sid * 2^32 + seq of the first line it covers (a text line outside any task has its own row).
 CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5 (text, content='', contentless_delete=1, detail=none);
 `;
 

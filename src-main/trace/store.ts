@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createIngester, type SessionCounters } from './ingest';
-import { readTraceLines } from './jsonl';
+import { parseEvent, readRawTraceLines } from './jsonl';
 import { createQueries, type TraceQueries } from './queries';
 import { findTraceFiles } from './records';
 import { SCHEMA, SCHEMA_VERSION } from './schema';
@@ -52,7 +52,8 @@ export interface TraceStore extends TraceQueries {
   dispose(): void;
 }
 
-const BATCH_BYTES = 8 * 1024 * 1024;
+// One transaction per batch: big enough that commits are rare, small enough to hold in memory.
+const BATCH_BYTES = 16 * 1024 * 1024;
 const isCorrupt = (err: unknown) => /^SQLITE_(CORRUPT|NOTADB)/.test((err as { code?: string }).code ?? '');
 
 function openDatabase(path: string, nativeBinding: string | undefined): Database.Database {
@@ -151,13 +152,20 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
           report.rebuilt = true;
         }
         const start = sessionRowNow?.indexed_offset ?? 0;
-        const chunk = readTraceLines(tracePath, start, BATCH_BYTES);
-        report.badLines += chunk.bad.length;
+        const chunk = readRawTraceLines(tracePath, start, BATCH_BYTES);
         report.torn = chunk.torn;
         if (!sessionRowNow) {
-          const first = chunk.lines[0]?.event.session_id;
+          if (!chunk.lines.length) return false;
+          // The session id is on its first event line; a file with none is named by its folder.
+          let first: unknown;
+          for (const line of chunk.lines) {
+            const event = parseEvent(line.text);
+            if (event) {
+              first = event.session_id;
+              break;
+            }
+          }
           const id = typeof first === 'string' ? first : basename(dirname(tracePath));
-          if (!chunk.lines.length && !chunk.bad.length) return false;
           const other = sessionRow(id);
           if (other) {
             // The same session indexed from another path (moved, or a copy): follow this file.
@@ -176,14 +184,15 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
           tokensOut: sessionRowNow.tokens_out,
           lastTs: sessionRowNow.last_ts,
         };
-        ingester.ingest(c, chunk.lines);
+        const { added, bad } = ingester.ingest(c, chunk.lines);
+        report.badLines += bad;
         db.prepare('UPDATE sessions SET indexed_offset = ?, torn_bytes = ?, bad_lines = bad_lines + ? WHERE sid = ?').run(
           chunk.end,
           chunk.torn?.bytes ?? 0,
-          chunk.bad.length,
+          bad,
           c.sid,
         );
-        report.added += chunk.lines.length;
+        report.added += added;
         return chunk.end < size && !chunk.torn;
       })
       .immediate();

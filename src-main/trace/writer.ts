@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
 
 // Append-only trace.jsonl writer. Lines are buffered and written on the next tick (or when the
-// buffer passes 64 KiB), so a burst costs one write; flush() writes now. A crash loses at most
+// buffer passes 256 KiB), so a burst costs one write; flush() writes now. A crash loses at most
 // the unflushed tail. Secrets (interpolated ${VAR} values, keys) are masked before any line
 // leaves this module, whatever event carried them.
 
@@ -17,7 +17,20 @@ export interface TraceWriter {
   dispose(): void;
 }
 
-const MAX_BUFFER = 64 * 1024;
+const MAX_BUFFER = 256 * 1024;
+
+let lastMs = 0;
+let lastIso = '';
+
+/** The current time as RFC 3339 ms; a burst within one millisecond formats it once. */
+function now(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
 
 export function maskSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -47,16 +60,15 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     path,
     sessionId,
     append(event) {
-      const { event_type, ...rest } = event;
-      const line = { ts: new Date().toISOString(), event_type, session_id: sessionId, ...rest } as TraceEvent;
+      // Object.assign keeps the line's key order (ts, event_type, session_id, then the event's
+      // own fields) without a rest-spread copy; the event's own ts or session_id still win.
+      const line = Object.assign({ ts: now(), event_type: event.event_type, session_id: sessionId }, event) as TraceEvent;
       if (closed) return line;
       let json = JSON.stringify(line);
-      if (masks.length) {
-        const masked = maskSecrets(json, masks);
-        if (masked !== json) {
-          json = masked;
-          Object.assign(line, JSON.parse(masked));
-        }
+      if (masks.length && masks.some((m) => json.includes(m))) {
+        json = maskSecrets(json, masks);
+        // Listeners must not see the secret either: they get the masked line back.
+        Object.assign(line, JSON.parse(json));
       }
       buffer += json + '\n';
       if (buffer.length > MAX_BUFFER) flush();

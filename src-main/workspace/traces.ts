@@ -127,12 +127,13 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       let ids = q.sessionIds ?? [];
       if (q.around) {
         const center = refresh(s, q.around);
+        const endOf = (o: SessionSummary) => (o.status === 'running' ? Date.now() : (o.endedAt ?? o.lastTs ?? Date.now()));
         const from = center.startedAt ?? 0;
-        const to = center.endedAt ?? center.lastTs ?? Date.now();
+        const to = endOf(center);
         // Sessions that were alive while this one ran (the formation it talked to).
         ids = s
           .listSessions({ limit: 500 })
-          .filter((o) => o.id === center.id || ((o.startedAt ?? 0) <= to && (o.endedAt ?? o.lastTs ?? Date.now()) >= from))
+          .filter((o) => o.id === center.id || ((o.startedAt ?? 0) <= to && endOf(o) >= from))
           .slice(0, 50)
           .map((o) => o.id);
       }

@@ -73,7 +73,14 @@ function Welcome({ connection }: { connection: string }) {
                 {error}
               </p>
             ) : (
-              <p className="muted">Open a workspace folder, or create one to start a formation.</p>
+              <>
+                {error ? (
+                  <p className="welcome-reason" role="status">
+                    {error}
+                  </p>
+                ) : null}
+                <p className="muted">Open a workspace folder, or create one to start a formation.</p>
+              </>
             )}
             <WorkspaceForm />
           </>

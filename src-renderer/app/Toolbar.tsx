@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useStudio } from '../store';
 import { setTheme, useThemeChoice, type ThemeChoice } from './useTheme';
 import { WorkspaceDialog } from './WorkspaceDialog';
+import { SessionsButton } from '../features/sessions'; // issue 6
 
 /** The top bar: which workspace is open, the formation-wide actions, undo/redo and theme. */
 export function Toolbar() {
@@ -46,6 +47,7 @@ export function Toolbar() {
         </button>
       </div>
       <span className="toolbar-spacer" />
+      <SessionsButton />
       <span className="connection" data-status={connection === 'ready' ? 'ready' : connection === 'error' ? 'error' : 'other'}>
         <span className="connection-dot" aria-hidden="true" />
         {connection === 'ready' ? 'Connected' : connection === 'error' ? 'Disconnected' : connection === 'connecting' ? 'Connecting…' : 'No workspace'}

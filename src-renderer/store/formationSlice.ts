@@ -67,7 +67,8 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
         applyView(await invoke('formation.get', {}));
       } catch (err) {
         const code = (err as { code?: string }).code;
-        if (code === 'no_workspace') set({ connection: 'no-workspace', connectionError: null });
+        // The core says why there is none (e.g. the folder it was asked to open is missing).
+        if (code === 'no_workspace' || code === 'workspace_missing') set({ connection: 'no-workspace', connectionError: describeError(err) });
         else set({ connection: 'error', connectionError: describeError(err) });
       }
     },

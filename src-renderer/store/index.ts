@@ -8,6 +8,7 @@ import { createManifestSlice } from './manifestSlice';
 import { createNoticeSlice } from './noticeSlice';
 import { createTasksSlice } from './tasksSlice';
 import { createTracesSlice } from './tracesSlice';
+import { createSessionsSlice } from './sessionsSlice'; // issue 6
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -16,6 +17,7 @@ export type { ConsoleEntry } from './consoleSlice';
 export type { TaskRecord } from './tasksSlice';
 export type { LiveTrace } from './tracesSlice';
 export type { Notice } from './noticeSlice';
+export type { SessionFilter, OpenSession } from './sessionsSlice'; // issue 6
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText } from './tasksSlice';
@@ -30,6 +32,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createTasksSlice(...a),
   ...createTracesSlice(...a),
   ...createNoticeSlice(...a),
+  ...createSessionsSlice(...a), // issue 6
 }));
 
 /** Applies one frame's worth of core events in a single store update. */

@@ -6,9 +6,10 @@ import type { ManifestSlice } from './manifestSlice';
 import type { NoticeSlice } from './noticeSlice';
 import type { TasksSlice } from './tasksSlice';
 import type { TracesSlice } from './tracesSlice';
+import type { SessionsSlice } from './sessionsSlice'; // issue 6
 
 /** The one bound store: every feature's slice side by side. */
-export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice;
+export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<T> = StateCreator<StudioState, [], [], T>;

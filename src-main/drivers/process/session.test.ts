@@ -35,9 +35,7 @@ const harnessSays = (s: TestSession, id: string, text: string) => () =>
   traceLines(s.session).some((l) => l.task_id === id && l.event_type === 'harness_output' && String(l.text).includes(text));
 
 describe('process transport capsule', () => {
-  // Waits on runtime/cancel.ts reading InFlightWork.canceledStatus() into the CANCELED status
-  // message (the executor provides it; executor.test.ts proves that). Unskip once it does.
-  it.skip('says in the terminal status that a killed harness may not resume cleanly', async () => {
+  it('says in the terminal status that a killed harness may not resume cleanly', async () => {
     ts = await harnessCapsule({ interrupt: 'none' });
     const id = (await ts.rpc('SendMessage', send('hang', true))).result.task.id;
     await waitFor(ts.session, harnessSays(ts, id, 'working'));

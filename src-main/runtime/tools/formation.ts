@@ -25,6 +25,8 @@ export interface FormationResolver {
   resolve(name: string): FormationTarget | undefined | Promise<FormationTarget | undefined>;
   /** Names the model may use (listed in the tool description and in "unknown capsule" errors). */
   names?(): string[];
+  /** What the formation knows of a door given by URL (capsule, version, session), if anything. */
+  byUrl?(url: string): Extract<FormationTarget, { kind: 'door' }> | undefined;
 }
 
 /** A formation from a fixed table (tests, the CLI's formation launcher). */
@@ -37,8 +39,14 @@ export type ResolvedTarget = FormationTarget | { kind: 'unknown'; error: string 
 /** A peer URL, a bare host:port (taken as http), or a formation name. */
 export async function resolveTarget(to: string, formation?: FormationResolver): Promise<ResolvedTarget> {
   const text = to.trim();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { kind: 'door', url: text };
-  if (/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}(\/.*)?$/i.test(text)) return { kind: 'door', url: `http://${text}` };
+  let url: string | undefined;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) url = text;
+  else if (/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}(\/.*)?$/i.test(text)) url = `http://${text}`;
+  if (url !== undefined) {
+    // The model's URL is the one used; the formation may only say whose door it is.
+    const known = formation?.byUrl?.(url);
+    return known ? { ...known, url } : { kind: 'door', url };
+  }
   const found = formation ? await formation.resolve(text) : undefined;
   if (found) return found;
   const names = formation?.names?.() ?? [];

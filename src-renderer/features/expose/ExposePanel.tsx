@@ -19,7 +19,7 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
   const exposed = !!x.exposure;
 
   return (
-    <details className="expose" open={exposed || undefined}>
+    <details className="expose">
       <summary className="expose-summary">
         Expose to outside callers {exposed ? <span className="expose-badge">exposed</span> : null}
       </summary>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { GatewayView } from '../../../src-shared/contract';
 import { parsePort } from './exposeText';
 
@@ -7,6 +7,12 @@ export function GatewaySettings({ gateway, busy, onApply }: { gateway: GatewayVi
   const [host, setHost] = useState(gateway.host);
   const [port, setPort] = useState(String(gateway.port));
   const [origin, setOrigin] = useState(gateway.publicOrigin ?? '');
+  // The fields follow the gateway (it may have started, or moved, since the panel opened).
+  useEffect(() => {
+    setHost(gateway.host);
+    setPort(String(gateway.port));
+    setOrigin(gateway.publicOrigin ?? '');
+  }, [gateway.host, gateway.port, gateway.publicOrigin]);
   const portValue = parsePort(port);
   return (
     <details className="expose-settings">

@@ -1,0 +1,62 @@
+import { expect, test } from './fixtures';
+import { StudioPage } from './pages/studio';
+
+// Issue 8: expose a capsule from its details, call it from outside with the token shown once,
+// watch the call appear live, preview the signed card, rotate, warn off loopback, revoke.
+
+const call = (url: string, token: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'e2e-1', role: 'ROLE_USER', parts: [{ text: 'hello from outside' }] } } }),
+  });
+
+test('expose a capsule, call it from outside, rotate and revoke its token', async ({ page, studio }) => {
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await app.canvas.capsule('writer').getByRole('button', { name: 'Launch writer' }).click();
+  await expect(app.stateOf('writer')).toHaveText('Idle', { timeout: 20_000 });
+  await app.canvas.select('writer');
+
+  await page.getByText('Expose to outside callers').click();
+  await page.getByRole('switch', { name: 'Expose writer through the gateway' }).click();
+  const fresh = page.getByRole('region', { name: 'New token' });
+  await expect(fresh).toBeVisible();
+  const token = await fresh.getByRole('textbox', { name: 'Token' }).inputValue();
+  expect(token).toMatch(/^capsule_/);
+  await expect(fresh.locator('pre')).toContainText(`Bearer ${token}`);
+  const url = await page.getByRole('textbox', { name: 'Gateway URL' }).inputValue();
+
+  const answer = (await (await call(url, token)).json()) as any;
+  expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  const log = page.getByRole('table', { name: 'External calls to writer' });
+  await expect(log.getByRole('row').filter({ hasText: 'SendMessage' })).toContainText('ok');
+
+  await page.getByRole('button', { name: 'Show the agent card callers get' }).click();
+  await expect(page.getByLabel('Agent card preview')).toContainText('httpAuthSecurityScheme');
+  await expect(page.getByLabel('Agent card preview')).toContainText('"signatures"');
+  await app.screenshot('expose-panel');
+
+  await page.getByRole('button', { name: 'Hide the token' }).click();
+  await expect(fresh).toBeHidden();
+  await page.getByRole('button', { name: 'Rotate the token (the old one stops working)' }).click();
+  const rotated = await page.getByRole('region', { name: 'New token' }).getByRole('textbox', { name: 'Token' }).inputValue();
+  expect(rotated).not.toBe(token);
+  expect((await call(url, token)).status).toBe(401);
+  await expect(log.getByRole('row').filter({ hasText: 'unauthorized' })).toBeVisible();
+
+  await page.locator('.expose-settings > summary').click();
+  await page.getByRole('textbox', { name: /^Gateway host/ }).fill('0.0.0.0');
+  await page.getByRole('button', { name: /^Apply gateway settings/ }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'other machines' })).toBeVisible();
+  await app.screenshot('expose-warning');
+  await page.getByRole('textbox', { name: /^Gateway host/ }).fill('127.0.0.1');
+  await page.getByRole('button', { name: /^Apply gateway settings/ }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'other machines' })).toBeHidden();
+  await expect(page.getByRole('textbox', { name: 'Gateway URL' })).toHaveValue(url); // same port after the restarts
+
+  await page.getByRole('button', { name: 'Revoke the token and stop exposing' }).click();
+  await expect(page.getByRole('switch', { name: 'Expose writer through the gateway' })).not.toBeChecked();
+  expect((await call(url, rotated)).status).toBe(401);
+  await studio.core.invoke('expose.list', {});
+});

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newSessionId, newTaskId } from '../../src-shared/ids';
+import { createTraceWriter } from '../trace';
+import { syntheticSessionEvents } from '../trace/synthetic';
+import { createTestStudio, type TestStudio } from './test-studio';
+
+let studio: TestStudio | undefined;
+afterEach(async () => {
+  await studio?.dispose();
+  studio = undefined;
+});
+
+function record(home: string, events: Iterable<{ event_type: string } & Record<string, unknown>>): string {
+  const id = newSessionId();
+  const w = createTraceWriter(join(home, 'records', id, 'trace.jsonl'), id);
+  for (const e of events) w.append(e);
+  w.dispose();
+  return id;
+}
+
+describe('sessions over the trace store', () => {
+  it('lists, searches, pages events and draws the cause of a worker task', async () => {
+    studio = await createTestStudio({ workspace: null });
+    const { core, home } = studio;
+    const plain = record(home, syntheticSessionEvents({ tasks: 30, capsule: 'plain' }));
+    const orchTask = newTaskId();
+    const workerTask = newTaskId();
+    const traceparent = `00-${orchTask.slice(4)}-0123456789abcdef-01`;
+    const worker = record(home, [
+      { event_type: 'session_start', capsule: 'researcher', pid: process.pid },
+      { event_type: 'a2a_task_received', task_id: workerTask, text: 'facts please', traceparent },
+      { event_type: 'task_end', task_id: workerTask, state: 'TASK_STATE_COMPLETED', answer: 'facts' },
+    ]); // started first and still running: it overlaps the orchestrator's session
+    const orch = record(home, [
+      { event_type: 'session_start', capsule: 'coordinator', pid: process.pid },
+      { event_type: 'a2a_task_received', task_id: orchTask, text: 'Write about tide pools' },
+      { event_type: 'task_start', task_id: orchTask },
+      { event_type: 'a2a_send', task_id: orchTask, peer_task_id: workerTask, peer_url: 'http://127.0.0.1:1', traceparent },
+      { event_type: 'task_end', task_id: orchTask, state: 'TASK_STATE_COMPLETED', answer: 'anemones everywhere' },
+      { event_type: 'session_end', reason: 'stopped' },
+    ]);
+
+    const all = await core.invoke('sessions.list', {});
+    expect(all.store.available).toBe(true);
+    expect(all.sessions.map((s) => s.id)).toEqual([orch, worker, plain]);
+    const found = await core.invoke('sessions.list', { search: 'anemones' });
+    expect(found.sessions.map((s) => s.id)).toEqual([orch]);
+    expect((await core.invoke('sessions.list', { capsule: 'plain' })).sessions.map((s) => s.id)).toEqual([plain]);
+
+    const got = await core.invoke('sessions.get', { sessionId: plain });
+    expect(got.tasks).toHaveLength(30);
+    const first = await core.invoke('sessions.events', { sessionId: plain, limit: 50 });
+    expect(first.total).toBe(302);
+    expect(first.events[0].event_type).toBe('session_start');
+    const next = await core.invoke('sessions.events', { sessionId: plain, after: first.next!, limit: 50 });
+    expect(next.events[0].seq).toBe(50);
+    const byOffset = await core.invoke('sessions.events', { sessionId: plain, offset: 300, limit: 50 });
+    expect(byOffset.events.map((e) => e.seq)).toEqual([300, 301]);
+    expect(byOffset.next).toBeNull();
+    const oneTask = await core.invoke('sessions.events', { sessionId: plain, task: got.tasks[1].id, types: ['inference'] });
+    expect(oneTask.events.map((e) => e.task_id)).toEqual([got.tasks[1].id, got.tasks[1].id, got.tasks[1].id]);
+
+    const timeline = await core.invoke('sessions.timeline', { around: orch });
+    const bar = timeline.bars.find((b) => b.taskId === workerTask);
+    expect(bar).toMatchObject({ capsule: 'researcher', parentTaskId: orchTask, traceparent });
+    expect(timeline.bars.find((b) => b.taskId === orchTask)?.parentTaskId).toBeUndefined();
+
+    await expect(core.invoke('sessions.events', { sessionId: 'nope' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(core.invoke('sessions.get', { sessionId: newSessionId() })).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

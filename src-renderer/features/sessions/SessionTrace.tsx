@@ -1,0 +1,86 @@
+import { useMemo, useRef, useState } from 'react';
+import { useStudio } from '../../store';
+import { eventKind, eventText, sessionRows } from './eventText';
+
+const ROW_H = 24;
+const OVERSCAN = 10;
+/** Rows from the end at which the next page is asked for. */
+const PREFETCH = 60;
+
+/** The opened session: its summary, a task picker and its events in a windowed list, paged from the core. */
+export function SessionTrace() {
+  const o = useStudio((s) => s.openedSession)!;
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(480);
+  const box = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => sessionRows(o.events), [o.events]);
+  const taskName = useMemo(() => new Map(o.tasks.map((t) => [t.id, `Task ${t.ord}${t.text ? `: ${t.text.slice(0, 80)}` : ''}`])), [o.tasks]);
+
+  const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_H) + OVERSCAN);
+  if (o.next !== null && !o.loading && last >= rows.length - PREFETCH) queueMicrotask(() => void useStudio.getState().loadMoreEvents());
+  const s = o.session;
+
+  return (
+    <div className="session-trace">
+      <div className="session-trace-head">
+        <div>
+          <h3 className="session-trace-title">{s.capsule ?? 'Session'}</h3>
+          <span className="mono muted">{s.id}</span>
+        </div>
+        <span className="session-status" data-status={s.status}>
+          {s.status}
+        </span>
+        <span className="muted" data-testid="session-event-count">
+          {o.total !== null ? `${o.total.toLocaleString()} events` : `${o.events.length.toLocaleString()}${o.next !== null ? '+' : ''} events`}
+        </span>
+        <span className="toolbar-spacer" />
+        <select className="select" aria-label="Task" value={o.task ?? ''} onChange={(e) => void useStudio.getState().showSessionTask(e.target.value || null)}>
+          <option value="">All tasks ({o.tasks.length})</option>
+          {o.tasks.map((t) => (
+            <option key={t.id} value={t.id}>
+              {taskName.get(t.id)} · {t.state.replace('TASK_STATE_', '')}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="btn btn-small" onClick={() => void useStudio.getState().loadTimeline(s.id).then(() => useStudio.getState().showSessions('timeline'))}>
+          Show on timeline
+        </button>
+      </div>
+      <div
+        ref={box}
+        className="session-events"
+        role="list"
+        aria-label="Session events"
+        aria-busy={o.loading}
+        tabIndex={0}
+        onScroll={(e) => {
+          setScrollTop(e.currentTarget.scrollTop);
+          setHeight(e.currentTarget.clientHeight);
+        }}
+      >
+        <div style={{ height: rows.length * ROW_H, position: 'relative' }}>
+          {rows.slice(first, last).map((r, i) => {
+            const top = (first + i) * ROW_H;
+            if (r.kind === 'task') {
+              return (
+                <div key={r.key} role="listitem" className="session-row session-row-task" style={{ top }}>
+                  {r.taskId ? (taskName.get(r.taskId) ?? r.taskId) : 'Session'}
+                </div>
+              );
+            }
+            const e = o.events[r.index];
+            return (
+              <div key={r.key} role="listitem" className="session-row" data-kind={eventKind(e.event_type)} style={{ top }}>
+                <span className="session-row-time mono">{e.ts?.slice(11, 23)}</span>
+                <span className="session-row-type mono">{e.event_type}</span>
+                <span className="session-row-text">{eventText(e)}</span>
+              </div>
+            );
+          })}
+        </div>
+        {o.loading ? <p className="muted session-loading">Loading…</p> : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import type { SessionItemView } from '../../../src-shared/contract';
+import { useStudio } from '../../store';
+import { SessionFilters } from './SessionFilters';
+import { SessionTrace } from './SessionTrace';
+
+const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : '—');
+
+/** Filters and the list of sessions on the left, the opened session's trace on the right. */
+export function SessionsBrowser() {
+  const sessions = useStudio((s) => s.sessionList);
+  const loading = useStudio((s) => s.sessionsLoading);
+  const store = useStudio((s) => s.traceStore);
+  const openedId = useStudio((s) => s.openedSession?.session.id);
+  return (
+    <div className="sessions-browser">
+      <section className="sessions-left" aria-label="Find a session">
+        <SessionFilters />
+        {store && !store.available ? (
+          <p className="sessions-warning" role="status">
+            {store.message}
+          </p>
+        ) : null}
+        <p className="muted sessions-count" role="status">
+          {loading ? 'Searching…' : `${sessions.length} session${sessions.length === 1 ? '' : 's'}`}
+        </p>
+        <ul className="sessions-list" aria-label="Sessions">
+          {sessions.map((s) => (
+            <SessionItem key={s.id} s={s} active={s.id === openedId} />
+          ))}
+        </ul>
+      </section>
+      <section className="sessions-right" aria-label="Session trace">
+        {openedId ? <SessionTrace /> : <p className="muted sessions-empty">Open a session to read its trace.</p>}
+      </section>
+    </div>
+  );
+}
+
+function SessionItem({ s, active }: { s: SessionItemView; active: boolean }) {
+  const [opening, setOpening] = useState(false);
+  useEffect(() => setOpening(false), [active]);
+  return (
+    <li>
+      <button
+        type="button"
+        className="session-item"
+        aria-current={active ? 'true' : undefined}
+        aria-label={`Open session of ${s.capsule ?? 'unknown capsule'} started ${when(s.startedAt)}, ${s.status}`}
+        disabled={opening}
+        onClick={() => {
+          setOpening(true);
+          void useStudio.getState().openSession(s.id).finally(() => setOpening(false));
+        }}
+      >
+        <span className="session-item-top">
+          <span className="session-capsule">{s.capsule ?? '?'}</span>
+          <span className="session-status" data-status={s.status}>
+            {s.status}
+          </span>
+        </span>
+        <span className="session-item-meta muted">
+          {when(s.startedAt)} · {s.tasks} task{s.tasks === 1 ? '' : 's'} · {s.tokensIn + s.tokensOut} tokens · {s.events} events
+        </span>
+        <span className="session-id mono">{s.id}</span>
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,137 @@
+import type { SessionEventView, SessionItemView, SessionTaskView, TimelineBar, TraceStoreState } from '../../src-shared/contract';
+import { describeError, invoke } from './client';
+import type { SliceCreator } from './types';
+
+// Issue 6: the sessions browser and the timeline. Lists and pages come from the core's trace
+// store on demand; nothing here follows the live stream (the live trace panel does that).
+
+export interface SessionFilter {
+  capsule: string;
+  state: '' | 'running' | 'ended' | 'interrupted';
+  /** Epoch ms bounds on the session's start, or null. */
+  since: number | null;
+  until: number | null;
+  search: string;
+}
+
+/** The session opened in the browser, with its loaded pages of events. */
+export interface OpenSession {
+  session: SessionItemView;
+  tasks: SessionTaskView[];
+  /** Shows one task's events only, or all. */
+  task: string | null;
+  events: SessionEventView[];
+  next: number | null;
+  total: number | null;
+  loading: boolean;
+}
+
+export interface SessionsSlice {
+  sessionsView: 'closed' | 'sessions' | 'timeline';
+  sessionFilter: SessionFilter;
+  sessionList: SessionItemView[];
+  sessionsLoading: boolean;
+  traceStore: TraceStoreState | null;
+  openedSession: OpenSession | null;
+  timeline: { around: string; bars: TimelineBar[] } | null;
+  showSessions(view: SessionsSlice['sessionsView']): void;
+  setSessionFilter(patch: Partial<SessionFilter>): Promise<void>;
+  loadSessions(): Promise<void>;
+  openSession(sessionId: string): Promise<void>;
+  showSessionTask(task: string | null): Promise<void>;
+  loadMoreEvents(): Promise<void>;
+  loadTimeline(around: string): Promise<void>;
+}
+
+const PAGE = 500;
+let listSeq = 0;
+
+export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
+  const fail = (what: string, err: unknown) => get().notify('error', `${what}: ${describeError(err)}`);
+  const fetchEvents = async (sessionId: string, task: string | null, after?: number) =>
+    invoke('sessions.events', { sessionId, limit: PAGE, ...(task ? { task } : {}), ...(after !== undefined ? { after } : {}) });
+
+  return {
+    sessionsView: 'closed',
+    sessionFilter: { capsule: '', state: '', since: null, until: null, search: '' },
+    sessionList: [],
+    sessionsLoading: false,
+    traceStore: null,
+    openedSession: null,
+    timeline: null,
+    showSessions(view) {
+      set({ sessionsView: view });
+      if (view === 'sessions') void get().loadSessions();
+      if (view === 'timeline' && !get().timeline) {
+        const around = get().openedSession?.session.id ?? get().sessionList[0]?.id;
+        if (around) void get().loadTimeline(around);
+      }
+    },
+    async setSessionFilter(patch) {
+      set((s) => ({ sessionFilter: { ...s.sessionFilter, ...patch } }));
+      await get().loadSessions();
+    },
+    async loadSessions() {
+      const f = get().sessionFilter;
+      const seq = ++listSeq;
+      set({ sessionsLoading: true });
+      try {
+        const r = await invoke('sessions.list', {
+          ...(f.capsule ? { capsule: f.capsule } : {}),
+          ...(f.state ? { state: f.state } : {}),
+          ...(f.since !== null ? { since: f.since } : {}),
+          ...(f.until !== null ? { until: f.until } : {}),
+          ...(f.search.trim() ? { search: f.search.trim() } : {}),
+        });
+        // A slower answer to an older filter never overwrites a newer one.
+        if (seq === listSeq) set({ sessionList: r.sessions, traceStore: r.store, sessionsLoading: false });
+      } catch (err) {
+        if (seq === listSeq) set({ sessionsLoading: false });
+        fail('Could not list sessions', err);
+      }
+    },
+    async openSession(sessionId) {
+      try {
+        const [detail, page] = await Promise.all([invoke('sessions.get', { sessionId }), fetchEvents(sessionId, null)]);
+        set({ openedSession: { session: detail.session, tasks: detail.tasks, task: null, events: page.events, next: page.next, total: page.total, loading: false } });
+      } catch (err) {
+        fail('Could not open the session', err);
+      }
+    },
+    async showSessionTask(task) {
+      const cur = get().openedSession;
+      if (!cur) return;
+      set({ openedSession: { ...cur, task, events: [], next: null, total: null, loading: true } });
+      try {
+        const page = await fetchEvents(cur.session.id, task);
+        set((s) => (s.openedSession?.session.id === cur.session.id ? { openedSession: { ...s.openedSession, task, events: page.events, next: page.next, total: page.total, loading: false } } : {}));
+      } catch (err) {
+        fail('Could not read the events', err);
+      }
+    },
+    async loadMoreEvents() {
+      const cur = get().openedSession;
+      if (!cur || cur.loading || cur.next === null) return;
+      set({ openedSession: { ...cur, loading: true } });
+      try {
+        const page = await fetchEvents(cur.session.id, cur.task, cur.next);
+        set((s) => {
+          const o = s.openedSession;
+          if (!o || o.session.id !== cur.session.id || o.task !== cur.task) return {};
+          return { openedSession: { ...o, events: o.events.concat(page.events), next: page.next, loading: false } };
+        });
+      } catch (err) {
+        set((s) => (s.openedSession ? { openedSession: { ...s.openedSession, loading: false } } : {}));
+        fail('Could not read more events', err);
+      }
+    },
+    async loadTimeline(around) {
+      try {
+        const r = await invoke('sessions.timeline', { around });
+        set({ timeline: { around, bars: r.bars } });
+      } catch (err) {
+        fail('Could not draw the timeline', err);
+      }
+    },
+  };
+};
