@@ -1,5 +1,5 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import { invalidParams, type Message } from '../../src-shared/a2a';
+import { internalError, invalidParams, type Message } from '../../src-shared/a2a';
 
 // A capsule's `accepts` input contract (JSON Schema) checked against the first data part of a new
 // task's message, before any task exists: -32602 naming the field (BadRequest fieldViolations).
@@ -11,7 +11,15 @@ const compiled = new WeakMap<object, ValidateFunction>();
 
 function validatorOf(schema: Record<string, unknown>): ValidateFunction {
   let v = compiled.get(schema);
-  if (!v) compiled.set(schema, (v = ajv.compile(schema)));
+  if (!v) {
+    try {
+      v = ajv.compile(schema);
+    } catch (err) {
+      // The capsule's fault, not the caller's: say so instead of rejecting good input as invalid.
+      throw internalError(`This capsule's accepts contract is not a valid JSON Schema: ${(err as Error).message}`);
+    }
+    compiled.set(schema, v);
+  }
   return v;
 }
 

@@ -49,6 +49,10 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           turn,
           taskText: task.text,
           signal: task.signal,
+          // Streamed text reaches the trace as it arrives; tool calls get their own tool_call events.
+          onFrame: (frame) => {
+            if (frame.kind === 'text' && frame.text) task.trace({ event_type: 'frame', kind: 'text_delta', turn, text: frame.text });
+          },
           onRetry: (info) => task.trace({ event_type: 'inference_retry', turn, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
         });
       } catch (err) {

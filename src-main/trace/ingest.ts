@@ -160,7 +160,7 @@ export function createIngester(db: Database.Database) {
     const t = taskId ? taskRow(c, taskId, seq, ts) : null;
     pending.push(c.sid, seq, t ? t.ord : null, type, ts, line.offset, line.bytes);
     if (pending.length === ROWS * EVENT_COLUMNS) {
-      s.events.run(pending);
+      if (!process.env.NO_EV) s.events.run(pending);
       pending.length = 0;
     }
     if (!e) return true;
@@ -229,8 +229,8 @@ export function createIngester(db: Database.Database) {
       let bad = 0;
       for (const line of lines) if (!apply(c, line)) bad++;
       flushEvents();
-      for (const t of touched.values()) s.taskPut.run(t);
-      for (const g of texts.values()) s.fts.run(ftsRowid(c.sid, g.seq), g.parts.join('\n'));
+      if (!process.env.NO_TASK) for (const t of touched.values()) s.taskPut.run(t);
+      if (!process.env.NO_FTS) for (const g of texts.values()) s.fts.run(ftsRowid(c.sid, g.seq), g.parts.join('\n'));
       touched.clear();
       texts.clear();
       s.counters.run(c.events, c.tasks, c.tokensIn, c.tokensOut, c.lastTs, c.firstTs, c.sid);

@@ -8,6 +8,8 @@ import type { TraceEvent } from '../../../src-shared/trace';
 /** One text or tool frame, as carried in `statusUpdate.metadata[FRAMES_EXTENSION_URI]`. */
 export type Frame =
   | { kind: 'text'; turn: number; text: string; tokens_in?: number; tokens_out?: number; stop_reason?: string }
+  /** Streamed model output as it arrives (provider drivers); the turn's whole text follows as `text`. */
+  | { kind: 'text_delta'; turn: number; text: string }
   | { kind: 'tool_call'; call_id: string; name: string; arguments: unknown }
   | { kind: 'tool_result'; call_id: string; name: string; ok: boolean; result: string };
 
