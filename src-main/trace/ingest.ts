@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { parseEvent, type RawTraceLine } from './jsonl';
-import { scanLineHead, timestampMs } from './line-scan';
+import { scanLineHead, scanLineType, timestampMs } from './line-scan';
 import { ftsRowid } from './schema';
 
 // Turns trace lines into index rows: one events row per line, the session and task summaries
@@ -136,12 +136,13 @@ export function createIngester(db: Database.Database) {
 
   /** Indexes one line; false when it is not a trace event (a bad line, skipped). */
   function apply(c: SessionCounters, line: RawTraceLine): boolean {
-    const head = scanLineHead(line.text);
+    const first = scanLineType(line.text);
+    const head = first !== null && !needsParse(first, line.text) ? scanLineHead(line.text) : null;
     let e: Record<string, unknown> | null = null;
     let type: string;
     let taskId: string | null;
     let ts: number | null;
-    if (head && !needsParse(head.type, line.text)) {
+    if (head) {
       type = head.type;
       taskId = head.taskId;
       ts = time(head.ts);
@@ -160,7 +161,7 @@ export function createIngester(db: Database.Database) {
     const t = taskId ? taskRow(c, taskId, seq, ts) : null;
     pending.push(c.sid, seq, t ? t.ord : null, type, ts, line.offset, line.bytes);
     if (pending.length === ROWS * EVENT_COLUMNS) {
-      if (!process.env.NO_EV) s.events.run(pending);
+      s.events.run(pending);
       pending.length = 0;
     }
     if (!e) return true;
@@ -229,8 +230,8 @@ export function createIngester(db: Database.Database) {
       let bad = 0;
       for (const line of lines) if (!apply(c, line)) bad++;
       flushEvents();
-      if (!process.env.NO_TASK) for (const t of touched.values()) s.taskPut.run(t);
-      if (!process.env.NO_FTS) for (const g of texts.values()) s.fts.run(ftsRowid(c.sid, g.seq), g.parts.join('\n'));
+      for (const t of touched.values()) s.taskPut.run(t);
+      for (const g of texts.values()) s.fts.run(ftsRowid(c.sid, g.seq), g.parts.join('\n'));
       touched.clear();
       texts.clear();
       s.counters.run(c.events, c.tasks, c.tokensIn, c.tokensOut, c.lastTs, c.firstTs, c.sid);

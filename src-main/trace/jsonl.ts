@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 // Reads trace.jsonl from a byte offset. Only complete lines (ending in "\n") are returned, so a
@@ -70,15 +71,19 @@ export function readRawTraceLines(path: string, start = 0, maxBytes = Infinity):
       const base = carry ? carryAt : pos;
       pos += n;
       let from = 0;
+      // Traces are mostly ASCII: then a byte is a character, the chunk decodes once and lines are
+      // slices of it. Otherwise each line decodes on its own.
+      const ascii = isAscii(data) ? data.toString('latin1') : null;
       for (;;) {
-        const nl = data.indexOf(10, from);
+        const nl = ascii === null ? data.indexOf(10, from) : ascii.indexOf('\n', from);
         if (nl < 0) break;
         const at = base + from;
+        const text = ascii === null ? data.toString('utf8', from, nl) : ascii.slice(from, nl);
         // A line that opens an object (the writer's lines all do) skips the blank-line check.
-        const text = data.toString('utf8', from, nl);
+        const blank = text.charCodeAt(0) !== 123 && text.trim() === '';
         from = nl + 1;
         end = base + from;
-        if (data[at - base] === 123 || text.trim() !== '') lines.push({ offset: at, bytes: base + nl - at, text });
+        if (!blank) lines.push({ offset: at, bytes: base + nl - at, text });
         if (end - start >= maxBytes) break;
       }
       if (end - start >= maxBytes) break;

@@ -23,6 +23,14 @@ function plainValue(text: string, from: number): string | null {
   return v.includes('\\') ? null : v;
 }
 
+const TYPE_AT = TS.length + 24 + TYPE.length;
+
+/** The event type of a line in the writer's shape (ms timestamp first), or null: the first look. */
+export function scanLineType(text: string): string | null {
+  if (!text.startsWith(TS) || !text.startsWith(TYPE, TYPE_AT - TYPE.length)) return null;
+  return plainValue(text, TYPE_AT) || null;
+}
+
 /** The head fields of a line in the writer's shape, or null (then parse it). */
 export function scanLineHead(text: string): LineHead | null {
   if (!text.startsWith(TS) || text.charCodeAt(text.length - 1) !== 125) return null;

@@ -12,6 +12,8 @@ import { timelineBars } from './traces-timeline';
 // trace.jsonl by byte offset). Where SQLite cannot open (an Electron build without a matching
 // native module), the answers come from the files, slower, and say so.
 
+const MAX_TASKS = 1000;
+
 export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'sessions.events' | 'sessions.timeline'>;
 
 export interface TracesService {
@@ -107,7 +109,9 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
         return { session, tasks: [], store: state };
       }
       const found = refresh(s, sessionId);
-      return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks: s.listTasks(sessionId).map(taskItem), store: state };
+      // A session of 100k tasks opens on its first ones: the task picker lists at most MAX_TASKS.
+      const tasks = s.listTasks(sessionId);
+      return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks: tasks.slice(0, MAX_TASKS).map(taskItem), store: state };
     },
     'sessions.events'(q) {
       const s = open();

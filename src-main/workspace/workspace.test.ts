@@ -100,7 +100,7 @@ describe('workspaces', () => {
     const researcherPort = readYaml(join(studio.workspace, 'capsules', 'researcher.yaml')).network.internal_port;
     expect(readYaml(join(studio.workspace, 'capsules', 'coordinator.yaml')).capabilities.network.allow).toEqual([`localhost:${researcherPort}`]);
     // The comment beside the pinned port survives the edits.
-    expect(readFileSync(join(studio.workspace, 'capsules', 'writer.yaml'), 'utf8')).toMatch(/internal_port: \d+  # pinned so the coordinator's allow entry stays valid/);
+    expect(readFileSync(join(studio.workspace, 'capsules', 'writer.yaml'), 'utf8')).toMatch(/internal_port: \d+ {2}# pinned so the coordinator's allow entry stays valid/);
     await expect(studio.core.invoke('edge.disconnect', { source: 'coordinator', target: 'writer' })).rejects.toMatchObject({ code: 'not_found' });
   });
 

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStudio } from '../../store';
 import { eventKind, eventText, sessionRows } from './eventText';
 
@@ -18,7 +18,17 @@ export function SessionTrace() {
 
   const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_H) + OVERSCAN);
-  if (o.next !== null && !o.loading && last >= rows.length - PREFETCH) queueMicrotask(() => void useStudio.getState().loadMoreEvents());
+  const wantMore = o.next !== null && !o.loading && last >= rows.length - PREFETCH;
+  useEffect(() => {
+    if (wantMore) void useStudio.getState().loadMoreEvents();
+  }, [wantMore]);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const watch = new ResizeObserver(() => setHeight(el.clientHeight));
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
   const s = o.session;
 
   return (
@@ -54,10 +64,7 @@ export function SessionTrace() {
         aria-label="Session events"
         aria-busy={o.loading}
         tabIndex={0}
-        onScroll={(e) => {
-          setScrollTop(e.currentTarget.scrollTop);
-          setHeight(e.currentTarget.clientHeight);
-        }}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
         <div style={{ height: rows.length * ROW_H, position: 'relative' }}>
           {rows.slice(first, last).map((r, i) => {

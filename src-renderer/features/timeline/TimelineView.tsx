@@ -54,22 +54,22 @@ export function TimelineView() {
             ))}
           </div>
           <div className="timeline-rows" style={{ height }}>
-            <svg className="timeline-links" viewBox={`0 0 1000 ${height}`} preserveAspectRatio="none" aria-hidden="true">
-              {layout.rows.map((r, i) =>
-                r.parentRow === null ? null : (
-                  <path
-                    key={r.bar.taskId}
-                    d={`M ${layout.rows[r.parentRow].x * 1000} ${r.parentRow * ROW_H + ROW_H / 2} H ${r.x * 1000} V ${i * ROW_H + ROW_H / 2}`}
-                    vectorEffect="non-scaling-stroke"
-                  />
-                ),
-              )}
-            </svg>
             <ul className="timeline-list" aria-label="Tasks on the timeline">
               {layout.rows.map((r, i) => (
                 <TimelineRow key={r.bar.taskId} r={r} top={i * ROW_H} parent={r.parentRow === null ? null : layout.rows[r.parentRow].bar} onFocus={setFocus} />
               ))}
             </ul>
+            <svg className="timeline-links" viewBox={`0 0 1000 ${height}`} preserveAspectRatio="none" aria-hidden="true">
+              {layout.rows.map((r, i) =>
+                r.parentRow === null ? null : (
+                  <path
+                    key={r.bar.taskId}
+                    d={`M ${r.x * 1000} ${r.parentRow * ROW_H + ROW_H / 2 + 8} V ${i * ROW_H + ROW_H / 2}`}
+                    vectorEffect="non-scaling-stroke"
+                  />
+                ),
+              )}
+            </svg>
           </div>
           <TimelineDetails r={focus} />
         </div>
@@ -85,7 +85,8 @@ function TimelineRow({ r, top, parent, onFocus }: { r: LaidBar; top: number; par
     <li className="timeline-row" style={{ top, height: ROW_H }} data-depth={r.depth}>
       <span className="timeline-label" style={{ paddingLeft: 6 + r.depth * 14 }} title={b.text ?? undefined}>
         {r.depth > 0 ? '↳ ' : ''}
-        {b.capsule}
+        <strong>{b.capsule}</strong>
+        {b.text ? ` · ${b.text}` : ''}
       </span>
       <span className="timeline-track">
         <button

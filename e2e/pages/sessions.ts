@@ -1,0 +1,24 @@
+import type { Locator, Page } from '@playwright/test';
+
+/** The Sessions overlay: the sessions browser and the timeline (issue 6). */
+export class SessionsPage {
+  readonly open: Locator;
+  readonly dialog: Locator;
+  readonly search: Locator;
+  readonly list: Locator;
+  readonly events: Locator;
+  readonly timelineTasks: Locator;
+  constructor(readonly page: Page) {
+    this.open = page.getByRole('button', { name: 'Sessions', exact: true });
+    this.dialog = page.getByRole('dialog', { name: 'Sessions and timeline' });
+    this.search = this.dialog.getByRole('searchbox', { name: 'Search sessions' });
+    this.list = this.dialog.getByRole('list', { name: 'Sessions' });
+    this.events = this.dialog.getByRole('list', { name: 'Session events' });
+    this.timelineTasks = this.dialog.getByRole('list', { name: 'Tasks on the timeline' });
+  }
+
+  /** The list entry of one session (its id is printed in the entry). */
+  session(id: string): Locator {
+    return this.list.getByRole('button').filter({ hasText: id });
+  }
+}
