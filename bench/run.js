@@ -27,6 +27,8 @@ async function door() {
 }
 
 const benches = { 'trace-ingest': traceIngest, door };
+benches['trace-open'] = () => require('./trace-open/run')({ smoke, results: RESULTS, root: ROOT }); // issue 6
+benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESULTS, root: ROOT }); // issue 6
 
 (async () => {
   mkdirSync(RESULTS, { recursive: true });
@@ -36,10 +38,10 @@ const benches = { 'trace-ingest': traceIngest, door };
     if (values.only && values.only !== name) continue;
     try {
       const r = await fn();
-      const line =
-        name === 'door'
+      const line = r.summary ??
+        (name === 'door'
           ? `door: cpu/request ${r.ratios.door_cpu_per_request_vs_floor}x floor (target <= 2), throughput ${r.ratios.door_throughput_vs_sdk}x sdk (target >= 3); floor ${r.floor.throughput_rps} rps, sdk ${r.sdk.throughput_rps} rps, door ${r.door.throughput_rps} rps`
-          : `trace-ingest: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s (append + index, target 100000)`;
+          : `trace-ingest: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s (append + index, target 100000)`);
       process.stdout.write(`${line}\n`);
     } catch (err) {
       failed = true;

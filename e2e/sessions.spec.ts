@@ -41,6 +41,9 @@ test('find a session by its answer, read its trace and its timeline', async ({ p
   await caused.first().focus();
   await expect(sessions.dialog.getByLabel('Task details')).toContainText('Caused by');
   await page.screenshot({ path: 'test-results/screenshots/timeline.png' });
+  // The overlay follows the app's theme.
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+  await page.screenshot({ path: 'test-results/screenshots/timeline-dark.png' });
 
   await sessions.dialog.getByRole('button', { name: 'Close sessions' }).click();
   await expect(sessions.dialog).toBeHidden();

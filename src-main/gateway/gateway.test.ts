@@ -92,7 +92,9 @@ describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
 
 describe('refusals', () => {
   it('401 without a token and with a wrong one, with WWW-Authenticate: Bearer', async () => {
+    const refusedBefore = t.gateway.access.recent().filter((e) => e.outcome === 'unauthorized').length;
     const none = await t.rpc(undefined, 'GetTask', { id: 'x' });
+    expect(t.gateway.access.recent().filter((e) => e.outcome === 'unauthorized').length).toBe(refusedBefore + 1); // logged once, refused before the body
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
     const wrong = await t.rpc(`${token}x`, 'GetTask', { id: 'x' });
@@ -119,6 +121,13 @@ describe('refusals', () => {
     const bodies = await Promise.all([unexposed.text(), missing.text(), stopped.text()]);
     expect(new Set(bodies).size).toBe(1);
     t.gateway.exposures.revoke('not-running-capsule');
+  });
+
+  it('answers GetExtendedAgentCard with the gateway card, never the door one', async () => {
+    const r = await t.rpc(token, 'GetExtendedAgentCard', {});
+    expect(r.body.result.supportedInterfaces[0].url).toBe(t.gateway.urlsOf(t.name).url);
+    expect(r.body.result.signatures).toHaveLength(1);
+    expect(JSON.stringify(r.body)).not.toContain(t.capsule.session.url);
   });
 
   it('refuses the door extension methods', async () => {

@@ -65,6 +65,11 @@ export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
     // they stay with the Studio and are never reachable from outside.
     if (method.startsWith('murmur.')) return errorOut(reply, env.id, method, methodNotFound(method));
     try {
+      // The door's own card names its loopback address and its extension methods: callers get the gateway's.
+      if (method === 'GetExtendedAgentCard') {
+        sendJson(reply, { jsonrpc: '2.0', id: env.id, result: await call.card() });
+        return { method, status: 200, outcome: 'ok' };
+      }
       if (compat && method === EXTENDED_CARD_03) {
         sendJson(reply, { jsonrpc: '2.0', id: env.id, result: card03(await call.card(), call.url) });
         return { method, status: 200, outcome: 'ok' };

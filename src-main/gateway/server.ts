@@ -73,6 +73,21 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     log(req, started, { tokenId: g.tokenId ?? null, capsule, method, status: g.status, outcome: g.outcome });
   const json = (reply: FastifyReply, body: unknown) => reply.header('content-type', 'application/json').header('cache-control', 'no-store').send(JSON.stringify(body));
 
+  // A POST without the right origin or a valid token is refused before its body is read.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'POST') return;
+    const started = Date.now();
+    const g = guard(req, reply, exposures, settings);
+    if (g.ok) return;
+    const m = /^\/a2a\/capsules\/([^/?]+)/.exec(req.url);
+    let capsule: string | null = null;
+    try {
+      capsule = m ? decodeURIComponent(m[1]) : null;
+    } catch {}
+    refused(req, started, g, capsule, 'POST');
+    return reply;
+  });
+
   app.get('/.well-known/jwks.json', async (_req, reply) => json(reply, signer.jwks()));
 
   app.get('/.well-known/agent-card.json', async (req, reply) => {

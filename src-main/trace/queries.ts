@@ -239,13 +239,16 @@ export function createQueries(db: Database.Database): TraceQueries {
         where.push('seq BETWEEN ? AND ?', 'task_no = ?');
         args.push(task.first ?? 0, task.last ?? task.first ?? 0, task.ord);
       }
+      // Only rare types asked for: they are in the partial index by type, so a 1M-event session is
+      // not scanned for them (the index's condition is repeated verbatim so SQLite may use it).
+      const sparse = !q.task && !!q.types?.length && q.types.every((t) => !(DENSE_TYPES as readonly string[]).includes(t));
       if (q.types?.length) {
         where.push(`type IN (${q.types.map(() => '?').join(', ')})`);
         args.push(...q.types);
-        // Only rare types asked for: the partial index by type has them (its condition, verbatim).
-        if (!q.task && q.types.every((t) => !(DENSE_TYPES as readonly string[]).includes(t))) where.push(SPARSE_CONDITION);
+        if (sparse) where.push(SPARSE_CONDITION);
       }
-      const rows = db.prepare(`SELECT seq, off, len FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as EventRow[];
+      const from = sparse ? 'events INDEXED BY events_sparse_type' : 'events';
+      const rows = db.prepare(`SELECT seq, off, len FROM ${from} WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as EventRow[];
       const page = rows.slice(0, limit);
       const texts = readLines(session.path, page);
       const events = page.map((r, i) => ({ ...(JSON.parse(texts[i]) as TraceEvent), seq: r.seq }) as IndexedEvent);

@@ -27,19 +27,25 @@ describe('sessions over the trace store', () => {
     const orchTask = newTaskId();
     const workerTask = newTaskId();
     const traceparent = `00-${orchTask.slice(4)}-0123456789abcdef-01`;
-    const worker = record(home, [
-      { event_type: 'session_start', capsule: 'researcher', pid: process.pid },
-      { event_type: 'a2a_task_received', task_id: workerTask, text: 'facts please', traceparent },
-      { event_type: 'task_end', task_id: workerTask, state: 'TASK_STATE_COMPLETED', answer: 'facts' },
-    ]); // started first and still running: it overlaps the orchestrator's session
-    const orch = record(home, [
-      { event_type: 'session_start', capsule: 'coordinator', pid: process.pid },
-      { event_type: 'a2a_task_received', task_id: orchTask, text: 'Write about tide pools' },
-      { event_type: 'task_start', task_id: orchTask },
-      { event_type: 'a2a_send', task_id: orchTask, peer_task_id: workerTask, peer_url: 'http://127.0.0.1:1', traceparent },
-      { event_type: 'task_end', task_id: orchTask, state: 'TASK_STATE_COMPLETED', answer: 'anemones everywhere' },
-      { event_type: 'session_end', reason: 'stopped' },
-    ]);
+    // Two sessions writing at once, as a formation does: the worker's task runs inside the orchestrator's.
+    const open = (capsule: string) => {
+      const id = newSessionId();
+      const w = createTraceWriter(join(home, 'records', id, 'trace.jsonl'), id);
+      w.append({ event_type: 'session_start', capsule, pid: process.pid });
+      return { id, w };
+    };
+    const wk = open('researcher');
+    const or = open('coordinator');
+    or.w.append({ event_type: 'a2a_task_received', task_id: orchTask, text: 'Write about tide pools' });
+    or.w.append({ event_type: 'task_start', task_id: orchTask });
+    wk.w.append({ event_type: 'a2a_task_received', task_id: workerTask, text: 'facts please', traceparent });
+    wk.w.append({ event_type: 'task_end', task_id: workerTask, state: 'TASK_STATE_COMPLETED', answer: 'facts' });
+    or.w.append({ event_type: 'a2a_send', task_id: orchTask, peer_task_id: workerTask, peer_url: 'http://127.0.0.1:1', traceparent });
+    or.w.append({ event_type: 'task_end', task_id: orchTask, state: 'TASK_STATE_COMPLETED', answer: 'anemones everywhere' });
+    or.w.append({ event_type: 'session_end', reason: 'stopped' });
+    or.w.dispose();
+    wk.w.dispose(); // no session_end: still running
+    const [worker, orch] = [wk.id, or.id];
 
     const all = await core.invoke('sessions.list', {});
     expect(all.store.available).toBe(true);

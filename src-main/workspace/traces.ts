@@ -1,9 +1,10 @@
 import { dirname, join } from 'node:path';
-import { CoreError, type SessionItemView, type SessionTaskView, type TraceStoreState } from '../../src-shared/contract';
-import { createTraceStore, type SessionSummary, type TaskSummary, type TraceStore } from '../trace';
+import { CoreError, type SessionItemView, type TraceStoreState } from '../../src-shared/contract';
+import { createTraceStore, type SessionSummary, type TraceStore } from '../trace';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { fallbackEvents, fallbackSessions } from './traces-fallback';
+import { createTaskPager, type TaskPager } from './traces-tasks';
 import { timelineBars } from './traces-timeline';
 
 // Issue 6: the sessions browser and the timeline, answered from the trace store. The store is
@@ -40,26 +41,13 @@ export function sessionItem(s: SessionSummary, capsuleId?: string): SessionItemV
   };
 }
 
-const taskItem = (t: TaskSummary): SessionTaskView => ({
-  id: t.id,
-  ord: t.ord,
-  state: t.state,
-  text: t.text,
-  answer: t.answer,
-  failure: t.failure,
-  turns: t.turns,
-  tokensIn: t.tokensIn,
-  tokensOut: t.tokensOut,
-  startedAt: t.receivedAt ?? t.startedAt,
-  endedAt: t.endedAt,
-  durationMs: t.durationMs,
-});
 
 export function createTracesService(ctx: StudioContext, opts: { dbPath?: string } = {}): TracesService {
   const recordsRoot = ctx.config.recordsRoot ?? join(ctx.config.userDataDir, 'records');
   let store: TraceStore | undefined;
   let state: TraceStoreState = { available: true };
   let opened = false;
+  let pager: TaskPager | undefined;
 
   // Opened on first use: a Studio that never browses traces never pays for the index.
   const open = (): TraceStore | undefined => {
@@ -110,8 +98,8 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       }
       const found = refresh(s, sessionId);
       // A session of 100k tasks opens on its first ones: the task picker lists at most MAX_TASKS.
-      const tasks = s.listTasks(sessionId);
-      return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks: tasks.slice(0, MAX_TASKS).map(taskItem), store: state };
+      pager ??= createTaskPager(s);
+      return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks: pager.firstTasks(sessionId, MAX_TASKS), store: state };
     },
     'sessions.events'(q) {
       const s = open();
@@ -129,6 +117,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       if (!s) return { bars: [], store: state };
       sync(s);
       let ids = q.sessionIds ?? [];
+      let window: [number, number] | undefined;
       if (q.around) {
         const center = refresh(s, q.around);
         const endOf = (o: SessionSummary) => (o.status === 'running' ? Date.now() : (o.endedAt ?? o.lastTs ?? Date.now()));
@@ -140,15 +129,19 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
           .filter((o) => o.id === center.id || ((o.startedAt ?? 0) <= to && endOf(o) >= from))
           .slice(0, 50)
           .map((o) => o.id);
+        window = [from, to];
       }
       if (!ids.length) throw new CoreError('invalid_input', 'sessions.timeline: give sessionIds or around.');
-      return { bars: timelineBars(s, ids), store: state };
+      // Workers live for hours: around a session, only their tasks that ran while it did.
+      const bars = timelineBars(s, ids).filter((b) => !window || (b.end >= window[0] && b.start <= window[1]));
+      return { bars, store: state };
     },
   };
 
   return {
     handlers,
     dispose() {
+      pager?.dispose();
       store?.dispose();
       store = undefined;
     },

@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newSessionId } from './src-shared/ids';
+import { createTraceWriter } from './src-main/trace';
+import { readRawTraceLines, parseEvent } from './src-main/trace/jsonl';
+import { createIngester } from './src-main/trace/ingest';
+import { SCHEMA } from './src-main/trace/schema';
+import { syntheticSessionEvents } from './src-main/trace/synthetic';
+const dir = mkdtempSync(join(tmpdir(), 'prof-'));
+const id = newSessionId();
+const p = join(dir, 'r', id, 'trace.jsonl');
+const events = [...syntheticSessionEvents({ tasks: 30000, answerWord: 'x' })];
+const w = createTraceWriter(p, id);
+for (const e of events) w.append(e);
+w.dispose();
+const N = events.length;
+const us = (c: NodeJS.CpuUsage) => ((c.user + c.system) / N).toFixed(2);
+for (let r = 0; r < 3; r++) {
+  let c0 = process.cpuUsage();
+  const chunks = []; let off = 0;
+  for (;;) { const ch = readRawTraceLines(p, off, 16 << 20); chunks.push(ch); off = ch.end; if (ch.end >= ch.size) break; }
+  const tRead = us(process.cpuUsage(c0));
+  c0 = process.cpuUsage();
+  let n = 0; for (const ch of chunks) for (const l of ch.lines) if (l.text.includes('"inference"') || l.text.includes('task_end') || l.text.includes('received')|| l.text.includes('task_start')) n += parseEvent(l.text) ? 1 : 0;
+  const tParse = us(process.cpuUsage(c0));
+  const f = join(dir, `db${r}`);
+  const db = new Database(f);
+  db.pragma('journal_mode = WAL'); db.pragma('synchronous = OFF'); db.pragma('cache_size = -65536');
+  db.exec(SCHEMA);
+  db.prepare('INSERT INTO sessions (id) VALUES (?)').run(id);
+  const skip = (process.env.SKIP ?? '').split(',').filter(Boolean);
+  const real = db.prepare.bind(db);
+  (db as any).prepare = (sql: string) => (skip.some((k) => sql.includes(k)) ? { run() { return {}; }, get() { return undefined; } } : real(sql));
+  const ing = createIngester(db);
+  const c = { sid: 1, events: 0, tasks: 0, tokensIn: 0, tokensOut: 0, lastTs: null };
+  c0 = process.cpuUsage();
+  for (const ch of chunks) db.transaction(() => ing.ingest(c, ch.lines))();
+  const tIngest = us(process.cpuUsage(c0));
+  db.close();
+  console.log(`read ${tRead} parse6/10 ${tParse} ingest ${tIngest} us/event`);
+}
+rmSync(dir, { recursive: true, force: true });
