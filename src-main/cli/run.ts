@@ -1,22 +1,44 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { formatIssues, loadManifestFile, ManifestError } from '../manifest';
 import { startSession, type Session } from '../runtime';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
+import { openStore } from './home';
+import { resolveRecordedSession, listRunningSessions } from '../trace';
+import { recordsLayout } from '../runtime/layout';
+
+/** The recorded session `capsule run --resume` continues; refuses one that is still running. */
+function resumeTarget(address: string, records?: string): { sessionId: string; workdir: string } {
+  const { store, records: dir } = openStore(records);
+  try {
+    store.syncRecords(dir);
+    const s = resolveRecordedSession(address, store);
+    if (!s.tracePath) throw new UserError(`session ${s.id} has no trace file to resume`);
+    if (listRunningSessions(recordsLayout(process.env).running).some((r) => r.id === s.id)) {
+      throw new UserError(`session ${s.id} is still running; stop it first (capsule stop ${s.id.slice(-4)})`);
+    }
+    return { sessionId: s.id, workdir: dirname(s.tracePath) };
+  } finally {
+    store.dispose();
+  }
+}
 
 // `capsule run`: starts a session and stays in the foreground until it ends, by a signal
 // (SIGINT/SIGTERM end it cleanly) or by itself (after_task: exit, idle timeout).
 
-export const usage = `usage: capsule run --manifest <file> [--port N] [--records DIR]
+export const usage = `usage: capsule run --manifest <file> [--port N] [--records DIR] [--resume <session>]
   --manifest, -m  the capsule manifest (murmur.yaml)
   --port, -p      the door's port (overrides network.internal_port; 0 lets the OS pick)
   --records       records root (default $CAPSULE_HOME/records)
+  --resume        continue a recorded session (@1, id suffix, id or trace path): same id and
+                  records; the tasks it finished stay answerable with GetTask
 Prints "capsule: url <url>" and "session: <id>" first, then runs until Ctrl-C or SIGTERM.`;
 
 const options = {
   manifest: { type: 'string', short: 'm' },
   port: { type: 'string', short: 'p' },
   records: { type: 'string' },
+  resume: { type: 'string' },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -31,9 +53,11 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
+  const resume = values.resume ? resumeTarget(values.resume, values.records) : undefined;
   let session: Session;
   try {
     session = await startSession({
+      ...(resume ? { resume } : {}),
       manifestPath,
       manifest: loaded.manifest,
       secrets: loaded.secrets,

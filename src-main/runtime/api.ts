@@ -24,6 +24,8 @@ export interface SessionOptions {
   parent?: { sessionId: string; workdir: string; name: string };
   /** Secrets to mask in the trace besides the interpolated ones. */
   secrets?: string[];
+  /** Resume a recorded session: same id and records folder; its finished tasks stay answerable. */
+  resume?: { sessionId: string; workdir: string };
   /** Extra tools offered to the model (delegate_task, shell, … come from runtime/tools). */
   tools?: Tool[];
   /** The formation this capsule belongs to: how delegate_task reaches a capsule by name. */

@@ -111,6 +111,7 @@ export function createSessionTasks(deps: SessionTasksDeps) {
       };
     },
     count: () => registry.count(),
+    restore: (finished: Task[]) => finished.forEach((t) => registry.restore(t)),
     start() {
       started = true;
       armIdle();

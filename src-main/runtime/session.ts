@@ -14,6 +14,7 @@ import { recordsLayout, removeRunningRecord, writeRunningRecord } from './layout
 import { requestInputTool } from './request-input';
 import { closeDoor, listenDoor } from './listen';
 import { createSessionToolkit } from './tools';
+import { finishedTasksOf } from './resume';
 
 // startSession: manifest, records folder and trace, executor, task machinery, door, running file.
 
@@ -41,10 +42,13 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
   });
 
   const layout = recordsLayout(env);
-  const id = newSessionId();
-  const workdir = opts.parent
-    ? join(opts.parent.workdir, 'children', `${manifest.name}-${randomBytes(8).toString('hex')}`)
-    : join(opts.recordsRoot ?? layout.records, id);
+  const id = opts.resume?.sessionId ?? newSessionId();
+  const workdir = opts.resume
+    ? opts.resume.workdir
+    : opts.parent
+      ? join(opts.parent.workdir, 'children', `${manifest.name}-${randomBytes(8).toString('hex')}`)
+      : join(opts.recordsRoot ?? layout.records, id);
+  const previous = opts.resume ? finishedTasksOf(join(workdir, 'trace.jsonl')) : [];
   const trace = createTraceWriter(join(workdir, 'trace.jsonl'), id, secrets);
   const tasks = createSessionTasks({
     sessionId: id,
@@ -53,6 +57,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     executor,
     inputTimeoutMs: durationMs(manifest.inference.input_timeout, 600_000),
   });
+  tasks.restore(previous);
 
   let url = '';
   let port = 0;
@@ -113,7 +118,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     trace.dispose();
     await toolkit.dispose();
     await executor.dispose?.();
-    if (!opts.parent) rmSync(workdir, { recursive: true, force: true });
+    if (!opts.parent && !opts.resume) rmSync(workdir, { recursive: true, force: true });
     throw err;
   }
   const host = opts.host ?? '127.0.0.1';
@@ -129,6 +134,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     pid: process.pid,
     workdir,
     ...(opts.parent ? { parent_session_id: opts.parent.sessionId } : {}),
+    ...(opts.resume ? { resumed: true, restored_tasks: previous.length } : {}),
   });
   running.file = writeRunningRecord(layout.running, {
     session_id: id,

@@ -132,6 +132,10 @@ export function createTaskRegistry() {
       (t.artifacts ??= []).push(artifact);
       if (listeners.size) emit(t.id, { artifactUpdate: { taskId: t.id, contextId: t.contextId, artifact, lastChunk: true } });
     },
+    /** Takes back a task a previous run of this session finished (see resume.ts). */
+    restore(task: Task) {
+      if (!live.has(task.id)) done.set(task.id, compactTask(task));
+    },
     /** Reduces a terminal task to its final JSON. */
     finish(t: LiveTask) {
       done.set(t.id, compactTask(toTask(t)));

@@ -9,9 +9,10 @@ import { ftsRowid } from './schema';
 //
 // Ingest must keep up with 100k events/s (PERFORMANCE.md), so: events rows go in multi-row
 // INSERTs, only lines whose fields the index needs are JSON-parsed (the others are read by a
-// cheap scan of the line head), and full-text rows are one per task per batch (its text, answers,
-// failures and inference text together) rather than one per event. Search narrows a hit back to
-// the events themselves (queries.ts).
+// cheap scan of the line head), and a full-text row holds the text of a run of up to TEXT_GROUP
+// consecutive text-carrying lines (task text, answers, failures, inference text) rather than one
+// line: FTS5 then records each word once per run instead of once per line. Search narrows a
+// matching run back to the lines themselves (queries.ts).
 
 /** What an ingest keeps in memory for one session between lines (written back once per batch). */
 export interface SessionCounters {
@@ -39,6 +40,9 @@ export const TEXT_TYPES = ['a2a_task_received', 'inference', 'task_end', 'task_f
 function needsParse(type: string, text: string): boolean {
   return PARSED_TYPES.has(type) || text.includes('"context_id":') || (type === 'tool_result' && text.includes('"ok":false'));
 }
+
+/** Text-carrying lines per full-text row (a run never spans two batches). */
+export const TEXT_GROUP = 64;
 
 /** Events rows per multi-row INSERT. */
 const ROWS = 128;
@@ -79,6 +83,7 @@ export function createIngester(db: Database.Database) {
     event: db.prepare('INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, off, len) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     events: db.prepare(`INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, off, len) VALUES ${Array(ROWS).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`),
     fts: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
+    textRun: db.prepare('INSERT OR REPLACE INTO text_runs (sid, first_seq, last_seq) VALUES (?, ?, ?)'),
     sessionStart: db.prepare(
       `UPDATE sessions SET capsule = ?, version = ?, url = ?, pid = ?, manifest_path = ?, parent_id = ?, driver = ?, model = ?,
        started_at = coalesce(started_at, ?) WHERE sid = ?`,
@@ -96,8 +101,15 @@ export function createIngester(db: Database.Database) {
   const touched = new Map<string, TaskRow>();
   /** Events rows not yet inserted, flat (EVENT_COLUMNS values a row). */
   const pending: unknown[] = [];
-  /** Searchable text of each task seen in this batch, from its first text-carrying line. */
-  const texts = new Map<string, { seq: number; parts: string[] }>();
+  /** The run of text-carrying lines not yet written to the full-text index (distinct texts). */
+  let run: { sid: number; first: number; last: number; lines: number; texts: Set<string> } | null = null;
+
+  function flushText() {
+    if (!run) return;
+    s.fts.run(ftsRowid(run.sid, run.first), [...run.texts].join('\n'));
+    s.textRun.run(run.sid, run.first, run.last);
+    run = null;
+  }
 
   function flushEvents() {
     for (let i = 0; i < pending.length; i += EVENT_COLUMNS) s.event.run(pending.slice(i, i + EVENT_COLUMNS));
@@ -167,11 +179,10 @@ export function createIngester(db: Database.Database) {
     if (!e) return true;
     const text = searchableText(e);
     if (text) {
-      const group = t && texts.get(t.id);
-      if (group) {
-        if (!group.parts.includes(text)) group.parts.push(text);
-      } else if (t) texts.set(t.id, { seq, parts: [text] });
-      else s.fts.run(ftsRowid(c.sid, seq), text);
+      if (!run) run = { sid: c.sid, first: seq, last: seq, lines: 0, texts: new Set() };
+      run.texts.add(text);
+      run.last = seq;
+      if (++run.lines >= TEXT_GROUP) flushText();
     }
     switch (type) {
       case 'session_start':
@@ -224,16 +235,15 @@ export function createIngester(db: Database.Database) {
      */
     ingest(c: SessionCounters, lines: readonly RawTraceLine[]): { added: number; bad: number } {
       touched.clear();
-      texts.clear();
+      run = null;
       pending.length = 0;
       c.firstTs = null;
       let bad = 0;
       for (const line of lines) if (!apply(c, line)) bad++;
       flushEvents();
       for (const t of touched.values()) s.taskPut.run(t);
-      for (const g of texts.values()) s.fts.run(ftsRowid(c.sid, g.seq), g.parts.join('\n'));
+      flushText();
       touched.clear();
-      texts.clear();
       s.counters.run(c.events, c.tasks, c.tokensIn, c.tokensOut, c.lastTs, c.firstTs, c.sid);
       return { added: lines.length - bad, bad };
     },

@@ -177,14 +177,13 @@ export function createQueries(db: Database.Database): TraceQueries {
   const taskStmt = db.prepare(`SELECT ${TASK_COLUMNS}, t.task_json AS taskJson FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE t.id = ?`);
   const sessionFileStmt = db.prepare('SELECT sid, trace_path AS path FROM sessions WHERE id = ?');
   const taskSpanStmt = db.prepare('SELECT ord, first_seq AS first, last_seq AS last FROM tasks WHERE id = ? AND sid = ?');
-  const groupsStmt = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?');
-  const eventStmt = db.prepare(
-    `SELECT s.id AS sessionId, s.trace_path AS path, e.seq, e.task_no AS ord, t.id AS taskId, t.last_seq AS last, e.off, e.len
-     FROM events e JOIN sessions s ON s.sid = e.sid LEFT JOIN tasks t ON t.sid = e.sid AND t.ord = e.task_no WHERE e.sid = ? AND e.seq = ?`,
+  const runsStmt = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?');
+  const runEndStmt = db.prepare('SELECT last_seq AS last FROM text_runs WHERE sid = ? AND first_seq = ?');
+  const sessionOfSidStmt = db.prepare('SELECT id, trace_path AS path FROM sessions WHERE sid = ?');
+  const runLinesStmt = db.prepare(
+    `SELECT seq, off, len, task_no AS ord FROM events WHERE sid = ? AND seq BETWEEN ? AND ? AND type IN (${TEXT_TYPES.map((t) => `'${t}'`).join(', ')}) ORDER BY seq DESC`,
   );
-  const taskTextStmt = db.prepare(
-    `SELECT seq, off, len FROM events WHERE sid = ? AND seq BETWEEN ? AND ? AND task_no = ? AND type IN (${TEXT_TYPES.map((t) => `'${t}'`).join(', ')}) ORDER BY seq`,
-  );
+  const taskOfOrdStmt = db.prepare('SELECT id FROM tasks WHERE sid = ? AND ord = ?');
 
   return {
     listSessions(q = {}) {
@@ -260,39 +259,38 @@ export function createQueries(db: Database.Database): TraceQueries {
       const limit = q.limit ?? 50;
       const words = searchWords(text);
       const hits: SearchHit[] = [];
-      const seen = new Set<string>();
-      // An FTS row covers a task's text lines from its rowid's line on (or one line outside any
-      // task); the lines within it that hold every word are the hits, newest first.
-      for (let from = Number.MAX_SAFE_INTEGER; hits.length < limit; ) {
-        const rows = groupsStmt.all(match, from, limit) as { rowid: number }[];
-        for (const { rowid } of rows) {
+      // A matching FTS row is a run of text lines; the lines of it that hold every word are the
+      // hits, newest first.
+      for (let before = Number.MAX_SAFE_INTEGER; hits.length < limit; ) {
+        const runs = runsStmt.all(match, before, limit) as { rowid: number }[];
+        for (const { rowid } of runs) {
           const sid = ftsSid(rowid);
-          const first = eventStmt.get(sid, ftsSeq(rowid)) as (Omit<SearchHit, 'text'> & EventRow & { path: string; last: number | null; ord: number | null }) | undefined;
-          if (!first) continue;
-          const lines = first.ord === null ? [first] : (taskTextStmt.all(sid, first.seq, first.last ?? first.seq, first.ord) as EventRow[]).reverse();
+          const first = ftsSeq(rowid);
+          const session = sessionOfSidStmt.get(sid) as { id: string; path: string } | undefined;
+          if (!session) continue;
+          const last = (runEndStmt.get(sid, first) as { last: number } | undefined)?.last ?? first;
+          const lines = runLinesStmt.all(sid, first, last) as (EventRow & { ord: number | null })[];
           let texts: string[];
           try {
-            texts = readLines(first.path, lines);
+            texts = readLines(session.path, lines);
           } catch {
             continue;
           }
-          lines.forEach((line, i) => {
-            const key = `${sid}:${line.seq}`;
-            if (hits.length >= limit || seen.has(key)) return;
+          for (let i = 0; i < lines.length && hits.length < limit; i++) {
             let event: Record<string, unknown>;
             try {
               event = JSON.parse(texts[i]) as Record<string, unknown>;
             } catch {
-              return;
+              continue;
             }
             const found = searchableText(event);
-            if (!found || !hasWords(found, words)) return;
-            seen.add(key);
-            hits.push({ sessionId: first.sessionId, seq: line.seq, taskId: first.taskId, type: String(event.event_type), ts: timeOf(event.ts), text: found });
-          });
+            if (!found || !hasWords(found, words)) continue;
+            const task = lines[i].ord === null ? undefined : (taskOfOrdStmt.get(sid, lines[i].ord) as { id: string } | undefined);
+            hits.push({ sessionId: session.id, seq: lines[i].seq, taskId: task?.id ?? null, type: String(event.event_type), ts: timeOf(event.ts), text: found });
+          }
         }
-        if (rows.length < limit) break;
-        from = rows[rows.length - 1].rowid;
+        if (runs.length < limit) break;
+        before = runs[runs.length - 1].rowid;
       }
       return hits;
     },

@@ -2,7 +2,7 @@
 // time and is rebuilt from the files, so a schema change just bumps SCHEMA_VERSION (a database
 // with another version is rebuilt rather than migrated).
 
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /**
  * Event types that come once or more per task or turn: dense enough that a type filter finds a
@@ -88,8 +88,14 @@ CREATE INDEX IF NOT EXISTS events_sparse_type ON events (sid, type, seq) WHERE $
 
 -- Full-text over what people search for: task text, answers, inference text, failures.
 -- Contentless and detail=none (word presence only, which is all the search asks): the text
--- lives in trace.jsonl. One row per task per ingest batch holds all that task's text; its rowid
--- is sid * 2^32 + seq of the first line it covers (a text line outside any task has its own row).
+-- lives in trace.jsonl. A row holds a run of consecutive text-carrying lines of one session; its
+-- rowid is sid * 2^32 + the run's first line, and text_runs gives its last line.
+CREATE TABLE IF NOT EXISTS text_runs (
+  sid INTEGER NOT NULL,
+  first_seq INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL,
+  PRIMARY KEY (sid, first_seq)
+) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5 (text, content='', contentless_delete=1, detail=none);
 `;
 

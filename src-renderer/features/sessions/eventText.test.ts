@@ -15,6 +15,7 @@ describe('session trace rows', () => {
     expect(eventText(ev(1, 'inference', { turn: 2, tokens_in: 30, tokens_out: 7, stop_reason: 'end_turn', text: 'done' }))).toBe('turn 2 · 30 in / 7 out · end_turn · done');
     expect(eventText(ev(1, 'tool_result', { name: 'read_file', ok: false, result: 'ENOENT' }))).toBe('read_file failed: ENOENT');
     expect(eventText(ev(1, 'a2a_send', { peer_url: 'http://w', peer_task_id: 'tsk_1' }))).toBe('→ http://w task tsk_1');
+    expect(eventText(ev(1, 'delegation_start', { to: 'researcher', peer_url: 'http://w', delegation_id: 'dlg_1' }))).toBe('→ researcher at http://w (dlg_1)');
     expect(eventText(ev(1, 'task_failed', { cause: 'driver', message: 'boom' }))).toBe('driver: boom');
     expect(eventText(ev(1, 'task_canceled', { by: 'CancelTask', interrupted: 'inference' }))).toBe('canceled by CancelTask during inference');
     expect(['tool_call', 'a2a_task_received', 'task_failed', 'task_canceled', 'session_end'].map(eventKind)).toEqual(['tool', 'a2a', 'failure', 'cancel', 'session']);
