@@ -78,6 +78,13 @@ describe.each(CASES)('$label capsule', (c) => {
       [80, 9, 'end_turn'],
     ]);
     expect(lines.find((l) => l.event_type === 'task_end')).toMatchObject({ exit_status: 'ok', tokens_in: 130, tokens_out: 21, turns: 2 });
+    // Streamed text reaches the trace as it arrives, before the turn's inference line.
+    const deltas = lines.filter((l) => l.event_type === 'frame' && l.kind === 'text_delta');
+    expect(deltas.filter((l) => l.turn === 2).map((l) => l.text).join('')).toBe('Paris is 18C and sunny.');
+    const firstDelta = lines.findIndex((l) => l.event_type === 'frame' && l.turn === 2);
+    const secondInference = lines.findIndex((l) => l.event_type === 'inference' && l.turn === 2);
+    expect(firstDelta).toBeGreaterThan(-1);
+    expect(firstDelta).toBeLessThan(secondInference);
 
     if (c.keyed) {
       const card = await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).text();

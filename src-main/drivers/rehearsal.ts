@@ -95,11 +95,9 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
         });
       }
       if (turn.error !== undefined) throw new InferenceError(turn.error);
-      const text = turn.text ?? '';
-      if (text) req.onFrame?.({ kind: 'text', text });
-      const result = answer(req, text, turn);
-      for (const call of result.toolCalls) req.onFrame?.({ kind: 'tool_call', call });
-      return result;
+      // A scripted turn arrives whole, so it streams no frames: its inference and tool_call trace
+      // lines already carry everything a live view shows.
+      return answer(req, turn.text ?? '', turn);
     },
   };
 }

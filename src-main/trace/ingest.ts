@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { parseEvent, type RawTraceLine } from './jsonl';
 import { scanLineHead, scanLineType, timestampMs } from './line-scan';
-import { ftsRowid } from './schema';
+import { ftsRowid, isSparseType } from './schema';
 
 // Turns trace lines into index rows: one events row per line, the session and task summaries
 // the list views need, and FTS rows for the text people search. Runs inside the caller's
@@ -83,6 +83,7 @@ export function createIngester(db: Database.Database) {
     event: db.prepare('INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, off, len) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     events: db.prepare(`INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, off, len) VALUES ${Array(ROWS).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`),
     fts: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
+    sparse: db.prepare('INSERT OR REPLACE INTO sparse_events (sid, type, seq) VALUES (?, ?, ?)'),
     textRun: db.prepare('INSERT OR REPLACE INTO text_runs (sid, first_seq, last_seq) VALUES (?, ?, ?)'),
     sessionStart: db.prepare(
       `UPDATE sessions SET capsule = ?, version = ?, url = ?, pid = ?, manifest_path = ?, parent_id = ?, driver = ?, model = ?,
@@ -176,6 +177,7 @@ export function createIngester(db: Database.Database) {
       s.events.run(pending);
       pending.length = 0;
     }
+    if (isSparseType(type)) s.sparse.run(c.sid, type, seq);
     if (!e) return true;
     const text = searchableText(e);
     if (text) {

@@ -1,9 +1,11 @@
 import type Database from 'better-sqlite3';
 import type { Task, TaskState } from '../../src-shared/a2a';
 import type { TraceEvent } from '../../src-shared/trace';
-import { TEXT_TYPES, searchableText } from './ingest';
 import { readTraceRanges } from './jsonl';
-import { DENSE_TYPES, SPARSE_CONDITION, ftsSeq, ftsSid } from './schema';
+import { isSparseType } from './schema';
+import { createSearch, ftsQuery } from './search';
+
+export { ftsQuery } from './search';
 
 // Read side of the trace index. Everything here is a bounded query (limits, paging by line
 // number), so a 1M-event session costs what one screen of it costs.
@@ -111,11 +113,6 @@ function alive(pid: number | null): boolean {
   }
 }
 
-/** FTS5 query matching every word, with the words quoted so user text is never query syntax. */
-export function ftsQuery(text: string): string | null {
-  const words = text.match(/[\p{L}\p{N}_]+/gu);
-  return words?.length ? words.map((w) => `"${w}"`).join(' ') : null;
-}
 
 const SESSION_COLUMNS = `s.id, s.capsule, s.version, s.url, s.pid, s.manifest_path AS manifestPath, s.parent_id AS parentId, s.driver, s.model,
   s.started_at AS startedAt, s.ended_at AS endedAt, s.end_reason AS endReason, s.status, s.tasks, s.tokens_in AS tokensIn,
@@ -153,37 +150,13 @@ function taskFromSummary(t: TaskSummary): Task {
   };
 }
 
-/** The words of a search as the full-text index sees them: lower case, without accents. */
-function searchWords(text: string): string[] {
-  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-
-/** True when `text` has every word (the FTS row matched the task; this finds its lines). */
-function hasWords(text: string, words: readonly string[]): boolean {
-  const have = new Set(searchWords(text));
-  return words.every((w) => have.has(w));
-}
-
-function timeOf(v: unknown): number | null {
-  const t = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isNaN(t) ? null : t;
-}
-
 export function createQueries(db: Database.Database): TraceQueries {
   const getSessionStmt = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`);
   const tasksStmt = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE s.id = ? ORDER BY t.ord`);
   const taskStmt = db.prepare(`SELECT ${TASK_COLUMNS}, t.task_json AS taskJson FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE t.id = ?`);
   const sessionFileStmt = db.prepare('SELECT sid, trace_path AS path FROM sessions WHERE id = ?');
   const taskSpanStmt = db.prepare('SELECT ord, first_seq AS first, last_seq AS last FROM tasks WHERE id = ? AND sid = ?');
-  const runsStmt = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?');
-  const runEndStmt = db.prepare('SELECT last_seq AS last FROM text_runs WHERE sid = ? AND first_seq = ?');
-  const sessionOfSidStmt = db.prepare('SELECT id, trace_path AS path FROM sessions WHERE sid = ?');
-  const runLinesStmt = db.prepare(
-    `SELECT seq, off, len, task_no AS ord FROM events WHERE sid = ? AND seq BETWEEN ? AND ? AND type IN (${TEXT_TYPES.map((t) => `'${t}'`).join(', ')}) ORDER BY seq DESC`,
-  );
-  const taskOfOrdStmt = db.prepare('SELECT id FROM tasks WHERE sid = ? AND ord = ?');
+  const search = createSearch(db);
 
   return {
     listSessions(q = {}) {
@@ -238,61 +211,28 @@ export function createQueries(db: Database.Database): TraceQueries {
         where.push('seq BETWEEN ? AND ?', 'task_no = ?');
         args.push(task.first ?? 0, task.last ?? task.first ?? 0, task.ord);
       }
-      // Only rare types asked for: they are in the partial index by type, so a 1M-event session is
-      // not scanned for them (the index's condition is repeated verbatim so SQLite may use it).
-      const sparse = !q.task && !!q.types?.length && q.types.every((t) => !(DENSE_TYPES as readonly string[]).includes(t));
-      if (q.types?.length) {
-        where.push(`type IN (${q.types.map(() => '?').join(', ')})`);
-        args.push(...q.types);
-        if (sparse) where.push(SPARSE_CONDITION);
+      let rows: EventRow[];
+      if (!q.task && q.types?.length && q.types.every(isSparseType)) {
+        // Only rare types asked for: sparse_events lists their lines, so a 1M-event session is not
+        // scanned for them.
+        rows = db
+          .prepare(
+            `SELECT e.seq, e.off, e.len FROM sparse_events x CROSS JOIN events e ON e.sid = x.sid AND e.seq = x.seq
+             WHERE x.sid = ? AND x.type IN (${q.types.map(() => '?').join(', ')}) AND x.seq > ? ORDER BY x.seq LIMIT ?`,
+          )
+          .all(session.sid, ...q.types, q.afterSeq ?? -1, limit + 1) as EventRow[];
+      } else {
+        if (q.types?.length) {
+          where.push(`type IN (${q.types.map(() => '?').join(', ')})`);
+          args.push(...q.types);
+        }
+        rows = db.prepare(`SELECT seq, off, len FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as EventRow[];
       }
-      const from = sparse ? 'events INDEXED BY events_sparse_type' : 'events';
-      const rows = db.prepare(`SELECT seq, off, len FROM ${from} WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as EventRow[];
       const page = rows.slice(0, limit);
       const texts = readLines(session.path, page);
       const events = page.map((r, i) => ({ ...(JSON.parse(texts[i]) as TraceEvent), seq: r.seq }) as IndexedEvent);
       return { events, nextSeq: rows.length > limit ? page[page.length - 1].seq : null };
     },
-    search(text, q = {}) {
-      const match = ftsQuery(text);
-      if (!match) return [];
-      const limit = q.limit ?? 50;
-      const words = searchWords(text);
-      const hits: SearchHit[] = [];
-      // A matching FTS row is a run of text lines; the lines of it that hold every word are the
-      // hits, newest first.
-      for (let before = Number.MAX_SAFE_INTEGER; hits.length < limit; ) {
-        const runs = runsStmt.all(match, before, limit) as { rowid: number }[];
-        for (const { rowid } of runs) {
-          const sid = ftsSid(rowid);
-          const first = ftsSeq(rowid);
-          const session = sessionOfSidStmt.get(sid) as { id: string; path: string } | undefined;
-          if (!session) continue;
-          const last = (runEndStmt.get(sid, first) as { last: number } | undefined)?.last ?? first;
-          const lines = runLinesStmt.all(sid, first, last) as (EventRow & { ord: number | null })[];
-          let texts: string[];
-          try {
-            texts = readLines(session.path, lines);
-          } catch {
-            continue;
-          }
-          for (let i = 0; i < lines.length && hits.length < limit; i++) {
-            let event: Record<string, unknown>;
-            try {
-              event = JSON.parse(texts[i]) as Record<string, unknown>;
-            } catch {
-              continue;
-            }
-            const found = searchableText(event);
-            if (!found || !hasWords(found, words)) continue;
-            const task = lines[i].ord === null ? undefined : (taskOfOrdStmt.get(sid, lines[i].ord) as { id: string } | undefined);
-            hits.push({ sessionId: session.id, seq: lines[i].seq, taskId: task?.id ?? null, type: String(event.event_type), ts: timeOf(event.ts), text: found });
-          }
-        }
-        if (runs.length < limit) break;
-        before = runs[runs.length - 1].rowid;
-      }
-      return hits;
-    },
+    search,
   };
 }

@@ -2,16 +2,18 @@
 // time and is rebuilt from the files, so a schema change just bumps SCHEMA_VERSION (a database
 // with another version is rebuilt rather than migrated).
 
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /**
  * Event types that come once or more per task or turn: dense enough that a type filter finds a
- * page of them by walking the session in line order. Every other type is indexed by type.
+ * page of them by walking the session in line order. Every other type is indexed by type
+ * (sparse_events).
  */
 export const DENSE_TYPES = ['inference', 'tool_call', 'tool_result', 'task_start', 'a2a_task_received', 'task_end'] as const;
 
-/** The partial index's condition; a query repeats it word for word so SQLite may use the index. */
-export const SPARSE_CONDITION = `type NOT IN (${DENSE_TYPES.map((t) => `'${t}'`).join(', ')})`;
+const DENSE = new Set<string>(DENSE_TYPES);
+/** True for an event type that sparse_events indexes. */
+export const isSparseType = (type: string): boolean => !DENSE.has(type);
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -82,9 +84,15 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 
 -- Rare event types (failures, cancels, A2A sends, harness and session events) by type, so filtering
--- a 1M-event session for them is a seek, not a scan. Dense types stay out: indexing them would cost
--- every ingest a second b-tree insert, and a page of them is found by walking lines in order.
-CREATE INDEX IF NOT EXISTS events_sparse_type ON events (sid, type, seq) WHERE ${SPARSE_CONDITION};
+-- a 1M-event session for them is a seek, not a scan. Ingest writes a row here only for a rare
+-- type: a (partial) index on events would cost every line a second b-tree visit, and a page of
+-- a dense type is found by walking lines in order anyway.
+CREATE TABLE IF NOT EXISTS sparse_events (
+  sid INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (sid, type, seq)
+) WITHOUT ROWID;
 
 -- Full-text over what people search for: task text, answers, inference text, failures.
 -- Contentless and detail=none (word presence only, which is all the search asks): the text

@@ -116,11 +116,45 @@ describe('trace store', () => {
     expect(new Set(hits.map((h) => h.sessionId))).toEqual(new Set([a.id]));
     expect(hits[0].text).toContain('pelican');
     expect(store.search('"; DROP TABLE events; --')).toEqual([]);
+    // A word of a task's own text (a2a_task_received) finds that line and its task.
+    const asked = store.search('weekly review');
+    expect(asked.map((h) => h.type)).toEqual(['a2a_task_received', 'a2a_task_received', 'a2a_task_received']);
+    expect(asked.map((h) => h.taskId).every((t) => !!t)).toBe(true);
+    expect(store.search('pelican', { limit: 3 })).toHaveLength(3);
     expect(store.listSessions({ search: 'walrus' }).map((s) => s.id)).toEqual([b.id]);
     expect(store.listSessions({ capsule: 'alpha' }).map((s) => s.id)).toEqual([a.id]);
     expect(store.listSessions().map((s) => s.id)).toEqual([b.id, a.id]);
     expect(store.listSessions({ since: Date.now() + 60_000 })).toEqual([]);
     expect(store.listSessions({ status: 'ended', limit: 1 }).map((s) => s.id)).toEqual([b.id]);
+  });
+
+  it('finds rare event types without walking the whole session, and search spans many text runs', () => {
+    const id = newSessionId();
+    const path = join(records, id, 'trace.jsonl');
+    const w = createTraceWriter(path, id);
+    const events = [...syntheticSessionEvents({ tasks: 40, answerWord: 'osprey' })];
+    // A failure and a custom event in the middle of the session, then everything else.
+    events.forEach((e, i) => {
+      w.append(e);
+      if (i === 100) w.append({ event_type: 'task_failed', task_id: e.task_id, cause: 'tool', message: 'disk full on kestrel' });
+      if (i === 200) w.append({ event_type: 'a2a_send', task_id: e.task_id, peer: 'worker' });
+    });
+    w.dispose();
+    const store = open();
+    store.ingestFile(path);
+    const failed = store.events(id, { types: ['task_failed'] }).events;
+    expect(failed.map((e) => [e.event_type, e.seq])).toEqual([['task_failed', 101]]);
+    expect(store.events(id, { types: ['a2a_send', 'task_failed'] }).events.map((e) => e.seq)).toEqual([101, 202]);
+    expect(store.events(id, { types: ['a2a_send', 'task_failed'], afterSeq: 101 }).events.map((e) => e.seq)).toEqual([202]);
+    expect(store.events(id, { types: ['session_end'] }).events.map((e) => e.event_type)).toEqual(['session_end']);
+    expect(store.events(id, { types: ['task_end'], limit: 5 }).events).toHaveLength(5);
+    // 40 answers and 40 final inference texts say osprey, spread over several full-text runs.
+    const hits = store.search('osprey', { limit: 1000 });
+    expect(hits).toHaveLength(80);
+    expect(new Set(hits.map((h) => h.seq)).size).toBe(80);
+    expect(hits.map((h) => h.seq)).toEqual([...hits.map((h) => h.seq)].sort((a, b) => b - a));
+    expect(store.search('kestrel').map((h) => [h.type, h.text])).toEqual([['task_failed', 'tool: disk full on kestrel']]);
+    expect(store.listSessions({ search: 'kestrel' }).map((s) => s.id)).toEqual([id]);
   });
 
   it('rebuilds everything after the database is deleted', () => {

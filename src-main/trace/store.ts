@@ -80,7 +80,7 @@ function openDatabase(path: string, nativeBinding: string | undefined): Database
 }
 
 function dropAll(db: Database.Database) {
-  for (const t of ['events_fts', 'text_runs', 'events', 'tasks', 'sessions']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+  for (const t of ['events_fts', 'text_runs', 'sparse_events', 'events', 'tasks', 'sessions']) db.exec(`DROP TABLE IF EXISTS ${t}`);
 }
 
 /** True when `offset` begins a line: a file replaced by another as long or longer is caught here. */
@@ -134,6 +134,7 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
   function purge(sid: number) {
     db.prepare('DELETE FROM events_fts WHERE rowid BETWEEN ? AND ?').run(sid * 4294967296, sid * 4294967296 + 4294967295);
     db.prepare('DELETE FROM text_runs WHERE sid = ?').run(sid);
+    db.prepare('DELETE FROM sparse_events WHERE sid = ?').run(sid);
     db.prepare('DELETE FROM events WHERE sid = ?').run(sid);
     db.prepare('DELETE FROM tasks WHERE sid = ?').run(sid);
     db.prepare('DELETE FROM sessions WHERE sid = ?').run(sid);

@@ -54,9 +54,10 @@ export function followTask(session: FollowedSession, taskId: string, sse: SseStr
     disposers.push(
       session.trace.subscribe((event) => {
         if (event.task_id !== taskId || sse.closed) return;
-        // A loop that writes its own frame events is the source; the derived ones would repeat them.
+        // Streamed text (frame events from a driver that streams) replaces the text derived from
+        // the whole turn, which would repeat it; tool frames always come from tool_call/tool_result.
         if (event.event_type === 'frame') loopEmitsFrames = true;
-        else if (loopEmitsFrames) return;
+        else if (loopEmitsFrames && event.event_type === 'inference') return;
         const frame = frameOf(event);
         if (!frame) return;
         const status = session.getTask(taskId)?.status ?? { state: lastState ?? 'TASK_STATE_WORKING' };

@@ -1,0 +1,92 @@
+import type Database from 'better-sqlite3';
+import { TEXT_TYPES, searchableText } from './ingest';
+import { readTraceRanges } from './jsonl';
+import type { SearchHit } from './queries';
+import { ftsSeq, ftsSid } from './schema';
+
+// Text search over the index. A full-text row covers a run of text-carrying lines (ingest.ts), so
+// a match names a run; the lines of it whose text holds every word are the hits.
+
+/** FTS5 query matching every word, with the words quoted so user text is never query syntax. */
+export function ftsQuery(text: string): string | null {
+  const words = text.match(/[\p{L}\p{N}_]+/gu);
+  return words?.length ? words.map((w) => `"${w}"`).join(' ') : null;
+}
+
+/** The words of a search as the full-text index sees them: lower case, without accents. */
+function searchWords(text: string): string[] {
+  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** True when `text` has every word (the FTS row matched the task; this finds its lines). */
+function hasWords(text: string, words: readonly string[]): boolean {
+  const have = new Set(searchWords(text));
+  return words.every((w) => have.has(w));
+}
+
+function timeOf(v: unknown): number | null {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? null : t;
+}
+
+interface RunLine {
+  seq: number;
+  off: number;
+  len: number;
+  ord: number | null;
+}
+
+export function createSearch(db: Database.Database) {
+  const runsStmt = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?');
+  const runEndStmt = db.prepare('SELECT last_seq AS last FROM text_runs WHERE sid = ? AND first_seq = ?');
+  const sessionOfSidStmt = db.prepare('SELECT id, trace_path AS path FROM sessions WHERE sid = ?');
+  const runLinesStmt = db.prepare(
+    `SELECT seq, off, len, task_no AS ord FROM events WHERE sid = ? AND seq BETWEEN ? AND ? AND type IN (${TEXT_TYPES.map((t) => `'${t}'`).join(', ')}) ORDER BY seq`,
+  );
+  const taskOfOrdStmt = db.prepare('SELECT id FROM tasks WHERE sid = ? AND ord = ?');
+
+  return function search(text: string, q: { limit?: number } = {}): SearchHit[] {
+    const match = ftsQuery(text);
+    if (!match) return [];
+    const limit = q.limit ?? 50;
+    const words = searchWords(text);
+    const hits: SearchHit[] = [];
+    // A matching FTS row is a run of text lines; the lines of it that hold every word are the
+    // hits, newest first.
+    for (let before = Number.MAX_SAFE_INTEGER; hits.length < limit; ) {
+      const runs = runsStmt.all(match, before, limit) as { rowid: number }[];
+      for (const { rowid } of runs) {
+        if (hits.length >= limit) break;
+        const sid = ftsSid(rowid);
+        const first = ftsSeq(rowid);
+        const session = sessionOfSidStmt.get(sid) as { id: string; path: string } | undefined;
+        if (!session) continue;
+        const last = (runEndStmt.get(sid, first) as { last: number } | undefined)?.last ?? first;
+        const lines = runLinesStmt.all(sid, first, last) as RunLine[];
+        let texts: string[];
+        try {
+          texts = readTraceRanges(session.path, lines);
+        } catch {
+          continue;
+        }
+        for (let i = lines.length - 1; i >= 0 && hits.length < limit; i--) {
+          let event: Record<string, unknown>;
+          try {
+            event = JSON.parse(texts[i]) as Record<string, unknown>;
+          } catch {
+            continue;
+          }
+          const found = searchableText(event);
+          if (!found || !hasWords(found, words)) continue;
+          const task = lines[i].ord === null ? undefined : (taskOfOrdStmt.get(sid, lines[i].ord) as { id: string } | undefined);
+          hits.push({ sessionId: session.id, seq: lines[i].seq, taskId: task?.id ?? null, type: String(event.event_type), ts: timeOf(event.ts), text: found });
+        }
+      }
+      if (runs.length < limit) break;
+      before = runs[runs.length - 1].rowid;
+    }
+    return hits;
+  };
+}
