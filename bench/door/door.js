@@ -58,7 +58,7 @@ function stopServer(child) {
 }
 
 function load(label, url, pid, o) {
-  const args = [HARNESS, '--url', url, '--mode', 'send-blocking', '--concurrency', String(o.concurrency), '--duration', String(o.duration), '--warmup', String(o.warmup), '--server-pid', String(pid), '--label', label];
+  const args = [HARNESS, '--url', url, '--mode', o.mode ?? 'send-blocking', '--concurrency', String(o.concurrency), '--duration', String(o.duration), '--warmup', String(o.warmup), '--server-pid', String(pid), '--label', label];
   const [cmd, argv] = pinned(1, process.execPath, args);
   return new Promise((ok, fail) =>
     execFile(cmd, argv, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
@@ -92,6 +92,11 @@ async function runDoorBench({ smoke }) {
     const floor = await measure('floor', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), o);
     const sdk = await measure('sdk', () => startServer('sdk', [join(__dirname, 'sdk-server.js')], {}, /^url (\S+)/), o);
     const door = await measure('door', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), o);
+    // Streaming (PERFORMANCE.md): the door's time to first SSE event against the floor's round
+    // trip, both with one connection so the figures are latency, not queueing.
+    const lat = { ...o, concurrency: 1 };
+    const floorTrip = await measure('floor-latency', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), lat);
+    const doorStream = await measure('door-stream', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), { ...lat, mode: 'stream' });
     const cpu = (r) => (r.server ? r.server.cpu_us_per_req : null);
     const ratio = (a, b) => (a && b ? Math.round((a / b) * 100) / 100 : null);
     const result = {
@@ -107,9 +112,16 @@ async function runDoorBench({ smoke }) {
         sdk_cpu_per_request_vs_floor: ratio(cpu(sdk), cpu(floor)),
         door_throughput_vs_sdk: ratio(door.throughput_rps, sdk.throughput_rps),
         door_throughput_vs_floor: ratio(door.throughput_rps, floor.throughput_rps),
+        door_stream_ttfe_p50_vs_floor_round_trip_p50: ratio(doorStream.ttfe_ms && doorStream.ttfe_ms.p50, floorTrip.latency_ms && floorTrip.latency_ms.p50),
       },
-      targets: { door_cpu_per_request_vs_floor: '<= 2', door_throughput_vs_sdk: '>= 3' },
-      raw: { floor, sdk, door },
+      streaming: {
+        floor_round_trip_ms: floorTrip.latency_ms || null,
+        door_ttfe_ms: doorStream.ttfe_ms || null,
+        door_time_to_final_ms: doorStream.ttfinal_ms || null,
+        errors: doorStream.errors,
+      },
+      targets: { door_cpu_per_request_vs_floor: '<= 2', door_throughput_vs_sdk: '>= 3', door_stream_ttfe_p50_vs_floor_round_trip_p50: '<= 1.5' },
+      raw: { floor, sdk, door, floorTrip, doorStream },
     };
     result.meets_targets = result.ratios.door_cpu_per_request_vs_floor !== null && result.ratios.door_cpu_per_request_vs_floor <= 2 && result.ratios.door_throughput_vs_sdk >= 3;
     return result;

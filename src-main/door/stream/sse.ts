@@ -43,9 +43,8 @@ export function openSse(req: IncomingMessage, res: ServerResponse, id: JsonRpcId
   let closed = false;
   let keepalive: NodeJS.Timeout | undefined;
 
-  // A stream's connection is not reused once it ends: a socket left idle after a stream would
-  // otherwise hold the door's close (and the session's end) until its keep-alive timeout.
-  res.shouldKeepAlive = false;
+  // The connection stays reusable after the stream, as any other answer's does: a client that
+  // streams often pays no new TCP connection per call. The door's close cuts sockets left idle.
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
