@@ -38,6 +38,10 @@ benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESU
     if (values.only && values.only !== name) continue;
     try {
       const r = await fn();
+      if (r.skipped) {
+        process.stdout.write(`${r.summary}\n`);
+        continue;
+      }
       const line = r.summary ??
         (name === 'door'
           ? `door: cpu/request ${r.ratios.door_cpu_per_request_vs_floor}x floor (target <= 2), throughput ${r.ratios.door_throughput_vs_sdk}x sdk (target >= 3); floor ${r.floor.throughput_rps} rps, sdk ${r.sdk.throughput_rps} rps, door ${r.door.throughput_rps} rps; stream first event ${r.ratios.door_stream_ttfe_p50_vs_floor_round_trip_p50}x floor round trip (target <= 1.5)`
