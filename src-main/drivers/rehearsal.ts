@@ -1,5 +1,6 @@
 import type { Manifest, RehearsalTurn } from '../../src-shared/manifest';
 import { AbortedError, InferenceError, type Driver, type ToolCall, type TurnRequest, type TurnResult } from './types';
+import { pause } from './retry';
 
 // The embedded default driver: deterministic and offline. Without a script it acknowledges the
 // task by quoting its text. A script (manifest inference.rehearsal.replies) picks, by the task
@@ -26,20 +27,6 @@ export function matchesWhen(when: string | undefined, text: string): boolean {
   return text.toLowerCase().includes(when.toLowerCase());
 }
 
-function waitAbortable(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new AbortedError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function promptChars(req: TurnRequest): number {
   let n = req.system?.length ?? 0;
@@ -86,7 +73,7 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
       const reply = replies.find((r) => matchesWhen(r.when, taskText));
       const turn = reply?.turns[req.turn - 1];
       const delay = turn?.delay_ms ?? baseDelay;
-      if (delay > 0) await waitAbortable(delay, req.signal);
+      if (delay > 0) await pause(delay, req.signal);
       if (!turn) return answer(req, acknowledgement(taskText));
       if (turn.hang) {
         await new Promise<never>((_resolve, reject) => {
