@@ -21,6 +21,11 @@ export interface StudioConfig {
   workspace?: string;
   /** Environment for ${VAR} interpolation (default process.env). */
   env?: Record<string, string | undefined>;
+  /**
+   * better-sqlite3's native binary for this runtime. Electron needs a build for its own ABI; Node
+   * (tests, CLI, web shell) uses the default. Absent or unloadable: traces are read from the files.
+   */
+  sqliteBinding?: string;
   watchDebounceMs?: number;
   traceFlushMs?: number;
 }

@@ -36,3 +36,23 @@ it('answers from the trace files, and says so, when the index cannot open', asyn
     svc.dispose();
   }
 });
+
+it('loads better-sqlite3 through the runtime binding the shell gives, and falls back when it cannot', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'traces-binding-'));
+  dirs.push(home);
+  const id = newSessionId();
+  const w = createTraceWriter(join(home, 'records', id, 'trace.jsonl'), id);
+  for (const e of syntheticSessionEvents({ tasks: 1, capsule: 'binding-worker' })) w.append(e);
+  w.dispose();
+  // Electron points at its own ABI build; a binary that is not there must not break the Studio.
+  const config = { userDataDir: home, resourcesDir: home, recordsRoot: join(home, 'records'), sqliteBinding: join(home, 'missing', 'better_sqlite3.node') };
+  const ctx = { config, sessions: { running: () => [], bySessionId: () => undefined } } as unknown as StudioContext;
+  const svc = createTracesService(ctx);
+  try {
+    const list = await svc.handlers['sessions.list']({});
+    expect(list.store.available).toBe(false);
+    expect(list.sessions.map((s) => s.capsule)).toEqual(['binding-worker']);
+  } finally {
+    svc.dispose();
+  }
+});

@@ -54,7 +54,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
     if (!opened) {
       opened = true;
       try {
-        store = createTraceStore({ path: opts.dbPath ?? join(dirname(recordsRoot), 'studio.db') });
+        store = createTraceStore({ path: opts.dbPath ?? join(dirname(recordsRoot), 'studio.db'), nativeBinding: ctx.config.sqliteBinding });
       } catch (err) {
         state = { available: false, message: `The trace index is unavailable (${(err as Error).message}); sessions are read from the trace files, which is slower.` };
       }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join, normalize, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
@@ -84,12 +85,22 @@ function lockDown(): void {
 let core: Core | undefined;
 let win: BrowserWindow | undefined;
 
+/**
+ * better-sqlite3 built for Electron's ABI (`npx @electron/rebuild -o better-sqlite3`, copied to
+ * resources/native/electron/better_sqlite3.node). The default build targets Node's ABI, which
+ * tests and the CLI use; without the Electron build the Studio reads traces from the files.
+ */
+function electronSqliteBinding(): string | undefined {
+  const file = join(resourcesDir, 'native', 'electron', 'better_sqlite3.node');
+  return existsSync(file) ? file : undefined;
+}
+
 app.whenReady().then(async () => {
   lockDown();
   serveRenderer();
   const layout = recordsLayout(process.env);
   core = createCore(
-    { userDataDir: app.getPath('userData'), recordsRoot: layout.records, resourcesDir, workspace: workspaceArg() },
+    { userDataDir: app.getPath('userData'), recordsRoot: layout.records, resourcesDir, workspace: workspaceArg(), sqliteBinding: electronSqliteBinding() },
     { openExternal: (url) => (isExternalLink(url) ? shell.openExternal(url) : undefined) },
   );
   wireIpc({ core, ipcMain, webContents: () => (win && !win.isDestroyed() ? win.webContents : undefined), isTrustedUrl: isOurs });
