@@ -1,24 +1,14 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AccessEntryView } from '../../src-shared/contract';
 
 // The gateway's access log: one entry per external call, kept in a ring for live views and
 // appended to <dataDir>/gateway-access.jsonl. It names the token by its id, never the token.
 
 export const ACCESS_LOG_FILE = 'gateway-access.jsonl';
 
-export interface AccessEntry {
-  time: string;
-  remote: string;
-  /** Id of the token that authenticated the call (null when none did). */
-  tokenId: string | null;
-  capsule: string | null;
-  /** JSON-RPC method, or the card/route asked for (GET …). */
-  method: string;
-  status: number;
-  /** ok, stream, a JSON-RPC error code (error -32602), unauthorized, forbidden_origin, not_found… */
-  outcome: string;
-  durationMs: number;
-}
+/** One external call (the token named by its id only); the contract's view is the one shape. */
+export type AccessEntry = AccessEntryView;
 
 export interface AccessLog {
   record(entry: AccessEntry): void;

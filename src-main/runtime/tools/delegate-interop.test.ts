@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PEER_HEADER } from '../../../src-shared/a2a';
-import type { InFlightWork, ResidueItem, ToolContext } from '../tool-types';
+import { fakeTask } from './task.fixture';
 import { createDelegateTool } from './index';
 import { startSdkAgent, type SdkAgent } from './sdk-agent.fixture';
 import { startSession } from '../index';
@@ -10,30 +10,8 @@ import { rehearsal, rpc, scene, traceOf, userMessage, waitFor, type Scene } from
 // and for a cancel that reaches it.
 
 const TASK_HEX = '019ed33d1f6873b09d25f0dc5ce387c4';
+const ORCH = { sessionId: 'ses_orch', taskId: `tsk_${TASK_HEX}`, contextId: 'ctx_orch' };
 
-function fakeTask() {
-  const controller = new AbortController();
-  const works = new Set<InFlightWork>();
-  const events: Record<string, unknown>[] = [];
-  const ctx: ToolContext = {
-    sessionId: 'ses_orch',
-    taskId: `tsk_${TASK_HEX}`,
-    contextId: 'ctx_orch',
-    signal: controller.signal,
-    trace: (e) => void events.push(e),
-    track: (w) => {
-      works.add(w);
-      return () => void works.delete(w);
-    },
-  };
-  const cancel = async (): Promise<(ResidueItem | undefined)[]> => {
-    controller.abort();
-    const list = [...works];
-    works.clear();
-    return Promise.all(list.map((w) => w.cancel()));
-  };
-  return { ctx, works, events, cancel };
-}
 
 let agent: SdkAgent | undefined;
 let s: Scene | undefined;
@@ -48,7 +26,7 @@ describe('delegate_task to an @a2a-js/sdk agent', () => {
   it('sends, follows the task and returns its response artifact', async () => {
     agent = await startSdkAgent();
     const tool = createDelegateTool({ capsule: { name: 'orch', version: '1.0.0' }, allow: [new URL(agent.url).host], workdir: () => '/nowhere' });
-    const t = fakeTask();
+    const t = fakeTask(ORCH);
     const out = await tool.run({ to: agent.url, text: 'summarise', data: { n: 1 } }, t.ctx);
     expect(out).toEqual({ ok: true, content: 'sdk echo: summarise {"n":1}' });
     const send = agent.requests.find((r) => r.method === 'SendMessage')!;
@@ -65,7 +43,7 @@ describe('delegate_task to an @a2a-js/sdk agent', () => {
   it('on cancel sends CancelTask to the sdk task and names the delegation as residue', async () => {
     agent = await startSdkAgent();
     const tool = createDelegateTool({ capsule: { name: 'orch', version: '1.0.0' }, allow: [`localhost:${new URL(agent.url).port}`], workdir: () => '/nowhere' });
-    const t = fakeTask();
+    const t = fakeTask(ORCH);
     const running = tool.run({ to: agent.url, text: 'hang until canceled' }, t.ctx);
     await new Promise<void>((r) => {
       const check = () => (t.events.some((e) => e.event_type === 'a2a_send') ? r() : setTimeout(check, 5));

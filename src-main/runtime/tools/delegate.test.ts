@@ -1,35 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InFlightWork, ResidueItem, ToolContext } from '../tool-types';
+import { fakeTask } from './task.fixture';
 import { createDelegateTool, staticFormation } from './index';
+
+const ORCH = { sessionId: 'ses_orch', taskId: 'tsk_019ed33d1f6873b09d25f0dc5ce387c4', contextId: 'ctx_orch' };
 
 // delegate_task against a hand-written door whose answers the test controls: what the model is
 // told for each way a peer task can end, and a cancel that arrives while the send is still out.
 
-function fakeTask() {
-  const controller = new AbortController();
-  const works = new Set<InFlightWork>();
-  const events: Record<string, unknown>[] = [];
-  const ctx: ToolContext = {
-    sessionId: 'ses_orch',
-    taskId: 'tsk_019ed33d1f6873b09d25f0dc5ce387c4',
-    contextId: 'ctx_orch',
-    signal: controller.signal,
-    trace: (e) => void events.push(e),
-    track: (w) => {
-      works.add(w);
-      return () => void works.delete(w);
-    },
-  };
-  const cancel = async (): Promise<(ResidueItem | undefined)[]> => {
-    controller.abort();
-    const list = [...works];
-    works.clear();
-    return Promise.all(list.map((w) => w.cancel()));
-  };
-  return { ctx, works, events, cancel };
-}
 
 interface FakeDoor {
   url: string;
@@ -99,7 +78,7 @@ describe('delegate_task outcomes', () => {
     ];
     for (const [final, expected] of cases) {
       const door = await fakeDoor(final);
-      const t = fakeTask();
+      const t = fakeTask(ORCH);
       expect(await tool(door.port).run({ to: door.url, text: 'x' }, t.ctx)).toEqual(expected);
       expect(door.methods.filter((m) => m === 'GetTask').length).toBeGreaterThanOrEqual(2);
       expect(t.works.size).toBe(0);
@@ -107,7 +86,7 @@ describe('delegate_task outcomes', () => {
   });
 
   it('refuses bad arguments and unknown names without any request', async () => {
-    const t = fakeTask();
+    const t = fakeTask(ORCH);
     const d = createDelegateTool({ capsule: { name: 'orch', version: '1' }, allow: ['localhost'], workdir: () => '/x', formation: staticFormation({ helper: { kind: 'door', url: 'http://localhost:1' } }) });
     expect(await d.run({ to: 'worker' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('text') });
     expect(await d.run({ to: 'nobody', text: 'x' }, t.ctx)).toEqual({ ok: false, error: 'unknown capsule "nobody": not a URL, and not one of this formation\'s capsules (helper)' });
@@ -121,7 +100,7 @@ describe('delegate_task outcomes', () => {
 
   it('a cancel while the send is still out waits for the peer task, then cancels it', async () => {
     const door = await fakeDoor({ status: { state: 'TASK_STATE_COMPLETED' } }, { sendDelayMs: 150, polls: 1000 });
-    const t = fakeTask();
+    const t = fakeTask(ORCH);
     const running = tool(door.port).run({ to: `localhost:${door.port}`, text: 'x' }, t.ctx);
     await new Promise<void>((r) => {
       const check = () => (door.methods.includes('SendMessage') ? r() : setTimeout(check, 5));
@@ -151,7 +130,7 @@ describe('delegate_task outcomes', () => {
       },
       cancelTimeoutMs: 20,
     });
-    const t = fakeTask();
+    const t = fakeTask(ORCH);
     const running = d.run({ to: 'w', text: 'x' }, t.ctx);
     await new Promise((r) => setTimeout(r, 10));
     const [residue] = await t.cancel();

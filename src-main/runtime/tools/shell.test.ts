@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InFlightWork, ResidueItem, ToolContext } from '../tool-types';
+import { fakeTask } from './task.fixture';
 import { createShellRegistry, createShellTool, splitCommand, type ShellRegistry } from './index';
 
 // The shell tool against real processes: allow list, argv without a shell, output, timeouts, and
@@ -17,30 +17,6 @@ const alive = (pid: number) => {
   }
 };
 
-function fakeTask() {
-  const controller = new AbortController();
-  const works = new Set<InFlightWork>();
-  const events: Record<string, unknown>[] = [];
-  const ctx: ToolContext = {
-    sessionId: 'ses_test',
-    taskId: 'tsk_test',
-    contextId: 'ctx_test',
-    signal: controller.signal,
-    trace: (e) => void events.push(e),
-    track: (w) => {
-      works.add(w);
-      return () => void works.delete(w);
-    },
-  };
-  /** What the task loop does on cancel: abort, then cancel every tracked work for its residue. */
-  const cancel = async (): Promise<(ResidueItem | undefined)[]> => {
-    controller.abort();
-    const list = [...works];
-    works.clear();
-    return Promise.all(list.map((w) => w.cancel()));
-  };
-  return { ctx, works, events, cancel };
-}
 
 let dirs: string[] = [];
 let registries: ShellRegistry[] = [];
