@@ -7,7 +7,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/shell/electron/main.ts') } },
+      // The trace index's worker thread is its own file next to the main bundle (trace/indexer.ts).
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src-main/shell/electron/main.ts'),
+          'trace-index-worker': resolve(__dirname, 'src-main/trace/index-worker.ts'),
+        },
+      },
     },
   },
   preload: {

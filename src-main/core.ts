@@ -102,7 +102,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
       ctx.dispose();
       await expose.dispose(); // issue 8
       await sessions.dispose();
-      traces.dispose(); // issue 6
+      await traces.dispose(); // issue 6
       listeners.clear();
     },
   };

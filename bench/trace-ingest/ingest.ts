@@ -3,11 +3,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newSessionId } from '../../src-shared/ids';
-import { createTraceStore, createTraceWriter } from '../../src-main/trace';
+import { createTraceIndexer, createTraceStore, createTraceWriter } from '../../src-main/trace';
 import { syntheticSessionEvents } from '../../src-main/trace/synthetic';
 
-// Trace ingest: N events appended to trace.jsonl through the session's trace writer, then indexed
+// Trace ingest: N events appended to trace.jsonl through the session's trace writer and indexed
 // into SQLite (WAL, batched transactions). Target: >= 100k events/s for the two together.
+// Two shapes are measured: "pipelined" is the product's (the writer appends on the main thread
+// while the index worker follows the file on the other core: trace/indexer.ts), "sequential"
+// appends everything, then indexes it in the same thread (the CLI's shape, and the cost per event).
 // The machine is shared and noisy, so every run reports wall events/s and events per CPU-second
 // (process.cpuUsage, which other processes' load inflates far less), and the summary takes the
 // median of several runs.
@@ -93,13 +96,66 @@ function runOnce() {
   }
 }
 
+/** The product's shape: append on this thread, the indexer worker following every 10k events. */
+async function runPipelined() {
+  const dir = mkdtempSync(join(tmpdir(), 'capsule-bench-ingest-'));
+  const indexer = createTraceIndexer({ path: join(dir, 'studio.db') });
+  try {
+    await indexer.ready;
+    const id = newSessionId();
+    const tracePath = join(dir, 'records', id, 'trace.jsonl');
+    const events = [...syntheticSessionEvents({ tasks: Math.ceil(target / 10), turns: 3, answerWord: 'benchmark' })];
+    const c0 = process.cpuUsage(); // every thread of the process: the worker's index work too
+    const t0 = performance.now();
+    const writer = createTraceWriter(tracePath, id);
+    for (let i = 0; i < events.length; i++) {
+      writer.append(events[i]);
+      if (i % 10_000 === 9_999) {
+        writer.flush();
+        indexer.follow(tracePath);
+      }
+    }
+    writer.dispose();
+    const t1 = performance.now();
+    indexer.follow(tracePath);
+    await indexer.idle();
+    const t2 = performance.now();
+    const cpu = cpuS(c0, process.cpuUsage());
+    const store = createTraceStore({ path: join(dir, 'studio.db') });
+    const indexed = store.getSession(id)?.events ?? 0;
+    store.dispose();
+    if (indexed !== events.length) throw new Error(`pipelined: indexed ${indexed} of ${events.length} events`);
+    return {
+      events: events.length,
+      append_s: +((t1 - t0) / 1000).toFixed(3),
+      total_s: +((t2 - t0) / 1000).toFixed(3),
+      // How far the index was behind when the last line was appended.
+      index_lag_after_append_s: +((t2 - t1) / 1000).toFixed(3),
+      events_per_s: Math.round(events.length / ((t2 - t0) / 1000)),
+      cpu_s: +cpu.toFixed(3),
+      events_per_cpu_s: Math.round(events.length / cpu),
+    };
+  } finally {
+    await indexer.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+async function main() {
 const results = Array.from({ length: runs }, () => {
   const r = runOnce();
-  process.stderr.write(`run: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s\n`);
+  process.stderr.write(`sequential run: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s\n`);
   return r;
 });
+const piped: Awaited<ReturnType<typeof runPipelined>>[] = [];
+for (let i = 0; i < runs; i++) {
+  const r = await runPipelined();
+  process.stderr.write(`pipelined run: ${r.events_per_s} events/s wall, index ${r.index_lag_after_append_s} s behind at the end\n`);
+  piped.push(r);
+}
+const pipedWall = median(piped.map((r) => r.events_per_s));
 const wall = median(results.map((r) => r.combined_events_per_s));
 const perCpu = median(results.map((r) => r.combined_events_per_cpu_s));
 const result = {
@@ -109,6 +165,8 @@ const result = {
   runs,
   events: results[0].events,
   // Medians over the runs (wall figures depend on how loaded the shared machine was).
+  pipelined_events_per_s: pipedWall,
+  pipelined_index_lag_s: median(piped.map((r) => r.index_lag_after_append_s)),
   combined_events_per_s: wall,
   combined_events_per_cpu_s: perCpu,
   best_combined_events_per_s: Math.max(...results.map((r) => r.combined_events_per_s)),
@@ -117,14 +175,22 @@ const result = {
   append_cpu_us_per_event: median(results.map((r) => r.append_cpu_us_per_event)),
   index_cpu_us_per_event: median(results.map((r) => r.index_cpu_us_per_event)),
   target_events_per_s: TARGET,
-  meets_target_wall: wall >= TARGET,
+  meets_target_pipelined: pipedWall >= TARGET,
+  meets_target_sequential: wall >= TARGET,
   meets_target_cpu: perCpu >= TARGET,
   // The 1/5/15-minute load average when the runs finished: how shared the 2 cores were.
   load_average: loadavg().map((l) => +l.toFixed(2)),
-  summary: `trace-ingest: ${wall} events/s wall, ${perCpu} events/cpu-s (append + index, median of ${runs}; target ${TARGET})`,
+  summary: `trace-ingest: ${pipedWall} events/s appended and indexed (writer + index worker, median of ${runs}; target ${TARGET}); one thread: ${wall} events/s, ${perCpu} events/cpu-s`,
   per_run: results,
+  per_pipelined_run: piped,
 };
 
 mkdirSync(join(out, '..'), { recursive: true });
 writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
 process.stdout.write(JSON.stringify(result) + '\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { createBlockWriter } from './blocks';
 import { parseEvent, type RawTraceLine } from './jsonl';
 import { scanLineHead, scanLineType, timestampMs } from './line-scan';
 import { ftsRowid, isSparseType } from './schema';
@@ -7,8 +8,8 @@ import { ftsRowid, isSparseType } from './schema';
 // the list views need, and FTS rows for the text people search. Runs inside the caller's
 // transaction; statements are prepared once per database.
 //
-// Ingest must keep up with 100k events/s (PERFORMANCE.md), so: events rows go in multi-row
-// INSERTs, only lines whose fields the index needs are JSON-parsed (the others are read by a
+// Ingest must keep up with 100k events/s (PERFORMANCE.md), so: lines are stored a block at a
+// time (blocks.ts), only lines whose fields the index needs are JSON-parsed (the others are read by a
 // cheap scan of the line head), and a full-text row holds the text of a run of up to TEXT_GROUP
 // consecutive text-carrying lines (task text, answers, failures, inference text) rather than one
 // line: FTS5 then records each word once per run instead of once per line. Search narrows a
@@ -44,10 +45,6 @@ function needsParse(type: string, text: string): boolean {
 /** Text-carrying lines per full-text row (a run never spans two batches). */
 export const TEXT_GROUP = 64;
 
-/** Events rows per multi-row INSERT. */
-const ROWS = 128;
-const EVENT_COLUMNS = 7;
-
 /** The searchable text of an event, or null when it carries none. */
 export function searchableText(e: Record<string, unknown>): string | null {
   switch (e.event_type) {
@@ -80,8 +77,6 @@ type TaskRow = { [K in (typeof TASK_COLUMNS)[number]]: K extends 'id' | 'state' 
 
 export function createIngester(db: Database.Database) {
   const s = {
-    event: db.prepare('INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, off, len) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-    events: db.prepare(`INSERT OR REPLACE INTO events (sid, seq, task_no, type, ts, off, len) VALUES ${Array(ROWS).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`),
     fts: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
     sparse: db.prepare('INSERT OR REPLACE INTO sparse_events (sid, type, seq) VALUES (?, ?, ?)'),
     textRun: db.prepare('INSERT OR REPLACE INTO text_runs (sid, first_seq, last_seq) VALUES (?, ?, ?)'),
@@ -96,12 +91,12 @@ export function createIngester(db: Database.Database) {
     counters: db.prepare(
       'UPDATE sessions SET events = ?, tasks = ?, tokens_in = max(tokens_in, ?), tokens_out = max(tokens_out, ?), last_ts = ?, started_at = coalesce(started_at, ?) WHERE sid = ?',
     ),
-    taskGet: db.prepare(`SELECT ${TASK_COLUMNS.join(', ')} FROM tasks WHERE id = ?`),
-    taskPut: db.prepare(`INSERT OR REPLACE INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map((c) => `@${c}`).join(', ')})`),
+    // Positional binds and raw rows: named ones cost a task row several microseconds more.
+    taskGet: db.prepare(`SELECT ${TASK_COLUMNS.join(', ')} FROM tasks WHERE id = ?`).raw(),
+    taskPut: db.prepare(`INSERT OR REPLACE INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map(() => '?').join(', ')})`),
   };
   const touched = new Map<string, TaskRow>();
-  /** Events rows not yet inserted, flat (EVENT_COLUMNS values a row). */
-  const pending: unknown[] = [];
+  const blocks = createBlockWriter(db);
   /** The run of text-carrying lines not yet written to the full-text index (distinct texts). */
   let run: { sid: number; first: number; last: number; lines: number; texts: Set<string> } | null = null;
 
@@ -112,15 +107,11 @@ export function createIngester(db: Database.Database) {
     run = null;
   }
 
-  function flushEvents() {
-    for (let i = 0; i < pending.length; i += EVENT_COLUMNS) s.event.run(pending.slice(i, i + EVENT_COLUMNS));
-    pending.length = 0;
-  }
-
   function taskRow(c: SessionCounters, id: string, seq: number, ts: number | null): TaskRow {
     let t = touched.get(id);
     if (!t) {
-      t = (s.taskGet.get(id) as TaskRow | undefined) ?? {
+      const stored = s.taskGet.get(id) as unknown[] | undefined;
+      t = stored ? (Object.fromEntries(TASK_COLUMNS.map((col, i) => [col, stored[i]])) as TaskRow) : {
         id,
         sid: c.sid,
         ord: ++c.tasks,
@@ -172,11 +163,7 @@ export function createIngester(db: Database.Database) {
       c.firstTs ??= ts;
     }
     const t = taskId ? taskRow(c, taskId, seq, ts) : null;
-    pending.push(c.sid, seq, t ? t.ord : null, type, ts, line.offset, line.bytes);
-    if (pending.length === ROWS * EVENT_COLUMNS) {
-      s.events.run(pending);
-      pending.length = 0;
-    }
+    blocks.add(c.sid, seq, t ? t.ord : null, type, ts, line.offset, line.bytes);
     if (isSparseType(type)) s.sparse.run(c.sid, type, seq);
     if (!e) return true;
     const text = searchableText(e);
@@ -238,14 +225,20 @@ export function createIngester(db: Database.Database) {
     ingest(c: SessionCounters, lines: readonly RawTraceLine[]): { added: number; bad: number } {
       touched.clear();
       run = null;
-      pending.length = 0;
       c.firstTs = null;
       let bad = 0;
-      for (const line of lines) if (!apply(c, line)) bad++;
-      flushEvents();
-      for (const t of touched.values()) s.taskPut.run(t);
-      flushText();
-      touched.clear();
+      try {
+        for (const line of lines) if (!apply(c, line)) bad++;
+        blocks.flush();
+        for (const t of touched.values()) s.taskPut.run(TASK_COLUMNS.map((col) => t[col]));
+        flushText();
+      } catch (err) {
+        // The caller's transaction rolls back: nothing cached may outlive it.
+        blocks.reset();
+        throw err;
+      } finally {
+        touched.clear();
+      }
       s.counters.run(c.events, c.tasks, c.tokensIn, c.tokensOut, c.lastTs, c.firstTs, c.sid);
       return { added: lines.length - bad, bad };
     },

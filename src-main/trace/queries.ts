@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Task, TaskState } from '../../src-shared/a2a';
 import type { TraceEvent } from '../../src-shared/trace';
+import { createBlockReader, type EventEntry } from './blocks';
 import { readTraceRanges } from './jsonl';
 import { isSparseType } from './schema';
 import { createSearch, ftsQuery } from './search';
@@ -96,7 +97,8 @@ export interface SearchHit {
 export interface TraceQueries {
   listSessions(q?: SessionQuery): SessionSummary[];
   getSession(id: string): SessionSummary | undefined;
-  listTasks(sessionId: string): TaskSummary[];
+  /** The session's tasks in order, the first `limit` of them when given. */
+  listTasks(sessionId: string, q?: { limit?: number }): TaskSummary[];
   /** The task as a door answers GetTask: the saved final Task, or one rebuilt from the trace. */
   getTask(taskId: string): { sessionId: string; task: Task } | undefined;
   events(sessionId: string, q?: EventQuery): EventPage;
@@ -121,14 +123,8 @@ const TASK_COLUMNS = `t.id, s.id AS sessionId, t.ord, t.context_id AS contextId,
   t.turns, t.tokens_in AS tokensIn, t.tokens_out AS tokensOut, t.received_at AS receivedAt, t.started_at AS startedAt,
   t.ended_at AS endedAt, t.duration_ms AS durationMs`;
 
-interface EventRow {
-  seq: number;
-  off: number;
-  len: number;
-}
-
 /** The lines the index points at, read from the session's trace.jsonl (the source of truth). */
-function readLines(path: string, rows: EventRow[]): string[] {
+function readLines(path: string, rows: readonly EventEntry[]): string[] {
   try {
     return readTraceRanges(path, rows);
   } catch (err) {
@@ -152,11 +148,14 @@ function taskFromSummary(t: TaskSummary): Task {
 
 export function createQueries(db: Database.Database): TraceQueries {
   const getSessionStmt = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`);
-  const tasksStmt = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE s.id = ? ORDER BY t.ord`);
+  const tasksStmt = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE s.id = ? ORDER BY t.ord LIMIT ?`);
   const taskStmt = db.prepare(`SELECT ${TASK_COLUMNS}, t.task_json AS taskJson FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE t.id = ?`);
   const sessionFileStmt = db.prepare('SELECT sid, trace_path AS path FROM sessions WHERE id = ?');
   const taskSpanStmt = db.prepare('SELECT ord, first_seq AS first, last_seq AS last FROM tasks WHERE id = ? AND sid = ?');
-  const search = createSearch(db);
+  const blocks = createBlockReader(db);
+  const sparseStmt = (types: number) =>
+    db.prepare(`SELECT seq FROM sparse_events WHERE sid = ? AND type IN (${Array(types).fill('?').join(', ')}) AND seq > ? ORDER BY seq LIMIT ?`).pluck();
+  const search = createSearch(db, blocks);
 
   return {
     listSessions(q = {}) {
@@ -191,7 +190,7 @@ export function createQueries(db: Database.Database): TraceQueries {
       const row = getSessionStmt.get(id) as SessionSummary | undefined;
       return row && withLiveness(row);
     },
-    listTasks: (sessionId) => tasksStmt.all(sessionId) as TaskSummary[],
+    listTasks: (sessionId, q = {}) => tasksStmt.all(sessionId, q.limit ?? -1) as TaskSummary[],
     getTask(taskId) {
       const row = taskStmt.get(taskId) as (TaskSummary & { taskJson: string | null }) | undefined;
       if (!row) return undefined;
@@ -202,31 +201,21 @@ export function createQueries(db: Database.Database): TraceQueries {
       const session = sessionFileStmt.get(sessionId) as { sid: number; path: string } | undefined;
       if (!session) return { events: [], nextSeq: null };
       const limit = Math.max(1, Math.min(q.limit ?? 1000, 100_000));
-      const where = ['sid = ?', 'seq > ?'];
-      const args: unknown[] = [session.sid, q.afterSeq ?? -1];
+      const after = q.afterSeq ?? -1;
+      let rows: EventEntry[];
       if (q.task) {
         const task = taskSpanStmt.get(q.task, session.sid) as { ord: number; first: number | null; last: number | null } | undefined;
         if (!task) return { events: [], nextSeq: null };
-        // The task's span of lines bounds the scan; task_no picks its lines out of it.
-        where.push('seq BETWEEN ? AND ?', 'task_no = ?');
-        args.push(task.first ?? 0, task.last ?? task.first ?? 0, task.ord);
-      }
-      let rows: EventRow[];
-      if (!q.task && q.types?.length && q.types.every(isSparseType)) {
+        // The task's span of lines bounds the walk; the task ordinal picks its lines out of it.
+        const first = task.first ?? 0;
+        rows = blocks.scan(session.sid, { afterSeq: Math.max(after, first - 1), lastSeq: task.last ?? first, taskNo: task.ord, types: q.types?.length ? q.types : undefined, limit: limit + 1 });
+      } else if (q.types?.length && q.types.every(isSparseType)) {
         // Only rare types asked for: sparse_events lists their lines, so a 1M-event session is not
-        // scanned for them.
-        rows = db
-          .prepare(
-            `SELECT e.seq, e.off, e.len FROM sparse_events x CROSS JOIN events e ON e.sid = x.sid AND e.seq = x.seq
-             WHERE x.sid = ? AND x.type IN (${q.types.map(() => '?').join(', ')}) AND x.seq > ? ORDER BY x.seq LIMIT ?`,
-          )
-          .all(session.sid, ...q.types, q.afterSeq ?? -1, limit + 1) as EventRow[];
+        // walked for them.
+        const seqs = sparseStmt(q.types.length).all(session.sid, ...q.types, after, limit + 1) as number[];
+        rows = blocks.at(session.sid, seqs);
       } else {
-        if (q.types?.length) {
-          where.push(`type IN (${q.types.map(() => '?').join(', ')})`);
-          args.push(...q.types);
-        }
-        rows = db.prepare(`SELECT seq, off, len FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, limit + 1) as EventRow[];
+        rows = blocks.scan(session.sid, { afterSeq: after, types: q.types?.length ? q.types : undefined, limit: limit + 1 });
       }
       const page = rows.slice(0, limit);
       const texts = readLines(session.path, page);

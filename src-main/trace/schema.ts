@@ -2,7 +2,7 @@
 // time and is rebuilt from the files, so a schema change just bumps SCHEMA_VERSION (a database
 // with another version is rebuilt rather than migrated).
 
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 11;
 
 /**
  * Event types that come once or more per task or turn: dense enough that a type filter finds a
@@ -68,25 +68,24 @@ CREATE TABLE IF NOT EXISTS tasks (
 );
 CREATE INDEX IF NOT EXISTS tasks_session ON tasks (sid, ord);
 
--- Clustered by (session, line number): paging a 1M-event session is a range scan. A row points
--- at its line in trace.jsonl (byte offset and length) instead of copying it: the file is the
--- source of truth, and small rows keep ingest fast and the database a fraction of the traces.
-CREATE TABLE IF NOT EXISTS events (
+-- Where each line is, in blocks of consecutive lines (blocks.ts): block = seq / 256, and data packs
+-- the lines' byte offsets and lengths in trace.jsonl, times, task ordinals and type codes. A row
+-- points at lines instead of copying them: the file is the source of truth, and one row per
+-- block (not per line) keeps ingest fast and the database a fraction of the traces.
+CREATE TABLE IF NOT EXISTS event_blocks (
   sid INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  -- The task's ordinal in its session (tasks.ord), not its id.
-  task_no INTEGER,
-  type TEXT NOT NULL,
-  ts INTEGER,
-  off INTEGER NOT NULL,
-  len INTEGER NOT NULL,
-  PRIMARY KEY (sid, seq)
+  block INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (sid, block)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS event_types (
+  code INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
 
 -- Rare event types (failures, cancels, A2A sends, harness and session events) by type, so filtering
 -- a 1M-event session for them is a seek, not a scan. Ingest writes a row here only for a rare
--- type: a (partial) index on events would cost every line a second b-tree visit, and a page of
--- a dense type is found by walking lines in order anyway.
+-- type; a page of a dense type is found by walking the blocks in order.
 CREATE TABLE IF NOT EXISTS sparse_events (
   sid INTEGER NOT NULL,
   type TEXT NOT NULL,

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { createBlockReader } from './blocks';
 import { TEXT_TYPES, searchableText } from './ingest';
 import { readTraceRanges } from './jsonl';
 import type { SearchHit } from './queries';
@@ -31,20 +32,10 @@ function timeOf(v: unknown): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-interface RunLine {
-  seq: number;
-  off: number;
-  len: number;
-  ord: number | null;
-}
-
-export function createSearch(db: Database.Database) {
+export function createSearch(db: Database.Database, blocks: ReturnType<typeof createBlockReader>) {
   const runsStmt = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?');
   const runEndStmt = db.prepare('SELECT last_seq AS last FROM text_runs WHERE sid = ? AND first_seq = ?');
   const sessionOfSidStmt = db.prepare('SELECT id, trace_path AS path FROM sessions WHERE sid = ?');
-  const runLinesStmt = db.prepare(
-    `SELECT seq, off, len, task_no AS ord FROM events WHERE sid = ? AND seq BETWEEN ? AND ? AND type IN (${TEXT_TYPES.map((t) => `'${t}'`).join(', ')}) ORDER BY seq`,
-  );
   const taskOfOrdStmt = db.prepare('SELECT id FROM tasks WHERE sid = ? AND ord = ?');
 
   return function search(text: string, q: { limit?: number } = {}): SearchHit[] {
@@ -64,7 +55,7 @@ export function createSearch(db: Database.Database) {
         const session = sessionOfSidStmt.get(sid) as { id: string; path: string } | undefined;
         if (!session) continue;
         const last = (runEndStmt.get(sid, first) as { last: number } | undefined)?.last ?? first;
-        const lines = runLinesStmt.all(sid, first, last) as RunLine[];
+        const lines = blocks.scan(sid, { afterSeq: first - 1, lastSeq: last, types: TEXT_TYPES, limit: Number.MAX_SAFE_INTEGER });
         let texts: string[];
         try {
           texts = readTraceRanges(session.path, lines);
@@ -80,7 +71,7 @@ export function createSearch(db: Database.Database) {
           }
           const found = searchableText(event);
           if (!found || !hasWords(found, words)) continue;
-          const task = lines[i].ord === null ? undefined : (taskOfOrdStmt.get(sid, lines[i].ord) as { id: string } | undefined);
+          const task = lines[i].taskNo === null ? undefined : (taskOfOrdStmt.get(sid, lines[i].taskNo) as { id: string } | undefined);
           hits.push({ sessionId: session.id, seq: lines[i].seq, taskId: task?.id ?? null, type: String(event.event_type), ts: timeOf(event.ts), text: found });
         }
       }

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -84,6 +84,40 @@ describe('trace store', () => {
     store.saveTask(id, { id: early, status: { state: 'TASK_STATE_COMPLETED' } });
     expect(store.listTasks(id).map((t) => t.ord)).toEqual([1, 2, 3]);
     expect(store.getTask(early)!.task.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('keeps every line across blocks when a session is indexed a little at a time', () => {
+    const id = newSessionId();
+    const path = join(records, id, 'trace.jsonl');
+    const w = createTraceWriter(path, id);
+    const events = [...syntheticSessionEvents({ tasks: 90, turns: 2 })]; // 632 lines: 3 blocks
+    const store = open();
+    // Cuts inside a block, exactly on a block boundary (256) and past the second one.
+    for (const [from, to] of [[0, 100], [100, 256], [256, 257], [257, 600], [600, events.length]]) {
+      events.slice(from, to).forEach((e) => w.append(e));
+      w.flush();
+      expect(store.ingestFile(path).added).toBe(to - from);
+    }
+    w.dispose();
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const seen: unknown[] = [];
+    for (let after: number | null = -1; after !== null; ) {
+      const page = store.events(id, { afterSeq: after, limit: 97 });
+      seen.push(...page.events.map(({ seq, ...e }) => ({ seq, e })));
+      after = page.nextSeq;
+    }
+    expect(seen).toEqual(lines.map((l, seq) => ({ seq, e: JSON.parse(l) })));
+    // A task whose lines straddle the first block boundary, and type filters over all blocks.
+    const straddling = store.listTasks(id).find((t) => {
+      const span = store.events(id, { task: t.id }).events.map((e) => e.seq);
+      return span[0] < 256 && span[span.length - 1] >= 256;
+    })!;
+    expect(store.events(id, { task: straddling.id }).events.map((e) => e.event_type)).toEqual([
+      'a2a_task_received', 'task_start', 'inference', 'tool_call', 'tool_result', 'inference', 'task_end',
+    ]);
+    expect(store.events(id, { types: ['task_end'], limit: 1000 }).events).toHaveLength(90);
+    expect(store.events(id, { types: ['session_end'] }).events.map((e) => e.seq)).toEqual([lines.length - 1]);
+    expect(store.search('Summarise report number 89').map((h) => h.seq)).toEqual([lines.length - 8]);
   });
 
   it('filters the events of one task when tasks interleave', () => {

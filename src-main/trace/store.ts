@@ -41,19 +41,23 @@ export interface SyncReport {
   recovered: boolean;
 }
 
+/** Called after each committed batch: bytes of the file indexed so far, of its size. */
+export type IngestProgress = (path: string, done: number, total: number) => void;
+
 export interface TraceStore extends TraceQueries {
   readonly path: string;
   /** Brings the index up to date with one trace.jsonl (incremental by byte offset). */
-  ingestFile(tracePath: string): IngestReport;
+  ingestFile(tracePath: string, onProgress?: IngestProgress): IngestReport;
   /** Ingests every trace.jsonl under a records root. */
-  syncRecords(root: string): SyncReport;
+  syncRecords(root: string, onProgress?: IngestProgress): SyncReport;
   /** Keeps a door's final Task JSON so GetTask answers after a restart. */
   saveTask(sessionId: string, task: Task): void;
   dispose(): void;
 }
 
-// One transaction per batch: big enough that commits are rare, small enough to hold in memory.
-const BATCH_BYTES = 16 * 1024 * 1024;
+// One transaction per batch: big enough that commits are rare, small enough to hold in memory
+// and to show the first screen of a big session soon after its indexing starts.
+const BATCH_BYTES = 8 * 1024 * 1024;
 const isCorrupt = (err: unknown) => /^SQLITE_(CORRUPT|NOTADB)/.test((err as { code?: string }).code ?? '');
 
 function openDatabase(path: string, nativeBinding: string | undefined): Database.Database {
@@ -80,7 +84,7 @@ function openDatabase(path: string, nativeBinding: string | undefined): Database
 }
 
 function dropAll(db: Database.Database) {
-  for (const t of ['events_fts', 'text_runs', 'sparse_events', 'events', 'tasks', 'sessions']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+  for (const t of ['events_fts', 'text_runs', 'sparse_events', 'events', 'event_blocks', 'event_types', 'tasks', 'sessions']) db.exec(`DROP TABLE IF EXISTS ${t}`);
 }
 
 /** True when `offset` begins a line: a file replaced by another as long or longer is caught here. */
@@ -135,14 +139,14 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
     db.prepare('DELETE FROM events_fts WHERE rowid BETWEEN ? AND ?').run(sid * 4294967296, sid * 4294967296 + 4294967295);
     db.prepare('DELETE FROM text_runs WHERE sid = ?').run(sid);
     db.prepare('DELETE FROM sparse_events WHERE sid = ?').run(sid);
-    db.prepare('DELETE FROM events WHERE sid = ?').run(sid);
+    db.prepare('DELETE FROM event_blocks WHERE sid = ?').run(sid);
     db.prepare('DELETE FROM tasks WHERE sid = ?').run(sid);
     db.prepare('DELETE FROM sessions WHERE sid = ?').run(sid);
   }
 
   // One batch: re-reads the offset inside an IMMEDIATE transaction, so two processes syncing
   // the same records never index a line twice.
-  const ingestBatch = (tracePath: string, report: IngestReport) =>
+  const ingestBatch = (tracePath: string, report: IngestReport, progress: { done: number; total: number }) =>
     db
       .transaction((): boolean => {
         const size = statSync(tracePath).size;
@@ -195,16 +199,22 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
           c.sid,
         );
         report.added += added;
+        progress.done = chunk.end;
+        progress.total = size;
         return chunk.end < size && !chunk.torn;
       })
       .immediate();
 
-  function ingestFile(path: string): IngestReport {
+  function ingestFile(path: string, onProgress?: IngestProgress): IngestReport {
     const tracePath = resolve(path);
     const report: IngestReport = { sessionId: basename(dirname(tracePath)), path: tracePath, added: 0, rebuilt: false, badLines: 0 };
+    const progress = { done: 0, total: 0 };
     for (let attempt = 0; ; attempt++) {
       try {
-        while (ingestBatch(tracePath, report));
+        for (let more = true; more; ) {
+          more = ingestBatch(tracePath, report, progress);
+          onProgress?.(tracePath, progress.done, progress.total);
+        }
         return report;
       } catch (err) {
         if (attempt > 0 || !isCorrupt(err)) throw err;
@@ -216,7 +226,7 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
   return {
     path: file,
     ingestFile,
-    syncRecords(root) {
+    syncRecords(root, onProgress) {
       const dir = resolve(root);
       const files = findTraceFiles(dir);
       // Sessions whose records folder was deleted leave the index too.
@@ -224,7 +234,7 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
       const indexed = db.prepare("SELECT sid, trace_path AS path FROM sessions WHERE trace_path LIKE ? ESCAPE '\\'").all(`${dir.replace(/[\\%_]/g, '\\$&')}/%`) as { sid: number; path: string }[];
       const gone = indexed.filter((r) => !found.has(r.path));
       if (gone.length) db.transaction(() => gone.forEach((r) => purge(r.sid)))();
-      const reports = files.map(ingestFile);
+      const reports = files.map((f) => ingestFile(f, onProgress));
       return { files: files.length, added: reports.reduce((n, r) => n + r.added, 0), reports, recovered };
     },
     saveTask(sessionId, task) {
@@ -247,7 +257,7 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
     },
     listSessions: (q) => queries.listSessions(q),
     getSession: (id) => queries.getSession(id),
-    listTasks: (id) => queries.listTasks(id),
+    listTasks: (id, q) => queries.listTasks(id, q),
     getTask: (id) => queries.getTask(id),
     events: (id, q) => queries.events(id, q),
     search: (text, q) => queries.search(text, q),

@@ -1,25 +1,59 @@
 import { dirname, join } from 'node:path';
-import { CoreError, type SessionItemView, type TraceStoreState } from '../../src-shared/contract';
-import { createTraceStore, type SessionSummary, type TraceStore } from '../trace';
+import { CoreError, type SessionItemView, type SessionTaskView, type TraceStoreState } from '../../src-shared/contract';
+import { createTraceIndexer, createTraceStore, type SessionSummary, type TaskSummary, type TraceIndexer, type TraceStore } from '../trace';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { fallbackEvents, fallbackSessions } from './traces-fallback';
-import { createTaskPager, type TaskPager } from './traces-tasks';
 import { timelineBars } from './traces-timeline';
 
 // Issue 6: the sessions browser and the timeline, answered from the trace store. The store is
 // opened once, next to the records folder (the CLI's studio.db when the records are the capsule
-// home's), and brought up to date incrementally before each answer (it follows every
-// trace.jsonl by byte offset). Where SQLite cannot open (an Electron build without a matching
-// native module), the answers come from the files, slower, and say so.
+// home's). Indexing runs on a worker thread (trace/indexer.ts): before each answer the index is
+// brought up to date, waiting at most ANSWER_WAIT_MS; a bigger backlog (a first index of a
+// 1M-event session) goes on in the background while the answer shows what is indexed so far and
+// how far indexing has come. Running sessions' traces are followed as they grow. Where SQLite
+// cannot open (an Electron build without a matching native module), the answers come from the
+// files, slower, and say so.
 
 const MAX_TASKS = 1000;
+/** How long an answer waits for the index to catch up before it answers from what is indexed. */
+const ANSWER_WAIT_MS = 300;
+/** How often running sessions' traces are handed to the indexer. */
+const FOLLOW_MS = 1000;
 
 export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'sessions.events' | 'sessions.timeline'>;
 
 export interface TracesService {
   handlers: TraceHandlers;
-  dispose(): void;
+  dispose(): Promise<void>;
+}
+
+function taskView(t: TaskSummary): SessionTaskView {
+  return {
+    id: t.id,
+    ord: t.ord,
+    state: t.state,
+    text: t.text,
+    answer: t.answer,
+    failure: t.failure,
+    turns: t.turns,
+    tokensIn: t.tokensIn,
+    tokensOut: t.tokensOut,
+    startedAt: t.receivedAt ?? t.startedAt,
+    endedAt: t.endedAt,
+    durationMs: t.durationMs,
+  };
+}
+
+/** True when `work` settled within `ms` (its failure is thrown); false when it is still going. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((ok) => (timer = setTimeout(ok, ms, false)));
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function sessionItem(s: SessionSummary, capsuleId?: string): SessionItemView {
@@ -44,22 +78,46 @@ export function sessionItem(s: SessionSummary, capsuleId?: string): SessionItemV
 
 export function createTracesService(ctx: StudioContext, opts: { dbPath?: string } = {}): TracesService {
   const recordsRoot = ctx.config.recordsRoot ?? join(ctx.config.userDataDir, 'records');
+  const dbPath = opts.dbPath ?? join(dirname(recordsRoot), 'studio.db');
   let store: TraceStore | undefined;
-  let state: TraceStoreState = { available: true };
-  let opened = false;
-  let pager: TaskPager | undefined;
+  let indexer: TraceIndexer | undefined;
+  let unavailable: TraceStoreState | undefined;
+  let opening: Promise<TraceStore | undefined> | undefined;
+  let follow: NodeJS.Timeout | undefined;
+  let disposed = false;
+  /** Work in flight, so repeated questions join it instead of queueing more. */
+  let syncing: Promise<unknown> | undefined;
+  const ingesting = new Map<string, Promise<unknown>>();
 
   // Opened on first use: a Studio that never browses traces never pays for the index.
-  const open = (): TraceStore | undefined => {
-    if (!opened) {
-      opened = true;
+  const open = (): Promise<TraceStore | undefined> =>
+    (opening ??= (async () => {
+      const ix = createTraceIndexer({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
       try {
-        store = createTraceStore({ path: opts.dbPath ?? join(dirname(recordsRoot), 'studio.db'), nativeBinding: ctx.config.sqliteBinding });
+        await ix.ready;
+        // The worker created (or rebuilt) the database; this connection only reads.
+        const s = createTraceStore({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
+        if (disposed) {
+          s.dispose();
+          await ix.dispose();
+          return undefined;
+        }
+        indexer = ix;
+        store = s;
+        follow = setInterval(followRunning, FOLLOW_MS);
+        follow.unref();
+        return s;
       } catch (err) {
-        state = { available: false, message: `The trace index is unavailable (${(err as Error).message}); sessions are read from the trace files, which is slower.` };
+        await ix.dispose().catch(() => {});
+        unavailable = { available: false, message: `The trace index is unavailable (${(err as Error).message}); sessions are read from the trace files, which is slower.` };
+        return undefined;
       }
-    }
-    return store;
+    })());
+
+  const state = (): TraceStoreState => {
+    if (unavailable) return unavailable;
+    const p = indexer?.progress();
+    return p ? { available: true, indexing: { done: p.done, total: p.total } } : { available: true };
   };
 
   const capsuleOf = (sessionId: string) => ctx.sessions.bySessionId(sessionId);
@@ -67,59 +125,79 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
   const flushRunning = () => {
     for (const id of ctx.sessions.running()) ctx.sessions.session(id).trace.flush();
   };
-  const sync = (s: TraceStore) => {
-    flushRunning();
-    s.syncRecords(recordsRoot);
+  function followRunning() {
+    for (const id of ctx.sessions.running()) {
+      const trace = ctx.sessions.session(id).trace;
+      trace.flush();
+      indexer?.follow(trace.path);
+    }
+  }
+  const joined = (work: Promise<unknown>, done: () => void) => {
+    const p = work.finally(done);
+    p.catch(() => {}); // an answer that stopped waiting must not leave a rejection unhandled
+    return p;
   };
-  const refresh = (s: TraceStore, sessionId: string): SessionSummary => {
+  const syncAll = () => {
     flushRunning();
-    let found = s.getSession(sessionId);
-    if (found?.tracePath) s.ingestFile(found.tracePath);
-    else sync(s);
-    found = s.getSession(sessionId);
-    if (!found) throw new CoreError('not_found', `No recorded session ${sessionId} under ${recordsRoot}.`);
-    return found;
+    return (syncing ??= joined(indexer!.syncRecords(recordsRoot), () => (syncing = undefined)));
+  };
+  const ingest = (path: string) => {
+    flushRunning();
+    let p = ingesting.get(path);
+    if (!p) ingesting.set(path, (p = joined(indexer!.ingestFile(path), () => ingesting.delete(path))));
+    return p;
+  };
+  /** Brings one session (or, when it is unknown, every trace) up to date within the answer's wait. */
+  const refresh = async (s: TraceStore, sessionId: string): Promise<SessionSummary> => {
+    const known = s.getSession(sessionId);
+    const work = known?.tracePath ? ingest(known.tracePath) : syncAll();
+    // A session not indexed yet appears with the first batch of its file: wait for that at least.
+    for (let done = await within(work, ANSWER_WAIT_MS); ; done = await within(work, ANSWER_WAIT_MS)) {
+      const found = s.getSession(sessionId);
+      if (found) return found;
+      if (done) throw new CoreError('not_found', `No recorded session ${sessionId} under ${recordsRoot}.`);
+    }
   };
 
   const handlers: TraceHandlers = {
-    'sessions.list'(q) {
-      const s = open();
-      if (!s) return { sessions: fallbackSessions(recordsRoot, q, capsuleOf), store: state };
-      sync(s);
+    async 'sessions.list'(q) {
+      const s = await open();
+      if (!s) return { sessions: fallbackSessions(recordsRoot, q, capsuleOf), store: state() };
+      await within(syncAll(), ANSWER_WAIT_MS);
       const rows = s.listSessions({ capsule: q.capsule, status: q.state, since: q.since, until: q.until, search: q.search?.trim() || undefined, limit: q.limit ?? 500 });
-      return { sessions: rows.map((r) => sessionItem(r, capsuleOf(r.id)?.id)), store: state };
+      return { sessions: rows.map((r) => sessionItem(r, capsuleOf(r.id)?.id)), store: state() };
     },
-    'sessions.get'({ sessionId }) {
-      const s = open();
+    async 'sessions.get'({ sessionId }) {
+      const s = await open();
       if (!s) {
         const session = fallbackSessions(recordsRoot, {}, capsuleOf).find((x) => x.id === sessionId);
         if (!session) throw new CoreError('not_found', `No recorded session ${sessionId}.`);
-        return { session, tasks: [], store: state };
+        return { session, tasks: [], store: state() };
       }
-      const found = refresh(s, sessionId);
+      const found = await refresh(s, sessionId);
       // A session of 100k tasks opens on its first ones: the task picker lists at most MAX_TASKS.
-      pager ??= createTaskPager(s);
-      return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks: pager.firstTasks(sessionId, MAX_TASKS), store: state };
+      const tasks = s.listTasks(sessionId, { limit: MAX_TASKS }).map(taskView);
+      return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks, store: state() };
     },
-    'sessions.events'(q) {
-      const s = open();
+    async 'sessions.events'(q) {
+      const s = await open();
       const limit = q.limit ?? 200;
       const filtered = !!q.task || !!q.types?.length;
       // seq counts indexed lines from 0 without gaps, so an unfiltered offset is a cursor.
       const after = q.after ?? (q.offset && !filtered ? q.offset - 1 : undefined);
-      if (!s) return { ...fallbackEvents(recordsRoot, q.sessionId, capsuleOf(q.sessionId)?.session.trace.path, after ?? -1, limit), store: state };
-      const found = refresh(s, q.sessionId);
+      if (!s) return { ...fallbackEvents(recordsRoot, q.sessionId, capsuleOf(q.sessionId)?.session.trace.path, after ?? -1, limit), store: state() };
+      const found = await refresh(s, q.sessionId);
       const page = s.events(q.sessionId, { task: q.task, types: q.types, afterSeq: after, limit });
-      return { events: page.events, next: page.nextSeq, total: filtered ? null : found.events, store: state };
+      return { events: page.events, next: page.nextSeq, total: filtered ? null : found.events, store: state() };
     },
-    'sessions.timeline'(q) {
-      const s = open();
-      if (!s) return { bars: [], store: state };
-      sync(s);
+    async 'sessions.timeline'(q) {
+      const s = await open();
+      if (!s) return { bars: [], store: state() };
+      await within(syncAll(), ANSWER_WAIT_MS);
       let ids = q.sessionIds ?? [];
       let window: [number, number] | undefined;
       if (q.around) {
-        const center = refresh(s, q.around);
+        const center = await refresh(s, q.around);
         const endOf = (o: SessionSummary) => (o.status === 'running' ? Date.now() : (o.endedAt ?? o.lastTs ?? Date.now()));
         const from = center.startedAt ?? 0;
         const to = endOf(center);
@@ -134,16 +212,19 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       if (!ids.length) throw new CoreError('invalid_input', 'sessions.timeline: give sessionIds or around.');
       // Workers live for hours: around a session, only their tasks that ran while it did.
       const bars = timelineBars(s, ids).filter((b) => !window || (b.end >= window[0] && b.start <= window[1]));
-      return { bars, store: state };
+      return { bars, store: state() };
     },
   };
 
   return {
     handlers,
-    dispose() {
-      pager?.dispose();
+    async dispose() {
+      disposed = true;
+      if (follow) clearInterval(follow);
       store?.dispose();
       store = undefined;
+      await indexer?.dispose();
+      indexer = undefined;
     },
   };
 }

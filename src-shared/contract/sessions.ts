@@ -17,6 +17,8 @@ export type SessionStatusView = 'running' | 'ended' | 'interrupted';
 export interface TraceStoreState {
   available: boolean;
   message?: string;
+  /** Indexing still under way (a big new trace): bytes of the current file done, of its size. */
+  indexing?: { done: number; total: number };
 }
 
 /** One session in the browser's list. */

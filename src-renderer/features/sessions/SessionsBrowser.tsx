@@ -12,6 +12,13 @@ export function SessionsBrowser() {
   const loading = useStudio((s) => s.sessionsLoading);
   const store = useStudio((s) => s.traceStore);
   const openedId = useStudio((s) => s.openedSession?.session.id);
+  const indexing = store?.indexing;
+  // A big new trace is still being indexed: the list fills in as it goes.
+  useEffect(() => {
+    if (!indexing) return;
+    const t = setTimeout(() => void useStudio.getState().loadSessions(), 1000);
+    return () => clearTimeout(t);
+  }, [indexing]);
   return (
     <div className="sessions-browser">
       <section className="sessions-left" aria-label="Find a session">
@@ -19,6 +26,11 @@ export function SessionsBrowser() {
         {store && !store.available ? (
           <p className="sessions-warning" role="status">
             {store.message}
+          </p>
+        ) : null}
+        {indexing ? (
+          <p className="muted sessions-indexing" role="status">
+            Indexing traces… {Math.floor((100 * indexing.done) / Math.max(1, indexing.total))}%
           </p>
         ) : null}
         <p className="muted sessions-count" role="status">
