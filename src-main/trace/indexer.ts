@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createTraceStore, type IngestReport, type SyncReport } from './store';
@@ -55,7 +56,9 @@ function startWorker(options: IndexerOptions): Worker {
   const built = join(__dirname, 'trace-index-worker.js');
   if (existsSync(built)) return new Worker(built, { workerData: options });
   const source = join(__dirname, 'index-worker.ts');
-  return new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`, { eval: true, workerData: options });
+  // Resolved here: an eval'd worker resolves modules from the process's working folder.
+  const tsx = createRequire(__filename).resolve('tsx/cjs/api');
+  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`, { eval: true, workerData: options });
 }
 
 export function createTraceIndexer(options: IndexerOptions, events: { onProgress?: (p: IndexProgress) => void } = {}): TraceIndexer {
