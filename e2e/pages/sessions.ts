@@ -21,4 +21,14 @@ export class SessionsPage {
   session(id: string): Locator {
     return this.list.getByRole('button').filter({ hasText: id });
   }
+
+  /** The rendered rows of the opened session's trace (a windowed list: only these are in the DOM). */
+  eventRows(): Locator {
+    return this.events.getByRole('listitem');
+  }
+
+  /** The opened session's event count, as its header prints it. */
+  eventCount(): Locator {
+    return this.dialog.getByTestId('session-event-count');
+  }
 }

@@ -66,4 +66,34 @@ describe('rehearsal driver', () => {
     expect((await driver({ replies: [{ turns: [{ text: 'soon', delay_ms: 30 }] }] }).turn(req('x'))).text).toBe('soon');
     expect(Date.now() - start).toBeGreaterThanOrEqual(25);
   });
+
+  it('streams a scripted number of text fragments at the scripted pace, then answers', async () => {
+    const frames: string[] = [];
+    const d = driver({ replies: [{ turns: [{ text: 'done', stream: { frames: 120, per_second: 2000 } }] }] });
+    const start = performance.now();
+    const r = await d.turn({ ...req('burst'), onFrame: (f) => f.kind === 'text' && frames.push(f.text) });
+    // 120 fragments at 2000/s: the last is due after 59.5 ms.
+    expect(performance.now() - start).toBeGreaterThanOrEqual(55);
+    expect(frames).toHaveLength(120);
+    expect(frames[0]).toBe('fragment 1 ');
+    expect(frames[119]).toBe('fragment 120 ');
+    expect(r.text).toBe('done');
+  });
+
+  it('stops a stream when the task is canceled', async () => {
+    const c = new AbortController();
+    let n = 0;
+    const d = driver({ replies: [{ turns: [{ stream: { frames: 1_000_000, per_second: 1000 } }] }] });
+    const streaming = d.turn({ ...req('burst', 1, c.signal), onFrame: () => n++ === 20 && c.abort() });
+    await expect(streaming).rejects.toBeInstanceOf(AbortedError);
+    const stopped = n;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(n).toBe(stopped);
+    expect(n).toBeLessThan(100);
+  });
+
+  it('rejects a stream without a positive pace', () => {
+    expect(() => driver({ replies: [{ turns: [{ stream: { frames: 10, per_second: 0 } }] }] })).toThrow();
+    expect(() => driver({ replies: [{ turns: [{ stream: { frames: 10 } }] }] })).toThrow();
+  });
 });

@@ -4,7 +4,8 @@ import { pause } from './retry';
 
 // The embedded default driver: deterministic and offline. Without a script it acknowledges the
 // task by quoting its text. A script (manifest inference.rehearsal.replies) picks, by the task
-// text, a list of per-turn behaviours: text, tool calls, errors, latency, token counts, hangs.
+// text, a list of per-turn behaviours: text, tool calls, errors, latency, token counts, hangs,
+// and a paced stream of text fragments (load for the live views).
 
 type Script = NonNullable<NonNullable<Manifest['inference']['rehearsal']>['replies']>;
 
@@ -44,6 +45,24 @@ function taskTextOf(req: TurnRequest): string {
   return '';
 }
 
+/** How often a scripted stream wakes to send the fragments that are due (10k/s is 40 a wake). */
+const STREAM_TICK_MS = 4;
+
+/**
+ * A scripted stream (turn.stream): `frames` short text fragments at `per_second`, paced against
+ * the clock, abortable. They load the live views like a fast model would; they are not the
+ * turn's text, which stays what the script says.
+ */
+async function streamFrames(req: TurnRequest, spec: NonNullable<RehearsalTurn['stream']>): Promise<void> {
+  const started = performance.now();
+  let sent = 0;
+  while (sent < spec.frames) {
+    const due = Math.min(spec.frames, Math.floor(((performance.now() - started) / 1000) * spec.per_second) + 1);
+    for (; sent < due && !req.signal.aborted; sent++) req.onFrame?.({ kind: 'text', text: `fragment ${sent + 1} ` });
+    if (sent < spec.frames) await pause(STREAM_TICK_MS, req.signal);
+  }
+}
+
 export function createRehearsalDriver(manifest: Manifest): Driver {
   const rehearsal = manifest.inference.rehearsal;
   const replies: Script = rehearsal?.replies ?? [];
@@ -75,6 +94,7 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
       const delay = turn?.delay_ms ?? baseDelay;
       if (delay > 0) await pause(delay, req.signal);
       if (!turn) return answer(req, acknowledgement(taskText));
+      if (turn.stream) await streamFrames(req, turn.stream);
       if (turn.hang) {
         await new Promise<never>((_resolve, reject) => {
           if (req.signal.aborted) return reject(new AbortedError());
@@ -82,8 +102,8 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
         });
       }
       if (turn.error !== undefined) throw new InferenceError(turn.error);
-      // A scripted turn arrives whole, so it streams no frames: its inference and tool_call trace
-      // lines already carry everything a live view shows.
+      // A scripted turn arrives whole, so it streams no frames (unless its script says `stream`): its
+      // inference and tool_call trace lines already carry everything a live view shows.
       return answer(req, turn.text ?? '', turn);
     },
   };

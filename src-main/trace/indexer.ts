@@ -46,6 +46,8 @@ export interface TraceIndexer {
   follow(path: string): void;
   /** What is being indexed right now, or null when the index is caught up. */
   progress(): IndexProgress | null;
+  /** Why the worker is gone (it could not open the index, or stopped), or null while it works. */
+  failed(): Error | null;
   /** Resolves when every request and followed file so far is indexed. */
   idle(): Promise<void>;
   dispose(): Promise<void>;
@@ -152,6 +154,7 @@ export function createTraceIndexer(options: IndexerOptions, events: { onProgress
       if (!dead) post({ type: 'follow', path: resolve(path) });
     },
     progress: () => current,
+    failed: () => dead,
     idle: () => (seen < sent && !dead ? new Promise<void>((ok) => idleWaiters.push(ok)) : Promise.resolve()),
     async dispose() {
       if (dead) return;
@@ -173,6 +176,7 @@ function inThreadIndexer(options: IndexerOptions): TraceIndexer {
     syncRecords: (root) => run(() => store.syncRecords(root)),
     follow: (path) => void run(() => store.ingestFile(path)).catch(() => {}),
     progress: () => null,
+    failed: () => null,
     idle: () => Promise.resolve(),
     dispose: async () => store.dispose(),
   };

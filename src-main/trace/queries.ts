@@ -35,6 +35,8 @@ export interface SessionSummary {
   tracePath: string | null;
   /** Bytes of a trailing partial line left out of the index (a torn last line). */
   tornBytes: number;
+  /** Bytes of trace.jsonl the index has read (complete lines); with tornBytes, the file's size when last read. */
+  indexedBytes: number;
   badLines: number;
 }
 
@@ -118,7 +120,7 @@ function alive(pid: number | null): boolean {
 
 const SESSION_COLUMNS = `s.id, s.capsule, s.version, s.url, s.pid, s.manifest_path AS manifestPath, s.parent_id AS parentId, s.driver, s.model,
   s.started_at AS startedAt, s.ended_at AS endedAt, s.end_reason AS endReason, s.status, s.tasks, s.tokens_in AS tokensIn,
-  s.tokens_out AS tokensOut, s.events, s.last_ts AS lastTs, s.trace_path AS tracePath, s.torn_bytes AS tornBytes, s.bad_lines AS badLines`;
+  s.tokens_out AS tokensOut, s.events, s.last_ts AS lastTs, s.trace_path AS tracePath, s.torn_bytes AS tornBytes, s.indexed_offset AS indexedBytes, s.bad_lines AS badLines`;
 const TASK_COLUMNS = `t.id, s.id AS sessionId, t.ord, t.context_id AS contextId, t.text, t.state, t.exit_status AS exitStatus, t.answer, t.failure,
   t.turns, t.tokens_in AS tokensIn, t.tokens_out AS tokensOut, t.received_at AS receivedAt, t.started_at AS startedAt,
   t.ended_at AS endedAt, t.duration_ms AS durationMs`;

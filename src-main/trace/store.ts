@@ -69,12 +69,15 @@ function openDatabase(path: string, nativeBinding: string | undefined): Database
     // a power cut on its own: no fsync on the ingest path.
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -65536');
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version !== SCHEMA_VERSION) {
+    // Checked and migrated in one write transaction: the Studio's reader and the index worker may
+    // open the same database at once.
+    db.transaction(() => {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version === SCHEMA_VERSION) return;
       if (version !== 0) dropAll(db);
       db.exec(SCHEMA);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    }
+    }).immediate();
     db.prepare('SELECT count(*) FROM sessions').get();
     return db;
   } catch (err) {

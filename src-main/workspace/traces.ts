@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CoreError, type SessionItemView, type SessionTaskView, type TraceStoreState } from '../../src-shared/contract';
 import { createTraceIndexer, createTraceStore, type SessionSummary, type TaskSummary, type TraceIndexer, type TraceStore } from '../trace';
@@ -82,37 +83,29 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
   let store: TraceStore | undefined;
   let indexer: TraceIndexer | undefined;
   let unavailable: TraceStoreState | undefined;
-  let opening: Promise<TraceStore | undefined> | undefined;
+  let opened = false;
   let follow: NodeJS.Timeout | undefined;
-  let disposed = false;
   /** Work in flight, so repeated questions join it instead of queueing more. */
   let syncing: Promise<unknown> | undefined;
   const ingesting = new Map<string, Promise<unknown>>();
 
-  // Opened on first use: a Studio that never browses traces never pays for the index.
-  const open = (): Promise<TraceStore | undefined> =>
-    (opening ??= (async () => {
-      const ix = createTraceIndexer({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
+  // Opened on first use: a Studio that never browses traces never pays for the index. This
+  // connection reads; the worker writes (it starts in the background, answers do not wait for it).
+  const open = (): TraceStore | undefined => {
+    if (!opened) {
+      opened = true;
       try {
-        await ix.ready;
-        // The worker created (or rebuilt) the database; this connection only reads.
-        const s = createTraceStore({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
-        if (disposed) {
-          s.dispose();
-          await ix.dispose();
-          return undefined;
-        }
-        indexer = ix;
-        store = s;
-        follow = setInterval(followRunning, FOLLOW_MS);
-        follow.unref();
-        return s;
+        store = createTraceStore({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
       } catch (err) {
-        await ix.dispose().catch(() => {});
         unavailable = { available: false, message: `The trace index is unavailable (${(err as Error).message}); sessions are read from the trace files, which is slower.` };
         return undefined;
       }
-    })());
+      indexer = createTraceIndexer({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
+      follow = setInterval(followRunning, FOLLOW_MS);
+      follow.unref();
+    }
+    return store;
+  };
 
   const state = (): TraceStoreState => {
     if (unavailable) return unavailable;
@@ -132,6 +125,16 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       indexer?.follow(trace.path);
     }
   }
+  /** Asks the worker; where it could not start or has stopped, the work runs in this thread. */
+  const indexWork = <T>(ask: (ix: TraceIndexer) => Promise<T>, here: (s: TraceStore) => T): Promise<T> => {
+    const ix = indexer;
+    const inThread = () => Promise.resolve().then(() => here(store!));
+    if (!ix || ix.failed()) return inThread();
+    return ask(ix).catch((err: unknown) => {
+      if (!ix.failed()) throw err;
+      return inThread();
+    });
+  };
   const joined = (work: Promise<unknown>, done: () => void) => {
     const p = work.finally(done);
     p.catch(() => {}); // an answer that stopped waiting must not leave a rejection unhandled
@@ -139,17 +142,29 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
   };
   const syncAll = () => {
     flushRunning();
-    return (syncing ??= joined(indexer!.syncRecords(recordsRoot), () => (syncing = undefined)));
+    return (syncing ??= joined(
+      indexWork((ix) => ix.syncRecords(recordsRoot), (s) => s.syncRecords(recordsRoot)),
+      () => (syncing = undefined),
+    ));
   };
   const ingest = (path: string) => {
-    flushRunning();
     let p = ingesting.get(path);
-    if (!p) ingesting.set(path, (p = joined(indexer!.ingestFile(path), () => ingesting.delete(path))));
+    if (!p) ingesting.set(path, (p = joined(indexWork((ix) => ix.ingestFile(path), (s) => s.ingestFile(path)), () => ingesting.delete(path))));
     return p;
+  };
+  /** True when the index has read the whole file (as it stands now). */
+  const current = (s: SessionSummary) => {
+    try {
+      return !!s.tracePath && statSync(s.tracePath).size === s.indexedBytes + s.tornBytes;
+    } catch {
+      return false;
+    }
   };
   /** Brings one session (or, when it is unknown, every trace) up to date within the answer's wait. */
   const refresh = async (s: TraceStore, sessionId: string): Promise<SessionSummary> => {
+    flushRunning();
     const known = s.getSession(sessionId);
+    if (known && current(known)) return known;
     const work = known?.tracePath ? ingest(known.tracePath) : syncAll();
     // A session not indexed yet appears with the first batch of its file: wait for that at least.
     for (let done = await within(work, ANSWER_WAIT_MS); ; done = await within(work, ANSWER_WAIT_MS)) {
@@ -161,14 +176,14 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
 
   const handlers: TraceHandlers = {
     async 'sessions.list'(q) {
-      const s = await open();
+      const s = open();
       if (!s) return { sessions: fallbackSessions(recordsRoot, q, capsuleOf), store: state() };
       await within(syncAll(), ANSWER_WAIT_MS);
       const rows = s.listSessions({ capsule: q.capsule, status: q.state, since: q.since, until: q.until, search: q.search?.trim() || undefined, limit: q.limit ?? 500 });
       return { sessions: rows.map((r) => sessionItem(r, capsuleOf(r.id)?.id)), store: state() };
     },
     async 'sessions.get'({ sessionId }) {
-      const s = await open();
+      const s = open();
       if (!s) {
         const session = fallbackSessions(recordsRoot, {}, capsuleOf).find((x) => x.id === sessionId);
         if (!session) throw new CoreError('not_found', `No recorded session ${sessionId}.`);
@@ -180,7 +195,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks, store: state() };
     },
     async 'sessions.events'(q) {
-      const s = await open();
+      const s = open();
       const limit = q.limit ?? 200;
       const filtered = !!q.task || !!q.types?.length;
       // seq counts indexed lines from 0 without gaps, so an unfiltered offset is a cursor.
@@ -191,7 +206,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       return { events: page.events, next: page.nextSeq, total: filtered ? null : found.events, store: state() };
     },
     async 'sessions.timeline'(q) {
-      const s = await open();
+      const s = open();
       if (!s) return { bars: [], store: state() };
       await within(syncAll(), ANSWER_WAIT_MS);
       let ids = q.sessionIds ?? [];
@@ -219,7 +234,6 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
   return {
     handlers,
     async dispose() {
-      disposed = true;
       if (follow) clearInterval(follow);
       store?.dispose();
       store = undefined;

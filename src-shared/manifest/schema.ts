@@ -28,6 +28,8 @@ export const rehearsalTurnSchema = z.strictObject({
   tokens_in: z.number().int().nonnegative().optional(),
   tokens_out: z.number().int().nonnegative().optional(),
   stop: z.enum(['end_turn', 'max_tokens', 'tool_use']).optional(),
+  /** Streams `frames` text fragments at `per_second` before the turn's result: load for the live views. */
+  stream: z.strictObject({ frames: z.number().int().positive().max(10_000_000), per_second: z.number().int().positive().max(1_000_000) }).optional(),
 });
 
 export const rehearsalSchema = z.strictObject({

@@ -41,8 +41,11 @@ function TraceList({ sessionId }: { sessionId: string }) {
     if (el && follow.current) el.scrollTop = el.scrollHeight;
   }, [rows.length]);
 
-  const first = Math.max(0, Math.floor(scrollTop / ROW) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW) + OVERSCAN);
+  // Following the end, the window is the last rows already in this render: the scroll event that
+  // reports the new position arrives a frame later, and a burst would show an empty list meanwhile.
+  const top = follow.current ? Math.max(0, rows.length * ROW - height) : scrollTop;
+  const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((top + height) / ROW) + OVERSCAN);
   const visible = [];
   for (let i = first; i < last; i++) {
     const r = rows[i];

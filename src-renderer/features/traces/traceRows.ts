@@ -5,13 +5,20 @@ export type TraceRow = { kind: 'group'; key: string; count: number; last: string
 
 /**
  * Groups a session's events by task, incrementally: appending events only visits the new ones.
- * Events without a task (session start/end) form the "session" group.
+ * Events without a task (session start/end) form the "session" group. While new events all
+ * belong to the last group (a burst inside one task), the rows grow in place instead of being
+ * rebuilt: at 100k lines a rebuild per frame would cost more than the frame.
  */
 export function createTraceGrouper() {
   let source: TraceEvent[] | null = null;
   let seen = 0;
   let order: string[] = [];
   let groups = new Map<string, number[]>();
+  let rows: TraceRow[] = [];
+  /** Where the last group's header sits in `rows`. */
+  let lastHeader = -1;
+
+  const header = (key: string, g: number[], events: TraceEvent[]): TraceRow => ({ kind: 'group', key, count: g.length, last: events[g[g.length - 1]].event_type });
 
   return {
     rows(events: TraceEvent[]): TraceRow[] {
@@ -20,7 +27,12 @@ export function createTraceGrouper() {
         seen = 0;
         order = [];
         groups = new Map();
+        rows = [];
+        lastHeader = -1;
       }
+      const from = seen;
+      const lastKey = order[order.length - 1];
+      let onlyLast = lastHeader >= 0;
       for (; seen < events.length; seen++) {
         const key = events[seen].task_id ?? 'session';
         let g = groups.get(key);
@@ -29,11 +41,20 @@ export function createTraceGrouper() {
           order.push(key);
         }
         g.push(seen);
+        if (key !== lastKey) onlyLast = false;
       }
-      const rows: TraceRow[] = [];
+      if (from === seen) return rows;
+      if (onlyLast) {
+        rows = rows.slice();
+        for (let i = from; i < seen; i++) rows.push({ kind: 'event', index: i });
+        rows[lastHeader] = header(lastKey, groups.get(lastKey)!, events);
+        return rows;
+      }
+      rows = [];
       for (const key of order) {
         const g = groups.get(key)!;
-        rows.push({ kind: 'group', key, count: g.length, last: events[g[g.length - 1]].event_type });
+        lastHeader = rows.length;
+        rows.push(header(key, g, events));
         for (const index of g) rows.push({ kind: 'event', index });
       }
       return rows;
@@ -60,6 +81,8 @@ export function describeEvent(e: TraceEvent): string {
       return `task started in context ${r.context_id}`;
     case 'inference':
       return `turn ${r.turn}: ${r.tokens_in} in / ${r.tokens_out} out, ${r.stop_reason}, ${r.duration_ms} ms${r.text ? ` — ${clip(r.text, 90)}` : ''}`;
+    case 'frame':
+      return r.kind === 'text_delta' ? `turn ${r.turn} streaming: ${clip(r.text, 100)}` : `frame ${r.kind}`;
     case 'tool_call':
       return `tool call ${r.name}(${clip(r.arguments, 90)})`;
     case 'tool_result':
