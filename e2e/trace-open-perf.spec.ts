@@ -113,6 +113,28 @@ test('a big past session opens on its first screen and scrolls in a windowed lis
     console.log(`trace open ${past.events} events: open ${result.open_ms} ms (wall ${openWallMs} ms), scroll p95 ${scroll.p95} ms, paging p95 ${paging.p95} ms, ${domRows} rows in the DOM`);
     writeBenchResult('trace-open-ui', result);
 
+    // The end of the session is one click away, any line one number away; scrolling up from a
+    // window that starts past line 1 reads the lines before it.
+    const window = sessions.dialog.getByTestId('session-window');
+    // "lines 1,001–1,500 of 100,002" -> [1001, 1500, 100002]
+    const span = async () => ((await window.textContent())!.replace(/[,.\u00a0\u202f]/g, '').match(/\d+/g) ?? []).map(Number);
+    await sessions.dialog.getByRole('button', { name: 'End', exact: true }).click();
+    await expect(rows.filter({ hasText: 'session_end' })).toBeVisible();
+    const [, endLast] = await span();
+    expect(endLast).toBe(past.events);
+    const mid = Math.floor(past.events / 2);
+    await sessions.dialog.getByRole('spinbutton', { name: 'Go to line' }).fill(String(mid));
+    await sessions.dialog.getByRole('spinbutton', { name: 'Go to line' }).press('Enter');
+    await expect.poll(async () => (await span())[1]).toBeGreaterThanOrEqual(mid);
+    await expect(list).toHaveAttribute('aria-busy', 'false');
+    // The window reaches back a page before the line asked for (read ahead upwards) and holds it.
+    const [from] = await span();
+    expect(from).toBeLessThanOrEqual(mid);
+    await list.evaluate((el) => (el.scrollTop = 0));
+    await expect.poll(async () => (await span())[0]).toBeLessThan(from);
+    await expect(list).toHaveAttribute('aria-busy', 'false');
+    await page.screenshot({ path: join(test.info().project.outputDir, 'screenshots', 'trace-open-jumped.png') });
+
     // Windowed: a handful of rows in the DOM for a session of 100k+ events; later events shown.
     expect(domRows).toBeGreaterThan(10);
     expect(domRows).toBeLessThan(200);

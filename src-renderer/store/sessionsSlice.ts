@@ -24,6 +24,8 @@ export interface OpenSession {
   next: number | null;
   total: number | null;
   loading: boolean;
+  /** Where the list should stand after a jump: its top, or its end. Bumped per jump. */
+  jump?: { to: 'top' | 'end'; n: number };
 }
 
 export interface SessionsSlice {
@@ -40,6 +42,10 @@ export interface SessionsSlice {
   openSession(sessionId: string): Promise<void>;
   showSessionTask(task: string | null): Promise<void>;
   loadMoreEvents(): Promise<void>;
+  /** Unfiltered only: lines before the first loaded one. */
+  loadEarlierEvents(): Promise<void>;
+  /** Unfiltered only: the window of events starting at line `seq` (0-based), or the last page. */
+  jumpToEvent(seq: number | 'end'): Promise<void>;
   loadTimeline(around: string): Promise<void>;
 }
 
@@ -50,6 +56,9 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
   const fail = (what: string, err: unknown) => get().notify('error', `${what}: ${describeError(err)}`);
   const fetchEvents = async (sessionId: string, task: string | null, after?: number) =>
     invoke('sessions.events', { sessionId, limit: PAGE, ...(task ? { task } : {}), ...(after !== undefined ? { after } : {}) });
+  /** Lines are numbered without gaps, so an unfiltered window is fetched by offset. */
+  const fetchWindow = (sessionId: string, offset: number, limit = PAGE) => invoke('sessions.events', { sessionId, offset, limit });
+  let jumps = 0;
 
   return {
     sessionsView: 'closed',
@@ -123,6 +132,42 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
       } catch (err) {
         set((s) => (s.openedSession ? { openedSession: { ...s.openedSession, loading: false } } : {}));
         fail('Could not read more events', err);
+      }
+    },
+    async loadEarlierEvents() {
+      const cur = get().openedSession;
+      const first = cur?.events[0]?.seq;
+      if (!cur || cur.loading || cur.task !== null || !first) return;
+      set({ openedSession: { ...cur, loading: true } });
+      try {
+        const from = Math.max(0, first - PAGE);
+        const page = await fetchWindow(cur.session.id, from, first - from);
+        set((s) => {
+          const o = s.openedSession;
+          if (!o || o.session.id !== cur.session.id || o.task !== null || o.events[0]?.seq !== first) return { openedSession: o && { ...o, loading: false } };
+          return { openedSession: { ...o, events: page.events.filter((e) => e.seq < first).concat(o.events), total: page.total ?? o.total, loading: false } };
+        });
+      } catch (err) {
+        set((s) => (s.openedSession ? { openedSession: { ...s.openedSession, loading: false } } : {}));
+        fail('Could not read earlier events', err);
+      }
+    },
+    async jumpToEvent(seq) {
+      const cur = get().openedSession;
+      if (!cur || cur.task !== null) return;
+      const total = cur.total ?? cur.session.events;
+      const offset = seq === 'end' ? Math.max(0, total - PAGE) : Math.max(0, Math.min(seq, Math.max(0, total - 1)));
+      set({ openedSession: { ...cur, loading: true } });
+      try {
+        const page = await fetchWindow(cur.session.id, offset);
+        set((s) => {
+          const o = s.openedSession;
+          if (!o || o.session.id !== cur.session.id || o.task !== null) return {};
+          return { openedSession: { ...o, events: page.events, next: page.next, total: page.total ?? o.total, loading: false, jump: { to: seq === 'end' ? 'end' : 'top', n: ++jumps } } };
+        });
+      } catch (err) {
+        set((s) => (s.openedSession ? { openedSession: { ...s.openedSession, loading: false } } : {}));
+        fail('Could not read the events', err);
       }
     },
     async loadTimeline(around) {

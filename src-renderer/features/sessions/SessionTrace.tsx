@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStudio } from '../../store';
+import { EventWindowNav } from './EventWindowNav';
 import { eventKind, eventText, sessionRows } from './eventText';
 
 const ROW_H = 24;
@@ -22,6 +23,32 @@ export function SessionTrace() {
   useEffect(() => {
     if (wantMore) void useStudio.getState().loadMoreEvents();
   }, [wantMore]);
+  // A window that starts past line 0 (after a jump) grows upwards as the user scrolls to its top.
+  const wantEarlier = o.task === null && !o.loading && (o.events[0]?.seq ?? 0) > 0 && first < PREFETCH;
+  useEffect(() => {
+    if (wantEarlier) void useStudio.getState().loadEarlierEvents();
+  }, [wantEarlier]);
+  // Rows added above keep what the user was reading in place.
+  const shown = useRef({ first: o.events[0]?.seq, rows: rows.length });
+  useLayoutEffect(() => {
+    const el = box.current;
+    const before = shown.current;
+    const firstSeq = o.events[0]?.seq;
+    shown.current = { first: firstSeq, rows: rows.length };
+    if (!el || before.first === undefined || firstSeq === undefined || firstSeq >= before.first) return;
+    if (o.events.some((e) => e.seq === before.first)) {
+      el.scrollTop += (rows.length - before.rows) * ROW_H;
+      setScrollTop(el.scrollTop);
+    }
+  }, [o.events, rows.length]);
+  // After a jump, the list stands at the window's top (a line number) or its end.
+  const jumped = o.jump?.n;
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el || jumped === undefined) return;
+    el.scrollTop = o.jump?.to === 'end' ? el.scrollHeight : 0;
+    setScrollTop(el.scrollTop);
+  }, [jumped]);
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -57,6 +84,7 @@ export function SessionTrace() {
           Show on timeline
         </button>
       </div>
+      <EventWindowNav o={o} />
       <div
         ref={box}
         className="session-events"

@@ -36,6 +36,8 @@ export function eventText(e: SessionEventView): string {
       return `→ ${str(r.to) || str(r.capsule)} at ${str(r.peer_url)} (${str(r.delegation_id)})`;
     case 'delegation_end':
       return `← ${str(r.delegation_id)}${r.peer_task_id ? ` task ${str(r.peer_task_id)}` : ''}${r.state ? ` ${str(r.state).replace('TASK_STATE_', '')}` : ''}`;
+    case 'task_start':
+      return r.context_id ? `in context ${str(r.context_id)}` : 'started';
     case 'task_end':
       return `${str(r.state).replace('TASK_STATE_', '')} · ${r.turns ?? 0} turns · ${r.tokens_in ?? 0}/${r.tokens_out ?? 0} tokens${r.answer ? ` · ${clip(str(r.answer))}` : ''}`;
     case 'task_failed':
