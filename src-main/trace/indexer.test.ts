@@ -90,3 +90,33 @@ describe('trace indexer (worker thread)', () => {
     expect((await indexer.ingestFile(s.path)).added).toBe(s.events.length);
   });
 });
+
+describe('trace indexer shutdown', () => {
+  it('stops a long ingest on dispose; the next index resumes from its last commit', async () => {
+    const s = session(10_000); // ~26 MB: several batches
+    s.events.forEach((e) => s.writer.append(e));
+    s.writer.dispose();
+    const db = join(dir, 'studio.db');
+    const first = createTraceIndexer({ path: db }, { closeGraceMs: 0 });
+    let committed = 0;
+    const asked = first.ingestFile(s.path).catch((err: Error) => err);
+    await new Promise<void>((ok) => {
+      const t = setInterval(() => {
+        if (first.progress()) {
+          committed = first.progress()!.done;
+          clearInterval(t);
+          ok();
+        }
+      }, 5);
+    });
+    await first.dispose();
+    expect(await asked).toBeInstanceOf(Error); // stopped, not left hanging
+    const second = track(createTraceIndexer({ path: db }));
+    const report = await second.ingestFile(s.path);
+    expect(report.added).toBeLessThanOrEqual(s.events.length);
+    expect(committed).toBeGreaterThan(0);
+    const reader = track(createTraceStore({ path: db }));
+    expect(reader.getSession(s.id)?.events).toBe(s.events.length);
+    expect(reader.events(s.id, { types: ['task_end'], limit: 100_000 }).events).toHaveLength(10_000);
+  });
+});

@@ -53,6 +53,9 @@ export interface TraceIndexer {
   dispose(): Promise<void>;
 }
 
+/** How long dispose waits for the worker to finish what it is indexing before stopping it. */
+const CLOSE_GRACE_MS = 1000;
+
 /** The worker's entry: the built file next to this bundle, else the TypeScript source via tsx. */
 function startWorker(options: IndexerOptions): Worker {
   const built = join(__dirname, 'trace-index-worker.js');
@@ -63,7 +66,13 @@ function startWorker(options: IndexerOptions): Worker {
   return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`, { eval: true, workerData: options });
 }
 
-export function createTraceIndexer(options: IndexerOptions, events: { onProgress?: (p: IndexProgress) => void } = {}): TraceIndexer {
+export interface IndexerEvents {
+  onProgress?: (p: IndexProgress) => void;
+  /** How long dispose lets a running ingest go on before stopping it (default CLOSE_GRACE_MS). */
+  closeGraceMs?: number;
+}
+
+export function createTraceIndexer(options: IndexerOptions, events: IndexerEvents = {}): TraceIndexer {
   const opts = { path: resolve(options.path), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
   let worker: Worker;
   try {
@@ -161,7 +170,11 @@ export function createTraceIndexer(options: IndexerOptions, events: { onProgress
       const exited = new Promise<void>((ok) => worker.once('exit', () => ok()));
       worker.ref();
       worker.postMessage({ type: 'close' });
+      // A long ingest reads the close only after its file: stop it instead. Its open transaction
+      // is rolled back like after a crash, and the next ingest starts from the last commit.
+      const late = setTimeout(() => void worker.terminate(), events.closeGraceMs ?? CLOSE_GRACE_MS);
       await exited;
+      clearTimeout(late);
     },
   };
 }
