@@ -6,11 +6,11 @@ import { syntheticSessionEvents } from '../../src-main/trace/synthetic';
 
 // The child process of recordPastSession (past-session.ts): writes a synthetic session of about N
 // lines through the product's trace writer and indexes it into the home's studio.db.
-// Usage: node -r tsx/cjs e2e/helpers/record-past-session.ts <capsule home> <events>
+// Usage: node -r tsx/cjs e2e/helpers/record-past-session.ts <capsule home> <events> [unindexed]
 
 const CAPSULE = 'archive-reporter';
 
-async function main(home: string, target: number): Promise<void> {
+async function main(home: string, target: number, index: boolean): Promise<void> {
   const id = newSessionId();
   const dir = join(home, 'records', id);
   mkdirSync(dir, { recursive: true });
@@ -26,18 +26,20 @@ async function main(home: string, target: number): Promise<void> {
   }
   writer.dispose();
   const t1 = Date.now();
-  const store = createTraceStore({ path: join(home, 'studio.db') });
-  try {
-    await store.ingestFile(tracePath);
-  } finally {
-    store.dispose();
+  if (index) {
+    const store = createTraceStore({ path: join(home, 'studio.db') });
+    try {
+      store.ingestFile(tracePath);
+    } finally {
+      store.dispose();
+    }
   }
   const result = { id, events: n, tracePath, capsule: CAPSULE, writeMs: t1 - t0, indexMs: Date.now() - t1 };
   process.stdout.write(JSON.stringify(result) + '\n');
 }
 
-const [home, events] = process.argv.slice(2);
-void main(resolve(home), Number(events)).catch((err: Error) => {
+const [home, events, mode] = process.argv.slice(2);
+void main(resolve(home), Number(events), mode !== 'unindexed').catch((err: Error) => {
   process.stderr.write(`${err.stack ?? err.message}\n`);
   process.exit(1);
 });

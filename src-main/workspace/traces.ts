@@ -110,7 +110,9 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
   const state = (): TraceStoreState => {
     if (unavailable) return unavailable;
     const p = indexer?.progress();
-    return p ? { available: true, indexing: { done: p.done, total: p.total } } : { available: true };
+    if (p) return { available: true, indexing: { done: p.done, total: p.total } };
+    // A sync still under way that has not finished its first batch yet: indexing, size unknown.
+    return syncing ? { available: true, indexing: { done: 0, total: 0 } } : { available: true };
   };
 
   const capsuleOf = (sessionId: string) => ctx.sessions.bySessionId(sessionId);

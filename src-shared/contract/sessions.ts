@@ -17,7 +17,7 @@ export type SessionStatusView = 'running' | 'ended' | 'interrupted';
 export interface TraceStoreState {
   available: boolean;
   message?: string;
-  /** Indexing still under way (a big new trace): bytes of the current file done, of its size. */
+  /** Indexing still under way (a big new trace): bytes of the current file done, of its size (0 when not known yet). */
   indexing?: { done: number; total: number };
 }
 

@@ -30,7 +30,7 @@ export function SessionsBrowser() {
         ) : null}
         {indexing ? (
           <p className="muted sessions-indexing" role="status">
-            Indexing traces… {Math.floor((100 * indexing.done) / Math.max(1, indexing.total))}%
+            Indexing traces…{indexing.total ? ` ${Math.floor((100 * indexing.done) / indexing.total)}%` : ''}
           </p>
         ) : null}
         <p className="muted sessions-count" role="status">
