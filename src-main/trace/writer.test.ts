@@ -16,6 +16,19 @@ describe('trace writer', () => {
     w.dispose();
   });
 
+  it('writes the task id right after the session id, wherever the event put it', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'trace-')), 'trace.jsonl');
+    const w = createTraceWriter(path, 'ses_x');
+    const event: { event_type: string } & Record<string, unknown> = { event_type: 'tool_call', name: 'shell', arguments: { cmd: 'ls' } };
+    event.task_id = 'tsk_1'; // added last, as the runtime stamps task lines
+    w.append(event);
+    w.append({ event_type: 'note', text: 'no task' });
+    w.dispose();
+    const [withTask, without] = readFileSync(path, 'utf8').trim().split('\n');
+    expect(Object.keys(JSON.parse(withTask))).toEqual(['ts', 'event_type', 'session_id', 'task_id', 'name', 'arguments']);
+    expect(Object.keys(JSON.parse(without))).toEqual(['ts', 'event_type', 'session_id', 'text']);
+  });
+
   it('masks secrets in every line, including JSON-escaped ones', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'trace-')), 'trace.jsonl');
     const secret = 'sk-"live"-123456';

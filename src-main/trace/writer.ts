@@ -60,9 +60,11 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     path,
     sessionId,
     append(event) {
-      // Object.assign keeps the line's key order (ts, event_type, session_id, then the event's
-      // own fields) without a rest-spread copy; the event's own ts or session_id still win.
-      const line = Object.assign({ ts: now(), event_type: event.event_type, session_id: sessionId }, event) as TraceEvent;
+      // Object.assign keeps the line's key order (ts, event_type, session_id, task_id, then the
+      // event's own fields) without a rest-spread copy; the event's own ts or session_id still
+      // win. The task id comes early so the index reads it from the line's head without a parse.
+      const head = event.task_id === undefined ? { ts: now(), event_type: event.event_type, session_id: sessionId } : { ts: now(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
+      const line = Object.assign(head, event) as TraceEvent;
       if (closed) return line;
       let json = JSON.stringify(line);
       if (masks.length && masks.some((m) => json.includes(m))) {
