@@ -20,9 +20,11 @@ function randomBytes(n: number): Uint8Array {
 let lastMs = 0;
 let seq = 0;
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 function hex(bytes: Uint8Array): string {
   let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]];
   return out;
 }
 
@@ -35,12 +37,12 @@ export function timeOrderedHex(now = Date.now()): string {
     lastMs = now;
     seq = 0;
   }
-  const rand = randomBytes(10);
+  const rand = randomBytes(8);
   const ts = now.toString(16).padStart(12, '0');
   // 12 bits of sequence after the version nibble keep ids from one millisecond in order.
   const seqHex = (seq & 0xfff).toString(16).padStart(3, '0');
   rand[0] = (rand[0] & 0x3f) | 0x80;
-  return `${ts}7${seqHex}${hex(rand).slice(0, 16)}`;
+  return `${ts}7${seqHex}${hex(rand)}`;
 }
 
 export const newSessionId = () => `ses_${timeOrderedHex()}`;
