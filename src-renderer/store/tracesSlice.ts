@@ -6,11 +6,18 @@ import type { SliceCreator, StudioState } from './types';
 /**
  * The live trace of one session. Lines are appended in place (a burst of 10k/s would make
  * copying arrays per frame the bottleneck); `version` changes on every append so views re-render.
+ * `events` gets a new identity only when lines are replaced (history spliced in front, lines
+ * dropped by the cap): a view that indexes into it starts over then.
  */
 export interface LiveTrace {
   sessionId: string;
   capsuleId?: string;
   events: TraceEvent[];
+  /**
+   * The index in trace.jsonl (as trace.tail and trace.appended's `first` count lines) just past
+   * the last line held: a batch starting before it repeats lines already here.
+   */
+  nextLine: number;
   /** Lines dropped from the front to keep memory bounded. */
   dropped: number;
   /** True once lines from the start of the session were fetched with trace.tail. */
@@ -25,26 +32,36 @@ export interface TracesSlice {
   openTrace(sessionId: string | null): Promise<void>;
 }
 
-const MAX_LINES = 500_000;
+/** Past `max` lines, the oldest go until `keep` remain: one copy per (max - keep) lines, not one per batch. */
+export interface TraceCap {
+  max: number;
+  keep: number;
+}
+const CAP: TraceCap = { max: 500_000, keep: 450_000 };
 const TAIL_PAGE = 10_000;
 
-const keyOf = (e: TraceEvent) => `${e.ts}|${e.event_type}|${e.task_id ?? ''}`;
+/** Drops the oldest lines into a new array, so views indexing the old one see a new identity and start over. */
+function capped(t: LiveTrace, cap: TraceCap): LiveTrace {
+  if (t.events.length <= cap.max) return t;
+  const cut = t.events.length - cap.keep;
+  return { ...t, events: t.events.slice(cut), dropped: t.dropped + cut };
+}
 
-export function foldTraceAppends(state: StudioState, batches: EventPayload<'trace.appended'>[]): Partial<StudioState> {
+export function foldTraceAppends(state: StudioState, batches: EventPayload<'trace.appended'>[], cap: TraceCap = CAP): Partial<StudioState> {
   if (batches.length === 0) return {};
   const traces = { ...state.traces };
   for (const b of batches) {
-    const cur = traces[b.sessionId] ?? { sessionId: b.sessionId, capsuleId: b.capsuleId, events: [], dropped: 0, backfilled: false, version: 0 };
-    for (const e of b.events) cur.events.push(e);
-    if (cur.events.length > MAX_LINES) {
-      const cut = cur.events.length - MAX_LINES;
-      cur.events.splice(0, cut);
-      cur.dropped += cut;
-    }
-    traces[b.sessionId] = { ...cur, capsuleId: cur.capsuleId ?? b.capsuleId, version: cur.version + 1 };
+    const cur = traces[b.sessionId] ?? { sessionId: b.sessionId, capsuleId: b.capsuleId, events: [], nextLine: b.first, dropped: 0, backfilled: false, version: 0 };
+    // Lines before `nextLine` are here already (read by trace.tail while this batch was on its way).
+    for (let i = Math.max(0, cur.nextLine - b.first); i < b.events.length; i++) cur.events.push(b.events[i]);
+    const nextLine = Math.max(cur.nextLine, b.first + b.events.length);
+    traces[b.sessionId] = capped({ ...cur, capsuleId: cur.capsuleId ?? b.capsuleId, nextLine, version: cur.version + 1 }, cap);
   }
   return { traces };
 }
+
+/** Where the live lines held for a session start in trace.jsonl (they arrive without gaps). */
+const liveStart = (t: LiveTrace | undefined) => (t ? t.nextLine - t.events.length : Infinity);
 
 export const createTracesSlice: SliceCreator<TracesSlice> = (set, get) => ({
   traces: {},
@@ -53,26 +70,35 @@ export const createTracesSlice: SliceCreator<TracesSlice> = (set, get) => ({
     set({ traceSessionId: sessionId });
     if (!sessionId || get().traces[sessionId]?.backfilled) return;
     // Fetch what happened before the Studio was listening, then splice it in front of the live
-    // lines, skipping the overlap (lines that arrived live while the tail was read).
+    // lines by line index: history holds lines [0, after), live ones [liveStart, nextLine).
     try {
       const earlier: TraceEvent[] = [];
       let after = 0;
       for (;;) {
         const page = await invoke('trace.tail', { sessionId, after, limit: TAIL_PAGE });
-        earlier.push(...page.events);
-        if (page.events.length < TAIL_PAGE) break;
+        for (const e of page.events) earlier.push(e);
+        const moved = page.next > after;
         after = page.next;
+        // A short page is the end of the file as it was read; read on while live lines start
+        // past it (they were written after that read), unless the file stopped growing.
+        const live = get().traces[sessionId];
+        if (page.events.length < TAIL_PAGE && (!live || after >= liveStart(live) || !moved)) break;
       }
       set((s) => {
         const cur = s.traces[sessionId];
+        if (cur?.backfilled) return {};
         const live = cur?.events ?? [];
-        const seen = new Set(earlier.map(keyOf));
-        let skip = 0;
-        while (skip < live.length && seen.has(keyOf(live[skip]))) skip++;
-        const events = earlier.concat(live.slice(skip));
-        return {
-          traces: { ...s.traces, [sessionId]: { sessionId, capsuleId: cur?.capsuleId, events, dropped: 0, backfilled: true, version: (cur?.version ?? 0) + 1 } },
+        const events = earlier.concat(live.slice(Math.max(0, after - liveStart(cur))));
+        const t: LiveTrace = {
+          sessionId,
+          capsuleId: cur?.capsuleId,
+          events,
+          nextLine: Math.max(after, cur?.nextLine ?? 0),
+          dropped: 0,
+          backfilled: true,
+          version: (cur?.version ?? 0) + 1,
         };
+        return { traces: { ...s.traces, [sessionId]: capped(t, CAP) } };
       });
     } catch (err) {
       get().notify('error', `Could not read the trace: ${describeError(err)}`);

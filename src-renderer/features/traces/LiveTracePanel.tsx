@@ -1,10 +1,14 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { TraceEvent } from '../../../src-shared/trace';
 import { useStudio } from '../../store';
-import { createTraceGrouper, describeEvent, eventTone, type TraceRow } from './traceRows';
+import { EventRowView, GroupRowView, GroupTitle, ROW } from './TraceRowView';
+import { createTraceGrouper, describeEvent } from './traceRows';
 import './traces.css';
 
-const ROW = 22;
 const OVERSCAN = 12;
+/** Following the end there is nothing below, and a user scrolling up stops following first. */
+const OVERSCAN_FOLLOWING = 2;
+const NO_EVENTS: TraceEvent[] = [];
 
 /** The live trace of the capsule's running session, grouped by task and virtualized. */
 export function LiveTracePanel({ capsuleId }: { capsuleId: string }) {
@@ -17,16 +21,25 @@ export function LiveTracePanel({ capsuleId }: { capsuleId: string }) {
 function TraceList({ sessionId }: { sessionId: string }) {
   // `version` changes on each appended batch (once per frame at most): the list re-renders, the canvas does not.
   const version = useStudio((s) => s.traces[sessionId]?.version ?? 0);
-  const trace = useStudio.getState().traces[sessionId];
-  const events = trace?.events;
+  const dropped = useStudio((s) => s.traces[sessionId]?.dropped ?? 0);
+  const events = useStudio.getState().traces[sessionId]?.events ?? NO_EVENTS;
   const grouper = useMemo(() => createTraceGrouper(), []);
-  // `version` is the signal that the events array grew in place.
-  const rows: TraceRow[] = useMemo(() => (events ? grouper.rows(events) : []), [events, grouper, version]);
+  // `version` is the signal that the events array grew in place; the grouper only visits new lines.
+  const view = useMemo(() => grouper.update(events), [events, grouper, version]);
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
   const follow = useRef(true);
-  const [picked, setPicked] = useState<number | null>(null);
+  /** The scrollTop this view last set itself: its scroll event is not the user's. */
+  const written = useRef(-1);
+  const [picked, setPicked] = useState<TraceEvent | null>(null);
+  const total = view.count * ROW;
+  const stopFollowing = (el: HTMLElement) => {
+    if (!follow.current) return;
+    follow.current = false;
+    written.current = -1;
+    setScrollTop(el.scrollTop);
+  };
 
   useLayoutEffect(() => {
     const el = box.current;
@@ -37,50 +50,43 @@ function TraceList({ sessionId }: { sessionId: string }) {
     return () => ro.disconnect();
   }, []);
   useLayoutEffect(() => {
+    // Following, the end is known without asking the layout (no scrollHeight read after the
+    // rows were written, which would force a second layout in the frame).
     const el = box.current;
-    if (el && follow.current) el.scrollTop = el.scrollHeight;
-  }, [rows.length]);
+    const target = Math.max(0, total - height);
+    if (el && follow.current && target !== written.current) {
+      written.current = target;
+      el.scrollTop = target;
+    }
+  }, [total, height]);
 
   // Following the end, the window is the last rows already in this render: the scroll event that
   // reports the new position arrives a frame later, and a burst would show an empty list meanwhile.
-  const top = follow.current ? Math.max(0, rows.length * ROW - height) : scrollTop;
-  const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((top + height) / ROW) + OVERSCAN);
-  const visible = [];
+  const following = follow.current;
+  const top = following ? Math.max(0, total - height) : scrollTop;
+  const over = following ? OVERSCAN_FOLLOWING : OVERSCAN;
+  // The rows in view sit in one block moved as a whole (one style change per frame, not one per
+  // row). A row's element is its place in that block: a batch changes the rows' text, it neither
+  // removes nor creates elements, and rows that did not change are not rendered again.
+  const span = Math.ceil(height / ROW) + 1 + 2 * over;
+  const first = Math.max(0, Math.min(Math.floor(top / ROW) - over, view.count - span));
+  const last = Math.min(view.count, first + span);
+  const rowViews: ReactNode[] = [];
   for (let i = first; i < last; i++) {
-    const r = rows[i];
-    const style = { top: i * ROW, height: ROW };
-    if (r.kind === 'group') {
-      visible.push(
-        <div key={`g-${r.key}`} className="trace-row trace-group" style={style} role="row">
-          <span className="mono">{r.key === 'session' ? 'session' : r.key}</span>
-          <span className="muted">
-            {r.count} event{r.count === 1 ? '' : 's'} · last {r.last.replace(/_/g, ' ')}
-          </span>
-        </div>,
-      );
-    } else {
-      const e = events![r.index];
-      visible.push(
-        <div
-          key={`e-${r.index}`}
-          className="trace-row trace-event"
-          data-tone={eventTone(e.event_type)}
-          data-picked={picked === r.index || undefined}
-          style={style}
-          role="row"
-          tabIndex={0}
-          aria-selected={picked === r.index}
-          onClick={() => setPicked(r.index)}
-          onKeyDown={(k) => k.key === 'Enter' && setPicked(r.index)}
-        >
-          <span className="trace-time mono">{e.ts.slice(11, 23)}</span>
-          <span className="trace-type">{e.event_type}</span>
-          <span className="trace-text">{describeEvent(e)}</span>
-        </div>,
-      );
-    }
+    const r = view.rowAt(i);
+    const key = `w${i - first}`;
+    rowViews.push(
+      r.kind === 'group' ? (
+        <GroupRowView key={key} position={i} groupKey={r.key} count={r.count} last={r.last} />
+      ) : (
+        <EventRowView key={key} position={i} event={events[r.index]} picked={picked === events[r.index]} onPick={setPicked} />
+      ),
+    );
   }
+  // The task the rows at the top belong to stays named above them once its header scrolled away.
+  const topRow = Math.min(view.count - 1, Math.floor(top / ROW));
+  const stickyAt = view.count > 0 ? view.headerOf(topRow) : -1;
+  const sticky = stickyAt >= 0 && stickyAt < topRow ? view.rowAt(stickyAt) : null;
 
   return (
     <div className="trace-panel">
@@ -88,33 +94,49 @@ function TraceList({ sessionId }: { sessionId: string }) {
         <span>
           Session <span className="mono">{sessionId}</span>
         </span>
-        <span data-testid="trace-count">{events?.length ?? 0} events</span>
+        <span data-testid="trace-count">
+          {events.length} events{dropped > 0 ? ` (the ${dropped} oldest no longer shown)` : ''}
+        </span>
       </div>
       <div
         ref={box}
         className="trace-scroll"
         role="table"
         aria-label="Live trace"
-        aria-rowcount={rows.length}
+        aria-rowcount={view.count}
+        // A user reaching up stops following at once: during a burst the next batch would
+        // otherwise scroll the list back down before their scroll event arrives.
+        onWheel={(e) => e.deltaY < 0 && stopFollowing(e.currentTarget)}
+        onKeyDown={(e) => ['ArrowUp', 'PageUp', 'Home'].includes(e.key) && stopFollowing(e.currentTarget)}
+        onPointerDown={(e) => e.target === e.currentTarget && stopFollowing(e.currentTarget)}
         onScroll={(e) => {
           const el = e.currentTarget;
+          if (Math.abs(el.scrollTop - written.current) <= 1) return;
+          written.current = -1;
+          follow.current = el.scrollTop + height >= total - ROW * 2;
           setScrollTop(el.scrollTop);
-          follow.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW * 2;
         }}
       >
-        <div className="trace-spacer" style={{ height: rows.length * ROW }}>
-          {visible}
+        <div className="trace-spacer" style={{ height: total }}>
+          {sticky?.kind === 'group' ? (
+            <div className="trace-row trace-group trace-sticky" aria-hidden>
+              <GroupTitle groupKey={sticky.key} count={sticky.count} last={sticky.last} />
+            </div>
+          ) : null}
+          <div className="trace-window" style={{ transform: `translateY(${first * ROW}px)` }}>
+            {rowViews}
+          </div>
         </div>
       </div>
-      {picked !== null && events?.[picked] ? (
+      {picked ? (
         <div className="trace-detail" aria-label="Trace event detail">
           <div className="trace-detail-head">
-            <strong>{describeEvent(events[picked])}</strong>
+            <strong>{describeEvent(picked)}</strong>
             <button type="button" className="btn btn-small" onClick={() => setPicked(null)} aria-label="Close event detail">
               ✕
             </button>
           </div>
-          <pre className="mono">{JSON.stringify(events[picked], null, 2)}</pre>
+          <pre className="mono">{JSON.stringify(picked, null, 2)}</pre>
         </div>
       ) : null}
     </div>

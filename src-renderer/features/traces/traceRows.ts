@@ -3,64 +3,93 @@ import type { TraceEvent } from '../../../src-shared/trace';
 /** One row of the trace list: a task's header, or one of its events (by index into the events). */
 export type TraceRow = { kind: 'group'; key: string; count: number; last: string } | { kind: 'event'; index: number };
 
+/** The grouped rows of a trace, read by position: a virtualized list only asks for what it shows. */
+export interface TraceRowsView {
+  count: number;
+  rowAt(position: number): TraceRow;
+  /** The position of the header of the group holding `position`. */
+  headerOf(position: number): number;
+}
+
+interface Group {
+  key: string;
+  /** Indexes into the events, in order. */
+  lines: number[];
+  /** Position of the group's header row. */
+  start: number;
+}
+
 /**
- * Groups a session's events by task, incrementally: appending events only visits the new ones.
- * Events without a task (session start/end) form the "session" group. While new events all
- * belong to the last group (a burst inside one task), the rows grow in place instead of being
- * rebuilt: at 100k lines a rebuild per frame would cost more than the frame.
+ * Groups a session's events by task, incrementally: appending events only visits the new ones
+ * and the groups (a few per task), never the rows already grouped, so a batch costs the same at
+ * 100k lines as at 100. Events without a task (session start/end) form the "session" group.
+ * A new `events` array (history spliced in, lines dropped by the cap), or one whose first line
+ * changed, starts the grouping over.
  */
 export function createTraceGrouper() {
   let source: TraceEvent[] | null = null;
+  let head: TraceEvent | undefined;
   let seen = 0;
-  let order: string[] = [];
-  let groups = new Map<string, number[]>();
-  let rows: TraceRow[] = [];
-  /** Where the last group's header sits in `rows`. */
-  let lastHeader = -1;
+  let groups: Group[] = [];
+  let byKey = new Map<string, Group>();
+  let view: TraceRowsView | null = null;
 
-  const header = (key: string, g: number[], events: TraceEvent[]): TraceRow => ({ kind: 'group', key, count: g.length, last: events[g[g.length - 1]].event_type });
+  const find = (position: number): Group => {
+    let lo = 0;
+    let hi = groups.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (groups[mid].start <= position) lo = mid;
+      else hi = mid - 1;
+    }
+    return groups[lo];
+  };
+
+  const makeView = (events: TraceEvent[]): TraceRowsView => {
+    let count = 0;
+    for (const g of groups) {
+      g.start = count;
+      count += 1 + g.lines.length;
+    }
+    return {
+      count,
+      rowAt(position) {
+        const g = find(position);
+        if (position === g.start) return { kind: 'group', key: g.key, count: g.lines.length, last: events[g.lines[g.lines.length - 1]].event_type };
+        return { kind: 'event', index: g.lines[position - g.start - 1] };
+      },
+      headerOf: (position) => find(position).start,
+    };
+  };
 
   return {
-    rows(events: TraceEvent[]): TraceRow[] {
-      if (events !== source || events.length < seen) {
+    /** The rows for `events`; the same view back while nothing was appended. */
+    update(events: TraceEvent[]): TraceRowsView {
+      if (events !== source || events.length < seen || (seen > 0 && events[0] !== head)) {
         source = events;
         seen = 0;
-        order = [];
-        groups = new Map();
-        rows = [];
-        lastHeader = -1;
+        groups = [];
+        byKey = new Map();
+        view = null;
       }
-      const from = seen;
-      const lastKey = order[order.length - 1];
-      let onlyLast = lastHeader >= 0;
+      if (view && seen === events.length) return view;
       for (; seen < events.length; seen++) {
         const key = events[seen].task_id ?? 'session';
-        let g = groups.get(key);
+        let g = byKey.get(key);
         if (!g) {
-          groups.set(key, (g = []));
-          order.push(key);
+          byKey.set(key, (g = { key, lines: [], start: 0 }));
+          groups.push(g);
         }
-        g.push(seen);
-        if (key !== lastKey) onlyLast = false;
+        g.lines.push(seen);
       }
-      if (from === seen) return rows;
-      if (onlyLast) {
-        rows = rows.slice();
-        for (let i = from; i < seen; i++) rows.push({ kind: 'event', index: i });
-        rows[lastHeader] = header(lastKey, groups.get(lastKey)!, events);
-        return rows;
-      }
-      rows = [];
-      for (const key of order) {
-        const g = groups.get(key)!;
-        lastHeader = rows.length;
-        rows.push(header(key, g, events));
-        for (const index of g) rows.push({ kind: 'event', index });
-      }
-      return rows;
+      head = events[0];
+      return (view = makeView(events));
     },
   };
 }
+
+/** Every row of a view, in order (for tests and small traces). */
+export const allRows = (view: TraceRowsView): TraceRow[] => Array.from({ length: view.count }, (_, i) => view.rowAt(i));
 
 const clip = (s: unknown, n = 120) => {
   const t = typeof s === 'string' ? s : JSON.stringify(s) ?? '';
@@ -82,7 +111,8 @@ export function describeEvent(e: TraceEvent): string {
     case 'inference':
       return `turn ${r.turn}: ${r.tokens_in} in / ${r.tokens_out} out, ${r.stop_reason}, ${r.duration_ms} ms${r.text ? ` — ${clip(r.text, 90)}` : ''}`;
     case 'frame':
-      return r.kind === 'text_delta' ? `turn ${r.turn} streaming: ${clip(r.text, 100)}` : `frame ${r.kind}`;
+      // The fragment first: in a narrow panel the words after it are the ones cut off.
+      return r.kind === 'text_delta' ? `${clip(String(r.text ?? '').trim(), 100)} (turn ${r.turn} streaming)` : `frame ${r.kind}`;
     case 'tool_call':
       return `tool call ${r.name}(${clip(r.arguments, 90)})`;
     case 'tool_result':
@@ -92,7 +122,7 @@ export function describeEvent(e: TraceEvent): string {
     case 'task_canceled':
       return `canceled by ${r.by}; interrupted ${r.interrupted}${Array.isArray(r.in_flight) && r.in_flight.length ? `, ${r.in_flight.length} left running` : ''}`;
     case 'task_end':
-      return `ended ${String(r.state).replace('TASK_STATE_', '')}: ${r.turns} turns, ${r.tokens_in}/${r.tokens_out} tokens, ${r.duration_ms} ms`;
+      return `ended ${String(r.state).replace('TASK_STATE_', '')}: ${r.turns} turn${r.turns === 1 ? '' : 's'}, ${r.tokens_in}/${r.tokens_out} tokens, ${r.duration_ms} ms`;
     default: {
       const { ts: _ts, event_type: _t, session_id: _s, task_id: _k, ...rest } = r;
       return `${e.event_type.replace(/_/g, ' ')} ${clip(rest)}`;
