@@ -1,4 +1,4 @@
-import type { TimelineBar } from '../../src-shared/contract';
+import type { TimelineBar, TimelineTruncation } from '../../src-shared/contract';
 import type { TraceStore } from '../trace';
 
 // Tasks of several sessions as bars on one time axis, each linked to the task that caused it.
@@ -8,13 +8,16 @@ import type { TraceStore } from '../trace';
 // (a send whose answer never came back, or a hop further down the formation).
 
 const LINK_TYPES = ['a2a_send', 'a2a_task_received'];
-const MAX_LINK_EVENTS = 20_000;
+/** Bars in one answer: a session of 100k tasks draws its first ones and says how many it left out. */
+export const MAX_BARS = 2000;
 
 const traceIdOf = (tp: unknown): string | undefined => (typeof tp === 'string' ? /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/.exec(tp.trim())?.[1] : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
-export function timelineBars(store: TraceStore, sessionIds: string[]): TimelineBar[] {
+/** The sessions' tasks as bars (the first MAX_BARS in all, in the order the sessions are given). */
+export function timelineBars(store: TraceStore, sessionIds: string[]): { bars: TimelineBar[]; truncated: TimelineTruncation[] } {
   const bars: TimelineBar[] = [];
+  const truncated: TimelineTruncation[] = [];
   const causeByPeerTask = new Map<string, string>();
   const causeByTrace = new Map<string, string>();
   const received = new Map<string, string>(); // task id -> traceparent
@@ -23,7 +26,10 @@ export function timelineBars(store: TraceStore, sessionIds: string[]): TimelineB
     const session = store.getSession(id);
     if (!session) continue;
     const sessionEnd = session.endedAt ?? (session.status === 'running' ? now : (session.lastTs ?? now));
-    for (const t of store.listTasks(id)) {
+    const room = MAX_BARS - bars.length;
+    const tasks = store.listTasks(id, { limit: room });
+    if (tasks.length < session.tasks) truncated.push({ sessionId: id, capsule: session.capsule ?? id, shown: tasks.length, total: session.tasks });
+    for (const t of tasks) {
       const start = t.receivedAt ?? t.startedAt;
       if (start === null) continue;
       // A task's own id names its outgoing trace when it did not arrive with one.
@@ -31,7 +37,8 @@ export function timelineBars(store: TraceStore, sessionIds: string[]): TimelineB
       if (hex && !causeByTrace.has(hex)) causeByTrace.set(hex, t.id);
       bars.push({ sessionId: id, capsule: session.capsule ?? id, taskId: t.id, start, end: Math.max(start, t.endedAt ?? sessionEnd), open: t.endedAt === null, state: t.state, text: t.text });
     }
-    const page = store.events(id, { types: LINK_TYPES, limit: MAX_LINK_EVENTS });
+    // The links of the tasks drawn: their receipts and sends come among the session's first lines.
+    const page = store.events(id, { types: LINK_TYPES, limit: Math.max(100, 4 * tasks.length) });
     for (const e of page.events) {
       const rec = e as Record<string, unknown>;
       const task = str(rec.task_id);
@@ -52,5 +59,5 @@ export function timelineBars(store: TraceStore, sessionIds: string[]): TimelineB
     const parent = causeByPeerTask.get(bar.taskId) ?? (trace ? causeByTrace.get(trace) : undefined);
     if (parent && parent !== bar.taskId) bar.parentTaskId = parent;
   }
-  return bars.sort((a, b) => a.start - b.start);
+  return { bars: bars.sort((a, b) => a.start - b.start), truncated };
 }

@@ -4,6 +4,7 @@ import { newSessionId, newTaskId } from '../../src-shared/ids';
 import { createTraceWriter } from '../trace';
 import { syntheticSessionEvents } from '../trace/synthetic';
 import { createTestStudio, type TestStudio } from './test-studio';
+import { MAX_BARS } from './traces-timeline';
 
 let studio: TestStudio | undefined;
 afterEach(async () => {
@@ -74,5 +75,15 @@ describe('sessions over the trace store', () => {
 
     await expect(core.invoke('sessions.events', { sessionId: 'nope' })).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(core.invoke('sessions.get', { sessionId: newSessionId() })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('draws a huge session on the timeline as its first tasks, and says how many were left out', async () => {
+    studio = await createTestStudio({ workspace: null });
+    const big = record(studio.home, syntheticSessionEvents({ tasks: MAX_BARS + 300, turns: 1, capsule: 'busy' }));
+    const timeline = await studio.core.invoke('sessions.timeline', { around: big });
+    expect(timeline.bars).toHaveLength(MAX_BARS);
+    expect(timeline.truncated).toEqual([{ sessionId: big, capsule: 'busy', shown: MAX_BARS, total: MAX_BARS + 300 }]);
+    const [first] = (await studio.core.invoke('sessions.get', { sessionId: big })).tasks;
+    expect(timeline.bars[0].taskId).toBe(first.id);
   });
 });

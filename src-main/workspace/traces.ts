@@ -219,17 +219,22 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
         const from = center.startedAt ?? 0;
         const to = endOf(center);
         // Sessions that were alive while this one ran (the formation it talked to).
-        ids = s
-          .listSessions({ limit: 500 })
-          .filter((o) => o.id === center.id || ((o.startedAt ?? 0) <= to && endOf(o) >= from))
-          .slice(0, 50)
-          .map((o) => o.id);
+        // The session itself first: when bars run out, its own tasks are the ones drawn.
+        ids = [
+          center.id,
+          ...s
+            .listSessions({ limit: 500 })
+            .filter((o) => o.id !== center.id && (o.startedAt ?? 0) <= to && endOf(o) >= from)
+            .slice(0, 49)
+            .map((o) => o.id),
+        ];
         window = [from, to];
       }
       if (!ids.length) throw new CoreError('invalid_input', 'sessions.timeline: give sessionIds or around.');
       // Workers live for hours: around a session, only their tasks that ran while it did.
-      const bars = timelineBars(s, ids).filter((b) => !window || (b.end >= window[0] && b.start <= window[1]));
-      return { bars, store: state() };
+      const drawn = timelineBars(s, ids);
+      const bars = drawn.bars.filter((b) => !window || (b.end >= window[0] && b.start <= window[1]));
+      return { bars, store: state(), ...(drawn.truncated.length ? { truncated: drawn.truncated } : {}) };
     },
   };
 

@@ -1,4 +1,4 @@
-import type { SessionEventView, SessionItemView, SessionTaskView, TimelineBar, TraceStoreState } from '../../src-shared/contract';
+import type { SessionEventView, SessionItemView, SessionTaskView, TimelineBar, TimelineTruncation, TraceStoreState } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
 
@@ -35,7 +35,7 @@ export interface SessionsSlice {
   sessionsLoading: boolean;
   traceStore: TraceStoreState | null;
   openedSession: OpenSession | null;
-  timeline: { around: string; bars: TimelineBar[] } | null;
+  timeline: { around: string; bars: TimelineBar[]; truncated: TimelineTruncation[] } | null;
   showSessions(view: SessionsSlice['sessionsView']): void;
   setSessionFilter(patch: Partial<SessionFilter>): Promise<void>;
   loadSessions(): Promise<void>;
@@ -173,7 +173,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
     async loadTimeline(around) {
       try {
         const r = await invoke('sessions.timeline', { around });
-        set({ timeline: { around, bars: r.bars } });
+        set({ timeline: { around, bars: r.bars, truncated: r.truncated ?? [] } });
       } catch (err) {
         fail('Could not draw the timeline', err);
       }

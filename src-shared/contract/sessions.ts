@@ -69,6 +69,14 @@ export interface SessionEventsPage {
   store: TraceStoreState;
 }
 
+/** A session whose tasks were too many to draw: the first `shown` of `total` are. */
+export interface TimelineTruncation {
+  sessionId: string;
+  capsule: string;
+  shown: number;
+  total: number;
+}
+
 /** A task drawn as a bar on the timeline. */
 export interface TimelineBar {
   sessionId: string;
@@ -113,7 +121,7 @@ export const sessionsCommands = {
       limit: z.number().int().positive().max(5000).optional(),
     }),
   ),
-  'sessions.timeline': command<{ bars: TimelineBar[]; store: TraceStoreState }>()(
+  'sessions.timeline': command<{ bars: TimelineBar[]; store: TraceStoreState; truncated?: TimelineTruncation[] }>()(
     'Tasks of several sessions (given, or those overlapping `around`) as bars on one time axis, each linked to the task that caused it.',
     z.strictObject({ sessionIds: z.array(sessionId).min(1).max(50).optional(), around: sessionId.optional() }),
   ),

@@ -42,6 +42,11 @@ export function TimelineView() {
           </button>
         ) : null}
       </div>
+      {timeline?.truncated.map((t) => (
+        <p key={t.sessionId} className="muted timeline-truncated" role="status">
+          {t.capsule}: the first {t.shown.toLocaleString()} of {t.total.toLocaleString()} tasks are drawn.
+        </p>
+      ))}
       {layout.rows.length === 0 ? (
         <p className="muted timeline-empty">{around ? 'No tasks in these sessions yet.' : 'Open a session, then show it on the timeline.'}</p>
       ) : (
