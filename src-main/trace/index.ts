@@ -3,6 +3,7 @@ export { createTraceStore, type TraceStore, type TraceStoreOptions, type IngestR
 export { createTraceIndexer, type TraceIndexer, type IndexProgress } from './indexer';
 export type { SessionSummary, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';
 export { readTraceLines, type TraceChunk, type TraceLine } from './jsonl';
+export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index';
 export { findTraceFiles } from './records';
 export { listRunningSessions, writeRunningFile, removeRunningFile, pidAlive, type RunningSession, type RunningFile } from './running';
 export {

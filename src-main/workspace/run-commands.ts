@@ -69,10 +69,10 @@ export function runHandlers(ctx: StudioContext): Pick<
       const answer = await door.stopSession(runningUrl(ctx, capsuleId));
       return { session_id: answer.session_id, canceled: answer.canceled ?? [], residue: (answer.residue ?? []) as ResidueView[] };
     },
-    'trace.tail'({ sessionId, after, limit }) {
+    'trace.tail'({ sessionId, after, last, limit }) {
       const running = ctx.sessions.bySessionId(sessionId);
       if (running) running.session.trace.flush();
-      return readTraceSlice(ctx.config.recordsRoot!, sessionId, running?.session.workdir, after ?? 0, limit ?? 2000);
+      return readTraceSlice(ctx.config.recordsRoot!, sessionId, running?.session.workdir, { after, last, limit: limit ?? 2000 });
     },
     async 'shell.openExternal'({ url }) {
       if (!/^https?:\/\//i.test(url)) throw new CoreError('invalid_input', 'Only http and https links open outside the Studio.');

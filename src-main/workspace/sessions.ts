@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { countTraceLines } from '../trace';
 import type { FormationResolver, Session, SessionOptions } from '../runtime';
 import type { TraceEvent } from '../../src-shared/trace';
 import { CoreError, type CapsuleState, type EventMap } from '../../src-shared/contract';
@@ -53,14 +53,9 @@ function launchError(err: unknown, id: string): CoreError {
   return new CoreError('launch_failed', `Cannot launch ${id}: ${message}`);
 }
 
-function countTraceLines(session: Session): number {
+function linesSoFar(session: Session): number {
   session.trace.flush();
-  try {
-    const text = readFileSync(session.trace.path, 'utf8');
-    return text ? text.split('\n').length - 1 : 0;
-  } catch {
-    return 0;
-  }
+  return countTraceLines(session.trace.path);
 }
 
 export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSessions {
@@ -92,7 +87,7 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
   const watchSession = (id: string, s: Slot, session: Session) => {
     let batch: TraceEvent[] = [];
     // Lines written before we subscribed (session_start) count too: trace.tail indexes the file.
-    let next = countTraceLines(session);
+    let next = linesSoFar(session);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stateTimer: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {

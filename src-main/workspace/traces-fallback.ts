@@ -60,7 +60,7 @@ export function fallbackSessions(recordsRoot: string, q: CommandArgs<'sessions.l
 }
 
 export function fallbackEvents(recordsRoot: string, sessionId: string, tracePath: string | undefined, after: number, limit: number) {
-  const slice = readTraceSlice(recordsRoot, sessionId, tracePath ? dirname(tracePath) : undefined, after + 1, limit);
+  const slice = readTraceSlice(recordsRoot, sessionId, tracePath ? dirname(tracePath) : undefined, { after: after + 1, limit });
   const events = slice.events.map((e, i) => ({ ...e, seq: after + 1 + i }) as SessionEventView);
   return { events, next: events.length === limit ? slice.next - 1 : null, total: null };
 }

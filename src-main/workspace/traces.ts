@@ -19,6 +19,8 @@ import { timelineBars } from './traces-timeline';
 const MAX_TASKS = 1000;
 /** How long an answer waits for the index to catch up before it answers from what is indexed. */
 const ANSWER_WAIT_MS = 300;
+/** The worker's start (not counted in the wait above) is given at most this long. */
+const START_WAIT_MS = 5000;
 /** How often running sessions' traces are handed to the indexer. */
 const FOLLOW_MS = 1000;
 
@@ -142,6 +144,11 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
     p.catch(() => {}); // an answer that stopped waiting must not leave a rejection unhandled
     return p;
   };
+  /** Waits for `work` at most ANSWER_WAIT_MS once the worker runs; true when it finished. */
+  const settle = async (work: Promise<unknown>): Promise<boolean> => {
+    if (indexer) await within(indexer.ready, START_WAIT_MS).catch(() => false);
+    return within(work, ANSWER_WAIT_MS);
+  };
   const syncAll = () => {
     flushRunning();
     return (syncing ??= joined(
@@ -169,7 +176,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
     if (known && current(known)) return known;
     const work = known?.tracePath ? ingest(known.tracePath) : syncAll();
     // A session not indexed yet appears with the first batch of its file: wait for that at least.
-    for (let done = await within(work, ANSWER_WAIT_MS); ; done = await within(work, ANSWER_WAIT_MS)) {
+    for (let done = await settle(work); ; done = await settle(work)) {
       const found = s.getSession(sessionId);
       if (found) return found;
       if (done) throw new CoreError('not_found', `No recorded session ${sessionId} under ${recordsRoot}.`);
@@ -180,7 +187,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
     async 'sessions.list'(q) {
       const s = open();
       if (!s) return { sessions: fallbackSessions(recordsRoot, q, capsuleOf), store: state() };
-      await within(syncAll(), ANSWER_WAIT_MS);
+      await settle(syncAll());
       const rows = s.listSessions({ capsule: q.capsule, status: q.state, since: q.since, until: q.until, search: q.search?.trim() || undefined, limit: q.limit ?? 500 });
       return { sessions: rows.map((r) => sessionItem(r, capsuleOf(r.id)?.id)), store: state() };
     },
@@ -210,7 +217,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
     async 'sessions.timeline'(q) {
       const s = open();
       if (!s) return { bars: [], store: state() };
-      await within(syncAll(), ANSWER_WAIT_MS);
+      await settle(syncAll());
       let ids = q.sessionIds ?? [];
       let window: [number, number] | undefined;
       if (q.around) {

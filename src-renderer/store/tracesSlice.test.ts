@@ -24,10 +24,11 @@ function fakeTraceCore(file: TraceEvent[], onTail: (call: number) => unknown = (
   return {
     async invoke(cmd, input) {
       if (cmd !== 'trace.tail') throw new Error(`unexpected ${cmd}`);
-      const { after = 0, limit = 2000 } = input as { after?: number; limit?: number };
-      const events = file.slice(after, after + limit);
+      const q = input as { after?: number; last?: number; limit?: number };
+      const after = q.last !== undefined ? Math.max(0, file.length - q.last) : Math.min(q.after ?? 0, file.length);
+      const events = file.slice(after, after + (q.limit ?? 2000));
       onTail(calls++);
-      return { events, next: after + events.length } as never;
+      return { events, from: after, next: after + events.length } as never;
     },
     on: () => () => {},
     dispose() {},
@@ -67,6 +68,17 @@ describe('live trace joins history and live lines by line index', () => {
     setCoreClient(fakeTraceCore(file, (call) => call === 0 && file.push(...lines(600, 1200))));
     await useStudio.getState().openTrace(SES);
     expect(numbers()).toEqual(range(0, 1200));
+  });
+
+  it('loads only the last 100k lines of a long session and says how many came before', async () => {
+    let calls = 0;
+    setCoreClient(fakeTraceCore(lines(0, 250_000), () => calls++));
+    await useStudio.getState().openTrace(SES);
+    expect(numbers()).toEqual(range(150_000, 250_000));
+    expect(useStudio.getState().traces[SES]).toMatchObject({ dropped: 150_000, nextLine: 250_000 });
+    expect(calls).toBeLessThanOrEqual(11);
+    live(250_000, 250_010);
+    expect(numbers().at(-1)).toBe(250_009);
   });
 
   it('a batch delivered twice is folded once', () => {

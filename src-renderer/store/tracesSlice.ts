@@ -39,6 +39,8 @@ export interface TraceCap {
 }
 const CAP: TraceCap = { max: 500_000, keep: 450_000 };
 const TAIL_PAGE = 10_000;
+/** Lines of history a live view loads when it opens (older ones are read in the sessions browser). */
+const BACKFILL = 100_000;
 
 /** Drops the oldest lines into a new array, so views indexing the old one see a new identity and start over. */
 function capped(t: LiveTrace, cap: TraceCap): LiveTrace {
@@ -72,10 +74,13 @@ export const createTracesSlice: SliceCreator<TracesSlice> = (set, get) => ({
     // Fetch what happened before the Studio was listening, then splice it in front of the live
     // lines by line index: history holds lines [0, after), live ones [liveStart, nextLine).
     try {
+      // The last BACKFILL lines at most: a long session's older lines are the sessions browser's.
       const earlier: TraceEvent[] = [];
+      let from = 0;
       let after = 0;
-      for (;;) {
-        const page = await invoke('trace.tail', { sessionId, after, limit: TAIL_PAGE });
+      for (let first = true; ; first = false) {
+        const page = await invoke('trace.tail', first ? { sessionId, last: BACKFILL, limit: TAIL_PAGE } : { sessionId, after, limit: TAIL_PAGE });
+        if (first) after = from = page.from;
         for (const e of page.events) earlier.push(e);
         const moved = page.next > after;
         after = page.next;
@@ -87,14 +92,17 @@ export const createTracesSlice: SliceCreator<TracesSlice> = (set, get) => ({
       set((s) => {
         const cur = s.traces[sessionId];
         if (cur?.backfilled) return {};
+        const start = liveStart(cur);
+        // Live lines reaching back to the history's start already hold it all.
+        const covered = cur !== undefined && start <= from;
         const live = cur?.events ?? [];
-        const events = earlier.concat(live.slice(Math.max(0, after - liveStart(cur))));
+        const events = covered ? live : earlier.concat(live.slice(Math.max(0, after - start)));
         const t: LiveTrace = {
           sessionId,
           capsuleId: cur?.capsuleId,
           events,
           nextLine: Math.max(after, cur?.nextLine ?? 0),
-          dropped: 0,
+          dropped: covered ? start : from,
           backfilled: true,
           version: (cur?.version ?? 0) + 1,
         };

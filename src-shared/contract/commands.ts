@@ -85,9 +85,14 @@ export const commands = {
     z.strictObject({ capsuleId: id }),
   ),
 
-  'trace.tail': command<{ events: TraceEvent[]; next: number }>()(
-    "A session's trace lines from index `after` (0 = start), at most `limit`; `next` is the index to ask for next.",
-    z.strictObject({ sessionId: id, after: z.number().int().nonnegative().optional(), limit: z.number().int().positive().max(10_000).optional() }),
+  'trace.tail': command<{ events: TraceEvent[]; from: number; next: number }>()(
+    "A session's trace lines from index `after` (0 = start), or from the last `last` lines, at most `limit`; `from` is the index of the first line read, `next` the index to ask for next.",
+    z.strictObject({
+      sessionId: id,
+      after: z.number().int().nonnegative().optional(),
+      last: z.number().int().positive().max(10_000_000).optional(),
+      limit: z.number().int().positive().max(10_000).optional(),
+    }),
   ),
 
   'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),

@@ -95,7 +95,7 @@ function TraceList({ sessionId }: { sessionId: string }) {
           Session <span className="mono">{sessionId}</span>
         </span>
         <span data-testid="trace-count">
-          {events.length} events{dropped > 0 ? ` (the ${dropped} oldest no longer shown)` : ''}
+          {events.length.toLocaleString()} events{dropped > 0 ? ` (the ${dropped.toLocaleString()} before them: Sessions)` : ''}
         </span>
       </div>
       <div

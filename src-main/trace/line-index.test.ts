@@ -1,0 +1,62 @@
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { countTraceLines, readTraceLinesAt } from './line-index';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'capsule-lines-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Lines as the slow, obvious reading sees them: split the whole file, parse what parses. */
+function naive(text: string, after: number, limit: number) {
+  const lines = text.split('\n');
+  lines.pop();
+  const events: unknown[] = [];
+  let i = after;
+  for (; i < lines.length && events.length < limit; i++) {
+    try {
+      events.push(JSON.parse(lines[i]));
+    } catch {}
+  }
+  return { events, next: i };
+}
+
+const line = (i: number) => (i === 1500 ? 'not json\n' : JSON.stringify({ event_type: 'note', i, text: `ligne ${i} — ünïcødé ✓ ${'é'.repeat(i % 7)}` }) + '\n');
+
+describe('trace lines by index', () => {
+  it('reads any slice the way a whole-file read does, across steps, with multi-byte text and a bad line', () => {
+    const path = join(dir, 'trace.jsonl');
+    const text = Array.from({ length: 5000 }, (_, i) => line(i)).join('');
+    writeFileSync(path, text + '{"event_type":"torn');
+    expect(countTraceLines(path)).toBe(5000);
+    for (const [after, limit] of [[0, 10], [1023, 3], [1024, 1], [1499, 5], [2047, 2000], [4990, 100], [5000, 10], [7000, 10]]) {
+      const got = readTraceLinesAt(path, { after, limit });
+      const want = naive(text, Math.min(after, 5000), limit);
+      expect(got.events).toEqual(want.events);
+      expect(got.next).toBe(want.next);
+    }
+    // Past the 4 MiB read size: a read ends inside a line (and inside a character) and carries on.
+    const big = join(dir, 'big.jsonl');
+    const bigText = Array.from({ length: 60_000 }, (_, i) => line(i)).join('');
+    writeFileSync(big, bigText);
+    for (const after of [40_000, 45_000, 50_000, 59_990]) expect(readTraceLinesAt(big, { after, limit: 6000 })).toMatchObject(naive(bigText, after, 6000));
+    const tail = readTraceLinesAt(path, { last: 30, limit: 100 });
+    expect(tail.from).toBe(4970);
+    expect(tail.events).toEqual(naive(text, 4970, 100).events);
+  });
+
+  it('follows a growing file, and starts over on one that was replaced by a shorter one', () => {
+    const path = join(dir, 'trace.jsonl');
+    writeFileSync(path, Array.from({ length: 2000 }, (_, i) => line(i)).join(''));
+    expect(readTraceLinesAt(path, { last: 1, limit: 1 }).events).toEqual([JSON.parse(line(1999))]);
+    appendFileSync(path, Array.from({ length: 100 }, (_, i) => line(2000 + i)).join(''));
+    expect(countTraceLines(path)).toBe(2100);
+    expect(readTraceLinesAt(path, { after: 2050, limit: 1 }).events).toEqual([JSON.parse(line(2050))]);
+    writeFileSync(path, line(7));
+    expect(countTraceLines(path)).toBe(1);
+    expect(readTraceLinesAt(path, { after: 0, limit: 5 }).events).toEqual([JSON.parse(line(7))]);
+  });
+});
