@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newSessionId } from '../../src-shared/ids';
+import { createTraceWriter } from '../trace';
+import { syntheticSessionEvents } from '../trace/synthetic';
 
 // The CLI as a user runs it: `node bin/capsule.js …` in child processes, CAPSULE_HOME in a temp
 // folder, the door driven over real HTTP.
@@ -116,6 +119,20 @@ describe('capsule CLI', () => {
     expect(lines.map((e) => e.event_type)).toEqual(['task_end', 'session_end']);
     expect(lines[0]).toMatchObject({ task_id: taskId, exit_status: 'canceled' });
     expect(ls.stdout).toMatch(new RegExp(`${sessionId}\\s+my-worker v0\\.1\\.0 .* ended\\s+1\\s+0/0`));
+  });
+
+  it('says how far indexing has come while it reads a long session for the first time', { timeout: 60_000 }, async () => {
+    const id = newSessionId();
+    const w = createTraceWriter(join(home, 'records', id, 'trace.jsonl'), id);
+    for (const e of syntheticSessionEvents({ tasks: 4000, capsule: 'long-runner' })) w.append(e); // ~10 MB: two index batches
+    w.dispose();
+    const ls = await capsule('trace', 'ls', '--capsule', 'long-runner');
+    expect(ls.code).toBe(0);
+    expect(ls.stderr).toMatch(new RegExp(`capsule: indexing ${id}: \\d+%\r`));
+    expect(ls.stderr).toContain(`capsule: indexing ${id}: 100%\n`);
+    expect(ls.stdout).toContain(id);
+    // Indexed now: the next command has nothing to say about it.
+    expect((await capsule('trace', 'ls', '--capsule', 'long-runner')).stderr).toBe('');
   });
 
   it('exits by itself when the session ends (after_task: exit)', { timeout: 60_000 }, async () => {

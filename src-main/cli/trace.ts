@@ -1,4 +1,5 @@
-import { resolveRecordedSession, type SessionQuery } from '../trace';
+import { basename, dirname } from 'node:path';
+import { resolveRecordedSession, type SessionQuery, type TraceStore } from '../trace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { columns, formatDuration, formatTime, parseSince } from './format';
@@ -36,12 +37,24 @@ function warnTorn(reports: { path: string; torn?: { bytes: number } }[]) {
   for (const r of reports) if (r.torn) process.stderr.write(`capsule: note: ${r.path} ends with an incomplete line (${r.torn.bytes} bytes); skipped\n`);
 }
 
+/** Brings the index up to date; a big backlog (a first index of long sessions) says how far it is on stderr. */
+function sync(store: TraceStore, records: string) {
+  let showing: string | null = null;
+  const report = store.syncRecords(records, (path, done, total) => {
+    const finished = done >= total;
+    if (finished && showing !== path) return; // indexed in one batch: nothing worth saying
+    showing = finished ? null : path;
+    process.stderr.write(`capsule: indexing ${basename(dirname(path))}: ${Math.floor((100 * done) / Math.max(1, total))}%${finished ? '\n' : '\r'}`);
+  });
+  warnTorn(report.reports);
+}
+
 function show(argv: string[]): number {
   const { values, positionals } = parseCommandArgs('trace show', argv, showOptions, usage);
   if (positionals.length > 1) throw new UserError(`trace show takes one session address\n${usage}`, 2);
   const { store, records } = openStore(values.records);
   try {
-    warnTorn(store.syncRecords(records).reports);
+    sync(store, records);
     const session = resolveRecordedSession(positionals[0], store);
     const types = values.type?.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
     if (values.events || values.task || types?.length) printEvents(store, session, { task: values.task, types });
@@ -70,7 +83,7 @@ function ls(argv: string[]): number {
   if (values.search) q.search = values.search;
   const { store, records } = openStore(values.records);
   try {
-    warnTorn(store.syncRecords(records).reports);
+    sync(store, records);
     const sessions = store.listSessions(q);
     if (!sessions.length) {
       process.stdout.write('no sessions match\n');
