@@ -1,0 +1,157 @@
+import { statSync } from 'node:fs';
+import { CoreError, type TraceStoreState } from '../../src-shared/contract';
+import { createTraceIndexer, createTraceStore, type SessionSummary, type TraceIndexer, type TraceStore } from '../trace';
+import type { StudioContext } from './context';
+
+// The Studio's access to the trace index (issue 6): one reading connection on this thread, the
+// writing done by the index worker (trace/indexer.ts). Before an answer the index is brought up
+// to date, waiting at most ANSWER_WAIT_MS; a bigger backlog (a first index of a 1M-event session)
+// goes on in the background while the answer shows what is indexed so far, and state() says how
+// far indexing has come. Running sessions' traces are followed as they grow. Opened on first use:
+// a Studio that never browses traces never pays for the index.
+
+/** How long an answer waits for the index to catch up before it answers from what is indexed. */
+const ANSWER_WAIT_MS = 300;
+/** The worker's start (not counted in the wait above) is given at most this long. */
+const START_WAIT_MS = 5000;
+/** How often running sessions' traces are handed to the indexer. */
+const FOLLOW_MS = 1000;
+
+/** True when `work` settled within `ms` (its failure is thrown); false when it is still going. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((ok) => (timer = setTimeout(ok, ms, false)));
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface TraceIndexAccess {
+  /** The reading connection, or undefined where SQLite cannot open (state() says why). */
+  open(): TraceStore | undefined;
+  state(): TraceStoreState;
+  /** Brings every trace under the records root up to date, within the answer's wait. */
+  sync(): Promise<void>;
+  /** Brings one session (or, when it is unknown, every trace) up to date within the answer's wait. */
+  refresh(s: TraceStore, sessionId: string): Promise<SessionSummary>;
+  dispose(): Promise<void>;
+}
+
+export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, dbPath: string): TraceIndexAccess {
+  let store: TraceStore | undefined;
+  let indexer: TraceIndexer | undefined;
+  let unavailable: TraceStoreState | undefined;
+  let opened = false;
+  let follow: NodeJS.Timeout | undefined;
+  /** Work in flight, so repeated questions join it instead of queueing more. */
+  let syncing: Promise<unknown> | undefined;
+  const ingesting = new Map<string, Promise<unknown>>();
+
+  // This connection reads; the worker writes (it starts in the background).
+  const open = (): TraceStore | undefined => {
+    if (!opened) {
+      opened = true;
+      try {
+        store = createTraceStore({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
+      } catch (err) {
+        unavailable = { available: false, message: `The trace index is unavailable (${(err as Error).message}); sessions are read from the trace files, which is slower.` };
+        return undefined;
+      }
+      indexer = createTraceIndexer({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
+      follow = setInterval(followRunning, FOLLOW_MS);
+      follow.unref();
+    }
+    return store;
+  };
+
+  const state = (): TraceStoreState => {
+    if (unavailable) return unavailable;
+    const p = indexer?.progress();
+    if (p) return { available: true, indexing: { done: p.done, total: p.total } };
+    // A sync still under way that has not finished its first batch yet: indexing, size unknown.
+    return syncing ? { available: true, indexing: { done: 0, total: 0 } } : { available: true };
+  };
+
+  // Lines a running session buffered reach the file (and so the index) before a query.
+  const flushRunning = () => {
+    for (const id of ctx.sessions.running()) ctx.sessions.session(id).trace.flush();
+  };
+  function followRunning() {
+    for (const id of ctx.sessions.running()) {
+      const trace = ctx.sessions.session(id).trace;
+      trace.flush();
+      indexer?.follow(trace.path);
+    }
+  }
+  /** Asks the worker; where it could not start or has stopped, the work runs in this thread. */
+  const indexWork = <T>(ask: (ix: TraceIndexer) => Promise<T>, here: (s: TraceStore) => T): Promise<T> => {
+    const ix = indexer;
+    const inThread = () => Promise.resolve().then(() => here(store!));
+    if (!ix || ix.failed()) return inThread();
+    return ask(ix).catch((err: unknown) => {
+      if (!ix.failed()) throw err;
+      return inThread();
+    });
+  };
+  const joined = (work: Promise<unknown>, done: () => void) => {
+    const p = work.finally(done);
+    p.catch(() => {}); // an answer that stopped waiting must not leave a rejection unhandled
+    return p;
+  };
+  /** Waits for `work` at most ANSWER_WAIT_MS once the worker runs; true when it finished. */
+  const settle = async (work: Promise<unknown>): Promise<boolean> => {
+    if (indexer) await within(indexer.ready, START_WAIT_MS).catch(() => false);
+    return within(work, ANSWER_WAIT_MS);
+  };
+  const syncAll = () => {
+    flushRunning();
+    return (syncing ??= joined(
+      indexWork((ix) => ix.syncRecords(recordsRoot), (s) => s.syncRecords(recordsRoot)),
+      () => (syncing = undefined),
+    ));
+  };
+  const ingest = (path: string) => {
+    let p = ingesting.get(path);
+    if (!p) ingesting.set(path, (p = joined(indexWork((ix) => ix.ingestFile(path), (s) => s.ingestFile(path)), () => ingesting.delete(path))));
+    return p;
+  };
+  /** True when the index has read the whole file (as it stands now). */
+  const current = (s: SessionSummary) => {
+    try {
+      return !!s.tracePath && statSync(s.tracePath).size === s.indexedBytes + s.tornBytes;
+    } catch {
+      return false;
+    }
+  };
+  /** Brings one session (or, when it is unknown, every trace) up to date within the answer's wait. */
+  const refresh = async (s: TraceStore, sessionId: string): Promise<SessionSummary> => {
+    flushRunning();
+    const known = s.getSession(sessionId);
+    if (known && current(known)) return known;
+    const work = known?.tracePath ? ingest(known.tracePath) : syncAll();
+    // A session not indexed yet appears with the first batch of its file: wait for that at least.
+    for (let done = await settle(work); ; done = await settle(work)) {
+      const found = s.getSession(sessionId);
+      if (found) return found;
+      if (done) throw new CoreError('not_found', `No recorded session ${sessionId} under ${recordsRoot}.`);
+    }
+  };
+
+  return {
+    open,
+    state,
+    async sync() {
+      await settle(syncAll());
+    },
+    refresh,
+    async dispose() {
+      if (follow) clearInterval(follow);
+      store?.dispose();
+      store = undefined;
+      await indexer?.dispose();
+      indexer = undefined;
+    },
+  };
+}
