@@ -1,7 +1,8 @@
-import { memo } from 'react';
-import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
+import { memo, useContext } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
 import type { CapsuleState } from '../../../src-shared/contract';
 import { useStudio, type CapsuleFlowNode } from '../../store';
+import { CompactContext } from './compact';
 
 const STATE_LABEL: Record<CapsuleState, string> = {
   stopped: 'Stopped',
@@ -12,20 +13,19 @@ const STATE_LABEL: Record<CapsuleState, string> = {
   failed: 'Failed',
 };
 
+// The actions are read when clicked, not subscribed to: every subscription is one more selector
+// that runs for each of 300 nodes on every store update (each drag frame).
+const launch = (id: string) => useStudio.getState().launchCapsule(id);
+const stop = (id: string) => useStudio.getState().stopCapsule(id);
+
 /**
  * A capsule on the canvas. The node carries only the capsule id; the live facts come from the
- * store through a narrow selector, so one capsule's state change re-renders one node.
+ * store through one narrow selector, so one capsule's state change re-renders one node.
  */
-/** Below this zoom the text is unreadable anyway: nodes draw as a name and a state colour. */
-const COMPACT_BELOW_ZOOM = 0.45;
-const isCompact = (s: { transform: [number, number, number] }) => s.transform[2] < COMPACT_BELOW_ZOOM;
-
 function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   const capsule = useStudio((s) => s.capsules[id]);
-  // A boolean selector: the node re-renders when the zoom crosses the threshold, not on every zoom step.
-  const compact = useStore(isCompact);
-  const launch = useStudio((s) => s.launchCapsule);
-  const stop = useStudio((s) => s.stopCapsule);
+  // From the canvas: the node re-renders when the zoom crosses the threshold, not on every zoom step.
+  const compact = useContext(CompactContext);
   if (!capsule) return null;
   const running = capsule.state !== 'stopped' && capsule.state !== 'failed';
   const role = capsule.role ?? 'capsule';

@@ -1,5 +1,6 @@
-import { useCallback, useRef, type DragEvent } from 'react';
+import { useCallback, useRef, useState, type DragEvent } from 'react';
 import {
+  applyNodeChanges,
   Background,
   BackgroundVariant,
   Controls,
@@ -7,8 +8,10 @@ import {
   Panel,
   ReactFlow,
   useReactFlow,
+  useStore,
   type Connection,
   type IsValidConnection,
+  type NodeChange,
   type OnBeforeDelete,
   type OnNodeDrag,
   type XYPosition,
@@ -16,6 +19,7 @@ import {
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
 import { useColorMode } from '../../app/useTheme';
 import { CapsuleNode } from './CapsuleNode';
+import { CompactContext, isCompact } from './compact';
 import { ExternalNode } from './ExternalNode';
 import { PermissionEdge } from './PermissionEdge';
 import { RemoteNode } from './RemoteNode';
@@ -30,15 +34,32 @@ const DELETE_KEYS = ['Delete', 'Backspace'];
 // No MiniMap: it redraws every node on each pan frame, which doubled the p95 frame time with
 // 300 nodes (e2e/graph-perf.spec.ts); Fit view covers the same need.
 
+/** A change xyflow sends for every pointer move of a drag. */
+const isDragMove = (c: NodeChange<FlowNode>) => c.type === 'position' && c.dragging === true;
 
 /** The formation canvas: nodes and edges from the store, every edit goes through a store action. */
 export function GraphCanvas() {
-  const nodes = useStudio((s) => s.flowNodes);
+  const storeNodes = useStudio((s) => s.flowNodes);
   const edges = useStudio((s) => s.flowEdges);
   const empty = useStudio((s) => s.capsuleIds.length === 0 && s.remoteIds.length === 0);
-  const onNodesChange = useStudio((s) => s.onNodesChange);
   const onEdgesChange = useStudio((s) => s.onEdgesChange);
   const colorMode = useColorMode();
+  const compact = useStore(isCompact);
+  // While a node is dragged its moving position lives here, not in the store: a store update
+  // runs every store subscriber in the Studio on every pointer move. The drop hands the final
+  // position to the store (and onNodeDragStop saves it), so the store never misses a move.
+  const [dragNodes, setDragNodes] = useState<FlowNode[] | null>(null);
+  const nodes = dragNodes ?? storeNodes;
+
+  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
+    if (changes.every(isDragMove)) {
+      setDragNodes((prev) => applyNodeChanges(changes, prev ?? useStudio.getState().flowNodes));
+      return;
+    }
+    useStudio.getState().onNodesChange(changes);
+    if (changes.some((c) => c.type === 'position' && !c.dragging)) setDragNodes(null);
+    else setDragNodes((prev) => prev && applyNodeChanges(changes, prev));
+  }, []);
   const { screenToFlowPosition, fitView } = useReactFlow<FlowNode, FlowEdge>();
   const dragOrigins = useRef(new Map<string, XYPosition>());
 
@@ -102,36 +123,38 @@ export function GraphCanvas() {
           </div>
         </div>
       ) : null}
-      <ReactFlow<FlowNode, FlowEdge>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        defaultEdgeOptions={defaultEdgeOptions}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onNodeDragStart={onNodeDragStart}
-        onNodeDragStop={onNodeDragStop}
-        onConnect={onConnect}
-        isValidConnection={isValidConnection}
-        onBeforeDelete={onBeforeDelete}
-        deleteKeyCode={DELETE_KEYS}
-        onlyRenderVisibleElements
-        colorMode={colorMode}
-        proOptions={proOptions}
-        fitView
-        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
-        minZoom={0.1}
-        aria-label="Formation canvas"
-      >
-        <Background variant={BackgroundVariant.Dots} gap={20} size={1.5} />
-        <Controls showInteractive={false} position="bottom-left" />
-        <Panel position="top-right">
-          <button type="button" className="btn" onClick={() => void fitView({ padding: 0.2, maxZoom: 1, duration: 200 })}>
-            Fit view
-          </button>
-        </Panel>
-      </ReactFlow>
+      <CompactContext.Provider value={compact}>
+        <ReactFlow<FlowNode, FlowEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          defaultEdgeOptions={defaultEdgeOptions}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onNodeDragStart={onNodeDragStart}
+          onNodeDragStop={onNodeDragStop}
+          onConnect={onConnect}
+          isValidConnection={isValidConnection}
+          onBeforeDelete={onBeforeDelete}
+          deleteKeyCode={DELETE_KEYS}
+          onlyRenderVisibleElements
+          colorMode={colorMode}
+          proOptions={proOptions}
+          fitView
+          fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+          minZoom={0.1}
+          aria-label="Formation canvas"
+        >
+          <Background variant={BackgroundVariant.Dots} gap={20} size={1.5} />
+          <Controls showInteractive={false} position="bottom-left" />
+          <Panel position="top-right">
+            <button type="button" className="btn" onClick={() => void fitView({ padding: 0.2, maxZoom: 1, duration: 200 })}>
+              Fit view
+            </button>
+          </Panel>
+        </ReactFlow>
+      </CompactContext.Provider>
     </div>
   );
 }
