@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useStudio } from '../store';
 import { ManifestPanel } from '../features/manifest';
 import { TaskInspector } from '../features/inspector';
@@ -15,9 +15,11 @@ const TABS: { id: Tab; label: string }[] = [
 
 /** The right-hand panel: details of the selected node, or the formation when none is. */
 export function SidePanel() {
-  const selectedId = useStudio((s) => s.selectedId);
-  const capsuleName = useStudio((s) => (s.selectedId ? s.capsules[s.selectedId]?.name : undefined));
-  const isRemote = useStudio((s) => !!s.selectedId && !!s.remotes[s.selectedId]);
+  // Deferred: grabbing a node selects it, and the panel's first render (a manifest parse) must not
+  // hold up the drag's first frames; React renders it right after, at lower priority.
+  const selectedId = useDeferredValue(useStudio((s) => s.selectedId));
+  const capsuleName = useStudio((s) => (selectedId ? s.capsules[selectedId]?.name : undefined));
+  const isRemote = useStudio((s) => !!selectedId && !!s.remotes[selectedId]);
   const [tab, setTab] = useState<Tab>('manifest');
 
   if (selectedId && isRemote) {
