@@ -2,6 +2,7 @@ import { PEER_HEADER, type Message } from '../../../src-shared/a2a';
 import { withHistory } from '../../runtime/tasks';
 import { registerMethod, type MethodContext } from '../methods';
 import { DEFAULT_HISTORY_LENGTH, parseParams, sendMessageParams, type SendMessageParams } from '../params';
+import { fastSendMessageParams } from '../params-fast';
 import { attachInlinePushConfig, inlinePushConfig } from '../push'; // issue 7
 import { checkAccepts } from '../../gateway/accepts'; // issue 8: the `accepts` input contract (the module alone, not the gateway server)
 
@@ -15,7 +16,8 @@ const header = (ctx: MethodContext, name: string): string | undefined => {
 
 /** Validates SendMessage params and hands the message to the session (shared with streaming). */
 export function acceptFromDoor(ctx: MethodContext, method: string) {
-  const params = parseParams(sendMessageParams, ctx.params) as SendMessageParams;
+  // The common shape is checked by hand (params-fast.ts); anything else, and every error, by the schema.
+  const params = fastSendMessageParams(ctx.params) ?? (parseParams(sendMessageParams, ctx.params) as SendMessageParams);
   checkAccepts(ctx.session.manifest.accepts, params.message); // issue 8: -32602 naming the field, before any task exists
   const push = inlinePushConfig(ctx.session, ctx.params); // issue 7: a bad inline push config starts nothing
   const accepted = ctx.session.acceptMessage({
