@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newSessionId } from '../../src-shared/ids';
 import { createTraceStore, createTraceWriter, type TraceStore } from './index';
@@ -241,6 +242,25 @@ describe('trace store', () => {
     expect(again).toMatchObject({ added: 1, badLines: 1 });
     expect(again.torn).toBeUndefined();
     expect(store.getSession(id)).toMatchObject({ status: 'ended', tornBytes: 0, badLines: 1 });
+  });
+
+  it('answers an unchanged file without a write transaction, and still sees a same-size replacement', () => {
+    const { id, path } = writeSession({ tasks: 2 });
+    const store = open();
+    store.ingestFile(path);
+    // Another process holds the write lock: an up-to-date file needs none, so no wait, no error.
+    const other = new Database(join(dir, 'studio.db'));
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      expect(store.ingestFile(path)).toMatchObject({ sessionId: id, added: 0, rebuilt: false });
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    // Same size, but the indexed end no longer follows a newline: replaced, so it is re-read.
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, `{"x":1}\n${text.slice(0, -9)} `);
+    expect(store.ingestFile(path).rebuilt).toBe(true);
   });
 
   it('re-indexes a trace file that was replaced by a shorter one', () => {

@@ -208,12 +208,35 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
       })
       .immediate();
 
+  /**
+   * True when the index holds the whole file as it stands (same size, still a line boundary where
+   * it stopped): the answer needs no write transaction. Followed files and syncs ask this most of
+   * the time.
+   */
+  function unchanged(tracePath: string, report: IngestReport): boolean {
+    const row = db.prepare('SELECT id, indexed_offset AS offset, torn_bytes AS torn FROM sessions WHERE trace_path = ?').get(tracePath) as
+      | { id: string; offset: number; torn: number }
+      | undefined;
+    if (!row || row.offset === 0) return false;
+    let size: number;
+    try {
+      size = statSync(tracePath).size;
+    } catch {
+      return false; // the transaction reports it
+    }
+    if (size !== row.offset + row.torn || !lineStartsAt(tracePath, row.offset)) return false;
+    report.sessionId = row.id;
+    if (row.torn) report.torn = { offset: row.offset, bytes: row.torn };
+    return true;
+  }
+
   function ingestFile(path: string, onProgress?: IngestProgress): IngestReport {
     const tracePath = resolve(path);
     const report: IngestReport = { sessionId: basename(dirname(tracePath)), path: tracePath, added: 0, rebuilt: false, badLines: 0 };
     const progress = { done: 0, total: 0 };
     for (let attempt = 0; ; attempt++) {
       try {
+        if (unchanged(tracePath, report)) return report;
         for (let more = true; more; ) {
           more = ingestBatch(tracePath, report, progress);
           onProgress?.(tracePath, progress.done, progress.total);
