@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createTraceStore, type IngestReport, type SyncReport } from './store';
+import { createTraceStore, type IngestReport, type SyncReport, type TraceStore } from './store';
 
 // The trace index's writer as seen from the main thread: ingest requests go to a worker thread
 // (index-worker.ts) and come back as promises, so indexing a 1M-event session never blocks the
 // event loop that serves the Studio and the doors. Reads stay on the caller's own store
-// connection (WAL lets them run beside the worker's writes). Where no worker can start, the same
-// requests run in this thread.
+// connection (WAL lets them run beside the worker's writes). Where no worker can start, or once it
+// has stopped, the same requests run in this thread.
 
 export interface IndexerOptions {
   /** Database file (not ':memory:': the worker and the readers share it). */
@@ -46,8 +46,6 @@ export interface TraceIndexer {
   follow(path: string): void;
   /** What is being indexed right now, or null when the index is caught up. */
   progress(): IndexProgress | null;
-  /** Why the worker is gone (it could not open the index, or stopped), or null while it works. */
-  failed(): Error | null;
   /** Resolves when every request and followed file so far is indexed. */
   idle(): Promise<void>;
   dispose(): Promise<void>;
@@ -80,6 +78,13 @@ export function createTraceIndexer(options: IndexerOptions, events: IndexerEvent
   } catch {
     return inThreadIndexer(opts);
   }
+  /** Where requests go once the worker has stopped (not by dispose): this thread, slower. */
+  let fallback: TraceIndexer | undefined;
+  let disposed = false;
+  const afterDeath = () => {
+    if (disposed) throw new Error('the trace indexer was disposed');
+    return (fallback ??= inThreadIndexer(opts));
+  };
   let nextId = 1;
   const pending = new Map<number, { ok: (r: never) => void; fail: (e: Error) => void }>();
   let idleWaiters: (() => void)[] = [];
@@ -147,7 +152,14 @@ export function createTraceIndexer(options: IndexerOptions, events: IndexerEvent
   };
 
   function request<T>(req: { type: 'ingest'; path: string } | { type: 'sync'; root: string }): Promise<T> {
-    if (dead) return Promise.reject(dead);
+    if (dead) {
+      try {
+        const ix = afterDeath();
+        return (req.type === 'ingest' ? ix.ingestFile(req.path) : ix.syncRecords(req.root)) as Promise<T>;
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    }
     const id = nextId++;
     return new Promise<T>((ok, fail) => {
       pending.set(id, { ok: ok as (r: never) => void, fail });
@@ -161,11 +173,13 @@ export function createTraceIndexer(options: IndexerOptions, events: IndexerEvent
     syncRecords: (root) => request<SyncReport>({ type: 'sync', root: resolve(root) }),
     follow(path) {
       if (!dead) post({ type: 'follow', path: resolve(path) });
+      else if (!disposed) afterDeath().follow(path);
     },
     progress: () => current,
-    failed: () => dead,
     idle: () => (seen < sent && !dead ? new Promise<void>((ok) => idleWaiters.push(ok)) : Promise.resolve()),
     async dispose() {
+      disposed = true;
+      await fallback?.dispose();
       if (dead) return;
       const exited = new Promise<void>((ok) => worker.once('exit', () => ok()));
       worker.ref();
@@ -179,18 +193,22 @@ export function createTraceIndexer(options: IndexerOptions, events: IndexerEvent
   };
 }
 
-/** The same requests, run synchronously in this thread (no worker could start). */
+/**
+ * The same requests, run synchronously in this thread: where no worker could start, or after the
+ * worker stopped. The store opens on the first request, so a failure to open is that request's.
+ */
 function inThreadIndexer(options: IndexerOptions): TraceIndexer {
-  const store = createTraceStore(options);
-  const run = <T>(f: () => T) => new Promise<T>((ok) => ok(f()));
+  let store: TraceStore | undefined;
+  const run = <T>(f: (s: TraceStore) => T) => new Promise<T>((ok) => ok(f((store ??= createTraceStore(options)))));
+  const ready = run(() => undefined);
+  ready.catch(() => {}); // the requests report it too
   return {
-    ready: Promise.resolve(),
-    ingestFile: (path) => run(() => store.ingestFile(path)),
-    syncRecords: (root) => run(() => store.syncRecords(root)),
-    follow: (path) => void run(() => store.ingestFile(path)).catch(() => {}),
+    ready,
+    ingestFile: (path) => run((s) => s.ingestFile(path)),
+    syncRecords: (root) => run((s) => s.syncRecords(root)),
+    follow: (path) => void run((s) => s.ingestFile(path)).catch(() => {}),
     progress: () => null,
-    failed: () => null,
     idle: () => Promise.resolve(),
-    dispose: async () => store.dispose(),
+    dispose: async () => store?.dispose(),
   };
 }

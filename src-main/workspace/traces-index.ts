@@ -85,16 +85,6 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
       indexer?.follow(trace.path);
     }
   }
-  /** Asks the worker; where it could not start or has stopped, the work runs in this thread. */
-  const indexWork = <T>(ask: (ix: TraceIndexer) => Promise<T>, here: (s: TraceStore) => T): Promise<T> => {
-    const ix = indexer;
-    const inThread = () => Promise.resolve().then(() => here(store!));
-    if (!ix || ix.failed()) return inThread();
-    return ask(ix).catch((err: unknown) => {
-      if (!ix.failed()) throw err;
-      return inThread();
-    });
-  };
   const joined = (work: Promise<unknown>, done: () => void) => {
     const p = work.finally(done);
     p.catch(() => {}); // an answer that stopped waiting must not leave a rejection unhandled
@@ -108,13 +98,13 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
   const syncAll = () => {
     flushRunning();
     return (syncing ??= joined(
-      indexWork((ix) => ix.syncRecords(recordsRoot), (s) => s.syncRecords(recordsRoot)),
+      indexer!.syncRecords(recordsRoot),
       () => (syncing = undefined),
     ));
   };
   const ingest = (path: string) => {
     let p = ingesting.get(path);
-    if (!p) ingesting.set(path, (p = joined(indexWork((ix) => ix.ingestFile(path), (s) => s.ingestFile(path)), () => ingesting.delete(path))));
+    if (!p) ingesting.set(path, (p = joined(indexer!.ingestFile(path), () => ingesting.delete(path))));
     return p;
   };
   /** True when the index has read the whole file (as it stands now). */
