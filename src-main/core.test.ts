@@ -18,6 +18,11 @@ describe('the core', () => {
     expect(await studio.core.handle('process.exit', {})).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
     expect(await studio.core.handle('toString', {})).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
     expect(await studio.core.handle('trace.tail', { sessionId: '../../etc' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const ses = `ses_${'0'.repeat(32)}`;
+    for (const bad of [{ last: 0 }, { last: -5 }, { last: '10' }, { last: 1.5 }, { after: -1 }, { limit: 10_001 }]) {
+      expect(await studio.core.handle('trace.tail', { sessionId: ses, ...bad })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    }
+    expect(await studio.core.handle('trace.tail', { sessionId: ses, last: 10 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await studio.core.handle('capsule.stop', { id: 'nobody' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await studio.core.handle('formation.get', undefined)).toMatchObject({ ok: true });
   });
@@ -43,6 +48,8 @@ describe('the core', () => {
     const tail = await studio.core.invoke('trace.tail', { sessionId: launched.sessionId! });
     expect(tail.events.map((e) => e.event_type)).toContain('task_end');
     expect(tail.next).toBe(tail.events.length);
+    const lastTwo = await studio.core.invoke('trace.tail', { sessionId: launched.sessionId!, last: 2 });
+    expect(lastTwo).toEqual({ events: tail.events.slice(-2), from: tail.next - 2, next: tail.next });
     // Live batches carry their line index, so tail + live stream join without gaps or repeats.
     const live = studio.events.filter((e) => e.event === 'trace.appended').map((e) => e.payload as { sessionId: string; first: number; events: unknown[] });
     const mine = live.filter((b) => b.sessionId === launched.sessionId);
