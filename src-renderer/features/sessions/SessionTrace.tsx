@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStudio } from '../../store';
 import { EventWindowNav } from './EventWindowNav';
-import { eventKind, eventText, sessionRows } from './eventText';
+import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
+import { sessionRows } from './sessionRows';
 
 const ROW_H = 24;
 const OVERSCAN = 10;
@@ -106,10 +107,10 @@ export function SessionTrace() {
             }
             const e = o.events[r.index];
             return (
-              <div key={r.key} role="listitem" className="session-row" data-kind={eventKind(e.event_type)} style={{ top }}>
+              <div key={r.key} role="listitem" className="session-row" data-kind={traceEventKind(e.event_type)} style={{ top }}>
                 <span className="session-row-time mono">{e.ts?.slice(11, 23)}</span>
                 <span className="session-row-type mono">{e.event_type}</span>
-                <span className="session-row-text">{eventText(e)}</span>
+                <span className="session-row-text">{describeTraceEvent(e)}</span>
               </div>
             );
           })}

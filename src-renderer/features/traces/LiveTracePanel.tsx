@@ -2,7 +2,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode }
 import type { TraceEvent } from '../../../src-shared/trace';
 import { useStudio } from '../../store';
 import { EventRowView, GroupRowView, GroupTitle, ROW } from './TraceRowView';
-import { createTraceGrouper, describeEvent } from './traceRows';
+import { describeTraceEvent } from '../../../src-shared/trace';
+import { createTraceGrouper } from './traceRows';
 import './traces.css';
 
 const OVERSCAN = 12;
@@ -131,7 +132,7 @@ function TraceList({ sessionId }: { sessionId: string }) {
       {picked ? (
         <div className="trace-detail" aria-label="Trace event detail">
           <div className="trace-detail-head">
-            <strong>{describeEvent(picked)}</strong>
+            <strong>{describeTraceEvent(picked)}</strong>
             <button type="button" className="btn btn-small" onClick={() => setPicked(null)} aria-label="Close event detail">
               ✕
             </button>

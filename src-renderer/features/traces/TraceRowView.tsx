@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { TraceEvent } from '../../../src-shared/trace';
-import { describeEvent, eventTone } from './traceRows';
+import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
 
 export const ROW = 22;
 
@@ -42,7 +42,7 @@ export const EventRowView = memo(function EventRowView({
   return (
     <div
       className="trace-row trace-event"
-      data-tone={eventTone(event.event_type)}
+      data-kind={traceEventKind(event.event_type)}
       data-picked={picked || undefined}
       role="row"
       aria-rowindex={position + 1}
@@ -53,7 +53,7 @@ export const EventRowView = memo(function EventRowView({
     >
       <span className="trace-time mono">{event.ts.slice(11, 23)}</span>
       <span className="trace-type">{event.event_type}</span>
-      <span className="trace-text">{describeEvent(event)}</span>
+      <span className="trace-text">{describeTraceEvent(event)}</span>
     </div>
   );
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../../src-shared/trace';
-import { allRows, createTraceGrouper, describeEvent } from './traceRows';
+import { allRows, createTraceGrouper } from './traceRows';
 
 const ev = (event_type: string, task_id?: string, extra: Record<string, unknown> = {}): TraceEvent =>
   ({ ts: '2026-01-01T00:00:00.000Z', event_type, session_id: 'ses_1', ...(task_id ? { task_id } : {}), ...extra }) as TraceEvent;
@@ -52,15 +52,5 @@ describe('trace rows', () => {
     events.splice(0, 2);
     events.push(ev('frame', 't2'), ev('task_end', 't2'));
     expect(allRows(g.update(events))).toEqual(fresh(events));
-  });
-});
-
-describe('event summaries', () => {
-  it('summarizes events in words, a streamed fragment first', () => {
-    expect(describeEvent(ev('inference', 't1', { turn: 2, tokens_in: 10, tokens_out: 5, stop_reason: 'end_turn', duration_ms: 3 }))).toBe(
-      'turn 2: 10 in / 5 out, end_turn, 3 ms',
-    );
-    expect(describeEvent(ev('a2a_send', 't1', { url: 'http://127.0.0.1:5/' }))).toContain('a2a send');
-    expect(describeEvent(ev('frame', 't1', { kind: 'text_delta', turn: 1, text: 'fragment 7 ' }))).toBe('fragment 7 (turn 1 streaming)');
   });
 });

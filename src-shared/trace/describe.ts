@@ -1,14 +1,16 @@
-import type { SessionEventView } from '../../../src-shared/contract';
+import type { TraceEvent } from './events';
 
-// What one trace line says, in a few words, for a row of the session's trace. Pure, so the
-// list stays cheap to render and easy to test.
-
-export type EventKind = 'inference' | 'tool' | 'a2a' | 'failure' | 'cancel' | 'task' | 'session' | 'other';
+// What a trace line says, in a few words, and what kind of line it is: one wording for every
+// view of a trace (the live trace tab, the sessions browser). Pure, so lists stay cheap to render
+// and easy to test.
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const clip = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function eventKind(type: string): EventKind {
+export type TraceEventKind = 'inference' | 'tool' | 'a2a' | 'failure' | 'cancel' | 'task' | 'session' | 'other';
+
+/** The kind of a trace event, for its colour in a list. */
+export function traceEventKind(type: string): TraceEventKind {
   if (type === 'inference') return 'inference';
   if (type === 'tool_call' || type === 'tool_result') return 'tool';
   if (type.startsWith('a2a_') || type.startsWith('delegation_')) return 'a2a';
@@ -19,8 +21,9 @@ export function eventKind(type: string): EventKind {
   return 'other';
 }
 
-export function eventText(e: SessionEventView): string {
-  const r = e as Record<string, unknown>;
+/** What one trace line says, in a few words (its type is shown beside it). */
+export function describeTraceEvent(e: TraceEvent): string {
+  const r = e as unknown as Record<string, unknown>;
   switch (e.event_type) {
     case 'inference':
       return `turn ${r.turn ?? '?'} · ${r.tokens_in ?? 0} in / ${r.tokens_out ?? 0} out · ${str(r.stop_reason)}${r.text ? ` · ${clip(str(r.text))}` : ''}`;
@@ -38,8 +41,11 @@ export function eventText(e: SessionEventView): string {
       return `← ${str(r.delegation_id)}${r.peer_task_id ? ` task ${str(r.peer_task_id)}` : ''}${r.state ? ` ${str(r.state).replace('TASK_STATE_', '')}` : ''}`;
     case 'task_start':
       return r.context_id ? `in context ${str(r.context_id)}` : 'started';
+    case 'frame':
+      // The fragment first: in a narrow panel the words after it are the ones cut off.
+      return r.kind === 'text_delta' ? `${clip(str(r.text).trim(), 100)} (turn ${r.turn ?? '?'} streaming)` : `${str(r.kind)}`;
     case 'task_end':
-      return `${str(r.state).replace('TASK_STATE_', '')} · ${r.turns ?? 0} turns · ${r.tokens_in ?? 0}/${r.tokens_out ?? 0} tokens${r.answer ? ` · ${clip(str(r.answer))}` : ''}`;
+      return `${str(r.state).replace('TASK_STATE_', '')} · ${r.turns ?? 0} turn${r.turns === 1 ? '' : 's'} · ${r.tokens_in ?? 0}/${r.tokens_out ?? 0} tokens${r.answer ? ` · ${clip(str(r.answer))}` : ''}`;
     case 'task_failed':
       return `${str(r.cause)}: ${clip(str(r.message))}`;
     case 'task_canceled':
@@ -53,21 +59,4 @@ export function eventText(e: SessionEventView): string {
     default:
       return clip(JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !['ts', 'event_type', 'session_id', 'task_id', 'seq'].includes(k)))), 200);
   }
-}
-
-/** Rows of the trace list: a header where the task changes, then its events (by index). */
-export type SessionRow = { kind: 'task'; key: string; taskId: string | null } | { kind: 'event'; key: string; index: number };
-
-export function sessionRows(events: SessionEventView[]): SessionRow[] {
-  const rows: SessionRow[] = [];
-  let current: string | null | undefined;
-  events.forEach((e, index) => {
-    const task = e.task_id ?? null;
-    if (task !== current) {
-      current = task;
-      rows.push({ kind: 'task', key: `h${e.seq}`, taskId: task });
-    }
-    rows.push({ kind: 'event', key: `e${e.seq}`, index });
-  });
-  return rows;
 }
