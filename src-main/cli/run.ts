@@ -6,6 +6,7 @@ import { UserError } from './errors';
 import { openStore } from './home';
 import { resolveRecordedSession, listRunningSessions } from '../trace';
 import { recordsLayout } from '../runtime/layout';
+import { cliEnv } from './secrets-env';
 
 /** The recorded session `capsule run --resume` continues; refuses one that is still running. */
 function resumeTarget(address: string, records?: string): { sessionId: string; workdir: string } {
@@ -47,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!file) throw new UserError(`run needs a manifest\n${usage}`, 2);
   const port = intOption('port', values.port, 65535);
   const manifestPath = resolve(file);
-  const loaded = loadManifestFile(manifestPath, process.env);
+  const loaded = loadManifestFile(manifestPath, cliEnv());
   if (!loaded.ok) {
     process.stderr.write(`${formatIssues(loaded.issues)}\ncapsule: ${file} has ${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}; the capsule did not start\n`);
     return 1;
