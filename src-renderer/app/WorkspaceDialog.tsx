@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useStudio } from '../store';
+import { invoke, useStudio } from '../store';
 import { Dialog } from './Dialog';
 
 interface WorkspaceFormProps {
@@ -13,7 +13,15 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
   const [dir, setDir] = useState('');
   const [example, setExample] = useState(false);
   const [busy, setBusy] = useState(false);
+  // The desktop offers the system's folder dialog; the web shell has only the typed path.
+  const [canPick, setCanPick] = useState(false);
   useEffect(() => void useStudio.getState().loadRecents(), []);
+  useEffect(() => {
+    invoke('studio.capabilities', {}).then(
+      (c) => setCanPick(c.pickFolder),
+      () => setCanPick(false),
+    );
+  }, []);
 
   const run = async (action: 'open' | 'create', path = dir.trim()) => {
     if (!path) return;
@@ -22,6 +30,12 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
     const ok = action === 'open' ? await s.openWorkspace(path) : await s.createWorkspace(path, example);
     setBusy(false);
     if (ok) onDone?.();
+  };
+  const pick = async (action: 'open' | 'create') => {
+    const picked = await invoke('workspace.pickFolder', { purpose: action }).catch(() => ({ dir: null }));
+    if (!picked.dir) return;
+    setDir(picked.dir);
+    await run(action, picked.dir);
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -39,6 +53,16 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
       <label className="checkbox">
         <input type="checkbox" checked={example} onChange={(e) => setExample(e.target.checked)} /> Start a new workspace from the example formation
       </label>
+      {canPick ? (
+        <div className="dialog-actions">
+          <button type="button" className="btn" disabled={busy} onClick={() => void pick('create')}>
+            New workspace in a folder…
+          </button>
+          <button type="button" className="btn" disabled={busy} onClick={() => void pick('open')}>
+            Choose a folder to open…
+          </button>
+        </div>
+      ) : null}
       <div className="dialog-actions">
         <button type="button" className="btn" disabled={busy || !dir.trim()} onClick={() => void run('create')}>
           Create workspace
