@@ -65,10 +65,14 @@ describe('the desktop package', () => {
     expect(existsSync(join(ROOT, 'resources', 'icon.png'))).toBe(true);
   });
 
-  it('builds AppImage and deb on Linux, dmg on macOS, nsis on Windows', () => {
+  it('builds AppImage and deb on Linux, dmg on macOS, nsis on Windows, each with an icon of the size it needs', () => {
     expect(config.linux.target).toEqual(['AppImage', 'deb']);
     expect(config.mac.target).toBe('dmg');
     expect(config.win.target).toBe('nsis');
+    const width = (file: string) => readFileSync(join(ROOT, file)).readUInt32BE(16); // a PNG's IHDR width
+    expect(width(config.linux.icon)).toBeGreaterThanOrEqual(256);
+    expect(width(config.win.icon)).toBeGreaterThanOrEqual(256);
+    expect(width(config.mac.icon)).toBeGreaterThanOrEqual(512);
   });
 
   it('the production page keeps the CSP written in index.html, and no inline script', () => {

@@ -11,9 +11,9 @@ export interface BuilderConfig {
   asarUnpack: string[];
   extraResources: { from: string; to: string; filter: string[] }[];
   npmRebuild?: boolean;
-  linux: { target: string[] };
-  mac: { target: string };
-  win: { target: string };
+  linux: { target: string[]; icon: string };
+  mac: { target: string; icon: string };
+  win: { target: string; icon: string };
 }
 
 export function readBuilderConfig(root: string): BuilderConfig {
