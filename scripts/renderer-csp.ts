@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import type { Plugin } from 'vite';
 
 // The renderer's page carries a strict meta CSP: scripts from our own origin only, nothing inline.
-// Under the dev server, React's hot reload needs one inline module script (the refresh preamble
-// @vitejs/plugin-react adds), which that CSP blocks. This plugin, active only while serving, admits
-// exactly the inline scripts the dev page carries, each by its sha256 hash; the production build
-// keeps the CSP as written in index.html. The dev server puts its scripts at the top of <head>, ahead
-// of the meta (a meta CSP governs only what follows it), so the meta moves to the top as well.
+// The dev server adds its own scripts at the top of <head>, ahead of the meta, where a meta CSP
+// does not reach (it governs only what follows it), and one of them is inline: React's refresh
+// preamble (@vitejs/plugin-react), which hot reload needs. This plugin, active only while serving,
+// moves the meta to the top so it governs every script of the dev page, and admits exactly the
+// inline scripts that page carries, each by its sha256 hash. The production build keeps the CSP
+// as written in index.html.
 
 const META = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i;
 const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
