@@ -9,7 +9,8 @@ const { desktopSteps } = require('./desktop/setup.ts');
 const root = path.resolve(__dirname, '..');
 
 async function main() {
-  const steps = desktopSteps(root);
+  // An explicit install tries again even when the last attempt failed.
+  const steps = desktopSteps(root, process.env, { retry: true });
   let binary = steps.binary();
   if (binary) console.log(`Electron is installed: ${binary}`);
   else {

@@ -15,7 +15,7 @@ const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', s
 async function main() {
   const built = run(bin('electron-vite'), ['build']);
   if (built !== 0) process.exit(built);
-  const sqlite = await desktopSteps(root).ensureSqlite();
+  const sqlite = await desktopSteps(root, process.env, { retry: true }).ensureSqlite();
   if (!sqlite.ok) {
     console.error(`better-sqlite3 for Electron is not available (${sqlite.reason}); an installer without it would read traces from the files only.`);
     process.exit(1);

@@ -57,4 +57,19 @@ describe('better-sqlite3 for Electron', () => {
     expect(result).toEqual({ ok: false, reason: 'gyp ERR! stack Error: not found: make' });
     expect(existsSync(join(dir, 'resources', 'native', 'electron', 'better_sqlite3.node'))).toBe(false);
   });
+
+  it('a failure is remembered for a day (npm start does not retry it each time); an explicit retry builds', async () => {
+    const dir = checkout();
+    let now = 1_000_000;
+    const calls: string[][] = [];
+    const fail: Run = async (_c, args) => (calls.push(args), { code: 1, output: 'gyp ERR! network connectivity' });
+    await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: fail, now: () => now });
+    now += 3600_000;
+    expect(await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: fail, now: () => now })).toEqual({ ok: false, reason: "no network: neither a prebuilt binary nor Electron's headers could be downloaded; tried 60 min ago" });
+    expect(calls).toHaveLength(1);
+    expect(await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: rebuilds(calls), retry: true, now: () => now })).toMatchObject({ ok: true, built: true });
+    now += 25 * 3600_000;
+    await ensureElectronSqlite({ root: dir, electronVersion: '46.0.0', run: fail, now: () => now });
+    expect(calls).toHaveLength(3);
+  });
 });

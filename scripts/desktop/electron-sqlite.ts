@@ -12,6 +12,9 @@ import { dirname, join } from 'node:path';
 export const ELECTRON_SQLITE_DIR = join('resources', 'native', 'electron');
 const BINARY = 'better_sqlite3.node';
 const STAMP = 'better_sqlite3.json';
+/** A failed attempt, remembered so npm start does not spend seconds on it again every time. */
+const FAILED = 'better_sqlite3.failed.json';
+const RETRY_AFTER_MS = 24 * 3600_000;
 
 export interface Stamp {
   electron: string;
@@ -33,6 +36,9 @@ export interface ElectronSqliteOptions {
   run?: Run;
   /** Called once when a build is needed (it can take minutes when it compiles). */
   onBuild?: () => void;
+  /** Try again even if the same build failed within the last day (npm run desktop:install). */
+  retry?: boolean;
+  now?: () => number;
 }
 
 export async function ensureElectronSqlite(opts: ElectronSqliteOptions): Promise<NativeResult> {
@@ -47,8 +53,16 @@ export async function ensureElectronSqlite(opts: ElectronSqliteOptions): Promise
     arch: opts.arch ?? process.arch,
   };
   if (existsSync(file) && sameStamp(join(dir, STAMP), want)) return { ok: true, file, built: false };
+  const now = opts.now ?? Date.now;
+  const failed = readFailure(join(dir, FAILED));
+  if (!opts.retry && failed && sameStamp(join(dir, FAILED), want) && now() - failed.at < RETRY_AFTER_MS) return { ok: false, reason: `${failed.reason}; tried ${Math.round((now() - failed.at) / 60_000)} min ago` };
 
   opts.onBuild?.();
+  const remember = (reason: string): NativeResult => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, FAILED), JSON.stringify({ ...want, at: now(), reason }, null, 2) + '\n');
+    return { ok: false, reason };
+  };
   const work = mkdtempSync(join(tmpdir(), 'capsule-electron-sqlite-'));
   try {
     // A package.json naming the module, so @electron/rebuild finds it as a dependency.
@@ -60,15 +74,25 @@ export async function ensureElectronSqlite(opts: ElectronSqliteOptions): Promise
     const args = [cli, '--version', want.electron, '--arch', want.arch, '--platform', want.platform, '--module-dir', work, '--only', 'better-sqlite3', '--force'];
     const { code, output } = await (opts.run ?? runNode)(process.execPath, args, work);
     const built = join(copy, 'build', 'Release', BINARY);
-    if (code !== 0 || !existsSync(built)) return { ok: false, reason: lastLine(output) || `@electron/rebuild exited with ${code}` };
+    if (code !== 0 || !existsSync(built)) return remember(lastLine(output) || `@electron/rebuild exited with ${code}`);
     mkdirSync(dir, { recursive: true });
     copyFileSync(built, file);
     writeFileSync(join(dir, STAMP), JSON.stringify(want, null, 2) + '\n');
+    rmSync(join(dir, FAILED), { force: true });
     return { ok: true, file, built: true };
   } catch (err) {
-    return { ok: false, reason: (err as Error).message.split('\n')[0] };
+    return remember((err as Error).message.split('\n')[0]);
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function readFailure(path: string): { at: number; reason: string } | undefined {
+  try {
+    const f = JSON.parse(readFileSync(path, 'utf8')) as { at: number; reason: string };
+    return typeof f.at === 'number' && typeof f.reason === 'string' ? f : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -4,7 +4,7 @@ import { fetchElectron, type FetchResult } from './fetch-electron';
 
 // The real steps behind npm start and npm run desktop:install, with progress on the terminal.
 
-export function desktopSteps(root: string, env: NodeJS.ProcessEnv = process.env) {
+export function desktopSteps(root: string, env: NodeJS.ProcessEnv = process.env, opts: { retry?: boolean } = {}) {
   const pkg = findElectronPackage(root);
   return {
     binary: () => (pkg ? electronBinary(pkg, env) : undefined),
@@ -17,7 +17,7 @@ export function desktopSteps(root: string, env: NodeJS.ProcessEnv = process.env)
     },
     async ensureSqlite(): Promise<NativeResult> {
       if (!pkg) return { ok: false, reason: 'the electron package is not installed' };
-      return ensureElectronSqlite({ root, electronVersion: pkg.version, onBuild: () => process.stderr.write(`Getting better-sqlite3 for Electron ${pkg.version} (once)…\n`) });
+      return ensureElectronSqlite({ root, electronVersion: pkg.version, retry: opts.retry, onBuild: () => process.stderr.write(`Getting better-sqlite3 for Electron ${pkg.version} (once)…\n`) });
     },
   };
 }
