@@ -122,10 +122,19 @@ async function main() {
       if (!withLive) return;
       await sleep((seconds * 1000 * 3) / 4);
       await timed('liveTraceOpenMs', async () => {
-        let page = await core.invoke('trace.tail', { sessionId, last: 100_000, limit: 10_000 });
+        // Pages as the renderer asks for them (tracesSlice's TAIL_PAGE); each answer is serialized as
+        // the web shell's socket sends it.
+        const PAGE = 10_000;
+        const tail = async (input: { last?: number; after?: number }) => {
+          const reply = await core.handle('trace.tail', { sessionId, ...input, limit: PAGE });
+          bytes += JSON.stringify({ type: 'reply', id: 1, ...reply }).length;
+          if (!reply.ok) throw new Error(reply.error.message);
+          return reply.value as { events: unknown[]; next: number };
+        };
+        let page = await tail({ last: 100_000 });
         let lines = page.events.length;
-        while (page.events.length === 10_000) {
-          page = await core.invoke('trace.tail', { sessionId, after: page.next, limit: 10_000 });
+        while (page.events.length === PAGE) {
+          page = await tail({ after: page.next });
           lines += page.events.length;
         }
         phases.liveTraceLines = lines;
