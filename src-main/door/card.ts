@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { DOOR_EXTENSION_URI, type AgentCard } from '../../src-shared/a2a';
 import type { Session } from '../runtime/api';
 import { doorCapabilities } from './methods';
-import { FRAMES_EXTENSION } from './stream/frames'; // issue 7
+import { sendCard, etagOf } from './card-etag';
+import { FRAMES_EXTENSION } from './stream/frames';
 
 // The agent card, built from the manifest only (never a secret), served at the well-known path.
 
@@ -27,7 +28,7 @@ export function buildAgentCard(session: Session): AgentCard {
           description: "The capsule door's own methods: murmur.StopSession cancels every task and reports what is left running; murmur.WatchSession streams the session trace.",
           params: { methods: ['murmur.StopSession', 'murmur.WatchSession'] },
         },
-        ...(doorCapabilities.streaming ? [FRAMES_EXTENSION] : []), // issue 7
+        ...(doorCapabilities.streaming ? [FRAMES_EXTENSION] : []),
       ],
     },
     defaultInputModes: ['text/plain', 'application/json'],
@@ -36,7 +37,7 @@ export function buildAgentCard(session: Session): AgentCard {
   };
 }
 
-const cards = new WeakMap<Session, { key: string; json: string; card: AgentCard }>();
+const cards = new WeakMap<Session, { key: string; json: string; etag: string; card: AgentCard }>();
 
 /** The card of a session, cached while its url and capabilities stay the same. */
 export function agentCardOf(session: Session): AgentCard {
@@ -48,15 +49,20 @@ function cached(session: Session) {
   let c = cards.get(session);
   if (!c || c.key !== key) {
     const card = buildAgentCard(session);
-    c = { key, card, json: JSON.stringify(card) };
+    const json = JSON.stringify(card);
+    c = { key, card, json, etag: etagOf(json) };
     cards.set(session, c);
   }
   return c;
 }
 
 export const cardPlugin: FastifyPluginAsync<{ session: Session }> = async (app, { session }) => {
-  const serve = async (_req: unknown, reply: import('fastify').FastifyReply) =>
-    reply.header('content-type', 'application/json').header('cache-control', 'max-age=60').send(cached(session).json);
+  // The card only changes with the door's address or capabilities: a minute's caching is safe,
+  // and a revalidation with If-None-Match costs a 304 without a body.
+  const serve = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const c = cached(session);
+    return sendCard(req, reply, c.json, 'max-age=60', c.etag);
+  };
   app.get('/.well-known/agent-card.json', serve);
   app.get('/.well-known/agent.json', serve);
 };

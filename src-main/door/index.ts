@@ -21,6 +21,7 @@ export function buildDoor(deps: DoorDeps): FastifyInstance {
 
 export { registerMethod, findMethod, REPLIED, doorCapabilities, type MethodContext, type MethodHandler } from './methods';
 export { buildAgentCard, agentCardOf } from './card';
+export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { acceptFromDoor } from './methods/send';
 export { parseParams, sendMessageParams, taskIdParams } from './params';

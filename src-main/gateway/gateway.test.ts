@@ -90,6 +90,26 @@ describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
   });
 });
 
+describe('card caching', () => {
+  it('index and capsule cards carry an ETag and a short private max-age, and answer 304 when unchanged', async () => {
+    const f = t.authFetch(token);
+    for (const url of [`${t.gateway.url}/.well-known/agent-card.json`, t.gateway.urlsOf(t.name).card]) {
+      const first = await f(url);
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(first.headers.get('cache-control')).toBe('private, max-age=30');
+      expect(first.headers.get('vary')).toMatch(/authorization/i);
+      const again = await f(url, { headers: { 'if-none-match': etag! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      expect((await f(url, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
+    }
+    // a 304 is still refused without the token
+    expect((await fetch(t.gateway.urlsOf(t.name).card, { headers: { 'if-none-match': '*' } })).status).toBe(401);
+  });
+});
+
 describe('refusals', () => {
   it('401 without a token and with a wrong one, with WWW-Authenticate: Bearer', async () => {
     const refusedBefore = t.gateway.access.recent().filter((e) => e.outcome === 'unauthorized').length;
