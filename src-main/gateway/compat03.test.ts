@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.dispose());
 
-const card03Url = () => `${t.gateway.urlsOf(t.name).url}/v0.3/agent-card.json`;
+const card03Url = () => `${t.gateway.urlsOf(t.name).url}v0.3/agent-card.json`;
 const msg = (text: string) => ({ kind: 'message' as const, messageId: `m-${Math.random()}`, role: 'user' as const, parts: [{ kind: 'text' as const, text }] });
 
 describe('A2A 0.3 compatibility', () => {
@@ -21,7 +21,7 @@ describe('A2A 0.3 compatibility', () => {
     const t2 = await startTestGateway();
     try {
       const tok = t2.gateway.exposures.enable(t2.name).token;
-      const res = await t2.authFetch(tok)(`${t2.gateway.urlsOf(t2.name).url}/v0.3/agent-card.json`);
+      const res = await t2.authFetch(tok)(`${t2.gateway.urlsOf(t2.name).url}v0.3/agent-card.json`);
       expect(res.status).toBe(404);
       const card = (await (await t2.authFetch(tok)(t2.gateway.urlsOf(t2.name).card)).json()) as any;
       expect(card.supportedInterfaces.map((i: any) => i.protocolVersion)).toEqual(['1.0']);

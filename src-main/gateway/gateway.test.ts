@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { waitFor } from '../runtime/testing';
+import { indexEntriesOf } from './cards';
 import { startTestGateway, type TestGateway } from './testing';
 
 // The gateway end to end: a rehearsal capsule exposed with a token, called by the @a2a-js/sdk
@@ -48,9 +49,11 @@ describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
   let client: Client;
   it('finds the capsule through the index card and builds a client from its card', async () => {
     const index = (await (await t.authFetch(token)(`${t.gateway.url}/.well-known/agent-card.json`)).json()) as any;
-    expect(index.capsules).toEqual([expect.objectContaining({ name: t.name, card: t.gateway.urlsOf(t.name).card })]);
-    client = await sdkClient(token).createFromUrl(index.capsules[0].card, '');
-    const card = (await (await t.authFetch(token)(index.capsules[0].card)).json()) as any;
+    expect('capsules' in index).toBe(false);
+    const listed = indexEntriesOf(index);
+    expect(listed).toEqual([expect.objectContaining({ name: t.name, card: t.gateway.urlsOf(t.name).card, url: t.gateway.urlsOf(t.name).url })]);
+    client = await sdkClient(token).createFromUrl(listed[0].card, '');
+    const card = (await (await t.authFetch(token)(listed[0].card)).json()) as any;
     expect(card.supportedInterfaces[0].url).toBe(t.gateway.urlsOf(t.name).url);
     expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) } });
     expect(card.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);

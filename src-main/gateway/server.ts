@@ -4,7 +4,7 @@ import { sendCard } from '../door';
 import { createAccessLog, type AccessEntry, type AccessLog } from './access-log';
 import { capsuleCard, card03, indexCard } from './cards';
 import { createExposureStore, type ExposureStore } from './exposures';
-import { guard, originOf, sendNotFound, type GuardResult, type OriginSettings } from './guard';
+import { bearerOf, guard, originOf, sendNotFound, type GuardResult, type OriginSettings } from './guard';
 import { handleRpc } from './rpc';
 import { createCardSigner, type CardSigner } from './signing';
 import type { ResolveCapsule } from './types';
@@ -60,7 +60,11 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     for (const id of ids) for (const close of [...(streams.get(id) ?? [])]) close();
   });
 
-  const capsuleUrl = (origin: string, name: string) => `${origin}/a2a/capsules/${enc(name)}`;
+  // A capsule's URL ends with a slash, so that standard URL resolution of the well-known card
+  // path against it (what A2A SDKs do: new URL('.well-known/agent-card.json', url)) lands on its
+  // card; JSON-RPC calls are taken with or without the slash.
+  const capsuleUrl = (origin: string, name: string) => `${origin}/a2a/capsules/${enc(name)}/`;
+  const cardUrlOf = (origin: string, name: string) => `${capsuleUrl(origin, name)}.well-known/agent-card.json`;
   const signedCard = async (origin: string, name: string): Promise<AgentCard | undefined> => {
     const exp = exposures.get(name);
     const cap = exp && (await opts.resolveCapsule(name));
@@ -101,14 +105,16 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     const origin = originOf(req, settings);
     const cap = await opts.resolveCapsule(g.exposure.capsule);
     const name = g.exposure.capsule;
-    const entries = cap ? [{ name, description: cap.description ?? cap.card.description, card: `${capsuleUrl(origin, name)}/.well-known/agent-card.json`, url: capsuleUrl(origin, name) }] : [];
+    const entries = cap ? [{ name, description: cap.description ?? cap.card.description, card: cardUrlOf(origin, name), url: capsuleUrl(origin, name) }] : [];
     card(req, reply, indexCard(entries, origin));
     log(req, started, { tokenId: g.exposure.tokenId, capsule: null, method: 'GET index card', status: reply.statusCode, outcome: 'ok' });
   });
 
-  const cardRoute = (compat: boolean) => async (req: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
+  const cardRoute = (compat: boolean) => async (req: FastifyRequest<{ Params: { name?: string } }>, reply: FastifyReply) => {
     const started = Date.now();
-    const name = req.params.name;
+    // Without a name (a capsule URL written without its trailing slash, resolved by an SDK to
+    // /a2a/capsules/.well-known/agent-card.json): the card of the one capsule the token opens.
+    const name = req.params.name ?? exposures.authenticate(bearerOf(req) ?? '')?.capsule ?? '\u0000';
     const method = compat ? 'GET card 0.3' : 'GET card';
     const g = guard(req, reply, exposures, settings, name);
     if (!g.ok) return refused(req, started, g, name, method);
@@ -122,6 +128,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method, status: reply.statusCode, outcome: 'ok' });
   };
   app.get('/a2a/capsules/:name/.well-known/agent-card.json', cardRoute(false));
+  app.get('/a2a/capsules/.well-known/agent-card.json', cardRoute(false));
   app.get('/a2a/capsules/:name/v0.3/agent-card.json', cardRoute(true));
 
   app.post('/a2a/capsules/:name', async (req: FastifyRequest<{ Params: { name: string } }>, reply) => {
@@ -178,8 +185,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     signer,
     cardOf: (name) => signedCard(opts.publicOrigin?.replace(/\/+$/, '') ?? bound, name),
     urlsOf(name) {
-      const url = capsuleUrl(opts.publicOrigin?.replace(/\/+$/, '') ?? bound, name);
-      return { url, card: `${url}/.well-known/agent-card.json` };
+      const origin = opts.publicOrigin?.replace(/\/+$/, '') ?? bound;
+      return { url: capsuleUrl(origin, name), card: cardUrlOf(origin, name) };
     },
     onAccess: access.onAccess,
     async close() {
