@@ -1,2 +1,3 @@
 export * from './types';
 export * from './errors';
+export { canonicalCard, AGENT_CARD_FIELDS } from './card-canonical';
