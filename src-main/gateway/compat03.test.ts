@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from 'a2a-sdk-v03/client';
 import { waitFor } from '../runtime/testing';
+import { resultTo03 } from './compat03';
 import { startTestGateway, type TestGateway } from './testing';
 
 // A2A 0.3 compatibility, opt-in per exposure, against the @a2a-js/sdk 0.3.14 client.
@@ -85,6 +86,14 @@ describe('A2A 0.3 compatibility', () => {
     expect(events.some((e) => e.kind === 'artifact-update')).toBe(true);
     const blocking = await client.sendMessage({ message: msg('blocking by client default') });
     expect(blocking).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+  });
+
+  it('final: true where the stream ends (an interrupted state ends message/stream, not tasks/resubscribe)', () => {
+    const update = (state: string) => ({ statusUpdate: { taskId: 't', contextId: 'c', status: { state } } });
+    expect(resultTo03(update('TASK_STATE_INPUT_REQUIRED'), 'message/stream')).toMatchObject({ kind: 'status-update', final: true, status: { state: 'input-required' } });
+    expect(resultTo03(update('TASK_STATE_INPUT_REQUIRED'), 'tasks/resubscribe')).toMatchObject({ final: false });
+    expect(resultTo03(update('TASK_STATE_COMPLETED'), 'tasks/resubscribe')).toMatchObject({ final: true });
+    expect(resultTo03(update('TASK_STATE_WORKING'), 'message/stream')).toMatchObject({ final: false });
   });
 
   it('agent/getAuthenticatedExtendedCard answers the 0.3 card', async () => {
