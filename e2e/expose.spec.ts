@@ -26,6 +26,8 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   expect(token).toMatch(/^capsule_/);
   await expect(fresh.locator('pre')).toContainText(`Bearer ${token}`);
   const url = await page.getByRole('textbox', { name: 'Gateway URL' }).inputValue();
+  expect(url).toMatch(/\/a2a\/capsules\/writer\/$/); // the slash lets SDKs resolve the card from it
+  await expect(page.getByText(/createFromUrl\(url\)/)).toBeVisible();
 
   const answer = (await (await call(url, token)).json()) as any;
   expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');
