@@ -23,4 +23,5 @@ export { registerMethod, findMethod, REPLIED, doorCapabilities, type MethodConte
 export { buildAgentCard, agentCardOf } from './card';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { acceptFromDoor } from './methods/send';
+export { checkAccepts } from './accepts';
 export { parseParams, sendMessageParams, taskIdParams } from './params';

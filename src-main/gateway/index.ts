@@ -5,7 +5,7 @@ export { createExposureStore, EXPOSURES_FILE, type ExposureStore, type ExposureI
 export { createAccessLog, ACCESS_LOG_FILE, type AccessEntry, type AccessLog } from './access-log';
 export { createCardSigner, verifyCardSignature, signatureJku, signingPayload, SIGNING_KEY_FILE, type CardSigner, type CardVerification } from './signing';
 export { canonicalJson } from './jcs';
-export { checkAccepts } from './accepts';
+export { checkAccepts } from '../door';
 export { capsuleCard, indexCard, card03, ACCEPTS_EXTENSION_URI } from './cards';
 export type { ResolvedCapsule, ResolveCapsule } from './types';
 export { verifyRemoteCard, type RemoteCardSignature } from './remote-verify';

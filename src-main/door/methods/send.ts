@@ -4,7 +4,7 @@ import { registerMethod, type MethodContext } from '../methods';
 import { DEFAULT_HISTORY_LENGTH, parseParams, sendMessageParams, type SendMessageParams } from '../params';
 import { fastSendMessageParams } from '../params-fast';
 import { attachInlinePushConfig, inlinePushConfig } from '../push'; // issue 7
-import { checkAccepts } from '../../gateway/accepts'; // issue 8: the `accepts` input contract (the module alone, not the gateway server)
+import { checkAccepts } from '../accepts';
 
 // SendMessage: blocking by default (answers once the task is terminal or interrupted);
 // configuration.returnImmediately answers as soon as the task is accepted.
