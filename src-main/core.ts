@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { CoreError, commands, isCommandName, toErrorInfo, type CommandInput, type CommandName, type CommandOutput, type EventMap, type EventName, type ReplyEnvelope } from '../src-shared/contract';
-import { startSession as runtimeStartSession } from './runtime';
+import { startSession as launchSession } from './launch';
 import {
   createCapsuleSessions,
   createRecentList,
@@ -49,7 +49,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   };
   const cfg: StudioConfig = { ...config, recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
   const sessions = createCapsuleSessions({
-    startSession: ports.startSession ?? runtimeStartSession,
+    startSession: ports.startSession ?? launchSession,
     recordsRoot: cfg.recordsRoot!,
     emit,
     env: cfg.env,
