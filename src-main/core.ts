@@ -3,6 +3,7 @@ import { CoreError, commands, isCommandName, toErrorInfo, type CommandInput, typ
 import { startSession as launchSession } from './launch';
 import {
   createCapsuleSessions,
+  createExposeService,
   createRecentList,
   createStudioContext,
   ensureExampleWorkspace,
@@ -14,7 +15,6 @@ import {
   type StudioConfig,
   type StudioPorts,
 } from './workspace';
-import { createExposeService } from './gateway'; // issue 8
 import { createTracesService } from './workspace/traces'; // issue 6
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject

@@ -1,5 +1,6 @@
 // The gateway: exposure of capsules to outside callers (auth, origin checks, index card, signed
-// cards, the `accepts` contract, A2A 0.3 compatibility) and its Studio commands.
+// cards, the `accepts` contract, A2A 0.3 compatibility). Its Studio commands are the workspace's
+// (workspace/expose-commands.ts), which uses the gateway from above.
 export { createGateway, isLoopback, type Gateway, type GatewayOptions } from './server';
 export { createExposureStore, EXPOSURES_FILE, type ExposureStore, type ExposureInfo } from './exposures';
 export { createAccessLog, ACCESS_LOG_FILE, type AccessEntry, type AccessLog } from './access-log';
@@ -12,4 +13,4 @@ export { verifyRemoteCard, type RemoteCardSignature } from './remote-verify';
 export { curlExample } from './usage';
 export { gatewayDataDir, readGatewayRecord, writeGatewayRecord, removeGatewayRecord, type GatewayRecord } from './home';
 export { runningResolver } from './running';
-export { createExposeService, type ExposeService } from './studio-handlers';
+export { readSettings, writeSettings, type GatewaySettings } from './studio-settings';
