@@ -18,12 +18,22 @@ export function matchesIfNoneMatch(header: string | string[] | undefined, etag: 
   return (Array.isArray(header) ? header.join(',') : header).split(',').some((t) => t.trim() === '*' || strip(t) === wanted);
 }
 
+/** True when If-Modified-Since is a date no earlier than `lastModified` (both HTTP dates, 1 s resolution). */
+export function notModifiedSince(header: string | undefined, lastModified: string): boolean {
+  const since = header ? Date.parse(header) : Number.NaN;
+  return Number.isFinite(since) && since >= Date.parse(lastModified);
+}
+
 /**
- * Sends a JSON card with its ETag and Cache-Control, or 304 Not Modified (no body, same
- * headers) when the caller already holds this version.
+ * Sends a JSON card with its ETag and Cache-Control (and Last-Modified when known), or 304 Not
+ * Modified (no body, same headers) when the caller already holds this version. If-None-Match
+ * wins over If-Modified-Since when both are sent, as RFC 9110 says.
  */
-export function sendCard(req: FastifyRequest, reply: FastifyReply, json: string, cacheControl: string, etag = etagOf(json)): FastifyReply {
+export function sendCard(req: FastifyRequest, reply: FastifyReply, json: string, cacheControl: string, etag = etagOf(json), lastModified?: string): FastifyReply {
   reply.header('etag', etag).header('cache-control', cacheControl);
-  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (lastModified) reply.header('last-modified', lastModified);
+  const inm = req.headers['if-none-match'];
+  const fresh = inm !== undefined ? matchesIfNoneMatch(inm, etag) : !!lastModified && notModifiedSince(req.headers['if-modified-since'], lastModified);
+  if (fresh) return reply.code(304).send();
   return reply.header('content-type', 'application/json').send(json);
 }

@@ -41,7 +41,7 @@ export function buildAgentCard(session: Session, methods: MethodTable): AgentCar
   };
 }
 
-const cards = new WeakMap<Session, { key: string; methods: MethodTable; json: string; etag: string; card: AgentCard }>();
+const cards = new WeakMap<Session, { key: string; methods: MethodTable; json: string; etag: string; modified: string; card: AgentCard }>();
 
 /** The card of a session served with `methods`, cached while its url and table stay the same. */
 export function agentCardOf(session: Session, methods: MethodTable): AgentCard {
@@ -53,7 +53,7 @@ function cached(session: Session, methods: MethodTable) {
   if (!c || c.key !== session.url || c.methods !== methods) {
     const card = buildAgentCard(session, methods);
     const json = JSON.stringify(card);
-    c = { key: session.url, methods, card, json, etag: etagOf(json) };
+    c = { key: session.url, methods, card, json, etag: etagOf(json), modified: new Date().toUTCString() };
     cards.set(session, c);
   }
   return c;
@@ -64,7 +64,7 @@ export const cardPlugin: FastifyPluginAsync<{ session: Session; methods: MethodT
   // and a revalidation with If-None-Match costs a 304 without a body.
   const serve = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     const c = cached(session, methods);
-    return sendCard(req, reply, c.json, 'max-age=60', c.etag);
+    return sendCard(req, reply, c.json, 'max-age=60', c.etag, c.modified);
   };
   app.get('/.well-known/agent-card.json', serve);
   app.get('/.well-known/agent.json', serve);
