@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { StudioPage } from './pages/studio';
 
-// Issue 8: expose a capsule from its details, call it from outside with the token shown once,
+// Expose a capsule from its details, call it from outside with the token shown once,
 // watch the call appear live, preview the signed card, rotate, warn off loopback, revoke.
 
 const call = (url: string, token: string) =>
