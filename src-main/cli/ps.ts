@@ -1,7 +1,8 @@
 import { listRunningSessions, type RunningSession } from '../trace';
 import type { Task } from '../../src-shared/a2a';
+// The client alone, not the door's index: a command that only calls doors need not load fastify.
+import { callDoor } from '../door/client';
 import { parseCommandArgs } from './args';
-import { callDoor } from './door-client';
 import { columns, formatDuration } from './format';
 import { layout } from './home';
 
@@ -15,9 +16,8 @@ type Activity = 'busy' | 'idle' | 'unreachable';
 
 async function activity(s: RunningSession): Promise<Activity> {
   try {
-    const answer = await callDoor<{ tasks?: Task[]; totalSize?: number }>(s.url, 'ListTasks', { status: 'TASK_STATE_WORKING', pageSize: 1 }, 2000);
-    if (answer.error) return 'unreachable';
-    return (answer.result.tasks?.length ?? 0) > 0 || (answer.result.totalSize ?? 0) > 0 ? 'busy' : 'idle';
+    const answer = (await callDoor(s.url, 'ListTasks', { status: 'TASK_STATE_WORKING', pageSize: 1 }, { timeoutMs: 2000 })) as { tasks?: Task[]; totalSize?: number } | undefined;
+    return (answer?.tasks?.length ?? 0) > 0 || (answer?.totalSize ?? 0) > 0 ? 'busy' : 'idle';
   } catch {
     return 'unreachable';
   }

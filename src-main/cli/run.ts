@@ -6,6 +6,7 @@ import { UserError } from './errors';
 import { openStore } from './home';
 import { resolveRecordedSession, listRunningSessions } from '../trace';
 import { recordsLayout } from '../runtime/layout';
+import { RECORDED_ADDRESS_HELP } from './session-help';
 
 /** The recorded session `capsule run --resume` continues; refuses one that is still running. */
 function resumeTarget(address: string, records?: string): { sessionId: string; workdir: string } {
@@ -30,7 +31,7 @@ export const usage = `usage: capsule run --manifest <file> [--port N] [--records
   --manifest, -m  the capsule manifest (murmur.yaml)
   --port, -p      the door's port (overrides network.internal_port; 0 lets the OS pick)
   --records       records root (default $CAPSULE_HOME/records)
-  --resume        continue a recorded session (@1, id suffix, id or trace path): same id and
+  --resume        continue a recorded session (${RECORDED_ADDRESS_HELP}): same id and
                   records; the tasks it finished stay answerable with GetTask
 Prints "capsule: url <url>" and "session: <id>" first, then runs until Ctrl-C or SIGTERM.`;
 
@@ -61,6 +62,7 @@ export async function main(argv: string[]): Promise<number> {
       manifestPath,
       manifest: loaded.manifest,
       secrets: loaded.secrets,
+      ownsProcess: true,
       ...(port !== undefined ? { port } : {}),
       ...(values.records ? { recordsRoot: resolve(values.records) } : {}),
     });

@@ -53,12 +53,23 @@ export async function main(argv: string[]): Promise<number> {
 
   const sessions = new Map<string, Session>();
   const members = () => formation.capsules.map((c) => ({ names: [c.id], manifestPath: resolve(dir, c.manifest), ...(sessions.get(c.id) ? { session: sessions.get(c.id)! } : {}) }));
-  const stopAll = () => Promise.all([...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)));
+  let stopping = false;
+  const stopAll = () => {
+    stopping = true;
+    return Promise.all([...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)));
+  };
   for (const c of formation.capsules) {
     const manifestPath = resolve(dir, c.manifest);
     try {
       const s = await startSession({ manifestPath, formation: liveFormation(() => members().filter((m) => m.names[0] !== c.id)) });
       sessions.set(c.id, s);
+      // One session may end on its own (capsule stop, after_task: exit, idle timeout): the others,
+      // and the gateway, keep running; the gateway no longer routes to the ended one.
+      void s.ended.then((reason) => {
+        if (sessions.get(c.id) !== s) return;
+        sessions.delete(c.id);
+        if (!stopping) process.stderr.write(`capsule: ${c.id} session ${s.id} ended (${reason})\n`);
+      });
       process.stdout.write(`capsule: ${c.id} ${s.url} (session ${s.id})\n`);
     } catch (err) {
       await stopAll();

@@ -7,6 +7,7 @@ import { parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { formatDuration } from './format';
 import { layout } from './home';
+import { RUNNING_ADDRESS_HELP } from './session-help';
 
 // `capsule watch <session>` / `capsule watch --url <door>`: murmur.WatchSession, printed as it
 // happens (tasks, turns with tokens, tool calls and results, completion), until the session ends.
@@ -16,7 +17,7 @@ import { layout } from './home';
 
 export const usage = `usage: capsule watch <session> [--from start|now|<seq>]
        capsule watch --url <door> [--from start|now|<seq>]
-  <session>  @1 (newest), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path
+  <session>  ${RUNNING_ADDRESS_HELP}
   --url      a door's address, e.g. localhost:52222 or http://127.0.0.1:52222
   --from     where to start: now (default), start (the whole trace so far), or a trace line number`;
 

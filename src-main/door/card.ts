@@ -24,8 +24,9 @@ export function buildAgentCard(session: Session): AgentCard {
       extensions: [
         {
           uri: DOOR_EXTENSION_URI,
-          description: "The capsule door's own methods: murmur.StopSession cancels every task and reports what is left running; murmur.WatchSession streams the session trace.",
-          params: { methods: ['murmur.StopSession', 'murmur.WatchSession'] },
+          description:
+            "The capsule door's own methods: murmur.StopSession cancels every task and reports what is left running; murmur.EndSession does the same, then ends the session; murmur.WatchSession streams the session trace.",
+          params: { methods: ['murmur.StopSession', 'murmur.EndSession', 'murmur.WatchSession'] },
         },
         ...(doorCapabilities.streaming ? [FRAMES_EXTENSION] : []), // issue 7
       ],

@@ -23,4 +23,5 @@ export { registerMethod, findMethod, REPLIED, doorCapabilities, type MethodConte
 export { buildAgentCard, agentCardOf } from './card';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { acceptFromDoor } from './methods/send';
+export { callDoor, door, DoorError, type DoorCallOptions, type DoorErrorKind, type SendParams, type StopAnswer } from './client';
 export { parseParams, sendMessageParams, taskIdParams } from './params';

@@ -3,5 +3,6 @@ import './send';
 import './tasks';
 import './list';
 import './session';
+import './end-session';
 import '../stream/methods'; // issue 7: SendStreamingMessage, SubscribeToTask, murmur.WatchSession
 import '../push/methods'; // issue 7: the four push-config methods

@@ -1,0 +1,11 @@
+// How every command's help names sessions, in one place so the words never drift apart.
+
+/** The rule, one sentence, as the README says it too. */
+export const ADDRESS_RULE =
+  '@1 is the newest session, @2 the one before, and so on: counted among running sessions by the commands that talk to one (ps, send, cancel, stop, watch, expose), among every recorded session by trace show and run --resume.';
+
+/** A running session's address, for commands that talk to a live door. */
+export const RUNNING_ADDRESS_HELP = '@1 (newest running), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path';
+
+/** A recorded session's address (trace show, run --resume). */
+export const RECORDED_ADDRESS_HELP = '@1 (newest recorded), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path';
