@@ -31,6 +31,12 @@ const SCRIPTED = `  rehearsal:
       - when: fail
         turns:
           - error: "simulated upstream failure"
+      - when: ask
+        turns:
+          - tool_calls:
+              - name: request_input
+                arguments: { question: "Which colour?" }
+          - text: "Noted."
       - when: count
         turns:
           - text: "one two three"
@@ -133,6 +139,16 @@ describe('capsule send', () => {
     const r = await capsule('send', doors.beta.session, 'count for me', '--stream');
     expect(r).toMatchObject({ code: 0, stdout: 'one two three\n' });
     expect(r.stderr).toContain('TASK_STATE_COMPLETED');
+  });
+
+  it('a task that asks a question exits 4 and takes the answer with --task', { timeout: 30_000 }, async () => {
+    const asked = await capsule('send', doors.beta.session, 'ask me something');
+    expect(asked.code).toBe(4);
+    expect(asked.stderr).toContain('waits for input: Which colour?');
+    const taskId = /task (tsk_[0-9a-f]+) waits/.exec(asked.stderr)![1];
+    const answered = await capsule('send', doors.beta.session, 'blue', '--task', taskId);
+    expect(answered).toMatchObject({ code: 0, stdout: 'Noted.\n' });
+    expect(answered.stderr).toContain(`task ${taskId} TASK_STATE_COMPLETED`);
   });
 
   it('refuses a usage mistake with exit 2', async () => {

@@ -20,16 +20,17 @@ const MAX_DATA_CHARS = 256 * 1024;
 const POLL_MIN_MS = 100;
 const POLL_MAX_MS = 1000;
 
-export const usage = `usage: capsule send <session> [text] [--file F]… [--data JSON] [--context ID] [--no-wait | --stream]
+export const usage = `usage: capsule send <session> [text] [--file F]… [--data JSON] [--context ID] [--task ID] [--no-wait | --stream]
   <session>    ${RUNNING_ADDRESS_HELP}
   <text>       the message (may be left out when --file or --data says it all)
   --file, -f   attach a file as a file part (repeatable; ${kib(MAX_FILE_BYTES)} KiB in all)
   --data       a JSON value sent as a data part (application/json)
   --context    continue a conversation: the context id of an earlier task
+  --task       answer a task that waits for input (its id, as printed)
   --no-wait    print the task id as soon as the door has taken the task, and exit
   --stream     print the answer as it comes (SendStreamingMessage)
 The answer goes to stdout; the task id and its final state to stderr. Exit status: 0 completed,
-1 failed or rejected, 3 canceled, 4 waiting for input (answer with --context and the task id), 2 usage.`;
+1 failed or rejected, 3 canceled, 4 waiting for input (answer it with --task), 2 usage.`;
 
 function kib(n: number): number {
   return Math.floor(n / 1024);
@@ -39,6 +40,7 @@ const options = {
   file: { type: 'string', short: 'f', multiple: true },
   data: { type: 'string' },
   context: { type: 'string' },
+  task: { type: 'string' },
   'no-wait': { type: 'boolean' },
   stream: { type: 'boolean' },
 } as const;
@@ -101,10 +103,14 @@ export function exitCodeOf(state: TaskState | string): number {
 
 const settled = (state: string) => isTerminal(state as TaskState) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
 
-function report(task: Task, printAnswer: boolean): number {
+function report(task: Task, printAnswer: boolean, address: string): number {
   const answer = answerOf(task);
   if (printAnswer && answer) process.stdout.write(`${answer}\n`);
   const note = task.status.state === 'TASK_STATE_COMPLETED' ? '' : statusText(task);
+  if (task.status.state === 'TASK_STATE_INPUT_REQUIRED') {
+    process.stderr.write(`capsule: task ${task.id} waits for input: ${note}\ncapsule: answer with: capsule send ${address} --task ${task.id} "<answer>"\n`);
+    return exitCodeOf(task.status.state);
+  }
   process.stderr.write(`capsule: task ${task.id} ${task.status.state}${note ? `: ${note}` : ''}\n`);
   return exitCodeOf(task.status.state);
 }
@@ -167,7 +173,7 @@ async function stream(url: string, message: Message, address: string): Promise<n
   if (!task) return 0; // the door answered with a message, not a task
   // The stream carries the state; the task as the door keeps it carries the answer and its words.
   const final = await door.getTask(url, task.id, 0).catch(() => ({ ...task!, status: { ...task!.status, state: state as TaskState } }));
-  return report(final, !printed);
+  return report(final, !printed, address);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -179,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
   const parts: Part[] = [...(text ? [{ text }] : []), ...fileParts(values.file ?? []), ...(values.data !== undefined ? [dataPart(values.data)] : [])];
   if (!parts.length) throw new UserError(`send needs a message: text, --file or --data\n${usage}`, 2);
   const session = resolveRunningSession(address, layout().running);
-  const message: Message = { messageId: newMessageId(), role: 'ROLE_USER', parts, ...(values.context ? { contextId: values.context } : {}) };
+  const message: Message = { messageId: newMessageId(), role: 'ROLE_USER', parts, ...(values.context ? { contextId: values.context } : {}), ...(values.task ? { taskId: values.task } : {}) };
 
   if (values.stream) return stream(session.url, message, address);
   const answer = await door.sendMessage(session.url, { message, configuration: { returnImmediately: true } });
@@ -194,7 +200,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const off = onInterrupt(address, () => task.id);
   try {
-    return report(await waitFor(session.url, task), true);
+    return report(await waitFor(session.url, task), true, address);
   } finally {
     off();
   }
