@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { door } from '../door';
 import { createTestStudio, type TestStudio } from './test-studio';
 
 // The Studio's cancel, Cancel all tasks and Stop session against a real session: the residue the
@@ -62,5 +63,17 @@ describe('cancel and stop in the Studio', () => {
     expect(readFileSync(join(studio.home, 'records', view.sessionId!, 'trace.jsonl'), 'utf8')).toContain('"session_end"');
     await expect(fetch(view.url!, { method: 'POST' })).rejects.toThrow();
     await expect(studio.core.invoke('session.stop', { capsuleId: 'writer' })).rejects.toMatchObject({ code: 'not_running' });
+  });
+
+  it('a session the Studio hosts, ended from outside (capsule stop), ends alone: the Studio and its other capsules go on', async () => {
+    studio = await createTestStudio();
+    const writer = await studio.core.invoke('capsule.launch', { id: 'writer' });
+    await studio.core.invoke('capsule.launch', { id: 'researcher' });
+    const stopped = studio.next('capsule.stateChanged', (s) => s.id === 'writer' && s.state === 'stopped');
+    expect(await door.endSession(writer.url!)).toMatchObject({ session_id: writer.sessionId, canceled: [] });
+    await stopped;
+    const task = await studio.core.invoke('task.send', { capsuleId: 'researcher', text: 'still here?' });
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'researcher')?.state).toBe('idle');
   });
 });
