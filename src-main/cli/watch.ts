@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
-import { readSse, type WatchEvent } from '../door/stream';
+// The client alone, not the door's index: a command that only calls doors need not load fastify.
+import { door, DoorError } from '../door/client';
 import { resolveRunningSession } from '../trace';
 import { parseCommandArgs } from './args';
 import { UserError } from './errors';
@@ -84,35 +85,20 @@ type StreamEnd = { ended: boolean; lastSeq: number; reachable: boolean };
 
 /** Reads one WatchSession stream, printing as it goes. */
 async function follow(url: string, from: 'now' | 'start' | number, out: (line: string) => void): Promise<StreamEnd> {
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', accept: 'text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'watch', method: 'murmur.WatchSession', params: { from } }),
-    });
-  } catch {
-    return { ended: false, lastSeq: 0, reachable: false };
-  }
-  // 503: the door is closing (its session is ending) and takes no new streams.
-  if (res.status === 503) return { ended: false, lastSeq: 0, reachable: false };
-  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    const body = (await res.json().catch(() => ({}))) as { error?: { code: number; message: string } };
-    throw new UserError(`the door at ${url} refused murmur.WatchSession${body.error ? ` (${body.error.code}): ${body.error.message}` : ` (HTTP ${res.status})`}`);
-  }
   let lastSeq = 0;
   let ended = false;
   try {
-    for await (const sse of readSse(res.body as AsyncIterable<Uint8Array>)) {
-      const msg = JSON.parse(sse.data) as { result?: WatchEvent; error?: { message: string } };
-      if (!msg.result) continue;
-      lastSeq = msg.result.seq;
-      const line = watchLine(msg.result.event);
+    for await (const { seq, event } of door.watchSession(url, from)) {
+      lastSeq = seq;
+      const line = watchLine(event as TraceEvent);
       if (line) out(line);
-      if (msg.result.event.event_type === 'session_end') ended = true;
+      if (event.event_type === 'session_end') ended = true;
     }
-  } catch {
-    // The connection dropped mid-stream: the caller decides whether the door is still there.
+  } catch (err) {
+    // Not there (or closing: its session is ending), refused, or the connection dropped
+    // mid-stream, in which case the caller decides whether the door is still there.
+    if (err instanceof DoorError && err.kind === 'unreachable') return { ended, lastSeq, reachable: false };
+    if (err instanceof DoorError) throw new UserError(`the door at ${url} refused murmur.WatchSession: ${err.message}`);
   }
   return { ended, lastSeq, reachable: true };
 }

@@ -147,19 +147,35 @@ export const door = {
     return stopAnswer(url, await callDoor(url, 'murmur.EndSession', {}, opts), 'murmur.EndSession');
   },
   /** SendStreamingMessage: each event as the door sends it, until the stream closes. */
-  async *streamMessage(url: string, params: SendParams, opts: DoorCallOptions & { extensions?: string } = {}): AsyncGenerator<StreamResponse> {
-    const res = await post(url, 'SendStreamingMessage', params, { ...opts, timeoutMs: opts.timeoutMs ?? 0 }, opts.extensions ? { 'a2a-extensions': opts.extensions } : {});
-    if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-      decode(url, res.status, await res.text().catch(() => ''));
-      throw new DoorError('bad_answer', `the door at ${url} answered SendStreamingMessage without a stream`, url);
-    }
-    if (!res.body) return;
-    for await (const event of readSse(res.body as AsyncIterable<Uint8Array>)) {
-      const result = decode(url, res.status, event.data);
-      if (result && typeof result === 'object') yield result as StreamResponse;
-    }
+  async *streamMessage(url: string, params: SendParams, opts: StreamOptions = {}): AsyncGenerator<StreamResponse> {
+    for await (const result of stream(url, 'SendStreamingMessage', params, opts)) if (result && typeof result === 'object') yield result as StreamResponse;
+  },
+  /** murmur.WatchSession: the session's trace events, each with its line number, until the session ends. */
+  async *watchSession(url: string, from: 'now' | 'start' | number, opts: StreamOptions = {}): AsyncGenerator<{ seq: number; event: { event_type: string } & Record<string, unknown> }> {
+    for await (const result of stream(url, 'murmur.WatchSession', { from }, opts)) if (result && typeof result === 'object') yield result as never;
   },
 };
+
+export type StreamOptions = DoorCallOptions & { extensions?: string };
+
+/**
+ * A streaming method: each event's result as it comes. A door that cannot be reached, or is closing
+ * (HTTP 503), throws `unreachable`; one that answers with an error instead of a stream throws that
+ * error; a stream that breaks off later throws whatever broke it (the caller decides what it means).
+ */
+async function* stream(url: string, method: string, params: unknown, opts: StreamOptions): AsyncGenerator<unknown> {
+  const res = await post(url, method, params, { ...opts, timeoutMs: opts.timeoutMs ?? 0 }, { accept: 'text/event-stream', ...(opts.extensions ? { 'a2a-extensions': opts.extensions } : {}) });
+  if (res.status === 503) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new DoorError('unreachable', `the door at ${url} is closing`, url);
+  }
+  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    decode(url, res.status, await res.text().catch(() => ''));
+    throw new DoorError('bad_answer', `the door at ${url} answered ${method} without a stream`, url);
+  }
+  if (!res.body) return;
+  for await (const event of readSse(res.body as AsyncIterable<Uint8Array>)) yield decode(url, res.status, event.data);
+}
 
 function stopAnswer(url: string, value: unknown, method: string): StopAnswer {
   const answer = shaped<{ session_id: string; canceled: string[]; residue: unknown }>(stopShape, value, url, method);
