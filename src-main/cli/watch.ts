@@ -9,6 +9,8 @@ import { UserError } from './errors';
 import { formatDuration } from './format';
 import { layout } from './home';
 import { RUNNING_ADDRESS_HELP } from './session-help';
+import { residueLine } from './residue';
+import { parseResidueList } from '../../src-shared/residue';
 
 // `capsule watch <session>` / `capsule watch --url <door>`: murmur.WatchSession, printed as it
 // happens (tasks, turns with tokens, tool calls and results, completion), until the session ends.
@@ -51,8 +53,10 @@ export function watchLine(event: TraceEvent): string | undefined {
       return `${task}  ← ${e.name} ${e.ok ? 'ok' : 'error'}: ${clip(String(e.result ?? ''), 120)}`;
     case 'task_failed':
       return `${task}task failed (${e.cause}): ${clip(e.message ?? '')}`;
-    case 'task_canceled':
-      return `${task}task canceled by ${e.by ?? '?'}`;
+    case 'task_canceled': {
+      const left = parseResidueList(e.residue).map(residueLine);
+      return `${task}task canceled by ${e.by ?? '?'}${left.length ? `  ${left.join('; ')}` : ''}`;
+    }
     case 'task_end':
       return `${task}task ${e.exit_status}  ${e.state}  turns ${e.turns}  in ${e.tokens_in} out ${e.tokens_out}  ${formatDuration(e.duration_ms)}${e.answer ? `  “${clip(e.answer)}”` : ''}`;
     case 'push_delivered':
