@@ -8,11 +8,12 @@ const { spawn } = require('node:child_process');
 
 function spawnForwarding(command, args, options = {}) {
   const child = spawn(command, args, { ...options, detached: process.platform !== 'win32' });
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    });
-  }
+  const forward = (signal) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => forward(signal));
+  // The terminal closing hangs up only our group: the app, in its own, is asked to end cleanly.
+  if (process.platform !== 'win32') process.on('SIGHUP', () => forward('SIGTERM'));
   // Should we go first (an uncaught error), the app must not outlive us unseen.
   process.on('exit', () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -152,18 +152,30 @@ describe('the Studio on Ctrl-C', () => {
 });
 
 describe('npm start', () => {
-  it("passes a terminal's Ctrl-C to the app once, not twice", { timeout: 30_000 }, async () => {
-    // The app stand-in counts the SIGINTs it gets; the launcher runs in its own process group, and
-    // the test signals that whole group, as a terminal does on Ctrl-C.
-    const app = 'let n = 0; process.on("SIGINT", () => { n++; setTimeout(() => { process.stdout.write(String(n)); process.exit(0); }, 300); }); setInterval(() => {}, 1000); process.stdout.write("ready");';
+  /** The launcher in its own process group (as a terminal's foreground job), with an app that counts the signals it gets. */
+  async function launch(counted: string) {
+    const app = `let n = 0; process.on("${counted}", () => { n++; setTimeout(() => { process.stdout.write(String(n)); process.exit(0); }, 300); }); setInterval(() => {}, 1000); process.stdout.write("ready");`;
     const launcher = `require(${JSON.stringify(join(ROOT, 'scripts', 'forward-signals.js'))}).spawnForwarding(process.execPath, ['-e', ${JSON.stringify(app)}], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1));`;
     const parent = spawn(process.execPath, ['-e', launcher], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
     cleanup.push(() => parent.exitCode === null && parent.kill('SIGKILL'));
     let out = '';
     parent.stdout!.on('data', (d) => (out += String(d)));
     await until(() => (out.includes('ready') ? true : undefined), 'the app to start');
+    return { parent, out: () => out, exited: new Promise((r) => parent.once('exit', r)) };
+  }
+
+  it("passes a terminal's Ctrl-C to the app once, not twice", { timeout: 30_000 }, async () => {
+    // The test signals the launcher's whole group, as a terminal does on Ctrl-C.
+    const { parent, out, exited } = await launch('SIGINT');
     process.kill(-parent.pid!, 'SIGINT');
-    await new Promise((r) => parent.once('exit', r));
-    expect(out).toBe('ready1');
+    await exited;
+    expect(out()).toBe('ready1');
+  });
+
+  it('asks the app to end cleanly (SIGTERM) when the terminal hangs up', { timeout: 30_000 }, async () => {
+    const { parent, out, exited } = await launch('SIGTERM');
+    process.kill(-parent.pid!, 'SIGHUP');
+    await exited;
+    expect(out()).toBe('ready1');
   });
 });
