@@ -1,5 +1,5 @@
 import { PEER_HEADER, unsupportedOperation } from '../../../src-shared/a2a';
-import { registerMethod } from '../methods';
+import type { MethodHandler } from '../methods';
 
 // murmur.EndSession: the session-level end. It cancels every task (as murmur.StopSession does),
 // answers with what was canceled and left behind, and once that answer has left, ends the session
@@ -8,7 +8,7 @@ import { registerMethod } from '../methods';
 // `capsule stop` uses this so that it never has to signal a process that hosts more than one.
 // Outside callers never reach it: the gateway forwards no murmur.* method.
 
-registerMethod('murmur.EndSession', async (ctx) => {
+export const endSession: MethodHandler = async (ctx) => {
   // A capsule asks on a model's behalf; ending another capsule's session is not a task it may give.
   if (ctx.headers[PEER_HEADER] !== undefined) throw unsupportedOperation('murmur.EndSession is for the person running the session, not for other capsules');
   const answer = await ctx.session.stopSession();
@@ -17,4 +17,4 @@ registerMethod('murmur.EndSession', async (ctx) => {
   ctx.reply.raw.once('finish', end);
   ctx.reply.raw.once('close', end);
   return answer;
-});
+};
