@@ -4,14 +4,15 @@ import { parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { layout } from './home';
 import { residueLine } from './residue';
-import { RUNNING_ADDRESS_HELP } from './session-help';
+import { RUNNING_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule cancel <session> <task-id>`: CancelTask to that session's door. A task that already
 // ended is "nothing to cancel" (exit 0), as seed 000 says; an unknown task is an error.
 
 export const usage = `usage: capsule cancel <session> <task-id>
   <session>  ${RUNNING_ADDRESS_HELP}
-  <task-id>  the task id SendMessage returned (or its last 4+ characters)`;
+  <task-id>  the task id SendMessage returned (or its last 4+ characters)
+${ADDRESS_RULE_HELP}`;
 
 /** A full task id from its last characters, asking the door for the session's tasks. */
 async function fullTaskId(url: string, id: string): Promise<string> {

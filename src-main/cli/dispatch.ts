@@ -1,6 +1,6 @@
 import { commands } from './commands';
 import { UserError } from './errors';
-import { ADDRESS_RULE } from './session-help';
+import { ADDRESS_RULE_HELP } from './session-help';
 
 // Dispatches a command line to the registered commands and turns errors into one line + exit code.
 
@@ -15,7 +15,7 @@ function usage(): string {
     '',
     'Sessions are named by address: @1, @2, …, the last 4+ characters of a session id, the full id,',
     'or a path to a trace.jsonl.',
-    ADDRESS_RULE,
+    ADDRESS_RULE_HELP,
     'Records live under $CAPSULE_HOME (default ~/.capsule).',
     'Run `capsule <command> --help` for the options of a command.',
   ].join('\n');

@@ -5,12 +5,14 @@ import { callDoor } from '../door/client';
 import { parseCommandArgs } from './args';
 import { columns, formatDuration } from './format';
 import { layout } from './home';
+import { ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule ps`: the sessions running on this machine (files of dead processes are pruned), each
 // asked by its door whether a task is working right now.
 
 export const usage = `usage: capsule ps [--json]
-Lists running capsule sessions: name, url, session id, age, busy/idle.`;
+Lists running capsule sessions: name, url, session id, age, busy/idle.
+${ADDRESS_RULE_HELP}`;
 
 type Activity = 'busy' | 'idle' | 'unreachable';
 

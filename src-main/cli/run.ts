@@ -7,7 +7,7 @@ import { UserError } from './errors';
 import { openStore } from './home';
 import { resolveRecordedSession, listRunningSessions } from '../trace';
 import { recordsLayout } from '../runtime/layout';
-import { RECORDED_ADDRESS_HELP } from './session-help';
+import { RECORDED_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 /** The recorded session `capsule run --resume` continues; refuses one that is still running. */
 function resumeTarget(address: string, records?: string): { sessionId: string; workdir: string } {
@@ -34,7 +34,8 @@ export const usage = `usage: capsule run --manifest <file> [--port N] [--records
   --records       records root (default $CAPSULE_HOME/records)
   --resume        continue a recorded session (${RECORDED_ADDRESS_HELP}): same id and
                   records; the tasks it finished stay answerable with GetTask
-Prints "capsule: url <url>" and "session: <id>" first, then runs until Ctrl-C or SIGTERM.`;
+Prints "capsule: url <url>" and "session: <id>" first, then runs until Ctrl-C or SIGTERM.
+${ADDRESS_RULE_HELP}`;
 
 const options = {
   manifest: { type: 'string', short: 'm' },

@@ -8,7 +8,7 @@ import { resolveRunningSession } from '../trace';
 import { parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { layout } from './home';
-import { RUNNING_ADDRESS_HELP } from './session-help';
+import { RUNNING_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule send <session> <text>`: one task to a running session's door, as any A2A client sends
 // it. Waits for the task's end and prints its answer (or streams it, or only prints the task id),
@@ -30,7 +30,8 @@ export const usage = `usage: capsule send <session> [text] [--file F]… [--data
   --no-wait    print the task id as soon as the door has taken the task, and exit
   --stream     print the answer as it comes (SendStreamingMessage)
 The answer goes to stdout; the task id and its final state to stderr. Exit status: 0 completed,
-1 failed or rejected, 3 canceled, 4 waiting for input (answer it with --task), 2 usage.`;
+1 failed or rejected, 3 canceled, 4 waiting for input (answer it with --task), 2 usage.
+${ADDRESS_RULE_HELP}`;
 
 function kib(n: number): number {
   return Math.floor(n / 1024);

@@ -5,7 +5,7 @@ import { parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { layout } from './home';
 import { residueLine } from './residue';
-import { RUNNING_ADDRESS_HELP } from './session-help';
+import { RUNNING_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule stop <session>` ends exactly the session it names, never its neighbours:
 //  1. murmur.StopSession, so what the session cancels and leaves behind is read while it can answer;
@@ -17,7 +17,8 @@ import { RUNNING_ADDRESS_HELP } from './session-help';
 
 export const usage = `usage: capsule stop <session>
   <session>  ${RUNNING_ADDRESS_HELP}
-Cancels the session's tasks, prints what they left behind, and ends that session only.`;
+Cancels the session's tasks, prints what they left behind, and ends that session only.
+${ADDRESS_RULE_HELP}`;
 
 /** How long a cancel may take (a harness gets its grace period) and how long the end may take. */
 const CANCEL_TIMEOUT_MS = 30_000;

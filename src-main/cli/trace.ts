@@ -5,7 +5,7 @@ import { UserError } from './errors';
 import { columns, formatDuration, formatTime, parseSince } from './format';
 import { openStore } from './home';
 import { printEvents, printSummary } from './trace-show';
-import { RECORDED_ADDRESS_HELP } from './session-help';
+import { RECORDED_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule trace show [session]` and `capsule trace ls`: read from the trace index, which is
 // brought up to date with the records (by byte offset) before every command.
@@ -15,7 +15,8 @@ export const usage = `usage: capsule trace show [session] [--events] [--task T] 
   [session]  ${RECORDED_ADDRESS_HELP} (default @1)
   --events   print the raw trace events (JSON lines) instead of the summary
   --task     only events of this task (task number, full id, or first/last 4+ characters)
-  --type     only events of these types (comma-separated or repeated)`;
+  --type     only events of these types (comma-separated or repeated)
+${ADDRESS_RULE_HELP}`;
 
 const showOptions = {
   events: { type: 'boolean' },

@@ -8,7 +8,7 @@ import { parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { formatDuration } from './format';
 import { layout } from './home';
-import { RUNNING_ADDRESS_HELP } from './session-help';
+import { RUNNING_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 import { residueLine } from './residue';
 import { parseResidueList } from '../../src-shared/residue';
 
@@ -22,7 +22,8 @@ export const usage = `usage: capsule watch <session> [--from start|now|<seq>]
        capsule watch --url <door> [--from start|now|<seq>]
   <session>  ${RUNNING_ADDRESS_HELP}
   --url      a door's address, e.g. localhost:52222 or http://127.0.0.1:52222
-  --from     where to start: now (default), start (the whole trace so far), or a trace line number`;
+  --from     where to start: now (default), start (the whole trace so far), or a trace line number
+${ADDRESS_RULE_HELP}`;
 
 const MAX_TEXT = 160;
 const clip = (s: string, max = MAX_TEXT) => {
