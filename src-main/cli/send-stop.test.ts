@@ -197,4 +197,13 @@ describe('capsule stop', () => {
     expect(readdirSync(join(home, 'run')).some((f) => f.startsWith(id))).toBe(false);
     expect(serve.exitCode).toBeNull();
   });
+
+  it('capsule serve on Ctrl-C ends every session it still hosts cleanly, then exits 0', { timeout: 60_000 }, async () => {
+    const exited = new Promise<number | null>((r) => serve.once('exit', (code) => r(code)));
+    serve.kill('SIGINT');
+    expect(await exited).toBe(0);
+    for (const name of ['alpha', 'beta']) expect(traceOf(doors[name].session)).toContain('"session_end"');
+    const left = existsSync(join(home, 'run')) ? readdirSync(join(home, 'run')).filter((f) => f.endsWith('.json')) : [];
+    expect(left).toEqual([]);
+  });
 });

@@ -8,6 +8,7 @@ import type { Session } from '../runtime';
 import { liveFormation } from '../runtime/tools/formation';
 import { readFormation, FORMATION_FILE } from '../workspace';
 import { intOption, parseCommandArgs } from './args';
+import { createShutdown } from '../shell/shutdown';
 import { UserError } from './errors';
 import { layout } from './home';
 
@@ -107,22 +108,18 @@ export async function main(argv: string[]): Promise<number> {
   }
   const unsubscribe = gateway.onAccess((e) => process.stderr.write(`access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`));
 
-  await new Promise<void>((done) => {
-    let signals = 0;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (++signals > 1) process.exit(130);
-      process.stderr.write(`capsule: ${signal}, stopping the gateway and ${sessions.size} session${sessions.size === 1 ? '' : 's'}\n`);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      done();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+  // Ctrl-C or SIGTERM: the gateway closes and every session ends cleanly; a second one forces it.
+  return new Promise<number>((exit) => {
+    createShutdown({
+      async stop() {
+        unsubscribe();
+        removeGatewayRecord(dataDir);
+        await gateway.close();
+        await stopAll();
+      },
+      exit,
+      log: (line) => process.stderr.write(`capsule: ${line === 'stopped' ? `stopped (${dirname(file)})` : line}\n`),
+      running: () => sessions.size,
+    }).handleSignals();
   });
-  unsubscribe();
-  removeGatewayRecord(dataDir);
-  await gateway.close();
-  await stopAll();
-  process.stderr.write(`capsule: stopped (${dirname(file)})\n`);
-  return 0;
 }
