@@ -3,6 +3,7 @@ import { formatIssues, loadManifestFile, ManifestError } from '../manifest';
 import { startSession } from '../launch';
 import type { Session } from '../runtime';
 import { intOption, parseCommandArgs } from './args';
+import { createShutdown } from '../shell/shutdown';
 import { UserError } from './errors';
 import { openStore } from './home';
 import { resolveRecordedSession, listRunningSessions } from '../trace';
@@ -78,18 +79,23 @@ export async function main(argv: string[]): Promise<number> {
 
   process.stdout.write(`capsule: url ${session.url}\nsession: ${session.id}\n`);
 
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    // A second Ctrl-C while the session winds down means "now".
-    if (++signals > 1) process.exit(130);
-    process.stderr.write(`capsule: ${signal}, stopping session ${session.id}\n`);
-    void session.end('stopped');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const reason = await session.ended;
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  process.stderr.write(`capsule: session ${session.id} ended (${reason}); records in ${session.workdir}\n`);
-  return 0;
+  // Ctrl-C or SIGTERM ends the session cleanly (a second one forces the exit); the session may
+  // also end by itself (after_task: exit, idle timeout, capsule stop).
+  const s = session;
+  return new Promise<number>((exit) => {
+    const shutdown = createShutdown({
+      stop: () => s.end('stopped'),
+      exit,
+      log: (line) => line !== 'stopped' && process.stderr.write(`capsule: ${line}\n`),
+      running: () => 1,
+    });
+    const off = shutdown.handleSignals();
+    void s.ended.then((reason) => {
+      process.stderr.write(`capsule: session ${s.id} ended (${reason}); records in ${s.workdir}\n`);
+      if (shutdown.state !== 'done') {
+        off();
+        exit(0);
+      }
+    });
+  });
 }

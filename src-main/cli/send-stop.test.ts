@@ -198,6 +198,25 @@ describe('capsule stop', () => {
     expect(serve.exitCode).toBeNull();
   });
 
+  it('capsule run on Ctrl-C cancels its task and ends its session cleanly, then exits 0', { timeout: 60_000 }, async () => {
+    const run = spawn(process.execPath, [BIN, 'run', '--manifest', join(ws, 'capsules', 'alpha.yaml'), '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    run.stderr!.on('data', (d) => (err += String(d)));
+    const seen: string[] = [];
+    createInterface({ input: run.stdout! }).on('line', (l) => seen.push(l));
+    const id = /^session: (ses_[0-9a-f]+)/.exec(await waitLine(run, seen, /^session: /))![1];
+    const exited = new Promise<number | null>((r) => run.once('exit', (code) => r(code)));
+    expect((await capsule('send', id, 'slow job', '--no-wait')).code).toBe(0);
+    run.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(err).toContain('capsule: SIGINT: ending 1 session (press Ctrl-C again to force)');
+    expect(err).toContain(`capsule: session ${id} ended (stopped)`);
+    const trace = traceOf(id);
+    expect(trace).toContain('"task_canceled"');
+    expect(trace).toContain('"session_end"');
+    expect(existsSync(join(home, 'run', `${id}.json`))).toBe(false);
+  });
+
   it('capsule serve on Ctrl-C ends every session it still hosts cleanly, then exits 0', { timeout: 60_000 }, async () => {
     const exited = new Promise<number | null>((r) => serve.once('exit', (code) => r(code)));
     serve.kill('SIGINT');
