@@ -91,13 +91,33 @@ function decode(url: string, status: number, text: string): unknown {
 /** One JSON-RPC call; resolves with `result`, throws DoorError. */
 export async function callDoor(url: string, method: string, params: unknown, opts: DoorCallOptions = {}): Promise<unknown> {
   const res = await post(url, method, params, opts);
-  const length = Number(res.headers.get('content-length') ?? 0);
-  if (length > MAX_ANSWER_BYTES) {
+  return decode(url, res.status, await readBounded(url, res));
+}
+
+/** The answer's body as text, refused past MAX_ANSWER_BYTES whether or not it said its length. */
+async function readBounded(url: string, res: Response): Promise<string> {
+  const tooBig = () => new DoorError('bad_answer', `the door at ${url} answered more than ${MAX_ANSWER_BYTES} bytes`, url);
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) {
     await res.body?.cancel().catch(() => undefined);
-    throw new DoorError('bad_answer', `the door at ${url} answered ${length} bytes (more than ${MAX_ANSWER_BYTES})`, url);
+    throw tooBig();
   }
-  const text = await res.text().catch(() => '');
-  return decode(url, res.status, text);
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > MAX_ANSWER_BYTES) {
+        await res.body.cancel().catch(() => undefined);
+        throw tooBig();
+      }
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof DoorError) throw err;
+    throw new DoorError('unreachable', `the door at ${url} broke off its answer (${(err as Error).message})`, url);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const taskShape = z.looseObject({ id: z.string().min(1), status: z.looseObject({ state: z.string() }) });
@@ -170,7 +190,7 @@ async function* stream(url: string, method: string, params: unknown, opts: Strea
     throw new DoorError('unreachable', `the door at ${url} is closing`, url);
   }
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    decode(url, res.status, await res.text().catch(() => ''));
+    decode(url, res.status, await readBounded(url, res));
     throw new DoorError('bad_answer', `the door at ${url} answered ${method} without a stream`, url);
   }
   if (!res.body) return;

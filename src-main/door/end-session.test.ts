@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PEER_HEADER } from '../../src-shared/a2a';
@@ -62,5 +63,29 @@ describe('the door client', () => {
     ts = await startTestSession();
     const card = (await door.getTask(`${ts.session.url}/.well-known/agent-card.json`, 'x').catch((e: unknown) => e)) as DoorError;
     expect(card.kind).toBe('bad_answer');
+  });
+
+  it('refuses an answer past its bound, even one that never says its length', async () => {
+    const big = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 'x');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 20 && res.write(chunk)) sent++;
+        if (sent < 20) res.once('drain', pump);
+        else res.end();
+      };
+      res.on('error', () => undefined);
+      pump();
+    });
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(big.address() as { port: number }).port}`;
+      const err = (await door.getTask(url, 'x').catch((e: unknown) => e)) as DoorError;
+      expect(err).toMatchObject({ kind: 'bad_answer', message: expect.stringContaining('more than 16777216 bytes') });
+    } finally {
+      big.closeAllConnections();
+      big.close();
+    }
   });
 });
