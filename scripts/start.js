@@ -3,11 +3,12 @@
 // better-sqlite3 for Electron's ABI); only when that fails, or with --web, the Studio is served to a
 // browser instead (web shell), with one line saying why. Extra arguments (e.g. --workspace DIR) pass through.
 'use strict';
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 require('tsx/cjs/api').register();
 const { chooseShell } = require('./desktop/choose-shell.ts');
 const { desktopSteps } = require('./desktop/setup.ts');
+const { spawnForwarding } = require('./forward-signals');
 
 const root = path.resolve(__dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
@@ -19,10 +20,9 @@ async function main() {
   const choice = await chooseShell({ args: process.argv.slice(2), env: process.env, ...desktopSteps(root), say: (line) => console.log(line) });
   const child =
     choice.shell === 'electron'
-      ? spawn(choice.binary, [root, ...choice.args], { cwd: root, stdio: 'inherit' })
-      : spawn(process.execPath, [path.join(root, 'bin', 'capsule.js'), 'studio', '--web', ...choice.args], { cwd: root, stdio: 'inherit' });
+      ? spawnForwarding(choice.binary, [root, ...choice.args], { cwd: root, stdio: 'inherit' })
+      : spawnForwarding(process.execPath, [path.join(root, 'bin', 'capsule.js'), 'studio', '--web', ...choice.args], { cwd: root, stdio: 'inherit' });
 
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 

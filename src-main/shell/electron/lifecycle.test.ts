@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestStudio, type TestStudio } from '../../workspace/test-studio';
+import { createShutdown } from '../shutdown';
 import { claimSingleInstance, folderPicker, quitOnOsShutdown, reportStartupFailure, wireQuit, type AppLike } from './lifecycle';
 
 // The desktop's app behaviour against fake electron modules (no electron import here).
@@ -56,60 +57,51 @@ describe('one instance', () => {
   });
 });
 
+/** The Studio's one shutdown on a fake app: exit records its code and says the app is gone. */
+function shutdownOn(app: FakeApp, stop: () => Promise<void>) {
+  const exited = new Promise<number>((ok) => app.once('exited', ok));
+  const shutdown = createShutdown({ stop, exit: (code) => (app.exit(code), app.emit('exited', code)), log: () => {} });
+  wireQuit(app, shutdown);
+  return { shutdown, exited };
+}
+
 describe('quitting', () => {
-  it('the last window closing ends every session through the core before the app is gone', async () => {
+  it('the last window closing ends every session through the core before the app exits', async () => {
     studio = await createTestStudio();
     const core = studio.core;
     const launched = await core.invoke('capsule.launch', { id: 'writer' });
     const app = new FakeApp();
     const dispose = vi.spyOn(core, 'dispose');
-    wireQuit({ app, shutdown: () => core.dispose() });
-    const gone = app.gone();
+    const { exited } = shutdownOn(app, () => core.dispose());
     app.fire('window-all-closed');
-    await gone;
+    expect(await exited).toBe(0);
     expect(dispose).toHaveBeenCalledTimes(1);
     const trace = readFileSync(`${studio.home}/records/${launched.sessionId}/trace.jsonl`, 'utf8');
     expect(trace).toContain('"event_type":"session_end"');
   });
 
-  it('Cmd+Q, app.quit(), OS shutdown and SIGTERM all run the one shutdown, once', async () => {
-    for (const trigger of ['cmd-q', 'app.quit', 'os-shutdown', 'sigterm'] as const) {
+  it('Cmd+Q, app.quit(), will-quit and OS shutdown are held until the one shutdown has run, once', async () => {
+    for (const trigger of ['cmd-q', 'app.quit', 'will-quit', 'os-shutdown'] as const) {
       const app = new FakeApp();
-      const signals = new EventEmitter();
       const powerMonitor = new EventEmitter();
       let release!: () => void;
-      const shutdown = vi.fn(() => new Promise<void>((ok) => (release = ok)));
-      const wiring = wireQuit({ app, shutdown, signals: signals as unknown as NodeJS.Process });
-      quitOnOsShutdown(app, powerMonitor as never);
-      const gone = app.gone();
+      const stop = vi.fn(() => new Promise<void>((ok) => (release = ok)));
+      const { shutdown, exited } = shutdownOn(app, stop);
+      quitOnOsShutdown(powerMonitor as never, shutdown);
       let osHeld = false;
       if (trigger === 'cmd-q') expect(app.fire('before-quit')).toBe(true);
       if (trigger === 'app.quit') app.quit();
+      if (trigger === 'will-quit') expect(app.fire('will-quit')).toBe(true);
       if (trigger === 'os-shutdown') powerMonitor.emit('shutdown', { preventDefault: () => (osHeld = true) });
-      if (trigger === 'sigterm') signals.emit('SIGTERM');
-      // Quitting again while the shutdown runs does not start a second one.
+      // Quitting again while the shutdown runs is the same request, still held.
       expect(app.fire('before-quit')).toBe(true);
-      expect(shutdown).toHaveBeenCalledTimes(1);
+      expect(stop).toHaveBeenCalledTimes(1);
+      expect(app.exited).toBeUndefined();
       release();
-      await wiring.finished;
-      await gone;
+      expect(await exited).toBe(0);
       expect(trigger !== 'os-shutdown' || osHeld).toBe(true);
-      // Once it is done, the quit goes through.
       expect(app.fire('before-quit')).toBe(false);
-      expect(shutdown).toHaveBeenCalledTimes(1);
-    }
-  });
-
-  it('a shutdown that hangs is bounded, and one that fails still quits; both are logged', async () => {
-    for (const shutdown of [() => new Promise<void>(() => {}), () => Promise.reject(new Error('door would not close'))]) {
-      const app = new FakeApp();
-      const log: string[] = [];
-      const wiring = wireQuit({ app, shutdown, boundMs: 50, log: (m) => log.push(m) });
-      const gone = app.gone();
-      app.quit();
-      await wiring.finished;
-      await gone;
-      expect(log[0]).toMatch(/longer than 50 ms|door would not close/);
+      expect(stop).toHaveBeenCalledTimes(1);
     }
   });
 });

@@ -41,66 +41,33 @@ export function claimSingleInstance(app: AppLike, window: () => WindowLike | und
   return true;
 }
 
-/** How long the shutdown may take before the app exits anyway (a harness that ignores signals). */
-export const SHUTDOWN_BOUND_MS = 15_000;
-
-export interface QuitWiring {
-  app: AppLike;
-  /** The one clean shutdown: every session ends, harnesses and detached shells are stopped. */
-  shutdown(): Promise<void>;
-  /** Process signals (SIGINT/SIGTERM to the main process) quit the same way. */
-  signals?: Pick<NodeJS.Process, 'once'>;
-  log?(message: string): void;
-  boundMs?: number;
+/** The one shutdown path of the Studio (shell/shutdown.ts): what the app's quit events feed. */
+export interface ShutdownLike {
+  readonly state: 'running' | 'stopping' | 'done';
+  request(why: string): Promise<void>;
 }
 
 /**
- * Every way out (last window closed, Cmd+Q, app.quit(), OS shutdown, SIGTERM) reaches before-quit
- * or will-quit; the first holds the quit, runs the shutdown once (bounded), then quits for real.
+ * Every way out of the app reaches the one shutdown: the last window closing, Cmd+Q and app.quit()
+ * (before-quit), anything else that reaches will-quit. Each is held until the shutdown is done (it
+ * ends the process with app.exit, which emits neither event again). Signals are the shutdown's own.
  */
-export function wireQuit(w: QuitWiring): { readonly finished: Promise<void> } {
-  let running: Promise<void> | undefined;
-  let done = false;
-  let finish: () => void;
-  const finished = new Promise<void>((ok) => (finish = ok));
+export function wireQuit(app: AppLike, shutdown: ShutdownLike): void {
+  app.on('window-all-closed', () => void shutdown.request('the window closed'));
   const hold = (event: { preventDefault(): void }) => {
-    if (done) return;
+    if (shutdown.state === 'done') return;
     event.preventDefault();
-    if (running) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise<void>((ok) => {
-      timer = setTimeout(() => {
-        w.log?.(`shutdown took longer than ${w.boundMs ?? SHUTDOWN_BOUND_MS} ms; quitting anyway`);
-        ok();
-      }, w.boundMs ?? SHUTDOWN_BOUND_MS);
-    });
-    let work: Promise<void>;
-    try {
-      work = w.shutdown();
-    } catch (err) {
-      work = Promise.reject(err);
-    }
-    work = work.catch((err: unknown) => w.log?.(`shutdown failed: ${(err as Error).message}`));
-    running = Promise.race([work, bound]).then(() => {
-      clearTimeout(timer);
-      done = true;
-      finish();
-      w.app.quit();
-    });
+    void shutdown.request('quitting');
   };
-  w.app.on('window-all-closed', () => w.app.quit());
-  w.app.on('before-quit', hold);
-  // app.exit() skips both; anything else that reaches will-quit unheld is held here.
-  w.app.on('will-quit', hold);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) w.signals?.once(signal, () => w.app.quit());
-  return { finished };
+  app.on('before-quit', hold);
+  app.on('will-quit', hold);
 }
 
 /** OS shutdown or logout (Linux, macOS): delay it while the sessions end. powerMonitor exists once the app is ready. */
-export function quitOnOsShutdown(app: AppLike, powerMonitor: PowerMonitorLike): void {
+export function quitOnOsShutdown(powerMonitor: PowerMonitorLike, shutdown: ShutdownLike): void {
   powerMonitor.on('shutdown', (event) => {
     event.preventDefault();
-    app.quit();
+    void shutdown.request('the system is shutting down');
   });
 }
 

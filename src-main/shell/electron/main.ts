@@ -6,6 +6,7 @@ import { createCore, type Core } from '../../core';
 import { recordsLayout } from '../../runtime/layout';
 import { createSecretStore } from '../../secrets';
 import { CSP } from '../csp';
+import { createShutdown } from '../shutdown';
 import { wireIpc } from './ipc';
 import { keychainCipher } from './keychain';
 import { claimSingleInstance, folderPicker, quitOnOsShutdown, reportStartupFailure, wireQuit, type PowerMonitorLike } from './lifecycle';
@@ -68,7 +69,7 @@ function createWindow(): BrowserWindow {
   });
   win.once('ready-to-show', () => win.show());
   // Windows logoff or shutdown (it cannot be delayed there): start the clean shutdown at once.
-  win.on('session-end', () => app.quit());
+  win.on('session-end', () => void shutdown.request('the session is ending'));
   void win.loadURL(devServer ?? `${ORIGIN}/index.html`);
   return win;
 }
@@ -118,7 +119,7 @@ async function shutdownStudio(): Promise<void> {
 
 async function start(): Promise<void> {
   // Electron's types leave out the shutdown event's argument, which its docs (and we) use.
-  quitOnOsShutdown(app, powerMonitor as unknown as PowerMonitorLike);
+  quitOnOsShutdown(powerMonitor as unknown as PowerMonitorLike, shutdown);
   lockDown();
   serveRenderer();
   const layout = recordsLayout(process.env);
@@ -138,8 +139,21 @@ async function start(): Promise<void> {
   });
 }
 
+// One shutdown path (shell/shutdown.ts) for Ctrl-C, SIGTERM, the last window closing, the app
+// quitting (Cmd+Q, app.quit()) and the OS shutting down: every session ends cleanly before the app
+// exits; a second signal forces it.
+const shutdown = createShutdown({
+  stop: shutdownStudio,
+  exit: (code) => app.exit(code),
+  log: (line) => {
+    process.stderr.write(`studio: ${line}\n`);
+    log.write(`shutdown: ${line}`);
+  },
+});
+
 if (claimSingleInstance(app, currentWindow)) {
-  wireQuit({ app, shutdown: shutdownStudio, signals: process, log: (m) => log.write(m) });
+  shutdown.handleSignals();
+  wireQuit(app, shutdown);
   app.whenReady().then(start).catch((err: unknown) => {
     log.write(`start failed: ${(err as Error).stack ?? String(err)}`);
     reportStartupFailure(app, dialog, err, log.file);
