@@ -14,9 +14,8 @@ class FakeApp extends EventEmitter implements AppLike {
   requestSingleInstanceLock = () => this.locked;
   quit() {
     this.quits++;
-    // Electron's quit: before-quit, then (unless held) will-quit, then the app is gone.
-    const held = this.fire('before-quit') || this.fire('will-quit');
-    if (!held) this.emit('quit-done');
+    // Electron's quit: before-quit, then (unless held) will-quit.
+    if (!this.fire('before-quit')) this.fire('will-quit');
   }
   exit(code = 0) {
     this.exited = code;
@@ -27,7 +26,6 @@ class FakeApp extends EventEmitter implements AppLike {
     this.emit(name, { preventDefault: () => (prevented = true) }, ...args);
     return prevented;
   }
-  gone = () => new Promise<void>((ok) => this.once('quit-done', ok));
 }
 
 function fakeWindow(minimized = false) {
