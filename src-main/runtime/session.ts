@@ -15,6 +15,7 @@ import { requestInputTool } from './request-input';
 import { closeDoor, listenDoor } from './listen';
 import { createSessionToolkit } from './tools';
 import { finishedTasksOf } from './resume';
+import { applyPolicy } from './policy';
 
 // startSession: manifest, records folder and trace, executor, task machinery, door, running file.
 
@@ -91,6 +92,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     onTaskEvent: tasks.onTaskEvent,
     cancelTask: tasks.cancelTask,
     stopSession: async () => toolkit.withResidue(await tasks.stopSession()),
+    updatePolicy: (policy) => applyPolicy(manifest, policy, trace),
     end: (reason = 'stopped') => (ending ??= endSession(reason)),
     ended,
   };

@@ -19,7 +19,7 @@ export function formationResolver(ctx: StudioContext, selfId: string): Formation
         } catch {
           session = undefined;
         }
-        return { names: [...new Set([c.id, c.summary.name ?? c.id])], manifestPath: c.file, ...(session ? { session } : {}) };
+        return { names: [...new Set([c.id, c.summary.name ?? c.id])], manifestPath: c.file, ...(c.summary.port ? { port: c.summary.port } : {}), ...(session ? { session } : {}) };
       });
   });
 }
