@@ -6,6 +6,7 @@ import { fetchRemoteCard } from './remote-card';
 import { formationView, type RemoteCards } from './view';
 import { watchFolder, type FolderWatcher } from './watcher';
 import { openWorkspaceFolder, type Workspace } from './workspace';
+import { createLiveEdits, type LiveEdits } from './live-edits';
 
 // What the command handlers share: the open workspace (and its watcher), running sessions,
 // fetched remote cards, and the event emitter.
@@ -47,6 +48,8 @@ export interface StudioContext {
   readonly sessions: CapsuleSessions;
   readonly recent: RecentList;
   readonly cards: RemoteCards;
+  /** Port following, live policy and "restart to apply" (see live-edits.ts). */
+  readonly live: LiveEdits;
   workspace(): Workspace;
   current(): Workspace | undefined;
   open(dir: string): Promise<FormationView>;
@@ -64,6 +67,7 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
   let watcher: FolderWatcher | undefined;
   const cards: RemoteCards = new Map();
   const fetchCard = ports.fetchCard ?? fetchRemoteCard;
+  const live = createLiveEdits({ sessions, emit, env: config.env });
 
   const ctx: StudioContext = {
     config,
@@ -72,6 +76,7 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
     sessions,
     recent,
     cards,
+    live,
     workspace() {
       if (!ws) throw new CoreError('no_workspace', ctx.startupError ? `No workspace is open: ${ctx.startupError}` : 'No workspace is open; open or create one first.');
       return ws;
@@ -99,13 +104,16 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
       );
       recent.remember(next.dir);
       for (const r of next.snapshot().remotes) void ctx.refreshCard(r.id, r.url);
+      live.reconcile(next);
       const view = ctx.view();
       emit('formation.changed', view);
       return view;
     },
-    view: () => formationView(ctx.workspace().snapshot(), sessions.status, cards),
+    view: () => formationView(ctx.workspace().snapshot(), sessions.status, cards, live.restartReason),
     changed() {
-      if (ws) emit('formation.changed', ctx.view());
+      if (!ws) return;
+      live.reconcile(ws);
+      emit('formation.changed', ctx.view());
     },
     async refreshCard(id, url) {
       const result = await fetchCard(url);

@@ -43,6 +43,10 @@ export const commands = {
   ),
   'capsule.launch': command<CapsuleView>()('Starts a session for the capsule and opens its door.', z.strictObject({ id })),
   'capsule.stop': command<void>()("Ends the capsule's session (StopSession, close the door).", z.strictObject({ id })),
+  'capsule.restart': command<CapsuleView>()(
+    'Ends the session and launches the manifest as saved. `when: "idle"` first waits for the running and queued tasks to end (at most 10 minutes); "now" cancels them.',
+    z.strictObject({ id, when: z.enum(['idle', 'now']) }),
+  ),
 
   'edge.connect': command<{ edge: EdgeView; pinnedPort?: number; message: string }>()(
     "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none.",

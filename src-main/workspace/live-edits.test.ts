@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestStudio, type TestStudio } from './test-studio';
+import { freePort } from './free-port';
+
+// Edits to a formation that runs: a palette orchestrator wired to a palette worker really
+// delegates to it, an edge drawn or deleted applies to the running sessions at once, a worker's
+// new port takes its edge along, and other changes say "restart to apply" until restarted.
+
+let studio: TestStudio | undefined;
+afterEach(async () => {
+  await studio?.dispose();
+  studio = undefined;
+});
+
+const answer = (task: { artifacts?: { parts: { text?: string }[] }[] }) => (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
+
+async function freshFormation() {
+  studio = await createTestStudio();
+  const core = studio.core;
+  await core.invoke('workspace.create', { dir: join(mkdtempSync(join(studio.home, 'ws-')), 'fresh') });
+  const orch = await core.invoke('capsule.add', { kind: 'orchestrator', position: { x: 0, y: 0 } });
+  const worker = await core.invoke('capsule.add', { kind: 'worker', position: { x: 400, y: 0 } });
+  return { core, orch: orch.id, worker: worker.id };
+}
+
+describe('a running formation and its edits', () => {
+  it('the palette orchestrator delegates to the worker it is wired to; removing the edge is reported honestly', async () => {
+    const { core, orch, worker } = await freshFormation();
+    await core.invoke('edge.connect', { source: orch, target: worker });
+    await core.invoke('formation.launch', {});
+    const done = await core.invoke('task.send', { capsuleId: orch, text: 'a task: count the files' });
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(answer(done)).toBe('The workers answered:\n- worker: Acknowledged: “a task: count the files”');
+
+    await core.invoke('edge.disconnect', { source: orch, target: worker });
+    const view = await core.invoke('formation.get', {});
+    expect(view.capsules.find((c) => c.id === orch)?.restartToApply).toBeUndefined();
+    const after = await core.invoke('task.send', { capsuleId: orch, text: 'a task again' });
+    expect(answer(after)).toMatch(/^No worker could do it:\n- delegate_task failed: no worker is reachable from orchestrator/);
+    const workerTasks = await core.invoke('task.list', { capsuleId: worker });
+    expect(workerTasks).toHaveLength(1);
+  });
+
+  it('a worker given a new pinned port keeps its edge; the running worker is marked "restart to apply"', async () => {
+    const { core, orch, worker } = await freshFormation();
+    await core.invoke('edge.connect', { source: orch, target: worker });
+    await core.invoke('capsule.launch', { id: worker });
+    const read = await core.invoke('manifest.read', { id: worker });
+    const before = /internal_port: (\d+)/.exec(read.source)![1];
+    const moved = await freePort(new Set([Number(before)]));
+    await core.invoke('manifest.write', { id: worker, source: read.source.replace(`internal_port: ${before}`, `internal_port: ${moved}`), expected: read.hash });
+
+    const view = await core.invoke('formation.get', {});
+    expect(view.capsules.find((c) => c.id === orch)?.allow).toEqual([`localhost:${moved}`]);
+    expect(view.edges.map((e) => [e.source, e.target, e.targetKind])).toEqual([[orch, worker, 'capsule']]);
+    expect(view.capsules.find((c) => c.id === worker)?.restartToApply).toMatch(/restart/);
+
+    const restarted = await core.invoke('capsule.restart', { id: worker, when: 'idle' });
+    expect(restarted.url).toBe(`http://127.0.0.1:${moved}`);
+    expect((await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)?.restartToApply).toBeUndefined();
+  });
+});

@@ -1,0 +1,110 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Manifest } from '../../src-shared/manifest';
+import { followPortOps } from '../../src-shared/manifest';
+import { editManifestSource, loadManifestFile } from '../manifest';
+import { policyOf, samePolicy } from '../runtime';
+import type { CapsuleSessions, Emit } from './sessions';
+import type { Workspace } from './workspace';
+
+// What an edit means for the formation while it runs, worked out after every change (a save in
+// the panel, an edge drawn or deleted, a hand edit on disk):
+// - a worker whose port moved takes the allow entries that named its old port with it;
+// - a running capsule's policy (allow list, peer export) is applied to its session at once;
+// - any other change to a running capsule's manifest is remembered as "restart to apply" until the
+//   session that runs the old version ends. Nothing is ever silently ignored.
+
+export interface LiveEdits {
+  /** Runs the three steps above on the workspace as it is now. */
+  reconcile(ws: Workspace): void;
+  /** Why the running session of `id` differs from its manifest, if it does. */
+  restartReason(id: string): string | undefined;
+}
+
+interface Deps {
+  sessions: CapsuleSessions;
+  emit: Emit;
+  env?: Record<string, string | undefined>;
+}
+
+/** A manifest without the two fields a running session can take live. */
+function withoutPolicy(m: Manifest): unknown {
+  const { capabilities, exports: _exports, ...rest } = m;
+  return { ...rest, shell: capabilities?.shell ?? null };
+}
+
+export function createLiveEdits(deps: Deps): LiveEdits {
+  /** The last port each capsule was reachable on (pinned, else the one it ran on), per workspace. */
+  const lastPorts = new Map<string, number>();
+  /** id -> the session whose manifest is out of date, and why. */
+  const pending = new Map<string, { sessionId: string; reason: string }>();
+
+  const runningPort = (id: string): number | undefined => {
+    const url = deps.sessions.status(id).url;
+    return url ? Number(new URL(url).port) || undefined : undefined;
+  };
+
+  function followPorts(ws: Workspace): void {
+    for (const c of ws.snapshot().capsules) {
+      const key = `${ws.dir}\0${c.id}`;
+      const port = c.summary.port ?? runningPort(c.id);
+      const last = lastPorts.get(key);
+      if (port === undefined) continue;
+      lastPorts.set(key, port);
+      if (last === undefined || last === port) continue;
+      for (const other of ws.snapshot().capsules) {
+        if (other.id === c.id) continue;
+        const ops = followPortOps(other.summary.allow, last, port);
+        if (!ops.length) continue;
+        try {
+          const { source } = ws.readManifestNow(other.id);
+          ws.writeManifest(other.id, editManifestSource(source, ops));
+          deps.emit('notice.raised', { level: 'info', message: `${other.summary.name ?? other.id} now reaches ${c.summary.name ?? c.id} on its new port ${port} (was ${last}).` });
+        } catch (err) {
+          deps.emit('notice.raised', { level: 'error', message: `${c.summary.name ?? c.id} moved to port ${port}, but ${other.manifestPath} could not follow: ${(err as Error).message}` });
+        }
+      }
+    }
+  }
+
+  function applyToSessions(ws: Workspace): void {
+    for (const id of deps.sessions.running()) {
+      const c = ws.snapshot().capsules.find((x) => x.id === id);
+      let session;
+      try {
+        session = deps.sessions.session(id);
+      } catch {
+        continue;
+      }
+      if (!c) continue;
+      const loaded = loadManifestFile(c.file, deps.env);
+      if (!loaded.ok) {
+        pending.set(id, { sessionId: session.id, reason: 'The manifest has problems; the session runs the version it was launched with.' });
+        continue;
+      }
+      const next = policyOf(loaded.manifest);
+      if (!samePolicy(policyOf(session.manifest), next)) {
+        session.updatePolicy(next);
+        deps.emit('notice.raised', { level: 'info', message: `${session.manifest.name}: the allow list and peer export apply to the running session now.` });
+      }
+      if (isDeepStrictEqual(withoutPolicy(loaded.manifest), withoutPolicy(session.manifest))) pending.delete(id);
+      else pending.set(id, { sessionId: session.id, reason: 'Saved changes apply when the capsule restarts.' });
+    }
+  }
+
+  return {
+    reconcile(ws) {
+      followPorts(ws);
+      applyToSessions(ws);
+    },
+    restartReason(id) {
+      const p = pending.get(id);
+      if (!p) return undefined;
+      const running = deps.sessions.status(id).sessionId;
+      if (running !== p.sessionId) {
+        pending.delete(id);
+        return undefined;
+      }
+      return p.reason;
+    },
+  };
+}
