@@ -54,8 +54,12 @@ export interface StudioContext {
   current(): Workspace | undefined;
   open(dir: string): Promise<FormationView>;
   view(): FormationView;
-  /** Emits formation.changed with the current view. */
-  changed(): void;
+  /**
+   * Emits formation.changed with the current view, after applying what the change means for the
+   * running formation (live-edits.ts); returns the running capsules whose policy it changed. `quiet`:
+   * the caller tells the user itself.
+   */
+  changed(opts?: { quiet?: boolean }): string[];
   refreshCard(id: string, url: string): Promise<void>;
   /** Why the workspace chosen at start could not be opened (named again by no_workspace errors). */
   startupError?: string;
@@ -110,10 +114,11 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
       return view;
     },
     view: () => formationView(ctx.workspace().snapshot(), sessions.status, cards, live.restartReason),
-    changed() {
-      if (!ws) return;
-      live.reconcile(ws);
+    changed(opts) {
+      if (!ws) return [];
+      const applied = live.reconcile(ws, opts);
       emit('formation.changed', ctx.view());
+      return applied;
     },
     async refreshCard(id, url) {
       const result = await fetchCard(url);

@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestStudio, type TestStudio } from './test-studio';
@@ -60,5 +61,27 @@ describe('a running formation and its edits', () => {
     const restarted = await core.invoke('capsule.restart', { id: worker, when: 'idle' });
     expect(restarted.url).toBe(`http://127.0.0.1:${moved}`);
     expect((await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)?.restartToApply).toBeUndefined();
+  });
+
+  it('a failed launch badge goes once the manifest is edited', async () => {
+    const { core, worker } = await freshFormation();
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      const read = await core.invoke('manifest.read', { id: worker });
+      const pinned = read.source.replace('exports:', `network:\n  internal_port: ${taken}\n\nexports:`);
+      const written = await core.invoke('manifest.write', { id: worker, source: pinned, expected: read.hash });
+      await expect(core.invoke('capsule.launch', { id: worker })).rejects.toMatchObject({ code: 'port_taken' });
+      expect((await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)).toMatchObject({ state: 'failed', error: expect.stringContaining(String(taken)) });
+
+      const free = await freePort(new Set([taken]));
+      await core.invoke('manifest.write', { id: worker, source: pinned.replace(`internal_port: ${taken}`, `internal_port: ${free}`), expected: written.hash });
+      const after = (await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)!;
+      expect(after.state).toBe('stopped');
+      expect(after.error).toBeUndefined();
+    } finally {
+      blocker.close();
+    }
   });
 });

@@ -11,11 +11,12 @@ import type { Workspace } from './workspace';
 // - a worker whose port moved takes the allow entries that named its old port with it;
 // - a running capsule's policy (allow list, peer export) is applied to its session at once;
 // - any other change to a running capsule's manifest is remembered as "restart to apply" until the
-//   session that runs the old version ends. Nothing is ever silently ignored.
+//   session that runs the old version ends. Nothing is ever silently ignored;
+// - a capsule whose launch failed loses its error badge once its manifest is edited.
 
 export interface LiveEdits {
-  /** Runs the three steps above on the workspace as it is now. */
-  reconcile(ws: Workspace): void;
+  /** Runs the three steps above on the workspace as it is now; returns the names of the running capsules whose policy changed. */
+  reconcile(ws: Workspace, opts?: { quiet?: boolean }): string[];
   /** Why the running session of `id` differs from its manifest, if it does. */
   restartReason(id: string): string | undefined;
 }
@@ -35,6 +36,8 @@ function withoutPolicy(m: Manifest): unknown {
 export function createLiveEdits(deps: Deps): LiveEdits {
   /** The last port each capsule was reachable on (pinned, else the one it ran on), per workspace. */
   const lastPorts = new Map<string, number>();
+  /** The manifest hash each capsule had when last seen, per workspace. */
+  const lastHashes = new Map<string, string>();
   /** id -> the session whose manifest is out of date, and why. */
   const pending = new Map<string, { sessionId: string; reason: string }>();
 
@@ -66,7 +69,18 @@ export function createLiveEdits(deps: Deps): LiveEdits {
     }
   }
 
-  function applyToSessions(ws: Workspace): void {
+  /** A failed launch's badge goes once its manifest is edited: the next launch tells whether it is fixed. */
+  function clearFixedFailures(ws: Workspace): void {
+    for (const c of ws.snapshot().capsules) {
+      const key = `${ws.dir}\0${c.id}`;
+      const last = lastHashes.get(key);
+      lastHashes.set(key, c.hash);
+      if (last !== undefined && last !== c.hash && deps.sessions.status(c.id).state === 'failed') deps.sessions.clearFailure(c.id);
+    }
+  }
+
+  function applyToSessions(ws: Workspace): string[] {
+    const applied: string[] = [];
     for (const id of deps.sessions.running()) {
       const c = ws.snapshot().capsules.find((x) => x.id === id);
       let session;
@@ -84,17 +98,21 @@ export function createLiveEdits(deps: Deps): LiveEdits {
       const next = policyOf(loaded.manifest);
       if (!samePolicy(policyOf(session.manifest), next)) {
         session.updatePolicy(next);
-        deps.emit('notice.raised', { level: 'info', message: `${session.manifest.name}: the allow list and peer export apply to the running session now.` });
+        applied.push(session.manifest.name);
       }
       if (isDeepStrictEqual(withoutPolicy(loaded.manifest), withoutPolicy(session.manifest))) pending.delete(id);
       else pending.set(id, { sessionId: session.id, reason: 'Saved changes apply when the capsule restarts.' });
     }
+    return applied;
   }
 
   return {
-    reconcile(ws) {
+    reconcile(ws, opts = {}) {
       followPorts(ws);
-      applyToSessions(ws);
+      clearFixedFailures(ws);
+      const applied = applyToSessions(ws);
+      if (applied.length && !opts.quiet) deps.emit('notice.raised', { level: 'info', message: `Applied to the running ${applied.join(', ')}: allow list and peer export.` });
+      return applied;
     },
     restartReason(id) {
       const p = pending.get(id);

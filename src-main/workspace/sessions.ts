@@ -38,6 +38,8 @@ export interface CapsuleSessions {
   /** The running session, or a `not_running` error naming the capsule. */
   session(id: string, name?: string): Session;
   running(): string[];
+  /** Forgets why the last launch or session failed (its cause was edited away): the capsule shows Stopped. */
+  clearFailure(id: string): void;
   /** The session with this id, among the running ones. */
   bySessionId(sessionId: string): { id: string; session: Session } | undefined;
   dispose(): Promise<void>;
@@ -169,6 +171,13 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
       return session;
     },
     running: () => [...slots].filter(([, s]) => s.session).map(([id]) => id),
+    clearFailure(id) {
+      const s = slot(id);
+      if (s.state !== 'failed' || s.session || s.starting) return;
+      s.state = 'stopped';
+      s.error = undefined;
+      announce(id);
+    },
     bySessionId(sessionId) {
       for (const [id, s] of slots) if (s.session?.id === sessionId) return { id, session: s.session };
       return undefined;

@@ -2,6 +2,7 @@ import { useStudio } from '../store';
 import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog } from '../features/graph';
 import { ConsolePanel } from '../features/console';
 import { Notices } from './Notices';
+import { RestartDialog } from './RestartToApply';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
 import { useShortcuts } from './useShortcuts';
@@ -29,6 +30,7 @@ export function App() {
       </div>
       <RemoteUrlDialog />
       <RemoveDialog />
+      <RestartDialog />
       <Notices />
     </GraphProvider>
   );

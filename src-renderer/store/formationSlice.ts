@@ -28,6 +28,13 @@ export interface FormationSlice {
   stopAll(): Promise<void>;
   launchCapsule(id: string): Promise<void>;
   stopCapsule(id: string): Promise<void>;
+  /** The capsule whose Restart waits for an answer: it is busy (wait for its task, or restart now). */
+  restartAsk: string | null;
+  /** Restarts at once when idle; when busy, asks first (restartAsk). */
+  restartCapsule(id: string): Promise<void>;
+  answerRestart(when: 'idle' | 'now' | null): Promise<void>;
+  /** Capsules whose restart waits for their task to end. */
+  restartsWaiting: string[];
   refreshRemote(id: string): Promise<void>;
 }
 
@@ -41,6 +48,14 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
       get().notify('error', `${what}: ${describeError(err)}`);
       return false;
     }
+  }
+  async function restart(id: string, when: 'idle' | 'now') {
+    set((s) => ({ restartsWaiting: [...s.restartsWaiting, id] }));
+    await attempt(`Could not restart ${get().capsules[id]?.name ?? id}`, async () => {
+      const view = await invoke('capsule.restart', { id, when });
+      set((s) => ({ capsules: { ...s.capsules, [id]: view } }));
+    });
+    set((s) => ({ restartsWaiting: s.restartsWaiting.filter((x) => x !== id) }));
   }
   const applyView = (view: FormationView) => set((s) => foldBatch(s, { ...emptyBatch(), formation: view }));
 
@@ -120,6 +135,22 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
     },
     async stopCapsule(id) {
       await attempt(`Could not stop ${get().capsules[id]?.name ?? id}`, () => invoke('capsule.stop', { id }));
+    },
+    restartAsk: null,
+    restartsWaiting: [],
+    async restartCapsule(id) {
+      const c = get().capsules[id];
+      if (!c) return;
+      if (c.state === 'busy' || c.queued > 0 || c.running) {
+        set({ restartAsk: id });
+        return;
+      }
+      await restart(id, 'now');
+    },
+    async answerRestart(when) {
+      const id = get().restartAsk;
+      set({ restartAsk: null });
+      if (id && when) await restart(id, when);
     },
   };
 };
