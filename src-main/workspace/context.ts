@@ -52,7 +52,10 @@ export interface StudioContext {
   readonly live: LiveEdits;
   workspace(): Workspace;
   current(): Workspace | undefined;
-  open(dir: string): Promise<FormationView>;
+  /** Opens a workspace; the capsules running in the one open now are stopped, or kept running out of sight. */
+  open(dir: string, opts?: { running?: 'stop' | 'keep' }): Promise<FormationView>;
+  /** The open workspace when it is `dir`, else a workspace left with capsules running, if any. */
+  workspaceAt(dir: string): Workspace | undefined;
   view(): FormationView;
   /**
    * Emits formation.changed with the current view, after applying what the change means for the
@@ -72,6 +75,8 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
   const cards: RemoteCards = new Map();
   const fetchCard = ports.fetchCard ?? fetchRemoteCard;
   const live = createLiveEdits({ sessions, emit, env: config.env });
+  /** Workspaces left with capsules running (their delegations still need their formation). */
+  const kept = new Map<string, Workspace>();
 
   const ctx: StudioContext = {
     config,
@@ -86,11 +91,18 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
       return ws;
     },
     current: () => ws,
-    async open(dir) {
+    workspaceAt: (d) => (ws?.dir === d ? ws : kept.get(d)),
+    async open(dir, opts = {}) {
       const next = openWorkspaceFolder(dir, config.env);
       watcher?.dispose();
-      // Sessions belong to the formation they were launched from.
-      if (ws && ws.dir !== next.dir) await Promise.all(sessions.running().map((id) => sessions.stop(id).catch(() => undefined)));
+      // Sessions belong to the formation they were launched from: stopped with it, unless the
+      // user chose to keep them running (then they come back into view with their workspace).
+      if (ws && ws.dir !== next.dir) {
+        if (opts.running === 'keep' && sessions.running().length) kept.set(ws.dir, ws);
+        else await Promise.all(sessions.running().map((id) => sessions.stop(id).catch(() => undefined)));
+      }
+      kept.delete(next.dir);
+      sessions.setWorkspace(next.dir);
       ws = next;
       cards.clear();
       watcher = watchFolder(

@@ -84,4 +84,27 @@ describe('a running formation and its edits', () => {
       blocker.close();
     }
   });
+
+  it('another workspace opens with the running formation kept (back in view on return) or stopped', async () => {
+    const { core, orch, worker } = await freshFormation();
+    const first = (await core.invoke('formation.get', {})).dir;
+    await core.invoke('edge.connect', { source: orch, target: worker });
+    await core.invoke('formation.launch', {});
+    const before = (await core.invoke('formation.get', {})).capsules.map((c) => c.sessionId);
+
+    const other = await core.invoke('workspace.create', { dir: join(studio!.home, 'other'), running: 'keep' });
+    expect(other.capsules).toEqual([]);
+    await core.invoke('capsule.add', { kind: 'worker', position: { x: 0, y: 0 } });
+    expect((await core.invoke('formation.get', {})).capsules.find((c) => c.id === 'worker')?.state).toBe('stopped');
+
+    const back = await core.invoke('workspace.open', { dir: first, running: 'stop' });
+    expect(back.capsules.map((c) => c.sessionId)).toEqual(before);
+    expect(back.capsules.every((c) => c.state === 'idle')).toBe(true);
+    // The kept orchestrator still delegates within its own formation.
+    expect(answer(await core.invoke('task.send', { capsuleId: orch, text: 'a task' }))).toContain('- worker: Acknowledged');
+
+    await core.invoke('workspace.open', { dir: join(studio!.home, 'other') });
+    const again = await core.invoke('workspace.open', { dir: first });
+    expect(again.capsules.every((c) => c.state === 'stopped')).toBe(true);
+  });
 });

@@ -22,8 +22,9 @@ export interface FormationSlice {
   setLinked(up: boolean): void;
   loadFormation(): Promise<void>;
   loadRecents(): Promise<void>;
-  openWorkspace(dir: string): Promise<boolean>;
-  createWorkspace(dir: string, example: boolean): Promise<boolean>;
+  /** `running`: what becomes of the capsules running in the workspace open now (the core stops them by default). */
+  openWorkspace(dir: string, running?: 'stop' | 'keep'): Promise<boolean>;
+  createWorkspace(dir: string, example: boolean, running?: 'stop' | 'keep'): Promise<boolean>;
   launchAll(): Promise<void>;
   stopAll(): Promise<void>;
   launchCapsule(id: string): Promise<void>;
@@ -94,16 +95,16 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
         // Recents are a convenience; the open/create form works without them.
       }
     },
-    openWorkspace(dir) {
+    openWorkspace(dir, running) {
       return attempt('Could not open the workspace', async () => {
-        applyView(await invoke('workspace.open', { dir }));
+        applyView(await invoke('workspace.open', { dir, ...(running ? { running } : {}) }));
         get().resetHistory();
         void get().loadRecents();
       });
     },
-    createWorkspace(dir, example) {
+    createWorkspace(dir, example, running) {
       return attempt('Could not create the workspace', async () => {
-        applyView(await invoke('workspace.create', { dir, example }));
+        applyView(await invoke('workspace.create', { dir, example, ...(running ? { running } : {}) }));
         get().resetHistory();
         void get().loadRecents();
       });
