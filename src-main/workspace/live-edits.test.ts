@@ -107,4 +107,15 @@ describe('a running formation and its edits', () => {
     const again = await core.invoke('workspace.open', { dir: first });
     expect(again.capsules.every((c) => c.state === 'stopped')).toBe(true);
   });
+
+  it('Restart "when the task ends" lets the running task finish first', async () => {
+    const { core, worker } = await freshFormation();
+    await core.invoke('capsule.launch', { id: worker });
+    const sent = await core.invoke('task.send', { capsuleId: worker, text: 'slow work', returnImmediately: true });
+    const restarted = await core.invoke('capsule.restart', { id: worker, when: 'idle' });
+    expect(restarted.state).toBe('idle');
+    // The task the old session was working on ended as it should, not canceled by the restart.
+    const ended = studio!.events.filter((e) => e.event === 'task.updated').map((e) => (e.payload as { task: { id: string; status: { state: string } } }).task).filter((t) => t.id === sent.id);
+    expect(ended.at(-1)?.status.state).toBe('TASK_STATE_COMPLETED');
+  });
 });

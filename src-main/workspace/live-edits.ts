@@ -79,10 +79,14 @@ export function createLiveEdits(deps: Deps): LiveEdits {
     }
   }
 
+  /** id -> the session and manifest hash last compared, so an unchanged manifest is not read again (a drag changes no manifest). */
+  const compared = new Map<string, string>();
+
   function applyToSessions(ws: Workspace): string[] {
     const applied: string[] = [];
+    const byId = new Map(ws.snapshot().capsules.map((c) => [c.id, c]));
     for (const id of deps.sessions.running()) {
-      const c = ws.snapshot().capsules.find((x) => x.id === id);
+      const c = byId.get(id);
       let session;
       try {
         session = deps.sessions.session(id);
@@ -90,6 +94,9 @@ export function createLiveEdits(deps: Deps): LiveEdits {
         continue;
       }
       if (!c) continue;
+      const seen = `${session.id}:${c.hash}`;
+      if (compared.get(id) === seen) continue;
+      compared.set(id, seen);
       const loaded = loadManifestFile(c.file, deps.env);
       if (!loaded.ok) {
         pending.set(id, { sessionId: session.id, reason: 'The manifest has problems; the session runs the version it was launched with.' });
