@@ -83,11 +83,14 @@ test('leaving a running workspace asks; kept capsules and each console history c
 
   await expect(page.getByText('An empty formation')).toBeVisible();
   await expect(app.console.entries).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: '3 capsules keep running in a workspace you left' })).toBeVisible();
+  await app.screenshot('running-edits-4b-kept-running');
 
   await page.getByRole('button', { name: 'Open…' }).click();
   await page.getByLabel('Workspace folder').fill(studio.workspace);
   await page.getByRole('button', { name: 'Open workspace' }).click();
   await expect(app.stateOf('coordinator')).toHaveText('Idle');
+  await expect(page.getByText(/keep running in a workspace you left/)).toHaveCount(0);
   await expect(app.console.entries).toHaveCount(1);
   await expect(app.console.entries.first()).toContainText('tide pools');
 });

@@ -125,7 +125,11 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
       emit('formation.changed', view);
       return view;
     },
-    view: () => formationView(ctx.workspace().snapshot(), sessions.status, cards, live.restartReason),
+    view: () => {
+      const view = formationView(ctx.workspace().snapshot(), sessions.status, cards, live.restartReason);
+      const elsewhere = sessions.runningElsewhere();
+      return elsewhere ? { ...view, runningElsewhere: elsewhere } : view;
+    },
     changed(opts) {
       if (!ws) return [];
       const applied = live.reconcile(ws, opts);

@@ -94,11 +94,13 @@ describe('a running formation and its edits', () => {
 
     const other = await core.invoke('workspace.create', { dir: join(studio!.home, 'other'), running: 'keep' });
     expect(other.capsules).toEqual([]);
+    expect(other.runningElsewhere).toBe(2);
     await core.invoke('capsule.add', { kind: 'worker', position: { x: 0, y: 0 } });
     expect((await core.invoke('formation.get', {})).capsules.find((c) => c.id === 'worker')?.state).toBe('stopped');
 
     const back = await core.invoke('workspace.open', { dir: first, running: 'stop' });
     expect(back.capsules.map((c) => c.sessionId)).toEqual(before);
+    expect(back.runningElsewhere).toBeUndefined();
     expect(back.capsules.every((c) => c.state === 'idle')).toBe(true);
     // The kept orchestrator still delegates within its own formation.
     expect(answer(await core.invoke('task.send', { capsuleId: orch, text: 'a task' }))).toContain('- worker: Acknowledged');

@@ -10,7 +10,8 @@ export interface FormationSlice {
   connectionError: string | null;
   /** Whether the link to the core is up right now (it reconnects by itself when it drops). */
   linked: boolean;
-  workspace: { dir: string; name: string; issues: IssueView[] } | null;
+  /** The open workspace; `runningElsewhere` counts sessions kept running in workspaces left. */
+  workspace: { dir: string; name: string; issues: IssueView[]; runningElsewhere?: number } | null;
   capsules: Record<string, CapsuleView>;
   capsuleIds: string[];
   remotes: Record<string, RemoteView>;

@@ -109,6 +109,8 @@ export interface FormationView {
   capsules: CapsuleView[];
   remotes: RemoteView[];
   edges: EdgeView[];
+  /** Sessions still running in other workspaces (kept running when the user left them). */
+  runningElsewhere?: number;
   /** Problems with formation.yaml itself. */
   issues: IssueView[];
 }
