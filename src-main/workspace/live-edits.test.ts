@@ -120,4 +120,28 @@ describe('a running formation and its edits', () => {
     const ended = studio!.events.filter((e) => e.event === 'task.updated').map((e) => (e.payload as { task: { id: string; status: { state: string } } }).task).filter((t) => t.id === sent.id);
     expect(ended.at(-1)?.status.state).toBe('TASK_STATE_COMPLETED');
   });
+
+  it('an allow entry naming an unpinned worker follows it to the port it relaunches on', async () => {
+    const { core, orch, worker } = await freshFormation();
+    const first = await core.invoke('capsule.launch', { id: worker });
+    const port = Number(new URL(first.url!).port);
+    const read = await core.invoke('manifest.read', { id: orch });
+    await core.invoke('manifest.write', { id: orch, source: read.source.replace('allow: []', `allow: [localhost:${port}]`), expected: read.hash });
+    expect((await core.invoke('formation.get', {})).edges.map((e) => e.targetKind)).toEqual(['capsule']);
+
+    await core.invoke('capsule.stop', { id: worker });
+    // Something else takes the old port, so the relaunch is sure to land elsewhere.
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', r));
+    try {
+      const again = await core.invoke('capsule.launch', { id: worker });
+      const moved = Number(new URL(again.url!).port);
+      expect(moved).not.toBe(port);
+      const view = await core.invoke('formation.get', {});
+      expect(view.capsules.find((c) => c.id === orch)?.allow).toEqual([`localhost:${moved}`]);
+      expect(view.edges.map((e) => [e.target, e.targetKind])).toEqual([[worker, 'capsule']]);
+    } finally {
+      blocker.close();
+    }
+  });
 });
