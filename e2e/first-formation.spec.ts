@@ -19,6 +19,7 @@ test('the palette orchestrator delegates to the worker it is wired to, and says 
   await expect(app.canvas.capsule('orchestrator')).toBeVisible();
   await app.canvas.dropFromPalette('Worker', { x: 620, y: 200 });
   await expect(app.canvas.capsule('worker')).toBeVisible();
+  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
   await app.screenshot('first-formation-1-dropped');
 
   await app.canvas.connect('orchestrator', 'worker');

@@ -24,9 +24,15 @@ export function ConsolePanel() {
     if (pick !== target) s.setConsoleTarget(pick);
   }, [target, selectedId, capsuleIds]);
 
+  // The newest entry stays in view as it grows (sent, then its delegations, then its answer).
+  const last = entries[entries.length - 1];
+  const lastShape = useStudio((s) => {
+    const t = last?.taskId ? s.tasks[last.taskId] : undefined;
+    return `${last?.key}:${t?.task.status.state ?? ''}:${last?.taskId ? (s.delegations[last.taskId]?.length ?? 0) : 0}`;
+  });
   useEffect(() => {
     log.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
-  }, [entries.length]);
+  }, [lastShape]);
 
   const capsule = target ? capsules[target] : undefined;
   const running = !!capsule && capsule.state !== 'stopped' && capsule.state !== 'failed';
