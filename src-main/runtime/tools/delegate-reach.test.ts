@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderManifestTemplate } from '../../manifest';
-import { startSession } from '../index';
+import { startSession } from '../../launch';
 import type { Session } from '../api';
 import { liveFormation, type FormationMember } from './formation';
 import { rehearsal, rpc, scene, traceOf, userMessage, type Scene } from './formation.fixture';
