@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { renderManifestTemplate } from '../../manifest';
 import { startSession } from '../../launch';
 import type { Session } from '../api';
-import { liveFormation, type FormationMember } from './formation';
+import { liveFormation, staticFormation, type FormationMember } from './formation';
+import { reachableTargets } from './delegate-reach';
 import { rehearsal, rpc, scene, traceOf, userMessage, type Scene } from './formation.fixture';
 
 // The palette's orchestrator delegates with `to: "*"`: every worker its allow list reaches, read
@@ -68,5 +69,17 @@ describe('delegate_task to "*"', () => {
     const refused = await send('a task');
     expect(answerOf(refused)).toMatch(/^No worker could do it:\n- worker-a failed: .*peer_not_accepted/);
     expect(a.listTasks()).toHaveLength(0);
+  });
+});
+
+describe('reachableTargets', () => {
+  it('names the members whose door the allow list admits, and allowed agent URLs outside the formation', () => {
+    const f = staticFormation({
+      a: { kind: 'door', url: 'http://127.0.0.1:4101' },
+      b: { kind: 'door', url: 'http://127.0.0.1:4102' },
+      c: { kind: 'manifest', manifestPath: '/c/murmur.yaml' },
+    });
+    expect(reachableTargets(['localhost:4101', 'https://agent.example.com/a2a', 'api.example.com', 'http://127.0.0.1:4102/'], f)).toEqual(['a', 'b', 'https://agent.example.com/a2a']);
+    expect(reachableTargets([], f)).toEqual([]);
   });
 });

@@ -33,7 +33,12 @@ export interface FormationResolver {
 
 /** A formation from a fixed table (tests, the CLI's formation launcher). */
 export function staticFormation(targets: Record<string, FormationTarget>): FormationResolver {
-  return { resolve: (name) => targets[name], names: () => Object.keys(targets) };
+  return {
+    resolve: (name) => targets[name],
+    names: () => Object.keys(targets),
+    // A manifest target has no door until a delegation starts it; only running doors are reachable by "*".
+    doors: () => Object.entries(targets).map(([name, t]) => ({ name, urls: t.kind === 'door' ? [t.url] : [] })),
+  };
 }
 
 export type ResolvedTarget = FormationTarget | { kind: 'unknown'; error: string };
