@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
@@ -28,6 +28,32 @@ test('a saved change to a running capsule says "restart to apply" until Restart'
   await expect(app.canvas.capsule('writer').getByTestId('restart-to-apply')).toHaveCount(0, { timeout: 20_000 });
   await expect(banner).toHaveCount(0);
   await expect(app.stateOf('writer')).toHaveText('Idle');
+});
+
+test('Restart on a busy capsule asks whether to wait for its task or restart now', async ({ page, studio }) => {
+  const file = join(studio.workspace, 'capsules/writer.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('    replies:\n', '    replies:\n      - when: stuck\n        turns:\n          - hang: true\n'));
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await app.canvas.capsule('writer').getByRole('button', { name: 'Launch writer' }).click();
+  await expect(app.stateOf('writer')).toHaveText('Idle', { timeout: 20_000 });
+  await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'stuck here', returnImmediately: true });
+  await expect(app.stateOf('writer')).toHaveText('Busy');
+  const sessionOf = async () => (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')?.sessionId;
+  const before = await sessionOf();
+
+  await app.canvas.select('writer');
+  await app.manifest.field('Description').fill('Drafts paragraphs, restarted.');
+  await app.manifest.save.click();
+  await app.canvas.capsule('writer').getByRole('button', { name: 'Restart writer to apply its saved manifest' }).click();
+  const ask = page.getByRole('dialog', { name: 'Restart writer?' });
+  await expect(ask).toContainText('is working on a task');
+  await app.screenshot('running-edits-1b-restart-asks');
+  await ask.getByRole('button', { name: 'Restart now' }).click();
+
+  await expect(app.canvas.capsule('writer').getByTestId('restart-to-apply')).toHaveCount(0, { timeout: 20_000 });
+  await expect(app.stateOf('writer')).toHaveText('Idle');
+  expect(await sessionOf()).not.toBe(before);
 });
 
 test("a worker's new port takes its edge along; no address node is drawn", async ({ page, studio }) => {
