@@ -9,7 +9,7 @@ import type { FormationResolver } from './formation';
 /** The `to` that names every reachable worker. */
 export const EVERY_REACHABLE = '*';
 
-/** Most workers one `*` call fans out to (a formation bigger than this is cut, and says so). */
+/** Most workers one `*` call fans out to: a bigger formation is cut to the first 32 (formation order, then allowed URLs). */
 export const MAX_FAN_OUT = 32;
 
 const isUrlEntry = (entry: string) => /^https?:\/\//i.test(entry);
