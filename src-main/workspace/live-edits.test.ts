@@ -53,14 +53,18 @@ describe('a running formation and its edits', () => {
     const moved = await freePort(new Set([Number(before)]));
     await core.invoke('manifest.write', { id: worker, source: read.source.replace(`internal_port: ${before}`, `internal_port: ${moved}`), expected: read.hash });
 
+    // While the worker runs its door stays on the old port, and so does the edge (delegations keep working).
     const view = await core.invoke('formation.get', {});
-    expect(view.capsules.find((c) => c.id === orch)?.allow).toEqual([`localhost:${moved}`]);
+    expect(view.capsules.find((c) => c.id === orch)?.allow).toEqual([`localhost:${before}`]);
     expect(view.edges.map((e) => [e.source, e.target, e.targetKind])).toEqual([[orch, worker, 'capsule']]);
     expect(view.capsules.find((c) => c.id === worker)?.restartToApply).toMatch(/restart/);
 
     const restarted = await core.invoke('capsule.restart', { id: worker, when: 'idle' });
     expect(restarted.url).toBe(`http://127.0.0.1:${moved}`);
-    expect((await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)?.restartToApply).toBeUndefined();
+    const after = await core.invoke('formation.get', {});
+    expect(after.capsules.find((c) => c.id === worker)?.restartToApply).toBeUndefined();
+    expect(after.capsules.find((c) => c.id === orch)?.allow).toEqual([`localhost:${moved}`]);
+    expect(after.edges.map((e) => [e.source, e.target, e.targetKind])).toEqual([[orch, worker, 'capsule']]);
   });
 
   it('a failed launch badge goes once the manifest is edited', async () => {

@@ -8,7 +8,8 @@ import type { Workspace } from './workspace';
 
 // What an edit means for the formation while it runs, worked out after every change (a save in
 // the panel, an edge drawn or deleted, a hand edit on disk):
-// - a worker whose port moved takes the allow entries that named its old port with it;
+// - a worker whose port moved takes the allow entries that named its old port with it (a running
+//   worker's door stays where it is until it restarts, and so do the entries);
 // - a running capsule's policy (allow list, peer export) is applied to its session at once;
 // - any other change to a running capsule's manifest is remembered as "restart to apply" until the
 //   session that runs the old version ends. Nothing is ever silently ignored;
@@ -34,7 +35,7 @@ function withoutPolicy(m: Manifest): unknown {
 }
 
 export function createLiveEdits(deps: Deps): LiveEdits {
-  /** The last port each capsule was reachable on (pinned, else the one it ran on), per workspace. */
+  /** The last port each capsule was reachable on (the one it runs on, else its pin), per workspace. */
   const lastPorts = new Map<string, number>();
   /** The manifest hash each capsule had when last seen, per workspace. */
   const lastHashes = new Map<string, string>();
@@ -49,7 +50,8 @@ export function createLiveEdits(deps: Deps): LiveEdits {
   function followPorts(ws: Workspace): void {
     for (const c of ws.snapshot().capsules) {
       const key = `${ws.dir}\0${c.id}`;
-      const port = c.summary.port ?? runningPort(c.id);
+      // Where its door is: the port it runs on (a new pin applies when it restarts), else its pin.
+      const port = runningPort(c.id) ?? c.summary.port ?? undefined;
       const last = lastPorts.get(key);
       if (port === undefined) continue;
       lastPorts.set(key, port);
