@@ -13,6 +13,8 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
   const [dir, setDir] = useState('');
   const [example, setExample] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Leaving a workspace whose capsules run: asked first (stop them, keep them running, or stay).
+  const [leaving, setLeaving] = useState<{ action: 'open' | 'create'; path: string; names: string[] } | null>(null);
   // The desktop offers the system's folder dialog; the web shell has only the typed path.
   const [canPick, setCanPick] = useState(false);
   useEffect(() => void useStudio.getState().loadRecents(), []);
@@ -23,13 +25,23 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
     );
   }, []);
 
-  const run = async (action: 'open' | 'create', path = dir.trim()) => {
-    if (!path) return;
+  const go = async (action: 'open' | 'create', path: string, running?: 'stop' | 'keep') => {
+    setLeaving(null);
     setBusy(true);
     const s = useStudio.getState();
-    const ok = action === 'open' ? await s.openWorkspace(path) : await s.createWorkspace(path, example);
+    const ok = action === 'open' ? await s.openWorkspace(path, running) : await s.createWorkspace(path, example, running);
     setBusy(false);
     if (ok) onDone?.();
+  };
+  const run = async (action: 'open' | 'create', path = dir.trim()) => {
+    if (!path) return;
+    const s = useStudio.getState();
+    const names = s.capsuleIds.filter((id) => !['stopped', 'failed'].includes(s.capsules[id].state)).map((id) => s.capsules[id].name);
+    if (names.length && s.workspace && s.workspace.dir !== path) {
+      setLeaving({ action, path, names });
+      return;
+    }
+    await go(action, path);
   };
   const pick = async (action: 'open' | 'create') => {
     const picked = await invoke('workspace.pickFolder', { purpose: action }).catch(() => ({ dir: null }));
@@ -61,6 +73,25 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
           <button type="button" className="btn" disabled={busy} onClick={() => void pick('open')}>
             Choose a folder to open…
           </button>
+        </div>
+      ) : null}
+      {leaving ? (
+        <div className="workspace-leaving" role="group" aria-label="Running capsules">
+          <p>
+            {leaving.names.length === 1 ? `${leaving.names[0]} is` : `${leaving.names.length} capsules (${leaving.names.join(', ')}) are`} running in {useStudio.getState().workspace?.name}. What becomes of{' '}
+            {leaving.names.length === 1 ? 'it' : 'them'}?
+          </p>
+          <div className="dialog-actions">
+            <button type="button" className="btn" onClick={() => setLeaving(null)}>
+              Cancel
+            </button>
+            <button type="button" className="btn" onClick={() => void go(leaving.action, leaving.path, 'keep')}>
+              Keep running
+            </button>
+            <button type="button" className="btn btn-danger" autoFocus onClick={() => void go(leaving.action, leaving.path, 'stop')}>
+              Stop and {leaving.action === 'open' ? 'open' : 'create'}
+            </button>
+          </div>
         </div>
       ) : null}
       <div className="dialog-actions">
