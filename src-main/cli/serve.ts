@@ -10,14 +10,17 @@ import { readFormation, FORMATION_FILE } from '../workspace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { layout } from './home';
+import { capsuleUrls, publicOriginOption, serveGateway } from './serve-gateway';
 
 // `capsule serve --workspace DIR`: headless. Launches every capsule of formation.yaml (one session
 // each, doors on loopback) plus the gateway, prints the gateway URL and each exposed capsule's
 // card; SIGINT/SIGTERM end every session and close the gateway. Exposures come from
 // `capsule expose` (which edits the gateway's exposures.json; this process sees it at once).
 
-export const usage = `usage: capsule serve --workspace DIR [--gateway-port N] [--host H] [--public-origin URL] [--trust-proxy] [--data DIR]
+export const usage = `usage: capsule serve --workspace DIR | --capsule-url NAME=URL … [--gateway-port N] [--host H] [--public-origin URL] [--trust-proxy] [--data DIR]
   --workspace, -w   the workspace folder (holds formation.yaml)
+  --capsule-url     gateway only: serve a capsule whose door runs elsewhere, NAME=URL (repeat for
+                    each; as on a cluster, where each capsule has its own Service); launches nothing
   --gateway-port    the gateway's port (default 0: the OS picks; printed)
   --host            interface the gateway binds (default 127.0.0.1; anything else is reachable from the network)
   --public-origin   the origin cards advertise behind a reverse proxy or tunnel (https://agents.example.com)
@@ -26,6 +29,7 @@ export const usage = `usage: capsule serve --workspace DIR [--gateway-port N] [-
 
 const options = {
   workspace: { type: 'string', short: 'w' },
+  'capsule-url': { type: 'string', multiple: true },
   'gateway-port': { type: 'string' },
   host: { type: 'string' },
   'public-origin': { type: 'string' },
@@ -33,15 +37,13 @@ const options = {
   data: { type: 'string' },
 } as const;
 
-function publicOriginOption(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw new UserError(`--public-origin must be an http(s) origin, not "${value}"`, 2);
-  return new URL(value).origin;
-}
-
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('serve', argv, options, usage);
-  if (!values.workspace) throw new UserError(`serve needs --workspace\n${usage}`, 2);
+  if (values['capsule-url']?.length) {
+    if (values.workspace) throw new UserError('--capsule-url serves doors that run elsewhere; it does not go with --workspace', 2);
+    return serveGateway(values, capsuleUrls(values['capsule-url']));
+  }
+  if (!values.workspace) throw new UserError(`serve needs --workspace or --capsule-url\n${usage}`, 2);
   const dir = resolve(values.workspace);
   const file = join(dir, FORMATION_FILE);
   if (!existsSync(file)) throw new UserError(`${dir} has no ${FORMATION_FILE}`);

@@ -1,0 +1,59 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { DeployError, kubeName, readDeployFormation, type DeployFormation } from './formation';
+import { gatewayObjects } from './gateway';
+import type { KubeObject, SecretRef } from './objects';
+import { networkPolicies } from './policies';
+import { capsuleWorkloads } from './workloads';
+
+// A formation as plain Kubernetes objects: per capsule a ConfigMap, Deployment and Service, the
+// network policies the graph implies, and the gateway when capsules are exposed. Written one
+// object per file with a kustomization.yaml listing them (`kubectl apply -k DIR` or `-f DIR`).
+
+export { DeployError, readDeployFormation, type DeployFormation } from './formation';
+export { parseSecretRef, type KubeObject, type SecretRef } from './objects';
+export { EXPOSURES_SECRET, TLS_SECRET } from './gateway';
+
+export interface KubernetesOptions {
+  namespace: string;
+  image: string;
+  /** ${VAR} -> the Secret key its value is read from; every referenced variable needs one. */
+  secrets: Map<string, SecretRef>;
+  /** Formation ids exposed through the gateway. */
+  exposed: string[];
+  /** The Ingress host for the gateway. */
+  host?: string;
+}
+
+export function kubernetesObjects(f: DeployFormation, o: KubernetesOptions): KubeObject[] {
+  if (kubeName(o.namespace) !== o.namespace) throw new DeployError(`--namespace must be a DNS label (lowercase letters, digits, dashes), not "${o.namespace}"`);
+  const unmapped = [...new Set(f.capsules.flatMap((c) => c.vars))].filter((v) => !o.secrets.has(v));
+  if (unmapped.length) throw new DeployError(`the manifests reference ${unmapped.map((v) => `\${${v}}`).join(', ')}; name the Secret each is read from: ${unmapped.map((v) => `--secret ${v}=<secret>/<key>`).join(' ')}`);
+  const exposed = new Set(o.exposed.filter((id) => f.capsules.some((c) => c.id === id)));
+  const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } };
+  return [
+    namespace,
+    ...f.capsules.flatMap((c) => capsuleWorkloads(c, f, o)),
+    ...networkPolicies(f, o.namespace, exposed),
+    ...(exposed.size ? gatewayObjects(f, { ...o, exposed }) : []),
+  ];
+}
+
+export const fileNameOf = (o: KubeObject) => `${o.kind.toLowerCase()}-${o.metadata.name}.yaml`;
+
+/** Writes one file per object and a kustomization.yaml; returns the file names. */
+export function writeKubernetes(dir: string, objects: KubeObject[]): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files = objects.map((o) => {
+    const name = fileNameOf(o);
+    writeFileSync(join(dir, name), stringify(o, { lineWidth: 0, aliasDuplicateObjects: false }));
+    return name;
+  });
+  writeFileSync(join(dir, 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: files }));
+  return [...files, 'kustomization.yaml'];
+}
+
+export function deployKubernetes(workspace: string, outDir: string, o: KubernetesOptions): string[] {
+  return writeKubernetes(outDir, kubernetesObjects(readDeployFormation(workspace), o));
+}
