@@ -40,7 +40,7 @@ function workspace(): string {
 }
 
 const secrets = new Map<string, SecretRef>([['API_KEY', { secret: 'orch-keys', key: 'api-key' }]]);
-const options = { namespace: NS, image: 'registry.example.com/capsule-runtime:1.0', secrets, exposed: ['alpha', 'Loner_1', 'not-in-formation'], host: 'agents.example.com' };
+const options = { namespace: NS, image: 'registry.example.com/capsule-runtime:1.0', secrets, exposed: ['alpha', 'loner', 'not-in-formation'], host: 'agents.example.com' };
 
 const saved = process.env.API_KEY;
 afterEach(() => {
@@ -97,7 +97,7 @@ describe('capsule deploy kubernetes', () => {
     const svc = objects.find((o) => o.kind === 'Service' && o.metadata.name === 'loner-1') as any;
     expect(svc.spec.ports[0].port).toBe(8080);
     const gw = (objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'capsule-gateway') as any).spec.template.spec;
-    expect(gw.containers[0].args).toEqual(expect.arrayContaining(['--capsule-url', `alpha=http://alpha.${NS}.svc.cluster.local:47311`, `Loner_1=http://loner-1.${NS}.svc.cluster.local:8080`, '--public-origin', 'https://agents.example.com']));
+    expect(gw.containers[0].args).toEqual(expect.arrayContaining(['--capsule-url', `alpha=http://alpha.${NS}.svc.cluster.local:47311`, `loner=http://loner-1.${NS}.svc.cluster.local:8080`, '--public-origin', 'https://agents.example.com']));
     expect(gw.containers[0].args.join(' ')).not.toContain('not-in-formation');
     expect(gw.volumes).toContainEqual(expect.objectContaining({ secret: expect.objectContaining({ secretName: 'capsule-gateway-exposures' }) }));
   });

@@ -12,9 +12,9 @@ export const EXPOSURES_SECRET = 'capsule-gateway-exposures';
 export const TLS_SECRET = 'capsule-gateway-tls';
 const DATA_DIR = `${HOME_DIR}/gateway`;
 
-export function gatewayObjects(f: DeployFormation, o: { namespace: string; image: string; host?: string; exposed: Set<string> }): KubeObject[] {
+export function gatewayObjects(f: DeployFormation, o: { namespace: string; image: string; host?: string; exposedAs: Map<string, string> }): KubeObject[] {
   const labels = capsuleLabels(GATEWAY_NAME);
-  const targets = f.capsules.filter((c) => o.exposed.has(c.id));
+  const targets = f.capsules.filter((c) => o.exposedAs.has(c.id));
   const args = [
     'serve',
     '--host',
@@ -23,7 +23,7 @@ export function gatewayObjects(f: DeployFormation, o: { namespace: string; image
     String(GATEWAY_PORT),
     '--data',
     DATA_DIR,
-    ...targets.flatMap((c) => ['--capsule-url', `${c.id}=${serviceUrl(c, o.namespace)}`]),
+    ...targets.flatMap((c) => ['--capsule-url', `${o.exposedAs.get(c.id)}=${serviceUrl(c, o.namespace)}`]),
     ...(o.host ? ['--public-origin', `https://${o.host}`, '--trust-proxy'] : []),
   ];
   const deployment = {

@@ -20,7 +20,7 @@ export interface KubernetesOptions {
   image: string;
   /** ${VAR} -> the Secret key its value is read from; every referenced variable needs one. */
   secrets: Map<string, SecretRef>;
-  /** Formation ids exposed through the gateway. */
+  /** Capsules exposed through the gateway, by formation id or manifest name. */
   exposed: string[];
   /** The Ingress host for the gateway. */
   host?: string;
@@ -30,13 +30,19 @@ export function kubernetesObjects(f: DeployFormation, o: KubernetesOptions): Kub
   if (kubeName(o.namespace) !== o.namespace) throw new DeployError(`--namespace must be a DNS label (lowercase letters, digits, dashes), not "${o.namespace}"`);
   const unmapped = [...new Set(f.capsules.flatMap((c) => c.vars))].filter((v) => !o.secrets.has(v));
   if (unmapped.length) throw new DeployError(`the manifests reference ${unmapped.map((v) => `\${${v}}`).join(', ')}; name the Secret each is read from: ${unmapped.map((v) => `--secret ${v}=<secret>/<key>`).join(' ')}`);
-  const exposed = new Set(o.exposed.filter((id) => f.capsules.some((c) => c.id === id)));
+  // An exposure names a capsule by formation id or by manifest name (as `capsule expose` takes either).
+  const exposedAs = new Map<string, string>();
+  for (const c of f.capsules) {
+    const name = [c.id, c.manifestName].find((n) => o.exposed.includes(n));
+    if (name) exposedAs.set(c.id, name);
+  }
+  const exposed = new Set(exposedAs.keys());
   const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } };
   return [
     namespace,
     ...f.capsules.flatMap((c) => capsuleWorkloads(c, f, o)),
     ...networkPolicies(f, o.namespace, exposed),
-    ...(exposed.size ? gatewayObjects(f, { ...o, exposed }) : []),
+    ...(exposed.size ? gatewayObjects(f, { ...o, exposedAs }) : []),
   ];
 }
 

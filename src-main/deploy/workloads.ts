@@ -49,6 +49,8 @@ export function capsuleWorkloads(c: DeployCapsule, f: DeployFormation, o: Worklo
   // ${VAR} values: read from the named Secrets by the kubelet; the manifest keeps the reference.
   const env = [
     { name: 'CAPSULE_HOME', value: HOME_DIR },
+    // The image's HEALTHCHECK asks this port for the card (for `docker run`; Kubernetes uses the probes).
+    { name: 'CAPSULE_DOOR_PORT', value: String(c.port) },
     ...c.vars.map((v) => {
       const ref = o.secrets.get(v)!;
       return { name: v, valueFrom: { secretKeyRef: { name: ref.secret, key: ref.key } } };
