@@ -11,6 +11,7 @@ import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { layout } from './home';
 import { capsuleUrls, publicOriginOption, serveGateway } from './serve-gateway';
+import { manageStudioToken, serveStudio } from './serve-studio';
 
 // `capsule serve --workspace DIR`: headless. Launches every capsule of formation.yaml (one session
 // each, doors on loopback) plus the gateway, prints the gateway URL and each exposed capsule's
@@ -19,6 +20,10 @@ import { capsuleUrls, publicOriginOption, serveGateway } from './serve-gateway';
 
 export const usage = `usage: capsule serve --workspace DIR | --capsule-url NAME=URL … [--gateway-port N] [--host H] [--public-origin URL] [--trust-proxy] [--data DIR]
   --workspace, -w   the workspace folder (holds formation.yaml)
+  --studio          instead: a Studio core runs the formation, and Studios on other machines attach
+                    to it over a WebSocket with a token (printed once; made on the first start)
+  --studio-port     the port for attached Studios (default 0: the OS picks; printed)
+  --studio-token    rotate | revoke: a new Studio token (printed once), or none; then exit
   --capsule-url     gateway only: serve a capsule whose door runs elsewhere, NAME=URL (repeat for
                     each; as on a cluster, where each capsule has its own Service); launches nothing
   --gateway-port    the gateway's port (default 0: the OS picks; printed)
@@ -30,6 +35,9 @@ export const usage = `usage: capsule serve --workspace DIR | --capsule-url NAME=
 const options = {
   workspace: { type: 'string', short: 'w' },
   'capsule-url': { type: 'string', multiple: true },
+  studio: { type: 'boolean' },
+  'studio-port': { type: 'string' },
+  'studio-token': { type: 'string' },
   'gateway-port': { type: 'string' },
   host: { type: 'string' },
   'public-origin': { type: 'string' },
@@ -39,11 +47,16 @@ const options = {
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('serve', argv, options, usage);
+  if (values['studio-token'] !== undefined) return manageStudioToken(values['studio-token']);
   if (values['capsule-url']?.length) {
     if (values.workspace) throw new UserError('--capsule-url serves doors that run elsewhere; it does not go with --workspace', 2);
     return serveGateway(values, capsuleUrls(values['capsule-url']));
   }
   if (!values.workspace) throw new UserError(`serve needs --workspace or --capsule-url\n${usage}`, 2);
+  if (values.studio) {
+    if (!existsSync(join(resolve(values.workspace), FORMATION_FILE))) throw new UserError(`${resolve(values.workspace)} has no ${FORMATION_FILE}`);
+    return serveStudio(resolve(values.workspace), values, publicOriginOption(values['public-origin']));
+  }
   const dir = resolve(values.workspace);
   const file = join(dir, FORMATION_FILE);
   if (!existsSync(file)) throw new UserError(`${dir} has no ${FORMATION_FILE}`);
