@@ -10,8 +10,8 @@ import { deployKubernetes, kubernetesObjects, readDeployFormation, type KubeObje
 import { allowed, type Endpoint } from './policy-eval.fixture';
 
 // A formation with every kind of edge: orch -> alpha, orch -> beta, alpha -> beta (capsules),
-// orch -> api.example.com:443 and 203.0.113.7:8443 (external), and a capsule with no edges that
-// is only exposed through the gateway. orch's manifest reads a secret through ${API_KEY}.
+// orch -> api.example.com:443 and 203.0.113.7:8443 (external), beta's inference endpoint, and a
+// capsule with no edges that is only exposed through the gateway. orch's manifest reads a secret through ${API_KEY}.
 
 const SECRET = 'sk-live-do-not-leak-4242';
 const NS = 'agents';
@@ -31,7 +31,7 @@ function workspace(): string {
   const files: Record<string, string> = {
     orch: manifest('orch', '  system_prompt: "key ${API_KEY}"\ncapabilities:\n  network:\n    allow:\n      - localhost:47311\n      - 127.0.0.1:47312\n      - https://api.example.com\n      - 203.0.113.7:8443\n'),
     alpha: manifest('alpha', 'network:\n  internal_port: 47311\nexports:\n  peer_tasks:\n    accept: true\ncapabilities:\n  network:\n    allow: [ "localhost:47312" ]\n'),
-    beta: manifest('beta', 'network:\n  internal_port: 47312\nexports:\n  peer_tasks:\n    accept: true\n'),
+    beta: `name: beta\nversion: "1"\nartifacts:\n  - name: murmur/driver-openai\n    gateway: { endpoint: "https://203.0.113.50/v1" }\ninference:\n  transport: http\n  model: gpt-test\n  driver:\n    artifact: murmur/driver-openai\nnetwork:\n  internal_port: 47312\nexports:\n  peer_tasks:\n    accept: true\n`,
     Loner_1: manifest('loner', ''),
   };
   for (const [id, text] of Object.entries(files)) writeFileSync(join(dir, 'capsules', `${id}.yaml`), text);
@@ -124,6 +124,7 @@ describe('the network policies enforce the graph', () => {
   const external: Record<string, Endpoint> = {
     api: { name: 'api.example.com', ip: '93.184.216.34' },
     fixed: { name: '203.0.113.7', ip: '203.0.113.7' },
+    llm: { name: 'the inference endpoint', ip: '203.0.113.50' },
     elsewhere: { name: 'elsewhere', ip: '198.51.100.9' },
     privateNet: { name: 'private', ip: '192.168.1.20' },
   };
@@ -137,7 +138,9 @@ describe('the network policies enforce the graph', () => {
     if (edges.has(key)) return true;
     if (formationPods.has(from) && to === 'dns' && port === 53) return true;
     // A host named by DNS name can only be opened by port to the public internet; an IP exactly.
-    if (from === 'orch' && port === 443 && ['api', 'fixed', 'elsewhere'].includes(to)) return true;
+    if (from === 'orch' && port === 443 && ['api', 'fixed', 'llm', 'elsewhere'].includes(to)) return true;
+    // beta's HTTP driver calls its endpoint, named by IP in its manifest.
+    if (from === 'beta' && to === 'llm' && port === 443) return true;
     if (from === 'orch' && to === 'fixed' && port === 8443) return true;
     // Anyone outside the formation may call the gateway on its port (through the Ingress; tokens
     // decide the rest); a capsule may not, since no allow list names it.

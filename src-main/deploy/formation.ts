@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { allowList, capsulePort, deriveEdges, type GraphEdge, type Manifest } from '../../src-shared/manifest';
+import { DRIVER_ARTIFACTS } from '../../src-shared/manifest';
+import { gatewayOf } from '../drivers/gateway';
 import { formatIssues, parseManifest } from '../manifest';
 import { FORMATION_FILE, readFormation } from '../workspace';
 
@@ -23,8 +25,8 @@ export interface DeployCapsule {
   port: number;
   /** The ${VAR} names its manifest references. */
   vars: string[];
-  /** Whether another capsule may hand it tasks (exports.peer_tasks.accept). */
-  accepts: boolean;
+  /** Where its HTTP inference driver sends requests (the pod's egress must reach it too). */
+  inferenceEndpoint?: string;
 }
 
 export interface DeployFormation {
@@ -50,6 +52,14 @@ export function kubeName(id: string): string {
   return name;
 }
 
+/** The endpoint an HTTP driver calls (the provider's public one unless the manifest names another). */
+function inferenceEndpoint(manifest: Manifest): string | undefined {
+  if (manifest.inference.transport !== 'http') return undefined;
+  const kind = (DRIVER_ARTIFACTS as Record<string, string>)[manifest.inference.driver.artifact];
+  if (!kind || kind === 'rehearsal' || kind === 'process') return undefined;
+  return gatewayOf(manifest, kind as never).endpoint;
+}
+
 export function readDeployFormation(workspace: string): DeployFormation {
   const dir = resolve(workspace);
   const file = join(dir, FORMATION_FILE);
@@ -73,8 +83,10 @@ export function readDeployFormation(workspace: string): DeployFormation {
     const clash = byName.get(name);
     if (clash) throw new DeployError(`capsules "${clash}" and "${c.id}" would both be named ${name} on the cluster; rename one`);
     byName.set(name, c.id);
+    const endpoint = inferenceEndpoint(manifest);
+    if (endpoint?.includes('capsule-deploy-var-')) throw new DeployError(`${c.id}: the driver's gateway.endpoint comes from a \${VAR}; write the address itself so the network policies can let the pod reach it`);
     const port = capsulePort({ id: c.id, name: manifest.name, manifest }) ?? DEFAULT_DOOR_PORT;
-    return { id: c.id, manifestName: manifest.name, name, source, manifest, port, vars, accepts: manifest.exports?.peer_tasks?.accept === true };
+    return { id: c.id, manifestName: manifest.name, name, source, manifest, port, vars, ...(endpoint ? { inferenceEndpoint: endpoint } : {}) };
   });
   const edges = deriveEdges(
     capsules.map((c) => ({ id: c.id, name: c.manifestName, manifest: c.manifest })),

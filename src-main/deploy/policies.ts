@@ -5,7 +5,8 @@ import { CAPSULE_LABEL, GATEWAY_NAME, meta, PART_OF, type KubeObject } from './o
 
 // The graph's permissions as NetworkPolicies: the edge is the permission on the cluster too.
 // Every pod of the formation is denied everything by default; then a capsule may reach the
-// capsules and external addresses its allow list names (and the cluster DNS), a capsule takes
+// capsules and external addresses its allow list names (and the cluster DNS, and the endpoint
+// of its HTTP inference driver), a capsule takes
 // connections only from the capsules with an edge to it (and the gateway when it is exposed).
 // A NetworkPolicy speaks addresses, not names: an allow entry naming a host by DNS name opens
 // its port to the internet outside the cluster's private ranges, and the runtime's own allow
@@ -57,8 +58,8 @@ export function networkPolicies(f: DeployFormation, namespace: string, exposed: 
       const t = byId.get(id)!;
       rules.push({ to: [{ podSelector: selectorOf(t.name) }], ports: [tcp(t.port)] });
     }
-    for (const e of edges.filter((x) => x.kind !== 'capsule')) {
-      const rule = externalRule(e.allowEntry);
+    for (const entry of [...edges.filter((x) => x.kind !== 'capsule').map((e) => e.allowEntry), ...(c.inferenceEndpoint ? [c.inferenceEndpoint] : [])]) {
+      const rule = externalRule(entry);
       if (rule) rules.push(rule);
     }
     out.push(policy(`${c.name}-egress`, namespace, { podSelector: selectorOf(c.name), policyTypes: ['Egress'], egress: rules }));
