@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createGateway, gatewayDataDir, isLoopback, removeGatewayRecord, urlResolver, writeGatewayRecord } from '../gateway';
+import { createShutdown } from '../shell/shutdown';
 import { intOption } from './args';
 import { UserError } from './errors';
 import { layout } from './home';
@@ -56,18 +57,16 @@ export async function serveGateway(values: GatewayValues, urls: Map<string, stri
   process.stdout.write(`gateway: ${gateway.url}\n`);
   for (const [name, url] of urls) process.stdout.write(`${gateway.exposures.get(name) ? 'exposed' : 'not exposed'}: ${name} -> ${url}\n`);
   const unsubscribe = gateway.onAccess((e) => process.stderr.write(`access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`));
-  await new Promise<void>((done) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.stderr.write(`capsule: ${signal}, stopping the gateway\n`);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      done();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+  // Ctrl-C or SIGTERM closes the gateway (no session runs here); a second one forces it.
+  return new Promise<number>((exit) => {
+    createShutdown({
+      async stop() {
+        unsubscribe();
+        removeGatewayRecord(dataDir);
+        await gateway.close();
+      },
+      exit,
+      log: (line) => process.stderr.write(`capsule: ${line}\n`),
+    }).handleSignals();
   });
-  unsubscribe();
-  removeGatewayRecord(dataDir);
-  await gateway.close();
-  return 0;
 }

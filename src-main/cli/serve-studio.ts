@@ -2,6 +2,8 @@ import { join, resolve } from 'node:path';
 import { createCore } from '../core';
 import { createExposureStore, isLoopback } from '../gateway';
 import { recordsLayout } from '../runtime/layout';
+import { createShutdown } from '../shell/shutdown';
+import { listRunningSessions } from '../trace';
 import { startRemoteStudio, STUDIO_TOKEN_NAME } from '../shell/web';
 import { intOption } from './args';
 import { UserError } from './errors';
@@ -64,18 +66,18 @@ export async function serveStudio(workspace: string, values: StudioValues, publi
   if (!isLoopback(host)) process.stderr.write(`capsule: warning: the Studio binds ${host}: other machines can reach it (every connection still needs the token; put TLS in front)\n`);
   process.stdout.write(`studio: ${server.url}\n`);
   if (!tokens.get(STUDIO_TOKEN_NAME)) process.stdout.write(`studio token: ${tokens.enable(STUDIO_TOKEN_NAME).token}\n(shown once; capsule serve --studio-token rotate makes a new one)\n`);
-  await new Promise<void>((done) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.stderr.write(`capsule: ${signal}, stopping the Studio and its sessions\n`);
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  const remote = server;
+  // Ctrl-C or SIGTERM: attached Studios are disconnected and every session ends cleanly; a second one forces it.
+  return new Promise<number>((exit) => {
+    createShutdown({
+      async stop() {
+        await remote.dispose();
+        await core.dispose();
+        tokens.dispose();
+      },
+      exit,
+      log: (line) => process.stderr.write(`capsule: ${line}\n`),
+      running: () => listRunningSessions(layout.running, { prune: false }).filter((s) => s.pid === process.pid).length,
+    }).handleSignals();
   });
-  await server.dispose();
-  await core.dispose();
-  tokens.dispose();
-  return 0;
 }
