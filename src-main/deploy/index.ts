@@ -46,7 +46,9 @@ export function kubernetesObjects(f: DeployFormation, o: KubernetesOptions): Kub
   ];
 }
 
-export const fileNameOf = (o: KubeObject) => `${o.kind.toLowerCase()}-${o.metadata.name}.yaml`;
+// `kubectl apply -f DIR` reads files in name order: the namespace's file sorts first so it exists
+// before the objects in it (kustomize orders by kind anyway).
+export const fileNameOf = (o: KubeObject) => `${o.kind === 'Namespace' ? '00-' : ''}${o.kind.toLowerCase()}-${o.metadata.name}.yaml`;
 
 /** Writes one file per object and a kustomization.yaml; returns the file names. */
 export function writeKubernetes(dir: string, objects: KubeObject[]): string[] {
