@@ -55,6 +55,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (!values.workspace) throw new UserError(`serve needs --workspace or --capsule-url\n${usage}`, 2);
   if (values.studio) {
+    // The Studio core runs its own gateway, configured from the attached Studio (Expose).
+    const gatewayOnly = (['gateway-port', 'data', 'trust-proxy'] as const).filter((k) => values[k] !== undefined);
+    if (gatewayOnly.length) throw new UserError(`--studio runs the Studio's own gateway (set it up from the attached Studio); ${gatewayOnly.map((k) => `--${k}`).join(', ')} does not apply`, 2);
     if (!existsSync(join(resolve(values.workspace), FORMATION_FILE))) throw new UserError(`${resolve(values.workspace)} has no ${FORMATION_FILE}`);
     return serveStudio(resolve(values.workspace), values, publicOriginOption(values['public-origin']));
   }
