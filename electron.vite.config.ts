@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { devRendererCsp } from './scripts/renderer-csp';
 
 // electron-vite finds only src/main, src/preload, src/renderer by itself; name our entries.
 export default defineConfig({
@@ -24,7 +25,8 @@ export default defineConfig({
   },
   renderer: {
     root: 'src-renderer',
-    plugins: [react()],
+    // devRendererCsp: the dev server's page admits React's refresh preamble; builds are untouched.
+    plugins: [react(), devRendererCsp()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       minify: true,

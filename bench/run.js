@@ -29,6 +29,7 @@ async function door() {
 const benches = { 'trace-ingest': traceIngest, door };
 benches['trace-open'] = () => require('./trace-open/run')({ smoke, results: RESULTS, root: ROOT }); // issue 6
 benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESULTS, root: ROOT }); // issue 6
+benches['main-thread'] = () => require('./main-thread/run')({ smoke, results: RESULTS, root: ROOT });
 
 (async () => {
   mkdirSync(RESULTS, { recursive: true });

@@ -10,11 +10,13 @@ import {
   formationHandlers,
   formationResolver,
   runHandlers,
+  studioHandlers,
   type Emit,
   type Handlers,
   type StudioConfig,
   type StudioPorts,
 } from './workspace';
+import { createSecretStore, launchEnv } from './secrets';
 import { createTracesService } from './workspace/traces'; // issue 6
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
@@ -47,7 +49,10 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
       }
     }
   };
-  const cfg: StudioConfig = { ...config, recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
+  // ${NAME} reads the process environment, then the secret store (the shell's, or a user-only file).
+  const processEnv = config.env ?? process.env;
+  const secrets = ports.secrets ?? createSecretStore({ file: join(config.userDataDir, 'secrets.json') });
+  const cfg: StudioConfig = { ...config, env: launchEnv(processEnv, secrets), recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
   const sessions = createCapsuleSessions({
     startSession: ports.startSession ?? launchSession,
     recordsRoot: cfg.recordsRoot!,
@@ -59,7 +64,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir));
   const expose = createExposeService(ctx); // issue 8: the gateway and its exposures
   const traces = createTracesService(ctx); // issue 6: sessions browser and timeline over the trace store
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...expose.handlers, ...traces.handlers };
+  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {

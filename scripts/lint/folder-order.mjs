@@ -6,7 +6,7 @@
 import { dirname, resolve, sep } from 'node:path';
 
 export const FOLDER_ORDER = [
-  ['manifest', 'trace', 'peer'],
+  ['manifest', 'trace', 'peer', 'secrets'],
   ['drivers'],
   ['runtime'],
   ['door'],

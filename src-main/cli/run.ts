@@ -8,6 +8,7 @@ import { UserError } from './errors';
 import { openStore } from './home';
 import { resolveRecordedSession, listRunningSessions } from '../trace';
 import { recordsLayout } from '../runtime/layout';
+import { cliEnv } from './secrets-env';
 import { staticFormation, type FormationResolver, type FormationTarget } from '../runtime/tools/formation';
 import { RECORDED_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
@@ -73,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
   const port = intOption('port', values.port, 65535);
   const peers = peerTable(values.peer ?? []);
   const manifestPath = resolve(file);
-  const loaded = loadManifestFile(manifestPath, process.env);
+  const loaded = loadManifestFile(manifestPath, cliEnv());
   if (!loaded.ok) {
     process.stderr.write(`${formatIssues(loaded.issues)}\ncapsule: ${file} has ${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}; the capsule did not start\n`);
     return 1;

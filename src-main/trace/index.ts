@@ -1,6 +1,6 @@
 export { createTraceWriter, maskSecrets, type TraceWriter } from './writer';
 export { createTraceStore, type TraceStore, type TraceStoreOptions, type IngestReport, type SyncReport } from './store';
-export { createTraceIndexer, type TraceIndexer, type IndexProgress } from './indexer';
+export { builtWorkerFile, createTraceIndexer, type TraceIndexer, type IndexProgress } from './indexer';
 export type { SessionSummary, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';
 export { readTraceLines, type TraceChunk, type TraceLine } from './jsonl';
 export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index';

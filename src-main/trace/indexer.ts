@@ -54,9 +54,17 @@ export interface TraceIndexer {
 /** How long dispose waits for the worker to finish what it is indexing before stopping it. */
 const CLOSE_GRACE_MS = 1000;
 
+/**
+ * The built worker file next to this bundle. In a packaged desktop app the bundle sits in app.asar,
+ * an archive a worker thread cannot load from: the packager keeps the worker in app.asar.unpacked.
+ */
+export function builtWorkerFile(bundleDir: string): string {
+  return join(bundleDir.replace(/([\\/])app\.asar(?=[\\/]|$)/, '$1app.asar.unpacked'), 'trace-index-worker.js');
+}
+
 /** The worker's entry: the built file next to this bundle, else the TypeScript source via tsx. */
 function startWorker(options: IndexerOptions): Worker {
-  const built = join(__dirname, 'trace-index-worker.js');
+  const built = builtWorkerFile(__dirname);
   if (existsSync(built)) return new Worker(built, { workerData: options });
   const source = join(__dirname, 'index-worker.ts');
   // Resolved here: an eval'd worker resolves modules from the process's working folder.

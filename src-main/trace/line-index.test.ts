@@ -27,36 +27,63 @@ function naive(text: string, after: number, limit: number) {
 const line = (i: number) => (i === 1500 ? 'not json\n' : JSON.stringify({ event_type: 'note', i, text: `ligne ${i} — ünïcødé ✓ ${'é'.repeat(i % 7)}` }) + '\n');
 
 describe('trace lines by index', () => {
-  it('reads any slice the way a whole-file read does, across steps, with multi-byte text and a bad line', () => {
+  it('reads any slice the way a whole-file read does, across steps, with multi-byte text and a bad line', async () => {
     const path = join(dir, 'trace.jsonl');
     const text = Array.from({ length: 5000 }, (_, i) => line(i)).join('');
     writeFileSync(path, text + '{"event_type":"torn');
-    expect(countTraceLines(path)).toBe(5000);
+    expect(await countTraceLines(path)).toBe(5000);
     for (const [after, limit] of [[0, 10], [1023, 3], [1024, 1], [1499, 5], [2047, 2000], [4990, 100], [5000, 10], [7000, 10]]) {
-      const got = readTraceLinesAt(path, { after, limit });
+      const got = await readTraceLinesAt(path, { after, limit });
       const want = naive(text, Math.min(after, 5000), limit);
       expect(got.events).toEqual(want.events);
       expect(got.next).toBe(want.next);
     }
-    // Past the 4 MiB read size: a read ends inside a line (and inside a character) and carries on.
+    // Past the read size: a read ends inside a line (and inside a character) and carries on.
     const big = join(dir, 'big.jsonl');
     const bigText = Array.from({ length: 60_000 }, (_, i) => line(i)).join('');
     writeFileSync(big, bigText);
-    for (const after of [40_000, 45_000, 50_000, 59_990]) expect(readTraceLinesAt(big, { after, limit: 6000 })).toMatchObject(naive(bigText, after, 6000));
-    const tail = readTraceLinesAt(path, { last: 30, limit: 100 });
+    for (const after of [40_000, 45_000, 50_000, 59_990]) expect(await readTraceLinesAt(big, { after, limit: 6000 })).toMatchObject(naive(bigText, after, 6000));
+    const tail = await readTraceLinesAt(path, { last: 30, limit: 100 });
     expect(tail.from).toBe(4970);
     expect(tail.events).toEqual(naive(text, 4970, 100).events);
   });
 
-  it('follows a growing file, and starts over on one that was replaced by a shorter one', () => {
+  it('follows a growing file, and starts over on one that was replaced by a shorter one', async () => {
     const path = join(dir, 'trace.jsonl');
     writeFileSync(path, Array.from({ length: 2000 }, (_, i) => line(i)).join(''));
-    expect(readTraceLinesAt(path, { last: 1, limit: 1 }).events).toEqual([JSON.parse(line(1999))]);
+    expect((await readTraceLinesAt(path, { last: 1, limit: 1 })).events).toEqual([JSON.parse(line(1999))]);
     appendFileSync(path, Array.from({ length: 100 }, (_, i) => line(2000 + i)).join(''));
-    expect(countTraceLines(path)).toBe(2100);
-    expect(readTraceLinesAt(path, { after: 2050, limit: 1 }).events).toEqual([JSON.parse(line(2050))]);
+    expect(await countTraceLines(path)).toBe(2100);
+    expect((await readTraceLinesAt(path, { after: 2050, limit: 1 })).events).toEqual([JSON.parse(line(2050))]);
     writeFileSync(path, line(7));
-    expect(countTraceLines(path)).toBe(1);
-    expect(readTraceLinesAt(path, { after: 0, limit: 5 }).events).toEqual([JSON.parse(line(7))]);
+    expect(await countTraceLines(path)).toBe(1);
+    expect((await readTraceLinesAt(path, { after: 0, limit: 5 })).events).toEqual([JSON.parse(line(7))]);
+  });
+
+  it('counts only the lines within a byte bound (what was written when the caller looked)', async () => {
+    const path = join(dir, 'trace.jsonl');
+    const first = Array.from({ length: 3000 }, (_, i) => line(i)).join('');
+    writeFileSync(path, first + Array.from({ length: 500 }, (_, i) => line(3000 + i)).join(''));
+    expect(await countTraceLines(path, Buffer.byteLength(first))).toBe(3000);
+    expect(await countTraceLines(path)).toBe(3500);
+    // Remembered positions past the bound are not used for it.
+    expect(await countTraceLines(path, Buffer.byteLength(first))).toBe(3000);
+  });
+
+  it('lets the event loop run while it scans and reads a big file (it never holds the thread for the whole file)', async () => {
+    const path = join(dir, 'big.jsonl');
+    writeFileSync(path, Array.from({ length: 80_000 }, (_, i) => line(i)).join(''));
+    let turns = 0;
+    let running = true;
+    const spin = () => {
+      turns++;
+      if (running) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const slice = await readTraceLinesAt(path, { last: 10_000, limit: 10_000 });
+    running = false;
+    expect(slice.events).toHaveLength(10_000);
+    // A synchronous read would let no turn run before it returned.
+    expect(turns).toBeGreaterThan(5);
   });
 });

@@ -1,5 +1,6 @@
 import { CoreError, type FormationView } from '../../src-shared/contract';
 import type { Session, SessionOptions } from '../runtime/api';
+import type { SecretStore } from '../secrets';
 import type { RecentList } from './recent';
 import type { CapsuleSessions, Emit } from './sessions';
 import { fetchRemoteCard } from './remote-card';
@@ -39,6 +40,10 @@ export interface StudioPorts {
   startSession?(opts: SessionOptions): Promise<Session>;
   /** Fetches a remote agent card (default: HTTP GET of the well-known card). */
   fetchCard?: typeof fetchRemoteCard;
+  /** The system's folder dialog (desktop); undefined when the shell has none (paths are typed). */
+  pickFolder?(purpose: 'open' | 'create'): Promise<string | undefined>;
+  /** Where secrets for ${NAME} are kept (default: a user-only file in the user data folder). */
+  secrets?: SecretStore;
 }
 
 export interface StudioContext {

@@ -3,6 +3,7 @@
 export { createStudioContext, type StudioConfig, type StudioContext, type StudioPorts } from './context';
 export { formationHandlers } from './formation-commands';
 export { runHandlers } from './run-commands';
+export { studioHandlers } from './studio-commands';
 export { createCapsuleSessions, type CapsuleSessions, type Emit } from './sessions';
 export { createRecentList, type RecentList } from './recent';
 export { ensureExampleWorkspace, copyExample, EXAMPLE_FOLDER } from './example';

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { countTraceLines } from '../trace';
 import type { FormationResolver, Session, SessionOptions } from '../runtime';
 import type { TraceEvent } from '../../src-shared/trace';
@@ -65,9 +66,18 @@ function launchError(err: unknown, id: string): CoreError {
   return new CoreError('launch_failed', `Cannot launch ${id}: ${message}`);
 }
 
-function linesSoFar(session: Session): number {
+/**
+ * How many lines the trace holds now (session_start, or a resumed session's whole history). The
+ * size is taken at once, so lines written while the count runs (off the main thread's way, in
+ * chunks) are not counted twice; they reach the watcher as events.
+ */
+function linesSoFar(session: Session): Promise<number> {
   session.trace.flush();
-  return countTraceLines(session.trace.path);
+  let size = 0;
+  try {
+    size = statSync(session.trace.path).size;
+  } catch {}
+  return countTraceLines(session.trace.path, size);
 }
 
 export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSessions {
@@ -104,12 +114,18 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
   const watchSession = (id: string, s: Slot, session: Session) => {
     let batch: TraceEvent[] = [];
     // Lines written before we subscribed (session_start) count too: trace.tail indexes the file.
-    let next = linesSoFar(session);
+    // Events wait for the count (line indexes must match trace.tail's).
+    let next: number | undefined;
+    const counted = linesSoFar(session).then(
+      (n) => void (next = n),
+      () => void (next = 0),
+    );
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stateTimer: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {
       timer = undefined;
       if (!batch.length) return;
+      if (next === undefined) return void counted.then(flush);
       const events = batch;
       batch = [];
       deps.emit('trace.appended', { sessionId: session.id, capsuleId: id, first: next, events });

@@ -8,16 +8,16 @@ import { readTraceLinesAt, type TraceSlice } from '../trace';
 // the nearest remembered line position (trace/line-index.ts). A torn last line (a write in
 // progress) is left for the next call.
 
-export function readTraceSlice(
+export async function readTraceSlice(
   recordsRoot: string,
   sessionId: string,
   workdir: string | undefined,
   q: { after?: number; last?: number; limit: number },
-): TraceSlice {
+): Promise<TraceSlice> {
   if (!SESSION_ID_RE.test(sessionId)) throw new CoreError('invalid_input', `${sessionId} is not a session id (ses_ and 32 hex digits).`);
   const file = join(workdir ?? join(recordsRoot, sessionId), 'trace.jsonl');
   try {
-    return readTraceLinesAt(file, q);
+    return await readTraceLinesAt(file, q);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CoreError('not_found', `No trace for session ${sessionId} under ${recordsRoot}.`);
     throw err;

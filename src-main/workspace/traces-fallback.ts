@@ -59,8 +59,8 @@ export function fallbackSessions(recordsRoot: string, q: CommandArgs<'sessions.l
   return out.sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, q.limit ?? 500);
 }
 
-export function fallbackEvents(recordsRoot: string, sessionId: string, tracePath: string | undefined, after: number, limit: number) {
-  const slice = readTraceSlice(recordsRoot, sessionId, tracePath ? dirname(tracePath) : undefined, { after: after + 1, limit });
+export async function fallbackEvents(recordsRoot: string, sessionId: string, tracePath: string | undefined, after: number, limit: number) {
+  const slice = await readTraceSlice(recordsRoot, sessionId, tracePath ? dirname(tracePath) : undefined, { after: after + 1, limit });
   const events = slice.events.map((e, i) => ({ ...e, seq: after + 1 + i }) as SessionEventView);
   return { events, next: events.length === limit ? slice.next - 1 : null, total: null };
 }

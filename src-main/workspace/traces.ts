@@ -89,7 +89,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       const filtered = !!q.task || !!q.types?.length;
       // seq counts indexed lines from 0 without gaps, so an unfiltered offset is a cursor.
       const after = q.after ?? (q.offset && !filtered ? q.offset - 1 : undefined);
-      if (!s) return { ...fallbackEvents(recordsRoot, q.sessionId, capsuleOf(q.sessionId)?.session.trace.path, after ?? -1, limit), store: index.state() };
+      if (!s) return { ...(await fallbackEvents(recordsRoot, q.sessionId, capsuleOf(q.sessionId)?.session.trace.path, after ?? -1, limit)), store: index.state() };
       const found = await index.refresh(s, q.sessionId);
       const page = s.events(q.sessionId, { task: q.task, types: q.types, afterSeq: after, limit });
       return { events: page.events, next: page.nextSeq, total: filtered ? null : found.events, store: index.state() };

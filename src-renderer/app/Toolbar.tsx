@@ -3,6 +3,7 @@ import { useStudio } from '../store';
 import { setTheme, useThemeChoice, type ThemeChoice } from './useTheme';
 import { WorkspaceDialog } from './WorkspaceDialog';
 import { SessionsButton } from '../features/sessions'; // issue 6
+import { SecretsButton } from '../features/secrets';
 
 /** The top bar: which workspace is open, the formation-wide actions, undo/redo and theme. */
 export function Toolbar() {
@@ -48,6 +49,7 @@ export function Toolbar() {
       </div>
       <span className="toolbar-spacer" />
       <SessionsButton />
+      <SecretsButton />
       <span className="connection" data-status={connection === 'ready' ? 'ready' : connection === 'error' ? 'error' : 'other'}>
         <span className="connection-dot" aria-hidden="true" />
         {connection === 'ready' ? 'Connected' : connection === 'error' ? 'Disconnected' : connection === 'connecting' ? 'Connecting…' : 'No workspace'}

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useStudio } from '../store';
+import { invoke, useStudio } from '../store';
 import { Dialog } from './Dialog';
 
 interface WorkspaceFormProps {
@@ -15,7 +15,15 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
   const [busy, setBusy] = useState(false);
   // Leaving a workspace whose capsules run: asked first (stop them, keep them running, or stay).
   const [leaving, setLeaving] = useState<{ action: 'open' | 'create'; path: string; names: string[] } | null>(null);
+  // The desktop offers the system's folder dialog; the web shell has only the typed path.
+  const [canPick, setCanPick] = useState(false);
   useEffect(() => void useStudio.getState().loadRecents(), []);
+  useEffect(() => {
+    invoke('studio.capabilities', {}).then(
+      (c) => setCanPick(c.pickFolder),
+      () => setCanPick(false),
+    );
+  }, []);
 
   const go = async (action: 'open' | 'create', path: string, running?: 'stop' | 'keep') => {
     setLeaving(null);
@@ -35,6 +43,12 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
     }
     await go(action, path);
   };
+  const pick = async (action: 'open' | 'create') => {
+    const picked = await invoke('workspace.pickFolder', { purpose: action }).catch(() => ({ dir: null }));
+    if (!picked.dir) return;
+    setDir(picked.dir);
+    await run(action, picked.dir);
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void run('open');
@@ -51,6 +65,16 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
       <label className="checkbox">
         <input type="checkbox" checked={example} onChange={(e) => setExample(e.target.checked)} /> Start a new workspace from the example formation
       </label>
+      {canPick ? (
+        <div className="dialog-actions">
+          <button type="button" className="btn" disabled={busy} onClick={() => void pick('create')}>
+            New workspace in a folder…
+          </button>
+          <button type="button" className="btn" disabled={busy} onClick={() => void pick('open')}>
+            Choose a folder to open…
+          </button>
+        </div>
+      ) : null}
       {leaving ? (
         <div className="workspace-leaving" role="group" aria-label="Running capsules">
           <p>

@@ -3,6 +3,7 @@ import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import { exposeCommands } from './expose'; // issue 8
 import { sessionsCommands } from './sessions'; // issue 6
+import { studioCommands } from './studio';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
 
 // The one map of commands between the UI and the core: `domain.verb` -> input schema (zod, parsed
@@ -111,6 +112,7 @@ export const commands = {
   'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),
   ...exposeCommands, // issue 8: gateway and exposures
   ...sessionsCommands, // issue 6: sessions browser and timeline
+  ...studioCommands, // shell capabilities (folder picker) and the secret store
 } as const;
 
 /** Every command name. */

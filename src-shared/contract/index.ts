@@ -6,3 +6,4 @@ export * from './types';
 export * from './client';
 export * from './expose';
 export * from './sessions';
+export * from './studio';

@@ -1,12 +1,17 @@
 import { existsSync } from 'node:fs';
-import { join, normalize, resolve, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
 import { createCore, type Core } from '../../core';
 import { recordsLayout } from '../../runtime/layout';
+import { createSecretStore } from '../../secrets';
 import { CSP } from '../csp';
 import { createShutdown } from '../shutdown';
 import { wireIpc } from './ipc';
+import { keychainCipher } from './keychain';
+import { claimSingleInstance, folderPicker, quitOnOsShutdown, reportStartupFailure, wireQuit, type PowerMonitorLike } from './lifecycle';
+import { createMainLog } from './log';
+import { shellPaths } from './paths';
 import { APP_ORIGIN, APP_SCHEME, decideNavigation, decideWindowOpen, isExternalLink, isStudioPage } from './policy';
 
 // The desktop shell: one window on the built renderer, served from the app:// scheme so every
@@ -17,8 +22,9 @@ import { APP_ORIGIN, APP_SCHEME, decideNavigation, decideWindowOpen, isExternalL
 const SCHEME = APP_SCHEME;
 const ORIGIN = APP_ORIGIN;
 const devServer = process.env.ELECTRON_RENDERER_URL;
-const rendererDir = resolve(__dirname, '../renderer');
-const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : resolve(__dirname, '../../resources');
+const paths = shellPaths({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, mainDir: __dirname });
+const rendererDir = paths.rendererDir;
+const log = createMainLog(app.getPath('logs'));
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
@@ -51,9 +57,9 @@ function createWindow(): BrowserWindow {
     show: false,
     title: 'Capsule Studio',
     backgroundColor: '#16181d',
-    icon: join(resourcesDir, 'icon.png'),
+    icon: paths.icon,
     webPreferences: {
-      preload: join(__dirname, '../preload/index.js'),
+      preload: paths.preload,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -62,6 +68,8 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
+  // Windows logoff or shutdown (it cannot be delayed there): start the clean shutdown at once.
+  win.on('session-end', () => void shutdown.request('the session is ending'));
   void win.loadURL(devServer ?? `${ORIGIN}/index.html`);
   return win;
 }
@@ -85,48 +93,69 @@ function lockDown(): void {
 
 let core: Core | undefined;
 let win: BrowserWindow | undefined;
+let ipc: { dispose(): void } | undefined;
 
 /**
- * better-sqlite3 built for Electron's ABI (`npx @electron/rebuild -o better-sqlite3`, copied to
- * resources/native/electron/better_sqlite3.node). The default build targets Node's ABI, which
- * tests and the CLI use; without the Electron build the Studio reads traces from the files.
+ * better-sqlite3 built for Electron's ABI (npm run desktop:install puts it in
+ * resources/native/electron/). The default build targets Node's ABI, which tests and the CLI use;
+ * without the Electron build the Studio reads traces from the files.
  */
 function electronSqliteBinding(): string | undefined {
-  const file = join(resourcesDir, 'native', 'electron', 'better_sqlite3.node');
-  return existsSync(file) ? file : undefined;
+  return existsSync(paths.electronSqlite) ? paths.electronSqlite : undefined;
 }
 
-app.whenReady().then(async () => {
+const currentWindow = () => (win && !win.isDestroyed() ? win : undefined);
+
+/**
+ * The one clean shutdown of the desktop app, whatever ended it: the core's dispose ends every
+ * session (StopSession, doors closed), stops harnesses and detached shells, closes the trace index.
+ */
+async function shutdownStudio(): Promise<void> {
+  ipc?.dispose();
+  ipc = undefined;
+  await core?.dispose();
+  core = undefined;
+}
+
+async function start(): Promise<void> {
+  // Electron's types leave out the shutdown event's argument, which its docs (and we) use.
+  quitOnOsShutdown(powerMonitor as unknown as PowerMonitorLike, shutdown);
   lockDown();
   serveRenderer();
   const layout = recordsLayout(process.env);
   core = createCore(
-    { userDataDir: app.getPath('userData'), recordsRoot: layout.records, resourcesDir, workspace: workspaceArg(), sqliteBinding: electronSqliteBinding() },
-    { openExternal: (url) => (isExternalLink(url) ? shell.openExternal(url) : undefined) },
+    { userDataDir: app.getPath('userData'), recordsRoot: layout.records, resourcesDir: paths.resourcesDir, workspace: workspaceArg(), sqliteBinding: electronSqliteBinding() },
+    {
+      openExternal: (url) => (isExternalLink(url) ? shell.openExternal(url) : undefined),
+      secrets: createSecretStore({ file: join(app.getPath('userData'), 'secrets.json'), cipher: keychainCipher(safeStorage) }),
+      pickFolder: folderPicker({ showOpenDialog: (options) => (currentWindow() ? dialog.showOpenDialog(currentWindow()!, options) : dialog.showOpenDialog(options)) }),
+    },
   );
-  wireIpc({ core, ipcMain, webContents: () => (win && !win.isDestroyed() ? win.webContents : undefined), isTrustedUrl: isOurs });
+  ipc = wireIpc({ core, ipcMain, webContents: () => currentWindow()?.webContents, isTrustedUrl: isOurs });
   await core.ready;
   win = createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) win = createWindow();
   });
-});
+}
 
-// One shutdown path for Ctrl-C, SIGTERM, the last window closing and the app quitting (Cmd+Q
-// included): every session ends cleanly before the app exits; a second signal forces it.
+// One shutdown path (shell/shutdown.ts) for Ctrl-C, SIGTERM, the last window closing, the app
+// quitting (Cmd+Q, app.quit()) and the OS shutting down: every session ends cleanly before the app
+// exits; a second signal forces it.
 const shutdown = createShutdown({
-  stop: async () => {
-    await core?.dispose();
-  },
+  stop: shutdownStudio,
   exit: (code) => app.exit(code),
-  log: (line) => process.stderr.write(`studio: ${line}\n`),
+  log: (line) => {
+    process.stderr.write(`studio: ${line}\n`);
+    log.write(`shutdown: ${line}`);
+  },
 });
-shutdown.handleSignals();
 
-app.on('window-all-closed', () => void shutdown.request('the window closed'));
-app.on('before-quit', (event) => {
-  // app.exit (the shutdown's end) quits without another before-quit.
-  if (shutdown.state === 'done') return;
-  event.preventDefault();
-  void shutdown.request('quitting');
-});
+if (claimSingleInstance(app, currentWindow)) {
+  shutdown.handleSignals();
+  wireQuit(app, shutdown);
+  app.whenReady().then(start).catch((err: unknown) => {
+    log.write(`start failed: ${(err as Error).stack ?? String(err)}`);
+    reportStartupFailure(app, dialog, err, log.file);
+  });
+}

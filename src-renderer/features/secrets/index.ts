@@ -1,0 +1,1 @@
+export { SecretsButton, SecretsDialog } from './SecretsDialog';
