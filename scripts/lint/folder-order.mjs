@@ -8,11 +8,13 @@ import { dirname, resolve, sep } from 'node:path';
 export const FOLDER_ORDER = [
   ['manifest', 'trace', 'peer'],
   ['drivers'],
+  ['recording'],
   ['runtime'],
   ['door'],
   ['launch'],
   ['gateway'],
   ['workspace'],
+  ['regression'],
   ['core'], // src-main/core.ts
   ['shell'],
   ['cli'],
