@@ -7,7 +7,7 @@ import { dirname, resolve, sep } from 'node:path';
 
 export const FOLDER_ORDER = [
   ['manifest', 'trace', 'peer'],
-  ['drivers'],
+  ['drivers', 'telemetry'],
   ['recording'],
   ['runtime'],
   ['door'],
