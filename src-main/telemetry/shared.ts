@@ -18,8 +18,16 @@ export function telemetryFor(env: Record<string, string | undefined>): Telemetry
     if (byConfig.size >= MAX) return undefined;
     t = createTelemetry(config);
     byConfig.set(key, t);
-    // Spans still queued go out before a normal exit (bounded by the exporter's timeout).
-    if (byConfig.size === 1) process.once('beforeExit', () => void Promise.all([...byConfig.values()].map((x) => x.flush().catch(() => undefined))));
   }
   return t;
+}
+
+/**
+ * Sends the spans still queued, waiting at most `timeoutMs`: called before the process exits (the
+ * CLI), since a queued span is otherwise lost with it. Resolves at once when nothing is exported.
+ */
+export async function flushTelemetry(timeoutMs = 5000): Promise<void> {
+  if (!byConfig.size) return;
+  const all = Promise.all([...byConfig.values()].map((t) => t.flush().catch(() => undefined)));
+  await Promise.race([all, new Promise<void>((r) => setTimeout(r, timeoutMs).unref())]);
 }
