@@ -1,10 +1,8 @@
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, RandomIdGenerator, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createRequire } from 'node:module';
+import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { TraceEvent } from '../../src-shared/trace';
 import type { TelemetryConfig } from './config';
-import { createSessionSpans, TraceAliases, type SessionIdentity } from './spans';
+import { createSessionSpans, TraceAliases, type OtelApi, type SessionIdentity } from './spans';
 
 // The OTLP export of every session this process runs, built on the official SDK: spans go through
 // a BatchSpanProcessor to the OTLP/HTTP exporter (protobuf or JSON). It only listens to trace
@@ -30,9 +28,25 @@ export interface Telemetry {
 export const DROPPED_EVENT = 'otel_spans_dropped';
 const DROP_REPORT_MS = 1000;
 
+/**
+ * The SDK and exporters are loaded on first use: they take hundreds of milliseconds to load, which
+ * a process that exports nothing (most CLI commands, the default Studio) should not pay.
+ */
+function loadSdk() {
+  const load = createRequire(__filename);
+  return {
+    api: load('@opentelemetry/api') as OtelApi,
+    sdk: load('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base'),
+    resources: load('@opentelemetry/resources') as typeof import('@opentelemetry/resources'),
+    json: load('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http'),
+    proto: load('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto'),
+  };
+}
+
 export function createTelemetry(config: TelemetryConfig): Telemetry {
+  const { api, sdk, resources, json, proto } = loadSdk();
   const options = { url: config.url, headers: config.headers, timeoutMillis: 10_000 };
-  const inner: SpanExporter = config.protocol === 'http/json' ? new JsonExporter(options) : new ProtoExporter(options);
+  const inner: SpanExporter = config.protocol === 'http/json' ? new json.OTLPTraceExporter(options) : new proto.OTLPTraceExporter(options);
   let queued = 0;
   let exported = 0;
   let dropped = 0;
@@ -48,7 +62,7 @@ export function createTelemetry(config: TelemetryConfig): Telemetry {
     shutdown: () => inner.shutdown(),
     forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
   };
-  const batch = new BatchSpanProcessor(exporter, { maxQueueSize: config.maxQueueSize, maxExportBatchSize: Math.min(512, config.maxQueueSize), scheduledDelayMillis: config.scheduledDelayMs });
+  const batch = new sdk.BatchSpanProcessor(exporter, { maxQueueSize: config.maxQueueSize, maxExportBatchSize: Math.min(512, config.maxQueueSize), scheduledDelayMillis: config.scheduledDelayMs });
   // In front of the batch: keeps the queue bound itself so every drop is counted here, per session.
   const gate: SpanProcessor = {
     onStart: () => undefined,
@@ -67,9 +81,9 @@ export function createTelemetry(config: TelemetryConfig): Telemetry {
     shutdown: () => batch.shutdown(),
   };
   let nextIds: { traceId?: string; spanId?: string } = {};
-  const random = new RandomIdGenerator();
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': config.serviceName }),
+  const random = new sdk.RandomIdGenerator();
+  const provider = new sdk.BasicTracerProvider({
+    resource: resources.resourceFromAttributes({ 'service.name': config.serviceName }),
     spanProcessors: [gate],
     idGenerator: {
       generateTraceId: () => nextIds.traceId ?? random.generateTraceId(),
@@ -82,7 +96,7 @@ export function createTelemetry(config: TelemetryConfig): Telemetry {
 
   return {
     follow(session) {
-      const spans = createSessionSpans(tracer, ids, aliases, session);
+      const spans = createSessionSpans(api, tracer, ids, aliases, session);
       let timer: NodeJS.Timeout | undefined;
       let reported = 0;
       let ended = false;

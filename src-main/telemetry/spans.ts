@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import type { Context, Span, Tracer } from '@opentelemetry/api';
 import { GEN_AI, GEN_AI_OPERATION, PROVIDER_OF_DRIVER } from './genai';
 
 // One session's trace events -> OpenTelemetry spans: a span per task (invoke_agent), per model
@@ -55,7 +55,11 @@ interface OpenTask {
   failure?: string;
 }
 
-export function createSessionSpans(tracer: Tracer, ids: IdOverride, aliases: TraceAliases, who: SessionIdentity) {
+/** The OpenTelemetry API, handed in: it is loaded only once export is on (see exporter.ts). */
+export type OtelApi = typeof import('@opentelemetry/api');
+
+export function createSessionSpans(api: OtelApi, tracer: Tracer, ids: IdOverride, aliases: TraceAliases, who: SessionIdentity) {
+  const { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } = api;
   const tasks = new Map<string, OpenTask>();
   const provider = PROVIDER_OF_DRIVER[who.driver] ?? who.driver;
 
