@@ -126,6 +126,20 @@ describe('capsule rehearse', () => {
     expect(answersOf(traceOf(s))).toEqual(answersOf(traceOf(rec.orch)));
   });
 
+  it("takes from a running peer only the tasks this run caused, and names records it cannot find", async () => {
+    rec = await recordFormation();
+    // worker-a also served another caller, who sent it no traceparent.
+    await rpc(rec.a.url, 'SendMessage', { message: userMessage('an unrelated caller'), configuration: { returnImmediately: false } });
+    const r = makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 });
+    const a = r.run.capsules.find((c) => c.capsule === 'worker-a')!;
+    expect(a.tasks.map((t) => t.text)).toEqual(['Summarise the report.']);
+    expect(r.scripts.get('worker-a')!.replies.map((x) => x.when)).toEqual(['/^Summarise the report\\.$/']);
+    // Without worker-a's records the run is still rehearsed, and the note says what is missing.
+    const elsewhere = makeRehearsal(rec.orch.trace.path, { recordsRoot: join(rec.s.dir, 'nowhere'), speed: 0 });
+    expect(elsewhere.run.capsules.map((c) => c.capsule)).toEqual(['orchestrator', 'worker-b']);
+    expect(elsewhere.notes).toEqual([expect.stringMatching(/^127\.0\.0\.1:\d+: its records \(session unknown\) are not on this machine; in the replay it answers with acknowledgements$/)]);
+  });
+
   it('scales recorded timings by --speed', async () => {
     rec = await recordFormation();
     const recorded = traceOf(rec.orch).filter((l) => l.event_type === 'inference');
