@@ -72,6 +72,7 @@ export function gatherRun(tracePath: string, recordsRoot: string): RecordedRun {
   };
 
   const visited = new Set<string>();
+  let cut = false;
   const walk = (s: RecordedSession, tasks: RecordedTask[]) => {
     add(s, tasks);
     for (const task of tasks) {
@@ -80,7 +81,8 @@ export function gatherRun(tracePath: string, recordsRoot: string): RecordedRun {
         if (visited.has(key)) continue;
         visited.add(key);
         if (visited.size > MAX_SESSIONS) {
-          notes.push(`the run delegates more than ${MAX_SESSIONS} times; the rest is not followed`);
+          if (!cut) notes.push(`the run delegates more than ${MAX_SESSIONS} times; the rest is not followed`);
+          cut = true;
           return;
         }
         const path = (d.childSessionId && locate(d.childSessionId, s)) || (d.traceparent && locateByTraceparent(d.traceparent));

@@ -72,7 +72,9 @@ export function scriptFromTasks(tasks: readonly RecordedTask[], opts: ScriptOpti
     }
     const first = seen.get(task.text);
     if (first) {
-      if (JSON.stringify(turnsOf(first, opts)) !== JSON.stringify(turns)) {
+      // Timings differ from run to run; what was said and done is what must match.
+      const untimed = (ts: RehearsalTurn[]) => JSON.stringify(ts.map(({ delay_ms: _, ...rest }) => rest));
+      if (untimed(turnsOf(first, opts)) !== untimed(turns)) {
         notes.push(`task ${task.taskId} has the same text as task ${first.taskId} but went differently; the replay answers both as ${first.taskId}`);
       }
       continue;
