@@ -123,7 +123,9 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     childWorkdir: target.kind === 'door' ? (target.workdir ?? '') : '',
     canceled: false,
   };
-  const traceparent = formatTraceparent(traceIdForTask(ctx.taskId));
+  // A task that arrived with a traceparent delegates in that trace, so a whole formation run,
+  // however many hops deep, is one trace.
+  const traceparent = formatTraceparent(traceIdForTask(ctx.taskId, ctx.traceparent));
   const client = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow: deps.allow, trace: ctx.trace });
   const call = () => ({ traceparent, extraAllow: d.extraAllow });
   const residue = () => ({
