@@ -12,13 +12,16 @@ import type { RehearsalScript } from './script';
 
 export const REHEARSAL_DRIVER = 'capsule/driver-rehearsal';
 
-export function rehearsalInference(capsule: RecordedCapsule, script: RehearsalScript, maxTurns?: number): Record<string, unknown> {
+/** Inference settings that still shape a replay (limits, spend ceiling, input wait): kept as written. */
+const KEPT = ['max_tokens', 'max_turns', 'budget', 'input_timeout'] as const;
+
+export function rehearsalInference(capsule: RecordedCapsule, script: RehearsalScript, kept: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     transport: 'embedded',
     // The recorded model's name stays (budgets, prices and exported spans name it); the driver is the rehearsal.
     model: capsule.model || 'rehearsal',
     driver: { artifact: REHEARSAL_DRIVER },
-    ...(maxTurns ? { max_turns: maxTurns } : {}),
+    ...kept,
     rehearsal: script,
   };
 }
@@ -32,8 +35,13 @@ export function rehearsalManifestText(capsule: RecordedCapsule, script: Rehearsa
     if (path) notes.push(`${capsule.capsule}: manifest ${path} ${source === undefined ? 'is not on this machine' : 'does not read'}; the replay's manifest is rebuilt from the trace (name, version, script only)`);
     return stringify({ name: capsule.capsule, version: capsule.version || '0.0.0', inference: rehearsalInference(capsule, script) });
   }
-  const maxTurns = doc.getIn(['inference', 'max_turns']);
-  doc.set('inference', doc.createNode(rehearsalInference(capsule, script, typeof maxTurns === 'number' ? maxTurns : undefined)));
+  const kept: Record<string, unknown> = {};
+  for (const key of KEPT) {
+    const node = doc.getIn(['inference', key], true) as { toJSON?: () => unknown } | undefined;
+    const value = node && typeof node === 'object' && node.toJSON ? node.toJSON() : node;
+    if (value !== undefined && value !== null) kept[key] = value;
+  }
+  doc.set('inference', doc.createNode(rehearsalInference(capsule, script, kept)));
   const artifacts = doc.get('artifacts', true);
   if (isSeq(artifacts)) {
     artifacts.items = artifacts.items.filter((item) => {
