@@ -1,13 +1,12 @@
 import type { ToolSpec } from '../drivers/types';
 import type { TraceEvent } from '../../src-shared/trace';
+import type { ResidueItem } from '../../src-shared/residue';
 
 // Tools the agent loop offers the model (delegate_task, shell, request_input, …). A tool that
 // leaves something running when its task is canceled reports it as residue.
 
 /** Something a canceled task leaves behind, as CancelTask's `residue` artifact names it. */
-export type ResidueItem =
-  | { kind: 'detached_shell'; work_id: string; binary: string; command: string; started_at_ms: number }
-  | { kind: 'delegation'; delegation_id: string; capsule: string; version: string; child_session_id: string; child_workdir: string };
+export type { ResidueItem };
 
 export interface ToolContext {
   sessionId: string;
@@ -44,6 +43,11 @@ export type ToolOutcome =
 export interface Tool {
   spec: ToolSpec;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+  /**
+   * One call that stands for several (delegate_task `to: "*"`): the argument sets of the calls it
+   * becomes, each then traced, run and answered on its own. Undefined or empty: run it as it is.
+   */
+  expand?(args: Record<string, unknown>): Record<string, unknown>[] | undefined;
 }
 
 export type { TraceEvent };

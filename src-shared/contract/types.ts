@@ -61,6 +61,8 @@ export interface CapsuleView {
   acceptsPeerTasks: boolean;
   /** capabilities.network.allow as written. */
   allow: string[];
+  /** Set while the running session is older than the saved manifest (changes beyond the allow list and peer export): why a restart is needed. */
+  restartToApply?: string;
 }
 
 /** What a remote agent's card says, trimmed for a node. */
@@ -107,6 +109,8 @@ export interface FormationView {
   capsules: CapsuleView[];
   remotes: RemoteView[];
   edges: EdgeView[];
+  /** Sessions still running in other workspaces (kept running when the user left them). */
+  runningElsewhere?: number;
   /** Problems with formation.yaml itself. */
   issues: IssueView[];
 }
@@ -120,10 +124,8 @@ export interface RecentWorkspace {
   exists: boolean;
 }
 
-/** Something a canceled task or stopped session left running. */
-export type ResidueView =
-  | { kind: 'detached_shell'; work_id: string; binary: string; command: string; started_at_ms: number }
-  | { kind: 'delegation'; delegation_id: string; capsule: string; version: string; child_session_id: string; child_workdir: string };
+/** Something a canceled task or stopped session left behind (the one residue shape, src-shared/residue). */
+export type ResidueView = import('../residue').ResidueItem;
 
 /** The door's answer to CancelTask: the task, or why it could not be canceled. */
 export interface CancelAnswer {
@@ -133,9 +135,11 @@ export interface CancelAnswer {
   refused?: { code: number; message: string; state?: TaskState };
 }
 
-/** The door's answer to murmur.StopSession. */
+/** What Stop session (or Cancel all tasks) canceled and left behind, read from the door's murmur.StopSession. */
 export interface StopSessionAnswer {
   session_id: string;
   canceled: string[];
   residue: ResidueView[];
+  /** True when the session was ended too (Stop session); false when it keeps running (Cancel all tasks). */
+  ended: boolean;
 }
