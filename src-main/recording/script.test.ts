@@ -49,6 +49,8 @@ describe('a recording as a rehearsal script', () => {
     ]).tasks;
     const { script, notes } = scriptFromTasks(tasks, { sessionId: 'ses_x', speed: 0 });
     expect(notes).toEqual([`task ${T2} has the same text as task ${T1} but went differently; the replay answers both as ${T1}`]);
+    const literal = recordedSession([line('a2a_task_received', T1, { text: 'x' }), inference(T1, 1, 'use {{task}} here', 1)]).tasks;
+    expect(scriptFromTasks(literal, { sessionId: 'ses_x', speed: 0 }).notes).toEqual([`task ${T1}: a recorded text holds {{task}} or {{tool_results}}, which the replay fills in`]);
     expect(script.replies.map((r) => r.turns)).toEqual([[{ text: 'one way', tokens_in: 10, tokens_out: 2 }], [{ hang: true }]]);
   });
 });

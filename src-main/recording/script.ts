@@ -79,6 +79,9 @@ export function scriptFromTasks(tasks: readonly RecordedTask[], opts: ScriptOpti
       }
       continue;
     }
+    // The driver fills {{task}} and {{tool_results}} in scripted text: a model that wrote them
+    // literally is replayed with them filled in.
+    if (task.turns.some((t) => /\{\{(task|tool_results)\}\}/.test(t.text))) notes.push(`task ${task.taskId}: a recorded text holds {{task}} or {{tool_results}}, which the replay fills in`);
     seen.set(task.text, task);
     replies.push({ when: exactWhen(task.text), turns });
   }
