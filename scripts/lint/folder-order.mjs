@@ -14,7 +14,7 @@ export const FOLDER_ORDER = [
   ['launch'],
   ['gateway'],
   ['workspace'],
-  ['regression'],
+  ['regression', 'deploy'],
   ['core'], // src-main/core.ts
   ['shell'],
   ['cli'],
