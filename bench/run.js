@@ -26,7 +26,15 @@ async function door() {
   return result;
 }
 
-const benches = { 'trace-ingest': traceIngest, door };
+function otelExport() {
+  const out = join(RESULTS, 'otel-export.json');
+  const args = ['-r', 'tsx/cjs', join(__dirname, 'otel-export', 'export.ts'), '--out', out, ...(smoke ? ['--smoke'] : [])];
+  return new Promise((ok, fail) =>
+    execFile(process.execPath, args, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? fail(new Error(`otel-export failed: ${stderr || err.message}`)) : ok(JSON.parse(stdout.trim().split('\n').pop())))),
+  );
+}
+
+const benches = { 'trace-ingest': traceIngest, door, 'otel-export': otelExport };
 benches['trace-open'] = () => require('./trace-open/run')({ smoke, results: RESULTS, root: ROOT }); // issue 6
 benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESULTS, root: ROOT }); // issue 6
 benches['main-thread'] = () => require('./main-thread/run')({ smoke, results: RESULTS, root: ROOT });

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { SessionsPage } from './pages/sessions';
 import { StudioPage } from './pages/studio';
@@ -33,6 +35,13 @@ test('find a session by its answer, read its trace and its timeline', async ({ p
   await expect(sessions.events.getByText('inference', { exact: true }).first()).toBeVisible();
   await expect(sessions.events.getByText('Task 1: Write a note about tide pools')).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/sessions.png' });
+
+  // Make rehearsal: the run, with every capsule that took part, saved as a workspace to replay offline.
+  await sessions.dialog.getByRole('button', { name: 'Make rehearsal' }).click();
+  const rehearsal = join(studio.workspace, 'rehearsals', `coordinator-${sessionId.slice(-6)}`);
+  await expect(page.getByRole('status').filter({ hasText: 'Rehearsal saved in' })).toContainText(`${rehearsal} (coordinator, researcher, writer)`);
+  expect(existsSync(join(rehearsal, 'formation.yaml'))).toBe(true);
+  await page.screenshot({ path: 'test-results/screenshots/sessions-rehearsal.png' });
 
   await sessions.dialog.getByRole('button', { name: 'Show on timeline' }).click();
   await expect(sessions.dialog.getByRole('tab', { name: 'Timeline' })).toHaveAttribute('aria-selected', 'true');

@@ -7,13 +7,14 @@ import { dirname, resolve, sep } from 'node:path';
 
 export const FOLDER_ORDER = [
   ['manifest', 'trace', 'peer', 'secrets'],
-  ['drivers'],
+  ['drivers', 'telemetry'],
+  ['recording'],
   ['runtime'],
   ['door'],
   ['launch'],
   ['gateway'],
   ['workspace'],
-  ['deploy'],
+  ['regression', 'deploy'],
   ['core'], // src-main/core.ts
   ['shell'],
   ['cli'],

@@ -9,6 +9,7 @@ import type { Driver } from './types';
 
 export * from './types';
 export { createRehearsalDriver, acknowledgement, estimateTokens, matchesWhen } from './rehearsal';
+export { givenEntry, givenDivergence, GIVEN_TEXT_LIMIT } from './rehearsal-given';
 
 export interface DriverOptions {
   /** Environment the manifest was interpolated from (keys the provider drivers may read). */

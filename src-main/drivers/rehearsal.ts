@@ -1,6 +1,7 @@
 import type { Manifest, RehearsalTurn } from '../../src-shared/manifest';
 import { AbortedError, InferenceError, type Driver, type ToolCall, type TurnRequest, type TurnResult } from './types';
 import { pause } from './retry';
+import { givenDivergence, latestToolResults } from './rehearsal-given';
 import { fillArguments, scriptedText } from './rehearsal-text';
 
 // The embedded default driver: deterministic and offline. Without a script it acknowledges the
@@ -64,6 +65,22 @@ async function streamFrames(req: TurnRequest, spec: NonNullable<RehearsalTurn['s
   }
 }
 
+const clip = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}…` : s);
+
+/** A script made from a recording says where this run left what was recorded (trace: rehearsal_diverged). */
+function noteDivergence(req: TurnRequest, taskText: string, matched: boolean, turn: RehearsalTurn | undefined): void {
+  if (!req.onDivergence) return;
+  if (!matched) {
+    if (req.turn === 1) req.onDivergence({ reason: `the recording has no task with this text ("${clip(taskText)}"); answered with an acknowledgement` });
+    return;
+  }
+  if (!turn) return req.onDivergence({ reason: `the recording of this task has no turn ${req.turn}; answered with an acknowledgement` });
+  if (turn.given) {
+    const why = givenDivergence(turn.given, latestToolResults(req.messages));
+    if (why) req.onDivergence({ reason: `${why}; the recorded turn is replayed as it was` });
+  }
+}
+
 export function createRehearsalDriver(manifest: Manifest): Driver {
   const rehearsal = manifest.inference.rehearsal;
   const replies: Script = rehearsal?.replies ?? [];
@@ -93,6 +110,7 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
       const taskText = taskTextOf(req);
       const reply = replies.find((r) => matchesWhen(r.when, taskText));
       const turn = reply?.turns[req.turn - 1];
+      if (rehearsal?.recorded_from) noteDivergence(req, taskText, reply !== undefined, turn);
       const delay = turn?.delay_ms ?? baseDelay;
       if (delay > 0) await pause(delay, req.signal);
       if (!turn) return answer(req, acknowledgement(taskText));

@@ -39,6 +39,8 @@ export interface TurnRequest {
   onFrame?: (frame: TurnFrame) => void;
   /** Called before each retry (429/5xx/reset), so the trace shows it. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** A rehearsal made from a recording met input the recording did not have (traced as rehearsal_diverged). */
+  onDivergence?: (info: { reason: string }) => void;
 }
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'tool_use';

@@ -70,6 +70,7 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
     status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
     history: [{ ...message, contextId, taskId: id }],
     text,
+    ...(incoming.traceparent ? { traceparent: incoming.traceparent } : {}),
     controller: new AbortController(),
     works: new Set(),
     waiting: 'queue',

@@ -22,6 +22,8 @@ export interface TaskRun {
   contextId: string;
   /** The text of the message that created the task. */
   text: string;
+  /** The traceparent the task arrived with, if any (a hop further down a formation). */
+  readonly traceparent?: string;
   message: Message;
   /** The conversation of this context, shared by its tasks; the executor appends to it. */
   conversation: ChatMessage[];

@@ -54,6 +54,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
             if (frame.kind === 'text' && frame.text) task.trace({ event_type: 'frame', kind: 'text_delta', turn, text: frame.text });
           },
           onRetry: (info) => task.trace({ event_type: 'inference_retry', turn, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
+          onDivergence: (info) => task.trace({ event_type: 'rehearsal_diverged', turn, reason: info.reason }),
         });
       } catch (err) {
         if (task.signal.aborted) throw err;

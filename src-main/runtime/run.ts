@@ -69,6 +69,9 @@ class RunningTask implements TaskRun {
     works.add(work);
     return () => void works.delete(work);
   }
+  get traceparent(): string | undefined {
+    return this.t.traceparent;
+  }
   setWaiting(what: string): void {
     this.t.waiting = what;
   }

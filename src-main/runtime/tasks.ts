@@ -23,6 +23,8 @@ export interface LiveTask {
   history: Message[];
   artifacts?: Artifact[];
   text: string;
+  /** The W3C traceparent the task arrived with: its delegations stay in that trace. */
+  traceparent?: string;
   controller: AbortController;
   works: Set<InFlightWork>;
   /** What the task waits on now (queue, inference turn n, tools, input), for task_canceled. */

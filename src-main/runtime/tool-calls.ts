@@ -16,6 +16,7 @@ function toolContext(task: TaskRun): ToolContext {
     sessionId: task.sessionId,
     taskId: task.taskId,
     contextId: task.contextId,
+    traceparent: task.traceparent,
     signal: task.signal,
     trace: (event) => task.trace(event),
     track: (work) => task.track(work),

@@ -12,6 +12,8 @@ export interface ToolContext {
   sessionId: string;
   taskId: string;
   contextId: string;
+  /** The traceparent the task arrived with: a delegation keeps its trace id. */
+  traceparent?: string;
   /** Aborted when the task is canceled. */
   signal: AbortSignal;
   /** Appends to the session trace (session_id, task_id and ts are filled in). */

@@ -6,6 +6,7 @@ import type { Handlers } from './handlers';
 import { fallbackEvents, fallbackSessions } from './traces-fallback';
 import { createTraceIndexAccess } from './traces-index';
 import { timelineBars } from './traces-timeline';
+import { makeWorkspaceRehearsal } from './rehearse-command';
 
 // Issue 6: the sessions browser and the timeline, answered from the trace store. The store is
 // opened once, next to the records folder (the CLI's studio.db when the records are the capsule
@@ -15,7 +16,7 @@ import { timelineBars } from './traces-timeline';
 
 const MAX_TASKS = 1000;
 
-export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'sessions.events' | 'sessions.timeline'>;
+export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'sessions.events' | 'sessions.timeline' | 'sessions.rehearse'>;
 
 export interface TracesService {
   handlers: TraceHandlers;
@@ -122,6 +123,11 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       const drawn = timelineBars(s, ids);
       const bars = drawn.bars.filter((b) => !window || (b.end >= window[0] && b.start <= window[1]));
       return { bars, store: index.state(), ...(drawn.truncated.length ? { truncated: drawn.truncated } : {}) };
+    },
+    async 'sessions.rehearse'({ sessionId, speed }) {
+      const s = index.open();
+      const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
+      return makeWorkspaceRehearsal(ctx, recordsRoot, sessionId, found?.tracePath ?? capsuleOf(sessionId)?.session.trace.path, speed ?? 1);
     },
   };
 

@@ -47,6 +47,8 @@ export interface SessionsSlice {
   /** Unfiltered only: the window of events starting at line `seq` (0-based), or the last page. */
   jumpToEvent(seq: number | 'end'): Promise<void>;
   loadTimeline(around: string): Promise<void>;
+  /** Saves an offline rehearsal of the session (every capsule that took part) in the workspace. */
+  makeRehearsal(sessionId: string): Promise<void>;
 }
 
 const PAGE = 500;
@@ -168,6 +170,15 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
       } catch (err) {
         set((s) => (s.openedSession ? { openedSession: { ...s.openedSession, loading: false } } : {}));
         fail('Could not read the events', err);
+      }
+    },
+    async makeRehearsal(sessionId) {
+      try {
+        const r = await invoke('sessions.rehearse', { sessionId });
+        const notes = r.notes.length ? ` Note: ${r.notes.join(' ')}` : '';
+        get().notify('info', `Rehearsal saved in ${r.dir} (${r.capsules.join(', ')}): open it as a workspace to replay the run offline.${notes}`);
+      } catch (err) {
+        fail('Could not make a rehearsal', err);
       }
     },
     async loadTimeline(around) {

@@ -94,7 +94,20 @@ export interface TimelineBar {
   traceparent?: string;
 }
 
+/** A rehearsal made from a recorded session, saved as a workspace folder. */
+export interface RehearsalMade {
+  /** The folder written (formation.yaml and one manifest per capsule). */
+  dir: string;
+  capsules: string[];
+  /** What the replay cannot reproduce, in words. */
+  notes: string[];
+}
+
 export const sessionsCommands = {
+  'sessions.rehearse': command<RehearsalMade>()(
+    "Makes an offline rehearsal of a recorded session and every capsule that took part (the same turns, tool calls, delegations, tokens), saved in the workspace's rehearsals/ folder; speed scales recorded timings (0: none).",
+    z.strictObject({ sessionId, speed: z.number().min(0).max(1_000_000).optional() }),
+  ),
   'sessions.list': command<{ sessions: SessionItemView[]; store: TraceStoreState }>()(
     'Every past and running session, newest first, from the trace store; filters by capsule name, status, start time and text.',
     z.strictObject({

@@ -33,10 +33,14 @@ export const rehearsalTurnSchema = z.strictObject({
   stop: z.enum(['end_turn', 'max_tokens', 'tool_use']).optional(),
   /** Streams `frames` text fragments at `per_second` before the turn's result: load for the live views. */
   stream: z.strictObject({ frames: z.number().int().positive().max(10_000_000), per_second: z.number().int().positive().max(1_000_000) }).optional(),
+  /** In a script made from a recording: the tool results this turn followed there; others are traced as a divergence. */
+  given: z.array(z.string()).optional(),
 });
 
 export const rehearsalSchema = z.strictObject({
   delay_ms: z.number().int().nonnegative().optional(),
+  /** The session this script was made from (capsule rehearse): a task it has no reply for is traced as a divergence. */
+  recorded_from: z.string().optional(),
   replies: z
     .array(
       z.strictObject({

@@ -129,7 +129,9 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     childWorkdir: target.kind === 'door' ? (target.workdir ?? '') : '',
     canceled: false,
   };
-  const traceparent = formatTraceparent(traceIdForTask(ctx.taskId));
+  // A task that arrived with a traceparent delegates in that trace, so a whole formation run,
+  // however many hops deep, is one trace.
+  const traceparent = formatTraceparent(traceIdForTask(ctx.taskId, ctx.traceparent));
   // The allow list as it is now: an edge removed while the capsule runs stops the next delegation.
   const allow = allowOf(deps);
   const client = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow, trace: ctx.trace });

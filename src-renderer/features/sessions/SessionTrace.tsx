@@ -84,6 +84,9 @@ export function SessionTrace() {
         <button type="button" className="btn btn-small" onClick={() => void useStudio.getState().loadTimeline(s.id).then(() => useStudio.getState().showSessions('timeline'))}>
           Show on timeline
         </button>
+        <button type="button" className="btn btn-small" title="Save an offline replay of this run (every capsule that took part) in the workspace's rehearsals folder" onClick={() => void useStudio.getState().makeRehearsal(s.id)}>
+          Make rehearsal
+        </button>
       </div>
       <EventWindowNav o={o} />
       <div

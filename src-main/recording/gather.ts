@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { findTraceFiles, readTraceLines, sessionIdOfTrace } from '../trace';
+import { recordedSession, type RecordedSession, type RecordedTask } from './tasks';
+
+// A formation run as it is recorded on this machine: the session asked for, and every session
+// its tasks delegated to, followed hop by hop. A sub-capsule's records are under the delegating
+// session's children/ folder; a peer that was already running has its own records folder, and
+// only its tasks that carry this run's traceparent belong to the run (the peer may have served
+// other callers too).
+
+export interface RecordedCapsule {
+  capsule: string;
+  version: string;
+  model: string;
+  driver: string;
+  manifestPath?: string;
+  /** The sessions of this capsule that took part (a sub-capsule may be started more than once). */
+  sessionIds: string[];
+  tasks: RecordedTask[];
+}
+
+export interface RecordedRun {
+  /** The capsule the run was asked of (the session given to `rehearse`). */
+  entry: string;
+  sessionId: string;
+  capsules: RecordedCapsule[];
+  notes: string[];
+}
+
+/** Bounds the walk: a formation deeper or wider than this is cut there, and says so. */
+const MAX_SESSIONS = 256;
+
+function readSession(path: string): RecordedSession {
+  return recordedSession(readTraceLines(path).lines.map((l) => l.event));
+}
+
+export function gatherRun(tracePath: string, recordsRoot: string): RecordedRun {
+  const root = readSession(tracePath);
+  const notes: string[] = [];
+  const capsules = new Map<string, RecordedCapsule>();
+  const sessionPaths = new Map<string, string>();
+  let everyTrace: string[] | undefined;
+  const allTraces = () => (everyTrace ??= findTraceFiles(recordsRoot));
+
+  const locate = (sessionId: string, from: RecordedSession): string | undefined => {
+    const known = sessionPaths.get(sessionId);
+    if (known) return known;
+    const direct = join(recordsRoot, sessionId, 'trace.jsonl');
+    if (existsSync(direct)) return direct;
+    const near = from.workdir ? findTraceFiles(join(from.workdir, 'children')) : [];
+    return [...near, ...allTraces()].find((p) => sessionIdOfTrace(p) === sessionId);
+  };
+  let byTraceparent: Map<string, string> | undefined;
+  const locateByTraceparent = (tp: string): string | undefined => {
+    if (!byTraceparent) {
+      byTraceparent = new Map();
+      for (const p of allTraces()) for (const t of readSession(p).tasks) if (t.traceparent) byTraceparent.set(t.traceparent, p);
+    }
+    return byTraceparent.get(tp);
+  };
+
+  const add = (s: RecordedSession, tasks: RecordedTask[]) => {
+    const name = s.capsule || s.sessionId;
+    let c = capsules.get(name);
+    if (!c) {
+      c = { capsule: name, version: s.version, model: s.model, driver: s.driver, manifestPath: s.manifestPath, sessionIds: [], tasks: [] };
+      capsules.set(name, c);
+    }
+    if (!c.sessionIds.includes(s.sessionId)) c.sessionIds.push(s.sessionId);
+    c.tasks.push(...tasks);
+  };
+
+  const visited = new Set<string>();
+  let cut = false;
+  const walk = (s: RecordedSession, tasks: RecordedTask[]) => {
+    add(s, tasks);
+    for (const task of tasks) {
+      for (const d of task.delegations) {
+        const key = `${d.childSessionId}|${d.traceparent}`;
+        if (visited.has(key)) continue;
+        visited.add(key);
+        if (visited.size > MAX_SESSIONS) {
+          if (!cut) notes.push(`the run delegates more than ${MAX_SESSIONS} times; the rest is not followed`);
+          cut = true;
+          return;
+        }
+        const path = (d.childSessionId && locate(d.childSessionId, s)) || (d.traceparent && locateByTraceparent(d.traceparent));
+        if (!path) {
+          notes.push(`${d.capsule || d.to}: its records (session ${d.childSessionId || 'unknown'}) are not on this machine; in the replay it answers with acknowledgements`);
+          continue;
+        }
+        const peer = readSession(path);
+        sessionPaths.set(peer.sessionId, path);
+        // The peer names itself: a delegation addressed by URL is to this capsule.
+        if (peer.capsule) d.capsule = peer.capsule;
+        // The peer's tasks that this delegation caused (same traceparent); a sub-capsule started
+        // for the delegation has no others.
+        const caused = peer.tasks.filter((t) => !d.traceparent || t.traceparent === d.traceparent);
+        walk(peer, caused);
+      }
+    }
+  };
+  walk(root, root.tasks);
+  return { entry: root.capsule || root.sessionId, sessionId: root.sessionId, capsules: [...capsules.values()], notes };
+}

@@ -1,0 +1,134 @@
+// What one session's trace says each task did, in the shape a rehearsal needs: the text it was
+// given, every model turn (text, tool calls, tokens, time) with the tool results that followed,
+// the delegations it made, and how it ended. Pure: trace lines in, records out.
+
+type Line = Record<string, any>;
+
+export interface RecordedToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface RecordedTurn {
+  turn: number;
+  text: string;
+  toolCalls: RecordedToolCall[];
+  tokensIn: number;
+  tokensOut: number;
+  stop: string;
+  durationMs: number;
+  /** Results of this turn's tool calls, in call order (what the next turn followed). */
+  results: string[];
+}
+
+export interface RecordedDelegation {
+  to: string;
+  capsule: string;
+  childSessionId: string;
+  traceparent: string;
+}
+
+export interface RecordedTask {
+  taskId: string;
+  contextId: string;
+  text: string;
+  traceparent?: string;
+  turns: RecordedTurn[];
+  delegations: RecordedDelegation[];
+  exitStatus?: string;
+  answer?: string;
+  /** task_failed: why (an inference error becomes a scripted error turn). */
+  failure?: { cause: string; message: string };
+  /** task_canceled while waiting on inference turn N: the replay hangs there until canceled. */
+  canceledAtTurn?: number;
+  /** A replay's rehearsal_diverged lines: where it left its recording. */
+  divergences: { turn: number; reason: string }[];
+}
+
+export interface RecordedSession {
+  sessionId: string;
+  capsule: string;
+  version: string;
+  model: string;
+  driver: string;
+  manifestPath?: string;
+  workdir?: string;
+  parentSessionId?: string;
+  tasks: RecordedTask[];
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** Reads a session's trace lines into its tasks, in the order they arrived. */
+export function recordedSession(lines: readonly Line[]): RecordedSession {
+  const start = lines.find((l) => l.event_type === 'session_start') ?? {};
+  const session: RecordedSession = {
+    sessionId: str(start.session_id) || str(lines[0]?.session_id),
+    capsule: str(start.capsule),
+    version: str(start.version),
+    model: str(start.model),
+    driver: str(start.driver),
+    manifestPath: str(start.manifest_path) || undefined,
+    workdir: str(start.workdir) || undefined,
+    parentSessionId: str(start.parent_session_id) || undefined,
+    tasks: [],
+  };
+  const byId = new Map<string, RecordedTask>();
+  const callsById = new Map<string, { task: RecordedTask; turn: RecordedTurn; index: number }>();
+  for (const l of lines) {
+    const id = str(l.task_id);
+    if (!id) continue;
+    let t = byId.get(id);
+    if (l.event_type === 'a2a_task_received') {
+      // A second one is the answer to a request_input wait: it reaches the model as a tool result.
+      if (t) continue;
+      t = { taskId: id, contextId: str(l.context_id), text: str(l.text), ...(l.traceparent ? { traceparent: str(l.traceparent) } : {}), turns: [], delegations: [], divergences: [] };
+      byId.set(id, t);
+      session.tasks.push(t);
+      continue;
+    }
+    if (!t) continue;
+    switch (l.event_type) {
+      case 'inference': {
+        const turn: RecordedTurn = {
+          turn: Number(l.turn) || t.turns.length + 1,
+          text: str(l.text),
+          toolCalls: (Array.isArray(l.tool_calls) ? l.tool_calls : []).map((c: Line) => ({ id: str(c.id), name: str(c.name), arguments: (c.arguments && typeof c.arguments === 'object' ? c.arguments : {}) as Record<string, unknown> })),
+          tokensIn: Number(l.tokens_in) || 0,
+          tokensOut: Number(l.tokens_out) || 0,
+          stop: str(l.stop_reason),
+          durationMs: Number(l.duration_ms) || 0,
+          results: [],
+        };
+        turn.toolCalls.forEach((c, index) => callsById.set(`${id}/${c.id}`, { task: t!, turn, index }));
+        t.turns.push(turn);
+        break;
+      }
+      case 'tool_result': {
+        const at = callsById.get(`${id}/${str(l.call_id)}`);
+        if (at) at.turn.results[at.index] = str(l.result);
+        break;
+      }
+      case 'delegation_start':
+        t.delegations.push({ to: str(l.to), capsule: str(l.capsule), childSessionId: str(l.child_session_id), traceparent: str(l.traceparent) });
+        break;
+      case 'rehearsal_diverged':
+        t.divergences.push({ turn: Number(l.turn) || 0, reason: str(l.reason) });
+        break;
+      case 'task_failed':
+        t.failure = { cause: str(l.cause), message: str(l.message) };
+        break;
+      case 'task_canceled': {
+        const m = /^inference turn (\d+)$/.exec(str(l.interrupted));
+        if (m) t.canceledAtTurn = Number(m[1]);
+        break;
+      }
+      case 'task_end':
+        t.exitStatus = str(l.exit_status);
+        if (typeof l.answer === 'string') t.answer = l.answer;
+        break;
+    }
+  }
+  return session;
+}

@@ -1,0 +1,117 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { newMessageId } from '../../src-shared/ids';
+import { startSession } from '../launch';
+import { askedOfRun, gatherRun, rehearsalManifestText, type RecordedCapsule } from '../recording';
+import { staticFormation, type FormationTarget } from '../runtime/tools';
+import { FORMATION_FILE, readFormation } from '../workspace';
+import { compareTask, type Mismatch } from './expect';
+import { readTestFile, TESTS_FOLDER, type TestFile } from './test-file';
+
+// `capsule test`: each saved test runs the workspace's current manifests with every capsule's
+// model replaced by the test's rehearsal script, offline, in a temporary records folder. The entry
+// capsule gets the tasks; the others are started as its sub-capsules when it delegates to them
+// (so no port, key or running formation is needed). Then the run's delegations and answers are
+// read back from its traces and compared with the test's expectations.
+
+export interface TestOutcome {
+  name: string;
+  file: string;
+  passed: boolean;
+  mismatches: Mismatch[];
+  /** A test that could not run (bad file, capsule missing, launch failure). */
+  error?: string;
+  durationMs: number;
+  /** The failing run's records, kept for a look. */
+  records?: string;
+}
+
+interface Member {
+  id: string;
+  name: string;
+  version: string;
+  model: string;
+  manifestPath: string;
+}
+
+function membersOf(workspace: string): Member[] {
+  const file = join(workspace, FORMATION_FILE);
+  if (!existsSync(file)) throw new Error(`${workspace} has no ${FORMATION_FILE}`);
+  const formation = readFormation(readFileSync(file, 'utf8'));
+  if (formation.issues.length) throw new Error(`${file}: ${formation.issues[0].message}`);
+  return formation.capsules.map((c) => {
+    const manifestPath = resolve(workspace, c.manifest);
+    const m = existsSync(manifestPath) ? (parse(readFileSync(manifestPath, 'utf8')) ?? {}) : {};
+    return { id: c.id, name: String(m.name ?? c.id), version: String(m.version ?? ''), model: String(m.inference?.model ?? ''), manifestPath };
+  });
+}
+
+export function listTests(workspace: string): string[] {
+  const dir = join(workspace, TESTS_FOLDER);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+async function runTasks(test: TestFile, members: Member[], scratch: string): Promise<{ mismatches: Mismatch[]; records: string }> {
+  const entry = members.find((m) => m.id === test.entry || m.name === test.entry);
+  if (!entry) throw new Error(`entry capsule ${test.entry} is not in ${FORMATION_FILE}`);
+  const notes: string[] = [];
+  const paths = new Map<string, string>();
+  for (const m of members) {
+    const script = test.scripts[m.id] ?? test.scripts[m.name] ?? { delay_ms: 0, replies: [] };
+    const capsule: RecordedCapsule = { capsule: m.name, version: m.version, model: m.model, driver: '', manifestPath: m.manifestPath, sessionIds: [], tasks: [] };
+    const file = join(scratch, 'manifests', m.id, 'murmur.yaml');
+    mkdirSync(join(scratch, 'manifests', m.id), { recursive: true });
+    writeFileSync(file, rehearsalManifestText(capsule, script, notes));
+    paths.set(m.id, file);
+  }
+  const targets: Record<string, FormationTarget> = {};
+  for (const m of members) if (m !== entry) for (const n of [m.id, m.name]) targets[n] = { kind: 'manifest', manifestPath: paths.get(m.id)! };
+  const home = join(scratch, 'home');
+  const env = { ...process.env, CAPSULE_HOME: home };
+  const session = await startSession({ manifestPath: paths.get(entry.id)!, env, port: 0, formation: staticFormation(targets) });
+  try {
+    for (const t of test.tasks) {
+      const { task, settled } = session.acceptMessage({ message: { messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text: t.text }] } });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), test.timeout_ms)));
+      if ((await Promise.race([settled, late])) === 'late') await session.cancelTask(task.id, 'capsule test: timeout').catch(() => undefined);
+      clearTimeout(timer);
+    }
+  } finally {
+    await session.end('capsule test finished');
+  }
+  const run = gatherRun(session.trace.path, join(home, 'records'));
+  const asked = askedOfRun(run);
+  const mismatches = test.tasks.flatMap((t, i) => compareTask(i, t, asked[i]));
+  for (const c of run.capsules) for (const t of c.tasks) for (const d of t.divergences) mismatches.push({ path: `replay: ${c.capsule} turn ${d.turn}`, expected: 'follows its recording', actual: d.reason });
+  return { mismatches, records: join(home, 'records') };
+}
+
+/** Runs one test file against the workspace's current manifests. */
+export async function runTest(workspace: string, file: string): Promise<TestOutcome> {
+  const started = Date.now();
+  const name = basename(file).replace(/\.ya?ml$/, '');
+  const scratch = mkdtempSync(join(tmpdir(), 'capsule-test-'));
+  try {
+    const test = readTestFile(readFileSync(file, 'utf8'));
+    const { mismatches, records } = await runTasks(test, membersOf(workspace), scratch);
+    const passed = mismatches.length === 0;
+    if (passed) rmSync(scratch, { recursive: true, force: true });
+    return { name, file, passed, mismatches, durationMs: Date.now() - started, ...(passed ? {} : { records }) };
+  } catch (err) {
+    rmSync(scratch, { recursive: true, force: true });
+    return { name, file, passed: false, mismatches: [], error: (err as Error).message, durationMs: Date.now() - started };
+  }
+}
+
+export async function runWorkspaceTests(workspace: string): Promise<TestOutcome[]> {
+  const out: TestOutcome[] = [];
+  for (const file of listTests(workspace)) out.push(await runTest(workspace, file));
+  return out;
+}
