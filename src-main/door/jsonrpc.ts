@@ -10,6 +10,7 @@ import {
   versionNotSupported,
   type JsonRpcId,
 } from '../../src-shared/a2a';
+import { servedMethods, servesMethod } from '../../src-shared/manifest';
 import type { Session } from '../runtime/api';
 import { findMethod, REPLIED } from './methods';
 import './methods/index';
@@ -55,6 +56,8 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session }> = async (ap
     return sendError(reply, null, invalidRequest(`Bad request: ${err.message}`));
   });
   const acceptPeers = session.manifest.exports?.peer_tasks?.accept === true;
+  // exports.methods: an A2A method the capsule does not serve is "not found", like an unknown one.
+  const served = servedMethods(session.manifest.exports?.methods);
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const ct = request.headers['content-type'] ?? '';
@@ -79,7 +82,7 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session }> = async (ap
     const version = versionOf(request);
     if (!supported(version)) return sendError(reply, id, versionNotSupported(version));
     if (!acceptPeers && request.headers[PEER_HEADER] !== undefined) return sendError(reply, id, peerRefusal(session.manifest.name), 403);
-    const handler = findMethod(env.method);
+    const handler = servesMethod(served, env.method) ? findMethod(env.method) : undefined;
     if (!handler) return sendError(reply, id, methodNotFound(env.method));
     try {
       const result = await handler({ session, params: env.params, id, request, reply, headers: request.headers });

@@ -22,6 +22,8 @@ export interface SessionCore {
    */
   contexts: Map<string, ChatMessage[] | string>;
   inputTimeoutMs: number;
+  /** Parked tasks whose input arrived: run when the queue gives them the slot (pump). */
+  resumes: Map<string, () => void>;
   totals: { tokensIn: number; tokensOut: number };
   /** Starts the next queued task if the running slot is free. */
   pump(): void;
@@ -59,6 +61,7 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
   shelveConversation(core, t, answer);
   if (core.queue.running === t.id) core.queue.running = null;
   core.queue.remove(t.id);
+  core.resumes.delete(t.id);
   core.onTaskFinished(exit);
   core.pump();
 }

@@ -2,3 +2,4 @@ export * from './schema';
 export * from './allow';
 export * from './edit-ops';
 export * from './graph';
+export * from './methods';
