@@ -43,7 +43,7 @@ describe('exports.methods', () => {
     }
     // The door's own extension still answers.
     expect((await ts.rpc('murmur.StopSession')).result.canceled).toEqual([]);
-    const card = await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).json();
+    const card = (await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).json()) as any;
     expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false, extendedAgentCard: false });
     expect(card.capabilities.extensions.map((e: { uri: string }) => e.uri)).not.toContain('https://capsule.studio/a2a/ext/frames/v1');
   });
@@ -51,7 +51,7 @@ describe('exports.methods', () => {
   it('without a list serves everything and says so', async () => {
     ts = await startTestSession({});
     expect((await ts.rpc('ListTasks', {})).result.tasks).toEqual([]);
-    const card = await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).json();
+    const card = (await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).json()) as any;
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true, extendedAgentCard: true });
   });
 });

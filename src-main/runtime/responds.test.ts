@@ -79,11 +79,11 @@ describe('responds: the output contract', () => {
 
   it('advertises application/json output on the card', async () => {
     const ts = await start({ responds: RESEARCH, skills: [{ id: 'research', name: 'Research' }] });
-    const card = await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).json();
+    const card = (await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).json()) as any;
     expect(card.defaultOutputModes).toEqual(['application/json', 'text/plain']);
     expect(card.skills[0].outputModes).toEqual(['application/json', 'text/plain']);
     const plain = await start({});
-    const plainCard = await (await fetch(`${plain.session.url}/.well-known/agent-card.json`)).json();
+    const plainCard = (await (await fetch(`${plain.session.url}/.well-known/agent-card.json`)).json()) as any;
     expect(plainCard.defaultOutputModes).toEqual(['text/plain']);
     expect(plainCard.skills[0].outputModes).toBeUndefined();
   });
