@@ -159,3 +159,15 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
     expect(artifacts.some((l) => l.artifact_id === 'log' && l.append === true)).toBe(true);
   });
 });
+
+describe('a context after a task with artifacts', () => {
+  it("continues from the task's answer, not from the first artifact it sent", async () => {
+    const ctx = { contextId: 'ctx-artifacts' };
+    const first = await ts.rpc('SendMessage', { message: { messageId: 'c1', role: 'ROLE_USER', parts: [{ text: 'files' }], ...ctx } });
+    expect(first.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    await ts.rpc('SendMessage', { message: { messageId: 'c2', role: 'ROLE_USER', parts: [{ text: 'next' }], ...ctx } });
+    // The rehearsal driver estimates tokens_in from the conversation it is given (4 characters a token).
+    const second = traceLines(ts.session).filter((l) => l.event_type === 'inference').at(-1);
+    expect(second?.tokens_in).toBe(Math.ceil(('files' + 'Here are your files.' + 'next').length / 4));
+  });
+});

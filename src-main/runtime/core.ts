@@ -81,7 +81,9 @@ export function conversationOf(core: SessionCore, contextId: string): ChatMessag
 function fromTask(core: SessionCore, taskId: string): ChatMessage[] {
   const t = core.registry.get(taskId);
   const question = t?.history?.[0] ? messageText(t.history[0]) : '';
-  const answer = t?.artifacts?.[0]?.parts[0]?.text ?? '';
+  // The answer is the response artifact's text; a scripted task may have sent others before it.
+  const response = t?.artifacts?.find((a) => a.artifactId === 'response') ?? t?.artifacts?.[0];
+  const answer = response?.parts[0]?.text ?? '';
   return [
     { role: 'user', content: question },
     { role: 'assistant', content: answer },
