@@ -95,7 +95,13 @@ describe('responds: the output contract', () => {
       capabilities: { network: { allow: [`127.0.0.1:${worker.session.port}`] } },
       inference: { rehearsal: { replies: [{ turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { to: worker.session.url, text: 'research it' } }] }, { text: 'done' }] }] } },
     });
-    expect((await send(orch, 'go')).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    const done = (await send(orch, 'go')).result.task;
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    // The worker's structured answer is also an artifact of the orchestrator's task.
+    const passedOn = done.artifacts.find((a: { artifactId: string }) => a.artifactId.startsWith('delegation_'));
+    expect(passedOn).toMatchObject({ parts: [{ data: ASSUMING, mediaType: 'application/json' }] });
+    // Named after the worker (by its card, or its address until the card is read).
+    expect(passedOn.name).toMatch(/ answer$/);
     const result = traceLines(orch.session).find((l) => l.event_type === 'tool_result' && l.name === 'delegate_task');
     expect(result).toMatchObject({ ok: true });
     const lastLine = String(result?.result).split('\n').at(-1) ?? '';
