@@ -49,7 +49,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
     const settle = (text: string, result: TurnResult, given?: unknown): TaskOutcome | { retry: string[] } => {
       const extras = { ...(result.answerAs ? { answerAs: result.answerAs } : {}), ...(result.parts?.length ? { parts: result.parts } : {}) };
       const data = given ?? result.data;
-      if (!schema) return { ok: true, answer: text, ...(data !== undefined ? { data } : {}), ...extras };
+      if (!schema) return data === undefined ? { ok: true, answer: text, ...extras } : { ok: true, answer: text || renderAnswer(data), data, ...extras };
       let candidate = data;
       if (candidate === undefined) {
         const parsed = parseAnswerJson(text);

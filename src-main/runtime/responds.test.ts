@@ -41,6 +41,15 @@ describe('responds: the output contract', () => {
     expect(text.text).toContain('- Finding 1');
   });
 
+  it('without a contract, scripted data still goes out as a data part, rendered as text when the turn has none', async () => {
+    const ts = await start({ inference: { rehearsal: { replies: [{ turns: [{ data: { rows: 2 } }] }] } } });
+    const task = (await send(ts, 'count')).result.task;
+    expect(task.artifacts[0].parts).toEqual([
+      { text: 'rows: 2', mediaType: 'text/plain' },
+      { data: { rows: 2 }, mediaType: 'application/json' },
+    ]);
+  });
+
   it('answers a sample of the shape when nothing is scripted', async () => {
     const ts = await start({ responds: RESEARCH });
     const task = (await send(ts, 'hello')).result.task;
