@@ -48,7 +48,7 @@ const expectedForm = (c: DriverCase) =>
 
 /** The answer as the provider sends it: JSON text, or the respond tool's arguments. */
 const answer = (c: DriverCase, value: Record<string, unknown>, n: number) =>
-  c.kind === 'deepseek' ? { toolCalls: [{ id: `call_${n}`, name: 'respond', arguments: value }] } : { text: JSON.stringify(value) };
+  c.kind === 'deepseek' ? { text: 'Here it is.', toolCalls: [{ id: `call_${n}`, name: 'respond', arguments: value }] } : { text: JSON.stringify(value) };
 
 /** What the loop sent back about the bad answer, as the provider received it. */
 function correctionSent(c: DriverCase, body: any): string {

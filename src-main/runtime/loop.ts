@@ -58,7 +58,8 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       }
       const check = checkAnswer(schema, candidate);
       if (!check.ok) return { retry: check.problems };
-      return { ok: true, answer: data !== undefined && text ? text : renderAnswer(candidate), data: candidate, ...extras };
+      // A script's text beside its data is the text to show; a model's words before a respond call are not the answer.
+      return { ok: true, answer: result.data !== undefined && given === undefined && text ? text : renderAnswer(candidate), data: candidate, ...extras };
     };
     const invalid = (problems: string[]): TaskOutcome => ({
       ok: false,
