@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { manifestSchema, servedMethods, servesMethod } from '../../src-shared/manifest';
 import { startTestSession, type TestSession } from '../runtime/testing';
-import { servedCapabilities } from './card';
+import { capabilitiesOf, servedPart } from './methods';
+import { doorMethods } from './methods/index';
+import { agentCardOf } from './index';
+
+const servedCapabilities = (list: string[] | undefined) => capabilitiesOf(servedPart(doorMethods, list));
 
 // exports.methods: the A2A methods a capsule serves. The others answer -32601 as unknown ones do,
 // and the card's capabilities say only what is on.
@@ -46,6 +50,8 @@ describe('exports.methods', () => {
     const card = (await (await fetch(`${ts.session.url}/.well-known/agent-card.json`)).json()) as any;
     expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false, extendedAgentCard: false });
     expect(card.capabilities.extensions.map((e: { uri: string }) => e.uri)).not.toContain('https://capsule.studio/a2a/ext/frames/v1');
+    // The card other parts of the Studio read (the gateway's) says the same.
+    expect(agentCardOf(ts.session).capabilities).toMatchObject({ streaming: false, pushNotifications: false, extendedAgentCard: false });
   });
 
   it('without a list serves everything and says so', async () => {

@@ -1,11 +1,11 @@
 import { PEER_HEADER, type Message } from '../../../src-shared/a2a';
 import { withHistory } from '../../runtime/tasks';
 import { replyMessageOf } from '../../runtime/answer';
-import { registerMethod, type MethodContext } from '../methods';
+import type { MethodContext, MethodHandler } from '../methods';
 import { DEFAULT_HISTORY_LENGTH, parseParams, sendMessageParams, type SendMessageParams } from '../params';
 import { fastSendMessageParams } from '../params-fast';
 import { attachInlinePushConfig, inlinePushConfig } from '../push'; // issue 7
-import { checkAccepts } from '../../gateway/accepts'; // issue 8: the `accepts` input contract (the module alone, not the gateway server)
+import { checkAccepts } from '../accepts';
 
 // SendMessage: blocking by default (answers once the task is terminal or interrupted);
 // configuration.returnImmediately answers as soon as the task is accepted. A task answered as a
@@ -32,7 +32,7 @@ export function acceptFromDoor(ctx: MethodContext, method: string) {
   return { params, accepted };
 }
 
-registerMethod('SendMessage', async (ctx) => {
+export const sendMessage: MethodHandler = async (ctx) => {
   const { params, accepted } = acceptFromDoor(ctx, 'SendMessage');
   const config = params.configuration;
   if (config?.returnImmediately) return { task: withHistory(accepted.task, config.historyLength ?? DEFAULT_HISTORY_LENGTH) };
@@ -40,4 +40,4 @@ registerMethod('SendMessage', async (ctx) => {
   const reply = replyMessageOf(task);
   if (reply) return { message: reply };
   return { task: withHistory(task, config?.historyLength ?? DEFAULT_HISTORY_LENGTH) };
-});
+};
