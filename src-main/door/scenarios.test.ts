@@ -147,6 +147,17 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
     expect(raw.result.message.contextId).toBeTruthy();
   });
 
+  it('answers SendStreamingMessage with that Message alone when the script says so', async () => {
+    const events: any[] = [];
+    for await (const ev of client.sendMessageStream(request('a direct stream'))) events.push(ev.payload);
+    expect(events.map((e) => e.$case)).toEqual(['message']);
+    expect(events[0].value.parts[0].content).toEqual({ $case: 'text', value: 'A direct reply.' });
+    // A script that answers as a task still streams the task.
+    const taskEvents: any[] = [];
+    for await (const ev of client.sendMessageStream(request('plain stream'))) taskEvents.push(ev.payload.$case);
+    expect(taskEvents[0]).toBe('task');
+  });
+
   it('chooses replies by message id prefix and by metadata, as well as by text', async () => {
     expect(textOf(await client.sendMessage(request('anything', { messageId: 'tck-0042' })))).toBe('chosen by message id');
     expect(textOf(await client.sendMessage(request('anything', { metadata: { scenario: 'gold', level: 2, extra: 'x' } })))).toBe('chosen by metadata');

@@ -84,6 +84,11 @@ export interface Driver {
    */
   readonly structuredOutput?: 'native' | 'none';
   turn(req: TurnRequest): Promise<TurnResult>;
+  /**
+   * Whether the task will be answered with a Message, known before it runs (a rehearsal script
+   * says so; a model cannot): a stream can then carry that Message alone instead of the Task.
+   */
+  answersAsMessage?(taskText: string, taskMessage: Pick<Message, 'messageId' | 'metadata'>): boolean;
   dispose?(): void;
 }
 

@@ -65,6 +65,8 @@ export interface AcceptedMessage {
   task: Task;
   /** Resolves with the task once it is terminal or interrupted again (blocking SendMessage). */
   settled: Promise<Task>;
+  /** The task is known to be answered with a Message (a rehearsal script's answer_as: message). */
+  asMessage?: boolean;
 }
 
 /** Answer of murmur.StopSession. */

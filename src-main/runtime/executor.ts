@@ -57,6 +57,8 @@ export type FailureCause = 'inference_error' | 'input_timeout' | 'max_turns' | '
 
 export interface TaskExecutor {
   run(task: TaskRun): Promise<TaskOutcome>;
+  /** Whether a task starting with this message will be answered as a Message (see Driver.answersAsMessage). */
+  answersAsMessage?(message: Message, text: string): boolean;
   dispose?(): void | Promise<void>;
 }
 

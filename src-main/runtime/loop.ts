@@ -173,5 +173,9 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
     return { ok: false, cause: 'max_turns', message: `used every turn inference.max_turns allows (${maxTurns}) without a final answer` };
   }
 
-  return { run, dispose: () => driver.dispose?.() };
+  return {
+    run,
+    answersAsMessage: (message, text) => driver.answersAsMessage?.(text, message) ?? false,
+    dispose: () => driver.dispose?.(),
+  };
 }
