@@ -40,6 +40,7 @@ export { buildAgentCard } from './card';
 
 /** The card of a session's door; it serves the table exports.methods leaves unless told which part. */
 export const agentCardOf = (session: Session, methods?: MethodTable): AgentCard => cardOf(session, methods ?? tableOf(session));
+export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { acceptFromDoor } from './methods/send';
 export { checkAccepts } from './accepts';

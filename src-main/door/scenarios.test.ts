@@ -154,7 +154,7 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
     expect(events[0].value.parts[0].content).toEqual({ $case: 'text', value: 'A direct reply.' });
     // A script that answers as a task still streams the task.
     const taskEvents: any[] = [];
-    for await (const ev of client.sendMessageStream(request('plain stream'))) taskEvents.push(ev.payload.$case);
+    for await (const ev of client.sendMessageStream(request('plain stream'))) taskEvents.push(ev.payload?.$case);
     expect(taskEvents[0]).toBe('task');
   });
 
