@@ -9,7 +9,7 @@ import { FRAMES_EXTENSION } from './stream/frames';
 // Its capabilities follow the method table of the door that serves it (which exports.methods
 // narrows). An output contract (responds) makes JSON the answer's first output mode.
 
-const DOOR_EXTENSION_METHODS = ['murmur.StopSession', 'murmur.WatchSession'];
+const DOOR_EXTENSION_METHODS = ['murmur.StopSession', 'murmur.EndSession', 'murmur.WatchSession'];
 
 export function buildAgentCard(session: Session, methods: MethodTable): AgentCard {
   const m = session.manifest;
@@ -32,7 +32,8 @@ export function buildAgentCard(session: Session, methods: MethodTable): AgentCar
       extensions: [
         {
           uri: DOOR_EXTENSION_URI,
-          description: "The capsule door's own methods: murmur.StopSession cancels every task and reports what is left running; murmur.WatchSession streams the session trace.",
+          description:
+            "The capsule door's own methods: murmur.StopSession cancels every task and reports what is left running; murmur.EndSession does the same, then ends the session; murmur.WatchSession streams the session trace.",
           params: { methods: DOOR_EXTENSION_METHODS.filter((n) => Object.hasOwn(methods, n)) },
         },
         ...(caps.streaming ? [FRAMES_EXTENSION] : []),

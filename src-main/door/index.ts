@@ -43,5 +43,6 @@ export const agentCardOf = (session: Session, methods?: MethodTable): AgentCard 
 export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { acceptFromDoor } from './methods/send';
+export { callDoor, door, DoorError, type DoorCallOptions, type DoorErrorKind, type SendParams, type StopAnswer } from './client';
 export { checkAccepts } from './accepts';
 export { parseParams, sendMessageParams, taskIdParams } from './params';
