@@ -5,6 +5,7 @@ export { messageText } from './message-text';
 export { withHistory } from './tasks';
 export { replyMessageOf } from './answer';
 export { DEFAULT_MAX_TURNS } from './loop';
+export { policyOf, samePolicy } from './policy';
 export type * from './api';
 export type { TaskExecutor, TaskRun, TaskOutcome, ExecutorDeps, ExecutorFactory, FailureCause } from './executor';
 export { InputTimeoutError } from './executor';

@@ -3,3 +3,6 @@ export * from './allow';
 export * from './edit-ops';
 export * from './graph';
 export * from './methods';
+export * from './port-follow';
+export * from './hints';
+export * from './yaml-errors';

@@ -53,6 +53,7 @@ export const rehearsalArtifactSchema = z.strictObject({
 
 /** One scripted turn of the rehearsal driver. Exactly one of text/tool_calls/error/hang is the point of the turn. */
 export const rehearsalTurnSchema = z.strictObject({
+  /** `{{task}}` is the task's text; `{{tool_results}}` one line per result of the previous turn's tool calls. */
   text: z.string().optional(),
   /** The structured answer itself (checked against `responds` like a model's would be). */
   data: z.unknown().optional(),
@@ -60,6 +61,8 @@ export const rehearsalTurnSchema = z.strictObject({
   artifacts: z.array(rehearsalArtifactSchema).max(1000).optional(),
   /** `message`: a blocking SendMessage is answered with a Message rather than the Task. */
   answer_as: z.enum(['task', 'message']).optional(),
+  /** Used instead of `text` when every tool call of the previous turn failed (so the answer never claims success). */
+  failed_text: z.string().optional(),
   tool_calls: z.array(z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })).optional(),
   error: z.string().optional(),
   hang: z.boolean().optional(),
