@@ -53,6 +53,24 @@ test('the form edits the YAML and keeps its comments', async ({ page, studio }) 
   await expect(app.manifest.field('Queue depth')).toHaveAttribute('aria-invalid', 'true');
 });
 
+test('the form edits the output contract as JSON and saves it as YAML', async ({ page, studio }) => {
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await app.canvas.select('writer');
+  const schema = app.manifest.field('Response schema (JSON Schema)');
+  await schema.fill('{"type": "object", "properties": {"summary"');
+  await expect(page.getByText('Not a JSON object yet')).toBeVisible();
+  await expect(schema).toHaveAttribute('aria-invalid', 'true');
+  await schema.fill('{"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}');
+  await expect(page.getByText('Not a JSON object yet')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('responds-form.png') });
+  await app.manifest.save.click();
+  await expect(app.manifest.status).toHaveText('Saved');
+  expect(readManifest(studio.workspace, 'capsules/writer.yaml').responds).toEqual({ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] });
+  await app.manifest.showYaml();
+  await expect(app.manifest.yaml).toHaveValue(/responds:\n {2}type: object/);
+});
+
 test('a change on disk during an edit is a conflict with a choice, never lost', async ({ page, studio }) => {
   const app = new StudioPage(page);
   await page.goto('/');

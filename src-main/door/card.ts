@@ -6,7 +6,8 @@ import { capabilitiesOf, type MethodTable } from './methods';
 import { FRAMES_EXTENSION } from './stream/frames';
 
 // The agent card, built from the manifest only (never a secret), served at the well-known path.
-// Its capabilities follow the method table of the door that serves it.
+// Its capabilities follow the method table of the door that serves it (which exports.methods
+// narrows). An output contract (responds) makes JSON the answer's first output mode.
 
 const DOOR_EXTENSION_METHODS = ['murmur.StopSession', 'murmur.EndSession', 'murmur.WatchSession'];
 
@@ -14,9 +15,11 @@ export function buildAgentCard(session: Session, methods: MethodTable): AgentCar
   const m = session.manifest;
   const caps = capabilitiesOf(methods);
   const description = m.description ?? `${m.name} capsule`;
+  const outputModes = m.responds ? ['application/json', 'text/plain'] : ['text/plain'];
+  const modes = m.responds ? { outputModes } : {};
   const skills = m.skills?.length
-    ? m.skills.map((s) => ({ id: s.id, name: s.name, description: s.description || description, tags: s.tags, ...(s.examples ? { examples: s.examples } : {}) }))
-    : [{ id: m.name, name: m.name, description, tags: ['capsule'] }];
+    ? m.skills.map((s) => ({ id: s.id, name: s.name, description: s.description || description, tags: s.tags, ...(s.examples ? { examples: s.examples } : {}), ...modes }))
+    : [{ id: m.name, name: m.name, description, tags: ['capsule'], ...modes }];
   return {
     name: m.name,
     description,
@@ -25,7 +28,7 @@ export function buildAgentCard(session: Session, methods: MethodTable): AgentCar
     capabilities: {
       streaming: caps.streaming,
       pushNotifications: caps.pushNotifications,
-      extendedAgentCard: true,
+      extendedAgentCard: caps.extendedAgentCard,
       extensions: [
         {
           uri: DOOR_EXTENSION_URI,
@@ -37,7 +40,7 @@ export function buildAgentCard(session: Session, methods: MethodTable): AgentCar
       ],
     },
     defaultInputModes: ['text/plain', 'application/json'],
-    defaultOutputModes: ['text/plain'],
+    defaultOutputModes: outputModes,
     skills,
   };
 }

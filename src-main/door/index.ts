@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Session } from '../runtime/api';
 import type { AgentCard } from '../../src-shared/a2a';
 import { agentCardOf as cardOf, cardPlugin } from './card';
-import type { MethodTable } from './methods';
+import { servedPart, type MethodTable } from './methods';
 import { doorMethods } from './methods/index';
 import { BODY_LIMIT, jsonRpcPlugin } from './jsonrpc';
 import { liveStreamsPlugin } from './stream'; // issue 7
@@ -12,25 +12,34 @@ import { liveStreamsPlugin } from './stream'; // issue 7
 
 export interface DoorDeps {
   session: Session;
-  /** The methods this door serves (all of doorMethods unless given); any other is -32601. */
+  /** The methods this door serves (all of doorMethods unless given, narrowed by the manifest's exports.methods); any other is -32601. */
   methods?: MethodTable;
+}
+
+const tables = new WeakMap<Session, MethodTable>();
+
+/** The methods a session's door serves by default: doorMethods, narrowed by exports.methods (once per session). */
+function tableOf(session: Session): MethodTable {
+  let t = tables.get(session);
+  if (!t) tables.set(session, (t = servedPart(doorMethods, session.manifest.exports?.methods)));
+  return t;
 }
 
 export function buildDoor(deps: DoorDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true } });
-  const methods = deps.methods ?? doorMethods;
+  const methods = deps.methods ? servedPart(deps.methods, deps.session.manifest.exports?.methods) : tableOf(deps.session);
   void app.register(cardPlugin, { session: deps.session, methods });
   void app.register(jsonRpcPlugin, { session: deps.session, methods });
   void app.register(liveStreamsPlugin, { session: deps.session }); // issue 7: open streams close before the door does
   return app;
 }
 
-export { REPLIED, pickMethods, capabilitiesOf, type MethodContext, type MethodHandler, type MethodTable } from './methods';
+export { REPLIED, pickMethods, capabilitiesOf, servedPart, type MethodContext, type MethodHandler, type MethodTable } from './methods';
 export { doorMethods } from './methods/index';
 export { buildAgentCard } from './card';
 
-/** The card of a session's door; it serves the whole table unless told which part. */
-export const agentCardOf = (session: Session, methods: MethodTable = doorMethods): AgentCard => cardOf(session, methods);
+/** The card of a session's door; it serves the table exports.methods leaves unless told which part. */
+export const agentCardOf = (session: Session, methods?: MethodTable): AgentCard => cardOf(session, methods ?? tableOf(session));
 export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { acceptFromDoor } from './methods/send';

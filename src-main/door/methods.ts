@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { JsonRpcId } from '../../src-shared/a2a';
+import { servedMethods, servesMethod } from '../../src-shared/manifest';
 import type { Session } from '../runtime/api';
 
 // The door's JSON-RPC methods as a table: method name -> handler. buildDoor is handed the table
@@ -32,10 +33,21 @@ export function pickMethods(table: MethodTable, names: readonly string[]): Metho
   return Object.fromEntries(names.filter((n) => Object.hasOwn(table, n)).map((n) => [n, table[n]]));
 }
 
-/** Capabilities a card declares follow from the table: streaming and push only when served. */
-export function capabilitiesOf(table: MethodTable): { streaming: boolean; pushNotifications: boolean } {
+/**
+ * Capabilities a card declares follow from the table: streaming, push and the extended card only
+ * when one of their methods is served.
+ */
+export function capabilitiesOf(table: MethodTable): { streaming: boolean; pushNotifications: boolean; extendedAgentCard: boolean } {
+  const any = (...names: string[]) => names.some((n) => Object.hasOwn(table, n));
   return {
-    streaming: Object.hasOwn(table, 'SendStreamingMessage'),
-    pushNotifications: Object.hasOwn(table, 'CreateTaskPushNotificationConfig'),
+    streaming: any('SendStreamingMessage', 'SubscribeToTask'),
+    pushNotifications: any('CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig'),
+    extendedAgentCard: any('GetExtendedAgentCard'),
   };
+}
+
+/** The part of a table a capsule's exports.methods lets it serve (door extension methods stay). */
+export function servedPart(table: MethodTable, exported: readonly string[] | undefined): MethodTable {
+  const served = servedMethods(exported);
+  return served ? pickMethods(table, Object.keys(table).filter((n) => servesMethod(served, n))) : table;
 }

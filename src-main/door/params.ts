@@ -54,11 +54,11 @@ export const messageSchema = obj({
 export const historyLength = z.number().int().min(0).optional();
 
 /**
- * History a task answer carries when the caller sets no historyLength. The spec leaves the default
- * to the server; 0 keeps answers shaped as seed 000's examples (no history) and small. Callers ask
- * for history with historyLength.
+ * History a task answer carries when the caller sets no historyLength: all of it. The spec reads
+ * an unset historyLength as "no limit", and most servers (the official SDKs' among them) answer so;
+ * a caller that wants none says historyLength: 0.
  */
-export const DEFAULT_HISTORY_LENGTH: number | undefined = 0;
+export const DEFAULT_HISTORY_LENGTH: number | undefined = undefined;
 
 export const sendMessageParams = obj({
   tenant: z.string().optional(),

@@ -60,6 +60,8 @@ export function createAnthropicDriver(opts: HttpDriverOptions): Driver {
     if (req.system) body.system = req.system;
     if (opts.temperature !== undefined) body.temperature = opts.temperature;
     if (req.tools.length) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+    // Structured outputs: the final text is JSON of this shape (the loop still checks it).
+    if (req.responseSchema) body.output_config = { format: { type: 'json_schema', schema: req.responseSchema } };
     const stream = await client.messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal: req.signal });
 
     let text = '';
@@ -110,6 +112,7 @@ export function createAnthropicDriver(opts: HttpDriverOptions): Driver {
   return {
     kind: 'anthropic',
     model: opts.model,
+    structuredOutput: 'native',
     turn: (req) =>
       withRetries(req, opts.retry, (err) => classifyFailure('anthropic', err, Anthropic, [opts.apiKey]), (state) => attemptTurn(req, state)),
   };

@@ -56,6 +56,10 @@ export function createChatCompletionsDriver(kind: ChatKind, opts: HttpDriverOpti
     if (req.tools.length) {
       body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     }
+    // Structured outputs (OpenAI, Ollama, vLLM, llama.cpp server): not strict, so any schema goes.
+    if (req.responseSchema && kind !== 'deepseek') {
+      body.response_format = { type: 'json_schema', json_schema: { name: 'response', schema: req.responseSchema, strict: false } };
+    }
     const stream = await client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming, { signal: req.signal });
 
     let text = '';
@@ -101,6 +105,8 @@ export function createChatCompletionsDriver(kind: ChatKind, opts: HttpDriverOpti
   return {
     kind,
     model: opts.model,
+    // DeepSeek has a JSON mode but takes no schema: the loop offers the contract as a tool instead.
+    structuredOutput: kind === 'deepseek' ? 'none' : 'native',
     turn: (req) => withRetries(req, opts.retry, (err) => classifyFailure(kind, err, OpenAI, [opts.apiKey]), (state) => attemptTurn(req, state)),
   };
 }

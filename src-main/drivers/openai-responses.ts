@@ -40,6 +40,7 @@ export function createResponsesDriver(opts: HttpDriverOptions): Driver {
     if (req.tools.length) {
       body.tools = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
     }
+    if (req.responseSchema) body.text = { format: { type: 'json_schema', name: 'response', schema: req.responseSchema, strict: false } };
     const stream = await client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, { signal: req.signal });
 
     let text = '';
@@ -77,6 +78,7 @@ export function createResponsesDriver(opts: HttpDriverOptions): Driver {
   return {
     kind: 'openai',
     model: opts.model,
+    structuredOutput: 'native',
     turn: (req) => withRetries(req, opts.retry, (err) => classifyFailure('openai', err, OpenAI, [opts.apiKey]), (state) => attemptTurn(req, state)),
   };
 }

@@ -2,12 +2,14 @@ import type { Manifest, RehearsalTurn } from '../../src-shared/manifest';
 import { AbortedError, InferenceError, type Driver, type ToolCall, type TurnRequest, type TurnResult } from './types';
 import { pause } from './retry';
 import { givenDivergence, latestToolResults } from './rehearsal-given';
+import { matchesMessage, sampleOf, toArtifact, toPart } from './rehearsal-output';
 import { fillArguments, scriptedText } from './rehearsal-text';
 
 // The embedded default driver: deterministic and offline. Without a script it acknowledges the
-// task by quoting its text. A script (manifest inference.rehearsal.replies) picks, by the task
-// text, a list of per-turn behaviours: text, tool calls, errors, latency, token counts, hangs,
-// and a paced stream of text fragments (load for the live views).
+// task by quoting its text (or, for a capsule with an output contract, answers a sample of its
+// shape). A script (manifest inference.rehearsal.replies) picks, by the task text, message id and
+// metadata, a list of per-turn behaviours: text, structured data, artifacts, a Message reply, tool
+// calls, errors, latency, token counts, hangs, and a paced stream of text fragments.
 
 type Script = NonNullable<NonNullable<Manifest['inference']['rehearsal']>['replies']>;
 
@@ -93,27 +95,55 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
       name: c.name,
       arguments: fillArguments(c.arguments ?? {}, taskText),
     }));
-    return {
+    const result: TurnResult = {
       text,
       toolCalls,
       stopReason: turn?.stop ?? (toolCalls.length ? 'tool_use' : 'end_turn'),
       tokensIn: turn?.tokens_in ?? estimateTokens(promptChars(req)),
       tokensOut: turn?.tokens_out ?? estimateTokens(text.length),
     };
+    if (turn?.data !== undefined) result.data = turn.data;
+    if (turn?.answer_as) result.answerAs = turn.answer_as;
+    // A Message reply carries the turn's artifacts as its own parts: a Message has no artifacts.
+    if (turn?.answer_as === 'message' && turn.artifacts?.length) result.parts = turn.artifacts.flatMap((a) => a.parts.map(toPart));
+    return result;
+  };
+
+  /** The turn's artifacts, one artifact update each, paced by their delay_ms. */
+  const sendArtifacts = async (req: TurnRequest, turn: RehearsalTurn) => {
+    if (turn.answer_as === 'message') return;
+    for (const [i, a] of (turn.artifacts ?? []).entries()) {
+      if (a.delay_ms) await pause(a.delay_ms, req.signal);
+      if (req.signal.aborted) throw new AbortedError();
+      req.onArtifact?.({ artifact: toArtifact(a, `artifact_${req.turn}_${i + 1}`), append: a.append, lastChunk: a.last_chunk ?? true });
+    }
+  };
+
+  /** No scripted turn: the acknowledgement, or a sample of the output contract's shape. */
+  const unscripted = (req: TurnRequest, taskText: string): TurnResult => {
+    const text = acknowledgement(taskText);
+    if (!req.responseSchema) return answer(req, text);
+    return { ...answer(req, text), data: sampleOf(req.responseSchema, text) };
   };
 
   return {
     kind: 'rehearsal',
     model: manifest.inference.model,
+    // A script gives structured answers as `data`; unscripted turns answer a sample of the schema.
+    structuredOutput: 'native',
+    answersAsMessage(taskText, taskMessage) {
+      const first = replies.find((r) => matchesWhen(r.when, taskText) && matchesMessage(r, taskMessage))?.turns[0];
+      return first?.answer_as === 'message' && !first.tool_calls?.length && !first.hang && first.error === undefined;
+    },
     async turn(req) {
       if (req.signal.aborted) throw new AbortedError();
       const taskText = taskTextOf(req);
-      const reply = replies.find((r) => matchesWhen(r.when, taskText));
+      const reply = replies.find((r) => matchesWhen(r.when, taskText) && matchesMessage(r, req.taskMessage));
       const turn = reply?.turns[req.turn - 1];
       if (rehearsal?.recorded_from) noteDivergence(req, taskText, reply !== undefined, turn);
       const delay = turn?.delay_ms ?? baseDelay;
       if (delay > 0) await pause(delay, req.signal);
-      if (!turn) return answer(req, acknowledgement(taskText));
+      if (!turn) return unscripted(req, taskText);
       if (turn.stream) await streamFrames(req, turn.stream);
       if (turn.hang) {
         await new Promise<never>((_resolve, reject) => {
@@ -122,6 +152,7 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
         });
       }
       if (turn.error !== undefined) throw new InferenceError(turn.error);
+      await sendArtifacts(req, turn);
       // A scripted turn arrives whole, so it streams no frames (unless its script says `stream`): its
       // inference and tool_call trace lines already carry everything a live view shows.
       return answer(req, scriptedText(turn, taskText, req.messages), turn);

@@ -1,4 +1,5 @@
 import type { DriverKind } from '../../src-shared/manifest';
+import type { Artifact, Message, Part } from '../../src-shared/a2a';
 
 // The one interface between the agent loop (runtime/) and a model. A driver runs one turn; the
 // loop owns turns, tools, limits and failure rules (seed 000's task-state table).
@@ -34,6 +35,15 @@ export interface TurnRequest {
   turn: number;
   /** The text of the task being worked on (the rehearsal driver matches its script on it). */
   taskText?: string;
+  /** The message that created the task (the rehearsal driver also matches its id and metadata). */
+  taskMessage?: Pick<Message, 'messageId' | 'metadata'>;
+  /**
+   * JSON Schema the final answer must match (manifest `responds`). A driver with a structured-output
+   * mode (`structuredOutput: 'native'`) asks the provider for it; the loop checks the answer either way.
+   */
+  responseSchema?: Record<string, unknown>;
+  /** An artifact the turn produced while it works (a TaskArtifactUpdateEvent on streams). */
+  onArtifact?: (chunk: ArtifactChunk) => void;
   /** Aborted on cancel: the driver drops its in-flight request at once. */
   signal: AbortSignal;
   onFrame?: (frame: TurnFrame) => void;
@@ -45,8 +55,22 @@ export interface TurnRequest {
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'tool_use';
 
+/** One artifact, or one more chunk of it (append), as the turn produced it. */
+export interface ArtifactChunk {
+  artifact: Artifact;
+  append?: boolean;
+  /** false when more chunks of this artifact follow. */
+  lastChunk?: boolean;
+}
+
 export interface TurnResult {
   text: string;
+  /** A structured answer given as such (the rehearsal script's `data`), instead of JSON in `text`. */
+  data?: unknown;
+  /** `message`: the caller of a blocking SendMessage gets a Message, not the Task. */
+  answerAs?: 'task' | 'message';
+  /** More parts for the answer (files, data) beside its text. */
+  parts?: Part[];
   toolCalls: ToolCall[];
   stopReason: StopReason;
   tokensIn: number;
@@ -56,7 +80,17 @@ export interface TurnResult {
 export interface Driver {
   readonly kind: DriverKind;
   readonly model: string;
+  /**
+   * How the driver honours TurnRequest.responseSchema: `native` sends it to the provider's
+   * structured-output mode; `none` (the default) leaves it to the loop, which offers a tool.
+   */
+  readonly structuredOutput?: 'native' | 'none';
   turn(req: TurnRequest): Promise<TurnResult>;
+  /**
+   * Whether the task will be answered with a Message, known before it runs (a rehearsal script
+   * says so; a model cannot): a stream can then carry that Message alone instead of the Task.
+   */
+  answersAsMessage?(taskText: string, taskMessage: Pick<Message, 'messageId' | 'metadata'>): boolean;
   dispose?(): void;
 }
 

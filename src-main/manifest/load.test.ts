@@ -172,6 +172,16 @@ describe('located issues', () => {
     expect(only(issues, 'capabilities.network.allow[1]')).toMatchObject({ line: 11, column: 30, message: 'not an allow pattern: "localhost:522220"' });
   });
 
+  it('reports a contract that is not JSON Schema, and a rehearsal part with two contents, at their lines', () => {
+    const src =
+      'name: a\nversion: "1"\ninference:\n  driver: {artifact: capsule/driver-rehearsal}\n  rehearsal:\n    replies:\n      - turns:\n          - artifacts:\n              - parts: [{text: a, url: "https://x.test/f"}]\nresponds:\n  type: tabular\naccepts: {type: object}\nexports:\n  methods: [tasks/send, tasks/explode]\n';
+    const issues = issuesOf(parseManifest(src, 'm.yaml', {}));
+    expect(only(issues, 'responds')).toMatchObject({ line: 11, message: expect.stringMatching(/^not a valid JSON Schema: .*type/) });
+    expect(issues.filter((i) => i.path === 'accepts')).toEqual([]);
+    expect(only(issues, 'inference.rehearsal.replies[0].turns[0].artifacts[0].parts[0]')).toMatchObject({ line: 9, message: expect.stringContaining('exactly one of text, data, bytes or url') });
+    expect(only(issues, 'exports.methods[1]')).toMatchObject({ line: 14, message: expect.stringContaining('not an A2A method name') });
+  });
+
   it('explains union mismatches by listing the accepted forms', () => {
     const src = 'name: a\nversion: "1"\ninference:\n  driver: {artifact: capsule/driver-process}\n  harness:\n    command: x\n    interrupt: 3\n';
     expect(only(issuesOf(parseManifest(src, 'm.yaml', {})), 'inference.harness.interrupt')).toMatchObject({ line: 7, hint: 'expected one of: sigint; none; a map of fields' });

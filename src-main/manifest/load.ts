@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isMap, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { DRIVER_ARTIFACTS, manifestSchema, parseAllowPattern } from '../../src-shared/manifest';
+import { contractProblem } from './contracts';
 import { closest } from './hints';
 import { describeSyntaxError } from '../../src-shared/manifest';
 import { interpolate, type Interpolation } from './interpolate';
@@ -10,7 +11,7 @@ import { formatPath, locate, position, type PathSegment } from './locate';
 import type { ManifestIssue, ManifestLoadResult } from './types';
 
 // Reads a manifest: YAML syntax, then ${VAR} interpolation, then the schema, then the checks the
-// schema cannot express (known driver, valid allow patterns). Every issue is collected, located
+// schema cannot express (known driver, valid allow patterns, contracts that are JSON Schema). Every issue is collected, located
 // and sorted by position, so a person fixes the file in one pass.
 
 const ALLOW_FORMS = 'host:port, host, *.example.com, http(s)://host[:port][/path]';
@@ -50,6 +51,10 @@ function extraChecks(ctx: IssueContext): ManifestIssue[] {
       const path = ['capabilities', 'network', 'allow', i];
       out.push(issueAt(path, ctx.fromEnv.has(formatPath(path)) ? 'not an allow pattern (the value comes from the environment and is not shown)' : `not an allow pattern: "${entry}"`, `forms: ${ALLOW_FORMS}`));
     });
+  }
+  for (const key of ['accepts', 'responds'] as const) {
+    const problem = contractProblem((ctx.data as Record<string, unknown> | null)?.[key]);
+    if (problem) out.push(issueAt([key], `not a valid JSON Schema: ${problem}`, 'see https://json-schema.org; e.g. { type: object, properties: { summary: { type: string } } }'));
   }
   return out;
 }

@@ -91,8 +91,9 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
   core.registry.emitStatus(t);
   const task = core.registry.toTask(t);
   const settled = settledPromise(t);
+  const asMessage = core.executor.answersAsMessage?.(message, text) === true;
   core.queue.enqueue(id);
   // Start after the caller got its answer, so a listener added right away sees every event.
   queueMicrotask(core.pump);
-  return { task, settled };
+  return { task, settled, ...(asMessage ? { asMessage } : {}) };
 }

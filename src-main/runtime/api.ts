@@ -70,6 +70,8 @@ export interface AcceptedMessage {
   task: Task;
   /** Resolves with the task once it is terminal or interrupted again (blocking SendMessage). */
   settled: Promise<Task>;
+  /** The task is known to be answered with a Message (a rehearsal script's answer_as: message). */
+  asMessage?: boolean;
 }
 
 /** The part of a manifest a running session can change: capabilities.network.allow and exports.peer_tasks.accept. */

@@ -22,6 +22,8 @@ export interface SessionCore {
    */
   contexts: Map<string, ChatMessage[] | string>;
   inputTimeoutMs: number;
+  /** Parked tasks whose input arrived: run when the queue gives them the slot (pump). */
+  resumes: Map<string, () => void>;
   totals: { tokensIn: number; tokensOut: number };
   /** Starts the next queued task if the running slot is free. */
   pump(): void;
@@ -59,6 +61,7 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
   shelveConversation(core, t, answer);
   if (core.queue.running === t.id) core.queue.running = null;
   core.queue.remove(t.id);
+  core.resumes.delete(t.id);
   core.onTaskFinished(exit);
   core.pump();
 }
@@ -78,7 +81,9 @@ export function conversationOf(core: SessionCore, contextId: string): ChatMessag
 function fromTask(core: SessionCore, taskId: string): ChatMessage[] {
   const t = core.registry.get(taskId);
   const question = t?.history?.[0] ? messageText(t.history[0]) : '';
-  const answer = t?.artifacts?.[0]?.parts[0]?.text ?? '';
+  // The answer is the response artifact's text; a scripted task may have sent others before it.
+  const response = t?.artifacts?.find((a) => a.artifactId === 'response') ?? t?.artifacts?.[0];
+  const answer = response?.parts[0]?.text ?? '';
   return [
     { role: 'user', content: question },
     { role: 'assistant', content: answer },

@@ -1,6 +1,6 @@
 import type { Manifest } from '../../src-shared/manifest';
-import type { Message } from '../../src-shared/a2a';
-import type { ChatMessage } from '../drivers/types';
+import type { Message, Part } from '../../src-shared/a2a';
+import type { ArtifactChunk, ChatMessage } from '../drivers/types';
 import type { PriceFn } from '../drivers';
 import type { InFlightWork, Tool } from './tool-types';
 
@@ -37,16 +37,30 @@ export interface TaskRun {
   setWaiting(what: string): void;
   /** Puts the task in INPUT_REQUIRED; resolves with the reply, rejects InputTimeoutError. */
   requestInput(question: string): Promise<string>;
+  /** Adds an artifact (or a chunk of one) to the task while it works: an artifact update on streams. */
+  addArtifact?(chunk: ArtifactChunk): void;
 }
 
 export type TaskOutcome =
-  | { ok: true; answer: string }
+  | {
+      ok: true;
+      /** The answer's text (for a structured answer, its text rendering). */
+      answer: string;
+      /** The structured answer (checked against `responds` when the manifest has one). */
+      data?: unknown;
+      /** `message`: a blocking SendMessage is answered with a Message rather than the Task. */
+      answerAs?: 'task' | 'message';
+      /** More parts of the answer (files, data). */
+      parts?: Part[];
+    }
   | { ok: false; cause: FailureCause; message: string };
 
-export type FailureCause = 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error';
+export type FailureCause = 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error' | 'invalid_response';
 
 export interface TaskExecutor {
   run(task: TaskRun): Promise<TaskOutcome>;
+  /** Whether a task starting with this message will be answered as a Message (see Driver.answersAsMessage). */
+  answersAsMessage?(message: Message, text: string): boolean;
   dispose?(): void | Promise<void>;
 }
 

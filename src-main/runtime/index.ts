@@ -3,6 +3,7 @@ export { startSession } from './session';
 export { recordsLayout, type RunningRecord } from './layout';
 export { messageText } from './message-text';
 export { withHistory } from './tasks';
+export { replyMessageOf } from './answer';
 export { DEFAULT_MAX_TURNS } from './loop';
 export { policyOf, samePolicy } from './policy';
 export type * from './api';

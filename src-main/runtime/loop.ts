@@ -1,9 +1,12 @@
 import { createDriver, InferenceError, type ChatMessage, type ToolCall, type TurnResult } from '../drivers';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
+import { checkAnswer, correction, parseAnswerJson, renderAnswer, RESPOND_TOOL, respondTool, respondsValidator } from './responds';
 
 // The agent loop: driver turns with tools, under the limits of seed 000's TASK_STATE_FAILED row.
 // Each turn: ask the model; run the tool calls it made (concurrently); stop when it answers.
+// With an output contract (manifest `responds`) the answer must match it: one that does not is
+// shown its problems and asked again while turns are left, and fails the task after the last.
 
 export const DEFAULT_MAX_TURNS = 16;
 
@@ -11,8 +14,13 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
   const inference = deps.manifest.inference;
   const driver = createDriver(deps.manifest, { env: deps.env, secrets: deps.secrets });
   const maxTurns = inference.max_turns ?? DEFAULT_MAX_TURNS;
-  const specs = deps.tools.map((t) => t.spec);
   const budget = inference.budget;
+  const schema = deps.manifest.responds;
+  // A bad contract stops the launch here, not every task later.
+  if (schema) respondsValidator(schema);
+  // Without a provider structured-output mode the contract is offered as a tool to answer with.
+  const respond = schema && driver.structuredOutput !== 'native' ? respondTool(schema) : undefined;
+  const specs = [...deps.tools.map((t) => t.spec), ...(respond ? [respond.spec] : [])];
 
   const overBudget = (run: TaskRun): string | undefined => {
     const { tokensIn, tokensOut } = run.usage;
@@ -36,6 +44,28 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
     push({ role: 'user', content: task.text });
     let answer = '';
     let emptyInARow = 0;
+
+    /** The answer is given: checked against the contract, or the problems to show the model. */
+    const settle = (text: string, result: TurnResult, given?: unknown): TaskOutcome | { retry: string[] } => {
+      const extras = { ...(result.answerAs ? { answerAs: result.answerAs } : {}), ...(result.parts?.length ? { parts: result.parts } : {}) };
+      const data = given ?? result.data;
+      if (!schema) return data === undefined ? { ok: true, answer: text, ...extras } : { ok: true, answer: text || renderAnswer(data), data, ...extras };
+      let candidate = data;
+      if (candidate === undefined) {
+        const parsed = parseAnswerJson(text);
+        if (!parsed.ok) return { retry: [parsed.problem] };
+        candidate = parsed.data;
+      }
+      const check = checkAnswer(schema, candidate);
+      if (!check.ok) return { retry: check.problems };
+      // A script's text beside its data is the text to show; a model's words before a respond call are not the answer.
+      return { ok: true, answer: result.data !== undefined && given === undefined && text ? text : renderAnswer(candidate), data: candidate, ...extras };
+    };
+    const invalid = (problems: string[]): TaskOutcome => ({
+      ok: false,
+      cause: 'invalid_response',
+      message: `the answer does not match the responds schema after ${maxTurns} turn(s) (inference.max_turns): ${problems.join('; ')}`,
+    });
     for (let turn = 1; turn <= maxTurns; turn++) {
       const started = Date.now();
       task.setWaiting(`inference turn ${turn}`);
@@ -48,6 +78,9 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           maxTokens: inference.max_tokens,
           turn,
           taskText: task.text,
+          taskMessage: task.message,
+          ...(schema ? { responseSchema: schema } : {}),
+          onArtifact: (chunk) => task.addArtifact?.(chunk),
           signal: task.signal,
           // Streamed text reaches the trace as it arrives; tool calls get their own tool_call events.
           onFrame: (frame) => {
@@ -80,6 +113,20 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       // The ceiling stops further spending: checked before every turn after the first.
       const spent = overBudget(task);
 
+      const respondCall = respond ? result.toolCalls.find((c) => c.name === RESPOND_TOOL) : undefined;
+      if (respond && respondCall) {
+        // The answer came as the respond tool's arguments; the other calls of the turn are dropped.
+        push({ role: 'assistant', content: result.text, toolCalls: [respondCall] });
+        const settled = settle(result.text, result, respond.fromTool(respondCall.arguments));
+        const problems = 'retry' in settled ? settled.retry : undefined;
+        push({ role: 'tool', toolCallId: respondCall.id, name: RESPOND_TOOL, content: problems ? correction(problems) : 'answer recorded', ...(problems ? { isError: true } : {}) });
+        if (!problems) return settled as TaskOutcome;
+        task.trace({ event_type: 'answer_invalid', turn, problems });
+        if (turn === maxTurns) return invalid(problems);
+        if (spent) return { ok: false, cause: 'budget', message: spent };
+        continue;
+      }
+
       if (result.toolCalls.length) {
         if (spent) return { ok: false, cause: 'budget', message: spent };
         emptyInARow = 0;
@@ -108,17 +155,30 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
         emptyInARow = 0;
         answer += result.text;
         push({ role: 'assistant', content: result.text });
-        if (turn === maxTurns) return { ok: true, answer };
+        if (turn === maxTurns) {
+          const settled = settle(answer, result);
+          return 'retry' in settled ? invalid(settled.retry) : settled;
+        }
         if (spent) return { ok: false, cause: 'budget', message: spent };
         push({ role: 'user', content: 'Continue exactly where you stopped.' });
         continue;
       }
       answer += result.text;
       push({ role: 'assistant', content: result.text });
-      return { ok: true, answer };
+      const settled = settle(answer, result);
+      if (!('retry' in settled)) return settled;
+      task.trace({ event_type: 'answer_invalid', turn, problems: settled.retry });
+      if (turn === maxTurns) return invalid(settled.retry);
+      if (spent) return { ok: false, cause: 'budget', message: spent };
+      answer = '';
+      push({ role: 'user', content: correction(settled.retry) });
     }
     return { ok: false, cause: 'max_turns', message: `used every turn inference.max_turns allows (${maxTurns}) without a final answer` };
   }
 
-  return { run, dispose: () => driver.dispose?.() };
+  return {
+    run,
+    answersAsMessage: (message, text) => driver.answersAsMessage?.(text, message) ?? false,
+    dispose: () => driver.dispose?.(),
+  };
 }

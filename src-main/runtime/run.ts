@@ -1,6 +1,7 @@
 import { AbortedError } from '../drivers';
 import type { Message } from '../../src-shared/a2a';
-import type { ChatMessage } from '../drivers';
+import type { ArtifactChunk, ChatMessage } from '../drivers';
+import { addArtifactChunk, replyMessage, responseArtifact } from './answer';
 import { InputTimeoutError, type TaskRun, type TaskUsage } from './executor';
 import type { InFlightWork } from './tool-types';
 import { conversationOf, endTask, traceTask, type SessionCore } from './core';
@@ -8,12 +9,18 @@ import { statusMessage, type LiveTask } from './tasks';
 
 // Runs one task with the session's executor and turns its outcome into the task's final state.
 
+/**
+ * The task waits for its caller. It gives up the session's running slot meanwhile (the next
+ * queued task starts), and takes it back first in line once the input arrives (accept.ts).
+ */
 function waitForInput(core: SessionCore, t: LiveTask, question: string, n: number): Promise<string> {
   const message = statusMessage(t.id, t.contextId, question, `input_${n}`);
   t.history.push(message);
   t.waiting = 'input';
   core.registry.setStatus(t, 'TASK_STATE_INPUT_REQUIRED', message);
   traceTask(core, t, { event_type: 'input_required', question });
+  core.queue.park(t.id);
+  queueMicrotask(core.pump);
   const signal = t.controller.signal;
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -38,6 +45,25 @@ function waitForInput(core: SessionCore, t: LiveTask, question: string, n: numbe
   });
 }
 
+/**
+ * The input arrived: the task goes to the front of the line and continues once the task running
+ * now (if any) is done. A cancel meanwhile ends the wait.
+ */
+function takeSlotBack(core: SessionCore, t: LiveTask): Promise<void> {
+  const signal = t.controller.signal;
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(new AbortedError());
+    const onAbort = () => reject(new AbortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    core.resumes.set(t.id, () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    core.queue.unpark(t.id);
+    core.pump();
+  });
+}
+
 /** The executor's view of a running task (methods on the prototype: no closures per task). */
 class RunningTask implements TaskRun {
   readonly sessionId: string;
@@ -48,6 +74,7 @@ class RunningTask implements TaskRun {
   readonly signal: AbortSignal;
   readonly usage: TaskUsage;
   private inputs = 0;
+  private readonly artifactCount = { n: 0 };
   constructor(
     private readonly core: SessionCore,
     private readonly t: LiveTask,
@@ -75,8 +102,13 @@ class RunningTask implements TaskRun {
   setWaiting(what: string): void {
     this.t.waiting = what;
   }
-  requestInput(question: string): Promise<string> {
-    return waitForInput(this.core, this.t, question, ++this.inputs);
+  async requestInput(question: string): Promise<string> {
+    const text = await waitForInput(this.core, this.t, question, ++this.inputs);
+    await takeSlotBack(this.core, this.t);
+    return text;
+  }
+  addArtifact(chunk: ArtifactChunk): void {
+    if (!this.signal.aborted) addArtifactChunk(this.core, this.t, chunk, this.artifactCount);
   }
 }
 
@@ -95,8 +127,12 @@ export async function runTask(core: SessionCore, t: LiveTask): Promise<void> {
   }
   if (t.canceling) return;
   if (outcome.ok) {
-    core.registry.addArtifact(t, { artifactId: 'response', name: 'response', parts: [{ text: outcome.answer, mediaType: 'text/plain' }] });
-    core.registry.setStatus(t, 'TASK_STATE_COMPLETED', statusMessage(t.id, t.contextId, 'task completed'));
+    core.registry.addArtifact(t, responseArtifact(outcome));
+    // A message answer is the final status message (and the last of the history): a blocking
+    // SendMessage hands it to its caller instead of the Task (door/methods/send.ts).
+    const reply = outcome.answerAs === 'message' ? replyMessage(t, outcome) : undefined;
+    if (reply) t.history.push(reply);
+    core.registry.setStatus(t, 'TASK_STATE_COMPLETED', reply ?? statusMessage(t.id, t.contextId, 'task completed'));
     endTask(core, t, 'ok', 'TASK_STATE_COMPLETED', outcome.answer);
   } else {
     traceTask(core, t, { event_type: 'task_failed', cause: outcome.cause, message: outcome.message });

@@ -47,6 +47,7 @@ export function createSessionTasks(deps: SessionTasksDeps) {
     executor: deps.executor,
     contexts: new Map(),
     inputTimeoutMs: deps.inputTimeoutMs,
+    resumes: new Map(),
     totals: { tokensIn: 0, tokensOut: 0 },
     pump() {
       if (ended) return;
@@ -56,6 +57,12 @@ export function createSessionTasks(deps: SessionTasksDeps) {
       if (!t) {
         core.queue.running = null;
         return core.pump();
+      }
+      // A task back from waiting for input continues where it stopped.
+      const resume = core.resumes.get(id);
+      if (resume) {
+        core.resumes.delete(id);
+        return resume();
       }
       runTask(core, t).catch((err: unknown) => {
         // A bug in the task machinery must not take the session down: record it and free the slot.

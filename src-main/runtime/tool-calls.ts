@@ -63,7 +63,10 @@ export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskR
         if (err instanceof InputTimeoutError) throw new InputWaitFailed(err);
         throw err;
       }
-    } else if (out.ok) content = out.content;
+    } else if (out.ok) {
+      content = out.content;
+      if (out.artifact) task.addArtifact?.({ artifact: out.artifact });
+    }
     else {
       ok = false;
       content = out.error;

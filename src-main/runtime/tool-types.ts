@@ -35,7 +35,8 @@ export interface InFlightWork {
 }
 
 export type ToolOutcome =
-  | { ok: true; content: string }
+  /** `artifact`: structured output of the tool (a worker's data answer) the task passes on. */
+  | { ok: true; content: string; artifact?: import('../../src-shared/a2a').Artifact }
   | { ok: false; error: string }
   /** Puts the task in TASK_STATE_INPUT_REQUIRED with this question. */
   | { inputRequired: string };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isServableMethod } from './methods';
 
 // The murmur.yaml format of seed 000, plus what the product adds (description, skills, system
 // prompt, rehearsal script, shell allow list, spend ceiling, input contract). Every object is
@@ -18,10 +19,48 @@ export const artifactSchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * One part of a scripted artifact or reply: exactly one of text, data (any JSON value), bytes (a
+ * file's content, base64) or url (a file by reference), with an optional media type and file name.
+ */
+export const rehearsalPartSchema = z
+  .strictObject({
+    text: z.string().optional(),
+    data: z.unknown().optional(),
+    bytes: z.base64('base64 text (the file content encoded as base64)').optional(),
+    url: z.url().optional(),
+    media_type: z.string().min(1).optional(),
+    filename: z.string().min(1).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((p) => [p.text, p.data, p.bytes, p.url].filter((x) => x !== undefined).length === 1, 'a part has exactly one of text, data, bytes or url');
+
+/** An artifact a scripted turn produces while the task works (an artifact update on a stream). */
+export const rehearsalArtifactSchema = z.strictObject({
+  /** The artifactId; chunks of one artifact share it. Defaults to one per turn and position. */
+  id: z.string().min(1).optional(),
+  name: z.string().min(1).optional(),
+  description: z.string().optional(),
+  parts: z.array(rehearsalPartSchema).min(1),
+  /** These parts extend the artifact with the same id sent earlier (append: true on the wire). */
+  append: z.boolean().optional(),
+  /** false when more chunks of this artifact follow (lastChunk on the wire); true by default. */
+  last_chunk: z.boolean().optional(),
+  /** Pause before this artifact goes out, so a stream shows the updates one by one. */
+  delay_ms: z.number().int().nonnegative().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
 /** One scripted turn of the rehearsal driver. Exactly one of text/tool_calls/error/hang is the point of the turn. */
 export const rehearsalTurnSchema = z.strictObject({
   /** `{{task}}` is the task's text; `{{tool_results}}` one line per result of the previous turn's tool calls. */
   text: z.string().optional(),
+  /** The structured answer itself (checked against `responds` like a model's would be). */
+  data: z.unknown().optional(),
+  /** Artifacts sent while the turn works, in order. */
+  artifacts: z.array(rehearsalArtifactSchema).max(1000).optional(),
+  /** `message`: a blocking SendMessage is answered with a Message rather than the Task. */
+  answer_as: z.enum(['task', 'message']).optional(),
   /** Used instead of `text` when every tool call of the previous turn failed (so the answer never claims success). */
   failed_text: z.string().optional(),
   tool_calls: z.array(z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })).optional(),
@@ -46,6 +85,10 @@ export const rehearsalSchema = z.strictObject({
       z.strictObject({
         /** Case-insensitive substring of the task text, or /regex/; absent matches anything. */
         when: z.string().optional(),
+        /** The task's first message has a messageId starting with this. */
+        message_id: z.string().min(1).optional(),
+        /** Every key given here has this value in the task's first message's metadata. */
+        metadata: z.record(z.string(), z.unknown()).optional(),
         turns: z.array(rehearsalTurnSchema).min(1),
       }),
     )
@@ -93,7 +136,13 @@ export const manifestSchema = z.strictObject({
       idle_timeout: duration.optional(),
     })
     .optional(),
-  exports: z.strictObject({ peer_tasks: z.strictObject({ accept: z.boolean().default(false) }).optional() }).optional(),
+  exports: z
+    .strictObject({
+      peer_tasks: z.strictObject({ accept: z.boolean().default(false) }).optional(),
+      /** The A2A methods the door serves (1.0 names, or seed 004's 0.3 names); absent serves all. */
+      methods: z.array(z.string().refine(isServableMethod, 'not an A2A method name (e.g. SendMessage, GetTask, or tasks/send)')).optional(),
+    })
+    .optional(),
   capabilities: z
     .strictObject({
       network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).optional(),
@@ -113,11 +162,15 @@ export const manifestSchema = z.strictObject({
     .optional(),
   /** Input contract (JSON Schema) for the data part of a task's message. */
   accepts: z.record(z.string(), z.unknown()).optional(),
+  /** Output contract (JSON Schema) of the answer: asked of the model, checked, sent as a data part. */
+  responds: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** A manifest as written (after ${VAR} interpolation), with defaults applied. */
 export type Manifest = z.infer<typeof manifestSchema>;
 export type RehearsalTurn = z.infer<typeof rehearsalTurnSchema>;
+export type RehearsalArtifact = z.infer<typeof rehearsalArtifactSchema>;
+export type RehearsalPart = z.infer<typeof rehearsalPartSchema>;
 export type HarnessSpec = z.infer<typeof harnessSchema>;
 
 /** Built-in driver artifacts. */

@@ -23,5 +23,10 @@ describe('trace lines in words', () => {
     expect(describeTraceEvent(ev(1, 'task_end', { state: 'TASK_STATE_COMPLETED', turns: 1, tokens_in: 3, tokens_out: 4 }))).toBe('COMPLETED · 1 turn · 3/4 tokens');
     expect(describeTraceEvent(ev(1, 'policy_changed', { allow: ['localhost:4100'], accept_peer_tasks: false }))).toBe('allow localhost:4100 · peer tasks refused');
     expect(describeTraceEvent(ev(1, 'custom_thing', { detail: 'x' }))).toBe('{"detail":"x"}');
+    expect(describeTraceEvent(ev(1, 'answer_invalid', { turn: 1, problems: ['summary: must be string', 'findings: is required'] }))).toBe(
+      'turn 1 answer does not fit responds: summary: must be string; findings: is required',
+    );
+    expect(traceEventKind('answer_invalid')).toBe('failure');
+    expect(describeTraceEvent(ev(1, 'artifact', { artifact_id: 'log', parts: 1, append: true }))).toBe('log (appended) · 1 part');
   });
 });

@@ -15,7 +15,7 @@ export function traceEventKind(type: string): TraceEventKind {
   if (type === 'inference') return 'inference';
   if (type === 'tool_call' || type === 'tool_result') return 'tool';
   if (type.startsWith('a2a_') || type.startsWith('delegation_')) return 'a2a';
-  if (type === 'task_failed' || type === 'task_rejected' || type === 'network_refused') return 'failure';
+  if (type === 'task_failed' || type === 'task_rejected' || type === 'network_refused' || type === 'answer_invalid') return 'failure';
   if (type === 'task_canceled') return 'cancel';
   if (type.startsWith('task_') || type === 'input_required') return 'task';
   if (type.startsWith('session_')) return 'session';
@@ -58,6 +58,10 @@ export function describeTraceEvent(e: TraceEvent): string {
     }
     case 'task_rejected':
       return clip(str(r.reason));
+    case 'answer_invalid':
+      return `turn ${r.turn ?? '?'} answer does not fit responds: ${clip(Array.isArray(r.problems) ? r.problems.map(str).join('; ') : '')}`;
+    case 'artifact':
+      return `${str(r.artifact_id)}${r.append ? ' (appended)' : ''} · ${r.parts ?? 0} part${r.parts === 1 ? '' : 's'}`;
     case 'session_start':
       return `${str(r.capsule)} ${str(r.version)} · ${str(r.driver)} ${str(r.model)}`;
     case 'session_end':

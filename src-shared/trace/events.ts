@@ -112,6 +112,23 @@ export interface InputRequiredEvent extends TraceBase {
   question: string;
 }
 
+/** An answer that did not fit the output contract (responds); the model is asked again or the task fails. */
+export interface AnswerInvalidEvent extends TraceBase {
+  event_type: 'answer_invalid';
+  task_id: string;
+  turn: number;
+  /** `field: problem`, at most five. */
+  problems: string[];
+}
+/** An artifact (or a chunk of one, `append`) the task sent while it worked. */
+export interface ArtifactEvent extends TraceBase {
+  event_type: 'artifact';
+  task_id: string;
+  artifact_id: string;
+  parts: number;
+  append: boolean;
+}
+
 /** Any trace line. Events not listed above (a2a_send, harness_*, push_*, …) share TraceBase. */
 export type TraceEvent =
   | SessionStartEvent
@@ -126,4 +143,6 @@ export type TraceEvent =
   | TaskEndEvent
   | TaskRejectedEvent
   | InputRequiredEvent
+  | AnswerInvalidEvent
+  | ArtifactEvent
   | (TraceBase & Record<string, unknown>);

@@ -1,5 +1,6 @@
 import { PEER_HEADER, type Message } from '../../../src-shared/a2a';
 import { withHistory } from '../../runtime/tasks';
+import { replyMessageOf } from '../../runtime/answer';
 import type { MethodContext, MethodHandler } from '../methods';
 import { DEFAULT_HISTORY_LENGTH, parseParams, sendMessageParams, type SendMessageParams } from '../params';
 import { fastSendMessageParams } from '../params-fast';
@@ -7,7 +8,8 @@ import { attachInlinePushConfig, inlinePushConfig } from '../push'; // issue 7
 import { checkAccepts } from '../accepts';
 
 // SendMessage: blocking by default (answers once the task is terminal or interrupted);
-// configuration.returnImmediately answers as soon as the task is accepted.
+// configuration.returnImmediately answers as soon as the task is accepted. A task answered as a
+// message (a rehearsal turn's `answer_as: message`) gives a blocking caller that Message alone.
 
 const header = (ctx: MethodContext, name: string): string | undefined => {
   const v = ctx.headers[name];
@@ -33,6 +35,9 @@ export function acceptFromDoor(ctx: MethodContext, method: string) {
 export const sendMessage: MethodHandler = async (ctx) => {
   const { params, accepted } = acceptFromDoor(ctx, 'SendMessage');
   const config = params.configuration;
-  const task = config?.returnImmediately ? accepted.task : await accepted.settled;
+  if (config?.returnImmediately) return { task: withHistory(accepted.task, config.historyLength ?? DEFAULT_HISTORY_LENGTH) };
+  const task = await accepted.settled;
+  const reply = replyMessageOf(task);
+  if (reply) return { message: reply };
   return { task: withHistory(task, config?.historyLength ?? DEFAULT_HISTORY_LENGTH) };
 };

@@ -1,6 +1,7 @@
 import { FRAMES_EXTENSION_URI, isTerminal, taskNotFound, unsupportedOperation } from '../../../src-shared/a2a';
 import { REPLIED, type MethodContext, type MethodHandler } from '../methods';
 import { acceptFromDoor } from '../methods/send';
+import { replyMessageOf } from '../../runtime/answer';
 import { parseParams, taskIdParams } from '../params';
 import { wantsFrames } from './frames';
 import { streamSettings, trackStream } from './live';
@@ -20,6 +21,18 @@ function open(ctx: MethodContext, options: Omit<SseOptions, 'keepaliveMs' | 'max
 export const sendStreamingMessage: MethodHandler = (ctx) => {
   const { accepted } = acceptFromDoor(ctx, 'SendStreamingMessage');
   const taskId = accepted.task.id;
+  if (accepted.asMessage) {
+    // A task known to answer with a Message: the stream carries that Message alone, as the spec
+    // allows (or the task as it ended, if it ended otherwise).
+    const sse = open(ctx);
+    trackStream(ctx.session, sse);
+    void accepted.settled.then((task) => {
+      const reply = replyMessageOf(task);
+      sse.send(reply ? { message: reply } : { task });
+      sse.close();
+    });
+    return REPLIED;
+  }
   const frames = wantsFrames(ctx.headers['a2a-extensions']);
   const sse = open(ctx, {
     onCap: () => capWithRealState(ctx.session, taskId, sse)(),

@@ -70,7 +70,7 @@ function tool(port: number) {
 describe('delegate_task outcomes', () => {
   it('tells the model how the peer task ended', async () => {
     const cases: [Record<string, unknown>, unknown][] = [
-      [{ status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'a1', name: 'notes', parts: [{ text: 'n' }] }, { artifactId: 'response', name: 'response', parts: [{ text: 'the answer' }, { data: { k: 1 } }] }] }, { ok: true, content: 'the answer\n{"k":1}' }],
+      [{ status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'a1', name: 'notes', parts: [{ text: 'n' }] }, { artifactId: 'response', name: 'response', parts: [{ text: 'the answer' }, { data: { k: 1 } }] }] }, { ok: true, content: 'the answer\n{"k":1}', artifact: expect.objectContaining({ parts: [{ data: { k: 1 } }] }) }],
       [statusText('TASK_STATE_FAILED', 'task failed: upstream broke'), { ok: false, error: 'peer_task_failed: task failed: upstream broke' }],
       [statusText('TASK_STATE_REJECTED', 'queue full'), { ok: false, error: 'peer_task_rejected: queue full' }],
       [{ status: { state: 'TASK_STATE_CANCELED' } }, { ok: false, error: 'peer_task_canceled: the peer task was canceled' }],

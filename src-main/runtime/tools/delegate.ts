@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { newMessageId, shortId } from '../../../src-shared/ids';
-import type { Part, Task } from '../../../src-shared/a2a';
+import type { Artifact, Part, Task } from '../../../src-shared/a2a';
 import { checkTarget, createPeerClient, followTask, formatTraceparent, PeerError, PolicyRefusal, responseText, traceIdForTask, type PeerClient } from '../../peer';
 import type { Session, SessionOptions } from '../api';
 import type { Tool, ToolContext, ToolOutcome } from '../tool-types';
@@ -64,11 +64,24 @@ function describeError(err: unknown): string {
   return (err as Error)?.message || String(err);
 }
 
-function outcomeOf(task: Task): ToolOutcome {
+/**
+ * A peer's structured answer (data parts of its response), as an artifact of the delegating
+ * task: the orchestrator's own caller gets its workers' structured results, not only their text.
+ */
+function dataArtifactOf(task: Task, d: Delegation): Artifact | undefined {
+  const response = task.artifacts?.find((a) => a.artifactId === 'response' || a.name === 'response');
+  const parts = (response?.parts ?? []).filter((p) => p.data !== undefined);
+  if (!parts.length) return undefined;
+  return { artifactId: `delegation_${d.id}`, name: `${d.capsule} answer`, parts, metadata: { delegation_id: d.id, capsule: d.capsule, peer_task_id: task.id } };
+}
+
+function outcomeOf(task: Task, d: Delegation): ToolOutcome {
   const text = responseText(task);
   switch (task.status.state) {
-    case 'TASK_STATE_COMPLETED':
-      return { ok: true, content: text || '(the peer completed the task with no response text)' };
+    case 'TASK_STATE_COMPLETED': {
+      const artifact = dataArtifactOf(task, d);
+      return { ok: true, content: text || '(the peer completed the task with no response text)', ...(artifact ? { artifact } : {}) };
+    }
     case 'TASK_STATE_FAILED':
       return { ok: false, error: `peer_task_failed: ${text || 'no reason given'}` };
     case 'TASK_STATE_CANCELED':
@@ -192,7 +205,7 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     const final = await followTask(client, d.url, answer.task, { ...call(), signal: ctx.signal, ...deps.poll });
     d.peerSettled = true;
     ctx.trace({ event_type: 'delegation_end', delegation_id: d.id, peer_task_id: final.id, state: final.status.state });
-    return outcomeOf(final);
+    return outcomeOf(final, d);
   } catch (err) {
     if (d.canceled || ctx.signal.aborted) return { ok: false, error: 'canceled' };
     return { ok: false, error: describeError(err) };

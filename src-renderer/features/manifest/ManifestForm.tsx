@@ -1,6 +1,6 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { IssueView } from '../../../src-shared/contract';
-import { MANIFEST_FIELDS, readFields, writeField, type ManifestField } from './manifestFields';
+import { MANIFEST_FIELDS, parseJsonField, readFields, writeField, type ManifestField } from './manifestFields';
 
 interface ManifestFormProps {
   draft: string;
@@ -38,6 +38,9 @@ export function ManifestForm({ draft, issues, onChange }: ManifestFormProps) {
             </div>
           );
         }
+        if (f.kind === 'json') {
+          return <JsonField key={f.key} id={id} field={f} value={String(value)} problems={problems} errId={errId} onWrite={(v) => onChange(writeField(draft, f, v))} />;
+        }
         const common = {
           id,
           className: f.kind === 'select' ? 'select' : 'input',
@@ -66,6 +69,52 @@ export function ManifestForm({ draft, issues, onChange }: ManifestFormProps) {
           </div>
         );
       })}
+    </div>
+  );
+}
+
+/**
+ * A map edited as JSON. What the user types is kept here until it is a JSON object (or empty),
+ * then written into the draft; a change of the draft from elsewhere replaces the text.
+ */
+function JsonField(props: { id: string; field: ManifestField; value: string; problems: IssueView[]; errId?: string; onWrite(v: string): void }) {
+  const { id, field, value, problems, onWrite } = props;
+  const [text, setText] = useState(value);
+  useEffect(() => {
+    const mine = parseJsonField(text);
+    if (value === '' ? text.trim() !== '' && mine !== undefined : JSON.stringify(mine) !== JSON.stringify(parseJsonField(value))) setText(value);
+    // Only a change of the draft resets the text; typing must not.
+  }, [value]);
+  const pending = text.trim() !== '' && parseJsonField(text) === undefined;
+  const localId = `${id}-json`;
+  const describedBy = [props.errId, pending ? localId : undefined].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field field-wide">
+      <label className="field-label" htmlFor={id}>
+        {field.label}
+      </label>
+      <textarea
+        id={id}
+        className="input json-input"
+        rows={6}
+        spellCheck={false}
+        value={text}
+        title={field.hint}
+        placeholder={field.hint}
+        aria-invalid={problems.length > 0 || pending || undefined}
+        aria-describedby={describedBy}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim() === '') onWrite('');
+          else if (parseJsonField(e.target.value)) onWrite(e.target.value);
+        }}
+      />
+      {pending ? (
+        <span id={localId} className="field-error">
+          Not a JSON object yet: the YAML keeps the last valid schema.
+        </span>
+      ) : null}
+      <FieldProblems id={props.errId} problems={problems} />
     </div>
   );
 }

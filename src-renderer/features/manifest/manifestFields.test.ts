@@ -31,6 +31,16 @@ describe('manifest form fields', () => {
     expect(readFields(writeField(text, field('peer_accept'), true))?.peer_accept).toBe(true);
   });
 
+  it('edits the response schema as JSON, writes it as YAML, and ignores text that is no JSON object', () => {
+    const schema = '{"type": "object", "properties": {"summary": {"type": "string"}}}';
+    const out = writeField(text, field('responds'), schema);
+    expect(out).toMatch(/responds:\n {2}type: object\n {2}properties:\n {4}summary:\n {6}type: string/);
+    expect(JSON.parse(String(readFields(out)?.responds))).toEqual(JSON.parse(schema));
+    expect(writeField(out, field('responds'), '{"type": ')).toBe(out);
+    expect(writeField(out, field('responds'), '[1]')).toBe(out);
+    expect(readFields(writeField(out, field('responds'), ''))?.responds).toBe('');
+  });
+
   it('refuses to read broken YAML', () => {
     expect(readFields('name: [oops')).toBeNull();
   });
