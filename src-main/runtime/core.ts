@@ -55,7 +55,8 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
   };
   if (answer !== undefined) event.answer = answer;
   traceTask(core, t, event);
-  core.registry.finish(t);
+  // A rejected task never ran: what it carried stays in the records only.
+  core.registry.finish(t, exit !== 'rejected');
   shelveConversation(core, t, answer);
   if (core.queue.running === t.id) core.queue.running = null;
   core.queue.remove(t.id);

@@ -9,6 +9,7 @@ import type { TaskExecutor } from './executor';
 import { createTaskQueue } from './queue';
 import { runTask } from './run';
 import { createTaskRegistry } from './tasks';
+import type { RecordedTask } from './task-records';
 import type { ResidueItem } from './tool-types';
 
 // A session's task machinery and lifecycle (after_task, idle_timeout), without the door.
@@ -18,13 +19,15 @@ export interface SessionTasksDeps {
   manifest: Manifest;
   trace: TraceWriter;
   executor: TaskExecutor;
+  /** Masked in every task and task event the session hands out. */
+  secrets?: readonly string[];
   inputTimeoutMs: number;
 }
 
 export function createSessionTasks(deps: SessionTasksDeps) {
   const lifecycle = deps.manifest.lifecycle;
   const idleMs = lifecycle?.idle_timeout !== undefined ? durationMs(lifecycle.idle_timeout, 0) : 0;
-  const registry = createTaskRegistry();
+  const registry = createTaskRegistry({ trace: deps.trace, secrets: deps.secrets });
   let ended = false;
   let started = false;
   let idleTimer: NodeJS.Timeout | undefined;
@@ -111,7 +114,7 @@ export function createSessionTasks(deps: SessionTasksDeps) {
       };
     },
     count: () => registry.count(),
-    restore: (finished: Task[]) => finished.forEach((t) => registry.restore(t)),
+    restore: (recorded: RecordedTask[]) => registry.restore(recorded),
     start() {
       started = true;
       armIdle();

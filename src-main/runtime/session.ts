@@ -14,7 +14,7 @@ import { recordsLayout, removeRunningRecord, writeRunningRecord } from './layout
 import { requestInputTool } from './request-input';
 import { closeDoor, listenDoor } from './listen';
 import { createSessionToolkit } from './tools';
-import { finishedTasksOf } from './resume';
+import { finishedTasksOf } from './task-records';
 
 // startSession: manifest, records folder and trace, executor, task machinery, door, running file.
 
@@ -55,6 +55,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     manifest,
     trace,
     executor,
+    secrets,
     inputTimeoutMs: durationMs(manifest.inference.input_timeout, 600_000),
   });
   tasks.restore(previous);

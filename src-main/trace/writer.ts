@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
 
@@ -11,6 +11,8 @@ export interface TraceWriter {
   readonly path: string;
   readonly sessionId: string;
   append(event: { event_type: string } & Record<string, unknown>): TraceEvent;
+  /** Bytes in the file so far: a line appended after reading this starts at or past it. */
+  readonly written: number;
   /** Listeners see every event as appended (live views, WatchSession, the index). */
   subscribe(listener: (event: TraceEvent) => void): () => void;
   flush(): void;
@@ -41,6 +43,7 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
 export function createTraceWriter(path: string, sessionId: string, secrets: readonly string[] = []): TraceWriter {
   mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(path, 'a');
+  let written = fstatSync(fd).size;
   const listeners = new Set<(e: TraceEvent) => void>();
   // Secrets also appear JSON-escaped inside serialized lines.
   const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
@@ -53,12 +56,15 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     if (!buffer || closed) return;
     const chunk = buffer;
     buffer = '';
-    writeSync(fd, chunk);
+    written += writeSync(fd, chunk);
   };
 
   return {
     path,
     sessionId,
+    get written() {
+      return written;
+    },
     append(event) {
       // Object.assign keeps the line's key order (ts, event_type, session_id, task_id, then the
       // event's own fields) without a rest-spread copy; the event's own ts or session_id still
