@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Agent, request } from 'node:http';
 import { manifestSchema } from '../../src-shared/manifest';
-import { startSession } from '../../src-main/runtime/session';
+import { startSession } from '../../src-main/launch';
 import { KEEP_FINISHED } from '../../src-main/runtime/tasks';
 
 // Task memory: what an old finished task costs a running session, with 1 KB and 1 MB payloads.

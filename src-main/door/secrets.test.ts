@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSession } from '../runtime/session';
+import { startSession } from '../launch';
 import type { Session } from '../runtime/api';
 import { startReceiver, type Receiver } from './push/receiver.fixture';
 import { configurePush, existingPushOf } from './push/registry';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2AError, methodNotFound, type JsonRpcId } from '../../src-shared/a2a';
-import { checkAccepts } from './accepts';
+import { checkAccepts } from '../door';
 import { card03 } from './cards';
 import { envelopeTo03, EXTENDED_CARD_03, is03Method, METHODS_03, paramsTo10 } from './compat03';
 import { answerHeaders, forwardToDoor } from './forward';

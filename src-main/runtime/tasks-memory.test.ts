@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message, Task } from '../../src-shared/a2a';
 import { rehearsalManifest, startTestSession, waitFor, type TestSession } from './testing';
-import { startSession } from './session';
+import { startSession } from '../launch';
 import type { Session } from './api';
 import { KEEP_FINISHED, MAX_TASK_PAYLOAD } from './tasks';
 

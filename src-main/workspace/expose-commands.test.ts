@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestStudio, type TestStudio } from '../workspace/test-studio';
-import { verifyCardSignature } from './signing';
+import { verifyCardSignature } from '../gateway';
+import { createTestStudio, type TestStudio } from './test-studio';
 
 // The Expose commands through the Studio core: enable shows the token once, calls show up live
 // in the access log, rotate and disable take effect at once, configure warns off loopback.
