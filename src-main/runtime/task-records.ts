@@ -27,7 +27,9 @@ export interface TaskPayload {
   statusText?: string;
 }
 
-const CHUNK = 4 * 1024 * 1024;
+/** Reads start small (a short task's lines sit close together) and grow to 4 MiB. */
+const FIRST_CHUNK = 64 * 1024;
+const MAX_CHUNK = 4 * 1024 * 1024;
 
 /** The message a2a_task_received stands for: its own `message` when not plain text, else its text. */
 function receivedMessage(e: Record<string, unknown>, id: string, contextId: string): Message {
@@ -52,8 +54,8 @@ export function readTaskPayload(path: string, offset: number, id: string): TaskP
   const out: TaskPayload = { contextId: '', history: [] };
   let found = false;
   let inputs = 0;
-  for (let pos = offset; ; ) {
-    const chunk = readRawTraceLines(path, pos, CHUNK);
+  for (let pos = offset, size = FIRST_CHUNK; ; size = Math.min(size * 4, MAX_CHUNK)) {
+    const chunk = readRawTraceLines(path, pos, size);
     for (const line of chunk.lines) {
       if (!line.text.includes(needle)) continue;
       let e: Record<string, unknown>;

@@ -137,9 +137,9 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     whole.set(id, { json, bytes });
     wholeBytes += bytes;
     while (whole.size > keep.tasks || wholeBytes > keep.bytes) {
-      const [oldest, kept] = whole.entries().next().value as [string, { bytes: number }];
+      const oldest = whole.keys().next().value as string;
+      wholeBytes -= whole.get(oldest)!.bytes;
       whole.delete(oldest);
-      wholeBytes -= kept.bytes;
     }
   };
 
