@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
+import { fstatSync } from 'node:fs';
 
 // Append-only trace.jsonl writer. Lines are buffered and written on the next tick (or when the
 // buffer passes 256 KiB), so a burst costs one write; flush() writes now. A crash loses at most
@@ -43,26 +44,29 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
 export function createTraceWriter(path: string, sessionId: string, secrets: readonly string[] = []): TraceWriter {
   mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(path, 'a');
-  let written = fstatSync(fd).size;
   const listeners = new Set<(e: TraceEvent) => void>();
   // Secrets also appear JSON-escaped inside serialized lines.
   const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
   let buffer = '';
   let scheduled = false;
   let closed = false;
+  /** The file's size, taken when first asked for and kept up to date by every write after. */
+  let written = -1;
 
   const flush = () => {
     scheduled = false;
     if (!buffer || closed) return;
     const chunk = buffer;
     buffer = '';
-    written += writeSync(fd, chunk);
+    const n = writeSync(fd, chunk);
+    if (written >= 0) written += n;
   };
 
   return {
     path,
     sessionId,
     get written() {
+      if (written < 0) written = closed ? 0 : fstatSync(fd).size;
       return written;
     },
     append(event) {
