@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSession, type TestSession } from '../runtime/testing';
 import { traceLines } from '../runtime/trace-lines';
 import { buildDoor, DOOR_LIMITS, MAX_PARAMS_DEPTH } from './index';
+import { MAX_ID_CHARS } from './params';
 
 // The door's request timeouts and connection cap, on real sockets; and params nested too deep.
 
@@ -93,5 +94,16 @@ describe('door limits', () => {
     const ok = await post(`{"jsonrpc":"2.0","id":9,"method":"SendMessage","params":{"message":{"messageId":"m3","role":"ROLE_USER","parts":[{"data":${fine}}]}}}`);
     expect(ok.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(traceLines(ts.session).some((l) => l.event_type === 'door_error')).toBe(false);
+  });
+});
+
+describe('ids a door takes', () => {
+  it('refuses a context id longer than MAX_ID_CHARS with -32602 naming it', async () => {
+    ts = await startTestSession();
+    const long = await ts.rpc('SendMessage', { message: { messageId: 'm', contextId: 'c'.repeat(MAX_ID_CHARS + 1), role: 'ROLE_USER', parts: [{ text: 'x' }] } });
+    expect(long.error.code).toBe(-32602);
+    expect(long.error.message).toContain('params.message.contextId');
+    const ok = await ts.rpc('SendMessage', { message: { messageId: 'm', contextId: 'c'.repeat(MAX_ID_CHARS), role: 'ROLE_USER', parts: [{ text: 'x' }] } });
+    expect(ok.result.task.contextId).toHaveLength(MAX_ID_CHARS);
   });
 });
