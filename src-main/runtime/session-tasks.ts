@@ -9,6 +9,7 @@ import type { TaskExecutor } from './executor';
 import { createTaskQueue } from './queue';
 import { runTask } from './run';
 import { createTaskRegistry } from './tasks';
+import { createConversations } from './conversations';
 import type { RecordedTask } from './task-records';
 import type { ResidueItem } from './tool-types';
 
@@ -48,7 +49,7 @@ export function createSessionTasks(deps: SessionTasksDeps) {
     registry,
     queue: createTaskQueue(lifecycle),
     executor: deps.executor,
-    contexts: new Map(),
+    conversations: createConversations(registry),
     inputTimeoutMs: deps.inputTimeoutMs,
     totals: { tokensIn: 0, tokensOut: 0 },
     pump() {

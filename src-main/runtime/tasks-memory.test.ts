@@ -153,3 +153,16 @@ describe('task memory', () => {
     await waitFor(s, () => s.getTask(id)?.status.state === 'TASK_STATE_INPUT_REQUIRED');
   });
 });
+
+describe('conversation memory', () => {
+  it('keeps shelved conversations within a bound (failed tasks of 200 KiB, each its own context)', async () => {
+    ts = await startTestSession({ inference: { rehearsal: { replies: [{ turns: [{ error: 'simulated upstream failure' }] }] } } });
+    const s = ts.session;
+    const big = 'f'.repeat(200 * 1024);
+    await s.acceptMessage({ message: text(big) }).settled;
+    const start = heap();
+    for (let i = 0; i < 300; i++) await s.acceptMessage({ message: text(`${i} ${big}`) }).settled;
+    // 60 MiB of conversations if all stayed, against 8 MiB of them and 8 MiB of whole tasks.
+    expect(heap() - start).toBeLessThan(22 * 1024 * 1024);
+  });
+});

@@ -206,6 +206,12 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       return out;
     },
     count: () => live.size + finished.size,
+    /** Ids of the finished tasks of a context that ran (not the rejected ones), oldest first. */
+    finishedOf(contextId: string): string[] {
+      const out: string[] = [];
+      for (const [id, f] of finished) if (f.contextId === contextId && f.state !== 'TASK_STATE_REJECTED') out.push(id);
+      return out;
+    },
     setStatus(t: LiveTask, state: TaskState, message?: Message) {
       t.status = message ? { state, message, timestamp: new Date().toISOString() } : { state, timestamp: new Date().toISOString() };
       if (listeners.size) emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
