@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DOOR_EXTENSION_URI, type AgentCard } from '../../src-shared/a2a';
 import type { Session } from '../runtime/api';
+import { etagOf, sendCard } from './card-etag';
 import { capabilitiesOf, type MethodTable } from './methods';
-import { FRAMES_EXTENSION } from './stream/frames'; // issue 7
+import { FRAMES_EXTENSION } from './stream/frames';
 
 // The agent card, built from the manifest only (never a secret), served at the well-known path.
 // Its capabilities follow the method table of the door that serves it.
@@ -40,7 +41,7 @@ export function buildAgentCard(session: Session, methods: MethodTable): AgentCar
   };
 }
 
-const cards = new WeakMap<Session, { key: string; methods: MethodTable; json: string; card: AgentCard }>();
+const cards = new WeakMap<Session, { key: string; methods: MethodTable; json: string; etag: string; modified: string; card: AgentCard }>();
 
 /** The card of a session served with `methods`, cached while its url and table stay the same. */
 export function agentCardOf(session: Session, methods: MethodTable): AgentCard {
@@ -51,15 +52,20 @@ function cached(session: Session, methods: MethodTable) {
   let c = cards.get(session);
   if (!c || c.key !== session.url || c.methods !== methods) {
     const card = buildAgentCard(session, methods);
-    c = { key: session.url, methods, card, json: JSON.stringify(card) };
+    const json = JSON.stringify(card);
+    c = { key: session.url, methods, card, json, etag: etagOf(json), modified: new Date().toUTCString() };
     cards.set(session, c);
   }
   return c;
 }
 
 export const cardPlugin: FastifyPluginAsync<{ session: Session; methods: MethodTable }> = async (app, { session, methods }) => {
-  const serve = async (_req: unknown, reply: import('fastify').FastifyReply) =>
-    reply.header('content-type', 'application/json').header('cache-control', 'max-age=60').send(cached(session, methods).json);
+  // The card only changes with the door's address or method table: a minute's caching is safe,
+  // and a revalidation with If-None-Match costs a 304 without a body.
+  const serve = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const c = cached(session, methods);
+    return sendCard(req, reply, c.json, 'max-age=60', c.etag, c.modified);
+  };
   app.get('/.well-known/agent-card.json', serve);
   app.get('/.well-known/agent.json', serve);
 };

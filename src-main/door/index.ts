@@ -36,6 +36,7 @@ export { buildAgentCard } from './card';
 
 /** The card of a session's door; it serves the whole table unless told which part. */
 export const agentCardOf = (session: Session, methods: MethodTable = doorMethods): AgentCard => cardOf(session, methods);
+export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { DOOR_LIMITS, type DoorLimits } from './limits';
 export { MAX_PARAMS_DEPTH } from './depth';

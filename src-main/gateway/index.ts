@@ -7,7 +7,7 @@ export { createAccessLog, ACCESS_LOG_FILE, type AccessEntry, type AccessLog } fr
 export { createCardSigner, verifyCardSignature, signatureJku, signingPayload, SIGNING_KEY_FILE, type CardSigner, type CardVerification } from './signing';
 export { canonicalJson } from './jcs';
 export { checkAccepts } from '../door';
-export { capsuleCard, indexCard, card03, ACCEPTS_EXTENSION_URI } from './cards';
+export { capsuleCard, indexCard, indexEntriesOf, card03, ACCEPTS_EXTENSION_URI, GATEWAY_INDEX_EXTENSION_URI, type IndexEntry } from './cards';
 export type { ResolvedCapsule, ResolveCapsule } from './types';
 export { verifyRemoteCard, type RemoteCardSignature } from './remote-verify';
 export { curlExample } from './usage';

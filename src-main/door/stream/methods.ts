@@ -42,7 +42,7 @@ export const subscribeToTask: MethodHandler = (ctx) => {
   }
   const sse = open(ctx, { onCap: () => capWithRealState(ctx.session, p.id, sse)() });
   trackStream(ctx.session, sse, capWithRealState(ctx.session, p.id, sse));
-  followTask(ctx.session, p.id, sse);
+  followTask(ctx.session, p.id, sse, { untilTerminal: true });
   return REPLIED;
 };
 
