@@ -41,5 +41,6 @@ export { sendError, BODY_LIMIT } from './jsonrpc';
 export { DOOR_LIMITS, type DoorLimits } from './limits';
 export { MAX_PARAMS_DEPTH } from './depth';
 export { acceptFromDoor } from './methods/send';
+export { callDoor, door, DoorError, type DoorCallOptions, type DoorErrorKind, type SendParams, type StopAnswer } from './client';
 export { checkAccepts } from './accepts';
 export { parseParams, sendMessageParams, taskIdParams } from './params';
