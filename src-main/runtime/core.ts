@@ -51,9 +51,13 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
     duration_ms: Date.now() - (t.startedAt ?? t.createdAt),
   };
   if (answer !== undefined) event.answer = answer;
+  // The final task, as GetTask answers it: an old task is read back from this line, the index
+  // keeps it for GetTask after a restart.
+  const task = core.registry.finalTask(t);
+  event.task = task;
   traceTask(core, t, event);
   // A rejected task never ran: what it carried stays in the records only.
-  core.registry.finish(t, exit !== 'rejected');
+  core.registry.finish(t, exit !== 'rejected', task);
   shelveConversation(core, t, answer);
   if (core.queue.running === t.id) core.queue.running = null;
   core.queue.remove(t.id);

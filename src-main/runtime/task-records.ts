@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Artifact, Message, TaskState } from '../../src-shared/a2a';
+import type { Artifact, Message, Task, TaskState } from '../../src-shared/a2a';
 import { readRawTraceLines, readTraceLines } from '../trace';
 
 // A finished task's content, read back from its session's trace.jsonl (the source of truth). The
@@ -25,7 +25,26 @@ export interface TaskPayload {
   artifacts?: Artifact[];
   /** The status text the lines imply (task_failed, task_rejected), for status texts not kept. */
   statusText?: string;
+  /** The final task as its task_end line holds it (sessions that wrote one). */
+  task?: Task;
 }
+
+/** A status text longer than this is not kept for an old task; it is read from the records. */
+const KEPT_STATUS_TEXT = 512;
+
+/**
+ * The status text to keep of a finished task: null for no status message, the text of the
+ * standard one (msg_<id>_status, one text part) when short, undefined to read it back.
+ */
+export function statusTextOf(task: Task): string | null | undefined {
+  const m = task.status.message;
+  if (!m) return null;
+  const text = m.parts[0]?.text;
+  const standard = m.messageId === `msg_${task.id}_status` && m.role === 'ROLE_AGENT' && m.parts.length === 1 && m.parts[0].mediaType === 'text/plain';
+  return standard && typeof text === 'string' && text.length <= KEPT_STATUS_TEXT ? text : undefined;
+}
+
+const isTask = (v: unknown): v is Task => !!v && typeof v === 'object' && typeof (v as Task).id === 'string' && !!(v as Task).status;
 
 /** Reads start small (a short task's lines sit close together) and grow to 4 MiB. */
 const FIRST_CHUNK = 64 * 1024;
@@ -86,6 +105,7 @@ export function readTaskPayload(path: string, offset: number, id: string): TaskP
           }
           break;
         case 'task_end':
+          if (isTask(e.task)) out.task = e.task;
           if (e.state === 'TASK_STATE_COMPLETED' && typeof e.answer === 'string') {
             out.artifacts = [{ artifactId: 'response', name: 'response', parts: [{ text: e.answer, mediaType: 'text/plain' }] }];
           }
@@ -130,12 +150,17 @@ export function finishedTasksOf(tracePath: string): RecordedTask[] {
     if (e.event_type !== 'task_end') continue;
     t.state = e.state as TaskState;
     t.timestamp = String(e.ts);
-    t.statusText = statusTextOf(t.state, t.failure, t.rejection);
+    t.statusText = statusTextFromLines(t.state, t.failure, t.rejection);
+    if (isTask(e.task)) {
+      // The final task itself: its own status, exactly.
+      t.statusText = statusTextOf(e.task);
+      if (e.task.status.timestamp) t.timestamp = e.task.status.timestamp;
+    }
   }
   return [...tasks.values()].map(({ failure: _f, rejection: _r, ...t }) => t);
 }
 
-function statusTextOf(state: TaskState, failure: string | undefined, rejection: string | undefined): string | null {
+function statusTextFromLines(state: TaskState, failure: string | undefined, rejection: string | undefined): string | null {
   switch (state) {
     case 'TASK_STATE_COMPLETED':
       return 'task completed';

@@ -11,7 +11,7 @@ import {
 import { createMasker, type TraceWriter } from '../trace';
 import { compactTask, expandTask } from './compact';
 import type { TaskUsage } from './executor';
-import { readTaskPayload, type FinishedTask, type RecordedTask } from './task-records';
+import { readTaskPayload, statusTextOf, type FinishedTask, type RecordedTask } from './task-records';
 import type { InFlightWork } from './tool-types';
 
 // The task registry of a session, and the one place a task's visible content is produced: every
@@ -66,9 +66,6 @@ const stringBytes = (s: string) => (/[\u0100-\uffff]/.test(s) ? 2 : 1) * s.lengt
  */
 export const MAX_TASK_PAYLOAD = 4 * 1024 * 1024;
 
-/** A status text longer than this is not kept for an old task; it is read from the records. */
-const KEPT_STATUS_TEXT = 512;
-
 export function statusMessage(taskId: string, contextId: string, text: string, suffix = 'status'): Message {
   return {
     messageId: `msg_${taskId}_${suffix}`,
@@ -94,13 +91,6 @@ export interface TaskRegistryOptions {
   secrets?: readonly string[];
   /** Overrides KEEP_FINISHED (tests). */
   keep?: { tasks: number; bytes: number };
-}
-
-function statusTextOf(task: Task): string | null | undefined {
-  const m = task.status.message;
-  if (!m) return null;
-  const text = m.parts[0]?.text;
-  return typeof text === 'string' && m.parts.length === 1 && text.length <= KEPT_STATUS_TEXT ? text : undefined;
 }
 
 export function createTaskRegistry(options: TaskRegistryOptions) {
@@ -154,6 +144,8 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
         read = undefined;
       }
     }
+    // A task_end line that holds the final task says it all, exactly.
+    if (read?.task) return payload ? read.task : { id, contextId: read.task.contextId, status: read.task.status };
     const contextId = f.contextId || read?.contextId || '';
     const text = f.statusText === undefined ? (read?.statusText ?? `task ended ${f.state}`) : f.statusText;
     const status: TaskStatus = text === null ? { state: f.state } : { state: f.state, message: statusMessage(id, contextId, text) };
@@ -232,12 +224,13 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     restore(tasks: RecordedTask[]) {
       for (const { id, ...f } of tasks) if (!live.has(id)) finished.set(id, f);
     },
+    /** The task as it ends, for its task_end line (what old tasks are read back from). */
+    finalTask: toTask,
     /**
-     * A terminal task leaves the live set. `keepPayload: false` (a rejected task) keeps only its
+     * A terminal task leaves the live set (`task` is finalTask's answer when the caller has it). `keepPayload: false` (a rejected task) keeps only its
      * FinishedTask: its message is in the records, not in memory.
      */
-    finish(t: LiveTask, keepPayload = true) {
-      const task = toTask(t);
+    finish(t: LiveTask, keepPayload = true, task: Task = toTask(t)) {
       finished.set(t.id, { contextId: t.contextId, state: task.status.state, timestamp: task.status.timestamp, statusText: statusTextOf(task), offset: t.offset });
       live.delete(t.id);
       if (keepPayload) keepWhole(t.id, compactTask(task));
