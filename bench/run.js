@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// `npm run bench [-- --smoke] [-- --only door|trace-ingest]`: runs the benchmarks and writes
+// `npm run bench [-- --smoke] [-- --only door|trace-ingest|task-memory|…]`: runs the benchmarks and writes
 // JSON to bench/results/. Smoke mode (CI) finishes in well under 30 s; full mode is for measuring.
 const { execFile } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
@@ -20,6 +20,14 @@ function traceIngest() {
   );
 }
 
+function taskMemory() {
+  const out = join(RESULTS, 'task-memory.json');
+  const args = ['--expose-gc', '-r', 'tsx/cjs', join(__dirname, 'task-memory', 'memory.ts'), '--out', out, ...(smoke ? ['--smoke'] : [])];
+  return new Promise((ok, fail) =>
+    execFile(process.execPath, args, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? fail(new Error(`task-memory failed: ${stderr || err.message}`)) : ok(JSON.parse(stdout.trim().split('\n').pop())))),
+  );
+}
+
 async function door() {
   const result = await require('./door/door').runDoorBench({ smoke });
   writeFileSync(join(RESULTS, 'door.json'), JSON.stringify(result, null, 2) + '\n');
@@ -34,9 +42,9 @@ function otelExport() {
   );
 }
 
-const benches = { 'trace-ingest': traceIngest, door, 'otel-export': otelExport };
-benches['trace-open'] = () => require('./trace-open/run')({ smoke, results: RESULTS, root: ROOT }); // issue 6
-benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESULTS, root: ROOT }); // issue 6
+const benches = { 'trace-ingest': traceIngest, door, 'otel-export': otelExport, 'task-memory': taskMemory };
+benches['trace-open'] = () => require('./trace-open/run')({ smoke, results: RESULTS, root: ROOT });
+benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESULTS, root: ROOT });
 benches['main-thread'] = () => require('./main-thread/run')({ smoke, results: RESULTS, root: ROOT });
 
 (async () => {

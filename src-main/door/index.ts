@@ -5,7 +5,8 @@ import { agentCardOf as cardOf, cardPlugin } from './card';
 import { servedPart, type MethodTable } from './methods';
 import { doorMethods } from './methods/index';
 import { BODY_LIMIT, jsonRpcPlugin } from './jsonrpc';
-import { liveStreamsPlugin } from './stream'; // issue 7
+import { DOOR_LIMITS, doorLimits, type DoorLimits } from './limits';
+import { liveStreamsPlugin } from './stream';
 
 // The door of one session: A2A 1.0 JSON-RPC and the agent card, one fastify plugin per concern.
 // Tests use inject(); only the runtime calls listen().
@@ -14,6 +15,8 @@ export interface DoorDeps {
   session: Session;
   /** The methods this door serves (all of doorMethods unless given, narrowed by the manifest's exports.methods); any other is -32601. */
   methods?: MethodTable;
+  /** Overrides DOOR_LIMITS (tests). */
+  limits?: Partial<DoorLimits>;
 }
 
 const tables = new WeakMap<Session, MethodTable>();
@@ -26,11 +29,13 @@ function tableOf(session: Session): MethodTable {
 }
 
 export function buildDoor(deps: DoorDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true } });
+  const limits = doorLimits({ ...DOOR_LIMITS, ...deps.limits }, (e) => deps.session.trace.append(e));
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true }, ...limits.options });
+  limits.attach(app);
   const methods = deps.methods ? servedPart(deps.methods, deps.session.manifest.exports?.methods) : tableOf(deps.session);
   void app.register(cardPlugin, { session: deps.session, methods });
   void app.register(jsonRpcPlugin, { session: deps.session, methods });
-  void app.register(liveStreamsPlugin, { session: deps.session }); // issue 7: open streams close before the door does
+  void app.register(liveStreamsPlugin, { session: deps.session }); // open streams close before the door does
   return app;
 }
 
@@ -42,6 +47,8 @@ export { buildAgentCard } from './card';
 export const agentCardOf = (session: Session, methods?: MethodTable): AgentCard => cardOf(session, methods ?? tableOf(session));
 export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
+export { DOOR_LIMITS, type DoorLimits } from './limits';
+export { MAX_PARAMS_DEPTH } from './depth';
 export { acceptFromDoor } from './methods/send';
 export { callDoor, door, DoorError, type DoorCallOptions, type DoorErrorKind, type SendParams, type StopAnswer } from './client';
 export { checkAccepts } from './accepts';

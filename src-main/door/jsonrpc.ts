@@ -3,6 +3,7 @@ import {
   A2AError,
   contentTypeNotSupported,
   internalError,
+  invalidParams,
   invalidRequest,
   methodNotFound,
   parseError,
@@ -11,6 +12,7 @@ import {
   type JsonRpcId,
 } from '../../src-shared/a2a';
 import type { Session } from '../runtime/api';
+import { MAX_PARAMS_DEPTH, tooDeepField } from './depth';
 import { REPLIED, type MethodHandler, type MethodTable } from './methods';
 
 // JSON-RPC 2.0 at POST / (and its trailing-slash variant). Every error goes out as a JSON-RPC
@@ -78,6 +80,8 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
     if (env.params !== undefined && (env.params === null || typeof env.params !== 'object' || Array.isArray(env.params))) {
       return sendError(reply, id, invalidRequest('Request payload validation error: params must be an object'));
     }
+    const deep = tooDeepField(env.params);
+    if (deep) return sendError(reply, id, invalidParams(deep, `nested deeper than ${MAX_PARAMS_DEPTH} levels of objects and arrays`));
     const version = versionOf(request);
     if (!supported(version)) return sendError(reply, id, versionNotSupported(version));
     if (!acceptPeers() && request.headers[PEER_HEADER] !== undefined) return sendError(reply, id, peerRefusal(session.manifest.name), 403);

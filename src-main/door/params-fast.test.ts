@@ -27,6 +27,8 @@ const cases: [string, unknown][] = [
   ['empty message id', withMessage({ messageId: '' })],
   ['null context', withMessage({ contextId: null })],
   ['empty context', withMessage({ contextId: '' })],
+  ['context id too long', withMessage({ contextId: 'c'.repeat(257) })],
+  ['message id too long', withMessage({ messageId: 'm'.repeat(257) })],
   ['unknown key', withMessage({ surprise: true })],
   ['__proto__ key', JSON.parse('{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}],"__proto__":{"a":1}}}')],
   ['bad history length', { ...base(), configuration: { historyLength: -1 } }],

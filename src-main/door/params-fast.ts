@@ -1,4 +1,4 @@
-import type { SendMessageParams } from './params';
+import { MAX_ID_CHARS, type SendMessageParams } from './params';
 
 // SendMessage params in the shape nearly every caller sends, checked by hand: zod's parse cost a
 // blocking SendMessage about 40 µs of the door's CPU (bench/door), an eighth of the whole request.
@@ -20,6 +20,7 @@ function only(o: Obj, keys: Set<string>): boolean {
   return true;
 }
 const optString = (v: unknown, nonEmpty = false) => v === undefined || (typeof v === 'string' && (!nonEmpty || v.length > 0));
+const optId = (v: unknown) => v === undefined || (typeof v === 'string' && v.length > 0 && v.length <= MAX_ID_CHARS);
 const optStrings = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((s) => typeof s === 'string'));
 
 /** Sets `key` on `out` when present in `from` (keeps the schema's key order, as zod's output does). */
@@ -34,7 +35,7 @@ function part(p: unknown): Obj | undefined {
 
 function message(m: unknown): Obj | undefined {
   if (!isObj(m) || !only(m, MESSAGE_KEYS)) return undefined;
-  if (typeof m.messageId !== 'string' || !m.messageId || !optString(m.contextId, true) || !optString(m.taskId, true)) return undefined;
+  if (typeof m.messageId !== 'string' || !m.messageId || m.messageId.length > MAX_ID_CHARS || !optId(m.contextId) || !optId(m.taskId)) return undefined;
   if (typeof m.role !== 'string' || !ROLES.has(m.role) || !Array.isArray(m.parts) || !m.parts.length) return undefined;
   if (!optStrings(m.extensions) || !optStrings(m.referenceTaskIds)) return undefined;
   const parts: Obj[] = [];

@@ -40,10 +40,17 @@ const part = obj({
   metadata: z.record(z.string(), z.unknown()).optional(),
 }).refine((p) => [p.text, p.raw, p.url, p.data].filter((x) => x !== undefined).length === 1, 'a part carries exactly one of text, raw, url, data');
 
+/**
+ * Longest message, context and task id a door takes. A session keeps a finished task's context id
+ * for as long as it runs: an id is a name, not a payload.
+ */
+export const MAX_ID_CHARS = 256;
+const messageIdOf = z.string().min(1).max(MAX_ID_CHARS);
+
 export const messageSchema = obj({
-  messageId: z.string().min(1),
-  contextId: z.string().min(1).optional(),
-  taskId: z.string().min(1).optional(),
+  messageId: messageIdOf,
+  contextId: messageIdOf.optional(),
+  taskId: messageIdOf.optional(),
   role,
   parts: z.array(part).min(1),
   metadata: z.record(z.string(), z.unknown()).optional(),

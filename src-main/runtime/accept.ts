@@ -1,21 +1,37 @@
-import { invalidParams, taskNotFound, unsupportedOperation, type Task } from '../../src-shared/a2a';
+import { invalidParams, taskNotFound, unsupportedOperation, type Message, type Task } from '../../src-shared/a2a';
 import { newContextId, newTaskId } from '../../src-shared/ids';
 import type { AcceptedMessage, IncomingMessage } from './api';
 import { endTask, traceTask, type SessionCore } from './core';
 import { messageText } from './message-text';
-import { statusMessage, type LiveTask } from './tasks';
+import { MAX_TASK_PAYLOAD, statusMessage, type LiveTask } from './tasks';
 
 // An incoming message becomes a new task (queued, or REJECTED with the reason when it does not
 // fit), or resumes the INPUT_REQUIRED task it names.
 
+const PLAIN_KEYS = new Set(['messageId', 'role', 'parts', 'contextId', 'taskId']);
+
+/** A user message of one bare text part: its trace line's text and id say all of it. */
+function isPlain(m: Message): boolean {
+  if (m.role !== 'ROLE_USER' || m.parts.length !== 1 || typeof m.parts[0].text !== 'string') return false;
+  for (const k in m.parts[0]) if (k !== 'text') return false;
+  for (const k in m) if (!PLAIN_KEYS.has(k)) return false;
+  return true;
+}
+
 function received(core: SessionCore, t: LiveTask, incoming: IncomingMessage, text: string): void {
+  const { message } = incoming;
   const event: { event_type: string } & Record<string, unknown> = {
     event_type: 'a2a_task_received',
     context_id: t.contextId,
-    message_id: incoming.message.messageId,
+    message_id: message.messageId,
     method: incoming.method ?? 'SendMessage',
     text,
   };
+  // Any other message is traced whole, so a task read back from the records shows it as it came.
+  if (!isPlain(message)) {
+    const { contextId: _c, taskId: _t, ...rest } = message;
+    event.message = rest;
+  }
   if (incoming.peer) event.peer = incoming.peer;
   if (incoming.traceparent) event.traceparent = incoming.traceparent;
   traceTask(core, t, event);
@@ -47,6 +63,13 @@ function resume(core: SessionCore, incoming: IncomingMessage, taskId: string): A
     });
   }
   const text = messageText(message);
+  if (t.payload + text.length > MAX_TASK_PAYLOAD) {
+    throw invalidParams(
+      'params.message',
+      `task ${taskId} already took ${t.payload} characters of messages; one task takes at most ${MAX_TASK_PAYLOAD} in all (send a new message without taskId)`,
+    );
+  }
+  t.payload += text.length;
   t.history.push({ ...message, contextId: t.contextId, taskId });
   received(core, t, incoming, text);
   const settled = settledPromise(t);
@@ -77,6 +100,8 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
     createdAt: Date.now(),
     usage: { turns: 0, tokensIn: 0, tokensOut: 0 },
     settlers: [],
+    offset: core.trace.written,
+    payload: text.length,
   };
   core.registry.add(t);
   received(core, t, incoming, text);

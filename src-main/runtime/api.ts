@@ -100,6 +100,7 @@ export interface Session {
   status(): SessionStatus;
   /** A task as the door would answer GetTask (historyLength applied), or undefined. */
   getTask(id: string, historyLength?: number): Task | undefined;
+  /** Every task, oldest first; the older ones (past the newest 256) with their status only: getTask has the rest. */
   listTasks(): Task[];
   /**
    * Takes an incoming message (SendMessage, SendStreamingMessage): creates a task (or resumes the

@@ -2,7 +2,7 @@ import type { Manifest } from '../../src-shared/manifest';
 import type { TaskState } from '../../src-shared/a2a';
 import type { ChatMessage } from '../drivers';
 import type { TraceWriter } from '../trace';
-import { messageText } from './message-text';
+import type { Conversations } from './conversations';
 import type { TaskExecutor } from './executor';
 import type { TaskQueue } from './queue';
 import type { LiveTask, TaskRegistry } from './tasks';
@@ -16,11 +16,8 @@ export interface SessionCore {
   registry: TaskRegistry;
   queue: TaskQueue;
   executor: TaskExecutor;
-  /**
-   * The conversation of each context, shared by its tasks. While no task of it is live it is kept
-   * as JSON, or as the id of the one task whose question and answer are all of it.
-   */
-  contexts: Map<string, ChatMessage[] | string>;
+  /** The conversation of each context, shared by its tasks (conversations.ts). */
+  conversations: Conversations;
   inputTimeoutMs: number;
   /** Parked tasks whose input arrived: run when the queue gives them the slot (pump). */
   resumes: Map<string, () => void>;
@@ -56,8 +53,13 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
     duration_ms: Date.now() - (t.startedAt ?? t.createdAt),
   };
   if (answer !== undefined) event.answer = answer;
+  // The final task, as GetTask answers it: an old task is read back from this line, the index
+  // keeps it for GetTask after a restart.
+  const task = core.registry.finalTask(t);
+  event.task = task;
   traceTask(core, t, event);
-  core.registry.finish(t);
+  // A rejected task never ran: what it carried stays in the records only.
+  core.registry.finish(t, exit !== 'rejected', task);
   shelveConversation(core, t, answer);
   if (core.queue.running === t.id) core.queue.running = null;
   core.queue.remove(t.id);
@@ -68,33 +70,11 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
 
 /** The conversation of a context, ready to be appended to. */
 export function conversationOf(core: SessionCore, contextId: string): ChatMessage[] {
-  const held = core.contexts.get(contextId);
-  let conv: ChatMessage[];
-  if (typeof held !== 'string') conv = held ?? [];
-  else if (held.startsWith('[')) conv = JSON.parse(held) as ChatMessage[];
-  else conv = fromTask(core, held);
-  core.contexts.set(contextId, conv);
-  return conv;
+  return core.conversations.take(contextId);
 }
 
-/** A context whose whole conversation is one task's question and answer points at that task. */
-function fromTask(core: SessionCore, taskId: string): ChatMessage[] {
-  const t = core.registry.get(taskId);
-  const question = t?.history?.[0] ? messageText(t.history[0]) : '';
-  // The answer is the response artifact's text; a scripted task may have sent others before it.
-  const response = t?.artifacts?.find((a) => a.artifactId === 'response') ?? t?.artifacts?.[0];
-  const answer = response?.parts[0]?.text ?? '';
-  return [
-    { role: 'user', content: question },
-    { role: 'assistant', content: answer },
-  ];
-}
-
-/** Once no task of a context is live, its conversation is kept compact (PERFORMANCE.md memory). */
+/** Once no task of a context is live, its conversation is shelved (kept small, and bounded). */
 function shelveConversation(core: SessionCore, t: LiveTask, answer: string | undefined): void {
-  const held = core.contexts.get(t.contextId);
-  if (!Array.isArray(held)) return;
   for (const l of core.registry.live.values()) if (l.contextId === t.contextId) return;
-  const plain = held.length === 2 && held[0].role === 'user' && held[0].content === t.text && held[1].role === 'assistant' && held[1].content === answer && !held[1].toolCalls;
-  core.contexts.set(t.contextId, plain ? t.id : JSON.stringify(held));
+  core.conversations.shelve(t.contextId, t.id, t.text, answer);
 }

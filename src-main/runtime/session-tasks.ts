@@ -9,6 +9,8 @@ import type { TaskExecutor } from './executor';
 import { createTaskQueue } from './queue';
 import { runTask } from './run';
 import { createTaskRegistry } from './tasks';
+import { createConversations } from './conversations';
+import type { RecordedTask } from './task-records';
 import type { ResidueItem } from './tool-types';
 
 // A session's task machinery and lifecycle (after_task, idle_timeout), without the door.
@@ -18,13 +20,15 @@ export interface SessionTasksDeps {
   manifest: Manifest;
   trace: TraceWriter;
   executor: TaskExecutor;
+  /** Masked in every task and task event the session hands out. */
+  secrets?: readonly string[];
   inputTimeoutMs: number;
 }
 
 export function createSessionTasks(deps: SessionTasksDeps) {
   const lifecycle = deps.manifest.lifecycle;
   const idleMs = lifecycle?.idle_timeout !== undefined ? durationMs(lifecycle.idle_timeout, 0) : 0;
-  const registry = createTaskRegistry();
+  const registry = createTaskRegistry({ trace: deps.trace, secrets: deps.secrets });
   let ended = false;
   let started = false;
   let idleTimer: NodeJS.Timeout | undefined;
@@ -45,7 +49,7 @@ export function createSessionTasks(deps: SessionTasksDeps) {
     registry,
     queue: createTaskQueue(lifecycle),
     executor: deps.executor,
-    contexts: new Map(),
+    conversations: createConversations(registry),
     inputTimeoutMs: deps.inputTimeoutMs,
     resumes: new Map(),
     totals: { tokensIn: 0, tokensOut: 0 },
@@ -118,7 +122,7 @@ export function createSessionTasks(deps: SessionTasksDeps) {
       };
     },
     count: () => registry.count(),
-    restore: (finished: Task[]) => finished.forEach((t) => registry.restore(t)),
+    restore: (recorded: RecordedTask[]) => registry.restore(recorded),
     start() {
       started = true;
       armIdle();

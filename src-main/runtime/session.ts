@@ -13,7 +13,7 @@ import { recordsLayout, removeRunningRecord, writeRunningRecord } from './layout
 import { requestInputTool } from './request-input';
 import { closeDoor, listenDoor } from './listen';
 import { createSessionToolkit } from './tools';
-import { finishedTasksOf } from './resume';
+import { finishedTasksOf } from './task-records';
 import { applyPolicy } from './policy';
 
 // startSession: manifest, records folder and trace, executor, task machinery, door, running file.
@@ -57,6 +57,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     manifest,
     trace,
     executor,
+    secrets,
     inputTimeoutMs: durationMs(manifest.inference.input_timeout, 600_000),
   });
   tasks.restore(previous);

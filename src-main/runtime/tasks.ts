@@ -8,13 +8,18 @@ import {
   type TaskState,
   type TaskStatus,
 } from '../../src-shared/a2a';
+import { createMasker, type TraceWriter } from '../trace';
 import { compactTask, expandTask } from './compact';
 import type { TaskUsage } from './executor';
+import { readTaskPayload, statusTextOf, type FinishedTask, type RecordedTask } from './task-records';
 import type { InFlightWork } from './tool-types';
 
-// The task registry of a session. A live task keeps what running it needs; once terminal it is
-// reduced to its final Task JSON (a string: PERFORMANCE.md wants ≤ 1 KB per finished task), which
-// stays answerable for the whole session.
+// The task registry of a session, and the one place a task's visible content is produced: every
+// task and task event it hands out (door answers, streams, push, the Studio) has the session's
+// secrets masked. Memory is bounded: a live task keeps what running it needs; a finished one is
+// kept whole (as its compact final JSON) only while it is among the newest KEEP_FINISHED; after
+// that only a FinishedTask of a few fields stays, and its messages and answer are read back from
+// trace.jsonl when asked for.
 
 export interface LiveTask {
   id: string;
@@ -38,6 +43,10 @@ export interface LiveTask {
   input?: { resolve(text: string): void };
   /** Set once a cancel began: a late result must never overwrite the cancel. */
   canceling?: Promise<CancelAnswer>;
+  /** Where the task's trace lines begin at the earliest (the trace's size when it arrived). */
+  offset: number;
+  /** Characters of message text the task took so far (first message and follow-ups). */
+  payload: number;
 }
 
 export interface CancelAnswer {
@@ -46,6 +55,18 @@ export interface CancelAnswer {
 }
 
 export type TaskListener = (taskId: string, event: StreamResponse) => void;
+
+/** Finished tasks kept whole in memory: the newest 256, and no more than 8 MiB of their JSON. */
+export const KEEP_FINISHED = { tasks: 256, bytes: 8 * 1024 * 1024 };
+
+/** What a string costs in memory: V8 keeps one byte a character when all are Latin-1, else two. */
+const stringBytes = (s: string) => (/[\u0100-\uffff]/.test(s) ? 2 : 1) * s.length;
+
+/**
+ * Message text one task takes in all (its first message and every follow-up, data parts counted as
+ * their JSON): 4 Mi characters. Each request is also at most the door's body limit (1 MiB).
+ */
+export const MAX_TASK_PAYLOAD = 4 * 1024 * 1024;
 
 export function statusMessage(taskId: string, contextId: string, text: string, suffix = 'status'): Message {
   return {
@@ -65,16 +86,33 @@ export function withHistory(task: Task, historyLength?: number): Task {
   return { ...rest, history: history.slice(-historyLength) };
 }
 
-export function createTaskRegistry() {
+export interface TaskRegistryOptions {
+  /** The session's trace: where old tasks are read back from. */
+  trace: Pick<TraceWriter, 'path' | 'flush'>;
+  /** Masked in everything the registry hands out. */
+  secrets?: readonly string[];
+  /** Overrides KEEP_FINISHED (tests). */
+  keep?: { tasks: number; bytes: number };
+}
+
+export function createTaskRegistry(options: TaskRegistryOptions) {
+  const { trace } = options;
+  const keep = options.keep ?? KEEP_FINISHED;
+  const mask = createMasker(options.secrets ?? []);
   const live = new Map<string, LiveTask>();
-  const done = new Map<string, string>();
+  /** Every finished task, oldest first. */
+  const finished = new Map<string, FinishedTask>();
+  /** Compact final JSON of the newest finished tasks, oldest first, and what each costs. */
+  const whole = new Map<string, { json: string; bytes: number }>();
+  let wholeBytes = 0;
   const listeners = new Set<TaskListener>();
 
   const emit = (taskId: string, event: StreamResponse) => {
     if (listeners.size === 0) return;
+    const shown = mask(event);
     for (const l of listeners) {
       try {
-        l(taskId, event);
+        l(taskId, shown);
       } catch {}
     }
   };
@@ -83,7 +121,48 @@ export function createTaskRegistry() {
     const task: Task = { id: t.id, contextId: t.contextId, status: t.status };
     if (t.artifacts) task.artifacts = t.artifacts;
     if (t.history.length) task.history = [...t.history];
+    return mask(task);
+  };
+
+  const keepWhole = (id: string, json: string) => {
+    const bytes = stringBytes(json);
+    whole.set(id, { json, bytes });
+    wholeBytes += bytes;
+    while (whole.size > keep.tasks || wholeBytes > keep.bytes) {
+      const oldest = whole.keys().next().value as string;
+      wholeBytes -= whole.get(oldest)!.bytes;
+      whole.delete(oldest);
+    }
+  };
+
+  /** An old task as its FinishedTask says, with its messages and answer when `payload`. */
+  const fromRecords = (id: string, f: FinishedTask, payload: boolean): Task => {
+    let read;
+    if (payload || f.statusText === undefined) {
+      trace.flush();
+      try {
+        read = readTaskPayload(trace.path, f.offset, id);
+      } catch {
+        read = undefined;
+      }
+    }
+    // A task_end line that holds the final task says it all, exactly.
+    if (read?.task) return payload ? read.task : { id, contextId: read.task.contextId, status: read.task.status };
+    const contextId = f.contextId || read?.contextId || '';
+    const text = f.statusText === undefined ? (read?.statusText ?? `task ended ${f.state}`) : f.statusText;
+    const status: TaskStatus = text === null ? { state: f.state } : { state: f.state, message: statusMessage(id, contextId, text) };
+    if (f.timestamp !== undefined) status.timestamp = f.timestamp;
+    const task: Task = { id, contextId, status };
+    if (payload && read?.artifacts) task.artifacts = read.artifacts;
+    if (payload && read?.history.length) task.history = read.history;
     return task;
+  };
+
+  const finishedTask = (id: string, payload: boolean): Task | undefined => {
+    const kept = whole.get(id);
+    if (kept) return expandTask(kept.json);
+    const f = finished.get(id);
+    return f && fromRecords(id, f, payload);
   };
 
   return {
@@ -103,21 +182,30 @@ export function createTaskRegistry() {
     add(t: LiveTask) {
       live.set(t.id, t);
     },
-    has: (id: string) => live.has(id) || done.has(id),
+    has: (id: string) => live.has(id) || finished.has(id),
     get(id: string, historyLength?: number): Task | undefined {
       const l = live.get(id);
       if (l) return withHistory(toTask(l), historyLength);
-      const json = done.get(id);
-      return json === undefined ? undefined : withHistory(expandTask(json), historyLength);
+      const task = finishedTask(id, true);
+      return task && withHistory(task, historyLength);
     },
-    /** Every task, oldest first. */
+    /**
+     * Every task, oldest first. Tasks past the newest KEEP_FINISHED carry their status only (no
+     * history, no artifacts): get() reads the rest from the records.
+     */
     list(): Task[] {
       const out: Task[] = [];
-      for (const json of done.values()) out.push(expandTask(json));
+      for (const id of finished.keys()) out.push(finishedTask(id, false)!);
       for (const l of live.values()) out.push(toTask(l));
       return out;
     },
-    count: () => live.size + done.size,
+    count: () => live.size + finished.size,
+    /** Ids of the finished tasks of a context that ran (not the rejected ones), oldest first. */
+    finishedOf(contextId: string): string[] {
+      const out: string[] = [];
+      for (const [id, f] of finished) if (f.contextId === contextId && f.state !== 'TASK_STATE_REJECTED') out.push(id);
+      return out;
+    },
     setStatus(t: LiveTask, state: TaskState, message?: Message) {
       t.status = message ? { state, message, timestamp: new Date().toISOString() } : { state, timestamp: new Date().toISOString() };
       if (listeners.size) emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
@@ -134,14 +222,20 @@ export function createTaskRegistry() {
       (t.artifacts ??= []).push(artifact);
       if (listeners.size) emit(t.id, { artifactUpdate: { taskId: t.id, contextId: t.contextId, artifact, lastChunk: true } });
     },
-    /** Takes back a task a previous run of this session finished (see resume.ts). */
-    restore(task: Task) {
-      if (!live.has(task.id)) done.set(task.id, compactTask(task));
+    /** Takes back the tasks a previous run of this session recorded (see task-records.ts). */
+    restore(tasks: RecordedTask[]) {
+      for (const { id, ...f } of tasks) if (!live.has(id)) finished.set(id, f);
     },
-    /** Reduces a terminal task to its final JSON. */
-    finish(t: LiveTask) {
-      done.set(t.id, compactTask(toTask(t)));
+    /** The task as it ends, for its task_end line (what old tasks are read back from). */
+    finalTask: toTask,
+    /**
+     * A terminal task leaves the live set (`task` is finalTask's answer when the caller has it). `keepPayload: false` (a rejected task) keeps only its
+     * FinishedTask: its message is in the records, not in memory.
+     */
+    finish(t: LiveTask, keepPayload = true, task: Task = toTask(t)) {
+      finished.set(t.id, { contextId: t.contextId, state: task.status.state, timestamp: task.status.timestamp, statusText: statusTextOf(task), offset: t.offset });
       live.delete(t.id);
+      if (keepPayload) keepWhole(t.id, compactTask(task));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
+import { fstatSync } from 'node:fs';
 
 // Append-only trace.jsonl writer. Lines are buffered and written on the next tick (or when the
 // buffer passes 256 KiB), so a burst costs one write; flush() writes now. A crash loses at most
@@ -11,6 +12,8 @@ export interface TraceWriter {
   readonly path: string;
   readonly sessionId: string;
   append(event: { event_type: string } & Record<string, unknown>): TraceEvent;
+  /** Bytes in the file so far: a line appended after reading this starts at or past it. */
+  readonly written: number;
   /** Listeners see every event as appended (live views, WatchSession, the index). */
   subscribe(listener: (event: TraceEvent) => void): () => void;
   flush(): void;
@@ -47,18 +50,25 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
   let buffer = '';
   let scheduled = false;
   let closed = false;
+  /** The file's size, taken when first asked for and kept up to date by every write after. */
+  let written = -1;
 
   const flush = () => {
     scheduled = false;
     if (!buffer || closed) return;
     const chunk = buffer;
     buffer = '';
-    writeSync(fd, chunk);
+    const n = writeSync(fd, chunk);
+    if (written >= 0) written += n;
   };
 
   return {
     path,
     sessionId,
+    get written() {
+      if (written < 0) written = closed ? 0 : fstatSync(fd).size;
+      return written;
+    },
     append(event) {
       // Object.assign keeps the line's key order (ts, event_type, session_id, task_id, then the
       // event's own fields) without a rest-spread copy; the event's own ts or session_id still

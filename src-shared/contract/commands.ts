@@ -85,7 +85,7 @@ export const commands = {
     z.strictObject({ capsuleId: id, text: z.string().min(1).max(200_000), contextId: z.string().optional(), returnImmediately: z.boolean().optional() }),
   ),
   'task.get': command<Task>()('A task as the door answers GetTask.', z.strictObject({ capsuleId: id, taskId: id, historyLength: z.number().int().nonnegative().optional() })),
-  'task.list': command<Task[]>()("The tasks of a capsule's running session, oldest first.", z.strictObject({ capsuleId: id })),
+  'task.list': command<Task[]>()("The tasks of a capsule's running session, oldest first; older ones carry their status only (task.get has the rest).", z.strictObject({ capsuleId: id })),
   'task.cancel': command<CancelAnswer>()(
     "Cancels one task through the door (CancelTask): its state and residue, or the door's reason it could not.",
     z.strictObject({ capsuleId: id, taskId: id }),

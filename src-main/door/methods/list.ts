@@ -58,8 +58,13 @@ export const listTasks: MethodHandler = (ctx) => {
   const page = all.slice(start, start + pageSize);
   const more = start + pageSize < all.length;
   const last = page[page.length - 1];
-  const tasks = page.map((t) => {
-    const shown = withHistory(t, p.historyLength ?? DEFAULT_HISTORY_LENGTH);
+  const history = p.historyLength ?? DEFAULT_HISTORY_LENGTH;
+  // Older tasks are listed with their status only; their messages and answer come from the
+  // records, read for the tasks of this page alone, and only when the caller asked for them.
+  const wantsPayload = p.includeArtifacts === true || history !== 0;
+  const tasks = page.map((listed) => {
+    const t = wantsPayload ? (ctx.session.getTask(listed.id) ?? listed) : listed;
+    const shown = withHistory(t, history);
     if (p.includeArtifacts) return { ...shown, artifacts: shown.artifacts ?? [] };
     const { artifacts: _omit, ...rest } = shown;
     return rest;
