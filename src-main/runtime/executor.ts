@@ -41,7 +41,7 @@ export type TaskOutcome =
   | { ok: true; answer: string }
   | { ok: false; cause: FailureCause; message: string };
 
-export type FailureCause = 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error';
+export type FailureCause = 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error' | 'runtime_error';
 
 export interface TaskExecutor {
   run(task: TaskRun): Promise<TaskOutcome>;

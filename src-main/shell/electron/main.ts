@@ -3,6 +3,7 @@ import { join, normalize, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
 import { createCore, type Core } from '../../core';
+import { installLastResort } from '../../runtime';
 import { recordsLayout } from '../../runtime/layout';
 import { CSP } from '../csp';
 import { wireIpc } from './ipc';
@@ -18,6 +19,9 @@ const ORIGIN = APP_ORIGIN;
 const devServer = process.env.ELECTRON_RENDERER_URL;
 const rendererDir = resolve(__dirname, '../renderer');
 const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : resolve(__dirname, '../../resources');
+
+// An error nobody caught fails the task it belongs to; the window and the other sessions stay up.
+installLastResort();
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
