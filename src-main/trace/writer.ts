@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
 
@@ -38,9 +38,24 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * A file whose last line was torn (a crash mid-write) gets its newline before anything is
+ * appended: the fragment stays one line that readers skip and count, and the first new line
+ * (a resumed session's session_start) starts on a line of its own instead of being glued to it.
+ */
+function endTornLine(fd: number): void {
+  const size = fstatSync(fd).size;
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  if (last[0] !== 0x0a) writeSync(fd, '\n');
+}
+
 export function createTraceWriter(path: string, sessionId: string, secrets: readonly string[] = []): TraceWriter {
   mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(path, 'a');
+  // 'a+' so the last byte can be read: writes still always go to the end.
+  const fd = openSync(path, 'a+');
+  endTornLine(fd);
   const listeners = new Set<(e: TraceEvent) => void>();
   // Secrets also appear JSON-escaped inside serialized lines.
   const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
