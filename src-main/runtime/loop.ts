@@ -1,4 +1,5 @@
 import { createDriver, InferenceError, type ChatMessage, type ToolCall, type TurnResult } from '../drivers';
+import { createStreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
 import { InputWaitFailed, runToolCalls } from './tool-calls';
 
@@ -13,6 +14,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
   const maxTurns = inference.max_turns ?? DEFAULT_MAX_TURNS;
   const specs = deps.tools.map((t) => t.spec);
   const budget = inference.budget;
+  const streamSecrets = deps.secrets.filter((s) => s.length >= 4);
 
   const overBudget = (run: TaskRun): string | undefined => {
     const { tokensIn, tokensOut } = run.usage;
@@ -40,6 +42,11 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       const started = Date.now();
       task.setWaiting(`inference turn ${turn}`);
       let result: TurnResult;
+      // Streamed text is masked on the stream: a secret split over several deltas never goes out.
+      const mask = streamSecrets.length ? createStreamMask(streamSecrets) : undefined;
+      const frame = (text: string) => {
+        if (text) task.trace({ event_type: 'frame', kind: 'text_delta', turn, text });
+      };
       try {
         result = await driver.turn({
           system: inference.system_prompt,
@@ -50,16 +57,18 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           taskText: task.text,
           signal: task.signal,
           // Streamed text reaches the trace as it arrives; tool calls get their own tool_call events.
-          onFrame: (frame) => {
-            if (frame.kind === 'text' && frame.text) task.trace({ event_type: 'frame', kind: 'text_delta', turn, text: frame.text });
+          onFrame: (f) => {
+            if (f.kind === 'text' && f.text) frame(mask ? mask.push(f.text) : f.text);
           },
           onRetry: (info) => task.trace({ event_type: 'inference_retry', turn, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
         });
       } catch (err) {
+        if (mask) frame(mask.end());
         if (task.signal.aborted) throw err;
         const message = err instanceof InferenceError ? err.message : `inference failed: ${(err as Error).message}`;
         return { ok: false, cause: 'inference_error', message };
       }
+      if (mask) frame(mask.end());
       if (task.signal.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
       task.usage.turns = turn;
       task.usage.tokensIn += result.tokensIn;
