@@ -28,11 +28,18 @@ function sessionBlock(s: SessionSummary): string[] {
   return lines;
 }
 
-const outcome = (t: TaskSummary) => t.exitStatus ?? (t.state === 'TASK_STATE_WORKING' ? 'running' : t.state.replace('TASK_STATE_', '').toLowerCase());
+const FINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
 
-function tasksBlock(tasks: TaskSummary[]): string[] {
+/** A task's outcome; one that never ended in a session whose process is gone was interrupted, not running. */
+function outcome(t: TaskSummary, sessionLive: boolean): string {
+  if (t.exitStatus) return t.exitStatus;
+  if (!sessionLive && !FINAL.has(t.state)) return 'interrupted';
+  return t.state === 'TASK_STATE_WORKING' ? 'running' : t.state.replace('TASK_STATE_', '').toLowerCase();
+}
+
+function tasksBlock(tasks: TaskSummary[], sessionLive: boolean): string[] {
   if (!tasks.length) return [ruler('Tasks'), 'no tasks'];
-  const rows = tasks.map((t) => [`task ${t.ord}`, shortTask(t.id), `turns: ${t.turns}`, `in: ${t.tokensIn}`, `out: ${t.tokensOut}`, outcome(t), formatDuration(t.durationMs ?? (t.endedAt && t.startedAt ? t.endedAt - t.startedAt : null))]);
+  const rows = tasks.map((t) => [`task ${t.ord}`, shortTask(t.id), `turns: ${t.turns}`, `in: ${t.tokensIn}`, `out: ${t.tokensOut}`, outcome(t, sessionLive), formatDuration(t.durationMs ?? (t.endedAt && t.startedAt ? t.endedAt - t.startedAt : null))]);
   const lines = columns(rows);
   const out = [ruler('Tasks')];
   tasks.forEach((t, i) => {
@@ -61,7 +68,7 @@ function harnessBlock(store: TraceStore, s: SessionSummary, tasks: TaskSummary[]
 
 export function printSummary(store: TraceStore, s: SessionSummary): void {
   const tasks = store.listTasks(s.id);
-  const lines = [...sessionBlock(s), ...tasksBlock(tasks), ...harnessBlock(store, s, tasks)];
+  const lines = [...sessionBlock(s), ...tasksBlock(tasks, s.status === 'running'), ...harnessBlock(store, s, tasks)];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
