@@ -31,7 +31,7 @@ export interface TestStudio {
   dispose(): Promise<void>;
 }
 
-export async function createTestStudio(opts: { ports?: CorePorts; workspace?: string | null; watchDebounceMs?: number } = {}): Promise<TestStudio> {
+export async function createTestStudio(opts: { ports?: CorePorts; workspace?: string | null; watchDebounceMs?: number; env?: Record<string, string> } = {}): Promise<TestStudio> {
   const home = mkdtempSync(join(tmpdir(), 'studio-core-'));
   const workspace = join(home, 'ws');
   if (opts.workspace === undefined) {
@@ -39,7 +39,7 @@ export async function createTestStudio(opts: { ports?: CorePorts; workspace?: st
     await repinExamplePorts(workspace);
   }
   const core = createCore(
-    { userDataDir: join(home, 'data'), resourcesDir: RESOURCES, recordsRoot: join(home, 'records'), workspace: opts.workspace === undefined ? workspace : (opts.workspace ?? undefined), watchDebounceMs: opts.watchDebounceMs ?? 30, env: { CAPSULE_HOME: home } },
+    { userDataDir: join(home, 'data'), resourcesDir: RESOURCES, recordsRoot: join(home, 'records'), workspace: opts.workspace === undefined ? workspace : (opts.workspace ?? undefined), watchDebounceMs: opts.watchDebounceMs ?? 30, env: { ...opts.env, CAPSULE_HOME: home } },
     opts.ports,
   );
   const events: TestStudio['events'] = [];
