@@ -71,6 +71,7 @@ describe('capsule serve keeps gateway tokens out of its logs', () => {
       ['GET', `/${token}/x?y=${token}`, auth],
       ['GET', `/nothing/${secretPart}`],
       ['POST', '/a2a/capsules/alpha', { authorization: `Bearer ${token}x`, 'x-api-key': token }, rpc],
+      ['POST', '/a2a/capsules/alpha', { ...auth, 'x-api-key': token }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: `x${secretPart}`, params: {} })],
       ['POST', '/a2a/capsules/alpha', { ...auth, 'x-api-key': token }, rpc],
     ];
     const statuses: number[] = [];

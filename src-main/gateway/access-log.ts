@@ -28,7 +28,10 @@ const MAX_SEGMENTS = 8;
 /** A text the caller chose (a capsule name, a method), safe to log: no token, nor the one presented. */
 export function redactForLog(text: string, presented?: string): string {
   let out = text.replace(TOKEN_SHAPE, 'capsule_***');
-  if (presented && presented.length >= 8 && out.includes(presented)) out = out.split(presented).join('***');
+  // The presented bearer, and its random part alone (a token pasted without its prefix).
+  for (const t of presented ? [presented, presented.replace(/^capsule_/, '')] : []) {
+    if (t.length >= 8 && out.includes(t)) out = out.split(t).join('***');
+  }
   return out;
 }
 
