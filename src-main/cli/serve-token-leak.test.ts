@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -90,6 +90,10 @@ describe('capsule serve keeps gateway tokens out of its logs', () => {
       expect(text).not.toContain(secretPart.slice(0, 16));
       expect(text).not.toContain(encodeURIComponent(token));
     }
+    // Nor any other file the gateway or the capsule wrote (exposures keep a hash, traces no header).
+    const files = readdirSync(home, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(files.length).toBeGreaterThan(3);
+    for (const f of files) expect(readFileSync(join(f.parentPath, f.name), 'latin1')).not.toContain(secretPart);
     // What stays: the path without the query, and a line per call on stderr.
     expect(log).toContain('GET /a2a/capsules/alpha (query dropped)');
     expect(stderr).toMatch(/^access: .* 401 unauthorized/m);
