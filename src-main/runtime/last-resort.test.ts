@@ -46,7 +46,8 @@ describe('last-resort handler', () => {
     const next = await ts.rpc('SendMessage', send('hello'));
     expect(next.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     // Outside any task the error is only reported; a task that already ended is not touched.
-    handleUnexpected(new Error('stray'), 'uncaught exception', { log: (l) => logged.push(l) });
-    expect(logged[1]).toBe('capsule: unexpected error (uncaught exception), the process keeps running: stray');
+    handleUnexpected(new Error('stray secret-value-1234'), 'uncaught exception', { log: (l) => logged.push(l) });
+    // It names no session, so the secrets of every open one are masked out of it.
+    expect(logged[1]).toBe('capsule: unexpected error (uncaught exception), the process keeps running: stray ***');
   });
 });

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { maskOpenSecrets } from '../trace';
 
 // The last resort of a host process (the CLI's run/serve/studio, the Electron main process): an
 // error nobody caught, or a promise rejection nobody handled, must not end the process silently
@@ -32,7 +33,8 @@ const MAX_MESSAGE = 500;
 
 function describe(err: unknown, debug: boolean): string {
   const e = err as Error | undefined;
-  const text = debug && e?.stack ? e.stack : (e?.message ?? String(err));
+  // No session owns this error, so every open session's secrets are masked out of it.
+  const text = maskOpenSecrets(debug && e?.stack ? e.stack : (e?.message ?? String(err)));
   return text.length > MAX_MESSAGE && !debug ? `${text.slice(0, MAX_MESSAGE)}…` : text;
 }
 

@@ -32,6 +32,16 @@ function now(): string {
   return lastIso;
 }
 
+/** The masks of every open writer: text bound for a log that no session owns is masked with all of them. */
+const openMasks = new Set<readonly string[]>();
+
+/** Masks the secrets of every session this process has open (the last-resort report on stderr). */
+export function maskOpenSecrets(text: string): string {
+  let out = text;
+  for (const masks of openMasks) out = maskSecrets(out, masks);
+  return out;
+}
+
 export function maskSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join('***');
@@ -59,6 +69,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
   const listeners = new Set<(e: TraceEvent) => void>();
   // Secrets also appear JSON-escaped inside serialized lines.
   const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
+  if (masks.length) openMasks.add(masks);
   let buffer = '';
   let scheduled = false;
   let closed = false;
@@ -109,6 +120,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       if (closed) return;
       flush();
       closed = true;
+      openMasks.delete(masks);
       try {
         fsyncSync(fd);
       } catch {}
