@@ -52,5 +52,17 @@ describe('capsule trace show after kill -9', () => {
     expect(after.stdout).toMatch(/^status: +interrupted/m);
     expect(after.stdout).toMatch(/^task 1 .* interrupted /m);
     expect(after.stdout).not.toMatch(/^task 1 .* running/m);
+
+    // Resumed, the session runs again; the task its old process never ended stays interrupted.
+    const resumed = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0', '--resume', '@1'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const resumedExit = new Promise<void>((r) => resumed.once('exit', () => r()));
+    const again: string[] = [];
+    await new Promise<void>((ok) => createInterface({ input: resumed.stdout! }).on('line', (l) => again.push(l) === 2 && ok()));
+    expect(again[1]).toBe(lines[1]);
+    const live = await capsule('trace', 'show', '@1');
+    expect(live.stdout).toMatch(/^status: +running/m);
+    expect(live.stdout).toMatch(/^task 1 .* interrupted /m);
+    resumed.kill('SIGTERM');
+    await resumedExit;
   });
 });
