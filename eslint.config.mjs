@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
+import { folderOrder } from './scripts/lint/folder-order.mjs';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const noNode = nodeBuiltins.map((name) => ({ name, message: 'src-shared and src-renderer stay free of Node built-ins.' }));
@@ -29,6 +30,15 @@ export default tseslint.config(
     files: ['src-main/**/*.ts', 'bench/**/*.ts'],
     ignores: ['src-main/shell/electron/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  {
+    // The order of src-main's folders (scripts/lint/folder-order.mjs). Tests and test support may
+    // reach any folder: an integration test beside the runtime drives it through a real door, as
+    // the launcher does.
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/**/*.test.ts', 'src-main/**/testing.ts', 'src-main/**/test-*.ts', 'src-main/**/*.fixture.ts'],
+    plugins: { capsule: { rules: { 'folder-order': folderOrder } } },
+    rules: { 'capsule/folder-order': 'error' },
   },
   {
     files: ['src-shared/**/*.ts'],

@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { StudioPage } from './pages/studio';
 
-// Issue 8: expose a capsule from its details, call it from outside with the token shown once,
+// Expose a capsule from its details, call it from outside with the token shown once,
 // watch the call appear live, preview the signed card, rotate, warn off loopback, revoke.
 
 const call = (url: string, token: string) =>
@@ -26,6 +26,8 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   expect(token).toMatch(/^capsule_/);
   await expect(fresh.locator('pre')).toContainText(`Bearer ${token}`);
   const url = await page.getByRole('textbox', { name: 'Gateway URL' }).inputValue();
+  expect(url).toMatch(/\/a2a\/capsules\/writer\/$/); // the slash lets SDKs resolve the card from it
+  await expect(page.getByText(/createFromUrl\(url\)/)).toBeVisible();
 
   const answer = (await (await call(url, token)).json()) as any;
   expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');

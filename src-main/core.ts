@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { CoreError, commands, isCommandName, toErrorInfo, type CommandInput, type CommandName, type CommandOutput, type EventMap, type EventName, type ReplyEnvelope } from '../src-shared/contract';
-import { startSession as runtimeStartSession } from './runtime';
+import { startSession as launchSession } from './launch';
 import {
   createCapsuleSessions,
+  createExposeService,
   createRecentList,
   createStudioContext,
   ensureExampleWorkspace,
@@ -14,7 +15,6 @@ import {
   type StudioConfig,
   type StudioPorts,
 } from './workspace';
-import { createExposeService } from './gateway'; // issue 8
 import { createTracesService } from './workspace/traces'; // issue 6
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
@@ -49,7 +49,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   };
   const cfg: StudioConfig = { ...config, recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
   const sessions = createCapsuleSessions({
-    startSession: ports.startSession ?? runtimeStartSession,
+    startSession: ports.startSession ?? launchSession,
     recordsRoot: cfg.recordsRoot!,
     emit,
     env: cfg.env,

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Role, TaskState } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { UserError } from './errors';
 import { main } from './expose';
 
@@ -91,11 +93,26 @@ describe('capsule serve + capsule expose', () => {
     expect(exposed.code).toBe(0);
     const token = /^token: (\S+)$/m.exec(exposed.stdout)![1];
     const url = /^url: (\S+)$/m.exec(exposed.stdout)![1];
-    expect(url).toBe(`${gatewayUrl}/a2a/capsules/alpha`);
+    expect(url).toBe(`${gatewayUrl}/a2a/capsules/alpha/`);
     expect(exposed.stdout).toContain(`curl -s '${url}'`);
 
     const ok = (await (await call(url, token)).json()) as any;
     expect(ok.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+
+    // the exact printed URL works with the SDK's createFromUrl, and a message goes through
+    const bearer: typeof fetch = (input, init = {}) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), authorization: `Bearer ${token}` } });
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: bearer })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: bearer }) }),
+    );
+    const client = await factory.createFromUrl(url);
+    const parts = [{ content: { $case: 'text' as const, value: 'via the sdk' }, metadata: undefined, filename: '', mediaType: '' }];
+    const message = { messageId: 'm-sdk', contextId: '', taskId: '', role: Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };
+    const sent = (await client.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined })) as any;
+    expect(sent.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // and so does the URL typed without its trailing slash
+    const plain = await factory.createFromUrl(url.slice(0, -1));
+    expect(((await plain.getTask({ tenant: '', id: sent.id, historyLength: 0 })) as any).id).toBe(sent.id);
+    expect(exposed.stdout).toContain(`createFromUrl('${url}')`);
     expect((await call(`${gatewayUrl}/a2a/capsules/beta`, token)).status).toBe(404);
     expect((await expose('alpha')).code).toBe(1); // already exposed: the token is never shown again
 

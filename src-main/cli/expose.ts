@@ -69,9 +69,11 @@ export async function main(argv: string[]): Promise<number> {
       hosted = await createGateway({ dataDir, ...(port !== undefined ? { port } : {}), resolveCapsule: runningResolver(runDir) });
       base = hosted.url;
     }
-    const url = `${base}/a2a/capsules/${encodeURIComponent(name)}`;
-    process.stdout.write(`exposed: ${name}\ncard: ${url}/.well-known/agent-card.json\nurl: ${url}\n`);
-    process.stdout.write(`token: ${token}\n(shown once: only its hash is kept)\n\n${curlExample(url, token)}\n`);
+    // The trailing slash is part of the URL: A2A SDKs resolve the card path against it.
+    const url = `${base}/a2a/capsules/${encodeURIComponent(name)}/`;
+    process.stdout.write(`exposed: ${name}\ncard: ${url}.well-known/agent-card.json\nurl: ${url}\n`);
+    process.stdout.write(`token: ${token}\n(shown once: only its hash is kept)\n`);
+    process.stdout.write(`A2A clients take the url as it is, e.g. new ClientFactory().createFromUrl('${url}') with Authorization: Bearer <token> on every request.\n\n${curlExample(url, token)}\n`);
     if (!hosted) return 0;
 
     process.stderr.write(`capsule: no gateway was running; hosting one at ${hosted.url} until Ctrl-C\n`);

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { formatIssues, loadManifestFile, ManifestError } from '../manifest';
-import { startSession, type Session } from '../runtime';
+import { startSession } from '../launch';
+import type { Session } from '../runtime';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { openStore } from './home';

@@ -1,6 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Session } from '../runtime/api';
-import { cardPlugin } from './card';
+import type { AgentCard } from '../../src-shared/a2a';
+import { agentCardOf as cardOf, cardPlugin } from './card';
+import type { MethodTable } from './methods';
+import { doorMethods } from './methods/index';
 import { BODY_LIMIT, jsonRpcPlugin } from './jsonrpc';
 import { liveStreamsPlugin } from './stream'; // issue 7
 
@@ -9,18 +12,27 @@ import { liveStreamsPlugin } from './stream'; // issue 7
 
 export interface DoorDeps {
   session: Session;
+  /** The methods this door serves (all of doorMethods unless given); any other is -32601. */
+  methods?: MethodTable;
 }
 
 export function buildDoor(deps: DoorDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true } });
-  void app.register(cardPlugin, { session: deps.session });
-  void app.register(jsonRpcPlugin, { session: deps.session });
+  const methods = deps.methods ?? doorMethods;
+  void app.register(cardPlugin, { session: deps.session, methods });
+  void app.register(jsonRpcPlugin, { session: deps.session, methods });
   void app.register(liveStreamsPlugin, { session: deps.session }); // issue 7: open streams close before the door does
   return app;
 }
 
-export { registerMethod, findMethod, REPLIED, doorCapabilities, type MethodContext, type MethodHandler } from './methods';
-export { buildAgentCard, agentCardOf } from './card';
+export { REPLIED, pickMethods, capabilitiesOf, type MethodContext, type MethodHandler, type MethodTable } from './methods';
+export { doorMethods } from './methods/index';
+export { buildAgentCard } from './card';
+
+/** The card of a session's door; it serves the whole table unless told which part. */
+export const agentCardOf = (session: Session, methods: MethodTable = doorMethods): AgentCard => cardOf(session, methods);
+export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { acceptFromDoor } from './methods/send';
+export { checkAccepts } from './accepts';
 export { parseParams, sendMessageParams, taskIdParams } from './params';

@@ -11,8 +11,7 @@ import {
   type JsonRpcId,
 } from '../../src-shared/a2a';
 import type { Session } from '../runtime/api';
-import { findMethod, REPLIED } from './methods';
-import './methods/index';
+import { REPLIED, type MethodHandler, type MethodTable } from './methods';
 
 // JSON-RPC 2.0 at POST / (and its trailing-slash variant). Every error goes out as a JSON-RPC
 // error with HTTP 200, except the peer refusal (403). Bad input never takes the door down.
@@ -42,7 +41,9 @@ const peerRefusal = (name: string) =>
     { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'PEER_NOT_ACCEPTED', domain: 'capsule.studio', metadata: { capsule: name } },
   ]);
 
-export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session }> = async (app, { session }) => {
+export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: MethodTable }> = async (app, { session, methods }) => {
+  // A Map, so a method named like an Object property (toString, __proto__) finds nothing.
+  const served = new Map<string, MethodHandler>(Object.entries(methods));
   app.removeAllContentTypeParsers();
   // Bodies arrive as strings: the handler parses them so that every failure is a JSON-RPC error.
   const asString = (_req: unknown, body: string | Buffer, done: (err: null, body: string | Buffer) => void) => done(null, body);
@@ -79,10 +80,10 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session }> = async (ap
     const version = versionOf(request);
     if (!supported(version)) return sendError(reply, id, versionNotSupported(version));
     if (!acceptPeers && request.headers[PEER_HEADER] !== undefined) return sendError(reply, id, peerRefusal(session.manifest.name), 403);
-    const handler = findMethod(env.method);
+    const handler = served.get(env.method);
     if (!handler) return sendError(reply, id, methodNotFound(env.method));
     try {
-      const result = await handler({ session, params: env.params, id, request, reply, headers: request.headers });
+      const result = await handler({ session, methods, params: env.params, id, request, reply, headers: request.headers });
       if (result === REPLIED) return reply;
       return reply.header('content-type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', id, result }));
     } catch (err) {

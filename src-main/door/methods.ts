@@ -3,11 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { JsonRpcId } from '../../src-shared/a2a';
 import type { Session } from '../runtime/api';
 
-// The door's JSON-RPC method registry. Each concern registers its methods with one line; a
-// handler returns the result, or REPLIED when it wrote the reply itself (an SSE stream).
+// The door's JSON-RPC methods as a table: method name -> handler. buildDoor is handed the table
+// it serves (doorMethods, methods/index.ts, unless told otherwise), so a door answers exactly the
+// methods in its table and -32601 for every other. A handler returns the result, or REPLIED when
+// it wrote the reply itself (an SSE stream).
 
 export interface MethodContext {
   session: Session;
+  /** The table of the door answering this call. */
+  methods: MethodTable;
   params: unknown;
   id: JsonRpcId;
   request: FastifyRequest;
@@ -20,15 +24,18 @@ export type MethodHandler = (ctx: MethodContext) => unknown;
 /** Returned by a handler that has written the reply itself. */
 export const REPLIED: unique symbol = Symbol('door.replied');
 
-const methods = new Map<string, MethodHandler>();
+/** The methods one door serves, by JSON-RPC method name. */
+export type MethodTable = Readonly<Record<string, MethodHandler>>;
 
-export function registerMethod(name: string, handler: MethodHandler): void {
-  methods.set(name, handler);
+/** The part of a table whose names are listed (names the table lacks are left out). */
+export function pickMethods(table: MethodTable, names: readonly string[]): MethodTable {
+  return Object.fromEntries(names.filter((n) => Object.hasOwn(table, n)).map((n) => [n, table[n]]));
 }
 
-export function findMethod(name: string): MethodHandler | undefined {
-  return methods.get(name);
+/** Capabilities a card declares follow from the table: streaming and push only when served. */
+export function capabilitiesOf(table: MethodTable): { streaming: boolean; pushNotifications: boolean } {
+  return {
+    streaming: Object.hasOwn(table, 'SendStreamingMessage'),
+    pushNotifications: Object.hasOwn(table, 'CreateTaskPushNotificationConfig'),
+  };
 }
-
-/** Capabilities the card declares; the streaming and push modules switch theirs on when they register. */
-export const doorCapabilities = { streaming: false, pushNotifications: false };

@@ -7,6 +7,13 @@ import { DOOR_EXTENSION_URI, type AgentCard } from '../../src-shared/a2a';
 /** Extension carrying a capsule's input contract: params.schema is the JSON Schema of the data part. */
 export const ACCEPTS_EXTENSION_URI = 'https://capsule.studio/a2a/ext/accepts/v1';
 
+/**
+ * Extension on the gateway's index card listing the capsules this caller may call: params.capsules
+ * is a list of {name, description, card, url}. (A card field of its own would break strict A2A
+ * parsers, which reject fields the AgentCard message does not have.)
+ */
+export const GATEWAY_INDEX_EXTENSION_URI = 'https://capsule.studio/a2a/ext/gateway-index/v1';
+
 export const BEARER_SCHEMES = { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'The token shown once when the capsule was exposed.' } } };
 export const BEARER_REQUIREMENTS = [{ schemes: { bearer: { list: [] as string[] } } }];
 
@@ -50,22 +57,38 @@ export interface IndexEntry {
 
 /**
  * The gateway's own card at /.well-known/agent-card.json: a valid agent card (one interface and
- * one skill per capsule this caller may call) plus a `capsules` list with each card's URL.
+ * one skill per capsule this caller may call), with each capsule's card URL in the index extension.
  */
-export function indexCard(entries: IndexEntry[], origin: string): AgentCard & { capsules: IndexEntry[] } {
+export function indexCard(entries: IndexEntry[], origin: string): AgentCard {
   return {
     name: 'Capsule Studio gateway',
     description: entries.length ? `Capsules exposed by this Capsule Studio: ${entries.map((e) => e.name).join(', ')}.` : 'No capsule is exposed to this caller.',
     version: '1.0.0',
     supportedInterfaces: entries.length ? entries.map((e) => ({ url: e.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' })) : [{ url: `${origin}/a2a/capsules`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: true },
+    capabilities: {
+      streaming: true,
+      extensions: [
+        {
+          uri: GATEWAY_INDEX_EXTENSION_URI,
+          description: 'The capsules this caller may call on this gateway: params.capsules lists each one\'s name, description, card URL and JSON-RPC URL.',
+          params: { capsules: entries.map((e) => ({ ...e })) },
+        },
+      ],
+    },
     securitySchemes: BEARER_SCHEMES,
     securityRequirements: BEARER_REQUIREMENTS,
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain'],
     skills: entries.map((e) => ({ id: e.name, name: e.name, description: `${e.description} (card: ${e.card})`, tags: ['capsule'] })),
-    capsules: entries,
   };
+}
+
+/** The capsules an index card lists (its index extension's params), or [] for any other card. */
+export function indexEntriesOf(card: AgentCard): IndexEntry[] {
+  const ext = card.capabilities?.extensions?.find((e) => e.uri === GATEWAY_INDEX_EXTENSION_URI);
+  const list = (ext?.params as { capsules?: unknown } | undefined)?.capsules;
+  if (!Array.isArray(list)) return [];
+  return list.filter((e): e is IndexEntry => !!e && typeof e === 'object' && ['name', 'description', 'card', 'url'].every((k) => typeof (e as Record<string, unknown>)[k] === 'string'));
 }
 
 /** The A2A 0.3 shape of a capsule card, for callers on 0.3 SDKs (served when compat03 is on). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from 'a2a-sdk-v03/client';
 import { waitFor } from '../runtime/testing';
+import { resultTo03 } from './compat03';
 import { startTestGateway, type TestGateway } from './testing';
 
 // A2A 0.3 compatibility, opt-in per exposure, against the @a2a-js/sdk 0.3.14 client.
@@ -13,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.dispose());
 
-const card03Url = () => `${t.gateway.urlsOf(t.name).url}/v0.3/agent-card.json`;
+const card03Url = () => `${t.gateway.urlsOf(t.name).url}v0.3/agent-card.json`;
 const msg = (text: string) => ({ kind: 'message' as const, messageId: `m-${Math.random()}`, role: 'user' as const, parts: [{ kind: 'text' as const, text }] });
 
 describe('A2A 0.3 compatibility', () => {
@@ -21,7 +22,7 @@ describe('A2A 0.3 compatibility', () => {
     const t2 = await startTestGateway();
     try {
       const tok = t2.gateway.exposures.enable(t2.name).token;
-      const res = await t2.authFetch(tok)(`${t2.gateway.urlsOf(t2.name).url}/v0.3/agent-card.json`);
+      const res = await t2.authFetch(tok)(`${t2.gateway.urlsOf(t2.name).url}v0.3/agent-card.json`);
       expect(res.status).toBe(404);
       const card = (await (await t2.authFetch(tok)(t2.gateway.urlsOf(t2.name).card)).json()) as any;
       expect(card.supportedInterfaces.map((i: any) => i.protocolVersion)).toEqual(['1.0']);
@@ -85,6 +86,14 @@ describe('A2A 0.3 compatibility', () => {
     expect(events.some((e) => e.kind === 'artifact-update')).toBe(true);
     const blocking = await client.sendMessage({ message: msg('blocking by client default') });
     expect(blocking).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+  });
+
+  it('final: true where the stream ends (an interrupted state ends message/stream, not tasks/resubscribe)', () => {
+    const update = (state: string) => ({ statusUpdate: { taskId: 't', contextId: 'c', status: { state } } });
+    expect(resultTo03(update('TASK_STATE_INPUT_REQUIRED'), 'message/stream')).toMatchObject({ kind: 'status-update', final: true, status: { state: 'input-required' } });
+    expect(resultTo03(update('TASK_STATE_INPUT_REQUIRED'), 'tasks/resubscribe')).toMatchObject({ final: false });
+    expect(resultTo03(update('TASK_STATE_COMPLETED'), 'tasks/resubscribe')).toMatchObject({ final: true });
+    expect(resultTo03(update('TASK_STATE_WORKING'), 'message/stream')).toMatchObject({ final: false });
   });
 
   it('agent/getAuthenticatedExtendedCard answers the 0.3 card', async () => {

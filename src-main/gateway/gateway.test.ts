@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { waitFor } from '../runtime/testing';
+import { indexEntriesOf } from './cards';
 import { startTestGateway, type TestGateway } from './testing';
 
 // The gateway end to end: a rehearsal capsule exposed with a token, called by the @a2a-js/sdk
@@ -48,9 +49,11 @@ describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
   let client: Client;
   it('finds the capsule through the index card and builds a client from its card', async () => {
     const index = (await (await t.authFetch(token)(`${t.gateway.url}/.well-known/agent-card.json`)).json()) as any;
-    expect(index.capsules).toEqual([expect.objectContaining({ name: t.name, card: t.gateway.urlsOf(t.name).card })]);
-    client = await sdkClient(token).createFromUrl(index.capsules[0].card, '');
-    const card = (await (await t.authFetch(token)(index.capsules[0].card)).json()) as any;
+    expect('capsules' in index).toBe(false);
+    const listed = indexEntriesOf(index);
+    expect(listed).toEqual([expect.objectContaining({ name: t.name, card: t.gateway.urlsOf(t.name).card, url: t.gateway.urlsOf(t.name).url })]);
+    client = await sdkClient(token).createFromUrl(listed[0].card, '');
+    const card = (await (await t.authFetch(token)(listed[0].card)).json()) as any;
     expect(card.supportedInterfaces[0].url).toBe(t.gateway.urlsOf(t.name).url);
     expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) } });
     expect(card.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
@@ -87,6 +90,26 @@ describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
     expect(file).toContain('"method":"CancelTask"');
     expect(file).not.toContain(token);
     expect(readFileSync(join(t.dataDir, 'exposures.json'), 'utf8')).not.toContain(token);
+  });
+});
+
+describe('card caching', () => {
+  it('index and capsule cards carry an ETag and a short private max-age, and answer 304 when unchanged', async () => {
+    const f = t.authFetch(token);
+    for (const url of [`${t.gateway.url}/.well-known/agent-card.json`, t.gateway.urlsOf(t.name).card]) {
+      const first = await f(url);
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(first.headers.get('cache-control')).toBe('private, max-age=30');
+      expect(first.headers.get('vary')).toMatch(/authorization/i);
+      const again = await f(url, { headers: { 'if-none-match': etag! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      expect((await f(url, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
+    }
+    // a 304 is still refused without the token
+    expect((await fetch(t.gateway.urlsOf(t.name).card, { headers: { 'if-none-match': '*' } })).status).toBe(401);
   });
 });
 

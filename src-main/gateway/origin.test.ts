@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { indexEntriesOf } from './cards';
 import { startTestGateway, type TestGateway } from './testing';
 
 // Which URL the cards advertise: the public origin setting wins; X-Forwarded-Host only when the
@@ -20,14 +21,14 @@ describe('public origin', () => {
     t = await startTestGateway();
     const token = t.gateway.exposures.enable(t.name).token;
     const url = await cardUrl(t, token, { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
-    expect(url).toBe(`http://127.0.0.1:${t.gateway.port}/a2a/capsules/${t.name}`);
+    expect(url).toBe(`http://127.0.0.1:${t.gateway.port}/a2a/capsules/${t.name}/`);
   });
 
   it('uses X-Forwarded-Host behind a trusted proxy, and accepts that origin as the caller Origin', async () => {
     t = await startTestGateway({}, { trustProxy: true });
     const token = t.gateway.exposures.enable(t.name).token;
     const fwd = { 'x-forwarded-host': 'agents.example.net', 'x-forwarded-proto': 'https' };
-    expect(await cardUrl(t, token, fwd)).toBe(`https://agents.example.net/a2a/capsules/${t.name}`);
+    expect(await cardUrl(t, token, fwd)).toBe(`https://agents.example.net/a2a/capsules/${t.name}/`);
     expect((await t.rpc(token, 'GetTask', { id: 'x' }, { ...fwd, origin: 'https://agents.example.net' })).status).toBe(200);
     expect((await t.rpc(token, 'GetTask', { id: 'x' }, { ...fwd, origin: 'https://other.example.net' })).status).toBe(403);
   });
@@ -35,8 +36,8 @@ describe('public origin', () => {
   it('the public origin setting always wins', async () => {
     t = await startTestGateway({}, { trustProxy: true, publicOrigin: 'https://studio.example.com' });
     const token = t.gateway.exposures.enable(t.name).token;
-    expect(await cardUrl(t, token, { 'x-forwarded-host': 'agents.example.net' })).toBe(`https://studio.example.com/a2a/capsules/${t.name}`);
+    expect(await cardUrl(t, token, { 'x-forwarded-host': 'agents.example.net' })).toBe(`https://studio.example.com/a2a/capsules/${t.name}/`);
     const index = (await (await fetch(`http://127.0.0.1:${t.gateway.port}/.well-known/agent-card.json`, { headers: { authorization: `Bearer ${token}` } })).json()) as any;
-    expect(index.capsules[0].card).toBe(`https://studio.example.com/a2a/capsules/${t.name}/.well-known/agent-card.json`);
+    expect(indexEntriesOf(index)[0].card).toBe(`https://studio.example.com/a2a/capsules/${t.name}/.well-known/agent-card.json`);
   });
 });

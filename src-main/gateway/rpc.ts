@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2AError, methodNotFound, type JsonRpcId } from '../../src-shared/a2a';
-import { checkAccepts } from './accepts';
+import { checkAccepts } from '../door';
 import { card03 } from './cards';
 import { envelopeTo03, EXTENDED_CARD_03, is03Method, METHODS_03, paramsTo10 } from './compat03';
 import { answerHeaders, forwardToDoor } from './forward';
@@ -104,7 +104,7 @@ export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
   }
   const headers = answerHeaders(res);
   if ((headers['content-type'] ?? '').startsWith('text/event-stream') && res.body) {
-    const done = pipeSse({ res, reply, headers, abort, translate: compat ? envelopeTo03 : undefined, track: call.track });
+    const done = pipeSse({ res, reply, headers, abort, translate: compat ? (e) => envelopeTo03(e, method) : undefined, track: call.track });
     return { method, status: res.status, outcome: 'stream', done: done.finally(() => reply.raw.off('close', onClose)) };
   }
   reply.raw.off('close', onClose);
@@ -114,7 +114,7 @@ export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
   try {
     const parsed = JSON.parse(text);
     if (parsed?.error) outcome = `error ${parsed.error.code}`;
-    if (compat) out = JSON.stringify(envelopeTo03(parsed));
+    if (compat) out = JSON.stringify(envelopeTo03(parsed, method));
   } catch {}
   if (STREAMING.has(method) && outcome === 'ok') outcome = 'stream';
   reply.code(res.status).headers(headers).send(out);

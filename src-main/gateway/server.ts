@@ -1,5 +1,6 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AgentCard } from '../../src-shared/a2a';
+import { sendCard } from '../door';
 import { createAccessLog, pathForLog, redactForLog, type AccessEntry, type AccessLog } from './access-log';
 import { capsuleCard, card03, indexCard } from './cards';
 import { createExposureStore, type ExposureStore } from './exposures';
@@ -41,6 +42,7 @@ export interface Gateway {
 
 export const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
 const enc = encodeURIComponent;
+const CARD_CACHE = 'private, max-age=30';
 
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const host = opts.host ?? '127.0.0.1';
@@ -58,7 +60,11 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     for (const id of ids) for (const close of [...(streams.get(id) ?? [])]) close();
   });
 
-  const capsuleUrl = (origin: string, name: string) => `${origin}/a2a/capsules/${enc(name)}`;
+  // A capsule's URL ends with a slash, so that standard URL resolution of the well-known card
+  // path against it (what A2A SDKs do: new URL('.well-known/agent-card.json', url)) lands on its
+  // card; JSON-RPC calls are taken with or without the slash.
+  const capsuleUrl = (origin: string, name: string) => `${origin}/a2a/capsules/${enc(name)}/`;
+  const cardUrlOf = (origin: string, name: string) => `${capsuleUrl(origin, name)}.well-known/agent-card.json`;
   const signedCard = async (origin: string, name: string): Promise<AgentCard | undefined> => {
     const exp = exposures.get(name);
     const cap = exp && (await opts.resolveCapsule(name));
@@ -76,7 +82,9 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   };
   const refused = (req: FastifyRequest, started: number, g: Extract<GuardResult, { ok: false }>, capsule: string | null, method: string) =>
     log(req, started, { tokenId: g.tokenId ?? null, capsule, method, status: g.status, outcome: g.outcome });
-  const json = (reply: FastifyReply, body: unknown) => reply.header('content-type', 'application/json').header('cache-control', 'no-store').send(JSON.stringify(body));
+  // Cards depend on the caller's token (which capsules it opens), so only the caller may keep
+  // them, briefly: 30 s bounds how long a revoked or changed exposure can still look current.
+  const card = (req: FastifyRequest, reply: FastifyReply, body: unknown) => sendCard(req, reply.header('vary', 'authorization'), JSON.stringify(body), CARD_CACHE);
 
   // A POST without the right origin or a valid token is refused before its body is read.
   app.addHook('onRequest', async (req, reply) => {
@@ -93,7 +101,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     return reply;
   });
 
-  app.get('/.well-known/jwks.json', async (_req, reply) => json(reply, signer.jwks()));
+  app.get('/.well-known/jwks.json', async (req, reply) => sendCard(req, reply, JSON.stringify(signer.jwks()), 'max-age=300'));
 
   app.get('/.well-known/agent-card.json', async (req, reply) => {
     const started = Date.now();
@@ -102,27 +110,30 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     const origin = originOf(req, settings);
     const cap = await opts.resolveCapsule(g.exposure.capsule);
     const name = g.exposure.capsule;
-    const entries = cap ? [{ name, description: cap.description ?? cap.card.description, card: `${capsuleUrl(origin, name)}/.well-known/agent-card.json`, url: capsuleUrl(origin, name) }] : [];
-    json(reply, indexCard(entries, origin));
-    log(req, started, { tokenId: g.exposure.tokenId, capsule: null, method: 'GET index card', status: 200, outcome: 'ok' });
+    const entries = cap ? [{ name, description: cap.description ?? cap.card.description, card: cardUrlOf(origin, name), url: capsuleUrl(origin, name) }] : [];
+    card(req, reply, indexCard(entries, origin));
+    log(req, started, { tokenId: g.exposure.tokenId, capsule: null, method: 'GET index card', status: reply.statusCode, outcome: 'ok' });
   });
 
-  const cardRoute = (compat: boolean) => async (req: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
+  const cardRoute = (compat: boolean) => async (req: FastifyRequest<{ Params: { name?: string } }>, reply: FastifyReply) => {
     const started = Date.now();
-    const name = req.params.name;
+    // Without a name (a capsule URL written without its trailing slash, resolved by an SDK to
+    // /a2a/capsules/.well-known/agent-card.json): the card of the one capsule the token opens.
+    const name = req.params.name ?? exposures.authenticate(bearerOf(req) ?? '')?.capsule ?? '\u0000';
     const method = compat ? 'GET card 0.3' : 'GET card';
     const g = guard(req, reply, exposures, settings, name);
     if (!g.ok) return refused(req, started, g, name, method);
     const origin = originOf(req, settings);
-    const card = await signedCard(origin, name);
-    if (!card || (compat && !g.exposure.compat03)) {
+    const signed = await signedCard(origin, name);
+    if (!signed || (compat && !g.exposure.compat03)) {
       sendNotFound(reply);
       return log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method, status: 404, outcome: 'not_found' });
     }
-    json(reply, compat ? card03(card, capsuleUrl(origin, name)) : card);
-    log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method, status: 200, outcome: 'ok' });
+    card(req, reply, compat ? card03(signed, capsuleUrl(origin, name)) : signed);
+    log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method, status: reply.statusCode, outcome: 'ok' });
   };
   app.get('/a2a/capsules/:name/.well-known/agent-card.json', cardRoute(false));
+  app.get('/a2a/capsules/.well-known/agent-card.json', cardRoute(false));
   app.get('/a2a/capsules/:name/v0.3/agent-card.json', cardRoute(true));
 
   app.post('/a2a/capsules/:name', async (req: FastifyRequest<{ Params: { name: string } }>, reply) => {
@@ -179,8 +190,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     signer,
     cardOf: (name) => signedCard(opts.publicOrigin?.replace(/\/+$/, '') ?? bound, name),
     urlsOf(name) {
-      const url = capsuleUrl(opts.publicOrigin?.replace(/\/+$/, '') ?? bound, name);
-      return { url, card: `${url}/.well-known/agent-card.json` };
+      const origin = opts.publicOrigin?.replace(/\/+$/, '') ?? bound;
+      return { url: capsuleUrl(origin, name), card: cardUrlOf(origin, name) };
     },
     onAccess: access.onAccess,
     async close() {

@@ -70,7 +70,8 @@ describe('card signatures', () => {
       { ...signed, supportedInterfaces: [{ ...signed.supportedInterfaces[0], url: 'http://evil.example/' }] },
       { ...signed, capabilities: { streaming: false } },
       { ...signed, skills: [{ ...signed.skills[0], tags: ['y'] }] },
-      { ...signed, securitySchemes: {} },
+      { ...signed, securitySchemes: { other: { mtlsSecurityScheme: { description: 'added later' } } } },
+      { ...signed, capabilities: { streaming: true, extensions: [{ uri: 'urn:x', required: true }] } },
     ];
     for (const c of tampered) expect((await verifyCardSignature(c, signer.jwks())).ok).toBe(false);
     const key = await importJWK(signer.jwks().keys[0], 'EdDSA');

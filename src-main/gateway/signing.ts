@@ -1,11 +1,12 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, FlattenedSign, flattenedVerify, generateKeyPair, importJWK, type JWK } from 'jose';
-import type { AgentCard } from '../../src-shared/a2a';
+import { canonicalCard, type AgentCard } from '../../src-shared/a2a';
 import { canonicalJson } from './jcs';
 
-// Signed agent cards (A2A 1.0 §8.4, digest §5): the card without `signatures`, canonicalised with
-// JCS, signed as a JWS with a detached payload. The Ed25519 key lives in the user's data folder
+// Signed agent cards (A2A 1.0 §8.4): the card's canonical form (without `signatures`, fields the
+// AgentCard message does not have, or default values; see canonicalCard), serialised with JCS and
+// signed as a JWS with a detached payload: the same bytes the official SDKs sign and verify. The Ed25519 key lives in the user's data folder
 // (mode 0600); its kid is the RFC 7638 thumbprint of the public JWK.
 
 export const SIGNING_KEY_FILE = 'card-signing-key.json';
@@ -20,10 +21,9 @@ export interface CardSigner {
 
 const b64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 
-/** The bytes a signature covers: the card without `signatures`, JCS-canonicalised. */
+/** The bytes a signature covers: the card's canonical form, JCS-serialised. */
 export function signingPayload(card: AgentCard): string {
-  const { signatures: _drop, ...rest } = card;
-  return canonicalJson(rest);
+  return canonicalJson(canonicalCard(card));
 }
 
 async function loadOrCreateKey(dataDir: string): Promise<JWK> {

@@ -68,6 +68,41 @@ function client(allow: string[]) {
   return { c, events };
 }
 
+/** A place that knows no 1.0 method; its card (when it has one) says `version`. */
+const oldAgent = (version: string | undefined) =>
+  place((req, res, body) => {
+    if (req.method === 'GET') {
+      if (!version) return json(res, 404, { error: 'no card' });
+      return json(res, 200, { name: 'old', supportedInterfaces: [{ url: 'http://x', protocolBinding: 'JSONRPC', protocolVersion: version }] });
+    }
+    json(res, 200, { jsonrpc: '2.0', id: body?.id ?? null, error: { code: -32601, message: `Method not found: ${body?.method}` } });
+  });
+
+describe('peer protocol version', () => {
+  it('a peer without a 1.0 method has its card read, and the error says what the card said', async () => {
+    const noCard = await oldAgent(undefined);
+    const err1 = await client([`localhost:${noCard.port}`]).c.sendMessage(noCard.url, { message }).catch((e) => e);
+    expect(err1).toBeInstanceOf(PeerError);
+    expect(err1.message).toMatch(/-32601 Method not found: SendMessage .*may speak only A2A 0\.3.*could not be read/);
+    const says10 = await oldAgent('1.0');
+    const err2 = await client([`localhost:${says10.port}`]).c.sendMessage(says10.url, { message }).catch((e) => e);
+    expect(err2.message).toMatch(/-32601 .*card at .* says protocol version 1\.0, yet the method is missing/);
+    expect(says10.requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+
+  it('a 0.3 card turns the call into message/send, and the answer into 1.0 shapes', async () => {
+    const agent = await place((req, res, body) => {
+      if (req.method === 'GET') return json(res, 200, { protocolVersion: '0.3.0', name: 'old', url: 'http://x', preferredTransport: 'JSONRPC' });
+      if (body.method !== 'message/send') return json(res, 200, { jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'Method not found' } });
+      json(res, 200, { jsonrpc: '2.0', id: body.id, result: { kind: 'task', id: 't1', contextId: 'c1', status: { state: 'input-required', message: { kind: 'message', role: 'agent', messageId: 'q', parts: [{ kind: 'text', text: 'Which?' }] } } } });
+    });
+    const { c } = client([`localhost:${agent.port}`]);
+    const out = await c.sendMessage(agent.url, { message, configuration: { returnImmediately: true } });
+    expect(out.task).toMatchObject({ id: 't1', status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { role: 'ROLE_AGENT', parts: [{ text: 'Which?' }] } } });
+    expect(agent.bodies[2]).toMatchObject({ method: 'message/send', params: { message: { kind: 'message', role: 'user', parts: [{ kind: 'text', text: 'hi' }] }, configuration: { blocking: false } } });
+  });
+});
+
 describe('peer client', () => {
   it('sends A2A 1.0 with the peer header and traceparent, and traces a2a_send', async () => {
     const worker = await door();

@@ -2,11 +2,17 @@ import { z } from 'zod';
 import { PEER_HEADER, type AgentCard, type Message, type Task } from '../../src-shared/a2a';
 import { PeerError, PolicyRefusal } from './errors';
 import { checkTarget, connectUrls, type PolicyVerdict } from './policy';
+import { dialectOfCard, METHODS_TO_03, paramsTo03, resultTo10, type Dialect } from './v03';
 
 // The one outgoing A2A client every capsule uses on a model's behalf. Every place it is about to
 // reach — the first URL and every redirect hop — is checked against capabilities.network.allow
 // before fetch is called, so a refused place never sees a TCP packet. Redirects are followed by
 // hand for that reason (fetch's own following would connect first and ask later).
+//
+// It speaks A2A 1.0. A peer that answers a 1.0 method with "method not found" (or "version not
+// supported") has its card read: when the card offers only 0.3, the call is made again in 0.3
+// (v03.ts) and the rest of this client's calls to that URL speak 0.3; otherwise the error says
+// what the card said, so a model and a user see why.
 
 type TraceFn = (event: { event_type: string } & Record<string, unknown>) => void;
 
@@ -64,9 +70,12 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
   const maxRedirects = opts.maxRedirects ?? 5;
   let rpcId = 0;
 
-  const headers = (call: PeerCallOptions, json: boolean): Record<string, string> => ({
+  const dialects = new Map<string, Dialect>(); // by peer URL, once its card was read
+
+  const headers = (call: PeerCallOptions, json: boolean, dialect: Dialect = '1.0'): Record<string, string> => ({
     accept: 'application/json',
-    'a2a-version': '1.0',
+    // 0.3 had no version header: a server that speaks both reads a missing one as 0.3.
+    ...(dialect === '1.0' ? { 'a2a-version': '1.0' } : {}),
     [PEER_HEADER]: `${opts.capsule}; session=${opts.sessionId}`,
     ...(json ? { 'content-type': 'application/json' } : {}),
     ...(call.traceparent ? { traceparent: call.traceparent } : {}),
@@ -81,7 +90,7 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
   };
 
   /** One request, following redirects by hand; every hop passes the policy first. */
-  async function request(url: string, init: { method: string; body?: string }, call: PeerCallOptions): Promise<Response> {
+  async function request(url: string, init: { method: string; body?: string }, call: PeerCallOptions, dialect?: Dialect): Promise<Response> {
     const signal = call.signal ? AbortSignal.any([call.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
     let current = url;
     let { method, body } = init;
@@ -90,7 +99,7 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
       let res: Response | undefined;
       for (let i = 0; !res; i++) {
         try {
-          res = await fetch(targets[i], { method, body, headers: headers(call, body !== undefined), redirect: 'manual', signal });
+          res = await fetch(targets[i], { method, body, headers: headers(call, body !== undefined, dialect), redirect: 'manual', signal });
         } catch (err) {
           // localhost: a refused connection on one loopback address moves on to the next allowed one
           // (nothing was sent), so the peer is reached on the address family it listens on.
@@ -112,9 +121,9 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
     }
   }
 
-  async function rpc(url: string, method: string, params: unknown, call: PeerCallOptions = {}): Promise<unknown> {
+  async function rpc(url: string, method: string, params: unknown, call: PeerCallOptions = {}, dialect?: Dialect): Promise<unknown> {
     const body = JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params });
-    const res = await request(url, { method: 'POST', body }, call);
+    const res = await request(url, { method: 'POST', body }, call, dialect);
     const text = await res.text().catch(() => '');
     let json: unknown;
     try {
@@ -136,6 +145,51 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
     return result;
   }
 
+  const call03 = async (url: string, method: string, params: Record<string, any>, call: PeerCallOptions) =>
+    resultTo10(method, await rpc(url, METHODS_TO_03[method], paramsTo03(method, params), call, '0.3'));
+
+  /** A 1.0 method call, in 0.3 to a peer whose card offers only 0.3 (see the top of this file). */
+  async function rpc10(url: string, method: string, params: Record<string, any>, call: PeerCallOptions): Promise<unknown> {
+    if (dialects.get(url) === '0.3') return call03(url, method, params, call);
+    try {
+      return await rpc(url, method, params, call);
+    } catch (err) {
+      const code = err instanceof PeerError && err.reason === 'rpc_error' ? err.detail.code : undefined;
+      if ((code !== -32601 && code !== -32009) || dialects.has(url)) throw err;
+      const card = await readCardQuietly(url, call);
+      dialects.set(url, card.dialect ?? '1.0');
+      if (card.dialect === '0.3') return call03(url, method, params, call);
+      throw new PeerError('rpc_error', `${(err as Error).message} (${card.note})`, (err as PeerError).detail);
+    }
+  }
+
+  /** The peer's protocol from its card, without tracing a refusal: the model did not ask for the card. */
+  async function readCardQuietly(url: string, call: PeerCallOptions): Promise<{ dialect?: Dialect; note: string }> {
+    const dir = url.endsWith('/') ? url : `${url}/`;
+    const places = [...new Set([new URL('.well-known/agent-card.json', dir).href, new URL('/.well-known/agent-card.json', url).href])];
+    let why = 'its card is not in capabilities.network.allow';
+    for (const place of places) {
+      if (!checkTarget(place, opts.allow, call.extraAllow).ok) continue;
+      try {
+        const { dialect, version } = dialectOfCard(await fetchCardAt(place, call));
+        return { dialect, note: `its card at ${place} says protocol version ${version || '(none)'}${dialect === '1.0' ? ', yet the method is missing' : ''}` };
+      } catch (e) {
+        why = `its card could not be read: ${(e as Error).message}`;
+      }
+    }
+    return { note: `the peer may speak only A2A 0.3 (message/send, tasks/get); ${why}` };
+  }
+
+  async function fetchCardAt(cardUrl: string, call: PeerCallOptions): Promise<AgentCard> {
+    const res = await request(cardUrl, { method: 'GET' }, call);
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new PeerError('http_error', `${cardUrl} answered HTTP ${res.status}`, { url: cardUrl, status: res.status });
+    }
+    const json = await res.json().catch(() => undefined);
+    return parse<AgentCard>(cardShape, json, cardUrl, 'its agent card');
+  }
+
   const parse = <T>(schema: z.ZodType, value: unknown, url: string, what: string): T => {
     const r = schema.safeParse(value);
     if (!r.success) throw new PeerError('bad_response', `${url} answered ${what} in an unexpected shape`, { url });
@@ -144,7 +198,7 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
 
   return {
     async sendMessage(url, params, call = {}) {
-      const result = parse<SendMessageResult>(sendResult, await rpc(url, 'SendMessage', params, call), url, 'SendMessage');
+      const result = parse<SendMessageResult>(sendResult, await rpc10(url, 'SendMessage', params as unknown as Record<string, unknown>, call), url, 'SendMessage');
       const peerTaskId = result.task?.id ?? '';
       // The session trace stamps task lines with its own task id, so the peer's also goes in
       // peer_task_id (task_id is the peer's only where the trace is written without a task).
@@ -155,26 +209,21 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
         task_id: peerTaskId,
         peer_task_id: peerTaskId,
         context_id: result.task?.contextId ?? result.message?.contextId ?? params.message.contextId ?? '',
+        ...(dialects.get(url) === '0.3' ? { protocol_version: '0.3' } : {}),
         ...(call.traceparent ? { traceparent: call.traceparent } : {}),
       });
       return result;
     },
     async getTask(url, id, call = {}) {
       const params = call.historyLength === undefined ? { id } : { id, historyLength: call.historyLength };
-      return parse<Task>(taskShape, await rpc(url, 'GetTask', params, call), url, 'GetTask');
+      return parse<Task>(taskShape, await rpc10(url, 'GetTask', params, call), url, 'GetTask');
     },
     async cancelTask(url, id, call = {}) {
-      return parse<Task>(taskShape, await rpc(url, 'CancelTask', { id }, call), url, 'CancelTask');
+      return parse<Task>(taskShape, await rpc10(url, 'CancelTask', { id }, call), url, 'CancelTask');
     },
     async fetchCard(url, call = {}) {
       const cardUrl = /\/agent(-card)?\.json$/.test(new URL(url).pathname) ? url : new URL('/.well-known/agent-card.json', url).href;
-      const res = await request(cardUrl, { method: 'GET' }, call);
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => {});
-        throw new PeerError('http_error', `${cardUrl} answered HTTP ${res.status}`, { url: cardUrl, status: res.status });
-      }
-      const json = await res.json().catch(() => undefined);
-      return parse<AgentCard>(cardShape, json, cardUrl, 'its agent card');
+      return fetchCardAt(cardUrl, call);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { Manifest } from '../../src-shared/manifest';
 import type { Message, StreamResponse, Task, TaskPushNotificationConfig } from '../../src-shared/a2a';
 import type { TraceWriter } from '../trace';
@@ -31,6 +32,12 @@ export interface SessionOptions {
   /** The formation this capsule belongs to: how delegate_task reaches a capsule by name. */
   formation?: FormationResolver;
 }
+
+/**
+ * Builds the server that serves a session to its callers (the A2A door). The runtime listens on
+ * it once the session exists and closes it when the session ends; the launcher supplies it.
+ */
+export type SessionDoorFactory = (session: Session) => FastifyInstance;
 
 export type SessionState = 'starting' | 'idle' | 'busy' | 'stopping' | 'ended';
 

@@ -1,7 +1,7 @@
 import type { Manifest } from '../../src-shared/manifest';
 import type { ExecutorFactory } from './executor';
 import { createAgentLoop } from './loop';
-import { createProcessExecutor } from '../drivers/process';
+import { createProcessExecutor } from './process-executor';
 
 // THE selection point from inference.transport to the executor that runs tasks.
 // DRIVERS HELPER: register the process-transport executor here (process: createProcessExecutor).

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManifestError } from '../manifest';
-import { startSession } from './session';
+import { startSession } from '../launch';
 import { rehearsalManifest, startTestSession, type TestSession } from './testing';
 import { traceLines } from './trace-lines';
 

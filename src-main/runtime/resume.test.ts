@@ -3,7 +3,7 @@ import { readTraceLines } from '../trace';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rehearsalManifest, startTestSession, type TestSession } from './testing';
-import { startSession } from './session';
+import { startSession } from '../launch';
 import type { Session } from './api';
 
 let ts: TestSession | undefined;

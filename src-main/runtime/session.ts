@@ -5,9 +5,8 @@ import { durationMs, type Manifest } from '../../src-shared/manifest';
 import { newSessionId } from '../../src-shared/ids';
 import { loadManifestFile, ManifestError } from '../manifest';
 import { createTraceWriter } from '../trace';
-import { buildDoor } from '../door';
 import { priceUsd } from '../drivers';
-import type { Session, SessionOptions } from './api';
+import type { Session, SessionDoorFactory, SessionOptions } from './api';
 import { executorFactoryFor } from './executors';
 import { createSessionTasks } from './session-tasks';
 import { recordsLayout, removeRunningRecord, writeRunningRecord } from './layout';
@@ -17,6 +16,8 @@ import { createSessionToolkit } from './tools';
 import { finishedTasksOf } from './resume';
 
 // startSession: manifest, records folder and trace, executor, task machinery, door, running file.
+// The door is built by the caller's factory (the launcher hands in the A2A door): the runtime
+// only listens on it and closes it, so it never imports the layer that serves it.
 
 function loadManifest(opts: SessionOptions, env: Record<string, string | undefined>): { manifest: Manifest; secrets: string[] } {
   if (opts.manifest) return { manifest: opts.manifest, secrets: [] };
@@ -25,14 +26,14 @@ function loadManifest(opts: SessionOptions, env: Record<string, string | undefin
   return { manifest: loaded.manifest, secrets: loaded.secrets };
 }
 
-export async function startSession(opts: SessionOptions): Promise<Session> {
+export async function startSession(opts: SessionOptions, openDoor: SessionDoorFactory): Promise<Session> {
   const env = opts.env ?? process.env;
   const { manifest, secrets: interpolated } = loadManifest(opts, env);
   const keys = manifest.artifacts.map((a) => a.gateway?.api_key).filter((k): k is string => !!k);
   const secrets = [...new Set([...interpolated, ...(opts.secrets ?? []), ...keys])];
   // Issue 5: delegate_task and shell (runtime/tools) beside the caller's tools; their shell
   // commands are session-level work (StopSession residue, killed at the session's end).
-  const toolkit = createSessionToolkit({ manifest, manifestPath: opts.manifestPath, workdir: () => workdir, formation: opts.formation, startChild: startSession, secrets, env, extra: opts.tools });
+  const toolkit = createSessionToolkit({ manifest, manifestPath: opts.manifestPath, workdir: () => workdir, formation: opts.formation, startChild: (child) => startSession(child, openDoor), secrets, env, extra: opts.tools });
   const executor = executorFactoryFor(manifest)({
     manifest,
     env,
@@ -95,7 +96,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     ended,
   };
 
-  const door = buildDoor({ session });
+  const door = openDoor(session);
   async function endSession(reason: string): Promise<void> {
     tasks.markEnded();
     await tasks.stopForEnd();

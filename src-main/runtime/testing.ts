@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { manifestSchema, type Manifest } from '../../src-shared/manifest';
 import type { Session, SessionOptions } from './api';
-import { startSession } from './session';
+import { startSession } from '../launch';
 
 // Test support: a rehearsal session with its own CAPSULE_HOME, and a JSON-RPC caller.
 

@@ -12,3 +12,4 @@ export { summarizeManifest, hashSource } from './manifest-view';
 export { deriveEdges } from './edges';
 export type { Handlers } from './handlers';
 export { formationResolver } from './formation-resolver';
+export { createExposeService, type ExposeService } from './expose-commands';

@@ -1,7 +1,25 @@
-// Registers the door's methods. Each concern adds its module here with one import line.
-import './send';
-import './tasks';
-import './list';
-import './session';
-import '../stream/methods'; // issue 7: SendStreamingMessage, SubscribeToTask, murmur.WatchSession
-import '../push/methods'; // issue 7: the four push-config methods
+import type { MethodTable } from '../methods';
+import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs } from '../push/methods';
+import { sendStreamingMessage, subscribeToTask, watchSessionMethod } from '../stream/methods';
+import { listTasks } from './list';
+import { sendMessage } from './send';
+import { getExtendedAgentCard, stopSession } from './session';
+import { cancelTask, getTask } from './tasks';
+
+// Every method a capsule's door serves, one line each: adding a method is one line here.
+// A capsule serving fewer takes a part of it (pickMethods); the card follows what is served.
+export const doorMethods: MethodTable = Object.freeze({
+  SendMessage: sendMessage,
+  GetTask: getTask,
+  CancelTask: cancelTask,
+  ListTasks: listTasks,
+  GetExtendedAgentCard: getExtendedAgentCard,
+  'murmur.StopSession': stopSession,
+  SendStreamingMessage: sendStreamingMessage,
+  SubscribeToTask: subscribeToTask,
+  'murmur.WatchSession': watchSessionMethod,
+  CreateTaskPushNotificationConfig: createPushConfig,
+  GetTaskPushNotificationConfig: getPushConfig,
+  ListTaskPushNotificationConfigs: listPushConfigs,
+  DeleteTaskPushNotificationConfig: deletePushConfig,
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalidParams, type Task } from '../../../src-shared/a2a';
 import { withHistory } from '../../runtime/tasks';
-import { registerMethod } from '../methods';
+import type { MethodHandler } from '../methods';
 import { DEFAULT_HISTORY_LENGTH, historyLength, obj, parseParams, taskState } from '../params';
 
 // ListTasks (a2a-v1.md §7): filters, newest first by status timestamp, opaque cursor paging;
@@ -32,7 +32,7 @@ function decode(token: string): Cursor {
   throw invalidParams('params.pageToken', 'not a page token this door issued');
 }
 
-registerMethod('ListTasks', (ctx) => {
+export const listTasks: MethodHandler = (ctx) => {
   const p = parseParams(listParams, ctx.params);
   // ProtoJSON's default state means "no filter".
   const status = p.status === 'TASK_STATE_UNSPECIFIED' ? undefined : p.status;
@@ -65,4 +65,4 @@ registerMethod('ListTasks', (ctx) => {
     return rest;
   });
   return { tasks, nextPageToken: more && last ? encode([stamp(last), last.id]) : '', pageSize, totalSize: all.length };
-});
+};

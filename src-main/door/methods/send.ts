@@ -1,10 +1,10 @@
 import { PEER_HEADER, type Message } from '../../../src-shared/a2a';
 import { withHistory } from '../../runtime/tasks';
-import { registerMethod, type MethodContext } from '../methods';
+import type { MethodContext, MethodHandler } from '../methods';
 import { DEFAULT_HISTORY_LENGTH, parseParams, sendMessageParams, type SendMessageParams } from '../params';
 import { fastSendMessageParams } from '../params-fast';
 import { attachInlinePushConfig, inlinePushConfig } from '../push'; // issue 7
-import { checkAccepts } from '../../gateway/accepts'; // issue 8: the `accepts` input contract (the module alone, not the gateway server)
+import { checkAccepts } from '../accepts';
 
 // SendMessage: blocking by default (answers once the task is terminal or interrupted);
 // configuration.returnImmediately answers as soon as the task is accepted.
@@ -30,9 +30,9 @@ export function acceptFromDoor(ctx: MethodContext, method: string) {
   return { params, accepted };
 }
 
-registerMethod('SendMessage', async (ctx) => {
+export const sendMessage: MethodHandler = async (ctx) => {
   const { params, accepted } = acceptFromDoor(ctx, 'SendMessage');
   const config = params.configuration;
   const task = config?.returnImmediately ? accepted.task : await accepted.settled;
   return { task: withHistory(task, config?.historyLength ?? DEFAULT_HISTORY_LENGTH) };
-});
+};

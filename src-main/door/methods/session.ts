@@ -1,8 +1,8 @@
-import { registerMethod } from '../methods';
+import type { MethodHandler } from '../methods';
 import { agentCardOf } from '../card';
 
 // GetExtendedAgentCard and the door extension's murmur.StopSession.
 
-registerMethod('GetExtendedAgentCard', (ctx) => agentCardOf(ctx.session));
+export const getExtendedAgentCard: MethodHandler = (ctx) => agentCardOf(ctx.session, ctx.methods);
 
-registerMethod('murmur.StopSession', (ctx) => ctx.session.stopSession());
+export const stopSession: MethodHandler = (ctx) => ctx.session.stopSession();

@@ -1,13 +1,11 @@
 import { invalidParams, isTerminal, taskNotFound, type Task, type TaskPushNotificationConfig } from '../../../src-shared/a2a';
 import type { Session } from '../../runtime/api';
-import { doorCapabilities, registerMethod } from '../methods';
+import type { MethodHandler } from '../methods';
 import { statusEventOf } from '../stream/task-stream';
 import { pushOf } from './registry';
 import { MAX_CONFIGS_PER_TASK, parseConfigRef, parsePushConfig } from './validate';
 
 // The four push-config methods, and the same config inline in SendMessage/SendStreamingMessage.
-
-doorCapabilities.pushNotifications = true;
 
 function requireTask(session: Session, taskId: string): Task {
   const task = session.getTask(taskId, 0);
@@ -20,36 +18,36 @@ function afterCreate(session: Session, config: TaskPushNotificationConfig, task:
   if (isTerminal(task.status.state)) pushOf(session).delivery.deliverTo(config, statusEventOf(task));
 }
 
-registerMethod('CreateTaskPushNotificationConfig', (ctx) => {
+export const createPushConfig: MethodHandler = (ctx) => {
   const config = parsePushConfig(ctx.params);
   if (!config.taskId) throw invalidParams('params.taskId', 'taskId is required');
   const task = requireTask(ctx.session, config.taskId);
   const stored = pushOf(ctx.session).store.put(config.taskId, config);
   afterCreate(ctx.session, stored, task);
   return stored;
-});
+};
 
-registerMethod('GetTaskPushNotificationConfig', (ctx) => {
+export const getPushConfig: MethodHandler = (ctx) => {
   const { taskId, id } = parseConfigRef(ctx.params, true);
   requireTask(ctx.session, taskId);
   const config = pushOf(ctx.session).store.get(taskId, id!);
   if (!config) throw taskNotFound(taskId);
   return config;
-});
+};
 
-registerMethod('ListTaskPushNotificationConfigs', (ctx) => {
+export const listPushConfigs: MethodHandler = (ctx) => {
   const { taskId } = parseConfigRef(ctx.params, false);
   requireTask(ctx.session, taskId);
   return { configs: pushOf(ctx.session).store.list(taskId), nextPageToken: '' };
-});
+};
 
 // Idempotent, as the spec has it: deleting a config that is already gone succeeds.
-registerMethod('DeleteTaskPushNotificationConfig', (ctx) => {
+export const deletePushConfig: MethodHandler = (ctx) => {
   const { taskId, id } = parseConfigRef(ctx.params, true);
   requireTask(ctx.session, taskId);
   pushOf(ctx.session).store.delete(taskId, id!);
   return {};
-});
+};
 
 const INLINE_FIELD = 'params.configuration.taskPushNotificationConfig';
 

@@ -1,5 +1,5 @@
 import { FRAMES_EXTENSION_URI, isTerminal, taskNotFound, unsupportedOperation } from '../../../src-shared/a2a';
-import { doorCapabilities, REPLIED, registerMethod, type MethodContext } from '../methods';
+import { REPLIED, type MethodContext, type MethodHandler } from '../methods';
 import { acceptFromDoor } from '../methods/send';
 import { parseParams, taskIdParams } from '../params';
 import { wantsFrames } from './frames';
@@ -12,14 +12,12 @@ import { parseWatchParams, watchSession } from './watch';
 // unknown or finished task, a refused push config) is thrown first and leaves as a plain JSON-RPC
 // error; only then is the reply taken over for SSE.
 
-doorCapabilities.streaming = true;
-
 function open(ctx: MethodContext, options: Omit<SseOptions, 'keepaliveMs' | 'maxLifeMs'> = {}) {
   ctx.reply.hijack();
   return openSse(ctx.request.raw, ctx.reply.raw, ctx.id, { ...streamSettings(ctx.session), ...options });
 }
 
-registerMethod('SendStreamingMessage', (ctx) => {
+export const sendStreamingMessage: MethodHandler = (ctx) => {
   const { accepted } = acceptFromDoor(ctx, 'SendStreamingMessage');
   const taskId = accepted.task.id;
   const frames = wantsFrames(ctx.headers['a2a-extensions']);
@@ -30,9 +28,9 @@ registerMethod('SendStreamingMessage', (ctx) => {
   trackStream(ctx.session, sse, capWithRealState(ctx.session, taskId, sse));
   followTask(ctx.session, taskId, sse, { frames });
   return REPLIED;
-});
+};
 
-registerMethod('SubscribeToTask', (ctx) => {
+export const subscribeToTask: MethodHandler = (ctx) => {
   const p = parseParams(taskIdParams, ctx.params);
   const task = ctx.session.getTask(p.id, 0);
   if (!task) throw taskNotFound(p.id);
@@ -44,14 +42,14 @@ registerMethod('SubscribeToTask', (ctx) => {
   }
   const sse = open(ctx, { onCap: () => capWithRealState(ctx.session, p.id, sse)() });
   trackStream(ctx.session, sse, capWithRealState(ctx.session, p.id, sse));
-  followTask(ctx.session, p.id, sse);
+  followTask(ctx.session, p.id, sse, { untilTerminal: true });
   return REPLIED;
-});
+};
 
-registerMethod('murmur.WatchSession', (ctx) => {
+export const watchSessionMethod: MethodHandler = (ctx) => {
   const { from } = parseWatchParams(ctx.params);
   const sse = open(ctx);
   trackStream(ctx.session, sse);
   watchSession(ctx.session, sse, from);
   return REPLIED;
-});
+};

@@ -26,6 +26,7 @@ beforeAll(async () => {
             ],
           },
           { when: 'slow', turns: [{ text: 'slow answer', delay_ms: 800 }] },
+          { when: 'paint', turns: [{ tool_calls: [{ name: 'request_input', arguments: { question: 'Which color?' } }] }, { text: 'Painted green.' }] },
         ],
       },
     },
@@ -132,6 +133,36 @@ describe('streaming door', () => {
     expect(a.map(kind)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
     expect(b.map((e) => JSON.stringify(e))).toEqual(a.map((e) => JSON.stringify(e)));
     expect(a.at(-1).payload.value.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('subscribeToTask on a task waiting for input stays open through the answer to COMPLETED', async () => {
+    const asked = await ts.rpc('SendMessage', wireMessage('paint the fence'));
+    const task = asked.result.task;
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const got: any[] = [];
+    let opened!: () => void;
+    const first = new Promise<void>((r) => (opened = r));
+    const subscribed = (async () => {
+      for await (const e of client.resubscribeTask({ tenant: '', id: task.id })) {
+        got.push(e);
+        opened();
+      }
+    })();
+    await first;
+    expect(kind(got[0])).toBe('task');
+    expect(got[0].payload.value.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const answer = { message: { messageId: `w-${++n}`, role: 'ROLE_USER', taskId: task.id, contextId: task.contextId, parts: [{ text: 'green' }] } };
+    expect((await ts.rpc('SendMessage', answer)).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    await subscribed;
+    const states = got.filter((e) => kind(e) === 'statusUpdate').map((e) => e.payload.value.status.state);
+    expect(states[0]).toBe(TaskState.TASK_STATE_WORKING);
+    expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(got.some((e) => kind(e) === 'artifactUpdate')).toBe(true);
+
+    // SendStreamingMessage still ends at the question: the answer is a new call
+    const streamed = await events(await raw('SendStreamingMessage', wireMessage('paint the shed')));
+    expect(streamed.at(-1).result.statusUpdate.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    await ts.rpc('CancelTask', { id: streamed[0].result.task.id });
   });
 
   it('errors known before the stream opens are plain JSON-RPC errors', async () => {

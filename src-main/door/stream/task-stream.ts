@@ -4,8 +4,11 @@ import { frameOf } from './frames';
 import type { SseStream } from './sse';
 
 // Follows one task on an open SSE stream: the task as it stands first, then every status and
-// artifact update in the order the session emits them, closing after a terminal or interrupted
-// state. The snapshot and the subscription are taken in the same tick, so no update is lost or
+// artifact update in the order the session emits them. A SendStreamingMessage stream closes after
+// a terminal or interrupted state (the caller answers an INPUT_REQUIRED task with a new message,
+// which is a new call); a SubscribeToTask stream closes only at a terminal state, so a subscriber
+// sees a task that waits for input through to its end (interrupted states are reported, the stream
+// stays open). Either ends earlier when the caller goes or the life cap is reached. The snapshot and the subscription are taken in the same tick, so no update is lost or
 // sent twice. Each stream has its own listener, so several streams on one task each get every
 // event in the same order, and one closing touches neither the task nor the other streams.
 
@@ -15,11 +18,13 @@ export type FollowedSession = Pick<Session, 'getTask' | 'onTaskEvent'> & { trace
 export interface FollowOptions {
   /** Add the frames extension's text and tool frames as statusUpdate metadata. */
   frames?: boolean;
+  /** Keep the stream open through INPUT_REQUIRED / AUTH_REQUIRED (SubscribeToTask). */
+  untilTerminal?: boolean;
 }
 
-/** States after which a stream closes. */
-export const closesStream = (state: TaskState | undefined): boolean =>
-  !!state && (isTerminal(state) || INTERRUPTED_STATES.has(state));
+/** States after which a stream closes: terminal ones, and interrupted ones unless `untilTerminal`. */
+export const closesStream = (state: TaskState | undefined, untilTerminal = false): boolean =>
+  !!state && (isTerminal(state) || (!untilTerminal && INTERRUPTED_STATES.has(state)));
 
 /** Latest status as a statusUpdate (what the life cap closes with: the real state, no final claim). */
 export function statusEventOf(task: Task): StreamResponse {
@@ -40,7 +45,7 @@ export function followTask(session: FollowedSession, taskId: string, sse: SseStr
     sse.send(event);
     const state = event.statusUpdate?.status.state ?? event.task?.status.state;
     if (state) lastState = state;
-    if (closesStream(state)) sse.close();
+    if (closesStream(state, options.untilTerminal)) sse.close();
   };
 
   disposers.push(

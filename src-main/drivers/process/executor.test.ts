@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manifestSchema, type Manifest } from '../../../src-shared/manifest';
 import type { InFlightWork, TaskRun } from '../../runtime';
-import { createProcessExecutor, KILLED_NOTE, type ProcessExecutor } from './executor';
+import { createProcessExecutor, KILLED_NOTE, type ProcessExecutor } from '../../runtime/process-executor';
 
 // The process transport on a fake harness CLI: prompt in, answer out, session resume, and the
 // cancel protocol (interrupt, grace, kill) exactly as seed 000 describes it.

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSession, waitFor, type TestSession } from '../../runtime/testing';
 import { traceLines } from '../../runtime/trace-lines';
-import { KILLED_NOTE } from './executor';
+import { KILLED_NOTE } from '../../runtime/process-executor';
 
 // A capsule on the process transport, through the real session and door: answers, resume across
 // tasks of a context, and cancel mid-harness with seed 000's terminal status and trace.

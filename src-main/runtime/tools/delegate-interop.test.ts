@@ -3,7 +3,7 @@ import { PEER_HEADER } from '../../../src-shared/a2a';
 import { fakeTask } from './task.fixture';
 import { createDelegateTool } from './index';
 import { startSdkAgent, type SdkAgent } from './sdk-agent.fixture';
-import { startSession } from '../index';
+import { startSession } from '../../launch';
 import { rehearsal, rpc, scene, traceOf, userMessage, waitFor, type Scene } from './formation.fixture';
 
 // Interop: a remote agent served by @a2a-js/sdk 1.3.0 is a valid delegation target, for an answer

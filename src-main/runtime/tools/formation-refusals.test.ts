@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSession } from '../index';
+import { startSession } from '../../launch';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { staticFormation } from './index';

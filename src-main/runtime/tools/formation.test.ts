@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSession } from '../index';
+import { startSession } from '../../launch';
 import { staticFormation } from './index';
 import { readTraceFile, rehearsal, rpc, scene, traceOf, userMessage, waitFor, type Scene } from './formation.fixture';
 

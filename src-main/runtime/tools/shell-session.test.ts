@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSession } from '../index';
+import { startSession } from '../../launch';
 import { readTraceFile, rehearsal, rpc, scene, traceOf, userMessage, waitFor, type Scene } from './formation.fixture';
 
 // The shell tool inside a session: a cancel does not wait for a foreground command, names it as

@@ -63,6 +63,10 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
         <>
           <CopyField label="Gateway URL" value={x.exposure.url} />
           <CopyField label="Agent card URL" value={x.exposure.cardUrl} />
+          <p className="muted">
+            A2A clients take the gateway URL as it is, trailing slash included (an SDK&apos;s <span className="mono">createFromUrl(url)</span> finds the card from it), with{' '}
+            <span className="mono">Authorization: Bearer &lt;token&gt;</span> on every request.
+          </p>
           {x.fresh ? (
             <div className="expose-token" role="region" aria-label="New token">
               <p className="expose-warning">This token is shown once. Copy it now; only its hash is kept.</p>

@@ -1,11 +1,20 @@
 import { join } from 'node:path';
 import { CoreError, type CommandArgs, type ExposeAnswer, type ExposureView, type GatewayView } from '../../src-shared/contract';
 import { agentCardOf } from '../door';
-import type { Handlers, StudioContext } from '../workspace';
-import { createExposureStore, type ExposureInfo, type ExposureStore } from './exposures';
-import { createGateway, isLoopback, type Gateway } from './server';
-import { readSettings, writeSettings, type GatewaySettings } from './studio-settings';
-import { curlExample } from './usage';
+import {
+  createExposureStore,
+  createGateway,
+  curlExample,
+  isLoopback,
+  readSettings,
+  writeSettings,
+  type ExposureInfo,
+  type ExposureStore,
+  type Gateway,
+  type GatewaySettings,
+} from '../gateway';
+import type { StudioContext } from './context';
+import type { Handlers } from './handlers';
 
 // The Studio's side of the gateway: one gateway per Studio (data in <userData>/gateway), started
 // when a capsule is first exposed (or at start when exposures exist), restarted on configure.

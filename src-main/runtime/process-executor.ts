@@ -1,7 +1,7 @@
-import type { HarnessSpec } from '../../../src-shared/manifest';
-import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from '../../runtime';
-import { maskSecrets } from '../../trace';
-import { startHarness, type HarnessExit, type HarnessRun, type HarnessStart } from './harness';
+import type { HarnessSpec } from '../../src-shared/manifest';
+import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
+import { maskSecrets } from '../trace';
+import { startHarness, type HarnessExit, type HarnessRun, type HarnessStart } from '../drivers/process';
 
 // The process transport: each task runs the manifest's harness CLI once, which brings its own
 // agent loop. The harness session of a context is remembered, so the next message in that context

@@ -3,7 +3,7 @@ import { internalError, invalidParams, type Message } from '../../src-shared/a2a
 
 // A capsule's `accepts` input contract (JSON Schema) checked against the first data part of a new
 // task's message, before any task exists: -32602 naming the field (BadRequest fieldViolations).
-// Used by the gateway before forwarding and by the door itself (door/methods/send.ts), so a
+// Used by the door itself (door/methods/send.ts) and by the gateway before forwarding, so a
 // caller that reaches the door directly meets the same contract.
 
 const ajv = new Ajv({ allErrors: false, strict: false });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestStudio, type TestStudio } from '../workspace/test-studio';
-import { verifyCardSignature } from './signing';
+import { verifyCardSignature } from '../gateway';
+import { createTestStudio, type TestStudio } from './test-studio';
 
 // The Expose commands through the Studio core: enable shows the token once, calls show up live
 // in the access log, rotate and disable take effect at once, configure warns off loopback.
@@ -25,7 +25,7 @@ describe('expose commands', () => {
   it('enable: a URL, a one-time token and a curl call; the call shows in the live access log', async () => {
     const answer = await t.core.invoke('expose.enable', { capsuleId: 'writer' });
     expect(answer.exposure).toMatchObject({ capsuleId: 'writer', running: true, compat03: false });
-    expect(answer.exposure.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/a2a\/capsules\/writer$/);
+    expect(answer.exposure.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/a2a\/capsules\/writer\/$/);
     expect(answer.curl).toContain(answer.token);
     const list = await t.core.invoke('expose.list', {});
     expect(JSON.stringify(list)).not.toContain(answer.token);
