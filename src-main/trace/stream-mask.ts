@@ -3,8 +3,8 @@
 // stream mask sits in front of the frames: it masks whole secrets in what it has, and holds back
 // the longest tail that could still become one (at most the longest secret less one character)
 // until the next delta or the end of the stream decides. No sequence of frames it emits holds a
-// secret, and in between secrets nothing is held at all. Held text is at most twice the longest
-// secret.
+// secret, and in between secrets nothing is held at all. Held text stays within about twice the
+// longest secret.
 
 export interface StreamMask {
   /** The text that may go out now, for one more delta of the stream ('' while it holds back). */
@@ -59,18 +59,22 @@ export function createStreamMask(secrets: readonly string[]): StreamMask | undef
   // Same floor as the writer: shorter values are not masked anywhere.
   const list = [...new Set(secrets)].filter((s) => s.length >= 4);
   if (!list.length) return undefined;
+  const maxHeld = 2 * Math.max(...list.map((s) => s.length));
   let held = '';
   return {
     push(delta) {
       const text = held + delta;
       const spans = spansOf(text, list);
-      let cut = text.length - undecidedTail(text, list);
+      const undecided = text.length - undecidedTail(text, list);
+      let cut = undecided;
       // A whole secret that reaches into the undecided tail goes out with it, later, as one span.
-      for (const [a, b] of spans) {
-        if (a < cut && b > cut) {
-          cut = a;
-          break;
-        }
+      const crossing = spans.find(([a, b]) => a < cut && b > cut);
+      if (crossing) cut = crossing[0];
+      if (crossing && text.length - cut > maxHeld) {
+        // Overlapping secrets chained without end (aaaa… for "aaaa") would be held for ever: the
+        // part before the undecided tail goes out now, masked; what follows starts a new span.
+        crossing[1] = undecided;
+        cut = undecided;
       }
       held = text.slice(cut);
       return render(text, spans, cut);
