@@ -14,6 +14,7 @@ export type CommandEntry = readonly [summary: string, load: () => CommandModule]
 export const commands: Record<string, CommandEntry> = {
   run: ['start a capsule session from a manifest and keep it in the foreground', () => require('./run')],
   ps: ['list the capsule sessions running on this machine', () => require('./ps')],
+  send: ['send a task to a running session and print its answer: send <session> <text> [--stream|--no-wait]', () => require('./send')],
   cancel: ['cancel one task of a running session: cancel <session> <task-id>', () => require('./cancel')],
   stop: ['stop a running session: cancel its tasks, report what it leaves running, end it', () => require('./stop')],
   studio: ['serve the Studio UI in a browser: studio --web [--workspace DIR] [--port N]', () => require('./studio')],

@@ -1,5 +1,6 @@
 import { commands } from './commands';
 import { UserError } from './errors';
+import { ADDRESS_RULE_HELP } from './session-help';
 
 // Dispatches a command line to the registered commands and turns errors into one line + exit code.
 
@@ -12,8 +13,10 @@ function usage(): string {
     'commands:',
     ...lines,
     '',
-    'Sessions are named by address: @1 (newest), @2, …, the last 4+ characters of a session id,',
-    'the full id, or a path to a trace.jsonl. Records live under $CAPSULE_HOME (default ~/.capsule).',
+    'Sessions are named by address: @1, @2, …, the last 4+ characters of a session id, the full id,',
+    'or a path to a trace.jsonl.',
+    ADDRESS_RULE_HELP,
+    'Records live under $CAPSULE_HOME (default ~/.capsule).',
     'Run `capsule <command> --help` for the options of a command.',
   ].join('\n');
 }

@@ -4,6 +4,7 @@ import { resolveRunningSession } from '../trace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { layout } from './home';
+import { RUNNING_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule expose <session|name>`: exposes a capsule through the headless gateway. It edits the
 // gateway's exposures.json (a running `capsule serve` sees the change at once) and prints the
@@ -11,13 +12,14 @@ import { layout } from './home';
 // sessions of this machine until Ctrl-C.
 
 export const usage = `usage: capsule expose <session|name> [--revoke] [--rotate] [--compat-03] [--gateway-port N] [--data DIR]
-  <session|name>   a running session (@1, an id or its last characters) or a capsule name / formation id
+  <session|name>   a running session (${RUNNING_ADDRESS_HELP}) or a capsule name / formation id
   --revoke         ends the exposure and its token at once (open streams close)
   --rotate         replaces the token (the old one stops working at once)
   --compat-03      also answer A2A 0.3 callers (message/send, tasks/get, …); off by default
   --gateway-port   port of the gateway hosted here when none runs (default 0: the OS picks)
   --data           gateway data folder (default $CAPSULE_HOME/gateway)
-The token is printed once; only its SHA-256 hash is kept.`;
+The token is printed once; only its SHA-256 hash is kept.
+${ADDRESS_RULE_HELP}`;
 
 const options = {
   revoke: { type: 'boolean' },

@@ -1,23 +1,25 @@
 import { listRunningSessions, type RunningSession } from '../trace';
 import type { Task } from '../../src-shared/a2a';
+// The client alone, not the door's index: a command that only calls doors need not load fastify.
+import { callDoor } from '../door/client';
 import { parseCommandArgs } from './args';
-import { callDoor } from './door-client';
 import { columns, formatDuration } from './format';
 import { layout } from './home';
+import { ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule ps`: the sessions running on this machine (files of dead processes are pruned), each
 // asked by its door whether a task is working right now.
 
 export const usage = `usage: capsule ps [--json]
-Lists running capsule sessions: name, url, session id, age, busy/idle.`;
+Lists running capsule sessions: name, url, session id, age, busy/idle.
+${ADDRESS_RULE_HELP}`;
 
 type Activity = 'busy' | 'idle' | 'unreachable';
 
 async function activity(s: RunningSession): Promise<Activity> {
   try {
-    const answer = await callDoor<{ tasks?: Task[]; totalSize?: number }>(s.url, 'ListTasks', { status: 'TASK_STATE_WORKING', pageSize: 1 }, 2000);
-    if (answer.error) return 'unreachable';
-    return (answer.result.tasks?.length ?? 0) > 0 || (answer.result.totalSize ?? 0) > 0 ? 'busy' : 'idle';
+    const answer = (await callDoor(s.url, 'ListTasks', { status: 'TASK_STATE_WORKING', pageSize: 1 }, { timeoutMs: 2000 })) as { tasks?: Task[]; totalSize?: number } | undefined;
+    return (answer?.tasks?.length ?? 0) > 0 || (answer?.totalSize ?? 0) > 0 ? 'busy' : 'idle';
   } catch {
     return 'unreachable';
   }

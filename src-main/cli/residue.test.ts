@@ -70,10 +70,29 @@ describe('residue in cancel and stop', () => {
     expect(cancel).toMatchObject({ code: 0, stdout: `task ${TASK}: TASK_STATE_CANCELED\nrunning: sleep 30\nended: my-worker (ses_019ed1f0aa)\n` });
     expect(finished).toMatchObject({ code: 0, stdout: 'nothing to cancel: task tsk_019ed5211c827f63a8fe4be6232700aa is already TASK_STATE_COMPLETED\n' });
 
+    // This door has no murmur.EndSession and its process hosts nothing else (as `capsule run`
+    // records): stop asks, gets no end, and only then signals it.
+    writeRunningFile(join(home, 'run'), { session_id: SESSION, name: 'my-worker', version: '0.1.0', url, pid: sleeper.pid!, manifest_path: 'm.yaml', workdir: home, started_at: Date.now(), owns_process: true });
     const stop = await capsule('stop', SESSION);
     expect(stop).toMatchObject({ code: 0, stdout: `canceled: ${TASK}\nrunning: sleep 30\nstopped: my-worker (${SESSION})\n` });
+    expect(stop.stderr).toContain('its door has no murmur.EndSession');
     expect(await exited).toBe('SIGTERM');
     expect(seen.every((s) => s.version === '1.0')).toBe(true);
-    expect(seen.map((s) => s.method).sort()).toEqual(['CancelTask', 'CancelTask', 'murmur.StopSession']);
+    expect(seen.map((s) => s.method).sort()).toEqual(['CancelTask', 'CancelTask', 'murmur.EndSession', 'murmur.StopSession']);
+  });
+
+  it('never signals a process that may host other sessions', { timeout: 60_000 }, async () => {
+    const host = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      const url = `http://127.0.0.1:${(door.address() as { port: number }).port}`;
+      writeRunningFile(join(home, 'run'), { session_id: SESSION, name: 'my-worker', version: '0.1.0', url, pid: host.pid!, manifest_path: 'm.yaml', workdir: home, started_at: Date.now() });
+      const stop = await capsule('stop', SESSION);
+      expect(stop.code).toBe(1);
+      expect(stop.stderr).toContain(`its host (pid ${host.pid}) may run other sessions, so it was not signalled`);
+      expect(host.exitCode).toBeNull();
+      expect(host.signalCode).toBeNull();
+    } finally {
+      host.kill();
+    }
   });
 });

@@ -3,10 +3,12 @@ import { formatIssues, loadManifestFile, ManifestError } from '../manifest';
 import { startSession } from '../launch';
 import type { Session } from '../runtime';
 import { intOption, parseCommandArgs } from './args';
+import { createShutdown } from '../shell/shutdown';
 import { UserError } from './errors';
 import { openStore } from './home';
 import { resolveRecordedSession, listRunningSessions } from '../trace';
 import { recordsLayout } from '../runtime/layout';
+import { RECORDED_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 /** The recorded session `capsule run --resume` continues; refuses one that is still running. */
 function resumeTarget(address: string, records?: string): { sessionId: string; workdir: string } {
@@ -31,9 +33,10 @@ export const usage = `usage: capsule run --manifest <file> [--port N] [--records
   --manifest, -m  the capsule manifest (murmur.yaml)
   --port, -p      the door's port (overrides network.internal_port; 0 lets the OS pick)
   --records       records root (default $CAPSULE_HOME/records)
-  --resume        continue a recorded session (@1, id suffix, id or trace path): same id and
+  --resume        continue a recorded session (${RECORDED_ADDRESS_HELP}): same id and
                   records; the tasks it finished stay answerable with GetTask
-Prints "capsule: url <url>" and "session: <id>" first, then runs until Ctrl-C or SIGTERM.`;
+Prints "capsule: url <url>" and "session: <id>" first, then runs until Ctrl-C or SIGTERM.
+${ADDRESS_RULE_HELP}`;
 
 const options = {
   manifest: { type: 'string', short: 'm' },
@@ -62,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
       manifestPath,
       manifest: loaded.manifest,
       secrets: loaded.secrets,
+      ownsProcess: true,
       ...(port !== undefined ? { port } : {}),
       ...(values.records ? { recordsRoot: resolve(values.records) } : {}),
     });
@@ -75,18 +79,23 @@ export async function main(argv: string[]): Promise<number> {
 
   process.stdout.write(`capsule: url ${session.url}\nsession: ${session.id}\n`);
 
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    // A second Ctrl-C while the session winds down means "now".
-    if (++signals > 1) process.exit(130);
-    process.stderr.write(`capsule: ${signal}, stopping session ${session.id}\n`);
-    void session.end('stopped');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const reason = await session.ended;
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  process.stderr.write(`capsule: session ${session.id} ended (${reason}); records in ${session.workdir}\n`);
-  return 0;
+  // Ctrl-C or SIGTERM ends the session cleanly (a second one forces the exit); the session may
+  // also end by itself (after_task: exit, idle timeout, capsule stop).
+  const s = session;
+  return new Promise<number>((exit) => {
+    const shutdown = createShutdown({
+      stop: () => s.end('stopped'),
+      exit,
+      log: (line) => line !== 'stopped' && process.stderr.write(`capsule: ${line}\n`),
+      running: () => 1,
+    });
+    const off = shutdown.handleSignals();
+    void s.ended.then((reason) => {
+      process.stderr.write(`capsule: session ${s.id} ended (${reason}); records in ${s.workdir}\n`);
+      if (shutdown.state !== 'done') {
+        off();
+        exit(0);
+      }
+    });
+  });
 }

@@ -8,6 +8,7 @@ import type { Session } from '../runtime';
 import { liveFormation } from '../runtime/tools/formation';
 import { readFormation, FORMATION_FILE } from '../workspace';
 import { intOption, parseCommandArgs } from './args';
+import { createShutdown } from '../shell/shutdown';
 import { UserError } from './errors';
 import { layout } from './home';
 
@@ -54,12 +55,23 @@ export async function main(argv: string[]): Promise<number> {
 
   const sessions = new Map<string, Session>();
   const members = () => formation.capsules.map((c) => ({ names: [c.id], manifestPath: resolve(dir, c.manifest), ...(sessions.get(c.id) ? { session: sessions.get(c.id)! } : {}) }));
-  const stopAll = () => Promise.all([...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)));
+  let stopping = false;
+  const stopAll = () => {
+    stopping = true;
+    return Promise.all([...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)));
+  };
   for (const c of formation.capsules) {
     const manifestPath = resolve(dir, c.manifest);
     try {
       const s = await startSession({ manifestPath, formation: liveFormation(() => members().filter((m) => m.names[0] !== c.id)) });
       sessions.set(c.id, s);
+      // One session may end on its own (capsule stop, after_task: exit, idle timeout): the others,
+      // and the gateway, keep running; the gateway no longer routes to the ended one.
+      void s.ended.then((reason) => {
+        if (sessions.get(c.id) !== s) return;
+        sessions.delete(c.id);
+        if (!stopping) process.stderr.write(`capsule: ${c.id} session ${s.id} ended (${reason})\n`);
+      });
       process.stdout.write(`capsule: ${c.id} ${s.url} (session ${s.id})\n`);
     } catch (err) {
       await stopAll();
@@ -96,22 +108,18 @@ export async function main(argv: string[]): Promise<number> {
   }
   const unsubscribe = gateway.onAccess((e) => process.stderr.write(`access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`));
 
-  await new Promise<void>((done) => {
-    let signals = 0;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (++signals > 1) process.exit(130);
-      process.stderr.write(`capsule: ${signal}, stopping the gateway and ${sessions.size} session${sessions.size === 1 ? '' : 's'}\n`);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      done();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+  // Ctrl-C or SIGTERM: the gateway closes and every session ends cleanly; a second one forces it.
+  return new Promise<number>((exit) => {
+    createShutdown({
+      async stop() {
+        unsubscribe();
+        removeGatewayRecord(dataDir);
+        await gateway.close();
+        await stopAll();
+      },
+      exit,
+      log: (line) => process.stderr.write(`capsule: ${line === 'stopped' ? `stopped (${dirname(file)})` : line}\n`),
+      running: () => sessions.size,
+    }).handleSignals();
   });
-  unsubscribe();
-  removeGatewayRecord(dataDir);
-  await gateway.close();
-  await stopAll();
-  process.stderr.write(`capsule: stopped (${dirname(file)})\n`);
-  return 0;
 }

@@ -2,13 +2,15 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createCore } from '../core';
 import { recordsLayout } from '../runtime/layout';
+import { createShutdown } from '../shell/shutdown';
 import { startWebShell } from '../shell/web';
+import { listRunningSessions } from '../trace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 
 // `capsule studio --web`: the Studio in a browser, for machines without a display and for tests.
 // Prints `studio: <url>` once the page and its socket answer, then runs until Ctrl-C/SIGTERM,
-// which end the formation's sessions cleanly.
+// which end the formation's sessions cleanly (a second Ctrl-C forces the exit; see shell/shutdown).
 
 export const usage = `usage: capsule studio --web [--workspace DIR] [--port N]
   --web        serve the Studio UI on http://127.0.0.1 (the desktop app starts with npm start)
@@ -50,13 +52,19 @@ export async function main(argv: string[]): Promise<number> {
   if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) process.stderr.write('studio: the UI is not built yet; run npm run build\n');
   process.stdout.write(`studio: ${shell.url}\n`);
 
-  await new Promise<void>((done) => {
-    const stop = () => done();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  const web = shell;
+  // The command returns (and the process exits with its code) once the shutdown is done or forced.
+  return new Promise<number>((exit) => {
+    const shutdown = createShutdown({
+      async stop() {
+        offNotice();
+        await web.dispose();
+        await core.dispose();
+      },
+      exit,
+      log: (line) => process.stderr.write(`studio: ${line}\n`),
+      running: () => listRunningSessions(layout.running, { prune: false }).filter((s) => s.pid === process.pid).length,
+    });
+    shutdown.handleSignals();
   });
-  offNotice();
-  await shell.dispose();
-  await core.dispose();
-  return 0;
 }

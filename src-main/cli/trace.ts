@@ -5,16 +5,18 @@ import { UserError } from './errors';
 import { columns, formatDuration, formatTime, parseSince } from './format';
 import { openStore } from './home';
 import { printEvents, printSummary } from './trace-show';
+import { RECORDED_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule trace show [session]` and `capsule trace ls`: read from the trace index, which is
 // brought up to date with the records (by byte offset) before every command.
 
 export const usage = `usage: capsule trace show [session] [--events] [--task T] [--type E] [--records DIR]
        capsule trace ls [--capsule NAME] [--status running|ended|interrupted] [--since 1h|ISO] [--until ISO] [--search WORDS] [--limit N] [--records DIR]
-  [session]  @1 (newest, the default), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path
+  [session]  ${RECORDED_ADDRESS_HELP} (default @1)
   --events   print the raw trace events (JSON lines) instead of the summary
   --task     only events of this task (task number, full id, or first/last 4+ characters)
-  --type     only events of these types (comma-separated or repeated)`;
+  --type     only events of these types (comma-separated or repeated)
+${ADDRESS_RULE_HELP}`;
 
 const showOptions = {
   events: { type: 'boolean' },

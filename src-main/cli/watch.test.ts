@@ -81,6 +81,11 @@ describe('capsule watch', () => {
     await expect(main([], () => {})).rejects.toThrow(/one session or --url/);
   });
 
+  it('names what a canceled task left behind', () => {
+    const residue = [{ kind: 'detached_shell', work_id: 'wrk_1', binary: 'sleep', command: 'sleep 30', started_at_ms: 1 }];
+    expect(watchLine({ ts: '', session_id: 's', task_id: 'tsk_0123456789abcdef', event_type: 'task_canceled', by: 'client', residue } as never)).toBe('[89abcdef] task canceled by client  running: sleep 30');
+  });
+
   it('formats events it does not know by their type', () => {
     expect(watchLine({ ts: '', event_type: 'a2a_send', session_id: 's', task_id: 'tsk_0123456789abcdef' })).toBe('[89abcdef] a2a_send');
   });

@@ -1,12 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
-import { readSse, type WatchEvent } from '../door/stream';
+// The client alone, not the door's index: a command that only calls doors need not load fastify.
+import { door, DoorError } from '../door/client';
 import { resolveRunningSession } from '../trace';
 import { parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { formatDuration } from './format';
 import { layout } from './home';
+import { RUNNING_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
+import { residueLine } from './residue';
+import { parseResidueList } from '../../src-shared/residue';
 
 // `capsule watch <session>` / `capsule watch --url <door>`: murmur.WatchSession, printed as it
 // happens (tasks, turns with tokens, tool calls and results, completion), until the session ends.
@@ -16,9 +20,10 @@ import { layout } from './home';
 
 export const usage = `usage: capsule watch <session> [--from start|now|<seq>]
        capsule watch --url <door> [--from start|now|<seq>]
-  <session>  @1 (newest), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path
+  <session>  ${RUNNING_ADDRESS_HELP}
   --url      a door's address, e.g. localhost:52222 or http://127.0.0.1:52222
-  --from     where to start: now (default), start (the whole trace so far), or a trace line number`;
+  --from     where to start: now (default), start (the whole trace so far), or a trace line number
+${ADDRESS_RULE_HELP}`;
 
 const MAX_TEXT = 160;
 const clip = (s: string, max = MAX_TEXT) => {
@@ -49,8 +54,10 @@ export function watchLine(event: TraceEvent): string | undefined {
       return `${task}  ← ${e.name} ${e.ok ? 'ok' : 'error'}: ${clip(String(e.result ?? ''), 120)}`;
     case 'task_failed':
       return `${task}task failed (${e.cause}): ${clip(e.message ?? '')}`;
-    case 'task_canceled':
-      return `${task}task canceled by ${e.by ?? '?'}`;
+    case 'task_canceled': {
+      const left = parseResidueList(e.residue).map(residueLine);
+      return `${task}task canceled by ${e.by ?? '?'}${left.length ? `  ${left.join('; ')}` : ''}`;
+    }
     case 'task_end':
       return `${task}task ${e.exit_status}  ${e.state}  turns ${e.turns}  in ${e.tokens_in} out ${e.tokens_out}  ${formatDuration(e.duration_ms)}${e.answer ? `  “${clip(e.answer)}”` : ''}`;
     case 'push_delivered':
@@ -83,35 +90,20 @@ type StreamEnd = { ended: boolean; lastSeq: number; reachable: boolean };
 
 /** Reads one WatchSession stream, printing as it goes. */
 async function follow(url: string, from: 'now' | 'start' | number, out: (line: string) => void): Promise<StreamEnd> {
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', accept: 'text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'watch', method: 'murmur.WatchSession', params: { from } }),
-    });
-  } catch {
-    return { ended: false, lastSeq: 0, reachable: false };
-  }
-  // 503: the door is closing (its session is ending) and takes no new streams.
-  if (res.status === 503) return { ended: false, lastSeq: 0, reachable: false };
-  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    const body = (await res.json().catch(() => ({}))) as { error?: { code: number; message: string } };
-    throw new UserError(`the door at ${url} refused murmur.WatchSession${body.error ? ` (${body.error.code}): ${body.error.message}` : ` (HTTP ${res.status})`}`);
-  }
   let lastSeq = 0;
   let ended = false;
   try {
-    for await (const sse of readSse(res.body as AsyncIterable<Uint8Array>)) {
-      const msg = JSON.parse(sse.data) as { result?: WatchEvent; error?: { message: string } };
-      if (!msg.result) continue;
-      lastSeq = msg.result.seq;
-      const line = watchLine(msg.result.event);
+    for await (const { seq, event } of door.watchSession(url, from)) {
+      lastSeq = seq;
+      const line = watchLine(event as TraceEvent);
       if (line) out(line);
-      if (msg.result.event.event_type === 'session_end') ended = true;
+      if (event.event_type === 'session_end') ended = true;
     }
-  } catch {
-    // The connection dropped mid-stream: the caller decides whether the door is still there.
+  } catch (err) {
+    // Not there (or closing: its session is ending), refused, or the connection dropped
+    // mid-stream, in which case the caller decides whether the door is still there.
+    if (err instanceof DoorError && err.kind === 'unreachable') return { ended, lastSeq, reachable: false };
+    if (err instanceof DoorError) throw new UserError(`the door at ${url} refused murmur.WatchSession: ${err.message}`);
   }
   return { ended, lastSeq, reachable: true };
 }

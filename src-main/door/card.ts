@@ -8,7 +8,7 @@ import { FRAMES_EXTENSION } from './stream/frames';
 // The agent card, built from the manifest only (never a secret), served at the well-known path.
 // Its capabilities follow the method table of the door that serves it.
 
-const DOOR_EXTENSION_METHODS = ['murmur.StopSession', 'murmur.WatchSession'];
+const DOOR_EXTENSION_METHODS = ['murmur.StopSession', 'murmur.EndSession', 'murmur.WatchSession'];
 
 export function buildAgentCard(session: Session, methods: MethodTable): AgentCard {
   const m = session.manifest;
@@ -29,7 +29,8 @@ export function buildAgentCard(session: Session, methods: MethodTable): AgentCar
       extensions: [
         {
           uri: DOOR_EXTENSION_URI,
-          description: "The capsule door's own methods: murmur.StopSession cancels every task and reports what is left running; murmur.WatchSession streams the session trace.",
+          description:
+            "The capsule door's own methods: murmur.StopSession cancels every task and reports what is left running; murmur.EndSession does the same, then ends the session; murmur.WatchSession streams the session trace.",
           params: { methods: DOOR_EXTENSION_METHODS.filter((n) => Object.hasOwn(methods, n)) },
         },
         ...(caps.streaming ? [FRAMES_EXTENSION] : []),

@@ -34,5 +34,6 @@ export const agentCardOf = (session: Session, methods: MethodTable = doorMethods
 export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { acceptFromDoor } from './methods/send';
+export { callDoor, door, DoorError, type DoorCallOptions, type DoorErrorKind, type SendParams, type StopAnswer } from './client';
 export { checkAccepts } from './accepts';
 export { parseParams, sendMessageParams, taskIdParams } from './params';

@@ -73,7 +73,7 @@ describe('agent card', () => {
       supportedInterfaces: [{ url: ts.session.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
       capabilities: {
         extendedAgentCard: true,
-        extensions: expect.arrayContaining([expect.objectContaining({ uri: DOOR_EXTENSION_URI, params: { methods: ['murmur.StopSession', 'murmur.WatchSession'] } })]),
+        extensions: expect.arrayContaining([expect.objectContaining({ uri: DOOR_EXTENSION_URI, params: { methods: ['murmur.StopSession', 'murmur.EndSession', 'murmur.WatchSession'] } })]),
       },
       defaultInputModes: expect.arrayContaining(['text/plain']),
       defaultOutputModes: ['text/plain'],

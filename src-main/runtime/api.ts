@@ -31,6 +31,11 @@ export interface SessionOptions {
   tools?: Tool[];
   /** The formation this capsule belongs to: how delegate_task reaches a capsule by name. */
   formation?: FormationResolver;
+  /**
+   * True when this process hosts this one session and nothing else (`capsule run`). Only then
+   * may `capsule stop` signal the process, if the session's own end does not come.
+   */
+  ownsProcess?: boolean;
 }
 
 /**

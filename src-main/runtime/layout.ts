@@ -21,6 +21,8 @@ export interface RunningRecord {
   workdir: string;
   started_at: string;
   parent_session_id?: string;
+  /** True when the process hosts this session alone (`capsule run`): `capsule stop` may signal it. */
+  owns_process?: boolean;
 }
 
 export function writeRunningRecord(dir: string, record: RunningRecord): string {

@@ -147,6 +147,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     workdir,
     started_at: new Date(startedAt).toISOString(),
     ...(opts.parent ? { parent_session_id: opts.parent.sessionId } : {}),
+    ...(opts.ownsProcess ? { owns_process: true } : {}),
   });
   tasks.start();
   return session;

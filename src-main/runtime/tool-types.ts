@@ -1,13 +1,12 @@
 import type { ToolSpec } from '../drivers/types';
 import type { TraceEvent } from '../../src-shared/trace';
+import type { ResidueItem } from '../../src-shared/residue';
 
 // Tools the agent loop offers the model (delegate_task, shell, request_input, …). A tool that
 // leaves something running when its task is canceled reports it as residue.
 
 /** Something a canceled task leaves behind, as CancelTask's `residue` artifact names it. */
-export type ResidueItem =
-  | { kind: 'detached_shell'; work_id: string; binary: string; command: string; started_at_ms: number }
-  | { kind: 'delegation'; delegation_id: string; capsule: string; version: string; child_session_id: string; child_workdir: string };
+export type { ResidueItem };
 
 export interface ToolContext {
   sessionId: string;

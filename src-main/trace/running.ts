@@ -15,6 +15,7 @@ const runningFileSchema = z.object({
   manifest_path: z.string().default(''),
   workdir: z.string().default(''),
   started_at: z.union([z.number(), z.string()]),
+  owns_process: z.boolean().optional(),
 });
 
 export type RunningFile = z.input<typeof runningFileSchema>;
@@ -29,6 +30,8 @@ export interface RunningSession {
   manifestPath: string;
   workdir: string;
   startedAt: number;
+  /** The process hosts this session alone (`capsule run`), so signalling it ends only this session. */
+  ownsProcess: boolean;
   file: string;
 }
 
@@ -72,6 +75,7 @@ export function listRunningSessions(runDir: string, opts: { prune?: boolean } = 
       manifestPath: info.manifest_path,
       workdir: info.workdir,
       startedAt,
+      ownsProcess: info.owns_process === true,
       file,
     });
   }

@@ -14,12 +14,15 @@ export interface TasksSlice {
   tasks: Record<string, TaskRecord>;
   /** What the door said to the last Cancel of each task. */
   cancelAnswers: Record<string, CancelAnswer & { error?: string }>;
-  /** What the door said to the last Stop session of each capsule. */
+  /** What the last Stop session (or Cancel all tasks) of each capsule canceled and left behind. */
   stopAnswers: Record<string, StopSessionAnswer & { error?: string }>;
   loadTasks(capsuleId: string): Promise<void>;
   refreshTask(capsuleId: string, taskId: string): Promise<void>;
   cancelTask(capsuleId: string, taskId: string): Promise<void>;
+  /** Ends the session (its tasks canceled first). */
   stopSession(capsuleId: string): Promise<void>;
+  /** Cancels every task; the session keeps running. */
+  cancelAllTasks(capsuleId: string): Promise<void>;
 }
 
 type TaskUpdate = EventPayload<'task.updated'>;
@@ -39,6 +42,16 @@ function mergeTask(old: TaskRecord | undefined, next: TaskRecord): TaskRecord {
 
 export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
   const put = (capsuleId: string, task: Task) => set((s) => ({ tasks: { ...s.tasks, [task.id]: mergeTask(s.tasks[task.id], { capsuleId, task }) } }));
+  const stopOrCancelAll = async (capsuleId: string, command: 'session.stop' | 'session.cancelAll') => {
+    const sessionId = get().capsules[capsuleId]?.sessionId ?? '';
+    try {
+      const answer = await invoke(command, { capsuleId });
+      set((s) => ({ stopAnswers: { ...s.stopAnswers, [capsuleId]: answer } }));
+    } catch (err) {
+      const failed = { session_id: sessionId, canceled: [], residue: [], ended: false, error: describeError(err) };
+      set((s) => ({ stopAnswers: { ...s.stopAnswers, [capsuleId]: failed } }));
+    }
+  };
   return {
     tasks: {},
     cancelAnswers: {},
@@ -71,14 +84,8 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
         set((s) => ({ cancelAnswers: { ...s.cancelAnswers, [taskId]: { residue: [], error: describeError(err) } } }));
       }
     },
-    async stopSession(capsuleId) {
-      try {
-        const answer = await invoke('session.stop', { capsuleId });
-        set((s) => ({ stopAnswers: { ...s.stopAnswers, [capsuleId]: answer } }));
-      } catch (err) {
-        set((s) => ({ stopAnswers: { ...s.stopAnswers, [capsuleId]: { session_id: '', canceled: [], residue: [], error: describeError(err) } } }));
-      }
-    },
+    stopSession: (capsuleId) => stopOrCancelAll(capsuleId, 'session.stop'),
+    cancelAllTasks: (capsuleId) => stopOrCancelAll(capsuleId, 'session.cancelAll'),
   };
 };
 

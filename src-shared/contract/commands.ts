@@ -81,7 +81,11 @@ export const commands = {
     z.strictObject({ capsuleId: id, taskId: id }),
   ),
   'session.stop': command<StopSessionAnswer>()(
-    "Calls murmur.StopSession on the capsule's door: what was canceled and what was left running.",
+    "Ends the capsule's session: murmur.StopSession on its door (what was canceled and left behind), then the session's end (session_end, door closed).",
+    z.strictObject({ capsuleId: id }),
+  ),
+  'session.cancelAll': command<StopSessionAnswer>()(
+    "Cancels every task of the capsule's session (murmur.StopSession) and keeps the session running.",
     z.strictObject({ capsuleId: id }),
   ),
 

@@ -120,10 +120,8 @@ export interface RecentWorkspace {
   exists: boolean;
 }
 
-/** Something a canceled task or stopped session left running. */
-export type ResidueView =
-  | { kind: 'detached_shell'; work_id: string; binary: string; command: string; started_at_ms: number }
-  | { kind: 'delegation'; delegation_id: string; capsule: string; version: string; child_session_id: string; child_workdir: string };
+/** Something a canceled task or stopped session left behind (the one residue shape, src-shared/residue). */
+export type ResidueView = import('../residue').ResidueItem;
 
 /** The door's answer to CancelTask: the task, or why it could not be canceled. */
 export interface CancelAnswer {
@@ -133,9 +131,11 @@ export interface CancelAnswer {
   refused?: { code: number; message: string; state?: TaskState };
 }
 
-/** The door's answer to murmur.StopSession. */
+/** What Stop session (or Cancel all tasks) canceled and left behind, read from the door's murmur.StopSession. */
 export interface StopSessionAnswer {
   session_id: string;
   canceled: string[];
   residue: ResidueView[];
+  /** True when the session was ended too (Stop session); false when it keeps running (Cancel all tasks). */
+  ended: boolean;
 }

@@ -13,6 +13,11 @@ describe('trace lines in words', () => {
     expect(describeTraceEvent(ev(1, 'delegation_start', { to: 'researcher', peer_url: 'http://w', delegation_id: 'dlg_1' }))).toBe('→ researcher at http://w (dlg_1)');
     expect(describeTraceEvent(ev(1, 'task_failed', { cause: 'driver', message: 'boom' }))).toBe('driver: boom');
     expect(describeTraceEvent(ev(1, 'task_canceled', { by: 'CancelTask', interrupted: 'inference' }))).toBe('canceled by CancelTask during inference');
+    const residue = [
+      { kind: 'detached_shell', work_id: 'wrk_1', binary: 'sleep', command: 'sleep 30', started_at_ms: 1 },
+      { kind: 'delegation', delegation_id: 'dlg_1', capsule: 'writer', version: '0.1.0', child_session_id: 'ses_9', child_workdir: '/tmp' },
+    ];
+    expect(describeTraceEvent(ev(1, 'task_canceled', { by: 'client', interrupted: 'tool', residue }))).toBe('canceled by client during tool · running: sleep 30; ended: writer (ses_9)');
     expect(['tool_call', 'a2a_task_received', 'task_failed', 'task_canceled', 'session_end'].map(traceEventKind)).toEqual(['tool', 'a2a', 'failure', 'cancel', 'session']);
     expect(describeTraceEvent(ev(1, 'frame', { kind: 'text_delta', turn: 1, text: 'fragment 7 ' }))).toBe('fragment 7 (turn 1 streaming)');
     expect(describeTraceEvent(ev(1, 'task_end', { state: 'TASK_STATE_COMPLETED', turns: 1, tokens_in: 3, tokens_out: 4 }))).toBe('COMPLETED · 1 turn · 3/4 tokens');

@@ -1,4 +1,5 @@
 import type { TraceEvent } from './events';
+import { describeResidue, parseResidueList } from '../residue';
 
 // What a trace line says, in a few words, and what kind of line it is: one wording for every
 // view of a trace (the live trace tab, the sessions browser). Pure, so lists stay cheap to render
@@ -48,8 +49,13 @@ export function describeTraceEvent(e: TraceEvent): string {
       return `${str(r.state).replace('TASK_STATE_', '')} · ${r.turns ?? 0} turn${r.turns === 1 ? '' : 's'} · ${r.tokens_in ?? 0}/${r.tokens_out ?? 0} tokens${r.answer ? ` · ${clip(str(r.answer))}` : ''}`;
     case 'task_failed':
       return `${str(r.cause)}: ${clip(str(r.message))}`;
-    case 'task_canceled':
-      return `canceled by ${str(r.by) || '?'}${r.interrupted ? ` during ${str(r.interrupted)}` : ''}`;
+    case 'task_canceled': {
+      const left = parseResidueList(r.residue).map((item) => {
+        const { status, text } = describeResidue(item);
+        return `${status}: ${text}`;
+      });
+      return `canceled by ${str(r.by) || '?'}${r.interrupted ? ` during ${str(r.interrupted)}` : ''}${left.length ? ` · ${clip(left.join('; '))}` : ''}`;
+    }
     case 'task_rejected':
       return clip(str(r.reason));
     case 'session_start':

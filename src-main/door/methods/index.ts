@@ -3,6 +3,7 @@ import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs } fr
 import { sendStreamingMessage, subscribeToTask, watchSessionMethod } from '../stream/methods';
 import { listTasks } from './list';
 import { sendMessage } from './send';
+import { endSession } from './end-session';
 import { getExtendedAgentCard, stopSession } from './session';
 import { cancelTask, getTask } from './tasks';
 
@@ -15,6 +16,7 @@ export const doorMethods: MethodTable = Object.freeze({
   ListTasks: listTasks,
   GetExtendedAgentCard: getExtendedAgentCard,
   'murmur.StopSession': stopSession,
+  'murmur.EndSession': endSession,
   SendStreamingMessage: sendStreamingMessage,
   SubscribeToTask: subscribeToTask,
   'murmur.WatchSession': watchSessionMethod,

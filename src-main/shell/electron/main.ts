@@ -6,6 +6,7 @@ import { createCore, type Core } from '../../core';
 import { installLastResort } from '../../runtime';
 import { recordsLayout } from '../../runtime/layout';
 import { CSP } from '../csp';
+import { createShutdown } from '../shutdown';
 import { wireIpc } from './ipc';
 import { APP_ORIGIN, APP_SCHEME, decideNavigation, decideWindowOpen, isExternalLink, isStudioPage } from './policy';
 
@@ -115,6 +116,21 @@ app.whenReady().then(async () => {
   });
 });
 
-app.on('window-all-closed', () => {
-  void (core?.dispose() ?? Promise.resolve()).finally(() => app.quit());
+// One shutdown path for Ctrl-C, SIGTERM, the last window closing and the app quitting (Cmd+Q
+// included): every session ends cleanly before the app exits; a second signal forces it.
+const shutdown = createShutdown({
+  stop: async () => {
+    await core?.dispose();
+  },
+  exit: (code) => app.exit(code),
+  log: (line) => process.stderr.write(`studio: ${line}\n`),
+});
+shutdown.handleSignals();
+
+app.on('window-all-closed', () => void shutdown.request('the window closed'));
+app.on('before-quit', (event) => {
+  // app.exit (the shutdown's end) quits without another before-quit.
+  if (shutdown.state === 'done') return;
+  event.preventDefault();
+  void shutdown.request('quitting');
 });

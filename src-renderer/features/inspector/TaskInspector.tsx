@@ -1,17 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
-import type { ResidueView } from '../../../src-shared/contract';
+import type { ResidueView, StopSessionAnswer } from '../../../src-shared/contract';
+import { describeResidue, residueKey } from '../../../src-shared/residue';
 import { answerText, useStudio, type TaskRecord } from '../../store';
 import { TaskStateBadge } from '../console';
 import './inspector.css';
 
-/** A capsule's tasks: state, messages, answer; Cancel one task or stop the whole session. */
+/** A capsule's tasks: state, messages, answer; cancel one task or all of them, or stop the session. */
 export function TaskInspector({ capsuleId }: { capsuleId: string }) {
   const sessionId = useStudio((s) => s.capsules[capsuleId]?.sessionId);
   const state = useStudio((s) => s.capsules[capsuleId]?.state);
   const tasks = useStudio((s) => s.tasks);
   const stop = useStudio((s) => s.stopAnswers[capsuleId]);
-  const [stopping, setStopping] = useState(false);
+  const [busy, setBusy] = useState<'stop' | 'cancelAll' | undefined>();
   useEffect(() => {
     if (sessionId) void useStudio.getState().loadTasks(capsuleId);
   }, [capsuleId, sessionId]);
@@ -36,33 +37,36 @@ export function TaskInspector({ capsuleId }: { capsuleId: string }) {
             'Not running'
           )}
         </span>
-        <button
-          type="button"
-          className="btn btn-danger"
-          disabled={!running || stopping}
-          onClick={async () => {
-            setStopping(true);
-            await useStudio.getState().stopSession(capsuleId);
-            setStopping(false);
-          }}
-        >
-          Stop session
-        </button>
+        <span className="inspector-actions">
+          <button
+            type="button"
+            className="btn"
+            disabled={!running || busy !== undefined}
+            title="Cancel every task of this session; the capsule keeps running and takes new tasks"
+            onClick={async () => {
+              setBusy('cancelAll');
+              await useStudio.getState().cancelAllTasks(capsuleId);
+              setBusy(undefined);
+            }}
+          >
+            Cancel all tasks
+          </button>
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={!running || busy !== undefined}
+            title="Cancel every task, then end the session: its door closes and the capsule stops"
+            onClick={async () => {
+              setBusy('stop');
+              await useStudio.getState().stopSession(capsuleId);
+              setBusy(undefined);
+            }}
+          >
+            Stop session
+          </button>
+        </span>
       </div>
-      {stop ? (
-        <div className="inspector-result" role="status" aria-label="Stop session result">
-          {stop.error ? (
-            <span className="error-text">Stop session failed: {stop.error}</span>
-          ) : (
-            <>
-              <strong>Stop session: {stop.canceled.length} task{stop.canceled.length === 1 ? '' : 's'} canceled.</strong>{' '}
-              {stop.canceled.length ? <span className="mono">{stop.canceled.join(', ')}</span> : 'Nothing was running.'}
-              <Residue items={stop.residue} />
-              <div className="muted">The capsule keeps answering new tasks; Stop on its node ends it.</div>
-            </>
-          )}
-        </div>
-      ) : null}
+      {stop && (!sessionId || sessionId === stop.session_id) ? <StopResult answer={stop} /> : null}
       {mine.length === 0 ? <p className="empty-state">No tasks yet. Send one from the console.</p> : null}
       <ul className="task-list" aria-label="Tasks">
         {mine.map((rec) => (
@@ -131,24 +135,82 @@ function TaskRow({ rec }: { rec: TaskRecord }) {
   );
 }
 
-function Residue({ items }: { items: ResidueView[] }) {
-  if (items.length === 0) return <div className="muted">Nothing was left running.</div>;
+function StopResult({ answer }: { answer: StopSessionAnswer & { error?: string } }) {
+  const what = answer.ended ? 'Stop session' : 'Cancel all tasks';
+  const n = answer.canceled.length;
   return (
-    <div>
-      Left running:
-      <ul className="residue">
-        {items.map((r) =>
-          r.kind === 'detached_shell' ? (
-            <li key={r.work_id}>
-              shell <code>{r.command}</code> ({r.binary})
-            </li>
-          ) : (
-            <li key={r.delegation_id}>
-              delegation to {r.capsule}@{r.version}, session <code>{r.child_session_id}</code>
-            </li>
-          ),
-        )}
-      </ul>
+    <div className="inspector-result" role="status" aria-label={`${what} result`}>
+      {answer.error ? (
+        <span className="error-text">
+          {what} failed: {answer.error}
+        </span>
+      ) : (
+        <>
+          <strong>
+            {what}: {n} task{n === 1 ? '' : 's'} canceled.
+          </strong>{' '}
+          {n ? <span className="mono">{answer.canceled.join(', ')}</span> : 'Nothing was running.'}
+          <Residue items={answer.residue} sessionEnded={answer.ended} />
+          <div className="muted">{answer.ended ? 'The session has ended; Launch starts a new one.' : 'The capsule keeps answering new tasks.'}</div>
+        </>
+      )}
     </div>
+  );
+}
+
+/**
+ * What a cancel left behind: detached shell commands still running, delegations it ended. When the
+ * session ended too, its end stopped the shell commands as well, and they are listed as ended.
+ */
+function Residue({ items, sessionEnded = false }: { items: ResidueView[]; sessionEnded?: boolean }) {
+  if (items.length === 0) return <div className="muted">Nothing was left running.</div>;
+  const running = sessionEnded ? [] : items.filter((r) => describeResidue(r).status === 'running');
+  const ended = items.filter((r) => !running.includes(r));
+  return (
+    <div className="residue-groups">
+      {running.length ? (
+        <div>
+          Left running:
+          <ul className="residue" aria-label="Left running">
+            {running.map((r) => (
+              <ResidueRow key={residueKey(r)} item={r} />
+            ))}
+          </ul>
+        </div>
+      ) : sessionEnded ? null : (
+        <div className="muted">Nothing was left running.</div>
+      )}
+      {ended.length ? (
+        <div>
+          Ended:
+          <ul className="residue" aria-label="Ended">
+            {ended.map((r) => (
+              <ResidueRow key={residueKey(r)} item={r} sessionEnded={sessionEnded} />
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ResidueRow({ item, sessionEnded = false }: { item: ResidueView; sessionEnded?: boolean }) {
+  if (item.kind === 'detached_shell') {
+    return (
+      <li>
+        shell <code>{item.command}</code> ({item.binary}){sessionEnded ? ', stopped with the session' : ''}
+      </li>
+    );
+  }
+  return (
+    <li>
+      delegation to {item.capsule}
+      {item.version ? `@${item.version}` : ''}
+      {item.child_session_id ? (
+        <>
+          , session <code>{item.child_session_id}</code>
+        </>
+      ) : null}
+    </li>
   );
 }

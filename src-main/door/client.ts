@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import type { Message, StreamResponse, Task } from '../../src-shared/a2a';
+import { parseResidueList, residueOfTask, type ResidueItem } from '../../src-shared/residue';
+import { readSse } from './stream/sse-reader';
+
+// The one JSON-RPC client the CLI and the Studio use to reach a session's door, as any A2A client
+// would. It is not the peer client: that one speaks for a capsule (network policy, peer header,
+// trace); this one speaks for the person at the terminal or in the Studio. Every answer is
+// checked before it is believed, and one error type says what went wrong:
+//  - `unreachable`: nothing answered (refused, timed out);
+//  - `bad_answer`: something answered, but not JSON-RPC;
+//  - `rpc`: the door answered with a JSON-RPC error (`code`, `data` as it sent them).
+
+export type DoorErrorKind = 'unreachable' | 'bad_answer' | 'rpc';
+
+export class DoorError extends Error {
+  override readonly name = 'DoorError';
+  constructor(
+    readonly kind: DoorErrorKind,
+    message: string,
+    readonly url: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+  /** The ErrorInfo metadata of an A2A error (e.g. the state of a task that cannot be canceled). */
+  get metadata(): Record<string, string> {
+    const info = Array.isArray(this.data) ? this.data.find((d) => d && typeof d === 'object' && 'metadata' in d) : undefined;
+    const metadata = (info as { metadata?: unknown } | undefined)?.metadata;
+    return metadata && typeof metadata === 'object' ? (metadata as Record<string, string>) : {};
+  }
+}
+
+export interface DoorCallOptions {
+  signal?: AbortSignal;
+  /** Per call (default 10 s; a blocking SendMessage passes its own). */
+  timeoutMs?: number;
+}
+
+/** The longest answer read from a door (its own request limit is 1 MiB; answers carry history). */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+const envelope = z.object({
+  jsonrpc: z.literal('2.0'),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+});
+
+let nextId = 1;
+
+const headers = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+
+function signalOf(opts: DoorCallOptions): AbortSignal | undefined {
+  if (opts.timeoutMs === 0) return opts.signal;
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  return opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+}
+
+async function post(url: string, method: string, params: unknown, opts: DoorCallOptions, extra: Record<string, string> = {}): Promise<Response> {
+  try {
+    return await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, ...extra },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+      signal: signalOf(opts),
+    });
+  } catch (err) {
+    if (opts.signal?.aborted) throw opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted');
+    const e = err as Error & { cause?: { code?: string } };
+    const why = e.name === 'TimeoutError' ? 'timed out' : (e.cause?.code ?? e.message);
+    throw new DoorError('unreachable', `the door at ${url} does not answer (${why})`, url);
+  }
+}
+
+function decode(url: string, status: number, text: string): unknown {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new DoorError('bad_answer', `the door at ${url} answered HTTP ${status} without JSON-RPC`, url);
+  }
+  const env = envelope.safeParse(json);
+  if (!env.success) throw new DoorError('bad_answer', `the door at ${url} answered HTTP ${status} with something that is not JSON-RPC 2.0`, url);
+  const { error, result } = env.data;
+  if (error) throw new DoorError('rpc', `${error.message} (${error.code})`, url, error.code, error.data);
+  return result;
+}
+
+/** One JSON-RPC call; resolves with `result`, throws DoorError. */
+export async function callDoor(url: string, method: string, params: unknown, opts: DoorCallOptions = {}): Promise<unknown> {
+  const res = await post(url, method, params, opts);
+  return decode(url, res.status, await readBounded(url, res));
+}
+
+/** The answer's body as text, refused past MAX_ANSWER_BYTES whether or not it said its length. */
+async function readBounded(url: string, res: Response): Promise<string> {
+  const tooBig = () => new DoorError('bad_answer', `the door at ${url} answered more than ${MAX_ANSWER_BYTES} bytes`, url);
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooBig();
+  }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > MAX_ANSWER_BYTES) {
+        await res.body.cancel().catch(() => undefined);
+        throw tooBig();
+      }
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof DoorError) throw err;
+    throw new DoorError('unreachable', `the door at ${url} broke off its answer (${(err as Error).message})`, url);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const taskShape = z.looseObject({ id: z.string().min(1), status: z.looseObject({ state: z.string() }) });
+const sendShape = z.union([z.looseObject({ task: taskShape }), z.looseObject({ message: z.looseObject({ parts: z.array(z.unknown()) }) })]);
+const stopShape = z.looseObject({ session_id: z.string(), canceled: z.array(z.string()).max(100_000), residue: z.unknown() });
+
+function shaped<T>(schema: z.ZodType, value: unknown, url: string, what: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new DoorError('bad_answer', `the door at ${url} answered ${what} in an unexpected shape`, url);
+  return r.data as T;
+}
+
+export interface SendParams {
+  message: Message;
+  configuration?: { returnImmediately?: boolean; historyLength?: number };
+}
+
+/** What murmur.StopSession (and murmur.EndSession) answer. */
+export interface StopAnswer {
+  session_id: string;
+  canceled: string[];
+  residue: ResidueItem[];
+}
+
+export const door = {
+  async sendMessage(url: string, params: SendParams, opts?: DoorCallOptions): Promise<{ task?: Task; message?: Message }> {
+    return shaped(sendShape, await callDoor(url, 'SendMessage', params, opts), url, 'SendMessage');
+  },
+  async getTask(url: string, id: string, historyLength?: number, opts?: DoorCallOptions): Promise<Task> {
+    return shaped(taskShape, await callDoor(url, 'GetTask', { id, ...(historyLength !== undefined ? { historyLength } : {}) }, opts), url, 'GetTask');
+  },
+  async listTasks(url: string, pageSize = 100, opts?: DoorCallOptions): Promise<Task[]> {
+    const answer = shaped<{ tasks?: Task[] }>(z.looseObject({ tasks: z.array(taskShape).optional() }), await callDoor(url, 'ListTasks', { pageSize }, opts), url, 'ListTasks');
+    return answer.tasks ?? [];
+  },
+  /** CancelTask: the canceled task and its residue. A task that already ended throws DoorError code -32002. */
+  async cancelTask(url: string, id: string, opts?: DoorCallOptions): Promise<{ task: Task; residue: ResidueItem[] }> {
+    const task = shaped<Task>(taskShape, await callDoor(url, 'CancelTask', { id }, opts), url, 'CancelTask');
+    return { task, residue: residueOfTask(task) };
+  },
+  /** murmur.StopSession: cancels every task; the session keeps running. */
+  async stopSession(url: string, opts?: DoorCallOptions): Promise<StopAnswer> {
+    return stopAnswer(url, await callDoor(url, 'murmur.StopSession', {}, opts), 'murmur.StopSession');
+  },
+  /** murmur.EndSession: cancels every task, answers, then ends the session (its door closes). */
+  async endSession(url: string, opts?: DoorCallOptions): Promise<StopAnswer> {
+    return stopAnswer(url, await callDoor(url, 'murmur.EndSession', {}, opts), 'murmur.EndSession');
+  },
+  /** SendStreamingMessage: each event as the door sends it, until the stream closes. */
+  async *streamMessage(url: string, params: SendParams, opts: StreamOptions = {}): AsyncGenerator<StreamResponse> {
+    for await (const result of stream(url, 'SendStreamingMessage', params, opts)) if (result && typeof result === 'object') yield result as StreamResponse;
+  },
+  /** murmur.WatchSession: the session's trace events, each with its line number, until the session ends. */
+  async *watchSession(url: string, from: 'now' | 'start' | number, opts: StreamOptions = {}): AsyncGenerator<{ seq: number; event: { event_type: string } & Record<string, unknown> }> {
+    for await (const result of stream(url, 'murmur.WatchSession', { from }, opts)) if (result && typeof result === 'object') yield result as never;
+  },
+};
+
+export type StreamOptions = DoorCallOptions & { extensions?: string };
+
+/**
+ * A streaming method: each event's result as it comes. A door that cannot be reached, or is closing
+ * (HTTP 503), throws `unreachable`; one that answers with an error instead of a stream throws that
+ * error; a stream that breaks off later throws whatever broke it (the caller decides what it means).
+ */
+async function* stream(url: string, method: string, params: unknown, opts: StreamOptions): AsyncGenerator<unknown> {
+  const res = await post(url, method, params, { ...opts, timeoutMs: opts.timeoutMs ?? 0 }, { accept: 'text/event-stream', ...(opts.extensions ? { 'a2a-extensions': opts.extensions } : {}) });
+  if (res.status === 503) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new DoorError('unreachable', `the door at ${url} is closing`, url);
+  }
+  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    decode(url, res.status, await readBounded(url, res));
+    throw new DoorError('bad_answer', `the door at ${url} answered ${method} without a stream`, url);
+  }
+  if (!res.body) return;
+  for await (const event of readSse(res.body as AsyncIterable<Uint8Array>)) yield decode(url, res.status, event.data);
+}
+
+function stopAnswer(url: string, value: unknown, method: string): StopAnswer {
+  const answer = shaped<{ session_id: string; canceled: string[]; residue: unknown }>(stopShape, value, url, method);
+  return { session_id: answer.session_id, canceled: answer.canceled, residue: parseResidueList(answer.residue) };
+}
