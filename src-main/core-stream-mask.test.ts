@@ -24,9 +24,10 @@ describe('the core and streamed secrets', () => {
       .replace('          - text: "Draft: a short, clear paragraph that answers the request."', '          - text: "Draft."\n            stream: { frames: 6, per_second: 1000 }');
     writeFileSync(file, text);
     await studio.core.invoke('capsule.launch', { id: 'writer' });
+    const ended = studio.next('trace.appended', (t) => t.events.some((e) => e.event_type === 'task_end'), 20_000);
     const task = await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'stream it' });
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-    await studio.next('trace.appended', (t) => t.events.some((e) => e.event_type === 'task_end'));
+    await ended;
 
     const batches = studio.events.filter((e) => e.event === 'trace.appended').flatMap((e) => (e.payload as { events: Array<Record<string, unknown>> }).events);
     const frames = batches.filter((e) => e.event_type === 'frame').map((e) => e.text as string);
