@@ -48,6 +48,18 @@ export class CanvasPage {
     await this.page.mouse.up();
   }
 
+  /** Drags from a node's target handle (a worker's left side) onto another node's source handle: the wrong way round. */
+  async connectBackwards(fromId: string, toId: string): Promise<void> {
+    const from = await this.nodeById(fromId).locator('.react-flow__handle.target').boundingBox();
+    const to = await this.nodeById(toId).locator('.react-flow__handle.source').boundingBox();
+    if (!from || !to) throw new Error(`handles of ${fromId} or ${toId} are not visible`);
+    await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(from.x + from.width / 2 + 1, from.y + from.height / 2 + 1);
+    await this.page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });
+    await this.page.mouse.up();
+  }
+
   /** Selects an edge by clicking its path, then deletes it with the keyboard. */
   async deleteEdge(source: string, target: string): Promise<void> {
     const edge = this.edge(source, target);

@@ -13,6 +13,7 @@ export const FOLDER_ORDER = [
   ['launch'],
   ['gateway'],
   ['workspace'],
+  ['deploy'],
   ['core'], // src-main/core.ts
   ['shell'],
   ['cli'],

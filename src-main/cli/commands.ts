@@ -21,5 +21,6 @@ export const commands: Record<string, CommandEntry> = {
   trace: ['show or list recorded sessions: trace show [session] | trace ls', () => require('./trace')],
   expose: ['expose a capsule to outside A2A callers through the gateway: expose <session|name> [--revoke|--rotate]', () => require('./expose')],
   serve: ['headless: a workspace formation plus the gateway: serve --workspace DIR [--gateway-port N]', () => require('./serve')],
+  deploy: ['write Kubernetes manifests for a formation: deploy kubernetes --workspace DIR [--namespace N] [--out DIR]', () => require('./deploy')],
   watch: ['follow a running session live: watch <session> | watch --url <door>', () => require('./watch')],
 };

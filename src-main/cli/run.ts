@@ -8,6 +8,7 @@ import { UserError } from './errors';
 import { openStore } from './home';
 import { resolveRecordedSession, listRunningSessions } from '../trace';
 import { recordsLayout } from '../runtime/layout';
+import { staticFormation, type FormationResolver, type FormationTarget } from '../runtime/tools/formation';
 import { RECORDED_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 /** The recorded session `capsule run --resume` continues; refuses one that is still running. */
@@ -26,12 +27,30 @@ function resumeTarget(address: string, records?: string): { sessionId: string; w
   }
 }
 
+/** `--peer NAME=URL` options as the formation delegate_task resolves names in. */
+export function peerTable(texts: string[]): FormationResolver | undefined {
+  if (!texts.length) return undefined;
+  const targets: Record<string, FormationTarget> = {};
+  for (const text of texts) {
+    const at = text.indexOf('=');
+    const name = text.slice(0, at);
+    const url = text.slice(at + 1);
+    if (at < 1 || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UserError(`--peer takes NAME=http(s)://host:port, not "${text}"`, 2);
+    targets[name] = { kind: 'door', url, capsule: name };
+  }
+  return staticFormation(targets);
+}
+
 // `capsule run`: starts a session and stays in the foreground until it ends, by a signal
 // (SIGINT/SIGTERM end it cleanly) or by itself (after_task: exit, idle timeout).
 
-export const usage = `usage: capsule run --manifest <file> [--port N] [--records DIR] [--resume <session>]
+export const usage = `usage: capsule run --manifest <file> [--port N] [--host H] [--peer NAME=URL …] [--records DIR] [--resume <session>]
   --manifest, -m  the capsule manifest (murmur.yaml)
   --port, -p      the door's port (overrides network.internal_port; 0 lets the OS pick)
+  --host          interface the door binds (default 127.0.0.1; 0.0.0.0 in a container, where a
+                  Service reaches it; anything but loopback is reachable from the network)
+  --peer          a capsule delegate_task may name, and its door: NAME=URL (repeat for each);
+                  the allow list still decides whether the capsule may reach it
   --records       records root (default $CAPSULE_HOME/records)
   --resume        continue a recorded session (${RECORDED_ADDRESS_HELP}): same id and
                   records; the tasks it finished stay answerable with GetTask
@@ -41,6 +60,8 @@ ${ADDRESS_RULE_HELP}`;
 const options = {
   manifest: { type: 'string', short: 'm' },
   port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  peer: { type: 'string', multiple: true },
   records: { type: 'string' },
   resume: { type: 'string' },
 } as const;
@@ -50,6 +71,7 @@ export async function main(argv: string[]): Promise<number> {
   const file = values.manifest ?? positionals[0];
   if (!file) throw new UserError(`run needs a manifest\n${usage}`, 2);
   const port = intOption('port', values.port, 65535);
+  const peers = peerTable(values.peer ?? []);
   const manifestPath = resolve(file);
   const loaded = loadManifestFile(manifestPath, process.env);
   if (!loaded.ok) {
@@ -67,6 +89,8 @@ export async function main(argv: string[]): Promise<number> {
       secrets: loaded.secrets,
       ownsProcess: true,
       ...(port !== undefined ? { port } : {}),
+      ...(values.host ? { host: values.host } : {}),
+      ...(peers ? { formation: peers } : {}),
       ...(values.records ? { recordsRoot: resolve(values.records) } : {}),
     });
   } catch (err) {
@@ -77,6 +101,7 @@ export async function main(argv: string[]): Promise<number> {
     throw new UserError((err as Error).message);
   }
 
+  if (values.host && !['127.0.0.1', 'localhost', '::1'].includes(values.host)) process.stderr.write(`capsule: warning: the door binds ${values.host}: other machines can reach it\n`);
   process.stdout.write(`capsule: url ${session.url}\nsession: ${session.id}\n`);
 
   // Ctrl-C or SIGTERM ends the session cleanly (a second one forces the exit); the session may

@@ -11,14 +11,22 @@ import { intOption, parseCommandArgs } from './args';
 import { createShutdown } from '../shell/shutdown';
 import { UserError } from './errors';
 import { layout } from './home';
+import { capsuleUrls, publicOriginOption, serveGateway } from './serve-gateway';
+import { manageStudioToken, serveStudio } from './serve-studio';
 
 // `capsule serve --workspace DIR`: headless. Launches every capsule of formation.yaml (one session
 // each, doors on loopback) plus the gateway, prints the gateway URL and each exposed capsule's
 // card; SIGINT/SIGTERM end every session and close the gateway. Exposures come from
 // `capsule expose` (which edits the gateway's exposures.json; this process sees it at once).
 
-export const usage = `usage: capsule serve --workspace DIR [--gateway-port N] [--host H] [--public-origin URL] [--trust-proxy] [--data DIR]
+export const usage = `usage: capsule serve --workspace DIR | --capsule-url NAME=URL … [--gateway-port N] [--host H] [--public-origin URL] [--trust-proxy] [--data DIR]
   --workspace, -w   the workspace folder (holds formation.yaml)
+  --studio          instead: a Studio core runs the formation, and Studios on other machines attach
+                    to it over a WebSocket with a token (printed once; made on the first start)
+  --studio-port     the port for attached Studios (default 0: the OS picks; printed)
+  --studio-token    rotate | revoke: a new Studio token (printed once), or none; then exit
+  --capsule-url     gateway only: serve a capsule whose door runs elsewhere, NAME=URL (repeat for
+                    each; as on a cluster, where each capsule has its own Service); launches nothing
   --gateway-port    the gateway's port (default 0: the OS picks; printed)
   --host            interface the gateway binds (default 127.0.0.1; anything else is reachable from the network)
   --public-origin   the origin cards advertise behind a reverse proxy or tunnel (https://agents.example.com)
@@ -27,6 +35,10 @@ export const usage = `usage: capsule serve --workspace DIR [--gateway-port N] [-
 
 const options = {
   workspace: { type: 'string', short: 'w' },
+  'capsule-url': { type: 'string', multiple: true },
+  studio: { type: 'boolean' },
+  'studio-port': { type: 'string' },
+  'studio-token': { type: 'string' },
   'gateway-port': { type: 'string' },
   host: { type: 'string' },
   'public-origin': { type: 'string' },
@@ -34,15 +46,21 @@ const options = {
   data: { type: 'string' },
 } as const;
 
-function publicOriginOption(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw new UserError(`--public-origin must be an http(s) origin, not "${value}"`, 2);
-  return new URL(value).origin;
-}
-
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('serve', argv, options, usage);
-  if (!values.workspace) throw new UserError(`serve needs --workspace\n${usage}`, 2);
+  if (values['studio-token'] !== undefined) return manageStudioToken(values['studio-token']);
+  if (values['capsule-url']?.length) {
+    if (values.workspace) throw new UserError('--capsule-url serves doors that run elsewhere; it does not go with --workspace', 2);
+    return serveGateway(values, capsuleUrls(values['capsule-url']));
+  }
+  if (!values.workspace) throw new UserError(`serve needs --workspace or --capsule-url\n${usage}`, 2);
+  if (values.studio) {
+    // The Studio core runs its own gateway, configured from the attached Studio (Expose).
+    const gatewayOnly = (['gateway-port', 'data', 'trust-proxy'] as const).filter((k) => values[k] !== undefined);
+    if (gatewayOnly.length) throw new UserError(`--studio runs the Studio's own gateway (set it up from the attached Studio); ${gatewayOnly.map((k) => `--${k}`).join(', ')} does not apply`, 2);
+    if (!existsSync(join(resolve(values.workspace), FORMATION_FILE))) throw new UserError(`${resolve(values.workspace)} has no ${FORMATION_FILE}`);
+    return serveStudio(resolve(values.workspace), values, publicOriginOption(values['public-origin']));
+  }
   const dir = resolve(values.workspace);
   const file = join(dir, FORMATION_FILE);
   if (!existsSync(file)) throw new UserError(`${dir} has no ${FORMATION_FILE}`);

@@ -55,7 +55,8 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
     }
     return sendError(reply, null, invalidRequest(`Bad request: ${err.message}`));
   });
-  const acceptPeers = session.manifest.exports?.peer_tasks?.accept === true;
+  // Read at each request: a running session's peer export can change (Session.updatePolicy).
+  const acceptPeers = () => session.manifest.exports?.peer_tasks?.accept === true;
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const ct = request.headers['content-type'] ?? '';
@@ -79,7 +80,7 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
     }
     const version = versionOf(request);
     if (!supported(version)) return sendError(reply, id, versionNotSupported(version));
-    if (!acceptPeers && request.headers[PEER_HEADER] !== undefined) return sendError(reply, id, peerRefusal(session.manifest.name), 403);
+    if (!acceptPeers() && request.headers[PEER_HEADER] !== undefined) return sendError(reply, id, peerRefusal(session.manifest.name), 403);
     const handler = served.get(env.method);
     if (!handler) return sendError(reply, id, methodNotFound(env.method));
     try {

@@ -1,6 +1,7 @@
 import type { Manifest, RehearsalTurn } from '../../src-shared/manifest';
 import { AbortedError, InferenceError, type Driver, type ToolCall, type TurnRequest, type TurnResult } from './types';
 import { pause } from './retry';
+import { fillArguments, scriptedText } from './rehearsal-text';
 
 // The embedded default driver: deterministic and offline. Without a script it acknowledges the
 // task by quoting its text. A script (manifest inference.rehearsal.replies) picks, by the task
@@ -69,10 +70,11 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
   const baseDelay = rehearsal?.delay_ms ?? 0;
 
   const answer = (req: TurnRequest, text: string, turn?: RehearsalTurn): TurnResult => {
+    const taskText = taskTextOf(req);
     const toolCalls: ToolCall[] = (turn?.tool_calls ?? []).map((c, i) => ({
       id: `call_${req.turn}_${i + 1}`,
       name: c.name,
-      arguments: c.arguments ?? {},
+      arguments: fillArguments(c.arguments ?? {}, taskText),
     }));
     return {
       text,
@@ -104,7 +106,7 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
       if (turn.error !== undefined) throw new InferenceError(turn.error);
       // A scripted turn arrives whole, so it streams no frames (unless its script says `stream`): its
       // inference and tool_call trace lines already carry everything a live view shows.
-      return answer(req, turn.text ?? '', turn);
+      return answer(req, scriptedText(turn, taskText, req.messages), turn);
     },
   };
 }

@@ -12,5 +12,5 @@ export type { ResolvedCapsule, ResolveCapsule } from './types';
 export { verifyRemoteCard, type RemoteCardSignature } from './remote-verify';
 export { curlExample } from './usage';
 export { gatewayDataDir, readGatewayRecord, writeGatewayRecord, removeGatewayRecord, type GatewayRecord } from './home';
-export { runningResolver } from './running';
+export { runningResolver, urlResolver } from './running';
 export { readSettings, writeSettings, type GatewaySettings } from './studio-settings';

@@ -153,6 +153,15 @@ describe('renderManifestTemplate', () => {
     expect(r.manifest.capabilities?.network?.allow).toEqual([]);
   });
 
+  it('delegates by default to every worker the orchestrator may reach, and reports each outcome', () => {
+    const r = parseManifest(renderManifestTemplate('orchestrator', 'boss'), 'o.yaml', {});
+    if (!r.ok) throw new Error(formatIssues(r.issues));
+    const [delegate] = r.manifest.inference.rehearsal?.replies ?? [];
+    expect(delegate.turns[0].tool_calls).toEqual([{ name: 'delegate_task', arguments: { to: '*', text: '{{task}}' } }]);
+    expect(delegate.turns[1]).toMatchObject({ text: expect.stringContaining('{{tool_results}}'), failed_text: expect.stringContaining('{{tool_results}}') });
+    expect(delegate.turns[1].text).not.toMatch(/answered;|results are above/);
+  });
+
   it('refuses a name a manifest would refuse', () => {
     expect(() => renderManifestTemplate('worker', 'bad name')).toThrow(/not a capsule name/);
   });

@@ -3,6 +3,7 @@ import { isMap, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { DRIVER_ARTIFACTS, manifestSchema, parseAllowPattern } from '../../src-shared/manifest';
 import { closest } from './hints';
+import { describeSyntaxError } from '../../src-shared/manifest';
 import { interpolate, type Interpolation } from './interpolate';
 import { zodIssues, type IssueContext } from './issues';
 import { formatPath, locate, position, type PathSegment } from './locate';
@@ -53,20 +54,6 @@ function extraChecks(ctx: IssueContext): ManifestIssue[] {
   return out;
 }
 
-/** yaml reports an unclosed quote at the end of the file; the person needs the line it opened on. */
-function openingQuote(source: string, end: number, message: string): number | undefined {
-  const quote = message.includes('"quote') ? '"' : message.includes("'quote") ? "'" : undefined;
-  if (!quote) return undefined;
-  let lineStart = source.lastIndexOf('\n', end - 1) + 1;
-  for (;;) {
-    const lineEnd = source.indexOf('\n', lineStart);
-    const line = source.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
-    if (line.split(quote).length % 2 === 0) return lineStart + line.indexOf(quote);
-    if (lineStart === 0) return undefined;
-    lineStart = source.lastIndexOf('\n', lineStart - 2) + 1;
-  }
-}
-
 function restoreText(data: unknown, texts: Interpolation['texts'], issues: readonly z.core.$ZodIssue[]): boolean {
   let restored = false;
   for (const issue of issues) {
@@ -85,9 +72,8 @@ export function parseManifest(source: string, file: string, env: Record<string, 
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
     const issues = doc.errors.map((e): ManifestIssue => {
-      const opened = e.code === 'MISSING_CHAR' ? openingQuote(source, e.pos[0], e.message) : undefined;
-      const pos = lines.linePos(opened ?? e.pos[0]);
-      const message = `YAML syntax error: ${e.message.split('\n')[0]}${opened !== undefined ? ' (the quote opened here)' : ''}`;
+      const { offset, message } = describeSyntaxError(source, e);
+      const pos = lines.linePos(offset);
       return { file, line: pos.line, column: pos.col, path: '', message };
     });
     return { ok: false, issues: issues.sort(byPosition) };

@@ -2,7 +2,7 @@
 // network), commented so a person can see what to change to make it real.
 
 export interface ManifestTemplateOptions {
-  /** Capsules (names or URLs) an orchestrator delegates to; "my-worker" when none is given. */
+  /** Capsules (names or URLs) an orchestrator delegates to; "*" (every worker it may reach, i.e. its edges) when none is given. */
   delegateTo?: string[];
 }
 
@@ -12,7 +12,7 @@ function yamlString(s: string): string {
 
 function orchestrator(name: string, targets: string[]): string {
   const calls = targets
-    .map((to) => [`              - name: delegate_task`, `                arguments:`, `                  to: ${yamlString(to)}`, `                  text: "Please handle this part of the task."`].join('\n'))
+    .map((to) => [`              - name: delegate_task`, `                arguments:`, `                  to: ${yamlString(to)}`, `                  text: "{{task}}"`].join('\n'))
     .join('\n');
   return `# Capsule manifest (murmur.yaml format). This orchestrator hands work to worker capsules.
 name: ${name}
@@ -31,12 +31,20 @@ inference:
   rehearsal:
     replies:
       # A message that mentions a task is delegated; the delegate_task tool sends it to a peer
-      # (a capsule of this formation by name, or an agent's URL) and returns the peer's answer.
+      # (a capsule of this formation by name, an agent's URL, or "*": every worker this capsule
+      # may reach, i.e. each worker its edges point at) and returns the peer's answer.
+      # {{task}} is the task's text; {{tool_results}} one line per delegation's outcome.
       - when: task
         turns:
           - tool_calls:
 ${calls}
-          - text: "The workers have answered; their results are above."
+          - text: |-
+              The workers answered:
+              {{tool_results}}
+            # Used instead when every delegation failed: the answer never claims work that was not done.
+            failed_text: |-
+              No worker could do it:
+              {{tool_results}}
       # Anything else gets a direct answer.
       - turns:
           - text: "Hello from ${name}. Mention a task and I will delegate it."
@@ -84,5 +92,5 @@ exports:
 export function renderManifestTemplate(kind: 'orchestrator' | 'worker', name: string, options: ManifestTemplateOptions = {}): string {
   if (!/^[a-z0-9][a-z0-9._-]{0,62}$/i.test(name)) throw new Error(`not a capsule name: letters, digits, dot, dash or underscore (max 63)`);
   if (kind === 'worker') return worker(name);
-  return orchestrator(name, options.delegateTo?.length ? options.delegateTo : ['my-worker']);
+  return orchestrator(name, options.delegateTo?.length ? options.delegateTo : ['*']);
 }

@@ -72,6 +72,12 @@ export interface AcceptedMessage {
   settled: Promise<Task>;
 }
 
+/** The part of a manifest a running session can change: capabilities.network.allow and exports.peer_tasks.accept. */
+export interface SessionPolicy {
+  allow: string[];
+  acceptPeerTasks: boolean;
+}
+
 /** Answer of murmur.StopSession. */
 export interface StopSessionResult {
   session_id: string;
@@ -106,6 +112,12 @@ export interface Session {
   cancelTask(id: string, by?: string): Promise<Task>;
   /** murmur.StopSession: cancels everything, reports residue, ends nothing. */
   stopSession(): Promise<StopSessionResult>;
+  /**
+   * Changes the session's network policy while it runs: the next connection its tools make reads
+   * `allow`, the next task arriving from another capsule reads `acceptPeerTasks`. Work in flight
+   * keeps what it started with. Everything else in a manifest needs a restart.
+   */
+  updatePolicy(policy: SessionPolicy): void;
   /** Ends the session: StopSession, close the door, session_end, kill residue. */
   end(reason?: string): Promise<void>;
   /** Resolves with the reason once the session has ended (stop, after_task exit, idle timeout). */

@@ -4,6 +4,7 @@ export { recordsLayout, type RunningRecord } from './layout';
 export { messageText } from './message-text';
 export { withHistory } from './tasks';
 export { DEFAULT_MAX_TURNS } from './loop';
+export { policyOf, samePolicy } from './policy';
 export type * from './api';
 export type { TaskExecutor, TaskRun, TaskOutcome, ExecutorDeps, ExecutorFactory, FailureCause } from './executor';
 export { InputTimeoutError } from './executor';

@@ -1,7 +1,7 @@
 import { createDriver, InferenceError, type ChatMessage, type ToolCall, type TurnResult } from '../drivers';
 import { createStreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
-import { InputWaitFailed, runToolCalls } from './tool-calls';
+import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
 
 // The agent loop: driver turns with tools, under the limits of seed 000's TASK_STATE_FAILED row.
 // Each turn: ask the model; run the tool calls it made (concurrently); stop when it answers.
@@ -70,6 +70,8 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       }
       if (mask) frame(mask.end());
       if (task.signal.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
+      // Expanded before anything records the turn: the trace and the conversation hold the calls run.
+      result = { ...result, toolCalls: expandToolCalls(result.toolCalls, deps.tools) };
       task.usage.turns = turn;
       task.usage.tokensIn += result.tokensIn;
       task.usage.tokensOut += result.tokensOut;

@@ -14,6 +14,7 @@ import { requestInputTool } from './request-input';
 import { closeDoor, listenDoor } from './listen';
 import { createSessionToolkit } from './tools';
 import { finishedTasksOf } from './resume';
+import { applyPolicy } from './policy';
 
 // startSession: manifest, records folder and trace, executor, task machinery, door, running file.
 // The door is built by the caller's factory (the launcher hands in the A2A door): the runtime
@@ -92,6 +93,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     onTaskEvent: tasks.onTaskEvent,
     cancelTask: tasks.cancelTask,
     stopSession: async () => toolkit.withResidue(await tasks.stopSession()),
+    updatePolicy: (policy) => applyPolicy(manifest, policy, trace),
     end: (reason = 'stopped') => (ending ??= endSession(reason)),
     ended,
   };

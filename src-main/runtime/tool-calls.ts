@@ -32,6 +32,18 @@ async function runOne(call: ToolCall, tools: Tool[], ctx: ToolContext): Promise<
   }
 }
 
+/**
+ * The model's calls with each call a tool expands (delegate_task `to: "*"`) replaced by the calls
+ * it stands for, ids `<id>_<n>`, so every delegation has its own call, trace lines and result.
+ */
+export function expandToolCalls(calls: ToolCall[], tools: Tool[]): ToolCall[] {
+  return calls.flatMap((call) => {
+    const sets = tools.find((t) => t.spec.name === call.name)?.expand?.(call.arguments);
+    if (!sets?.length) return [call];
+    return sets.map((args, i) => ({ id: `${call.id}_${i + 1}`, name: call.name, arguments: args }));
+  });
+}
+
 /** Tool results in call order, as conversation messages. Throws InputWaitFailed on input timeout. */
 export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskRun): Promise<ChatMessage[]> {
   const ctx = toolContext(task);

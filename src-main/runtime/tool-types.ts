@@ -41,6 +41,11 @@ export type ToolOutcome =
 export interface Tool {
   spec: ToolSpec;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+  /**
+   * One call that stands for several (delegate_task `to: "*"`): the argument sets of the calls it
+   * becomes, each then traced, run and answered on its own. Undefined or empty: run it as it is.
+   */
+  expand?(args: Record<string, unknown>): Record<string, unknown>[] | undefined;
 }
 
 export type { TraceEvent };

@@ -6,6 +6,7 @@ import { fetchRemoteCard } from './remote-card';
 import { formationView, type RemoteCards } from './view';
 import { watchFolder, type FolderWatcher } from './watcher';
 import { openWorkspaceFolder, type Workspace } from './workspace';
+import { createLiveEdits, type LiveEdits } from './live-edits';
 
 // What the command handlers share: the open workspace (and its watcher), running sessions,
 // fetched remote cards, and the event emitter.
@@ -47,12 +48,21 @@ export interface StudioContext {
   readonly sessions: CapsuleSessions;
   readonly recent: RecentList;
   readonly cards: RemoteCards;
+  /** Port following, live policy and "restart to apply" (see live-edits.ts). */
+  readonly live: LiveEdits;
   workspace(): Workspace;
   current(): Workspace | undefined;
-  open(dir: string): Promise<FormationView>;
+  /** Opens a workspace; the capsules running in the one open now are stopped, or kept running out of sight. */
+  open(dir: string, opts?: { running?: 'stop' | 'keep' }): Promise<FormationView>;
+  /** The open workspace when it is `dir`, else a workspace left with capsules running, if any. */
+  workspaceAt(dir: string): Workspace | undefined;
   view(): FormationView;
-  /** Emits formation.changed with the current view. */
-  changed(): void;
+  /**
+   * Emits formation.changed with the current view, after applying what the change means for the
+   * running formation (live-edits.ts); returns the running capsules whose policy it changed. `quiet`:
+   * the caller tells the user itself.
+   */
+  changed(opts?: { quiet?: boolean }): string[];
   refreshCard(id: string, url: string): Promise<void>;
   /** Why the workspace chosen at start could not be opened (named again by no_workspace errors). */
   startupError?: string;
@@ -64,6 +74,9 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
   let watcher: FolderWatcher | undefined;
   const cards: RemoteCards = new Map();
   const fetchCard = ports.fetchCard ?? fetchRemoteCard;
+  const live = createLiveEdits({ sessions, emit, env: config.env });
+  /** Workspaces left with capsules running (their delegations still need their formation). */
+  const kept = new Map<string, Workspace>();
 
   const ctx: StudioContext = {
     config,
@@ -72,16 +85,24 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
     sessions,
     recent,
     cards,
+    live,
     workspace() {
       if (!ws) throw new CoreError('no_workspace', ctx.startupError ? `No workspace is open: ${ctx.startupError}` : 'No workspace is open; open or create one first.');
       return ws;
     },
     current: () => ws,
-    async open(dir) {
+    workspaceAt: (d) => (ws?.dir === d ? ws : kept.get(d)),
+    async open(dir, opts = {}) {
       const next = openWorkspaceFolder(dir, config.env);
       watcher?.dispose();
-      // Sessions belong to the formation they were launched from.
-      if (ws && ws.dir !== next.dir) await Promise.all(sessions.running().map((id) => sessions.stop(id).catch(() => undefined)));
+      // Sessions belong to the formation they were launched from: stopped with it, unless the
+      // user chose to keep them running (then they come back into view with their workspace).
+      if (ws && ws.dir !== next.dir) {
+        if (opts.running === 'keep' && sessions.running().length) kept.set(ws.dir, ws);
+        else await Promise.all(sessions.running().map((id) => sessions.stop(id).catch(() => undefined)));
+      }
+      kept.delete(next.dir);
+      sessions.setWorkspace(next.dir);
       ws = next;
       cards.clear();
       watcher = watchFolder(
@@ -99,13 +120,21 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
       );
       recent.remember(next.dir);
       for (const r of next.snapshot().remotes) void ctx.refreshCard(r.id, r.url);
+      live.reconcile(next);
       const view = ctx.view();
       emit('formation.changed', view);
       return view;
     },
-    view: () => formationView(ctx.workspace().snapshot(), sessions.status, cards),
-    changed() {
-      if (ws) emit('formation.changed', ctx.view());
+    view: () => {
+      const view = formationView(ctx.workspace().snapshot(), sessions.status, cards, live.restartReason);
+      const elsewhere = sessions.runningElsewhere();
+      return elsewhere ? { ...view, runningElsewhere: elsewhere } : view;
+    },
+    changed(opts) {
+      if (!ws) return [];
+      const applied = live.reconcile(ws, opts);
+      emit('formation.changed', ctx.view());
+      return applied;
     },
     async refreshCard(id, url) {
       const result = await fetchCard(url);

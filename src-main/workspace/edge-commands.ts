@@ -57,7 +57,7 @@ export async function connectEdge(ctx: StudioContext, sourceId: string, targetId
       ctx.emit('notice.raised', { level: 'info', message: note });
     }
   }
-  ctx.changed();
+  if (ctx.changed({ quiet: true }).length) message += ' It applies to the running capsules now.';
   const edge = ctx.view().edges.find((e) => e.source === sourceId && e.target === targetId);
   if (!edge) throw new CoreError('internal', `The manifests were updated but no edge ${sourceId} -> ${targetId} is derived from them.`);
   return { edge, ...(pinnedPort !== undefined ? { pinnedPort } : {}), message };
@@ -82,6 +82,6 @@ export async function disconnectEdge(ctx: StudioContext, sourceId: string, targe
   } else {
     apply(ctx, sourceId, edges.map((e) => ({ op: 'removeAllow', entry: e.address })));
   }
-  if (!opts.quiet) ctx.changed();
+  if (!opts.quiet && ctx.changed({ quiet: true }).length) notes.push('It applies to the running capsules now.');
   return { revokedExport, message: notes.join(' ') };
 }

@@ -50,14 +50,14 @@ export function formationHandlers(ctx: StudioContext): Pick<
   | 'remote.refresh'
 > {
   return {
-    'workspace.open': ({ dir }) => ctx.open(dir),
-    async 'workspace.create'({ dir, example }) {
+    'workspace.open': ({ dir, running }) => ctx.open(dir, { running }),
+    async 'workspace.create'({ dir, example, running }) {
       if (existsSync(join(dir, FORMATION_FILE))) throw new CoreError('conflict', `${dir} already holds a workspace; open it instead.`);
       if (existsSync(dir) && !isDirectory(dir)) throw new CoreError('invalid_input', `${dir} is a file, not a folder.`);
       if (existsSync(dir) && !isEmptyFolder(dir)) throw new CoreError('conflict', `${dir} is not empty; choose a new or empty folder for a workspace.`);
       if (example) copyExample(ctx.config.resourcesDir, dir);
       else writeEmptyFormation(dir);
-      return ctx.open(dir);
+      return ctx.open(dir, { running });
     },
     'workspace.recent': () => ctx.recent.list(),
     'workspace.current': () => ({ dir: ctx.current()?.dir ?? null }),

@@ -6,20 +6,17 @@ import type { StudioContext } from './context';
 // running as a sub-capsule started from its manifest. Read fresh at every delegation.
 
 export function formationResolver(ctx: StudioContext, selfId: string): FormationResolver {
+  // The formation of the workspace the capsule was launched from, even once another is open.
+  const dir = ctx.current()?.dir ?? '';
   return liveFormation(() => {
-    const ws = ctx.current();
+    const ws = ctx.workspaceAt(dir);
     if (!ws) return [];
     return ws
       .snapshot()
       .capsules.filter((c) => c.id !== selfId && c.summary.issues.length === 0)
       .map((c): FormationMember => {
-        let session: Session | undefined;
-        try {
-          session = ctx.sessions.session(c.id);
-        } catch {
-          session = undefined;
-        }
-        return { names: [...new Set([c.id, c.summary.name ?? c.id])], manifestPath: c.file, ...(session ? { session } : {}) };
+        const session: Session | undefined = ctx.sessions.sessionIn(dir, c.id);
+        return { names: [...new Set([c.id, c.summary.name ?? c.id])], manifestPath: c.file, ...(c.summary.port ? { port: c.summary.port } : {}), ...(session ? { session } : {}) };
       });
   });
 }

@@ -6,6 +6,7 @@ import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { readTraceSlice } from './trace-tail';
 import { capsuleView } from './view';
+import { waitUntilIdle } from './restart';
 
 // Handlers that run the formation and talk to its doors. The core reaches a running capsule the way
 // any A2A client would, through the one door client; the renderer never reaches a door itself.
@@ -57,7 +58,19 @@ function runningUrl(ctx: StudioContext, id: string): string {
 
 export function runHandlers(ctx: StudioContext): Pick<
   Handlers,
-  'capsule.launch' | 'capsule.stop' | 'formation.launch' | 'formation.stop' | 'task.send' | 'task.get' | 'task.list' | 'task.cancel' | 'session.stop' | 'session.cancelAll' | 'trace.tail' | 'shell.openExternal'
+  | 'capsule.launch'
+  | 'capsule.stop'
+  | 'capsule.restart'
+  | 'formation.launch'
+  | 'formation.stop'
+  | 'task.send'
+  | 'task.get'
+  | 'task.list'
+  | 'task.cancel'
+  | 'session.stop'
+  | 'session.cancelAll'
+  | 'trace.tail'
+  | 'shell.openExternal'
 > {
   const launch = async (id: string) => {
     const c = ctx.workspace().capsule(id);
@@ -66,6 +79,8 @@ export function runHandlers(ctx: StudioContext): Pick<
       throw new CoreError('manifest_invalid', `Cannot launch ${c.summary.name ?? id}: ${c.manifestPath}${first.line ? `:${first.line}` : ''}: ${first.path ? `${first.path}: ` : ''}${first.message}`);
     }
     await ctx.sessions.launch(id, c.file);
+    // A relaunch on another port moves the allow entries that named the old one (live-edits.ts).
+    ctx.changed();
     return capsuleView(ctx.workspace().capsule(id), ctx.sessions.status(id));
   };
   return {
@@ -73,6 +88,14 @@ export function runHandlers(ctx: StudioContext): Pick<
     async 'capsule.stop'({ id }) {
       ctx.workspace().capsule(id);
       await ctx.sessions.stop(id);
+      ctx.changed();
+    },
+    async 'capsule.restart'({ id, when }) {
+      ctx.workspace().capsule(id);
+      const session = ctx.sessions.session(id);
+      if (when === 'idle') await waitUntilIdle(session);
+      await ctx.sessions.stop(id);
+      return launch(id);
     },
     async 'formation.launch'() {
       const launched: string[] = [];

@@ -38,6 +38,18 @@ export interface CapsuleSessions {
   /** The running session, or a `not_running` error naming the capsule. */
   session(id: string, name?: string): Session;
   running(): string[];
+  /**
+   * Sessions belong to the workspace they were launched from: ids are looked up in the workspace
+   * set here. Sessions of another workspace left running keep running, out of sight, until that
+   * workspace is open again (or the Studio ends).
+   */
+  setWorkspace(dir: string): void;
+  /** The running session of a capsule of a given workspace (open or not). */
+  sessionIn(dir: string, id: string): Session | undefined;
+  /** How many sessions run in workspaces other than the open one. */
+  runningElsewhere(): number;
+  /** Forgets why the last launch or session failed (its cause was edited away): the capsule shows Stopped. */
+  clearFailure(id: string): void;
   /** The session with this id, among the running ones. */
   bySessionId(sessionId: string): { id: string; session: Session } | undefined;
   dispose(): Promise<void>;
@@ -59,11 +71,16 @@ function linesSoFar(session: Session): number {
 }
 
 export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSessions {
+  /** Keyed by workspace folder and capsule id: two workspaces may both have a "worker". */
   const slots = new Map<string, Slot>();
+  let dir = '';
+  const keyOf = (d: string, id: string) => `${d}\0${id}`;
+  const idOf = (key: string) => key.slice(key.indexOf('\0') + 1);
+  const mine = (key: string) => key.startsWith(`${dir}\0`);
   const flushMs = deps.traceFlushMs ?? 40;
   const slot = (id: string): Slot => {
-    let s = slots.get(id);
-    if (!s) slots.set(id, (s = { state: 'stopped', unsubscribe: [] }));
+    let s = slots.get(keyOf(dir, id));
+    if (!s) slots.set(keyOf(dir, id), (s = { state: 'stopped', unsubscribe: [] }));
     return s;
   };
 
@@ -168,13 +185,31 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
       if (!session) throw new CoreError('not_running', `${name} is not running; launch it first.`);
       return session;
     },
-    running: () => [...slots].filter(([, s]) => s.session).map(([id]) => id),
+    running: () => [...slots].filter(([k, s]) => s.session && mine(k)).map(([k]) => idOf(k)),
+    setWorkspace(next) {
+      dir = next;
+    },
+    sessionIn: (d, id) => slots.get(keyOf(d, id))?.session,
+    runningElsewhere: () => [...slots].filter(([k, s]) => s.session && !mine(k)).length,
+    clearFailure(id) {
+      const s = slot(id);
+      if (s.state !== 'failed' || s.session || s.starting) return;
+      s.state = 'stopped';
+      s.error = undefined;
+      announce(id);
+    },
     bySessionId(sessionId) {
-      for (const [id, s] of slots) if (s.session?.id === sessionId) return { id, session: s.session };
+      for (const [k, s] of slots) if (s.session?.id === sessionId) return { id: idOf(k), session: s.session };
       return undefined;
     },
     async dispose() {
-      await Promise.all([...slots.keys()].map((id) => this.stop(id).catch(() => undefined)));
+      // Every workspace's sessions, the ones left running out of sight included.
+      await Promise.all(
+        [...slots.values()].map(async (s) => {
+          const session = s.session ?? (await s.starting?.catch(() => undefined));
+          if (session) await session.end('stopped from the Studio').catch(() => undefined);
+        }),
+      );
     },
   };
 }

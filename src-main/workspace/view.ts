@@ -8,7 +8,7 @@ import type { LoadedCapsule, LoadedRemote, WorkspaceSnapshot } from './workspace
 
 export type RemoteCards = Map<string, { card?: RemoteCardView; error?: string }>;
 
-export function capsuleView(c: LoadedCapsule, status: CapsuleStatus): CapsuleView {
+export function capsuleView(c: LoadedCapsule, status: CapsuleStatus, restartToApply?: string): CapsuleView {
   const s = c.summary;
   return {
     id: c.id,
@@ -32,6 +32,7 @@ export function capsuleView(c: LoadedCapsule, status: CapsuleStatus): CapsuleVie
     tasks: status.tasks,
     running: status.running,
     ...(status.error ? { error: status.error } : {}),
+    ...(restartToApply && status.url ? { restartToApply } : {}),
   };
 }
 
@@ -47,8 +48,8 @@ export function remoteView(r: LoadedRemote, cards: RemoteCards): RemoteView {
   };
 }
 
-export function formationView(snap: WorkspaceSnapshot, status: (id: string) => CapsuleStatus, cards: RemoteCards): FormationView {
-  const capsules = snap.capsules.map((c) => capsuleView(c, status(c.id)));
+export function formationView(snap: WorkspaceSnapshot, status: (id: string) => CapsuleStatus, cards: RemoteCards, restartReason: (id: string) => string | undefined = () => undefined): FormationView {
+  const capsules = snap.capsules.map((c) => capsuleView(c, status(c.id), restartReason(c.id)));
   const remotes = snap.remotes.map((r) => remoteView(r, cards));
   return {
     dir: snap.dir,

@@ -2,6 +2,7 @@ import { useStudio } from '../store';
 import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog } from '../features/graph';
 import { ConsolePanel } from '../features/console';
 import { Notices } from './Notices';
+import { RestartDialog } from './RestartToApply';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
 import { useShortcuts } from './useShortcuts';
@@ -29,6 +30,7 @@ export function App() {
       </div>
       <RemoteUrlDialog />
       <RemoveDialog />
+      <RestartDialog />
       <Notices />
     </GraphProvider>
   );
@@ -37,8 +39,14 @@ export function App() {
 function Banners() {
   const linked = useStudio((s) => s.linked);
   const issues = useStudio((s) => s.workspace?.issues);
+  const elsewhere = useStudio((s) => s.workspace?.runningElsewhere ?? 0);
   return (
     <div className="banners">
+      {elsewhere > 0 ? (
+        <div className="banner banner-info" role="status">
+          {elsewhere === 1 ? '1 capsule keeps' : `${elsewhere} capsules keep`} running in a workspace you left; open it again to see or stop {elsewhere === 1 ? 'it' : 'them'}.
+        </div>
+      ) : null}
       {!linked ? (
         <div className="banner" role="alert">
           The connection to the Studio core was lost. Reconnecting… Your unsaved edits stay here.

@@ -13,15 +13,27 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
   const [dir, setDir] = useState('');
   const [example, setExample] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Leaving a workspace whose capsules run: asked first (stop them, keep them running, or stay).
+  const [leaving, setLeaving] = useState<{ action: 'open' | 'create'; path: string; names: string[] } | null>(null);
   useEffect(() => void useStudio.getState().loadRecents(), []);
 
-  const run = async (action: 'open' | 'create', path = dir.trim()) => {
-    if (!path) return;
+  const go = async (action: 'open' | 'create', path: string, running?: 'stop' | 'keep') => {
+    setLeaving(null);
     setBusy(true);
     const s = useStudio.getState();
-    const ok = action === 'open' ? await s.openWorkspace(path) : await s.createWorkspace(path, example);
+    const ok = action === 'open' ? await s.openWorkspace(path, running) : await s.createWorkspace(path, example, running);
     setBusy(false);
     if (ok) onDone?.();
+  };
+  const run = async (action: 'open' | 'create', path = dir.trim()) => {
+    if (!path) return;
+    const s = useStudio.getState();
+    const names = s.capsuleIds.filter((id) => !['stopped', 'failed'].includes(s.capsules[id].state)).map((id) => s.capsules[id].name);
+    if (names.length && s.workspace && s.workspace.dir !== path) {
+      setLeaving({ action, path, names });
+      return;
+    }
+    await go(action, path);
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -39,6 +51,25 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
       <label className="checkbox">
         <input type="checkbox" checked={example} onChange={(e) => setExample(e.target.checked)} /> Start a new workspace from the example formation
       </label>
+      {leaving ? (
+        <div className="workspace-leaving" role="group" aria-label="Running capsules">
+          <p>
+            {leaving.names.length === 1 ? `${leaving.names[0]} is` : `${leaving.names.length} capsules (${leaving.names.join(', ')}) are`} running in {useStudio.getState().workspace?.name}. What becomes of{' '}
+            {leaving.names.length === 1 ? 'it' : 'them'}?
+          </p>
+          <div className="dialog-actions">
+            <button type="button" className="btn" onClick={() => setLeaving(null)}>
+              Cancel
+            </button>
+            <button type="button" className="btn" onClick={() => void go(leaving.action, leaving.path, 'keep')}>
+              Keep running
+            </button>
+            <button type="button" className="btn btn-danger" autoFocus onClick={() => void go(leaving.action, leaving.path, 'stop')}>
+              Stop and {leaving.action === 'open' ? 'open' : 'create'}
+            </button>
+          </div>
+        </div>
+      ) : null}
       <div className="dialog-actions">
         <button type="button" className="btn" disabled={busy || !dir.trim()} onClick={() => void run('create')}>
           Create workspace

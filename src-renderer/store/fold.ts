@@ -4,6 +4,7 @@ import { deriveFlow } from './graphModel';
 import { foldManifestConflicts, foldManifestFromFormation } from './manifestSlice';
 import { foldTaskUpdates } from './tasksSlice';
 import { foldTraceAppends } from './tracesSlice';
+import { foldDelegations } from './delegationsFold';
 import type { StudioState } from './types';
 
 /** Core events gathered during one animation frame. */
@@ -28,6 +29,8 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
     if (Object.keys(p).length > 0) next = { ...next, ...p };
   };
   if (batch.formation) {
+    // Another workspace: what the old one had to say no longer applies to what is on screen.
+    if (next.workspace && next.workspace.dir !== batch.formation.dir && next.notices.length) merge({ notices: [] });
     const folded = foldFormation(next, batch.formation);
     merge(foldManifestFromFormation(next, { capsules: folded.capsules ?? next.capsules }));
     merge(folded);
@@ -36,6 +39,7 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
   if (batch.formation || batch.capsuleStates.length > 0) merge(deriveFlow(next));
   merge(foldTaskUpdates(next, batch.tasks));
   merge(foldTraceAppends(next, batch.traces));
+  merge(foldDelegations(next, batch.traces));
   merge(foldManifestConflicts(next, batch.conflicts));
   return next === s ? {} : next;
 }

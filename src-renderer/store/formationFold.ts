@@ -22,7 +22,7 @@ export function foldFormation(state: StudioState, view: FormationView): Partial<
   }
   const capsuleIds = view.capsules.map((c) => c.id);
   const remoteIds = view.remotes.map((r) => r.id);
-  const workspace = { dir: view.dir, name: view.name, issues: view.issues };
+  const workspace = { dir: view.dir, name: view.name, issues: view.issues, runningElsewhere: view.runningElsewhere ?? 0 };
   return {
     connection: 'ready',
     connectionError: null,

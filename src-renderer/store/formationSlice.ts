@@ -10,7 +10,8 @@ export interface FormationSlice {
   connectionError: string | null;
   /** Whether the link to the core is up right now (it reconnects by itself when it drops). */
   linked: boolean;
-  workspace: { dir: string; name: string; issues: IssueView[] } | null;
+  /** The open workspace; `runningElsewhere` counts sessions kept running in workspaces left. */
+  workspace: { dir: string; name: string; issues: IssueView[]; runningElsewhere?: number } | null;
   capsules: Record<string, CapsuleView>;
   capsuleIds: string[];
   remotes: Record<string, RemoteView>;
@@ -22,12 +23,20 @@ export interface FormationSlice {
   setLinked(up: boolean): void;
   loadFormation(): Promise<void>;
   loadRecents(): Promise<void>;
-  openWorkspace(dir: string): Promise<boolean>;
-  createWorkspace(dir: string, example: boolean): Promise<boolean>;
+  /** `running`: what becomes of the capsules running in the workspace open now (the core stops them by default). */
+  openWorkspace(dir: string, running?: 'stop' | 'keep'): Promise<boolean>;
+  createWorkspace(dir: string, example: boolean, running?: 'stop' | 'keep'): Promise<boolean>;
   launchAll(): Promise<void>;
   stopAll(): Promise<void>;
   launchCapsule(id: string): Promise<void>;
   stopCapsule(id: string): Promise<void>;
+  /** The capsule whose Restart waits for an answer: it is busy (wait for its task, or restart now). */
+  restartAsk: string | null;
+  /** Restarts at once when idle; when busy, asks first (restartAsk). */
+  restartCapsule(id: string): Promise<void>;
+  answerRestart(when: 'idle' | 'now' | null): Promise<void>;
+  /** Capsules whose restart waits for their task to end. */
+  restartsWaiting: string[];
   refreshRemote(id: string): Promise<void>;
 }
 
@@ -41,6 +50,14 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
       get().notify('error', `${what}: ${describeError(err)}`);
       return false;
     }
+  }
+  async function restart(id: string, when: 'idle' | 'now') {
+    set((s) => ({ restartsWaiting: [...s.restartsWaiting, id] }));
+    await attempt(`Could not restart ${get().capsules[id]?.name ?? id}`, async () => {
+      const view = await invoke('capsule.restart', { id, when });
+      set((s) => ({ capsules: { ...s.capsules, [id]: view } }));
+    });
+    set((s) => ({ restartsWaiting: s.restartsWaiting.filter((x) => x !== id) }));
   }
   const applyView = (view: FormationView) => set((s) => foldBatch(s, { ...emptyBatch(), formation: view }));
 
@@ -79,16 +96,16 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
         // Recents are a convenience; the open/create form works without them.
       }
     },
-    openWorkspace(dir) {
+    openWorkspace(dir, running) {
       return attempt('Could not open the workspace', async () => {
-        applyView(await invoke('workspace.open', { dir }));
+        applyView(await invoke('workspace.open', { dir, ...(running ? { running } : {}) }));
         get().resetHistory();
         void get().loadRecents();
       });
     },
-    createWorkspace(dir, example) {
+    createWorkspace(dir, example, running) {
       return attempt('Could not create the workspace', async () => {
-        applyView(await invoke('workspace.create', { dir, example }));
+        applyView(await invoke('workspace.create', { dir, example, ...(running ? { running } : {}) }));
         get().resetHistory();
         void get().loadRecents();
       });
@@ -120,6 +137,22 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
     },
     async stopCapsule(id) {
       await attempt(`Could not stop ${get().capsules[id]?.name ?? id}`, () => invoke('capsule.stop', { id }));
+    },
+    restartAsk: null,
+    restartsWaiting: [],
+    async restartCapsule(id) {
+      const c = get().capsules[id];
+      if (!c) return;
+      if (c.state === 'busy' || c.queued > 0 || c.running) {
+        set({ restartAsk: id });
+        return;
+      }
+      await restart(id, 'now');
+    },
+    async answerRestart(when) {
+      const id = get().restartAsk;
+      set({ restartAsk: null });
+      if (id && when) await restart(id, when);
     },
   };
 };

@@ -22,6 +22,31 @@ export interface FlowInput {
 }
 
 const EXTERNAL_OFFSET = { x: 320, y: 150 };
+/** Room a node takes on the canvas, generously (capsule cards are ~232 x 180, external ones ~232 x 90). */
+const NODE_BOX = { w: 250, h: 190 };
+const EXTERNAL_BOX = { w: 250, h: 100 };
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * A spot for an external-address node near `wanted` that covers no other node: tried downwards,
+ * then in the next column to the right, so it is never drawn on top of a capsule.
+ */
+export function freeSpot(wanted: { x: number; y: number }, taken: readonly Box[]): { x: number; y: number } {
+  for (let col = 0; col < 20; col++) {
+    for (let row = 0; row < 20; row++) {
+      const spot = { x: wanted.x + col * NODE_BOX.w, y: wanted.y + row * EXTERNAL_BOX.h };
+      if (!taken.some((t) => overlaps({ ...spot, ...EXTERNAL_BOX }, t))) return spot;
+    }
+  }
+  return wanted;
+}
 
 /** Reuses the old node object when nothing the canvas draws changed. */
 function keep<T extends FlowNode>(old: FlowNode | undefined, next: T): T {
@@ -51,6 +76,7 @@ export function deriveFlow(input: FlowInput): { flowNodes: FlowNode[]; flowEdges
   // that names it (stacked when one orchestrator names several). Positions are not persisted.
   const perSource = new Map<string, number>();
   const placed = new Set<string>();
+  const taken: Box[] = nodes.map((n) => ({ ...n.position, ...NODE_BOX }));
   for (const e of input.edgeViews) {
     if (e.targetKind !== 'external' || placed.has(e.target)) continue;
     placed.add(e.target);
@@ -58,8 +84,9 @@ export function deriveFlow(input: FlowInput): { flowNodes: FlowNode[]; flowEdges
     const k = perSource.get(e.source) ?? 0;
     perSource.set(e.source, k + 1);
     const prev = old.get(e.target);
-    const auto = { x: (src?.position.x ?? 0) + EXTERNAL_OFFSET.x, y: (src?.position.y ?? 0) + k * 90 - EXTERNAL_OFFSET.y };
+    const auto = freeSpot({ x: (src?.position.x ?? 0) + EXTERNAL_OFFSET.x, y: (src?.position.y ?? 0) + k * 90 - EXTERNAL_OFFSET.y }, taken);
     const position = prev?.type === 'external' ? prev.position : auto;
+    taken.push({ ...position, ...EXTERNAL_BOX });
     nodes.push(keep(prev, { id: e.target, type: 'external', position, data: { kind: 'external', address: e.address } } as ExternalFlowNode));
   }
   const sameNodes = nodes.length === input.flowNodes.length && nodes.every((n, i) => n === input.flowNodes[i]);

@@ -14,7 +14,18 @@ export interface NoticeSlice {
 }
 
 let nextNoticeId = 1;
-const MAX_NOTICES = 5;
+/** At most this many notices stack up; the oldest go first (an error outlives older notices). */
+export const MAX_NOTICES = 3;
+
+/** The notices kept when one more arrives: errors are dropped only when nothing else is left to drop. */
+export function keepNotices(notices: Notice[], max = MAX_NOTICES): Notice[] {
+  const out = [...notices];
+  while (out.length > max) {
+    const oldestNonError = out.findIndex((n) => n.level !== 'error');
+    out.splice(oldestNonError >= 0 ? oldestNonError : 0, 1);
+  }
+  return out;
+}
 
 export const createNoticeSlice: SliceCreator<NoticeSlice> = (set) => ({
   notices: [],
@@ -24,7 +35,7 @@ export const createNoticeSlice: SliceCreator<NoticeSlice> = (set) => ({
     set((s) => {
       if (s.notices.some((n) => n.message.includes(message))) return {};
       const rest = s.notices.filter((n) => !message.includes(n.message));
-      return { notices: [...rest, notice].slice(-MAX_NOTICES) };
+      return { notices: keepNotices([...rest, notice]) };
     });
   },
   dismissNotice(id) {

@@ -15,12 +15,17 @@ const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ 
 const position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
 const id = z.string().min(1).max(200);
 const none = z.strictObject({}).optional();
+/** What becomes of the running capsules of the workspace being left. */
+const leaving = z.enum(['stop', 'keep']).optional();
 
 export const commands = {
-  'workspace.open': command<FormationView>()('Opens a workspace folder (must hold formation.yaml) and remembers it as recent.', z.strictObject({ dir: z.string().min(1) })),
+  'workspace.open': command<FormationView>()(
+    'Opens a workspace folder (must hold formation.yaml) and remembers it as recent. `running`: what happens to the capsules running in the workspace open now ("stop", the default, or "keep" them running until that workspace is open again).',
+    z.strictObject({ dir: z.string().min(1), running: leaving }),
+  ),
   'workspace.create': command<FormationView>()(
-    'Creates a workspace in an empty or new folder (empty formation, or a copy of the example) and opens it.',
-    z.strictObject({ dir: z.string().min(1), example: z.boolean().optional() }),
+    'Creates a workspace in an empty or new folder (empty formation, or a copy of the example) and opens it (`running` as for workspace.open).',
+    z.strictObject({ dir: z.string().min(1), example: z.boolean().optional(), running: leaving }),
   ),
   'workspace.recent': command<RecentWorkspace[]>()('Workspaces opened before, newest first.', none),
   'workspace.current': command<{ dir: string | null }>()('The folder of the open workspace, or null.', none),
@@ -43,6 +48,10 @@ export const commands = {
   ),
   'capsule.launch': command<CapsuleView>()('Starts a session for the capsule and opens its door.', z.strictObject({ id })),
   'capsule.stop': command<void>()("Ends the capsule's session (StopSession, close the door).", z.strictObject({ id })),
+  'capsule.restart': command<CapsuleView>()(
+    'Ends the session and launches the manifest as saved. `when: "idle"` first waits for the running and queued tasks to end (at most 10 minutes); "now" cancels them.',
+    z.strictObject({ id, when: z.enum(['idle', 'now']) }),
+  ),
 
   'edge.connect': command<{ edge: EdgeView; pinnedPort?: number; message: string }>()(
     "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none.",

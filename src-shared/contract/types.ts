@@ -61,6 +61,8 @@ export interface CapsuleView {
   acceptsPeerTasks: boolean;
   /** capabilities.network.allow as written. */
   allow: string[];
+  /** Set while the running session is older than the saved manifest (changes beyond the allow list and peer export): why a restart is needed. */
+  restartToApply?: string;
 }
 
 /** What a remote agent's card says, trimmed for a node. */
@@ -107,6 +109,8 @@ export interface FormationView {
   capsules: CapsuleView[];
   remotes: RemoteView[];
   edges: EdgeView[];
+  /** Sessions still running in other workspaces (kept running when the user left them). */
+  runningElsewhere?: number;
   /** Problems with formation.yaml itself. */
   issues: IssueView[];
 }

@@ -77,3 +77,11 @@ describe('connectOps / disconnectOps', () => {
     expect(disconnectOps(twice, alsoRunning, { capsules: [twice, alsoRunning, other] }).worker).toEqual([]);
   });
 });
+
+describe('an edge to a worker whose pin changed while it runs', () => {
+  it('stays an edge to it, on the port its door is on now', () => {
+    const orchestrator: GraphCapsule = { id: 'o', name: 'o', manifest: manifest('o', allowing('localhost:40001')) };
+    const repinned: GraphCapsule = { id: 'w', name: 'w', manifest: manifest('w', { network: { internal_port: 40009 } }), port: 40001 };
+    expect(deriveEdges([orchestrator, repinned], []).map((e) => [e.target, e.kind])).toEqual([['w', 'capsule']]);
+  });
+});

@@ -43,7 +43,8 @@ export function allowList(m: Manifest | undefined): string[] {
 function targetOf(entry: string, self: GraphCapsule, capsules: readonly GraphCapsule[], remotes: readonly GraphRemote[]): { kind: EdgeKind; target: string } {
   const port = loopbackPort(entry);
   if (port !== undefined) {
-    const capsule = capsules.find((c) => c.id !== self.id && capsulePort(c) === port);
+    // Its pinned port, or the port its door is on now (a pin changed while it runs applies at restart).
+    const capsule = capsules.find((c) => c.id !== self.id && capsulePort(c) === port) ?? capsules.find((c) => c.id !== self.id && c.port === port);
     if (capsule) return { kind: 'capsule', target: capsule.id };
   }
   const remote = remotes.find((r) => matchAllow(r.url, [entry]) !== undefined);

@@ -20,7 +20,10 @@ export const artifactSchema = z.strictObject({
 
 /** One scripted turn of the rehearsal driver. Exactly one of text/tool_calls/error/hang is the point of the turn. */
 export const rehearsalTurnSchema = z.strictObject({
+  /** `{{task}}` is the task's text; `{{tool_results}}` one line per result of the previous turn's tool calls. */
   text: z.string().optional(),
+  /** Used instead of `text` when every tool call of the previous turn failed (so the answer never claims success). */
+  failed_text: z.string().optional(),
   tool_calls: z.array(z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })).optional(),
   error: z.string().optional(),
   hang: z.boolean().optional(),

@@ -21,6 +21,7 @@ describe('trace lines in words', () => {
     expect(['tool_call', 'a2a_task_received', 'task_failed', 'task_canceled', 'session_end'].map(traceEventKind)).toEqual(['tool', 'a2a', 'failure', 'cancel', 'session']);
     expect(describeTraceEvent(ev(1, 'frame', { kind: 'text_delta', turn: 1, text: 'fragment 7 ' }))).toBe('fragment 7 (turn 1 streaming)');
     expect(describeTraceEvent(ev(1, 'task_end', { state: 'TASK_STATE_COMPLETED', turns: 1, tokens_in: 3, tokens_out: 4 }))).toBe('COMPLETED · 1 turn · 3/4 tokens');
+    expect(describeTraceEvent(ev(1, 'policy_changed', { allow: ['localhost:4100'], accept_peer_tasks: false }))).toBe('allow localhost:4100 · peer tasks refused');
     expect(describeTraceEvent(ev(1, 'custom_thing', { detail: 'x' }))).toBe('{"detail":"x"}');
   });
 });

@@ -62,6 +62,10 @@ export function describeTraceEvent(e: TraceEvent): string {
       return `${str(r.capsule)} ${str(r.version)} · ${str(r.driver)} ${str(r.model)}`;
     case 'session_end':
       return `${str(r.reason)} · ${r.tasks ?? 0} tasks`;
+    case 'policy_changed': {
+      const allow = Array.isArray(r.allow) ? (r.allow as unknown[]).map(String) : [];
+      return `allow ${allow.length ? clip(allow.join(', '), 120) : 'nothing'} · peer tasks ${r.accept_peer_tasks ? 'accepted' : 'refused'}`;
+    }
     default:
       return clip(JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !['ts', 'event_type', 'session_id', 'task_id', 'seq'].includes(k)))), 200);
   }

@@ -5,6 +5,7 @@ import { checkTarget, createPeerClient, followTask, formatTraceparent, PeerError
 import type { Session, SessionOptions } from '../api';
 import type { Tool, ToolContext, ToolOutcome } from '../tool-types';
 import { resolveTarget, type FormationResolver } from './formation';
+import { EVERY_REACHABLE, expandEveryReachable, noneReachable } from './delegate-reach';
 
 // delegate_task: hands a piece of work to another capsule (or any A2A 1.0 agent) and returns its
 // answer. The message goes out with returnImmediately and the task is followed to its end, so a
@@ -13,8 +14,8 @@ import { resolveTarget, type FormationResolver } from './formation';
 
 export interface DelegateDeps {
   capsule: { name: string; version: string };
-  /** capabilities.network.allow of the delegating capsule. */
-  allow: readonly string[];
+  /** capabilities.network.allow of the delegating capsule; a function is read at each delegation (live policy). */
+  allow: readonly string[] | (() => readonly string[]);
   /** The delegating session's records folder (children's records go under it). */
   workdir: () => string;
   formation?: FormationResolver;
@@ -96,6 +97,8 @@ function outcomeOf(task: Task): ToolOutcome {
   }
 }
 
+const allowOf = (deps: DelegateDeps): readonly string[] => (typeof deps.allow === 'function' ? deps.allow() : deps.allow);
+
 export function createDelegateTool(deps: DelegateDeps): Tool {
   const cancelTimeout = deps.cancelTimeoutMs ?? 5000;
   const names = () => deps.formation?.names?.() ?? [];
@@ -109,7 +112,7 @@ export function createDelegateTool(deps: DelegateDeps): Tool {
       parameters: {
         type: 'object',
         properties: {
-          to: { type: 'string', description: 'Peer URL (http://host:port) or capsule name in this formation.' },
+          to: { type: 'string', description: 'Peer URL (http://host:port) or capsule name in this formation; "*" for every worker this capsule may reach.' },
           text: { type: 'string', description: 'What the peer should do.' },
           data: { type: 'object', description: 'Structured input, sent as a data part.' },
           context_id: { type: 'string', description: 'Continue an earlier conversation with the same peer.' },
@@ -117,7 +120,10 @@ export function createDelegateTool(deps: DelegateDeps): Tool {
         required: ['to', 'text'],
       },
     },
+    expand: (args) => expandEveryReachable(args, allowOf(deps), deps.formation)?.filter((a) => a.to !== deps.capsule.name),
     async run(raw, ctx) {
+      // A "*" that reaches here expanded to nobody (an expanded one arrives as one call per worker).
+      if (raw.to === EVERY_REACHABLE) return { ok: false, error: noneReachable(deps.capsule.name) };
       const parsed = argsSchema.safeParse(raw);
       if (!parsed.success) return { ok: false, error: `invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}` };
       return delegate(deps, parsed.data, ctx, cancelTimeout);
@@ -144,7 +150,9 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     canceled: false,
   };
   const traceparent = formatTraceparent(traceIdForTask(ctx.taskId));
-  const client = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow: deps.allow, trace: ctx.trace });
+  // The allow list as it is now: an edge removed while the capsule runs stops the next delegation.
+  const allow = allowOf(deps);
+  const client = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow, trace: ctx.trace });
   const call = () => ({ traceparent, extraAllow: d.extraAllow });
   const residue = () => ({
     kind: 'delegation' as const,
@@ -188,8 +196,8 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     const message = { messageId: newMessageId(), role: 'ROLE_USER' as const, parts, ...(args.context_id ? { contextId: args.context_id } : {}) };
     if (!d.version && target.kind === 'door') {
       // Best effort and quiet: a card that cannot be had is no refusal the model asked for.
-      const quiet = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow: deps.allow });
-      learnFromCard(quiet, d, deps.allow).catch(() => {});
+      const quiet = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow });
+      learnFromCard(quiet, d, allow).catch(() => {});
     }
     const sent = client.sendMessage(d.url, { message, configuration: { returnImmediately: true } }, call()).then((r) => {
       d.peerTaskId = r.task?.id;

@@ -31,5 +31,6 @@ export function runningFormation(runDir: string): FormationResolver {
       return s ? door(s) : undefined;
     },
     names: () => [...new Set(listRunningSessions(runDir, { prune: false }).map((r) => r.name))],
+    doors: () => listRunningSessions(runDir, { prune: false }).map((r) => ({ name: r.name, urls: [r.url] })),
   };
 }

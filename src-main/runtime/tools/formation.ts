@@ -27,11 +27,18 @@ export interface FormationResolver {
   names?(): string[];
   /** What the formation knows of a door given by URL (capsule, version, session), if anything. */
   byUrl?(url: string): Extract<FormationTarget, { kind: 'door' }> | undefined;
+  /** Each member by the name the model uses, with the URLs its door has or will have (for `to: "*"`). */
+  doors?(): { name: string; urls: string[] }[];
 }
 
 /** A formation from a fixed table (tests, the CLI's formation launcher). */
 export function staticFormation(targets: Record<string, FormationTarget>): FormationResolver {
-  return { resolve: (name) => targets[name], names: () => Object.keys(targets) };
+  return {
+    resolve: (name) => targets[name],
+    names: () => Object.keys(targets),
+    // A manifest target has no door until a delegation starts it; only running doors are reachable by "*".
+    doors: () => Object.entries(targets).map(([name, t]) => ({ name, urls: t.kind === 'door' ? [t.url] : [] })),
+  };
 }
 
 export type ResolvedTarget = FormationTarget | { kind: 'unknown'; error: string };
@@ -61,6 +68,8 @@ export interface FormationMember {
   /** Names the model may use for it: the formation id and the manifest's name. */
   names: string[];
   manifestPath: string;
+  /** network.internal_port of its manifest: where its door will be once launched. */
+  port?: number;
   session?: { id: string; url: string; workdir: string; manifest: { name: string; version: string } };
 }
 
@@ -80,5 +89,10 @@ export function liveFormation(members: () => FormationMember[]): FormationResolv
       return { kind: 'manifest', manifestPath: m.manifestPath };
     },
     names: () => [...new Set(members().flatMap((m) => m.names))],
+    doors: () =>
+      members().map((m) => ({
+        name: m.names[m.names.length - 1],
+        urls: [m.session?.url, m.port ? `http://127.0.0.1:${m.port}` : undefined].filter((u): u is string => !!u),
+      })),
   };
 }

@@ -40,7 +40,8 @@ export function createSessionTools(deps: SessionToolDeps): Tool[] {
     tools.push(
       createDelegateTool({
         capsule: { name: deps.manifest.name, version: deps.manifest.version },
-        allow,
+        // Read at each delegation: a running session's allow list can change (Session.updatePolicy).
+        allow: () => deps.manifest.capabilities?.network?.allow ?? [],
         workdir: deps.workdir,
         formation: deps.formation,
         startChild: deps.startChild,

@@ -1,3 +1,4 @@
 export { startWebShell, buildWebShell, type WebShell, type WebShellOptions } from './server';
+export { startRemoteStudio, buildRemoteStudio, STUDIO_TOKEN_NAME, type RemoteStudio, type RemoteStudioOptions } from './remote';
 export { serveContract } from './socket';
 export { CSP } from '../csp';

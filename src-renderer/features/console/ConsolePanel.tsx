@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { isTerminal } from '../../../src-shared/a2a';
-import { answerText, useStudio, type ConsoleEntry } from '../../store';
+import { answerText, entriesOf, useStudio, type ConsoleEntry, type DelegationOutcome } from '../../store';
 import { TaskStateBadge } from './TaskStateBadge';
 import './console.css';
 
@@ -10,7 +10,9 @@ export function ConsolePanel() {
   const selectedId = useStudio((s) => s.selectedId);
   const capsuleIds = useStudio((s) => s.capsuleIds);
   const capsules = useStudio((s) => s.capsules);
-  const entries = useStudio((s) => s.consoleEntries);
+  const allEntries = useStudio((s) => s.consoleEntries);
+  const dir = useStudio((s) => s.workspace?.dir);
+  const entries = useMemo(() => entriesOf(allEntries, dir), [allEntries, dir]);
   const [text, setText] = useState('');
   const log = useRef<HTMLOListElement>(null);
 
@@ -22,9 +24,15 @@ export function ConsolePanel() {
     if (pick !== target) s.setConsoleTarget(pick);
   }, [target, selectedId, capsuleIds]);
 
+  // The newest entry stays in view as it grows (sent, then its delegations, then its answer).
+  const last = entries[entries.length - 1];
+  const lastShape = useStudio((s) => {
+    const t = last?.taskId ? s.tasks[last.taskId] : undefined;
+    return `${last?.key}:${t?.task.status.state ?? ''}:${last?.taskId ? (s.delegations[last.taskId]?.length ?? 0) : 0}`;
+  });
   useEffect(() => {
     log.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
-  }, [entries.length]);
+  }, [lastShape]);
 
   const capsule = target ? capsules[target] : undefined;
   const running = !!capsule && capsule.state !== 'stopped' && capsule.state !== 'failed';
@@ -79,6 +87,7 @@ function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
   const rec = useStudio((s) => (entry.taskId ? s.tasks[entry.taskId] : undefined));
   const name = useStudio((s) => s.capsules[entry.capsuleId]?.name ?? entry.capsuleId);
   const cancel = useStudio((s) => (entry.taskId ? s.cancelAnswers[entry.taskId] : undefined));
+  const delegations = useStudio((s) => (entry.taskId ? s.delegations[entry.taskId] : undefined));
   const task = rec?.task;
   const answer = task ? answerText(task) : '';
   const done = task ? isTerminal(task.status.state) : false;
@@ -106,6 +115,7 @@ function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
                 </button>
               ) : null}
             </div>
+            {delegations?.length ? <Delegations list={delegations} /> : null}
             {answer ? (
               <div className="console-answer" aria-label="Answer">
                 {answer}
@@ -121,5 +131,22 @@ function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
         )}
       </div>
     </li>
+  );
+}
+
+const OUTCOME_LABEL: Record<DelegationOutcome['state'], string> = { running: 'working…', answered: 'answered', failed: 'failed' };
+
+/** Each delegation of the task and how it ended, so a failed hand-off is never hidden behind the answer. */
+function Delegations({ list }: { list: DelegationOutcome[] }) {
+  return (
+    <ul className="console-delegations" aria-label="Delegations">
+      {list.map((d) => (
+        <li key={d.callId} className="console-delegation" data-state={d.state} data-testid="delegation-outcome">
+          <span className="console-delegation-to">→ {d.to === '*' ? 'every reachable worker' : d.to}</span>
+          <span className="console-delegation-state">{OUTCOME_LABEL[d.state]}</span>
+          {d.state === 'failed' && d.text ? <span className="console-delegation-text">{d.text}</span> : null}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -3,6 +3,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import type { CapsuleState } from '../../../src-shared/contract';
 import { useStudio, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
+import { RestartToApply } from '../../app/RestartToApply';
 
 const STATE_LABEL: Record<CapsuleState, string> = {
   stopped: 'Stopped',
@@ -101,6 +102,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
       {capsule.error ? <div className="capsule-node-error" title={capsule.error}>
           {capsule.error}
         </div> : null}
+      {running && capsule.restartToApply ? <RestartToApply id={id} compact /> : null}
       <footer className="capsule-node-actions nodrag">
         {running ? (
           <button type="button" className="btn btn-small" onClick={() => void stop(id)} aria-label={`Stop ${capsule.name}`}>

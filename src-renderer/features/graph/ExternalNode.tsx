@@ -11,7 +11,7 @@ function ExternalNodeView({ data, selected }: NodeProps<ExternalFlowNode>) {
         <span className="capsule-node-role">external address</span>
         <span className="external-node-address">{data.address}</span>
         <span className="muted" style={{ fontSize: 11 }}>
-          Allowed, but matches no capsule here
+          Allowed, but matches no capsule or agent here: select the edge and press Delete, or edit the allow list
         </span>
       </div>
     </div>

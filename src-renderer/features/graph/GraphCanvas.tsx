@@ -13,6 +13,7 @@ import {
   type IsValidConnection,
   type NodeChange,
   type OnBeforeDelete,
+  type OnConnectStart,
   type OnNodeDrag,
   type XYPosition,
 } from '@xyflow/react';
@@ -94,8 +95,21 @@ export function GraphCanvas() {
     void useStudio.getState().moveNodes(moves);
   }, []);
 
+  // Where the user started the drag: xyflow turns a drag from a worker's (target) handle onto an
+  // orchestrator into the connection orchestrator -> worker, which is not what the gesture says.
+  const connectFrom = useRef<{ nodeId: string | null; handleType: string | null }>({ nodeId: null, handleType: null });
+  const onConnectStart: OnConnectStart = useCallback((_e, params) => {
+    connectFrom.current = { nodeId: params.nodeId, handleType: params.handleType };
+  }, []);
   const onConnect = useCallback((c: Connection) => {
-    void useStudio.getState().connect(c.source, c.target);
+    const s = useStudio.getState();
+    if (connectFrom.current.handleType === 'target') {
+      const orch = s.capsules[c.source]?.name ?? c.source;
+      const worker = s.capsules[c.target]?.name ?? s.remotes[c.target]?.card?.name ?? c.target;
+      s.notify('warning', `Not connected: delegation goes from an orchestrator to a worker. To let ${orch} delegate to ${worker}, drag from ${orch}'s handle on its right onto ${worker}.`);
+      return;
+    }
+    void s.connect(c.source, c.target);
   }, []);
 
   const isValidConnection: IsValidConnection<FlowEdge> = useCallback((c) => {
@@ -134,6 +148,7 @@ export function GraphCanvas() {
           onEdgesChange={onEdgesChange}
           onNodeDragStart={onNodeDragStart}
           onNodeDragStop={onNodeDragStop}
+          onConnectStart={onConnectStart}
           onConnect={onConnect}
           isValidConnection={isValidConnection}
           onBeforeDelete={onBeforeDelete}

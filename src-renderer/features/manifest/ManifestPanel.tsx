@@ -3,6 +3,7 @@ import { useStudio } from '../../store';
 import { checkManifest } from './manifestCheck';
 import { ManifestForm } from './ManifestForm';
 import { revealLine, YamlEditor } from './YamlEditor';
+import { RestartToApply } from '../../app/RestartToApply';
 import './manifest.css';
 
 type View = 'form' | 'yaml';
@@ -43,6 +44,7 @@ export function ManifestPanel({ capsuleId }: { capsuleId: string }) {
           </button>
         </div>
       </div>
+      <RestartToApply id={capsuleId} />
       {editor.conflict ? (
         <div className="manifest-conflict" role="alert">
           <p>

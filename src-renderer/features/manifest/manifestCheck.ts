@@ -1,10 +1,11 @@
 import { LineCounter, parseDocument, isMap, isScalar, type Document } from 'yaml';
 import type { IssueView } from '../../../src-shared/contract';
-import { manifestSchema } from '../../../src-shared/manifest';
+import { describeSyntaxError, keyHint, keysAt, manifestSchema } from '../../../src-shared/manifest';
 
-// Checks a draft as the user types, so a mistake shows at its line before Save. The core's
-// issues (after ${VAR} interpolation) stay the authority once the text is saved; values holding a
-// ${VAR} reference are not judged here, since only the core knows what they become.
+// Checks a draft as the user types, so a mistake shows at its line before Save, worded as the
+// core's loader words it (same syntax positions, same "did you mean" hints). The core's issues
+// (after ${VAR} interpolation) stay the authority once the text is saved; values holding a ${VAR}
+// reference are not judged here, since only the core knows what they become.
 
 const hasVar = (v: unknown) => typeof v === 'string' && v.includes('${');
 
@@ -33,8 +34,9 @@ export function checkManifest(text: string): IssueView[] {
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length > 0) {
     return doc.errors.map((e) => {
-      const pos = lc.linePos(e.pos[0]);
-      return { line: pos.line, column: pos.col, path: '', message: `YAML syntax: ${e.message.split('\n')[0]}` };
+      const { offset, message } = describeSyntaxError(text, e);
+      const pos = lc.linePos(offset);
+      return { line: pos.line, column: pos.col, path: '', message };
     });
   }
   const data: unknown = doc.toJS();
@@ -47,7 +49,8 @@ export function checkManifest(text: string): IssueView[] {
     if (hasVar(valueAt(data, path))) continue;
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        issues.push({ line: lineOf(doc, lc, path, key), path: [...path, key].join('.'), message: `unknown field "${key}"` });
+        const hint = keyHint(key, keysAt(manifestSchema, path));
+        issues.push({ line: lineOf(doc, lc, path, key), path: [...path, key].join('.'), message: `unknown key "${key}"`, ...(hint ? { hint } : {}) });
       }
       continue;
     }

@@ -1,0 +1,67 @@
+import { resolve } from 'node:path';
+import { DeployError, deployKubernetes, EXPOSURES_SECRET, parseSecretRef, TLS_SECRET, type SecretRef } from '../deploy';
+import { createExposureStore, gatewayDataDir } from '../gateway';
+import { parseCommandArgs } from './args';
+import { UserError } from './errors';
+import { layout } from './home';
+
+// `capsule deploy kubernetes`: writes plain Kubernetes manifests for a workspace's formation.
+// Nothing is launched and nothing is sent to a cluster; the user applies the folder.
+
+export const usage = `usage: capsule deploy kubernetes --workspace DIR [--namespace N] [--image IMAGE] [--out DIR] [--host NAME] [--secret VAR=secret/key …] [--data DIR]
+  --workspace, -w  the workspace folder (holds formation.yaml)
+  --namespace      the namespace (default capsule)
+  --image          the runtime image (default capsule-runtime:latest; see the Dockerfile)
+  --out            the folder written (default ./kubernetes); one file per object and a kustomization.yaml
+  --host           the Ingress host of the gateway (https://NAME); without it, no Ingress
+  --secret         where a manifest's \${VAR} comes from on the cluster: VAR=<secret name>/<key>
+                   (repeat for each); values are never read or written, only referenced
+  --data           gateway data folder whose exposures are deployed (default $CAPSULE_HOME/gateway)
+Apply with: kubectl apply -k <out>`;
+
+const options = {
+  workspace: { type: 'string', short: 'w' },
+  namespace: { type: 'string' },
+  image: { type: 'string' },
+  out: { type: 'string' },
+  host: { type: 'string' },
+  secret: { type: 'string', multiple: true },
+  data: { type: 'string' },
+} as const;
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('deploy', argv, options, usage);
+  if (positionals[0] !== 'kubernetes' || positionals.length !== 1) throw new UserError(`deploy knows one target: kubernetes\n${usage}`, 2);
+  if (!values.workspace) throw new UserError(`deploy needs --workspace\n${usage}`, 2);
+  const secrets = new Map<string, SecretRef>();
+  for (const text of values.secret ?? []) {
+    const ref = parseSecretRef(text);
+    if (!ref) throw new UserError(`--secret takes VAR=<secret name>/<key>, not "${text}"`, 2);
+    secrets.set(ref[0], ref[1]);
+  }
+  if (values.host !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(values.host)) throw new UserError(`--host must be a DNS name such as agents.example.com, not "${values.host}"`, 2);
+  const store = createExposureStore(resolve(values.data ?? gatewayDataDir(layout().home)));
+  const exposed = store.list().map((e) => e.capsule);
+  store.dispose();
+  const out = resolve(values.out ?? 'kubernetes');
+  let files: string[];
+  try {
+    files = deployKubernetes(values.workspace, out, {
+      namespace: values.namespace ?? 'capsule',
+      image: values.image ?? 'capsule-runtime:latest',
+      secrets,
+      exposed,
+      ...(values.host ? { host: values.host } : {}),
+    });
+  } catch (err) {
+    if (err instanceof DeployError) throw new UserError(err.message);
+    throw err;
+  }
+  process.stdout.write(`wrote ${files.length} files to ${out}\n`);
+  if (files.some((f) => f.startsWith('deployment-capsule-gateway'))) {
+    process.stdout.write(`the gateway reads its exposures from the Secret ${EXPOSURES_SECRET} (token hashes only):\n  kubectl -n ${values.namespace ?? 'capsule'} create secret generic ${EXPOSURES_SECRET} --from-file=exposures.json=${resolve(values.data ?? gatewayDataDir(layout().home), 'exposures.json')}\n`);
+    if (values.host) process.stdout.write(`its Ingress expects a TLS certificate in the Secret ${TLS_SECRET}\n`);
+  }
+  process.stdout.write(`apply with: kubectl apply -k ${out}\n`);
+  return 0;
+}

@@ -1,0 +1,83 @@
+import { join, resolve } from 'node:path';
+import { createCore } from '../core';
+import { createExposureStore, isLoopback } from '../gateway';
+import { recordsLayout } from '../runtime/layout';
+import { createShutdown } from '../shell/shutdown';
+import { listRunningSessions } from '../trace';
+import { startRemoteStudio, STUDIO_TOKEN_NAME } from '../shell/web';
+import { intOption } from './args';
+import { UserError } from './errors';
+
+// `capsule serve --workspace DIR --studio`: the formation run by a Studio core on this machine,
+// its contract offered to Studios elsewhere over one WebSocket, with a token. The token is made
+// on the first start and printed once (only its hash is kept, in $CAPSULE_HOME/studio/remote);
+// `--studio-token rotate` prints a new one, `--studio-token revoke` ends it, at once, even for a
+// server already running. TLS is a reverse proxy's job: put one in front and pass --public-origin.
+
+const ROOT = resolve(__dirname, '../..');
+
+export const tokenDir = (home: string) => join(home, 'studio', 'remote');
+
+interface StudioValues {
+  'studio-port'?: string;
+  host?: string;
+  'public-origin'?: string;
+}
+
+/** `--studio-token rotate|revoke`: edits the token store and returns. */
+export function manageStudioToken(action: string): number {
+  const tokens = createExposureStore(tokenDir(recordsLayout(process.env).home));
+  try {
+    if (action === 'revoke') {
+      if (!tokens.revoke(STUDIO_TOKEN_NAME)) throw new UserError('there is no Studio token to revoke');
+      process.stdout.write('revoked: the Studio token (attached Studios are disconnected)\n');
+      return 0;
+    }
+    if (action !== 'rotate') throw new UserError(`--studio-token takes rotate or revoke, not "${action}"`, 2);
+    const { token } = tokens.get(STUDIO_TOKEN_NAME) ? tokens.rotate(STUDIO_TOKEN_NAME) : tokens.enable(STUDIO_TOKEN_NAME);
+    process.stdout.write(`studio token: ${token}\n(shown once; the old one no longer works)\n`);
+    return 0;
+  } finally {
+    tokens.dispose();
+  }
+}
+
+export async function serveStudio(workspace: string, values: StudioValues, publicOrigin: string | undefined): Promise<number> {
+  const port = intOption('studio-port', values['studio-port'], 65535);
+  const host = values.host ?? '127.0.0.1';
+  const layout = recordsLayout(process.env);
+  const tokens = createExposureStore(tokenDir(layout.home));
+  const core = createCore({ userDataDir: join(layout.home, 'studio'), recordsRoot: layout.records, resourcesDir: join(ROOT, 'resources'), workspace });
+  await core.ready;
+  const launched = await core.handle('formation.launch', {});
+  if (launched.ok) {
+    const { launched: ok, failed } = launched.value as { launched: string[]; failed: { id: string; message: string }[] };
+    for (const id of ok) process.stdout.write(`capsule: ${id} launched\n`);
+    for (const f of failed) process.stderr.write(`capsule: ${f.id} did not launch: ${f.message}\n`);
+  }
+  let server;
+  try {
+    server = await startRemoteStudio({ core, tokens, host, ...(port !== undefined ? { port } : {}), ...(publicOrigin ? { publicOrigin } : {}) });
+  } catch (err) {
+    await core.dispose();
+    tokens.dispose();
+    throw new UserError(`the Studio cannot listen on ${host}:${port ?? 0}: ${(err as Error).message}`);
+  }
+  if (!isLoopback(host)) process.stderr.write(`capsule: warning: the Studio binds ${host}: other machines can reach it (every connection still needs the token; put TLS in front)\n`);
+  process.stdout.write(`studio: ${server.url}\n`);
+  if (!tokens.get(STUDIO_TOKEN_NAME)) process.stdout.write(`studio token: ${tokens.enable(STUDIO_TOKEN_NAME).token}\n(shown once; capsule serve --studio-token rotate makes a new one)\n`);
+  const remote = server;
+  // Ctrl-C or SIGTERM: attached Studios are disconnected and every session ends cleanly; a second one forces it.
+  return new Promise<number>((exit) => {
+    createShutdown({
+      async stop() {
+        await remote.dispose();
+        await core.dispose();
+        tokens.dispose();
+      },
+      exit,
+      log: (line) => process.stderr.write(`capsule: ${line}\n`),
+      running: () => listRunningSessions(layout.running, { prune: false }).filter((s) => s.pid === process.pid).length,
+    }).handleSignals();
+  });
+}

@@ -1,0 +1,67 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { DeployError, kubeName, readDeployFormation, type DeployFormation } from './formation';
+import { gatewayObjects } from './gateway';
+import type { KubeObject, SecretRef } from './objects';
+import { networkPolicies } from './policies';
+import { capsuleWorkloads } from './workloads';
+
+// A formation as plain Kubernetes objects: per capsule a ConfigMap, Deployment and Service, the
+// network policies the graph implies, and the gateway when capsules are exposed. Written one
+// object per file with a kustomization.yaml listing them (`kubectl apply -k DIR` or `-f DIR`).
+
+export { DeployError, readDeployFormation, type DeployFormation } from './formation';
+export { parseSecretRef, type KubeObject, type SecretRef } from './objects';
+export { EXPOSURES_SECRET, TLS_SECRET } from './gateway';
+
+export interface KubernetesOptions {
+  namespace: string;
+  image: string;
+  /** ${VAR} -> the Secret key its value is read from; every referenced variable needs one. */
+  secrets: Map<string, SecretRef>;
+  /** Capsules exposed through the gateway, by formation id or manifest name. */
+  exposed: string[];
+  /** The Ingress host for the gateway. */
+  host?: string;
+}
+
+export function kubernetesObjects(f: DeployFormation, o: KubernetesOptions): KubeObject[] {
+  if (kubeName(o.namespace) !== o.namespace) throw new DeployError(`--namespace must be a DNS label (lowercase letters, digits, dashes), not "${o.namespace}"`);
+  const unmapped = [...new Set(f.capsules.flatMap((c) => c.vars))].filter((v) => !o.secrets.has(v));
+  if (unmapped.length) throw new DeployError(`the manifests reference ${unmapped.map((v) => `\${${v}}`).join(', ')}; name the Secret each is read from: ${unmapped.map((v) => `--secret ${v}=<secret>/<key>`).join(' ')}`);
+  // An exposure names a capsule by formation id or by manifest name (as `capsule expose` takes either).
+  const exposedAs = new Map<string, string>();
+  for (const c of f.capsules) {
+    const name = [c.id, c.manifestName].find((n) => o.exposed.includes(n));
+    if (name) exposedAs.set(c.id, name);
+  }
+  const exposed = new Set(exposedAs.keys());
+  const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } };
+  return [
+    namespace,
+    ...f.capsules.flatMap((c) => capsuleWorkloads(c, f, o)),
+    ...networkPolicies(f, o.namespace, exposed),
+    ...(exposed.size ? gatewayObjects(f, { ...o, exposedAs }) : []),
+  ];
+}
+
+// `kubectl apply -f DIR` reads files in name order: the namespace's file sorts first so it exists
+// before the objects in it (kustomize orders by kind anyway).
+export const fileNameOf = (o: KubeObject) => `${o.kind === 'Namespace' ? '00-' : ''}${o.kind.toLowerCase()}-${o.metadata.name}.yaml`;
+
+/** Writes one file per object and a kustomization.yaml; returns the file names. */
+export function writeKubernetes(dir: string, objects: KubeObject[]): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files = objects.map((o) => {
+    const name = fileNameOf(o);
+    writeFileSync(join(dir, name), stringify(o, { lineWidth: 0, aliasDuplicateObjects: false }));
+    return name;
+  });
+  writeFileSync(join(dir, 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: files }));
+  return [...files, 'kustomization.yaml'];
+}
+
+export function deployKubernetes(workspace: string, outDir: string, o: KubernetesOptions): string[] {
+  return writeKubernetes(outDir, kubernetesObjects(readDeployFormation(workspace), o));
+}
