@@ -28,11 +28,23 @@ function sessionBlock(s: SessionSummary): string[] {
   return lines;
 }
 
-const outcome = (t: TaskSummary) => t.exitStatus ?? (t.state === 'TASK_STATE_WORKING' ? 'running' : t.state.replace('TASK_STATE_', '').toLowerCase());
+const FINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
 
-function tasksBlock(tasks: TaskSummary[]): string[] {
+/**
+ * A task's outcome. One that never ended was interrupted, not running, when its process is gone:
+ * the session's process, or an earlier one of a resumed session (the task began before `liveSince`).
+ */
+function outcome(t: TaskSummary, sessionLive: boolean, liveSince: number | null): string {
+  if (t.exitStatus) return t.exitStatus;
+  const began = t.startedAt ?? t.receivedAt;
+  const beforeResume = liveSince !== null && began !== null && began < liveSince;
+  if ((!sessionLive || beforeResume) && !FINAL.has(t.state)) return 'interrupted';
+  return t.state === 'TASK_STATE_WORKING' ? 'running' : t.state.replace('TASK_STATE_', '').toLowerCase();
+}
+
+function tasksBlock(tasks: TaskSummary[], sessionLive: boolean, liveSince: number | null): string[] {
   if (!tasks.length) return [ruler('Tasks'), 'no tasks'];
-  const rows = tasks.map((t) => [`task ${t.ord}`, shortTask(t.id), `turns: ${t.turns}`, `in: ${t.tokensIn}`, `out: ${t.tokensOut}`, outcome(t), formatDuration(t.durationMs ?? (t.endedAt && t.startedAt ? t.endedAt - t.startedAt : null))]);
+  const rows = tasks.map((t) => [`task ${t.ord}`, shortTask(t.id), `turns: ${t.turns}`, `in: ${t.tokensIn}`, `out: ${t.tokensOut}`, outcome(t, sessionLive, liveSince), formatDuration(t.durationMs ?? (t.endedAt && t.startedAt ? t.endedAt - t.startedAt : null))]);
   const lines = columns(rows);
   const out = [ruler('Tasks')];
   tasks.forEach((t, i) => {
@@ -61,7 +73,10 @@ function harnessBlock(store: TraceStore, s: SessionSummary, tasks: TaskSummary[]
 
 export function printSummary(store: TraceStore, s: SessionSummary): void {
   const tasks = store.listTasks(s.id);
-  const lines = [...sessionBlock(s), ...tasksBlock(tasks), ...harnessBlock(store, s, tasks)];
+  // The latest session_start is when the running process took over (a resumed session has several).
+  const starts = s.status === 'running' ? store.events(s.id, { types: ['session_start'], limit: 1000 }).events : [];
+  const liveSince = starts.length > 1 ? Date.parse(starts[starts.length - 1].ts) : null;
+  const lines = [...sessionBlock(s), ...tasksBlock(tasks, s.status === 'running', liveSince), ...harnessBlock(store, s, tasks)];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

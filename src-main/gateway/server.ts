@@ -1,7 +1,7 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AgentCard } from '../../src-shared/a2a';
 import { sendCard } from '../door';
-import { createAccessLog, type AccessEntry, type AccessLog } from './access-log';
+import { createAccessLog, pathForLog, redactForLog, type AccessEntry, type AccessLog } from './access-log';
 import { capsuleCard, card03, indexCard } from './cards';
 import { createExposureStore, type ExposureStore } from './exposures';
 import { bearerOf, guard, originOf, sendNotFound, type GuardResult, type OriginSettings } from './guard';
@@ -73,8 +73,13 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     return signer.sign(card, `${origin}/.well-known/jwks.json`);
   };
 
-  const log = (req: FastifyRequest, started: number, e: Pick<AccessEntry, 'tokenId' | 'capsule' | 'method' | 'status' | 'outcome'>) =>
-    access.record({ time: new Date(started).toISOString(), remote: req.ip, ...e, durationMs: Date.now() - started });
+  // The capsule and method come from what the caller wrote: the token it presented never goes with them.
+  const log = (req: FastifyRequest, started: number, e: Pick<AccessEntry, 'tokenId' | 'capsule' | 'method' | 'status' | 'outcome'>) => {
+    const presented = bearerOf(req);
+    // A name the gateway never exposed is whatever the caller typed (a token pasted in the path): '*'.
+    const capsule = e.capsule === null ? null : exposures.get(e.capsule) ? redactForLog(e.capsule, presented) : '*';
+    access.record({ time: new Date(started).toISOString(), remote: req.ip, ...e, capsule, method: redactForLog(e.method, presented), durationMs: Date.now() - started });
+  };
   const refused = (req: FastifyRequest, started: number, g: Extract<GuardResult, { ok: false }>, capsule: string | null, method: string) =>
     log(req, started, { tokenId: g.tokenId ?? null, capsule, method, status: g.status, outcome: g.outcome });
   // Cards depend on the caller's token (which capsules it opens), so only the caller may keep
@@ -168,7 +173,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     const started = Date.now();
     const g = guard(req, reply, exposures, settings, '\u0000');
     if (g.ok) sendNotFound(reply);
-    else refused(req, started, g, null, `${req.method} ${req.url.slice(0, 120)}`);
+    else refused(req, started, g, null, `${req.method} ${pathForLog(req.url, bearerOf(req))}`);
   });
 
   await app.listen({ host, port: opts.port ?? 0 });

@@ -44,7 +44,7 @@ describe('editManifestSource', () => {
     const out = editManifestSource(commented, [{ op: 'addAllow', entry: 'localhost:52222' }]);
     expectKept(commented, out);
     expect(out).toContain('      - example.com # docs\n      - localhost:52222\n');
-    expect(editManifestSource(out, [{ op: 'addAllow', entry: '127.0.0.1:52222' }])).toBe(out);
+    expect(editManifestSource(out, [{ op: 'addAllow', entry: 'LOCALHOST:52222' }])).toBe(out);
   });
 
   it('addAllow creates the missing parent maps, separated like the other sections', () => {
@@ -55,7 +55,8 @@ describe('editManifestSource', () => {
   });
 
   it('removeAllow removes every equivalent entry and nothing else', () => {
-    const src = 'name: o\ncapabilities:\n  network:\n    allow:\n      - localhost:52222 # worker\n      - example.com # docs\n      - "[::1]:52222"\n      - localhost:52223\n';
+    // 127.1 is 127.0.0.1; localhost and ::1 are other entries (localhost means both addresses).
+    const src = 'name: o\ncapabilities:\n  network:\n    allow:\n      - 127.0.0.1:52222 # worker\n      - example.com # docs\n      - "127.1:52222"\n      - localhost:52223\n';
     const out = editManifestSource(src, [{ op: 'removeAllow', entry: '127.0.0.1:52222' }]);
     expect(out).toBe('name: o\ncapabilities:\n  network:\n    allow:\n      - example.com # docs\n      - localhost:52223\n');
     expect(editManifestSource(seedOrchestrator, [{ op: 'removeAllow', entry: 'localhost:52222' }])).toContain('    allow: []\n');

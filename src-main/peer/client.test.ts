@@ -154,7 +154,7 @@ describe('peer client', () => {
       res.writeHead(307, { location: `http://localhost:${target.port}/a2a` });
       res.end();
     });
-    const { c } = client([`[::1]:${redirector.port}`, `http://127.0.0.1:${target.port}/a2a`]);
+    const { c } = client([`127.0.0.1:${redirector.port}`, `http://127.0.0.1:${target.port}/a2a`]);
     const out = await c.sendMessage(redirector.url, { message });
     expect(out.task?.id).toBe('tsk_1');
     expect(target.bodies[0]).toMatchObject({ method: 'SendMessage' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PEER_HEADER, type AgentCard, type Message, type Task } from '../../src-shared/a2a';
 import { PeerError, PolicyRefusal } from './errors';
-import { checkTarget, connectUrl } from './policy';
+import { checkTarget, connectUrls, type PolicyVerdict } from './policy';
 import { dialectOfCard, METHODS_TO_03, paramsTo03, resultTo10, type Dialect } from './v03';
 
 // The one outgoing A2A client every capsule uses on a model's behalf. Every place it is about to
@@ -82,9 +82,9 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
   });
 
   /** Checks a place against the policy; a refusal is traced and thrown before any connection. */
-  const allowOrThrow = (url: string, call: PeerCallOptions) => {
+  const allowOrThrow = (url: string, call: PeerCallOptions): Extract<PolicyVerdict, { ok: true }> => {
     const verdict = checkTarget(url, opts.allow, call.extraAllow);
-    if (verdict.ok) return;
+    if (verdict.ok) return verdict;
     opts.trace?.({ event_type: 'network_refused', url, reason: verdict.reason });
     throw new PolicyRefusal(url, verdict.reason);
   };
@@ -95,12 +95,17 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
     let current = url;
     let { method, body } = init;
     for (let hop = 0; ; hop++) {
-      allowOrThrow(current, call);
-      let res: Response;
-      try {
-        res = await fetch(connectUrl(current), { method, body, headers: headers(call, body !== undefined, dialect), redirect: 'manual', signal });
-      } catch (err) {
-        throw networkError(current, err, call.signal);
+      const targets = connectUrls(current, allowOrThrow(current, call));
+      let res: Response | undefined;
+      for (let i = 0; !res; i++) {
+        try {
+          res = await fetch(targets[i], { method, body, headers: headers(call, body !== undefined, dialect), redirect: 'manual', signal });
+        } catch (err) {
+          // localhost: a refused connection on one loopback address moves on to the next allowed one
+          // (nothing was sent), so the peer is reached on the address family it listens on.
+          if (i + 1 < targets.length && refused(err) && !signal.aborted) continue;
+          throw networkError(current, err, call.signal);
+        }
       }
       if (!REDIRECTS.has(res.status)) return res;
       const location = res.headers.get('location');
@@ -222,6 +227,8 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
     },
   };
 }
+
+const refused = (err: unknown) => (err as { cause?: { code?: string } })?.cause?.code === 'ECONNREFUSED';
 
 /** Turns a fetch failure into words: connection refused, unreachable, timeout, or the caller's abort. */
 function networkError(url: string, err: unknown, callerSignal?: AbortSignal): Error {

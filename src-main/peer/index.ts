@@ -2,6 +2,6 @@
 // with the network policy checked before any connection, and task following for delegations.
 export { createPeerClient, type PeerClient, type PeerClientOptions, type PeerCallOptions, type SendMessageParams, type SendMessageResult } from './client';
 export { PeerError, PolicyRefusal, type PeerFailure } from './errors';
-export { checkTarget, connectUrl, type PolicyVerdict } from './policy';
+export { checkTarget, connectUrls, type PolicyVerdict } from './policy';
 export { followTask, responseText, type FollowOptions } from './follow';
 export { formatTraceparent, newSpanId, traceIdForTask, traceIdOf } from './traceparent';

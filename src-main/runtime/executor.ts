@@ -55,7 +55,7 @@ export type TaskOutcome =
     }
   | { ok: false; cause: FailureCause; message: string };
 
-export type FailureCause = 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error' | 'invalid_response';
+export type FailureCause = 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error' | 'invalid_response' | 'runtime_error';
 
 export interface TaskExecutor {
   run(task: TaskRun): Promise<TaskOutcome>;

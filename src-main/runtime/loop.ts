@@ -1,4 +1,5 @@
 import { createDriver, InferenceError, type ChatMessage, type ToolCall, type TurnResult } from '../drivers';
+import { createStreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
 import { checkAnswer, correction, parseAnswerJson, renderAnswer, RESPOND_TOOL, respondTool, respondsValidator } from './responds';
@@ -21,6 +22,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
   // Without a provider structured-output mode the contract is offered as a tool to answer with.
   const respond = schema && driver.structuredOutput !== 'native' ? respondTool(schema) : undefined;
   const specs = [...deps.tools.map((t) => t.spec), ...(respond ? [respond.spec] : [])];
+  const streamSecrets = deps.secrets.filter((s) => s.length >= 4);
 
   const overBudget = (run: TaskRun): string | undefined => {
     const { tokensIn, tokensOut } = run.usage;
@@ -70,6 +72,11 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       const started = Date.now();
       task.setWaiting(`inference turn ${turn}`);
       let result: TurnResult;
+      // Streamed text is masked on the stream: a secret split over several deltas never goes out.
+      const mask = streamSecrets.length ? createStreamMask(streamSecrets) : undefined;
+      const frame = (text: string) => {
+        if (text) task.trace({ event_type: 'frame', kind: 'text_delta', turn, text });
+      };
       try {
         result = await driver.turn({
           system: inference.system_prompt,
@@ -83,17 +90,19 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           onArtifact: (chunk) => task.addArtifact?.(chunk),
           signal: task.signal,
           // Streamed text reaches the trace as it arrives; tool calls get their own tool_call events.
-          onFrame: (frame) => {
-            if (frame.kind === 'text' && frame.text) task.trace({ event_type: 'frame', kind: 'text_delta', turn, text: frame.text });
+          onFrame: (f) => {
+            if (f.kind === 'text' && f.text) frame(mask ? mask.push(f.text) : f.text);
           },
           onRetry: (info) => task.trace({ event_type: 'inference_retry', turn, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
           onDivergence: (info) => task.trace({ event_type: 'rehearsal_diverged', turn, reason: info.reason }),
         });
       } catch (err) {
+        if (mask) frame(mask.end());
         if (task.signal.aborted) throw err;
         const message = err instanceof InferenceError ? err.message : `inference failed: ${(err as Error).message}`;
         return { ok: false, cause: 'inference_error', message };
       }
+      if (mask) frame(mask.end());
       if (task.signal.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
       // Expanded before anything records the turn: the trace and the conversation hold the calls run.
       result = { ...result, toolCalls: expandToolCalls(result.toolCalls, deps.tools) };

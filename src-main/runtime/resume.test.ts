@@ -1,4 +1,5 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { readTraceLines } from '../trace';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rehearsalManifest, startTestSession, type TestSession } from './testing';
@@ -40,5 +41,38 @@ describe('resuming a session', () => {
     expect(lost?.status.message?.parts[0].text).toMatch(/ended before this task finished/);
     // Finished tasks stay final: a cancel is refused as for any finished task.
     await expect(resumed.cancelTask(done.id)).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('after a torn last line, the resumed session writes on a line of its own and every reader reads it', async () => {
+    ts = await startTestSession();
+    const done = (await ts.rpc('SendMessage', send('before the crash'))).result.task;
+    const { id, workdir } = ts.session;
+    await ts.session.end('restart');
+    const path = join(workdir, 'trace.jsonl');
+    // kill -9 mid-write: half a line, no newline.
+    appendFileSync(path, '{"ts":"2026-01-01T00:00:00.000Z","event_type":"task_st');
+
+    resumed = await startSession({ manifestPath: join(ts.home, 'murmur.yaml'), manifest: rehearsalManifest(), env: ts.env, port: 0, resume: { sessionId: id, workdir } });
+    const res = await fetch(resumed.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: send('after the resume') }),
+    });
+    const later = ((await res.json()) as { result: { task: { id: string; status: { state: string } } } }).result.task;
+    expect(later.status.state).toBe('TASK_STATE_COMPLETED');
+    await resumed.end('over');
+    resumed = undefined;
+
+    const chunk = readTraceLines(path);
+    expect(chunk.bad).toHaveLength(1);
+    expect(chunk.torn).toBeUndefined();
+    const starts = chunk.lines.filter((l) => l.event.event_type === 'session_start');
+    expect(starts).toHaveLength(2);
+    expect(chunk.lines.at(-1)!.event.event_type).toBe('session_end');
+    expect(readFileSync(path, 'utf8')).toContain('"event_type":"task_st\n');
+    // A second resume reads the first's lines back: the task finished before the crash still answers.
+    resumed = await startSession({ manifestPath: join(ts.home, 'murmur.yaml'), manifest: rehearsalManifest(), env: ts.env, port: 0, resume: { sessionId: id, workdir } });
+    expect(resumed.getTask(done.id)?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(resumed.getTask(later.id)?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 });

@@ -2,7 +2,8 @@ import { AbortedError } from '../drivers';
 import type { Message } from '../../src-shared/a2a';
 import type { ArtifactChunk, ChatMessage } from '../drivers';
 import { addArtifactChunk, replyMessage, responseArtifact } from './answer';
-import { InputTimeoutError, type TaskRun, type TaskUsage } from './executor';
+import { InputTimeoutError, type TaskOutcome, type TaskRun, type TaskUsage } from './executor';
+import { runInTaskScope, type TaskScope } from './last-resort';
 import type { InFlightWork } from './tool-types';
 import { conversationOf, endTask, traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
@@ -112,20 +113,58 @@ class RunningTask implements TaskRun {
   }
 }
 
-export async function runTask(core: SessionCore, t: LiveTask): Promise<void> {
+/**
+ * The task as the process's last-resort handler sees it: an error nobody caught in this task's
+ * work fails the task (its outcome wins the race with the executor) and is traced.
+ */
+class TaskCrash implements TaskScope {
+  readonly sessionId: string;
+  readonly taskId: string;
+  settled = false;
+  readonly crashed: Promise<TaskOutcome>;
+  private resolve!: (outcome: TaskOutcome) => void;
+  constructor(
+    private readonly core: SessionCore,
+    private readonly t: LiveTask,
+  ) {
+    this.sessionId = core.sessionId;
+    this.taskId = t.id;
+    this.crashed = new Promise((r) => (this.resolve = r));
+  }
+  fail(err: unknown, origin: string): boolean {
+    if (this.settled || this.t.canceling) return false;
+    this.settled = true;
+    const message = (err as Error)?.message || String(err);
+    traceTask(this.core, this.t, { event_type: 'runtime_error', origin, message });
+    // The caller is told what happened, not the error's own text (it may quote anything).
+    this.resolve({ ok: false, cause: 'runtime_error', message: `internal error (${origin}) while running this task; the session trace has the details` });
+    return true;
+  }
+}
+
+export function runTask(core: SessionCore, t: LiveTask): Promise<void> {
+  const scope = new TaskCrash(core, t);
+  return runInTaskScope(scope, () => runScoped(core, t, scope));
+}
+
+async function runScoped(core: SessionCore, t: LiveTask, scope: TaskCrash): Promise<void> {
   t.startedAt = Date.now();
   core.registry.setStatus(t, 'TASK_STATE_WORKING');
   traceTask(core, t, { event_type: 'task_start', context_id: t.contextId });
   const run = new RunningTask(core, t, conversationOf(core, t.contextId));
 
-  let outcome;
+  let outcome: TaskOutcome;
   try {
-    outcome = await core.executor.run(run);
+    outcome = await Promise.race([core.executor.run(run), scope.crashed]);
   } catch (err) {
     if (t.canceling) return;
     outcome = { ok: false as const, cause: 'executor_error' as const, message: (err as Error).message || String(err) };
   }
+  const crashed = scope.settled;
+  scope.settled = true;
   if (t.canceling) return;
+  // What the crashed work still has in flight (an inference, a tool) is stopped.
+  if (crashed) t.controller.abort();
   if (outcome.ok) {
     core.registry.addArtifact(t, responseArtifact(outcome));
     // A message answer is the final status message (and the last of the history): a blocking

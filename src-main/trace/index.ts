@@ -1,4 +1,5 @@
-export { createTraceWriter, maskSecrets, type TraceWriter } from './writer';
+export { createTraceWriter, maskOpenSecrets, maskSecrets, type TraceWriter } from './writer';
+export { createStreamMask, type StreamMask } from './stream-mask';
 export { createTraceStore, type TraceStore, type TraceStoreOptions, type IngestReport, type SyncReport } from './store';
 export { builtWorkerFile, createTraceIndexer, type TraceIndexer, type IndexProgress } from './indexer';
 export type { SessionSummary, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';

@@ -244,6 +244,23 @@ describe('trace store', () => {
     expect(store.getSession(id)).toMatchObject({ status: 'ended', tornBytes: 0, badLines: 1 });
   });
 
+  it('a writer reopening a file with a torn last line: the index reads every line written after it', () => {
+    const { id, path } = writeSession({ tasks: 1, end: false });
+    appendFileSync(path, '{"ts":"2026-01-01T00:00:00.000Z","event_type":"task_st');
+    const store = open();
+    expect(store.ingestFile(path).torn).toBeDefined();
+    const before = store.getSession(id)!.events;
+    // A resumed session appends to the same file.
+    const w = createTraceWriter(path, id);
+    w.append({ event_type: 'session_start', capsule: 'again' });
+    w.append({ event_type: 'session_end', reason: 'stopped' });
+    w.dispose();
+    const again = store.ingestFile(path);
+    expect(again).toMatchObject({ added: 2, badLines: 1 });
+    expect(again.torn).toBeUndefined();
+    expect(store.getSession(id)).toMatchObject({ status: 'ended', events: before + 2, tornBytes: 0 });
+  });
+
   it('answers an unchanged file without a write transaction, and still sees a same-size replacement', () => {
     const { id, path } = writeSession({ tasks: 2 });
     const store = open();

@@ -1,10 +1,29 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTraceWriter } from './writer';
 
 describe('trace writer', () => {
+  it('ends a torn last line before appending, and adds nothing to a file that ends cleanly', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trace-'));
+    const torn = join(dir, 'torn.jsonl');
+    writeFileSync(torn, '{"event_type":"a"}\n{"event_ty');
+    const w = createTraceWriter(torn, 'ses_x');
+    w.append({ event_type: 'session_start' });
+    w.dispose();
+    const lines = readFileSync(torn, 'utf8').split('\n');
+    expect(lines.slice(0, 2)).toEqual(['{"event_type":"a"}', '{"event_ty']);
+    expect(JSON.parse(lines[2])).toMatchObject({ event_type: 'session_start' });
+
+    const clean = join(dir, 'clean.jsonl');
+    writeFileSync(clean, '{"event_type":"a"}\n');
+    const w2 = createTraceWriter(clean, 'ses_x');
+    w2.append({ event_type: 'b' });
+    w2.dispose();
+    expect(readFileSync(clean, 'utf8').split('\n')).toHaveLength(3);
+  });
+
   it('appends one JSON line per event with ts, event_type and session_id', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'trace-')), 'ses', 'trace.jsonl');
     const w = createTraceWriter(path, 'ses_x');

@@ -1,7 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
-import { fstatSync } from 'node:fs';
 
 // Append-only trace.jsonl writer. Lines are buffered and written on the next tick (or when the
 // buffer passes 256 KiB), so a burst costs one write; flush() writes now. A crash loses at most
@@ -35,18 +34,44 @@ function now(): string {
   return lastIso;
 }
 
+/** The masks of every open writer: text bound for a log that no session owns is masked with all of them. */
+const openMasks = new Set<readonly string[]>();
+
+/** Masks the secrets of every session this process has open (the last-resort report on stderr). */
+export function maskOpenSecrets(text: string): string {
+  let out = text;
+  for (const masks of openMasks) out = maskSecrets(out, masks);
+  return out;
+}
+
 export function maskSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join('***');
   return out;
 }
 
+/**
+ * A file whose last line was torn (a crash mid-write) gets its newline before anything is
+ * appended: the fragment stays one line that readers skip and count, and the first new line
+ * (a resumed session's session_start) starts on a line of its own instead of being glued to it.
+ */
+function endTornLine(fd: number): void {
+  const size = fstatSync(fd).size;
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  if (last[0] !== 0x0a) writeSync(fd, '\n');
+}
+
 export function createTraceWriter(path: string, sessionId: string, secrets: readonly string[] = []): TraceWriter {
   mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(path, 'a');
+  // 'a+' so the last byte can be read: writes still always go to the end.
+  const fd = openSync(path, 'a+');
+  endTornLine(fd);
   const listeners = new Set<(e: TraceEvent) => void>();
   // Secrets also appear JSON-escaped inside serialized lines.
   const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
+  if (masks.length) openMasks.add(masks);
   let buffer = '';
   let scheduled = false;
   let closed = false;
@@ -104,6 +129,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       if (closed) return;
       flush();
       closed = true;
+      openMasks.delete(masks);
       try {
         fsyncSync(fd);
       } catch {}

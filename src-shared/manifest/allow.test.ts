@@ -71,19 +71,37 @@ describe('matchAllow: URL prefixes', () => {
 });
 
 describe('matchAllow: loopback and tricks', () => {
-  it('treats localhost, 127.0.0.1 and ::1 as one host and nothing else', () => {
-    for (const pattern of ['localhost:52222', '127.0.0.1:52222', '[::1]:52222']) {
-      expect(matchAllow('http://localhost:52222/', [pattern])).toBe(pattern);
-      expect(matchAllow('http://127.0.0.1:52222/', [pattern])).toBe(pattern);
-      expect(matchAllow('http://[::1]:52222/', [pattern])).toBe(pattern);
-      expect(matchAllow('[::1]:52222', [pattern])).toBe(pattern);
+  it('matches numeric loopback addresses literally; only the name localhost means both', () => {
+    for (const target of ['http://localhost:52222/', 'http://127.0.0.1:52222/', 'http://[::1]:52222/', '[::1]:52222', '127.0.0.1:52222']) {
+      expect(matchAllow(target, ['localhost:52222'])).toBe('localhost:52222');
     }
+    // 127.0.0.1 and ::1 are two places: another process may hold the same port on the other one.
+    expect(matchAllow('http://127.0.0.1:52222/', ['127.0.0.1:52222'])).toBe('127.0.0.1:52222');
+    expect(matchAllow('http://[::1]:52222/', ['127.0.0.1:52222'])).toBeUndefined();
+    expect(matchAllow('[::1]:52222', ['http://127.0.0.1:52222'])).toBeUndefined();
+    expect(matchAllow('http://[::1]:52222/', ['[::1]:52222'])).toBe('[::1]:52222');
+    expect(matchAllow('http://127.0.0.1:52222/', ['[::1]:52222'])).toBeUndefined();
+    expect(matchAllow('http://127.0.0.1:52222/a2a', ['http://[::1]:52222/a2a'])).toBeUndefined();
+    // A target named localhost is never resolved here: the peer client picks the allowed address.
+    expect(matchAllow('http://localhost:52222/', ['127.0.0.1:52222'])).toBeUndefined();
     expect(matchAllow('http://[::1]:9/', ['::1'])).toBe('::1');
     expect(matchAllow('http://127.0.0.2:52222/', ['localhost:52222'])).toBeUndefined();
     expect(matchAllow('http://0.0.0.0:52222/', ['localhost:52222'])).toBeUndefined();
     expect(matchAllow('http://localhost.evil.net:52222/', ['localhost:52222'])).toBeUndefined();
     expect(matchAllow('http://me.localhost:52222/', ['localhost:52222'])).toBeUndefined();
     expect(matchAllow('http://example.com/', ['localhost'])).toBeUndefined();
+  });
+  it('refuses encoded slashes and dot segments under a path-prefix entry', () => {
+    const p = ['http://h.example:8080/a2a'];
+    for (const path of ['/a2a/..%2Fevil', '/a2a/%2E%2E%2Fevil', '/a2a/%2e%2e%2fevil', '/a2a/x%2Fy', '/a2a/x%5C..%5Cy', '/a2a/.%2E/evil', '/a2a/%zz']) {
+      expect(matchAllow(`http://h.example:8080${path}`, p)).toBeUndefined();
+    }
+    expect(matchAllow('http://h.example:8080/a2a/tasks/1', p)).toBe(p[0]);
+    expect(matchAllow('http://h.example:8080/a2a/a%20b', p)).toBe(p[0]);
+    // A dot segment the URL parser resolves is judged where it lands (and fetch sends it so).
+    expect(matchAllow('http://h.example:8080/a2a/%2E/x', p)).toBe(p[0]);
+    // Without a path prefix there is nothing to escape from: the path is the peer's business.
+    expect(matchAllow('http://h.example:8080/x%2Fy', ['http://h.example:8080'])).toBe('http://h.example:8080');
   });
   it('judges a URL by its real host, not by userinfo that looks like one', () => {
     expect(matchAllow('http://localhost:52222@evil.net/', ['localhost:52222'])).toBeUndefined();
@@ -107,9 +125,12 @@ describe('matchAllow: loopback and tricks', () => {
 
 describe('allow entry helpers', () => {
   it('recognises equivalent spellings', () => {
-    expect(sameAllowEntry('localhost:52222', '127.0.0.1:52222')).toBe(true);
-    expect(sameAllowEntry('LOCALHOST:52222', '[::1]:52222')).toBe(true);
-    expect(sameAllowEntry('http://localhost:52222/', 'http://127.0.0.1:52222')).toBe(true);
+    expect(sameAllowEntry('LOCALHOST:52222', 'localhost:52222')).toBe(true);
+    expect(sameAllowEntry('127.1:52222', '127.0.0.1:52222')).toBe(true);
+    expect(sameAllowEntry('[::1]:52222', '::1:52222')).toBe(false); // a bare "::1:52222" is an IPv6 address, not a port
+    // localhost means both loopback addresses, so it says more than either one.
+    expect(sameAllowEntry('localhost:52222', '127.0.0.1:52222')).toBe(false);
+    expect(sameAllowEntry('http://127.0.0.1:52222/', 'http://[::1]:52222')).toBe(false);
     expect(sameAllowEntry('http://localhost/', 'http://localhost:80')).toBe(true);
     expect(sameAllowEntry('localhost:52222', 'http://localhost:52222')).toBe(false);
     expect(sameAllowEntry('localhost:52222', 'localhost:52223')).toBe(false);

@@ -9,11 +9,13 @@
 //                                  path must equal the pattern's path or continue it after a "/"
 //
 // Hosts compare case-insensitively, after the WHATWG URL host parsing every connection goes
-// through (so 127.1 and 0x7f.0.0.1 are 127.0.0.1, and IDN hosts compare in punycode). The only
-// equivalence beyond that: localhost, 127.0.0.1 and ::1 are one loopback host. The runtime never
-// resolves "localhost" through DNS (it connects to the loopback address itself), and all three name
-// this machine, so a capsule written with `localhost:52222` may reach a peer URL printed as
-// `http://127.0.0.1:52222`. No other name is treated as loopback, and nothing is ever resolved.
+// through (so 127.1 and 0x7f.0.0.1 are 127.0.0.1, and IDN hosts compare in punycode). Numeric
+// addresses match literally: 127.0.0.1 and ::1 are two places (two processes may each hold the
+// same port on one of them). Only the name `localhost` means both: a `localhost` entry allows
+// 127.0.0.1 and ::1, and a target named localhost is never resolved through DNS — the runtime
+// connects to whichever of the two loopback addresses the allow list permits and the peer is on.
+// Under a path-prefix URL entry, an encoded slash or a dot segment (encoded or not) in the
+// target's path is refused: a server that decodes it could serve a path outside the prefix.
 
 /** A place a connection goes to: host (lowercase, IPv6 without brackets), port, and for URLs scheme and path. */
 export interface AllowTarget {
@@ -30,6 +32,8 @@ export type AllowPattern =
 
 const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443, ws: 80, wss: 443 };
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
+/** The addresses the name localhost stands for (never looked up). */
+export const LOCALHOST_ADDRESSES = ['127.0.0.1', '::1'] as const;
 
 /** The canonical host of a name as a connection would use it, or undefined when it is not a host. */
 function canonicalHost(raw: string): string | undefined {
@@ -117,13 +121,27 @@ export function parseAllowTarget(target: string | URL): AllowTarget | undefined 
   return splitAuthority(text);
 }
 
-function sameHost(a: string, b: string): boolean {
-  return a === b || (LOOPBACK.has(a) && LOOPBACK.has(b));
+/** Whether a pattern's host covers a target's host: literally, or `localhost` for a loopback address. */
+function sameHost(pattern: string, target: string): boolean {
+  return pattern === target || (pattern === 'localhost' && (target === '127.0.0.1' || target === '::1'));
+}
+
+/** A segment a server might read as a slash or a step up: %2F, %5C, or `.`/`..` however spelt. */
+function trickySegment(segment: string): boolean {
+  if (/%(2f|5c)/i.test(segment)) return true;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return true;
+  }
+  return decoded === '.' || decoded === '..';
 }
 
 function pathAllowed(patternPath: string, targetPath: string): boolean {
   if (!patternPath) return true;
-  return targetPath === patternPath || targetPath.startsWith(`${patternPath}/`);
+  if (targetPath !== patternPath && !targetPath.startsWith(`${patternPath}/`)) return false;
+  return !targetPath.split('/').some(trickySegment);
 }
 
 /** Whether one parsed pattern allows one parsed target. */
@@ -151,11 +169,11 @@ export function matchAllow(target: string | URL, patterns: readonly string[]): s
   return undefined;
 }
 
-/** A canonical text for an allow entry, so equivalent spellings compare equal (loopback names unify). */
+/** A canonical text for an allow entry, so equivalent spellings compare equal (127.1 is 127.0.0.1; localhost stays itself). */
 export function allowEntryKey(entry: string): string {
   const p = parseAllowPattern(entry);
   if (!p) return `raw:${entry.trim()}`;
-  const host = (h: string) => (LOOPBACK.has(h) ? 'localhost' : h);
+  const host = (h: string) => h;
   switch (p.kind) {
     case 'host':
       return `host:${host(p.host)}:${p.port ?? '*'}`;

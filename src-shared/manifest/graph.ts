@@ -83,7 +83,9 @@ export function connectOps(orchestrator: GraphCapsule, worker: GraphCapsule, opt
   const pinnedPort = worker.manifest?.network?.internal_port;
   const port = pinnedPort ?? worker.port ?? opts.freePort;
   const entry = `localhost:${port}`;
-  const orchestratorOps: ManifestEditOp[] = allowList(orchestrator.manifest).some((e) => sameAllowEntry(e, entry)) ? [] : [{ op: 'addAllow', entry }];
+  // An entry that already reaches the worker's door (it binds 127.0.0.1) makes the edge: no second one.
+  const covered = allowList(orchestrator.manifest).some((e) => sameAllowEntry(e, entry) || matchAllow(`127.0.0.1:${port}`, [e]) !== undefined);
+  const orchestratorOps: ManifestEditOp[] = covered ? [] : [{ op: 'addAllow', entry }];
   const workerOps: ManifestEditOp[] = [];
   if (pinnedPort === undefined) workerOps.push({ op: 'setInternalPort', port });
   if (worker.manifest?.exports?.peer_tasks?.accept !== true) workerOps.push({ op: 'setPeerAccept', value: true });

@@ -1,4 +1,4 @@
-import { pieces, sse, type FakeTurn, type Wire } from './script';
+import { pieces, sse, textDeltas, type FakeTurn, type Wire } from './script';
 
 // OpenAI-style wires: Chat Completions (OpenAI, DeepSeek, Ollama, llama.cpp, vLLM all speak it)
 // and the Responses API. Unnamed `data:` SSE ending in [DONE] for chat; named events for responses.
@@ -20,7 +20,7 @@ export const chatWire: Wire = {
   streamStart: (text, model) => [sse(undefined, chunk(model, { role: 'assistant', content: '' })), sse(undefined, chunk(model, { content: text }))],
   streamTurn(turn, model) {
     const out = [sse(undefined, chunk(model, { role: 'assistant', content: '' }))];
-    for (const t of pieces(turn.text ?? '')) out.push(sse(undefined, chunk(model, { content: t })));
+    for (const t of textDeltas(turn)) out.push(sse(undefined, chunk(model, { content: t })));
     (turn.toolCalls ?? []).forEach((c, index) => {
       out.push(sse(undefined, chunk(model, { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] })));
       for (const part of pieces(JSON.stringify(c.arguments))) {

@@ -8,7 +8,7 @@ export interface FakeToolCall {
 
 export type FakeReply =
   /** A model turn, streamed as SSE when the request asked for a stream, JSON otherwise. */
-  | { turn: { text?: string; toolCalls?: FakeToolCall[]; stop?: 'end_turn' | 'max_tokens' | 'tool_use'; tokensIn?: number; tokensOut?: number } }
+  | { turn: { text?: string; toolCalls?: FakeToolCall[]; stop?: 'end_turn' | 'max_tokens' | 'tool_use'; tokensIn?: number; tokensOut?: number; deltas?: string[] } }
   /** An error status with the provider's error body. */
   | { error: { status: number; type: string; message: string; headers?: Record<string, string> } }
   /** The socket is destroyed before any response byte. */
@@ -19,6 +19,11 @@ export type FakeReply =
   | { breakAfter: { text: string } };
 
 export type FakeTurn = Extract<FakeReply, { turn: unknown }>['turn'];
+
+/** The text deltas of a streamed turn: the ones scripted (they should join to its text), else a few pieces. */
+export function textDeltas(turn: FakeTurn): string[] {
+  return turn.deltas ?? pieces(turn.text ?? '');
+}
 
 /** Splits text into a few pieces so the client really sees several deltas. */
 export function pieces(text: string): string[] {

@@ -28,12 +28,28 @@ export interface DelegateDeps {
   cancelTimeoutMs?: number;
 }
 
+// The model writes these arguments, so they are hostile input: bounded, and `to` is checked as a
+// URL before anything uses it (a bad one fails this call, never the session).
+const MAX_TO = 2048;
 const argsSchema = z.strictObject({
-  to: z.string().min(1),
+  to: z.string().min(1).max(MAX_TO, `at most ${MAX_TO} characters`),
   text: z.string().min(1),
   data: z.record(z.string(), z.unknown()).optional(),
-  context_id: z.string().min(1).optional(),
+  context_id: z.string().min(1).max(256).optional(),
 });
+
+/** Why a peer URL cannot be used, or undefined when it is a well-formed http(s) URL. */
+function peerUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not a valid URL (check the host and that the port is 1-65535)';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `has scheme ${parsed.protocol} (only http and https peers are reachable)`;
+  if (!parsed.hostname) return 'names no host';
+  return undefined;
+}
 
 /** One delegation in flight, as a cancel sees it. */
 interface Delegation {
@@ -131,6 +147,10 @@ export function createDelegateTool(deps: DelegateDeps): Tool {
 async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ctx: ToolContext, cancelTimeout: number): Promise<ToolOutcome> {
   const target = await resolveTarget(args.to, deps.formation);
   if (target.kind === 'unknown') return { ok: false, error: target.error };
+  if (target.kind === 'door') {
+    const problem = peerUrlProblem(target.url);
+    if (problem) return { ok: false, error: `invalid arguments: to: ${JSON.stringify(args.to.slice(0, 200))} ${problem}` };
+  }
   const d: Delegation = {
     id: shortId('dlg'),
     capsule: target.capsule ?? (target.kind === 'door' ? hostOf(target.url) : args.to),
@@ -192,7 +212,7 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     if (!d.version && target.kind === 'door') {
       // Best effort and quiet: a card that cannot be had is no refusal the model asked for.
       const quiet = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow });
-      void learnFromCard(quiet, d, allow);
+      learnFromCard(quiet, d, allow).catch(() => {});
     }
     const sent = client.sendMessage(d.url, { message, configuration: { returnImmediately: true } }, call()).then((r) => {
       d.peerTaskId = r.task?.id;
@@ -249,9 +269,9 @@ async function startChild(deps: DelegateDeps, manifestPath: string, ctx: ToolCon
 
 /** Names a plain peer by its card (for residue), when its card is in an allowed place. */
 async function learnFromCard(client: PeerClient, d: Delegation, allow: readonly string[]): Promise<void> {
-  const cardUrl = new URL('/.well-known/agent-card.json', d.url).href;
-  if (!checkTarget(cardUrl, allow).ok) return;
   try {
+    const cardUrl = new URL('/.well-known/agent-card.json', d.url).href;
+    if (!checkTarget(cardUrl, allow).ok) return;
     const card = await client.fetchCard(cardUrl, { signal: AbortSignal.timeout(5000) });
     if (d.capsule === hostOf(d.url)) d.capsule = card.name;
     d.version ||= card.version ?? '';

@@ -54,7 +54,7 @@ describe('formation refusals', () => {
     const orch = await startSession({
       manifestPath: s.manifest('orchestrator', {
         inference: rehearsal([{ turns: [{ tool_calls: calls }, { text: 'reported' }] }]),
-        capabilities: { network: { allow: [`localhost:${closed.port}`, `127.0.0.1:${redirectorPort}`, `[::1]:${downPort}`] } },
+        capabilities: { network: { allow: [`localhost:${closed.port}`, `127.0.0.1:${redirectorPort}`, `localhost:${downPort}`] } },
       }),
       env: s.env,
       port: 0,

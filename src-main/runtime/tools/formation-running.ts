@@ -6,6 +6,17 @@ import type { FormationResolver } from './formation';
 // (the running-session files `capsule ps` reads), found by name, newest first. The allow list
 // still decides whether a door may be reached; this only turns a name into its address.
 
+/** Whether a URL the model gave is this door: the name localhost stands for the door's own loopback address. */
+function isDoor(url: string, doorUrl: string): boolean {
+  try {
+    const u = new URL(url);
+    if (u.hostname.toLowerCase() === 'localhost') u.hostname = new URL(doorUrl).hostname;
+    return matchAllow(u, [doorUrl]) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 const door = (s: RunningSession) => ({ kind: 'door' as const, url: s.url, capsule: s.name, version: s.version, sessionId: s.id, workdir: s.workdir });
 
 export function runningFormation(runDir: string): FormationResolver {
@@ -14,9 +25,9 @@ export function runningFormation(runDir: string): FormationResolver {
       const s = listRunningSessions(runDir, { prune: false }).find((r) => r.name === name);
       return s ? door(s) : undefined;
     },
-    // A door's URL names its session (localhost and 127.0.0.1 alike, as the allow list reads them).
+    // A door's URL names its session (localhost or the address it printed).
     byUrl(url) {
-      const s = listRunningSessions(runDir, { prune: false }).find((r) => matchAllow(url, [r.url]));
+      const s = listRunningSessions(runDir, { prune: false }).find((r) => isDoor(url, r.url));
       return s ? door(s) : undefined;
     },
     names: () => [...new Set(listRunningSessions(runDir, { prune: false }).map((r) => r.name))],

@@ -56,6 +56,17 @@ describe('shell tool', () => {
     expect(await tool.run({ command: 'echo a | cat' }, t.ctx)).toMatchObject({ ok: false });
   });
 
+  it('refuses arguments a program cannot take, with a result the model can read', async () => {
+    const { tool, registry } = setup(['echo']);
+    const t = fakeTask();
+    for (const command of [['echo', 'a\0b'], 'echo a\0b', '', [], Array(2000).fill('echo'), 'echo ' + 'x'.repeat(70_000)]) {
+      expect(await tool.run({ command }, t.ctx)).toMatchObject({ ok: false, error: expect.stringMatching(/^invalid arguments: command/) });
+    }
+    expect(await tool.run({ command: 'echo', timeout_ms: -1 }, t.ctx)).toMatchObject({ ok: false, error: expect.stringMatching(/^invalid arguments: timeout_ms/) });
+    expect(await tool.run({ command: 'echo', shell: true }, t.ctx)).toMatchObject({ ok: false, error: expect.stringMatching(/^invalid arguments: /) });
+    expect(registry.residue()).toEqual([]);
+  });
+
   it('reports exit codes, stderr, a missing program and a timeout', async () => {
     const { tool } = setup(['sh', 'no-such-program-here', 'sleep']);
     const t = fakeTask();

@@ -27,8 +27,12 @@ const OUTPUT_CAP = 16 * 1024;
 const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_TIMEOUT_MS = 600_000;
 
+// The model writes these: bounded, and no NUL byte (a program's arguments cannot hold one).
+const MAX_COMMAND = 64 * 1024;
+const MAX_ARGS = 1024;
+const word = z.string().max(MAX_COMMAND).refine((s) => !s.includes('\0'), 'must not contain a NUL character');
 const argsSchema = z.strictObject({
-  command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
+  command: z.union([word.refine((s) => s.length > 0, 'must not be empty'), z.array(word).min(1).max(MAX_ARGS)]),
   detach: z.boolean().optional(),
   timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
 });

@@ -3,6 +3,7 @@ import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
 import { createCore, type Core } from '../../core';
+import { installLastResort } from '../../runtime';
 import { recordsLayout } from '../../runtime/layout';
 import { createSecretStore } from '../../secrets';
 import { CSP } from '../csp';
@@ -25,6 +26,9 @@ const devServer = process.env.ELECTRON_RENDERER_URL;
 const paths = shellPaths({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, mainDir: __dirname });
 const rendererDir = paths.rendererDir;
 const log = createMainLog(app.getPath('logs'));
+
+// An error nobody caught fails the task it belongs to; the window and the other sessions stay up.
+installLastResort();
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// `capsule run` as a user runs it, in a child process, facing what used to end it: a model that
+// names a malformed peer URL, and a bug that loses a rejection or throws from a timer (injected by
+// a preloaded fault, fault.fixture.cjs). Each time the task fails clearly, the trace says why,
+// and the same process answers the next task.
+
+const BIN = resolve(__dirname, '../../bin/capsule.js');
+const FAULT = resolve(__dirname, 'fault.fixture.cjs');
+const home = mkdtempSync(join(tmpdir(), 'capsule-last-resort-'));
+let child: ChildProcess | undefined;
+afterAll(() => {
+  if (child?.exitCode === null) child.kill('SIGKILL');
+  rmSync(home, { recursive: true, force: true });
+});
+
+const delegateTo = (when: string, to: string) => `      - when: ${when}
+        turns:
+          - tool_calls:
+              - name: delegate_task
+                arguments: { to: "${to}", text: "go" }
+          - text: "done after ${when}"`;
+
+const MANIFEST = `name: fragile
+version: "0.1.0"
+capabilities:
+  network:
+    allow: ["127.0.0.1"]
+inference:
+  model: rehearsal
+  driver:
+    artifact: capsule/driver-rehearsal
+  rehearsal:
+    replies:
+${delegateTo('bad-url', 'http://127.0.0.1:100775/')}
+${delegateTo('lost-rejection', 'http://127.0.0.1:9/inject-rejection')}
+${delegateTo('timer-throw', 'http://127.0.0.1:9/inject-throw')}
+`;
+
+async function rpc(url: string, text: string) {
+  const params = { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] } };
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }) });
+  return ((await res.json()) as { result: { task: any } }).result.task;
+}
+
+describe('capsule run survives what it did not expect', () => {
+  it('a bad peer URL, a lost rejection and a timer that throws each fail one task; the process answers on', { timeout: 60_000 }, async () => {
+    const manifest = join(home, 'fragile.yaml');
+    writeFileSync(manifest, MANIFEST);
+    child = spawn(process.execPath, ['-r', FAULT, BIN, 'run', '--manifest', manifest, '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
+    const lines: string[] = [];
+    const rl = createInterface({ input: child.stdout! });
+    await new Promise<void>((ok, fail) => {
+      rl.on('line', (l) => lines.push(l) === 2 && ok());
+      void exited.then((code) => fail(new Error(`capsule run exited ${code}: ${stderr}`)));
+    });
+    const url = lines[0].replace('capsule: url ', '');
+
+    const bad = await rpc(url, 'bad-url');
+    expect(bad.status.state).toBe('TASK_STATE_COMPLETED');
+    const rejected = await rpc(url, 'lost-rejection');
+    expect(rejected.status.state).toBe('TASK_STATE_FAILED');
+    expect(rejected.status.message.parts[0].text).toContain('internal error (unhandled rejection)');
+    const thrown = await rpc(url, 'timer-throw');
+    expect(thrown.status.state).toBe('TASK_STATE_FAILED');
+    expect(thrown.status.message.parts[0].text).toContain('internal error (uncaught exception)');
+    const fine = await rpc(url, 'hello');
+    expect(fine.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(child.exitCode).toBe(null);
+    expect(stderr).toContain(`unexpected error (unhandled rejection) in task ${rejected.id}`);
+    expect(stderr).toContain(`unexpected error (uncaught exception) in task ${thrown.id}`);
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const sessionId = lines[1].replace('session: ', '');
+    const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(trace.find((l) => l.event_type === 'tool_result' && l.task_id === bad.id)).toMatchObject({ ok: false, result: expect.stringContaining('invalid arguments: to:') });
+    expect(trace.filter((l) => l.event_type === 'runtime_error').map((l) => [l.task_id, l.message])).toEqual([
+      [rejected.id, 'injected rejection'],
+      [thrown.id, 'injected throw'],
+    ]);
+    expect(trace.at(-1)!.event_type).toBe('session_end');
+  });
+});

@@ -1,0 +1,76 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { maskOpenSecrets } from '../trace';
+
+// The last resort of a host process (the CLI's run/serve/studio, the Electron main process): an
+// error nobody caught, or a promise rejection nobody handled, must not end the process silently
+// and take every session with it. Each task runs inside a task scope; the async context carries
+// it into every callback and promise the task starts, so the handler knows whose work failed.
+// That task fails (with a runtime_error line in its trace); the process keeps serving the rest.
+
+/** The task a piece of work belongs to, as the last-resort handler sees it. */
+export interface TaskScope {
+  readonly sessionId: string;
+  readonly taskId: string;
+  /** Fails the task because of err and traces it; false when the task had already ended. */
+  fail(err: unknown, origin: string): boolean;
+}
+
+const scopes = new AsyncLocalStorage<TaskScope>();
+
+/** Runs fn (and everything it schedules) as the work of one task. */
+export function runInTaskScope<T>(scope: TaskScope, fn: () => T): T {
+  return scopes.run(scope, fn);
+}
+
+export interface LastResortOptions {
+  /** Where the one-line report goes (default: stderr). */
+  log?: (line: string) => void;
+  /** Adds the stack to the report (the CLI sets it from CAPSULE_DEBUG). */
+  debug?: boolean;
+}
+
+const MAX_MESSAGE = 500;
+
+function describe(err: unknown, debug: boolean): string {
+  const e = err as Error | undefined;
+  // No session owns this error, so every open session's secrets are masked out of it.
+  const text = maskOpenSecrets(debug && e?.stack ? e.stack : (e?.message ?? String(err)));
+  return text.length > MAX_MESSAGE && !debug ? `${text.slice(0, MAX_MESSAGE)}…` : text;
+}
+
+/**
+ * Handles one unexpected error: fails the task it belongs to, if any, and reports it. Exported
+ * for tests; installLastResort wires it to the process events.
+ */
+export function handleUnexpected(err: unknown, origin: string, opts: LastResortOptions = {}): void {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const scope = scopes.getStore();
+  let failed = false;
+  try {
+    failed = scope?.fail(err, origin) ?? false;
+  } catch {}
+  // The message of an attributed error goes to the task's trace, where secrets are masked; the
+  // terminal only names the task, so a secret inside an error message never reaches stderr.
+  if (scope && failed) log(`capsule: unexpected error (${origin}) in task ${scope.taskId} of session ${scope.sessionId}: the task failed, the process keeps running (details in its trace)`);
+  else log(`capsule: unexpected error (${origin}), the process keeps running: ${describe(err, opts.debug ?? false)}`);
+}
+
+let installed: { onRejection: (r: unknown) => void; onException: (e: Error) => void } | undefined;
+
+/** Installs the handlers once per process; returns a function that removes them (tests). */
+export function installLastResort(opts: LastResortOptions = {}): () => void {
+  if (installed) return () => {};
+  const own = {
+    onRejection: (reason: unknown) => handleUnexpected(reason, 'unhandled rejection', opts),
+    onException: (err: Error) => handleUnexpected(err, 'uncaught exception', opts),
+  };
+  installed = own;
+  process.on('unhandledRejection', own.onRejection);
+  process.on('uncaughtException', own.onException);
+  return () => {
+    if (installed !== own) return;
+    process.off('unhandledRejection', own.onRejection);
+    process.off('uncaughtException', own.onException);
+    installed = undefined;
+  };
+}
