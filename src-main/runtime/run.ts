@@ -117,27 +117,45 @@ class RunningTask implements TaskRun {
  * The task as the process's last-resort handler sees it: an error nobody caught in this task's
  * work fails the task (its outcome wins the race with the executor) and is traced.
  */
+/** What `crashed` resolves with once the task ended normally (nobody reads it). */
+const SETTLED: TaskOutcome = { ok: false, cause: 'runtime_error', message: 'settled' };
+
 class TaskCrash implements TaskScope {
   readonly sessionId: string;
   readonly taskId: string;
-  settled = false;
   readonly crashed: Promise<TaskOutcome>;
   private resolve!: (outcome: TaskOutcome) => void;
+  // Timers and sockets started during the task keep its async context, and so this scope, alive
+  // long after the task ended: once settled the scope lets go of the task (its messages and
+  // answer), or every finished task would stay in memory through them.
+  private t: LiveTask | undefined;
   constructor(
     private readonly core: SessionCore,
-    private readonly t: LiveTask,
+    t: LiveTask,
   ) {
     this.sessionId = core.sessionId;
     this.taskId = t.id;
+    this.t = t;
     this.crashed = new Promise((r) => (this.resolve = r));
   }
+  get settled(): boolean {
+    return this.t === undefined;
+  }
+  /**
+   * The task's outcome is decided: later errors in its leftover work are not its own. `crashed` is
+   * settled too, so the race that waited on it (and the answer it resolved with) can be collected.
+   */
+  settle(outcome: TaskOutcome = SETTLED): void {
+    this.t = undefined;
+    this.resolve(outcome);
+  }
   fail(err: unknown, origin: string): boolean {
-    if (this.settled || this.t.canceling) return false;
-    this.settled = true;
+    const t = this.t;
+    if (!t || t.canceling) return false;
     const message = (err as Error)?.message || String(err);
-    traceTask(this.core, this.t, { event_type: 'runtime_error', origin, message });
+    traceTask(this.core, t, { event_type: 'runtime_error', origin, message });
     // The caller is told what happened, not the error's own text (it may quote anything).
-    this.resolve({ ok: false, cause: 'runtime_error', message: `internal error (${origin}) while running this task; the session trace has the details` });
+    this.settle({ ok: false, cause: 'runtime_error', message: `internal error (${origin}) while running this task; the session trace has the details` });
     return true;
   }
 }
@@ -157,11 +175,11 @@ async function runScoped(core: SessionCore, t: LiveTask, scope: TaskCrash): Prom
   try {
     outcome = await Promise.race([core.executor.run(run), scope.crashed]);
   } catch (err) {
-    if (t.canceling) return;
+    if (t.canceling) return scope.settle();
     outcome = { ok: false as const, cause: 'executor_error' as const, message: (err as Error).message || String(err) };
   }
   const crashed = scope.settled;
-  scope.settled = true;
+  scope.settle();
   if (t.canceling) return;
   // What the crashed work still has in flight (an inference, a tool) is stopped.
   if (crashed) t.controller.abort();
