@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createGateway, gatewayDataDir, isLoopback, removeGatewayRecord, urlResolver, writeGatewayRecord } from '../gateway';
+import { createGateway, gatewayDataDir, isLoopback, removeGatewayRecord, urlResolver, writeGatewayRecord, type Gateway } from '../gateway';
 import { createShutdown } from '../shell/shutdown';
 import { intOption } from './args';
 import { UserError } from './errors';
@@ -37,6 +37,26 @@ interface GatewayValues {
   data?: string;
 }
 
+/**
+ * What every gateway `serve` starts says and records: its run record (for `capsule expose`), a
+ * warning when it binds beyond loopback, its URL and capsules on stdout, each access on stderr.
+ * close() undoes all of it and closes the gateway.
+ */
+export function announceGateway(gateway: Gateway, host: string, dataDir: string, listCapsules: () => void): { close(): Promise<void> } {
+  writeGatewayRecord(dataDir, { pid: process.pid, url: gateway.url, host: gateway.host, port: gateway.port, started_at: new Date().toISOString() });
+  if (!isLoopback(host)) process.stderr.write(`capsule: warning: the gateway binds ${host}: other machines can reach it (every call still needs a token)\n`);
+  process.stdout.write(`gateway: ${gateway.url}\n`);
+  listCapsules();
+  const unsubscribe = gateway.onAccess((e) => process.stderr.write(`access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`));
+  return {
+    async close() {
+      unsubscribe();
+      removeGatewayRecord(dataDir);
+      await gateway.close();
+    },
+  };
+}
+
 export async function serveGateway(values: GatewayValues, urls: Map<string, string>): Promise<number> {
   const port = intOption('gateway-port', values['gateway-port'], 65535);
   const publicOrigin = publicOriginOption(values['public-origin']);
@@ -52,19 +72,13 @@ export async function serveGateway(values: GatewayValues, urls: Map<string, stri
   }).catch((err: Error) => {
     throw new UserError(`the gateway cannot listen on ${host}:${port ?? 0}: ${err.message}`);
   });
-  writeGatewayRecord(dataDir, { pid: process.pid, url: gateway.url, host: gateway.host, port: gateway.port, started_at: new Date().toISOString() });
-  if (!isLoopback(host)) process.stderr.write(`capsule: warning: the gateway binds ${host}: other machines can reach it (every call still needs a token)\n`);
-  process.stdout.write(`gateway: ${gateway.url}\n`);
-  for (const [name, url] of urls) process.stdout.write(`${gateway.exposures.get(name) ? 'exposed' : 'not exposed'}: ${name} -> ${url}\n`);
-  const unsubscribe = gateway.onAccess((e) => process.stderr.write(`access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`));
+  const announced = announceGateway(gateway, host, dataDir, () => {
+    for (const [name, url] of urls) process.stdout.write(`${gateway.exposures.get(name) ? 'exposed' : 'not exposed'}: ${name} -> ${url}\n`);
+  });
   // Ctrl-C or SIGTERM closes the gateway (no session runs here); a second one forces it.
   return new Promise<number>((exit) => {
     createShutdown({
-      async stop() {
-        unsubscribe();
-        removeGatewayRecord(dataDir);
-        await gateway.close();
-      },
+      stop: announced.close,
       exit,
       log: (line) => process.stderr.write(`capsule: ${line}\n`),
     }).handleSignals();

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { agentCardOf } from '../door';
-import { createGateway, gatewayDataDir, isLoopback, removeGatewayRecord, runningResolver, writeGatewayRecord, type Gateway } from '../gateway';
+import { createGateway, gatewayDataDir, runningResolver, type Gateway } from '../gateway';
 import { formatIssues, ManifestError } from '../manifest';
 import { startSession } from '../launch';
 import type { Session } from '../runtime';
@@ -11,7 +11,7 @@ import { intOption, parseCommandArgs } from './args';
 import { createShutdown } from '../shell/shutdown';
 import { UserError } from './errors';
 import { layout } from './home';
-import { capsuleUrls, publicOriginOption, serveGateway } from './serve-gateway';
+import { announceGateway, capsuleUrls, publicOriginOption, serveGateway } from './serve-gateway';
 import { manageStudioToken, serveStudio } from './serve-studio';
 
 // `capsule serve --workspace DIR`: headless. Launches every capsule of formation.yaml (one session
@@ -117,22 +117,19 @@ export async function main(argv: string[]): Promise<number> {
     await stopAll();
     throw new UserError(`the gateway cannot listen on ${host}:${port ?? 0}: ${(err as Error).message}`);
   }
-  writeGatewayRecord(dataDir, { pid: process.pid, url: gateway.url, host: gateway.host, port: gateway.port, started_at: new Date().toISOString() });
-  if (!isLoopback(host)) process.stderr.write(`capsule: warning: the gateway binds ${host}: other machines can reach it (every call still needs a token)\n`);
-  process.stdout.write(`gateway: ${gateway.url}\n`);
-  for (const c of formation.capsules) {
-    const exposed = gateway.exposures.get(c.id);
-    process.stdout.write(exposed ? `exposed: ${c.id} ${gateway.urlsOf(c.id).card}\n` : `not exposed: ${c.id} (capsule expose ${c.id} --data ${dataDir})\n`);
-  }
-  const unsubscribe = gateway.onAccess((e) => process.stderr.write(`access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`));
+  const open = gateway;
+  const announced = announceGateway(open, host, dataDir, () => {
+    for (const c of formation.capsules) {
+      const exposed = open.exposures.get(c.id);
+      process.stdout.write(exposed ? `exposed: ${c.id} ${open.urlsOf(c.id).card}\n` : `not exposed: ${c.id} (capsule expose ${c.id} --data ${dataDir})\n`);
+    }
+  });
 
   // Ctrl-C or SIGTERM: the gateway closes and every session ends cleanly; a second one forces it.
   return new Promise<number>((exit) => {
     createShutdown({
       async stop() {
-        unsubscribe();
-        removeGatewayRecord(dataDir);
-        await gateway.close();
+        await announced.close();
         await stopAll();
       },
       exit,
