@@ -4,7 +4,7 @@ import { expect, test } from './fixtures';
 import { SessionsPage } from './pages/sessions';
 import { StudioPage } from './pages/studio';
 
-// Issue 6: run the example formation, then find the orchestrator's session again in the sessions
+// Run the example formation, then find the orchestrator's session again in the sessions
 // browser by a word of its answer, read its trace, and see on the timeline which worker tasks its
 // task caused.
 

@@ -17,7 +17,7 @@ import {
   type StudioPorts,
 } from './workspace';
 import { createSecretStore, launchEnv } from './secrets';
-import { createTracesService } from './workspace/traces'; // issue 6
+import { createTracesService } from './workspace/traces';
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
 // platform needs as ports and map `handle` and `subscribe` onto IPC or a WebSocket. Every input is
@@ -62,8 +62,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     formationFor: (id) => formationResolver(ctx, id),
   });
   const ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir));
-  const expose = createExposeService(ctx); // issue 8: the gateway and its exposures
-  const traces = createTracesService(ctx); // issue 6: sessions browser and timeline over the trace store
+  const expose = createExposeService(ctx); // the gateway and its exposures
+  const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
   const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
@@ -105,9 +105,9 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     },
     async dispose() {
       ctx.dispose();
-      await expose.dispose(); // issue 8
+      await expose.dispose();
       await sessions.dispose();
-      await traces.dispose(); // issue 6
+      await traces.dispose();
       listeners.clear();
     },
   };

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 
-/** The Sessions overlay: the sessions browser and the timeline (issue 6). */
+/** The Sessions overlay: the sessions browser and the timeline. */
 export class SessionsPage {
   readonly open: Locator;
   readonly dialog: Locator;

@@ -110,7 +110,7 @@ export interface Session {
   acceptMessage(incoming: IncomingMessage): AcceptedMessage;
   /** Every status/artifact change of every task, in order (for streaming, push, live views). */
   onTaskEvent(listener: (taskId: string, event: StreamResponse) => void): () => void;
-  /** Push configs (issue 7) hang off the session so they live as long as its tasks. */
+  /** Push configs hang off the session so they live as long as its tasks. */
   pushConfigs?: Map<string, TaskPushNotificationConfig[]>;
   cancelTask(id: string, by?: string): Promise<Task>;
   /** murmur.StopSession: cancels everything, reports residue, ends nothing. */

@@ -11,5 +11,5 @@ export type { TaskExecutor, TaskRun, TaskOutcome, ExecutorDeps, ExecutorFactory,
 export { InputTimeoutError } from './executor';
 export { handleUnexpected, installLastResort, runInTaskScope, type LastResortOptions, type TaskScope } from './last-resort';
 export type { Tool, ToolContext, ToolOutcome, InFlightWork, ResidueItem } from './tool-types';
-// Issue 5: formations (delegate_task, shell, sub-capsules) — the resolver a formation launcher passes as SessionOptions.formation.
+// Formations (delegate_task, shell, sub-capsules) — the resolver a formation launcher passes as SessionOptions.formation.
 export { createSessionTools, liveFormation, staticFormation, type FormationMember, type FormationResolver, type FormationTarget } from './tools';

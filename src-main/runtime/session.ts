@@ -32,7 +32,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
   const { manifest, secrets: interpolated } = loadManifest(opts, env);
   const keys = manifest.artifacts.map((a) => a.gateway?.api_key).filter((k): k is string => !!k);
   const secrets = [...new Set([...interpolated, ...(opts.secrets ?? []), ...keys])];
-  // Issue 5: delegate_task and shell (runtime/tools) beside the caller's tools; their shell
+  // delegate_task and shell (runtime/tools) beside the caller's tools; their shell
   // commands are session-level work (StopSession residue, killed at the session's end).
   const toolkit = createSessionToolkit({ manifest, manifestPath: opts.manifestPath, workdir: () => workdir, formation: opts.formation, startChild: (child) => startSession(child, openDoor), secrets, env, extra: opts.tools });
   const executor = executorFactoryFor(manifest)({

@@ -1,6 +1,6 @@
 import type { AgentCard } from '../../src-shared/a2a';
 import type { RemoteCardView } from '../../src-shared/contract';
-import { verifyRemoteCard } from '../gateway/remote-verify'; // issue 8: signed agent cards
+import { verifyRemoteCard } from '../gateway/remote-verify'; // signed agent cards
 
 // Fetches a remote agent's card for its node. The URL may be the card itself or the agent's base
 // URL (then the well-known path is tried). Timeouts and bad cards become a message on the node.
@@ -38,7 +38,7 @@ export async function fetchRemoteCard(url: string, timeoutMs = 5000): Promise<{ 
     if (!body || typeof body !== 'object' || typeof body.name !== 'string' || !Array.isArray(body.supportedInterfaces)) {
       return { error: `${target} is not an A2A 1.0 agent card (no name or supportedInterfaces)` };
     }
-    return { card: { ...toCardView(body), signature: await verifyRemoteCard(body, target) } }; // issue 8
+    return { card: { ...toCardView(body), signature: await verifyRemoteCard(body, target) } };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
     if (e.name === 'TimeoutError') return { error: `${target} did not answer within ${timeoutMs / 1000} s` };

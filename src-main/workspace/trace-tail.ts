@@ -4,7 +4,7 @@ import { CoreError } from '../../src-shared/contract';
 import { readTraceLinesAt, type TraceSlice } from '../trace';
 
 // A slice of a session's trace.jsonl by line index, for live views catching up. The trace store
-// (issue 6) answers big and past sessions faster; this reads the file, the source of truth, from
+// answers big and past sessions faster; this reads the file, the source of truth, from
 // the nearest remembered line position (trace/line-index.ts). A torn last line (a write in
 // progress) is left for the next call.
 

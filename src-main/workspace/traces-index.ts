@@ -3,7 +3,7 @@ import { CoreError, type TraceStoreState } from '../../src-shared/contract';
 import { createTraceIndexer, createTraceStore, type SessionSummary, type TraceIndexer, type TraceStore } from '../trace';
 import type { StudioContext } from './context';
 
-// The Studio's access to the trace index (issue 6): one reading connection on this thread, the
+// The Studio's access to the trace index: one reading connection on this thread, the
 // writing done by the index worker (trace/indexer.ts). Before an answer the index is brought up
 // to date, waiting at most ANSWER_WAIT_MS; a bigger backlog (a first index of a 1M-event session)
 // goes on in the background while the answer shows what is indexed so far, and state() says how

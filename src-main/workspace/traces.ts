@@ -8,7 +8,7 @@ import { createTraceIndexAccess } from './traces-index';
 import { timelineBars } from './traces-timeline';
 import { makeWorkspaceRehearsal } from './rehearse-command';
 
-// Issue 6: the sessions browser and the timeline, answered from the trace store. The store is
+// The sessions browser and the timeline, answered from the trace store. The store is
 // opened once, next to the records folder (the CLI's studio.db when the records are the capsule
 // home's), and kept up to date by the index worker (traces-index.ts). Where SQLite cannot open (an
 // Electron build without a matching native module), the answers come from the files, slower, and

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useStudio } from '../store';
 import { setTheme, useThemeChoice, type ThemeChoice } from './useTheme';
 import { WorkspaceDialog } from './WorkspaceDialog';
-import { SessionsButton } from '../features/sessions'; // issue 6
+import { SessionsButton } from '../features/sessions';
 import { SecretsButton } from '../features/secrets';
 
 /** The top bar: which workspace is open, the formation-wide actions, undo/redo and theme. */

@@ -24,7 +24,7 @@ export function describeError(err: unknown): string {
   return String(err);
 }
 
-/** Issue 8: a feature's own live view (the Expose panel's access log) listens to one core event. */
+/** A feature's own live view (the Expose panel's access log) listens to one core event. */
 export function onCoreEvent<E extends import('../../src-shared/contract').EventName>(
   event: E,
   listener: (payload: import('../../src-shared/contract').EventPayload<E>) => void,

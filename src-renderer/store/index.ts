@@ -8,7 +8,7 @@ import { createManifestSlice } from './manifestSlice';
 import { createNoticeSlice } from './noticeSlice';
 import { createTasksSlice } from './tasksSlice';
 import { createTracesSlice } from './tracesSlice';
-import { createSessionsSlice } from './sessionsSlice'; // issue 6
+import { createSessionsSlice } from './sessionsSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -19,7 +19,7 @@ export type { DelegationOutcome } from './delegationsFold';
 export type { TaskRecord } from './tasksSlice';
 export type { LiveTrace } from './tracesSlice';
 export type { Notice } from './noticeSlice';
-export type { SessionFilter, OpenSession } from './sessionsSlice'; // issue 6
+export type { SessionFilter, OpenSession } from './sessionsSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText } from './tasksSlice';
@@ -34,7 +34,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createTasksSlice(...a),
   ...createTracesSlice(...a),
   ...createNoticeSlice(...a),
-  ...createSessionsSlice(...a), // issue 6
+  ...createSessionsSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */
@@ -43,4 +43,4 @@ export function ingest(batch: EventBatch): void {
   for (const n of batch.notices) useStudio.getState().notify(n.level, n.message);
 }
 export { connectCoreEvents } from './coreEvents';
-export { invoke, describeError, onCoreEvent } from './client'; // issue 8: the Expose panel calls the core itself (the token never enters the store)
+export { invoke, describeError, onCoreEvent } from './client'; // the Expose panel calls the core itself (the token never enters the store)

@@ -2,7 +2,7 @@ import type { SessionEventView, SessionItemView, SessionTaskView, TimelineBar, T
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
 
-// Issue 6: the sessions browser and the timeline. Lists and pages come from the core's trace
+// The sessions browser and the timeline. Lists and pages come from the core's trace
 // store on demand; nothing here follows the live stream (the live trace panel does that).
 
 export interface SessionFilter {

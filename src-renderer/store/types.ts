@@ -6,7 +6,7 @@ import type { ManifestSlice } from './manifestSlice';
 import type { NoticeSlice } from './noticeSlice';
 import type { TasksSlice } from './tasksSlice';
 import type { TracesSlice } from './tracesSlice';
-import type { SessionsSlice } from './sessionsSlice'; // issue 6
+import type { SessionsSlice } from './sessionsSlice';
 
 /** The one bound store: every feature's slice side by side. */
 export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
-import { exposeCommands } from './expose'; // issue 8
-import { sessionsCommands } from './sessions'; // issue 6
+import { exposeCommands } from './expose';
+import { sessionsCommands } from './sessions';
 import { studioCommands } from './studio';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
 
@@ -110,8 +110,8 @@ export const commands = {
   ),
 
   'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),
-  ...exposeCommands, // issue 8: gateway and exposures
-  ...sessionsCommands, // issue 6: sessions browser and timeline
+  ...exposeCommands, // gateway and exposures
+  ...sessionsCommands, // sessions browser and timeline
   ...studioCommands, // shell capabilities (folder picker) and the secret store
 } as const;
 

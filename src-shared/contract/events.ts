@@ -1,7 +1,7 @@
 import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import type { CapsuleState, FormationView } from './types';
-import { EXPOSE_EVENT_NAMES, type ExposeEventMap } from './expose'; // issue 8
+import { EXPOSE_EVENT_NAMES, type ExposeEventMap } from './expose';
 
 // The one map of events the core pushes to the UI: `noun.pastTense` -> payload.
 

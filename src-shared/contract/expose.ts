@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentCard } from '../a2a';
 
-// Issue 8: the Expose commands and views (the gateway that lets outside A2A callers reach a
+// The Expose commands and views (the gateway that lets outside A2A callers reach a
 // capsule). Spread into `commands` in commands.ts; the handlers live in src-main/gateway.
 
 const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TaskState } from '../a2a';
 import type { TraceEvent } from '../trace';
 
-// Issue 6: the sessions browser and the cross-capsule timeline, answered from the trace store
+// The sessions browser and the cross-capsule timeline, answered from the trace store
 // (the SQLite index over every trace.jsonl). Spread into `commands` in commands.ts; the handlers
 // live in src-main/workspace/traces.ts.
 

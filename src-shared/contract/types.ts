@@ -72,7 +72,7 @@ export interface RemoteCardView {
   version: string;
   skills: Pick<AgentSkill, 'id' | 'name' | 'description' | 'tags'>[];
   interfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
-  /** Issue 8: whether the card's JWS signature verified against its origin's keys. */
+  /** Whether the card's JWS signature verified against its origin's keys. */
   signature?: { state: 'verified' | 'unsigned' | 'invalid' | 'unverifiable'; kid?: string; message: string };
 }
 

@@ -4,7 +4,7 @@ import { replyMessageOf } from '../../runtime/answer';
 import type { MethodContext, MethodHandler } from '../methods';
 import { DEFAULT_HISTORY_LENGTH, parseParams, sendMessageParams, type SendMessageParams } from '../params';
 import { fastSendMessageParams } from '../params-fast';
-import { attachInlinePushConfig, inlinePushConfig } from '../push'; // issue 7
+import { attachInlinePushConfig, inlinePushConfig } from '../push';
 import { checkAccepts } from '../accepts';
 
 // SendMessage: blocking by default (answers once the task is terminal or interrupted);
@@ -20,15 +20,15 @@ const header = (ctx: MethodContext, name: string): string | undefined => {
 export function acceptFromDoor(ctx: MethodContext, method: string) {
   // The common shape is checked by hand (params-fast.ts); anything else, and every error, by the schema.
   const params = fastSendMessageParams(ctx.params) ?? (parseParams(sendMessageParams, ctx.params) as SendMessageParams);
-  checkAccepts(ctx.session.manifest.accepts, params.message); // issue 8: -32602 naming the field, before any task exists
-  const push = inlinePushConfig(ctx.session, ctx.params); // issue 7: a bad inline push config starts nothing
+  checkAccepts(ctx.session.manifest.accepts, params.message); // -32602 naming the field, before any task exists
+  const push = inlinePushConfig(ctx.session, ctx.params); // a bad inline push config starts nothing
   const accepted = ctx.session.acceptMessage({
     message: params.message as Message,
     method,
     peer: header(ctx, PEER_HEADER),
     traceparent: header(ctx, 'traceparent'),
   });
-  if (push) attachInlinePushConfig(ctx.session, push, accepted.task); // issue 7
+  if (push) attachInlinePushConfig(ctx.session, push, accepted.task);
   return { params, accepted };
 }
 

@@ -1,2 +1,2 @@
-// Issue 6: the sessions browser (past and running sessions over the trace store).
+// The sessions browser (past and running sessions over the trace store).
 export { SessionsButton } from './SessionsButton';

@@ -1,2 +1,2 @@
-// Issue 6: tasks of a formation's sessions on one time axis, linked by cause.
+// Tasks of a formation's sessions on one time axis, linked by cause.
 export { TimelineView } from './TimelineView';
