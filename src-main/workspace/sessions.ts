@@ -4,6 +4,7 @@ import type { FormationResolver, Session, SessionOptions } from '../runtime';
 import type { TraceEvent } from '../../src-shared/trace';
 import { CoreError, type CapsuleState, type EventMap } from '../../src-shared/contract';
 import { formatIssues, ManifestError } from '../manifest';
+import { watchFlow } from './flow-events';
 
 // The running capsules of the open formation: one session each, started in-process. Turns
 // session activity into contract events: state changes, task updates, and trace lines batched per
@@ -144,6 +145,8 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
         if (!stateTimer) stateTimer = setTimeout(() => ((stateTimer = undefined), announce(id)), 0);
       }),
       () => clearTimeout(stateTimer),
+      // Delegations and turns go to every client, whether it follows this trace or not.
+      watchFlow(session, id, deps.emit, flushMs),
       () => {
         clearTimeout(timer);
         flush();
