@@ -39,14 +39,26 @@ interface Formation {
   edgeViews: EdgeView[];
 }
 
+/** host:port of a URL, with the scheme's default port written out; loopback names as 127.0.0.1. */
 const hostOf = (url: string | undefined): string | undefined => {
   if (!url) return undefined;
   try {
-    return new URL(url).host.toLowerCase();
+    const u = new URL(url);
+    const host = u.hostname.toLowerCase().replace(/^(localhost|\[::1\])$/, '127.0.0.1');
+    return `${host}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
   } catch {
     return undefined;
   }
 };
+
+/** Whether an allow entry written as host, host:port or a URL prefix names this host:port. */
+function addressNames(address: string, peer: string): boolean {
+  const bare = address.toLowerCase();
+  const asUrl = hostOf(/^https?:\/\//.test(bare) ? bare : `http://${bare}`);
+  if (!asUrl) return false;
+  const hasPort = /^https?:\/\//.test(bare) || /:\d+$/.test(bare.replace(/\/.*$/, ''));
+  return hasPort ? asUrl === peer : asUrl.replace(/:\d+$/, '') === peer.replace(/:\d+$/, '');
+}
 
 /** Whether a delegation of `sourceId` went along edge `e`. */
 export function crossed(f: Formation, sourceId: string, d: Pick<DelegationUpdate, 'to' | 'capsule' | 'peerUrl'>, e: EdgeView): boolean {
@@ -65,8 +77,7 @@ export function crossed(f: Formation, sourceId: string, d: Pick<DelegationUpdate
     const hosts = [hostOf(r.url), ...(r.card?.interfaces ?? []).map((i) => hostOf(i.url))];
     return (!!peerHost && hosts.includes(peerHost)) || (!!r.card?.name && names.includes(r.card.name));
   }
-  const address = e.address.toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
-  return !!peerHost && (peerHost === address || peerHost.replace(/^localhost:/, '127.0.0.1:') === address.replace(/^localhost:/, '127.0.0.1:'));
+  return !!peerHost && addressNames(e.address, peerHost);
 }
 
 /** The edge a delegation crossed, or undefined when no edge of the canvas stands for it. */
