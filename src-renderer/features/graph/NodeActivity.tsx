@@ -57,11 +57,11 @@ function NodeActivityView({ id, name }: { id: string; name: string }) {
       {last ? (
         <div className="node-last" data-state={last.state} data-open={open || undefined}>
           <div className="node-last-head">
-            <span className="node-last-title">Last output</span>
-            <span className="node-last-state">{stateWord(last.state)}</span>
-            <span className="toolbar-spacer" />
+            <span className="node-last-title" title={`Last output: ${stateWord(last.state)}`}>
+              Last output{last.state === 'TASK_STATE_COMPLETED' ? null : <span className="node-last-state"> · {stateWord(last.state)}</span>}
+            </span>
             <button type="button" className="node-mini-btn nodrag" onClick={copy} disabled={!last.text} aria-label={`Copy last output of ${name}`} title="Copy the whole output">
-              {copied === 'yes' ? 'Copied' : copied === 'no' ? 'Copy failed' : 'Copy'}
+              {copied === 'yes' ? 'Copied' : copied === 'no' ? 'Not copied' : 'Copy'}
             </button>
             <button type="button" className="node-mini-btn nodrag" onClick={() => setOpen(!open)} aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} last output of ${name}`}>
               {open ? '▴' : '▾'}

@@ -34,7 +34,7 @@ function PermissionEdgeView(props: EdgeProps<FlowEdge>) {
       {inFlight > 0 ? <path d={path} className="edge-flow" data-testid="edge-flow" aria-hidden="true" /> : null}
       {showLabel ? (
         <EdgeLabelRenderer>
-          <div className="edge-labels nodrag nopan" style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}>
+          <div className="edge-labels nodrag nopan" data-edge={props.id} style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}>
             {showAddress && props.data ? <div className="edge-label">{props.data.address}</div> : null}
             {inFlight > 0 || marked ? (
               <div className="edge-flow-badges">
