@@ -34,8 +34,8 @@ for (const scheme of ['light', 'dark'] as const) {
     // In flight: both edges animate (a CSS animation, running) and count one delegation each.
     await expect(canvas.inFlight('coordinator', 'researcher')).toHaveAccessibleName('1 in flight', { timeout: 10_000 });
     await expect(canvas.inFlight('coordinator', 'writer')).toHaveAccessibleName('1 in flight');
+    await expect(canvas.edgeFlow('coordinator', 'researcher')).toHaveCount(1);
     const flow = canvas.edgeFlow('coordinator', 'researcher');
-    await expect(flow).toHaveCount(1);
     await expect(flow).toHaveCSS('animation-name', 'edge-flow');
     await expect(flow).toHaveCSS('animation-iteration-count', 'infinite');
     await expect(canvas.currentTask('researcher')).toContainText('working');

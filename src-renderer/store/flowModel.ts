@@ -69,7 +69,8 @@ export function crossed(f: Formation, sourceId: string, d: Pick<DelegationUpdate
     const c = f.capsules[e.target];
     if (!c) return false;
     if (names.includes(c.name) || names.includes(c.id)) return true;
-    return !!peerHost && !!c.url && hostOf(c.url) === peerHost;
+    // By address: the door it runs on, or the allow entry that draws this edge (a pinned port).
+    return !!peerHost && ((!!c.url && hostOf(c.url) === peerHost) || addressNames(e.address, peerHost));
   }
   if (e.targetKind === 'remote') {
     const r = f.remotes[e.target];
