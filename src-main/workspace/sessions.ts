@@ -8,7 +8,8 @@ import { watchFlow } from './flow-events';
 
 // The running capsules of the open formation: one session each, started in-process. Turns
 // session activity into contract events: state changes, task updates, and trace lines batched per
-// session (one trace.appended per flush interval, however many lines a burst wrote).
+// session (one trace.appended per flush interval, however many lines a burst wrote), and the
+// compact delegation.updated / task.progressed every client gets (flow-events.ts).
 
 export type Emit = <E extends keyof EventMap>(event: E, payload: EventMap[E]) => void;
 

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import type { SessionEventsPage, SessionEventView } from '../../../src-shared/contract';
 import { delegationsOf, type DelegationState } from '../../../src-shared/trace';
 import { crossed, describeError, invoke, useStudio, type EdgeHop } from '../../store';
 
@@ -9,6 +10,9 @@ import { crossed, describeError, invoke, useStudio, type EdgeHop } from '../../s
 
 /** Hops listed, newest first. */
 const SHOWN = 30;
+/** Trace lines read per edge opened: at most MAX_PAGES pages of PAGE delegation-related lines. */
+const PAGE = 5000;
+const MAX_PAGES = 4;
 const TYPES = ['tool_call', 'tool_result', 'delegation_start', 'delegation_end', 'task_end', 'task_canceled', 'task_failed'];
 const STATE_LABEL: Record<DelegationState, string> = { running: 'in flight', answered: 'answered', failed: 'failed', canceled: 'canceled' };
 
@@ -19,8 +23,14 @@ async function recordedHops(sourceId: string, edgeId: string): Promise<EdgeHop[]
   if (!capsule || !edge) return [];
   const sessionId = capsule.sessionId ?? (await invoke('sessions.list', { capsule: capsule.name, limit: 1 })).sessions[0]?.id;
   if (!sessionId) return [];
-  const page = await invoke('sessions.events', { sessionId, types: TYPES, limit: 5000 });
-  return delegationsOf(page.events)
+  const events: SessionEventView[] = [];
+  let after: number | null = -1;
+  for (let pages = 0; after !== null && pages < MAX_PAGES; pages++) {
+    const page: SessionEventsPage = await invoke('sessions.events', { sessionId, types: TYPES, limit: PAGE, after });
+    events.push(...page.events);
+    after = page.next;
+  }
+  return delegationsOf(events)
     .filter((d) => crossed(s, sourceId, d, edge))
     .map((d) => ({ taskId: d.taskId, callId: d.callId, state: d.state, ts: d.ts, ...(d.childTaskId ? { childTaskId: d.childTaskId } : {}), ...(d.text ? { text: d.text } : {}) }));
 }
