@@ -68,6 +68,56 @@ export class CanvasPage {
     await this.page.keyboard.press('Delete');
   }
 
+  /** The labels drawn over an edge (its address, the count in flight, its marks, its list of tasks). */
+  edgeLabels(source: string, target: string): Locator {
+    return this.page.locator(`.edge-labels[data-edge="${source}->${target}"]`);
+  }
+
+  /** The moving dashes drawn while delegations cross an edge. */
+  edgeFlow(source: string, target: string): Locator {
+    return this.edge(source, target).getByTestId('edge-flow');
+  }
+
+  /** The count of delegations in flight on an edge ("2 in flight"). */
+  inFlight(source: string, target: string): Locator {
+    return this.edgeLabels(source, target).getByRole('status', { name: /in flight$/ });
+  }
+
+  /** An edge's mark for the latest run's failed or canceled hops ("1 failed", "2 canceled"). */
+  hopMark(source: string, target: string, kind: 'failed' | 'canceled'): Locator {
+    return this.edgeLabels(source, target).getByLabel(new RegExp(`^\\d+ ${kind}$`));
+  }
+
+  /** Selects an edge by clicking its path and returns its list of the tasks that crossed it. */
+  async openEdgeTasks(source: string, target: string): Promise<Locator> {
+    const edge = this.edge(source, target);
+    await edge.locator('.react-flow__edge-interaction').click({ force: true });
+    await expect(edge).toHaveClass(/selected/);
+    return this.edgeLabels(source, target).getByRole('region', { name: 'Tasks across this edge' });
+  }
+
+  /** A node's current task strip (state, turn, streamed text). */
+  currentTask(name: string): Locator {
+    return this.capsule(name).getByRole('status', { name: `Current task of ${name}` });
+  }
+
+  /** The text of a node's last output. */
+  lastOutput(name: string): Locator {
+    return this.capsule(name).getByLabel(`Last output of ${name}`, { exact: true });
+  }
+
+  async expandLastOutput(name: string): Promise<void> {
+    await this.capsule(name).getByRole('button', { name: `Expand last output of ${name}` }).click();
+  }
+
+  /** Copies a node's last output and returns what reached the clipboard (needs clipboard permissions). */
+  async copyLastOutput(name: string): Promise<string> {
+    const button = this.capsule(name).getByRole('button', { name: `Copy last output of ${name}` });
+    await button.click();
+    await expect(button).toHaveText('Copied');
+    return this.page.evaluate(() => navigator.clipboard.readText());
+  }
+
   /** Drags a node by its header to a new screen point. */
   async dragNode(id: string, dx: number, dy: number): Promise<void> {
     const box = await this.nodeById(id).boundingBox();

@@ -12,6 +12,8 @@ export interface ToolContext {
   sessionId: string;
   taskId: string;
   contextId: string;
+  /** The tool call being run (its trace lines carry it, so a delegation's lines pair with its call). */
+  callId?: string;
   /** The traceparent the task arrived with: a delegation keeps its trace id. */
   traceparent?: string;
   /** Aborted when the task is canceled. */

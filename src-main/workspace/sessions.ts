@@ -4,10 +4,12 @@ import type { FormationResolver, Session, SessionOptions } from '../runtime';
 import type { TraceEvent } from '../../src-shared/trace';
 import { CoreError, type CapsuleState, type EventMap } from '../../src-shared/contract';
 import { formatIssues, ManifestError } from '../manifest';
+import { watchFlow } from './flow-events';
 
 // The running capsules of the open formation: one session each, started in-process. Turns
 // session activity into contract events: state changes, task updates, and trace lines batched per
-// session (one trace.appended per flush interval, however many lines a burst wrote).
+// session (one trace.appended per flush interval, however many lines a burst wrote), and the
+// compact delegation.updated / task.progressed every client gets (flow-events.ts).
 
 export type Emit = <E extends keyof EventMap>(event: E, payload: EventMap[E]) => void;
 
@@ -144,6 +146,8 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
         if (!stateTimer) stateTimer = setTimeout(() => ((stateTimer = undefined), announce(id)), 0);
       }),
       () => clearTimeout(stateTimer),
+      // Delegations and turns go to every client, whether it follows this trace or not.
+      watchFlow(session, id, deps.emit, flushMs),
       () => {
         clearTimeout(timer);
         flush();

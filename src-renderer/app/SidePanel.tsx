@@ -1,4 +1,4 @@
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { useStudio } from '../store';
 import { ManifestPanel } from '../features/manifest';
 import { TaskInspector } from '../features/inspector';
@@ -21,6 +21,11 @@ export function SidePanel() {
   const capsuleName = useStudio((s) => (selectedId ? s.capsules[selectedId]?.name : undefined));
   const isRemote = useStudio((s) => !!selectedId && !!s.remotes[selectedId]);
   const [tab, setTab] = useState<Tab>('manifest');
+  // A task opened from elsewhere (an edge's list of tasks) shows in the Tasks tab.
+  const inspected = useStudio((s) => s.inspected);
+  useEffect(() => {
+    if (inspected) setTab('tasks');
+  }, [inspected]);
 
   if (selectedId && isRemote) {
     return (

@@ -45,6 +45,8 @@ export function connectCoreEvents(client: CoreClient, ingest: (batch: EventBatch
     client.on('capsule.stateChanged', (p) => queue((b) => b.capsuleStates.push(p))),
     client.on('task.updated', (p) => queue((b) => b.tasks.push(p))),
     client.on('trace.appended', (p) => queue((b) => b.traces.push(p))),
+    client.on('delegation.updated', (p) => queue((b) => b.delegations.push(p))),
+    client.on('task.progressed', (p) => queue((b) => b.progress.push(p))),
     client.on('manifest.conflicted', (p) => queue((b) => b.conflicts.push(p))),
     client.on('notice.raised', (p) => queue((b) => b.notices.push(p))),
   ];

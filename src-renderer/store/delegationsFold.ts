@@ -1,46 +1,49 @@
 import type { EventPayload } from '../../src-shared/contract';
+import type { DelegationState } from '../../src-shared/trace';
 import type { StudioState } from './types';
 
 // Each delegation a task made, as the console shows it under the task: who it went to and how it
-// ended. Folded from the trace lines as they arrive (delegate_task's tool_call and tool_result), so
-// nothing scans a trace when the console renders.
+// ended. Folded from delegation.updated (the core's compact event, sent to every client), so
+// nothing scans a trace when the console renders and no client needs to follow a session's trace.
 
 /** One delegate_task call of a task. */
 export interface DelegationOutcome {
   callId: string;
   /** The capsule name or URL it went to. */
   to: string;
-  state: 'running' | 'answered' | 'failed';
-  /** The answer or the error, cut to RESULT_CHARS. */
+  state: DelegationState;
+  /** The answer or the error, cut short by the core (TEXT_CHARS). */
   text?: string;
+  /** The capsule it reached, by name, and the task it became there, once known. */
+  capsule?: string;
+  childTaskId?: string;
 }
 
 /** Tasks whose delegations are kept (the console keeps 50 entries; a burst of peers' tasks is dropped first). */
 const MAX_TASKS = 200;
-const RESULT_CHARS = 300;
+/** Delegations kept per task (delegate_task "*" expands to at most 32 per call). */
+const MAX_PER_TASK = 64;
 
-export function foldDelegations(state: StudioState, batches: EventPayload<'trace.appended'>[]): Partial<StudioState> {
+export function foldDelegations(state: StudioState, batches: EventPayload<'delegation.updated'>[]): Partial<StudioState> {
   let next: Record<string, DelegationOutcome[]> | undefined;
   for (const b of batches) {
-    for (const line of b.events) {
-      const e = line as Record<string, unknown>;
-      if ((e.event_type !== 'tool_call' && e.event_type !== 'tool_result') || e.name !== 'delegate_task') continue;
-      const taskId = String(e.task_id ?? '');
-      const callId = String(e.call_id ?? '');
-      if (!taskId || !callId) continue;
+    for (const d of b.delegations) {
       next ??= { ...state.delegations };
-      const list = [...(next[taskId] ?? [])];
-      if (e.event_type === 'tool_call') {
-        const to = (e.arguments as { to?: unknown } | null | undefined)?.to;
-        list.push({ callId, to: typeof to === 'string' ? to : '?', state: 'running' });
-      } else {
-        const i = list.findIndex((d) => d.callId === callId);
-        const text = String(e.result ?? '').slice(0, RESULT_CHARS);
-        const done = { state: e.ok ? ('answered' as const) : ('failed' as const), text };
-        if (i >= 0) list[i] = { ...list[i], ...done };
-        else list.push({ callId, to: '?', ...done });
-      }
-      next[taskId] = list;
+      const list = [...(next[d.taskId] ?? [])];
+      const i = list.findIndex((x) => x.callId === d.callId);
+      const outcome: DelegationOutcome = {
+        callId: d.callId,
+        to: d.to,
+        state: d.state,
+        ...(d.text !== undefined ? { text: d.text } : {}),
+        ...(d.capsule ? { capsule: d.capsule } : {}),
+        ...(d.childTaskId ? { childTaskId: d.childTaskId } : {}),
+      };
+      if (i >= 0) list[i] = outcome;
+      else if (list.length < MAX_PER_TASK) list.push(outcome);
+      // Re-inserted so the newest tasks are the last keys, and the oldest go first.
+      delete next[d.taskId];
+      next[d.taskId] = list;
     }
   }
   if (!next) return {};

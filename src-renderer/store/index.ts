@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { createConsoleSlice } from './consoleSlice';
 import type { EventBatch } from './fold';
 import { foldBatch } from './fold';
+import { createFlowSlice } from './flowSlice';
 import { createFormationSlice } from './formationSlice';
 import { createGraphSlice } from './graphSlice';
 import { createManifestSlice } from './manifestSlice';
@@ -17,6 +18,9 @@ export type { ConsoleEntry } from './consoleSlice';
 export { entriesOf } from './consoleSlice';
 export type { DelegationOutcome } from './delegationsFold';
 export type { TaskRecord } from './tasksSlice';
+export type { NodeActivity, InspectedTask } from './flowSlice';
+export type { EdgeFlow, EdgeHop } from './flowModel';
+export { crossed } from './flowModel';
 export type { LiveTrace } from './tracesSlice';
 export type { Notice } from './noticeSlice';
 export type { SessionFilter, OpenSession } from './sessionsSlice';
@@ -35,6 +39,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createTracesSlice(...a),
   ...createNoticeSlice(...a),
   ...createSessionsSlice(...a),
+  ...createFlowSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */

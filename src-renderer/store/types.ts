@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { ConsoleSlice } from './consoleSlice';
+import type { FlowSlice } from './flowSlice';
 import type { FormationSlice } from './formationSlice';
 import type { GraphSlice } from './graphSlice';
 import type { ManifestSlice } from './manifestSlice';
@@ -9,7 +10,7 @@ import type { TracesSlice } from './tracesSlice';
 import type { SessionsSlice } from './sessionsSlice';
 
 /** The one bound store: every feature's slice side by side. */
-export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice;
+export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & FlowSlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<T> = StateCreator<StudioState, [], [], T>;

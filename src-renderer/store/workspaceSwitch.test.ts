@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FormationView } from '../../src-shared/contract';
 import { entriesOf, type ConsoleEntry } from './consoleSlice';
+import { delegationsOf } from '../../src-shared/trace';
 import { foldDelegations } from './delegationsFold';
 import { emptyBatch, foldBatch } from './fold';
 import { keepNotices, type Notice } from './noticeSlice';
@@ -37,18 +38,13 @@ describe('console history', () => {
 
   it('lists each delegation of a task with its outcome', () => {
     const line = (event_type: string, extra: Record<string, unknown>) => ({ ts: '', session_id: 's', task_id: 't1', event_type, name: 'delegate_task', ...extra });
-    const folded = foldDelegations(useStudio.getState(), [
-      {
-        sessionId: 's',
-        first: 0,
-        events: [
-          line('tool_call', { call_id: 'c_1', arguments: { to: 'worker-a' } }),
-          line('tool_call', { call_id: 'c_2', arguments: { to: 'worker-b' } }),
-          line('tool_result', { call_id: 'c_1', ok: true, result: 'done' }),
-          line('tool_result', { call_id: 'c_2', ok: false, result: 'peer_not_accepted' }),
-        ] as never,
-      },
-    ]);
+    const delegations = delegationsOf([
+      line('tool_call', { call_id: 'c_1', arguments: { to: 'worker-a' } }),
+      line('tool_call', { call_id: 'c_2', arguments: { to: 'worker-b' } }),
+      line('tool_result', { call_id: 'c_1', ok: true, result: 'done' }),
+      line('tool_result', { call_id: 'c_2', ok: false, result: 'peer_not_accepted' }),
+    ] as never);
+    const folded = foldDelegations(useStudio.getState(), [{ sessionId: 's', capsuleId: 'o', delegations }]);
     expect(folded.delegations?.t1).toEqual([
       { callId: 'c_1', to: 'worker-a', state: 'answered', text: 'done' },
       { callId: 'c_2', to: 'worker-b', state: 'failed', text: 'peer_not_accepted' },

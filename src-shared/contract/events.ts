@@ -1,5 +1,5 @@
 import type { Task } from '../a2a';
-import type { TraceEvent } from '../trace';
+import type { DelegationUpdate, TaskProgress, TraceEvent } from '../trace';
 import type { CapsuleState, FormationView } from './types';
 import { EXPOSE_EVENT_NAMES, type ExposeEventMap } from './expose';
 
@@ -27,6 +27,14 @@ export interface EventMap extends ExposeEventMap {
    * trace.tail joins the live stream without gaps or duplicates.
    */
   'trace.appended': { sessionId: string; capsuleId?: string; first: number; events: TraceEvent[] };
+  /**
+   * Delegations of a capsule's tasks as they go out and end (derived from its trace, batched like
+   * trace.appended, the latest state of each call only), sent to every client: the canvas and the
+   * console need them without following the session.
+   */
+  'delegation.updated': { sessionId: string; capsuleId: string; delegations: DelegationUpdate[] };
+  /** The running tasks of a capsule: turn and streamed text tail, the latest of each task per batch. */
+  'task.progressed': { sessionId: string; capsuleId: string; tasks: TaskProgress[] };
   /** A manifest changed on disk while the Studio held another version of it (a write was refused or an editor saved over it). */
   'manifest.conflicted': { id: string; path: string; hash: string; message: string };
   /** Something the user should read (a pinned port, a failed watch, a port taken). */
@@ -38,4 +46,4 @@ export type EventName = keyof EventMap;
 /** An event's payload. */
 export type EventPayload<E extends EventName> = EventMap[E];
 
-export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'manifest.conflicted', 'notice.raised', ...EXPOSE_EVENT_NAMES];
+export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'task.progressed', 'manifest.conflicted', 'notice.raised', ...EXPOSE_EVENT_NAMES];

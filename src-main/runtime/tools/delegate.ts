@@ -110,6 +110,9 @@ function outcomeOf(task: Task, d: Delegation): ToolOutcome {
   }
 }
 
+/** The call a delegation's trace lines belong to. */
+const callOf = (ctx: ToolContext) => (ctx.callId ? { call_id: ctx.callId } : {});
+
 const allowOf = (deps: DelegateDeps): readonly string[] => (typeof deps.allow === 'function' ? deps.allow() : deps.allow);
 
 export function createDelegateTool(deps: DelegateDeps): Tool {
@@ -191,7 +194,7 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
         cancelSent = await client.cancelTask(d.url, d.peerTaskId, { ...call(), signal }).then(() => true, () => false);
       }
       await withTimeout(endChild('delegating task canceled'), cancelTimeout * 2);
-      ctx.trace({ event_type: 'delegation_end', delegation_id: d.id, peer_task_id: d.peerTaskId ?? '', state: 'canceled', cancel_sent: cancelSent });
+      ctx.trace({ event_type: 'delegation_end', ...callOf(ctx), delegation_id: d.id, peer_task_id: d.peerTaskId ?? '', state: 'canceled', cancel_sent: cancelSent });
       d.cancelDone = true;
       return residue();
     },
@@ -205,7 +208,7 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
       if (err) return { ok: false, error: err };
       if (d.canceled) return { ok: false, error: 'canceled' };
     }
-    ctx.trace({ event_type: 'delegation_start', delegation_id: d.id, to: args.to, peer_url: d.url, capsule: d.capsule, child_session_id: d.childSessionId, traceparent });
+    ctx.trace({ event_type: 'delegation_start', ...callOf(ctx), delegation_id: d.id, to: args.to, peer_url: d.url, capsule: d.capsule, child_session_id: d.childSessionId, traceparent });
     const parts: Part[] = [{ text: args.text }];
     if (args.data) parts.push({ data: args.data, mediaType: 'application/json' });
     const message = { messageId: newMessageId(), role: 'ROLE_USER' as const, parts, ...(args.context_id ? { contextId: args.context_id } : {}) };
@@ -224,7 +227,7 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     if (d.canceled) return { ok: false, error: 'canceled' };
     const final = await followTask(client, d.url, answer.task, { ...call(), signal: ctx.signal, ...deps.poll });
     d.peerSettled = true;
-    ctx.trace({ event_type: 'delegation_end', delegation_id: d.id, peer_task_id: final.id, state: final.status.state });
+    ctx.trace({ event_type: 'delegation_end', ...callOf(ctx), delegation_id: d.id, peer_task_id: final.id, state: final.status.state });
     return outcomeOf(final, d);
   } catch (err) {
     if (d.canceled || ctx.signal.aborted) return { ok: false, error: 'canceled' };

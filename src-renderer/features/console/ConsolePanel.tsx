@@ -134,7 +134,7 @@ function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
   );
 }
 
-const OUTCOME_LABEL: Record<DelegationOutcome['state'], string> = { running: 'working…', answered: 'answered', failed: 'failed' };
+const OUTCOME_LABEL: Record<DelegationOutcome['state'], string> = { running: 'working…', answered: 'answered', failed: 'failed', canceled: 'canceled' };
 
 /** Each delegation of the task and how it ended, so a failed hand-off is never hidden behind the answer. */
 function Delegations({ list }: { list: DelegationOutcome[] }) {

@@ -4,6 +4,7 @@ import type { CapsuleState } from '../../../src-shared/contract';
 import { useStudio, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
 import { RestartToApply } from '../../app/RestartToApply';
+import { NodeActivity } from './NodeActivity';
 
 const STATE_LABEL: Record<CapsuleState, string> = {
   stopped: 'Stopped',
@@ -103,6 +104,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           {capsule.error}
         </div> : null}
       {running && capsule.restartToApply ? <RestartToApply id={id} compact /> : null}
+      <NodeActivity id={id} name={capsule.name} />
       <footer className="capsule-node-actions nodrag">
         {running ? (
           <button type="button" className="btn btn-small" onClick={() => void stop(id)} aria-label={`Stop ${capsule.name}`}>

@@ -1,0 +1,61 @@
+import type { Session } from '../runtime';
+import { createFlowTracker, type DelegationUpdate, type TaskProgress, type TraceEvent } from '../../src-shared/trace';
+import type { Emit } from './sessions';
+
+// The compact events every client gets about a running capsule, whether or not it follows the
+// session's trace: its delegations (delegation.updated) and its tasks' turns and streamed text
+// (task.progressed). Read from the trace as it is written, gathered for `flushMs` and sent as at
+// most one event of each per session per interval, each call and task in its latest state only.
+
+/** Bound on what one flush holds, whatever a burst wrote: past it the oldest entries are dropped. */
+export const MAX_PER_FLUSH = 512;
+
+export interface FlowBatcher {
+  push(line: TraceEvent): void;
+  /** Sends what has gathered (the session's end calls it once more). */
+  flush(): void;
+}
+
+export function createFlowBatcher(sessionId: string, capsuleId: string, emit: Emit): FlowBatcher {
+  const tracker = createFlowTracker();
+  const delegations = new Map<string, DelegationUpdate>();
+  const progress = new Map<string, TaskProgress>();
+  const keep = <V>(map: Map<string, V>, key: string, v: V) => {
+    map.delete(key);
+    map.set(key, v);
+    if (map.size > MAX_PER_FLUSH) map.delete(map.keys().next().value as string);
+  };
+  return {
+    push(line) {
+      const out = tracker.push(line);
+      for (const d of out.delegation ?? []) keep(delegations, `${d.taskId}\0${d.callId}`, d);
+      if (out.progress) keep(progress, out.progress.taskId, out.progress);
+      // A task that ended has no current turn: its last progress would only be noise.
+      if (line.event_type === 'task_end' && line.task_id) progress.delete(line.task_id);
+    },
+    flush() {
+      if (delegations.size) emit('delegation.updated', { sessionId, capsuleId, delegations: [...delegations.values()] });
+      if (progress.size) emit('task.progressed', { sessionId, capsuleId, tasks: [...progress.values()] });
+      delegations.clear();
+      progress.clear();
+    },
+  };
+}
+
+/** Follows a session's trace into flow events; returns the unsubscribe (which flushes). */
+export function watchFlow(session: Session, capsuleId: string, emit: Emit, flushMs: number): () => void {
+  const batcher = createFlowBatcher(session.id, capsuleId, emit);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const off = session.trace.subscribe((line) => {
+    batcher.push(line);
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      batcher.flush();
+    }, flushMs);
+  });
+  return () => {
+    off();
+    clearTimeout(timer);
+    batcher.flush();
+  };
+}

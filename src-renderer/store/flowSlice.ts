@@ -1,0 +1,115 @@
+import { isTerminal, type TaskState } from '../../src-shared/a2a';
+import type { EventPayload } from '../../src-shared/contract';
+import { edgeOf, endRunning, withHop, type EdgeFlow } from './flowModel';
+import { answerText } from './tasksSlice';
+import type { SliceCreator, StudioState } from './types';
+
+// Work flowing through the canvas: each edge's delegations in flight and the marks of the latest
+// run's failed and canceled hops, each capsule's current task (state, turn, streamed text) and its
+// last output, and the task the inspector should show. Folded from delegation.updated,
+// task.progressed and task.updated, never from raw trace lines (a client sees those only for the
+// sessions it follows).
+
+/** What a capsule is doing now, and what it answered last. */
+export interface NodeActivity {
+  current?: { taskId: string; state?: TaskState; turn: number; text: string; waiting?: string };
+  last?: { taskId: string; state: TaskState; text: string };
+}
+
+/** The task the inspector was asked to show; `n` changes with every ask, so asking again scrolls again. */
+export interface InspectedTask {
+  capsuleId: string;
+  taskId: string;
+  n: number;
+}
+
+export interface FlowSlice {
+  /** Edge id -> its flow (bounded per edge: see flowModel.ts; one entry per edge that carried work). */
+  edgeFlow: Record<string, EdgeFlow>;
+  /** Capsule id -> its activity (one entry per capsule of the formation, texts cut to OUTPUT_CHARS). */
+  activity: Record<string, NodeActivity>;
+  inspected: InspectedTask | null;
+  /** Selects the capsule and shows the task in its inspector (fetching it when the store lacks it). */
+  inspectTask(capsuleId: string, taskId: string): void;
+}
+
+/** The last output kept per capsule; the node shows less and expands to this. */
+export const OUTPUT_CHARS = 4000;
+
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export function foldEdgeFlow(state: StudioState, batches: EventPayload<'delegation.updated'>[], capsuleStates: EventPayload<'capsule.stateChanged'>[] = []): Partial<StudioState> {
+  let edgeFlow: Record<string, EdgeFlow> | undefined;
+  // A session that ended sends nothing more: what was still on its way from it ended with it.
+  for (const c of capsuleStates) {
+    if (c.state !== 'stopped' && c.state !== 'failed') continue;
+    for (const e of state.edgeViews) {
+      const flow = (edgeFlow ?? state.edgeFlow)[e.id];
+      if (e.source !== c.id || !flow?.inFlight) continue;
+      edgeFlow ??= { ...state.edgeFlow };
+      edgeFlow[e.id] = endRunning(flow);
+    }
+  }
+  for (const b of batches) {
+    for (const d of b.delegations) {
+      const edge = edgeOf(state, b.capsuleId, d);
+      if (!edge) continue;
+      edgeFlow ??= { ...state.edgeFlow };
+      edgeFlow[edge.id] = withHop(edgeFlow[edge.id], d);
+    }
+  }
+  return edgeFlow ? { edgeFlow } : {};
+}
+
+export function foldActivity(
+  state: StudioState,
+  progress: EventPayload<'task.progressed'>[],
+  tasks: EventPayload<'task.updated'>[],
+  capsuleStates: EventPayload<'capsule.stateChanged'>[],
+): Partial<StudioState> {
+  if (!progress.length && !tasks.length && !capsuleStates.length) return {};
+  let activity: Record<string, NodeActivity> | undefined;
+  const put = (id: string, f: (a: NodeActivity) => NodeActivity) => {
+    if (!state.capsules[id]) return;
+    activity ??= { ...state.activity };
+    activity[id] = f(activity[id] ?? {});
+  };
+  for (const p of progress) {
+    for (const t of p.tasks) {
+      put(p.capsuleId, (a) => {
+        if (a.last?.taskId === t.taskId) return a; // a late progress of a task that ended
+        const state = a.current?.taskId === t.taskId ? a.current.state : undefined;
+        return { ...a, current: { taskId: t.taskId, turn: t.turn, text: t.text, ...(t.waiting ? { waiting: t.waiting } : {}), ...(state ? { state } : {}) } };
+      });
+    }
+  }
+  for (const u of tasks) {
+    const s = u.task.status.state;
+    put(u.capsuleId, (a) => {
+      if (isTerminal(s) || s === 'TASK_STATE_INPUT_REQUIRED') {
+        const last = { taskId: u.task.id, state: s, text: cut(answerText(u.task), OUTPUT_CHARS) };
+        const current = a.current?.taskId === u.task.id ? undefined : a.current;
+        return { ...(current ? { current } : {}), last };
+      }
+      if (a.last?.taskId === u.task.id && isTerminal(a.last.state)) return a;
+      const cur = a.current?.taskId === u.task.id ? a.current : { taskId: u.task.id, turn: 0, text: '' };
+      return { ...a, current: { ...cur, state: s } };
+    });
+  }
+  // A session that ended has no current task (its last output stays).
+  for (const c of capsuleStates) if (c.state === 'stopped' || c.state === 'failed') put(c.id, (a) => (a.current ? { ...(a.last ? { last: a.last } : {}) } : a));
+  return activity ? { activity } : {};
+}
+
+let asks = 0;
+
+export const createFlowSlice: SliceCreator<FlowSlice> = (set, get) => ({
+  edgeFlow: {},
+  activity: {},
+  inspected: null,
+  inspectTask(capsuleId, taskId) {
+    set({ inspected: { capsuleId, taskId, n: ++asks } });
+    get().select(capsuleId);
+    if (!get().tasks[taskId] && get().capsules[capsuleId]?.sessionId) void get().refreshTask(capsuleId, taskId);
+  },
+});
