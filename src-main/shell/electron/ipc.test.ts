@@ -41,7 +41,8 @@ describe('IPC wiring', () => {
 
     await invoke('app://studio/index.html', 'capsule.move', { id: 'writer', position: { x: 5, y: 6 } });
     const event = sent.find((a) => a[0] === IPC_EVENT_CHANNEL && a[1] === 'formation.changed');
-    expect(event?.[2]).toMatchObject({ capsules: expect.arrayContaining([expect.objectContaining({ id: 'writer', position: { x: 5, y: 6 } })]) });
+    // What changed: the one capsule's position, not the formation.
+    expect(event?.[2]).toEqual({ version: expect.any(Number), dir: studio.workspace, capsules: { updated: [{ id: 'writer', set: { position: { x: 5, y: 6 } } }] } });
 
     wiring.dispose();
     expect(handlers.size).toBe(0);
