@@ -63,6 +63,12 @@ export async function createTestStudio(opts: { ports?: CorePorts; workspace?: st
         else if (view) missed++;
       }
     }
+    if (event === 'capsule.stateChanged' && view) {
+      // As the renderer folds it: the patch's fields overwrite the capsule's (absent ones go).
+      const { id, state, url, sessionId, queued, tasks, running, error } = payload as EventMap['capsule.stateChanged'];
+      const patch = JSON.parse(JSON.stringify({ state, url, sessionId, queued, tasks, running, error })) as object;
+      view = { ...view, capsules: view.capsules.map((c) => (c.id === id ? { ...(({ url: _u, sessionId: _s, error: _e, ...rest }) => rest)(c), ...patch } : c)) };
+    }
     for (const w of [...waiters]) w(event, payload);
   });
   await core.ready;

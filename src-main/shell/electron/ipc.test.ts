@@ -51,6 +51,20 @@ describe('IPC wiring', () => {
     expect(sent.length).toBe(count);
   });
 
+  it('is one client: its follows end when the page loads again (reset), and with the wiring', async () => {
+    studio = await createTestStudio();
+    const { ipcMain, invoke } = fakeIpcMain();
+    const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => ({ send: () => undefined, isDestroyed: () => false }), isTrustedUrl: () => true });
+    const sessionId = `ses_${'a'.repeat(32)}`;
+    expect(await invoke('app://studio/index.html', 'trace.follow', { sessionId })).toMatchObject({ ok: true, value: { following: 1 } });
+    expect(await invoke('app://studio/index.html', 'trace.follow', { sessionId: `ses_${'b'.repeat(32)}` })).toMatchObject({ ok: true, value: { following: 2 } });
+    wiring.reset();
+    expect(studio.core.connections()).toBe(1);
+    expect(await invoke('app://studio/index.html', 'trace.unfollow', { sessionId })).toMatchObject({ ok: true, value: { following: 0 } });
+    wiring.dispose();
+    expect(studio.core.connections()).toBe(0);
+  });
+
   it('drops events while the window is closed', async () => {
     studio = await createTestStudio();
     const { ipcMain } = fakeIpcMain();
