@@ -1,5 +1,5 @@
-import type { EventPayload, FormationView } from '../../src-shared/contract';
-import { foldCapsuleStates, foldFormation } from './formationFold';
+import type { EventPayload, FormationChange } from '../../src-shared/contract';
+import { foldCapsuleStates, foldFormationChange } from './formationFold';
 import { deriveFlow } from './graphModel';
 import { foldManifestConflicts, foldManifestFromFormation } from './manifestSlice';
 import { foldTaskUpdates } from './tasksSlice';
@@ -9,7 +9,8 @@ import type { StudioState } from './types';
 
 /** Core events gathered during one animation frame. */
 export interface EventBatch {
-  formation?: FormationView;
+  /** formation.changed in order; `after`: how many of capsuleStates arrived before it (they fold in arrival order). */
+  formations: { change: FormationChange; after: number }[];
   capsuleStates: EventPayload<'capsule.stateChanged'>[];
   tasks: EventPayload<'task.updated'>[];
   traces: EventPayload<'trace.appended'>[];
@@ -17,7 +18,7 @@ export interface EventBatch {
   notices: EventPayload<'notice.raised'>[];
 }
 
-export const emptyBatch = (): EventBatch => ({ capsuleStates: [], tasks: [], traces: [], conflicts: [], notices: [] });
+export const emptyBatch = (): EventBatch => ({ formations: [], capsuleStates: [], tasks: [], traces: [], conflicts: [], notices: [] });
 
 /**
  * Folds one batch of core events into the state as one update (pure: returns the changed keys),
@@ -28,15 +29,18 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
   const merge = (p: Partial<StudioState>) => {
     if (Object.keys(p).length > 0) next = { ...next, ...p };
   };
-  if (batch.formation) {
+  let states = 0;
+  for (const { change, after } of batch.formations) {
+    merge(foldCapsuleStates(next, batch.capsuleStates.slice(states, after)));
+    states = Math.max(states, after);
     // Another workspace: what the old one had to say no longer applies to what is on screen.
-    if (next.workspace && next.workspace.dir !== batch.formation.dir && next.notices.length) merge({ notices: [] });
-    const folded = foldFormation(next, batch.formation);
-    merge(foldManifestFromFormation(next, { capsules: folded.capsules ?? next.capsules }));
+    if (next.workspace && next.workspace.dir !== change.dir && next.notices.length) merge({ notices: [] });
+    const folded = foldFormationChange(next, change);
+    if (folded.capsules) merge(foldManifestFromFormation(next, { capsules: folded.capsules }));
     merge(folded);
   }
-  merge(foldCapsuleStates(next, batch.capsuleStates));
-  if (batch.formation || batch.capsuleStates.length > 0) merge(deriveFlow(next));
+  merge(foldCapsuleStates(next, batch.capsuleStates.slice(states)));
+  if (batch.formations.length > 0 || batch.capsuleStates.length > 0) merge(deriveFlow(next));
   merge(foldTaskUpdates(next, batch.tasks));
   merge(foldTraceAppends(next, batch.traces));
   merge(foldDelegations(next, batch.traces));
