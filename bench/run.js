@@ -42,7 +42,15 @@ function otelExport() {
   );
 }
 
-const benches = { 'trace-ingest': traceIngest, door, 'otel-export': otelExport, 'task-memory': taskMemory };
+function formationDiff() {
+  const out = join(RESULTS, 'formation-diff.json');
+  const args = ['-r', 'tsx/cjs', join(__dirname, 'formation-diff', 'diff.ts'), '--out', out, ...(smoke ? ['--capsules', '50'] : [])];
+  return new Promise((ok, fail) =>
+    execFile(process.execPath, args, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? fail(new Error(`formation-diff failed: ${stderr || err.message}`)) : ok(JSON.parse(stdout.trim().split('\n').pop())))),
+  );
+}
+
+const benches = { 'trace-ingest': traceIngest, door, 'otel-export': otelExport, 'task-memory': taskMemory, 'formation-diff': formationDiff };
 benches['trace-open'] = () => require('./trace-open/run')({ smoke, results: RESULTS, root: ROOT });
 benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESULTS, root: ROOT });
 benches['main-thread'] = () => require('./main-thread/run')({ smoke, results: RESULTS, root: ROOT });

@@ -1,5 +1,19 @@
 import { join } from 'node:path';
-import { CoreError, commands, isCommandName, toErrorInfo, type CommandInput, type CommandName, type CommandOutput, type EventMap, type EventName, type ReplyEnvelope } from '../src-shared/contract';
+import {
+  CoreError,
+  commands,
+  isCommandName,
+  MAX_FOLLOWED_SESSIONS,
+  toErrorInfo,
+  type CommandArgs,
+  type CommandInput,
+  type CommandName,
+  type CommandOutput,
+  type EventMap,
+  type EventName,
+  type FollowAnswer,
+  type ReplyEnvelope,
+} from '../src-shared/contract';
 import { startSession as launchSession } from './launch';
 import {
   createCapsuleSessions,
@@ -14,6 +28,7 @@ import {
   type Emit,
   type Handlers,
   type StudioConfig,
+  type StudioContext,
   type StudioPorts,
 } from './workspace';
 import { createSecretStore, launchEnv } from './secrets';
@@ -21,11 +36,23 @@ import { createTracesService } from './workspace/traces';
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
 // platform needs as ports and map `handle` and `subscribe` onto IPC or a WebSocket. Every input is
-// parsed with its command's schema here, so both shells validate the same way.
+// parsed with its command's schema here, so both shells validate the same way. Each shell client
+// (the desktop window, each web socket) is a connection: it hears every event but trace lines,
+// which go only to the connections that follow their session (trace.follow).
 
 export type { StudioConfig as CoreConfig, StudioPorts as CorePorts } from './workspace';
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventMap[E]) => void;
+
+/** One client of the core (a window, a web socket): its own followed sessions. */
+export interface CoreConnection {
+  /** Runs a command for this client (trace.follow and trace.unfollow apply to it): validates, runs, always answers an envelope. */
+  handle(cmd: unknown, input: unknown): Promise<ReplyEnvelope>;
+  /** The sessions whose trace lines this client receives. */
+  following(): string[];
+  /** The client went away: it follows nothing and hears nothing more. */
+  close(): void;
+}
 
 export interface Core {
   /** Settles once the first workspace is open (or failed to open, with a notice). */
@@ -34,13 +61,36 @@ export interface Core {
   handle(cmd: unknown, input: unknown): Promise<ReplyEnvelope>;
   /** Typed call for in-process users (tests, CLI): throws CoreError. */
   invoke<K extends CommandName>(cmd: K, input: CommandInput<K>): Promise<CommandOutput<K>>;
+  /** Every event, every session's trace lines included (in-process users: tests, the CLI, benchmarks). */
   subscribe(listener: CoreListener): () => void;
+  /** A shell's client: every event to `send`, trace lines only for the sessions it follows. */
+  connect(send: CoreListener): CoreConnection;
+  /** How many client connections are open (the shells close theirs when the client goes). */
+  connections(): number;
   dispose(): Promise<void>;
 }
 
+/** The input parsed with the command's schema, or an invalid_input error naming the field. */
+function parseInput<K extends CommandName>(cmd: K, input: unknown): CommandArgs<K> {
+  const parsed = commands[cmd].input.safeParse(input ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CoreError('invalid_input', `${cmd}: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
+  }
+  return parsed.data as CommandArgs<K>;
+}
+
+const perConnection = (cmd: string) => () => {
+  throw new CoreError('invalid_input', `${cmd} is answered per client connection (a Studio window or web socket); in-process callers receive every event through subscribe.`);
+};
+
 export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core {
   const listeners = new Set<CoreListener>();
+  const clients = new Set<CoreConnection>();
+  const context: { ctx?: StudioContext } = {};
   const emit: Emit = (event, payload) => {
+    // formation.changed diffs start from what clients hold, state patches included.
+    if (event === 'capsule.stateChanged') context.ctx?.stateSent(payload as EventMap['capsule.stateChanged']);
     for (const l of listeners) {
       try {
         l(event, payload);
@@ -61,20 +111,15 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     traceFlushMs: cfg.traceFlushMs,
     formationFor: (id) => formationResolver(ctx, id),
   });
-  const ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir));
+  const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
   const expose = createExposeService(ctx); // the gateway and its exposures
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers };
+  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers, 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {
       if (!isCommandName(cmd)) throw new CoreError('unknown_command', `Unknown command ${String(cmd).slice(0, 80)}`);
-      const parsed = commands[cmd].input.safeParse(input ?? {});
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new CoreError('invalid_input', `${cmd}: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
-      }
-      const value = await (handlers[cmd] as (args: unknown) => unknown)(parsed.data);
+      const value = await (handlers[cmd] as (args: unknown) => unknown)(parseInput(cmd, input));
       return { ok: true, value: value ?? null };
     } catch (err) {
       return { ok: false, error: toErrorInfo(err) };
@@ -103,11 +148,52 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    connect(send) {
+      const followed = new Set<string>();
+      const listener: CoreListener = (event, payload) => {
+        if (event === 'trace.appended' && !followed.has((payload as EventMap['trace.appended']).sessionId)) return;
+        send(event, payload);
+      };
+      listeners.add(listener);
+      const answer = (): FollowAnswer => ({ following: followed.size, max: MAX_FOLLOWED_SESSIONS });
+      const follow = (cmd: 'trace.follow' | 'trace.unfollow', input: unknown): FollowAnswer => {
+        if (!clients.has(connection)) throw new CoreError('disconnected', 'This client connection is closed.');
+        const { sessionId } = parseInput(cmd, input);
+        if (cmd === 'trace.unfollow') followed.delete(sessionId);
+        else if (!followed.has(sessionId)) {
+          if (followed.size >= MAX_FOLLOWED_SESSIONS) {
+            throw new CoreError('limit_reached', `This client follows ${MAX_FOLLOWED_SESSIONS} sessions already, the most one client may; unfollow one (trace.unfollow) before following ${sessionId}.`);
+          }
+          followed.add(sessionId);
+        }
+        return answer();
+      };
+      const connection: CoreConnection = {
+        async handle(cmd, input) {
+          if (cmd !== 'trace.follow' && cmd !== 'trace.unfollow') return handle(cmd, input);
+          try {
+            return { ok: true, value: follow(cmd, input) };
+          } catch (err) {
+            return { ok: false, error: toErrorInfo(err) };
+          }
+        },
+        following: () => [...followed],
+        close() {
+          clients.delete(connection);
+          listeners.delete(listener);
+          followed.clear();
+        },
+      };
+      clients.add(connection);
+      return connection;
+    },
+    connections: () => clients.size,
     async dispose() {
       ctx.dispose();
       await expose.dispose();
       await sessions.dispose();
       await traces.dispose();
+      for (const c of [...clients]) c.close();
       listeners.clear();
     },
   };

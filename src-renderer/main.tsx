@@ -16,7 +16,11 @@ const client = createCoreClient((up) => {
   const s = useStudio.getState();
   s.setLinked(up);
   // (Re)load the whole formation on every (re)connect: events missed while down are superseded.
-  if (up) void s.loadFormation();
+  // A new connection follows nothing: the open live trace follows its session again.
+  if (up) {
+    void s.loadFormation();
+    void s.refollowTrace();
+  }
 });
 setCoreClient(client);
 connectCoreEvents(client, ingest);

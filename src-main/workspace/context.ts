@@ -8,6 +8,8 @@ import { formationView, type RemoteCards } from './view';
 import { watchFolder, type FolderWatcher } from './watcher';
 import { openWorkspaceFolder, type Workspace } from './workspace';
 import { createLiveEdits, type LiveEdits } from './live-edits';
+import { createFormationPublisher } from './formation-publisher';
+import type { CapsuleStatus } from './sessions';
 
 // What the command handlers share: the open workspace (and its watcher), running sessions,
 // fetched remote cards, and the event emitter.
@@ -62,8 +64,12 @@ export interface StudioContext {
   /** The open workspace when it is `dir`, else a workspace left with capsules running, if any. */
   workspaceAt(dir: string): Workspace | undefined;
   view(): FormationView;
+  /** The current view with its version, after sending clients what changed since the last one (formation.get). */
+  syncedView(): FormationView;
+  /** A capsule.stateChanged went out (formation.changed diffs start from what clients hold). */
+  stateSent(status: CapsuleStatus): void;
   /**
-   * Emits formation.changed with the current view, after applying what the change means for the
+   * Emits formation.changed with what changed in the view, after applying what the change means for the
    * running formation (live-edits.ts); returns the running capsules whose policy it changed. `quiet`:
    * the caller tells the user itself.
    */
@@ -82,6 +88,7 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
   const live = createLiveEdits({ sessions, emit, env: config.env });
   /** Workspaces left with capsules running (their delegations still need their formation). */
   const kept = new Map<string, Workspace>();
+  const publisher = createFormationPublisher(emit);
 
   const ctx: StudioContext = {
     config,
@@ -126,19 +133,19 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
       recent.remember(next.dir);
       for (const r of next.snapshot().remotes) void ctx.refreshCard(r.id, r.url);
       live.reconcile(next);
-      const view = ctx.view();
-      emit('formation.changed', view);
-      return view;
+      return publisher.publishWhole(ctx.view());
     },
     view: () => {
       const view = formationView(ctx.workspace().snapshot(), sessions.status, cards, live.restartReason);
       const elsewhere = sessions.runningElsewhere();
       return elsewhere ? { ...view, runningElsewhere: elsewhere } : view;
     },
+    syncedView: () => publisher.publish(ctx.view()),
+    stateSent: (status) => publisher.stateSent(status),
     changed(opts) {
       if (!ws) return [];
       const applied = live.reconcile(ws, opts);
-      emit('formation.changed', ctx.view());
+      publisher.publish(ctx.view());
       return applied;
     },
     async refreshCard(id, url) {

@@ -61,7 +61,7 @@ export function formationHandlers(ctx: StudioContext): Pick<
     },
     'workspace.recent': () => ctx.recent.list(),
     'workspace.current': () => ({ dir: ctx.current()?.dir ?? null }),
-    'formation.get': () => ctx.view(),
+    'formation.get': () => ctx.syncedView(),
 
     async 'capsule.add'({ kind, name, position }) {
       const ws = ctx.workspace();

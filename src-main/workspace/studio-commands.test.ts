@@ -39,7 +39,7 @@ describe('secrets', () => {
     await studio.core.invoke('workspace.open', { dir: studio.workspace });
     await expect(studio.core.invoke('capsule.launch', { id: 'writer' })).rejects.toThrow(/WRITER_KEY is not set/);
 
-    const changed = studio.next('formation.changed', (v) => v.capsules.find((c) => c.id === 'writer')!.issues.length === 0);
+    const changed = studio.nextView((v) => v.capsules.find((c) => c.id === 'writer')!.issues.length === 0);
     const view = await studio.core.invoke('secrets.set', { name: 'WRITER_KEY', value: SECRET });
     expect(view.secrets).toEqual([{ name: 'WRITER_KEY', environments: ['default'], shadowedByProcess: false }]);
     await changed;

@@ -1,12 +1,13 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { EventMap, EventName } from '../../src-shared/contract';
+import { applyFormationChange, type EventMap, type EventName, type FormationView } from '../../src-shared/contract';
 import { createCore, type Core, type CorePorts } from '../core';
 import { freePort } from './free-port';
 
 // Test helper (not part of the product surface): a core on temp folders with a copy of the
-// example workspace, recording every event it emits.
+// example workspace, recording every event it emits and rebuilding the formation from the
+// formation.changed diffs as a client does.
 
 export const RESOURCES = resolve(__dirname, '../../resources');
 
@@ -28,6 +29,12 @@ export interface TestStudio {
   workspace: string;
   events: { event: EventName; payload: unknown }[];
   next<E extends EventName>(event: E, match?: (p: EventMap[E]) => boolean, timeoutMs?: number): Promise<EventMap[E]>;
+  /** The formation as the formation.changed diffs since the start built it (undefined before a workspace is open). */
+  view(): FormationView | undefined;
+  /** The next formation.changed after which the rebuilt view matches. */
+  nextView(match: (v: FormationView) => boolean, timeoutMs?: number): Promise<FormationView>;
+  /** formation.changed events that did not follow the view held (a client would have asked formation.get). */
+  missed: number;
   dispose(): Promise<void>;
 }
 
@@ -44,16 +51,41 @@ export async function createTestStudio(opts: { ports?: CorePorts; workspace?: st
   );
   const events: TestStudio['events'] = [];
   const waiters = new Set<(event: EventName, payload: unknown) => void>();
+  let view: FormationView | undefined;
+  let missed = 0;
   core.subscribe((event, payload) => {
     events.push({ event, payload });
+    if (event === 'formation.changed') {
+      const p = payload as EventMap['formation.changed'];
+      if (!view || p.version > (view.version ?? 0)) {
+        const next = applyFormationChange(view, p);
+        if (next) view = next;
+        else if (view) missed++;
+      }
+    }
+    if (event === 'capsule.stateChanged' && view) {
+      // As the renderer folds it: the patch's fields overwrite the capsule's (absent ones go).
+      const { id, state, url, sessionId, queued, tasks, running, error } = payload as EventMap['capsule.stateChanged'];
+      const patch = JSON.parse(JSON.stringify({ state, url, sessionId, queued, tasks, running, error })) as object;
+      view = { ...view, capsules: view.capsules.map((c) => (c.id === id ? { ...(({ url: _u, sessionId: _s, error: _e, ...rest }) => rest)(c), ...patch } : c)) };
+    }
     for (const w of [...waiters]) w(event, payload);
   });
   await core.ready;
-  return {
+  // The workspace opened at start went out before this subscription: start from formation.get.
+  view ??= await core.invoke('formation.get', {}).catch(() => undefined);
+  const studio: TestStudio = {
     core,
     home,
     workspace,
     events,
+    view: () => view,
+    get missed() {
+      return missed;
+    },
+    nextView(match, timeoutMs = 5000) {
+      return studio.next('formation.changed', () => view !== undefined && match(view), timeoutMs).then(() => view!);
+    },
     next(event, match, timeoutMs = 5000) {
       return new Promise((res, rej) => {
         const timer = setTimeout(() => (waiters.delete(w), rej(new Error(`no ${event} within ${timeoutMs} ms`))), timeoutMs);
@@ -71,4 +103,5 @@ export async function createTestStudio(opts: { ports?: CorePorts; workspace?: st
       rmSync(home, { recursive: true, force: true });
     },
   };
+  return studio;
 }

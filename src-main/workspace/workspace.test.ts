@@ -120,7 +120,7 @@ describe('workspaces', () => {
   it('draws a hand-written allow entry that matches no capsule as an external edge', async () => {
     studio = await createTestStudio();
     const file = join(studio.workspace, 'capsules', 'coordinator.yaml');
-    const changed = studio.next('formation.changed', (f) => f.edges.some((e) => e.targetKind === 'external'));
+    const changed = studio.nextView((f) => f.edges.some((e) => e.targetKind === 'external'));
     writeFileSync(file, readFileSync(file, 'utf8').replace('    allow:\n', '    allow:\n      - api.example.com:443\n'));
     const f = await changed;
     expect(f.edges.find((e) => e.targetKind === 'external')).toMatchObject({ source: 'coordinator', target: 'external:api.example.com:443', address: 'api.example.com:443' });
@@ -130,7 +130,7 @@ describe('workspaces', () => {
     studio = await createTestStudio();
     const before = await studio.core.invoke('manifest.read', { id: 'writer' });
     const file = join(studio.workspace, before.path);
-    const changed = studio.next('formation.changed', (f) => f.capsules.find((c) => c.id === 'writer')!.manifestSource.includes('Drafts long essays'));
+    const changed = studio.nextView((f) => f.capsules.find((c) => c.id === 'writer')!.manifestSource.includes('Drafts long essays'));
     writeFileSync(file, before.source.replace('Drafts short paragraphs.', 'Drafts long essays.'));
     const f = await changed;
     const writer = f.capsules.find((c) => c.id === 'writer')!;

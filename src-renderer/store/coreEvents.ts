@@ -16,7 +16,7 @@ function nextFrame(run: () => void): void {
 
 /**
  * The one subscription from core events to the store, outside React. Events are queued and
- * applied once per animation frame; the latest formation wins, everything else is kept in order.
+ * applied once per animation frame in the order they came (a whole formation supersedes what came before it).
  */
 export function connectCoreEvents(client: CoreClient, ingest: (batch: EventBatch) => void): () => void {
   let batch = emptyBatch();
@@ -37,9 +37,12 @@ export function connectCoreEvents(client: CoreClient, ingest: (batch: EventBatch
   const offs = [
     client.on('formation.changed', (p) =>
       queue((b) => {
-        b.formation = p;
-        // A whole formation carries every capsule's state: earlier patches are superseded.
-        b.capsuleStates = [];
+        if (p.full) {
+          // A whole formation carries every capsule's state: what came before it is superseded.
+          b.formations = [];
+          b.capsuleStates = [];
+        }
+        b.formations.push({ change: p, after: b.capsuleStates.length });
       }),
     ),
     client.on('capsule.stateChanged', (p) => queue((b) => b.capsuleStates.push(p))),

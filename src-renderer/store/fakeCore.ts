@@ -1,7 +1,8 @@
-import type { CapsuleView, CommandInput, CommandName, CoreClient, EdgeView, EventName, EventPayload, FormationView } from '../../src-shared/contract';
+import { diffFormation, type CapsuleView, type CommandInput, type CommandName, type CoreClient, type EdgeView, type EventName, type EventPayload, type FormationView } from '../../src-shared/contract';
 
 // An in-memory core for store tests: enough of the contract to drive graph edits, with every
-// call recorded. It emits formation.changed after each edit, as the real core does.
+// call recorded. It emits formation.changed after each edit, as the real core does: what changed,
+// numbered (diffFormation, the core's own).
 
 export interface FakeCore extends CoreClient {
   calls: { cmd: CommandName; input: unknown }[];
@@ -36,9 +37,19 @@ export function createFakeCore(initial: { capsules?: Partial<CapsuleView>[] } = 
   });
   for (const c of initial.capsules ?? []) capsules.set(c.id!, capsule(c as CapsuleView));
 
-  const view = (): FormationView => ({ dir: '/ws', name: 'ws', capsules: [...capsules.values()], remotes: [], edges: [...edges], issues: [] });
+  let version = 1;
+  const current = (): FormationView => ({ dir: '/ws', name: 'ws', capsules: [...capsules.values()], remotes: [], edges: [...edges], issues: [], version });
+  let sent = current();
+  const view = () => ({ ...current(), version });
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => listeners.get(event)?.forEach((l) => l(payload));
-  const changed = () => emit('formation.changed', view());
+  const changed = () => {
+    const now = current();
+    const change = diffFormation(sent, now, version + 1);
+    if (!change) return;
+    version = change.version;
+    sent = now;
+    emit('formation.changed', change);
+  };
   const need = (id: string) => {
     const c = capsules.get(id);
     if (!c) throw Object.assign(new Error(`no capsule ${id}`), { code: 'not_found' });

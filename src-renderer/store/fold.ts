@@ -1,5 +1,5 @@
-import type { EventPayload, FormationView } from '../../src-shared/contract';
-import { foldCapsuleStates, foldFormation } from './formationFold';
+import type { EventPayload, FormationChange } from '../../src-shared/contract';
+import { foldCapsuleStates, foldFormationChange } from './formationFold';
 import { deriveFlow } from './graphModel';
 import { foldManifestConflicts, foldManifestFromFormation } from './manifestSlice';
 import { foldTaskUpdates } from './tasksSlice';
@@ -10,7 +10,8 @@ import type { StudioState } from './types';
 
 /** Core events gathered during one animation frame. */
 export interface EventBatch {
-  formation?: FormationView;
+  /** formation.changed in order; `after`: how many of capsuleStates arrived before it (they fold in arrival order). */
+  formations: { change: FormationChange; after: number }[];
   capsuleStates: EventPayload<'capsule.stateChanged'>[];
   tasks: EventPayload<'task.updated'>[];
   traces: EventPayload<'trace.appended'>[];
@@ -20,7 +21,7 @@ export interface EventBatch {
   notices: EventPayload<'notice.raised'>[];
 }
 
-export const emptyBatch = (): EventBatch => ({ capsuleStates: [], tasks: [], traces: [], delegations: [], progress: [], conflicts: [], notices: [] });
+export const emptyBatch = (): EventBatch => ({ formations: [], capsuleStates: [], tasks: [], traces: [], delegations: [], progress: [], conflicts: [], notices: [] });
 
 /**
  * Folds one batch of core events into the state as one update (pure: returns the changed keys),
@@ -31,17 +32,20 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
   const merge = (p: Partial<StudioState>) => {
     if (Object.keys(p).length > 0) next = { ...next, ...p };
   };
-  if (batch.formation) {
+  let states = 0;
+  for (const { change, after } of batch.formations) {
+    merge(foldCapsuleStates(next, batch.capsuleStates.slice(states, after)));
+    states = Math.max(states, after);
     // Another workspace: what the old one had to say no longer applies to what is on screen.
-    if (next.workspace && next.workspace.dir !== batch.formation.dir && next.notices.length) merge({ notices: [] });
+    if (next.workspace && next.workspace.dir !== change.dir && next.notices.length) merge({ notices: [] });
     // Its edges and nodes carried other work.
-    if (next.workspace && next.workspace.dir !== batch.formation.dir) merge({ edgeFlow: {}, activity: {} });
-    const folded = foldFormation(next, batch.formation);
-    merge(foldManifestFromFormation(next, { capsules: folded.capsules ?? next.capsules }));
+    if (next.workspace && next.workspace.dir !== change.dir) merge({ edgeFlow: {}, activity: {} });
+    const folded = foldFormationChange(next, change);
+    if (folded.capsules) merge(foldManifestFromFormation(next, { capsules: folded.capsules }));
     merge(folded);
   }
-  merge(foldCapsuleStates(next, batch.capsuleStates));
-  if (batch.formation || batch.capsuleStates.length > 0) merge(deriveFlow(next));
+  merge(foldCapsuleStates(next, batch.capsuleStates.slice(states)));
+  if (batch.formations.length > 0 || batch.capsuleStates.length > 0) merge(deriveFlow(next));
   merge(foldTaskUpdates(next, batch.tasks));
   merge(foldTraceAppends(next, batch.traces));
   merge(foldDelegations(next, batch.delegations));

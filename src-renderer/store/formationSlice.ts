@@ -17,6 +17,10 @@ export interface FormationSlice {
   remotes: Record<string, RemoteView>;
   remoteIds: string[];
   edgeViews: EdgeView[];
+  /** The formation.changed version the store holds (null before the first whole formation). */
+  formationVersion: number | null;
+  /** A formation.changed did not follow the version held: the store asks formation.get. */
+  formationBehind: boolean;
   recents: RecentWorkspace[];
   busyAll: boolean;
   setConnection(status: ConnectionStatus, error?: string): void;
@@ -59,7 +63,10 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
     });
     set((s) => ({ restartsWaiting: s.restartsWaiting.filter((x) => x !== id) }));
   }
-  const applyView = (view: FormationView) => set((s) => foldBatch(s, { ...emptyBatch(), formation: view }));
+  /** A whole view a command answered: it counts as its version of formation.changed. */
+  const applyView = (view: FormationView) =>
+    set((s) => foldBatch(s, { ...emptyBatch(), formations: [{ change: { version: view.version ?? 0, dir: view.dir, full: view }, after: 0 }] }));
+  let loading: Promise<void> | undefined;
 
   return {
     connection: 'connecting',
@@ -71,6 +78,8 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
     remotes: {},
     remoteIds: [],
     edgeViews: [],
+    formationVersion: null,
+    formationBehind: false,
     recents: [],
     busyAll: false,
     setConnection(status, error) {
@@ -79,15 +88,21 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
     setLinked(up) {
       set({ linked: up });
     },
-    async loadFormation() {
-      try {
-        applyView(await invoke('formation.get', {}));
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        // The core says why there is none (e.g. the folder it was asked to open is missing).
-        if (code === 'no_workspace' || code === 'workspace_missing') set({ connection: 'no-workspace', connectionError: describeError(err) });
-        else set({ connection: 'error', connectionError: describeError(err) });
-      }
+    loadFormation() {
+      // One formation.get at a time: changes missed while it is on its way are in its answer.
+      loading ??= (async () => {
+        try {
+          applyView(await invoke('formation.get', {}));
+        } catch (err) {
+          const code = (err as { code?: string }).code;
+          // The core says why there is none (e.g. the folder it was asked to open is missing).
+          if (code === 'no_workspace' || code === 'workspace_missing') set({ connection: 'no-workspace', connectionError: describeError(err) });
+          else set({ connection: 'error', connectionError: describeError(err) });
+        } finally {
+          loading = undefined;
+        }
+      })();
+      return loading;
     },
     async loadRecents() {
       try {

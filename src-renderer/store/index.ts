@@ -45,7 +45,10 @@ export const useStudio = create<StudioState>()((...a) => ({
 /** Applies one frame's worth of core events in a single store update. */
 export function ingest(batch: EventBatch): void {
   useStudio.setState((s) => foldBatch(s, batch));
-  for (const n of batch.notices) useStudio.getState().notify(n.level, n.message);
+  const s = useStudio.getState();
+  for (const n of batch.notices) s.notify(n.level, n.message);
+  // A formation.changed was missed (a reconnect, a change that did not follow): read the whole one.
+  if (s.formationBehind) void s.loadFormation();
 }
 export { connectCoreEvents } from './coreEvents';
 export { invoke, describeError, onCoreEvent } from './client'; // the Expose panel calls the core itself (the token never enters the store)

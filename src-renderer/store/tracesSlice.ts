@@ -26,10 +26,16 @@ export interface LiveTrace {
 }
 
 export interface TracesSlice {
+  /** Lines held for the session the live view shows (no other: a closed view's lines are dropped). */
   traces: Record<string, LiveTrace>;
-  /** The session the trace panel shows. */
+  /** The session the trace panel shows, and follows (trace.follow) while it is open. */
   traceSessionId: string | null;
+  /** Follows the session and reads its recent history; the one shown before is closed first. */
   openTrace(sessionId: string | null): Promise<void>;
+  /** The view closed: unfollow the session and drop its lines. */
+  closeTrace(sessionId: string): void;
+  /** After a reconnect the core follows nothing for this client: follow the open session again and read it afresh. */
+  refollowTrace(): Promise<void>;
 }
 
 /** Past `max` lines, the oldest go until `keep` remain: one copy per (max - keep) lines, not one per batch. */
@@ -50,9 +56,11 @@ function capped(t: LiveTrace, cap: TraceCap): LiveTrace {
 }
 
 export function foldTraceAppends(state: StudioState, batches: EventPayload<'trace.appended'>[], cap: TraceCap = CAP): Partial<StudioState> {
-  if (batches.length === 0) return {};
+  // Lines of a session no view shows (a batch on its way when the view closed) are not kept.
+  const shown = batches.filter((b) => b.sessionId === state.traceSessionId);
+  if (shown.length === 0) return {};
   const traces = { ...state.traces };
-  for (const b of batches) {
+  for (const b of shown) {
     const cur = traces[b.sessionId] ?? { sessionId: b.sessionId, capsuleId: b.capsuleId, events: [], nextLine: b.first, dropped: 0, backfilled: false, version: 0 };
     // Lines before `nextLine` are here already (read by trace.tail while this batch was on its way).
     for (let i = Math.max(0, cur.nextLine - b.first); i < b.events.length; i++) cur.events.push(b.events[i]);
@@ -65,14 +73,43 @@ export function foldTraceAppends(state: StudioState, batches: EventPayload<'trac
 /** Where the live lines held for a session start in trace.jsonl (they arrive without gaps). */
 const liveStart = (t: LiveTrace | undefined) => (t ? t.nextLine - t.events.length : Infinity);
 
+/** Every session's lines but this one's. */
+const without = (traces: Record<string, LiveTrace>, sessionId: string) => {
+  const rest = { ...traces };
+  delete rest[sessionId];
+  return rest;
+};
+
 export const createTracesSlice: SliceCreator<TracesSlice> = (set, get) => ({
   traces: {},
   traceSessionId: null,
+  closeTrace(sessionId) {
+    if (get().traceSessionId === sessionId) set({ traceSessionId: null });
+    if (get().traces[sessionId]) set((s) => ({ traces: without(s.traces, sessionId) }));
+    // A failed unfollow leaves a follow the core ends with the connection; lines for it are not kept.
+    void invoke('trace.unfollow', { sessionId }).catch(() => undefined);
+  },
+  async refollowTrace() {
+    const sessionId = get().traceSessionId;
+    if (!sessionId) return;
+    set((s) => ({ traceSessionId: null, traces: without(s.traces, sessionId) }));
+    await get().openTrace(sessionId);
+  },
   async openTrace(sessionId) {
+    const before = get().traceSessionId;
+    if (before && before !== sessionId) get().closeTrace(before);
+    if (sessionId && before === sessionId) return;
     set({ traceSessionId: sessionId });
-    if (!sessionId || get().traces[sessionId]?.backfilled) return;
-    // Fetch what happened before the Studio was listening, then splice it in front of the live
-    // lines by line index: history holds lines [0, after), live ones [liveStart, nextLine).
+    if (!sessionId) return;
+    // Follow first, so lines written while the history is read arrive live; then fetch what
+    // happened before and splice it in front of the live lines by line index: history holds
+    // lines [0, after), live ones [liveStart, nextLine).
+    try {
+      await invoke('trace.follow', { sessionId });
+    } catch (err) {
+      get().notify('error', `Could not follow the trace: ${describeError(err)}`);
+      return;
+    }
     try {
       // The last BACKFILL lines at most: a long session's older lines are the sessions browser's.
       const earlier: TraceEvent[] = [];
@@ -88,8 +125,11 @@ export const createTracesSlice: SliceCreator<TracesSlice> = (set, get) => ({
         // past it (they were written after that read), unless the file stopped growing.
         const live = get().traces[sessionId];
         if (page.events.length < TAIL_PAGE && (!live || after >= liveStart(live) || !moved)) break;
+        if (get().traceSessionId !== sessionId) return;
       }
       set((s) => {
+        // The view closed (or shows another session) while the history was read.
+        if (s.traceSessionId !== sessionId) return {};
         const cur = s.traces[sessionId];
         if (cur?.backfilled) return {};
         const start = liveStart(cur);

@@ -21,8 +21,9 @@ describe('notices', () => {
 
   it('are cleared when another workspace opens, not when the same one changes', () => {
     const base = { ...useStudio.getState(), workspace: { dir: '/a', name: 'a', issues: [] }, notices: [notice(1, 'error')] };
-    expect(foldBatch(base, { ...emptyBatch(), formation: view('/a') }).notices ?? base.notices).toEqual(base.notices);
-    expect(foldBatch(base, { ...emptyBatch(), formation: view('/b') }).notices).toEqual([]);
+    const whole = (dir: string) => ({ ...emptyBatch(), formations: [{ change: { version: 1, dir, full: view(dir) }, after: 0 }] });
+    expect(foldBatch(base, whole('/a')).notices ?? base.notices).toEqual(base.notices);
+    expect(foldBatch(base, whole('/b')).notices).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@ import { exposeCommands } from './expose';
 import { sessionsCommands } from './sessions';
 import { studioCommands } from './studio';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
+import { traceFollowCommands } from './follow';
 
 // The one map of commands between the UI and the core: `domain.verb` -> input schema (zod, parsed
 // at every shell boundary), output type, one line of doc. Adding a command is one entry here plus
@@ -31,7 +32,10 @@ export const commands = {
   'workspace.recent': command<RecentWorkspace[]>()('Workspaces opened before, newest first.', none),
   'workspace.current': command<{ dir: string | null }>()('The folder of the open workspace, or null.', none),
 
-  'formation.get': command<FormationView>()('The open formation: capsules with live state, remotes, edges.', none),
+  'formation.get': command<FormationView>()(
+    'The open formation: capsules with live state, remotes, edges, and the `version` of formation.changed it is current with (a client that missed a change asks for this).',
+    none,
+  ),
   'formation.launch': command<{ launched: string[]; failed: { id: string; message: string }[] }>()(
     'Launches every stopped capsule (workers first, so their addresses answer when the orchestrator starts).',
     none,
@@ -108,6 +112,8 @@ export const commands = {
       limit: z.number().int().positive().max(10_000).optional(),
     }),
   ),
+
+  ...traceFollowCommands, // which sessions' trace lines a client receives
 
   'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),
   ...exposeCommands, // gateway and exposures

@@ -16,6 +16,7 @@ export const CORE_ERROR_CODES = [
   'door_error',
   'remote_unreachable',
   'disconnected',
+  'limit_reached',
   'internal',
 ] as const;
 /** What went wrong, in a word the UI can branch on. */

@@ -1,13 +1,17 @@
 import type { Task } from '../a2a';
 import type { DelegationUpdate, TaskProgress, TraceEvent } from '../trace';
-import type { CapsuleState, FormationView } from './types';
+import type { CapsuleState } from './types';
+import type { FormationChange } from './formation';
 import { EXPOSE_EVENT_NAMES, type ExposeEventMap } from './expose';
 
 // The one map of events the core pushes to the UI: `noun.pastTense` -> payload.
 
 export interface EventMap extends ExposeEventMap {
-  /** The formation changed (a Studio edit, another editor's edit on disk, a workspace opened). */
-  'formation.changed': FormationView;
+  /**
+   * The formation changed (a Studio edit, another editor's edit on disk, a workspace opened): what
+   * changed, numbered; the whole view only when a workspace opened (see formation.ts).
+   */
+  'formation.changed': FormationChange;
   /** A capsule's session state or counts changed. */
   'capsule.stateChanged': {
     id: string;
@@ -22,7 +26,8 @@ export interface EventMap extends ExposeEventMap {
   /** A task of a running capsule changed state or got an artifact. */
   'task.updated': { capsuleId: string; sessionId: string; task: Task };
   /**
-   * New lines of a session's trace, batched (a burst arrives as a few events, not thousands).
+   * New lines of a session's trace, batched (a burst arrives as a few events, not thousands), sent
+   * only to the clients that follow the session (trace.follow).
    * `first` is the line index of events[0] as trace.tail counts, so a view that caught up with
    * trace.tail joins the live stream without gaps or duplicates.
    */

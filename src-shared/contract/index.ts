@@ -7,3 +7,5 @@ export * from './client';
 export * from './expose';
 export * from './sessions';
 export * from './studio';
+export * from './follow';
+export * from './formation';

@@ -113,6 +113,8 @@ export interface FormationView {
   runningElsewhere?: number;
   /** Problems with formation.yaml itself. */
   issues: IssueView[];
+  /** The formation.changed version this view is current with (set on formation.get and workspace.open). */
+  version?: number;
 }
 
 /** A workspace opened before. */

@@ -41,13 +41,28 @@ describe('IPC wiring', () => {
 
     await invoke('app://studio/index.html', 'capsule.move', { id: 'writer', position: { x: 5, y: 6 } });
     const event = sent.find((a) => a[0] === IPC_EVENT_CHANNEL && a[1] === 'formation.changed');
-    expect(event?.[2]).toMatchObject({ capsules: expect.arrayContaining([expect.objectContaining({ id: 'writer', position: { x: 5, y: 6 } })]) });
+    // What changed: the one capsule's position, not the formation.
+    expect(event?.[2]).toEqual({ version: expect.any(Number), dir: studio.workspace, capsules: { updated: [{ id: 'writer', set: { position: { x: 5, y: 6 } } }] } });
 
     wiring.dispose();
     expect(handlers.size).toBe(0);
     const count = sent.length;
     await studio.core.invoke('capsule.move', { id: 'writer', position: { x: 7, y: 8 } });
     expect(sent.length).toBe(count);
+  });
+
+  it('is one client: its follows end when the page loads again (reset), and with the wiring', async () => {
+    studio = await createTestStudio();
+    const { ipcMain, invoke } = fakeIpcMain();
+    const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => ({ send: () => undefined, isDestroyed: () => false }), isTrustedUrl: () => true });
+    const sessionId = `ses_${'a'.repeat(32)}`;
+    expect(await invoke('app://studio/index.html', 'trace.follow', { sessionId })).toMatchObject({ ok: true, value: { following: 1 } });
+    expect(await invoke('app://studio/index.html', 'trace.follow', { sessionId: `ses_${'b'.repeat(32)}` })).toMatchObject({ ok: true, value: { following: 2 } });
+    wiring.reset();
+    expect(studio.core.connections()).toBe(1);
+    expect(await invoke('app://studio/index.html', 'trace.unfollow', { sessionId })).toMatchObject({ ok: true, value: { following: 0 } });
+    wiring.dispose();
+    expect(studio.core.connections()).toBe(0);
   });
 
   it('drops events while the window is closed', async () => {

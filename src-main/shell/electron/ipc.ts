@@ -2,8 +2,10 @@ import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../../src-shared/contr
 import type { Core } from '../../core';
 
 // Maps the contract onto Electron IPC: every command through one ipcMain.handle channel (input
-// validated by core.handle, the answer always a reply envelope), every core event onto the
-// window's webContents. Written against small interfaces so tests drive it with a fake ipcMain.
+// validated by the core, the answer always a reply envelope), core events onto the window's
+// webContents. The window's page is one client of the core (trace lines only for the sessions it
+// follows); a page that loads again or goes away starts over following nothing (`reset`).
+// Written against small interfaces so tests drive it with a fake ipcMain.
 
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcInvokeEventLike, ...args: unknown[]) => unknown): void;
@@ -27,19 +29,31 @@ export interface IpcWiringOptions {
   isTrustedUrl: (url: string) => boolean;
 }
 
-export function wireIpc(opts: IpcWiringOptions): { dispose(): void } {
+export interface IpcWiring {
+  /** The window's page loaded again or closed: its follows end (the new page follows what it shows). */
+  reset(): void;
+  dispose(): void;
+}
+
+export function wireIpc(opts: IpcWiringOptions): IpcWiring {
+  const connect = () =>
+    opts.core.connect((event, payload) => {
+      const wc = opts.webContents();
+      if (wc && !wc.isDestroyed()) wc.send(IPC_EVENT_CHANNEL, event, payload);
+    });
+  let client = connect();
   opts.ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, cmd, input) => {
     const url = event.senderFrame?.url ?? '';
     if (!opts.isTrustedUrl(url)) return { ok: false, error: { code: 'invalid_input', message: 'Calls are accepted from the Studio window only.' } };
-    return opts.core.handle(cmd, input);
-  });
-  const unsubscribe = opts.core.subscribe((event, payload) => {
-    const wc = opts.webContents();
-    if (wc && !wc.isDestroyed()) wc.send(IPC_EVENT_CHANNEL, event, payload);
+    return client.handle(cmd, input);
   });
   return {
+    reset() {
+      client.close();
+      client = connect();
+    },
     dispose() {
-      unsubscribe();
+      client.close();
       opts.ipcMain.removeHandler(IPC_INVOKE_CHANNEL);
     },
   };

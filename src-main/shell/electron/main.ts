@@ -8,7 +8,7 @@ import { recordsLayout } from '../../runtime/layout';
 import { createSecretStore } from '../../secrets';
 import { CSP } from '../csp';
 import { createShutdown } from '../shutdown';
-import { wireIpc } from './ipc';
+import { wireIpc, type IpcWiring } from './ipc';
 import { keychainCipher } from './keychain';
 import { claimSingleInstance, folderPicker, quitOnOsShutdown, reportStartupFailure, wireQuit, type PowerMonitorLike } from './lifecycle';
 import { createMainLog } from './log';
@@ -72,6 +72,12 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
+  // A page that loads again (reload, a crash) is a new client: what the old one followed ends.
+  win.webContents.on('did-start-navigation', (details) => {
+    if (details.isMainFrame && !details.isSameDocument) ipc?.reset();
+  });
+  win.webContents.on('render-process-gone', () => ipc?.reset());
+  win.on('closed', () => ipc?.reset());
   // Windows logoff or shutdown (it cannot be delayed there): start the clean shutdown at once.
   win.on('session-end', () => void shutdown.request('the session is ending'));
   void win.loadURL(devServer ?? `${ORIGIN}/index.html`);
@@ -97,7 +103,7 @@ function lockDown(): void {
 
 let core: Core | undefined;
 let win: BrowserWindow | undefined;
-let ipc: { dispose(): void } | undefined;
+let ipc: IpcWiring | undefined;
 
 /**
  * better-sqlite3 built for Electron's ABI (npm run desktop:install puts it in

@@ -34,7 +34,7 @@ function conversation(ws: WebSocket) {
       await new Promise<void>((r) => waiters.push(r));
     }
   };
-  return { until, send: (m: unknown) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)) };
+  return { until, messages, send: (m: unknown) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)) };
 }
 
 describe('web shell', () => {
@@ -63,6 +63,28 @@ describe('web shell', () => {
     c.send({ type: 'invoke', id: 3, cmd: 'capsule.move', input: { id: 'writer', position: { x: 1, y: 2 } } });
     expect(await c.until((m) => m.type === 'event' && m.event === 'formation.changed')).toMatchObject({ payload: { dir: studio.workspace } });
     ws.close();
+  });
+
+  it('sends trace lines to the sockets that follow the session only, and forgets a socket that closed', async () => {
+    studio = await createTestStudio();
+    shell = await startWebShell({ core: studio.core, rendererDir: '/nonexistent', port: 0 });
+    const [wsA, wsB] = [await open(shell.url, { origin: shell.url }), await open(shell.url, { origin: shell.url })];
+    const [a, b] = [conversation(wsA), conversation(wsB)];
+    expect(studio.core.connections()).toBe(2);
+    const { sessionId } = await studio.core.invoke('capsule.launch', { id: 'writer' });
+    a.send({ type: 'invoke', id: 1, cmd: 'trace.follow', input: { sessionId } });
+    expect(await a.until((m) => m.type === 'reply' && m.id === 1)).toMatchObject({ ok: true, value: { following: 1 } });
+    await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'Write about the sea' });
+    const isEnd = (m: WireMessage) => m.type === 'event' && m.event === 'trace.appended' && (m.payload as { events: { event_type: string }[] }).events.some((e) => e.event_type === 'task_end');
+    await a.until(isEnd);
+    // B saw the task end (task.updated) but no trace line of it.
+    await b.until((m) => m.type === 'event' && m.event === 'task.updated' && (m.payload as { task: { status: { state: string } } }).task.status.state === 'TASK_STATE_COMPLETED');
+    expect(b.messages.some((m) => m.type === 'event' && m.event === 'trace.appended')).toBe(false);
+
+    wsA.close();
+    await expect.poll(() => studio!.core.connections()).toBe(1);
+    wsB.close();
+    await expect.poll(() => studio!.core.connections()).toBe(0);
   });
 
   it('says the UI is not built instead of serving nothing, with the CSP on every answer', async () => {

@@ -3,8 +3,9 @@ import type { WireMessage } from '../../../src-shared/contract';
 import type { Core } from '../../core';
 
 // One WebSocket connection carries the whole contract: `invoke` requests answered by `reply`
-// envelopes, and every core event pushed as an `event` message. Input validation happens in
-// core.handle; here only the message shape is checked.
+// envelopes, and core events pushed as `event` messages. The socket is one client of the core:
+// trace lines come only for the sessions it follows, and its follows end when it closes. Input
+// validation happens in the core; here only the message shape is checked.
 
 const request = z.strictObject({ type: z.literal('invoke'), id: z.number().int().nonnegative(), cmd: z.string().max(100), input: z.unknown() });
 
@@ -18,7 +19,7 @@ export interface ContractSocket {
 /** Serves the contract on one socket until it closes. */
 export function serveContract(core: Core, socket: ContractSocket): void {
   const send = (msg: WireMessage) => socket.send(JSON.stringify(msg));
-  const unsubscribe = core.subscribe((event, payload) => send({ type: 'event', event, payload }));
+  const client = core.connect((event, payload) => send({ type: 'event', event, payload }));
   socket.on('message', (data) => {
     let parsed: z.infer<typeof request>;
     try {
@@ -32,7 +33,7 @@ export function serveContract(core: Core, socket: ContractSocket): void {
       send({ type: 'reply', id: -1, ok: false, error: { code: 'invalid_input', message: 'Messages must be JSON' } });
       return;
     }
-    void core.handle(parsed.cmd, parsed.input).then((reply) => send({ type: 'reply', id: parsed.id, ...reply }));
+    void client.handle(parsed.cmd, parsed.input).then((reply) => send({ type: 'reply', id: parsed.id, ...reply }));
   });
-  socket.on('close', unsubscribe);
+  socket.on('close', () => client.close());
 }

@@ -14,7 +14,13 @@ const NO_EVENTS: TraceEvent[] = [];
 /** The live trace of the capsule's running session, grouped by task and virtualized. */
 export function LiveTracePanel({ capsuleId }: { capsuleId: string }) {
   const sessionId = useStudio((s) => s.capsules[capsuleId]?.sessionId ?? null);
-  useEffect(() => void useStudio.getState().openTrace(sessionId), [sessionId]);
+  // The view follows its session while it is open; closed, the session's lines are let go.
+  useEffect(() => {
+    void useStudio.getState().openTrace(sessionId);
+    return () => {
+      if (sessionId) useStudio.getState().closeTrace(sessionId);
+    };
+  }, [sessionId]);
   if (!sessionId) return <p className="empty-state">Launch this capsule to follow its trace live.</p>;
   return <TraceList sessionId={sessionId} />;
 }
