@@ -125,18 +125,15 @@ class TaskCrash implements TaskScope {
   readonly taskId: string;
   // Timers and sockets started during the task keep its async context, and so this scope, alive
   // long after the task ended: once settled the scope lets go of the task (its messages and
-  // answer) and of its ending, or every finished task would stay in memory through them.
+  // answer), or every finished task would stay in memory through them.
   private t: LiveTask | undefined;
-  private end: ((ending: Ending) => void) | undefined;
   constructor(
     private readonly core: SessionCore,
     t: LiveTask,
-    end: (ending: Ending) => void,
   ) {
     this.sessionId = core.sessionId;
     this.taskId = t.id;
     this.t = t;
-    this.end = end;
   }
   get settled(): boolean {
     return this.t === undefined;
@@ -144,39 +141,38 @@ class TaskCrash implements TaskScope {
   /** The task's outcome is decided: later errors in its leftover work are not its own. */
   settle(): void {
     this.t = undefined;
-    this.end = undefined;
+  }
+  /** The executor answered (or threw): the run ends, unless a crash ended it first. */
+  answer(ending: Ending): void {
+    const t = this.t;
+    if (!t) return;
+    this.settle();
+    endRunSafely(this.core, t, ending);
   }
   fail(err: unknown, origin: string): boolean {
     const t = this.t;
-    const end = this.end;
-    if (!t || !end || t.canceling) return false;
+    if (!t || t.canceling) return false;
     const message = (err as Error)?.message || String(err);
     traceTask(this.core, t, { event_type: 'runtime_error', origin, message });
     this.settle();
     // The caller is told what happened, not the error's own text (it may quote anything). The task
     // ends once the handler is done, as a promise continuation would end it.
     const outcome: TaskOutcome = { ok: false, cause: 'runtime_error', message: `internal error (${origin}) while running this task; the session trace has the details` };
-    queueMicrotask(() => end({ outcome, crashed: true }));
+    queueMicrotask(() => endRunSafely(this.core, t, { outcome, crashed: true }));
     return true;
   }
 }
 
 /**
  * Runs a task in its own last-resort scope. One continuation on the executor's promise, no race
- * and no async frames: under the async context every promise a request makes costs hook calls.
+ * and no async frames (under the async context every promise of a request costs hook calls), and
+ * no inline named functions (tsx names each one it assigns, a defineProperty call apiece).
  */
 export function runTask(core: SessionCore, t: LiveTask): void {
-  const end = (ending: Ending) => {
-    try {
-      endRun(core, t, scope, ending);
-    } catch (err) {
-      machineryFailed(core, t, err);
-    }
-  };
-  const scope = new TaskCrash(core, t, end);
+  const scope = new TaskCrash(core, t);
   runInTaskScope(scope, () => {
     try {
-      startRun(core, t, scope, end);
+      startRun(core, t, scope);
     } catch (err) {
       scope.settle();
       machineryFailed(core, t, err);
@@ -191,7 +187,7 @@ function machineryFailed(core: SessionCore, t: LiveTask, err: unknown): void {
   core.pump();
 }
 
-function startRun(core: SessionCore, t: LiveTask, scope: TaskCrash, end: (ending: Ending) => void): void {
+function startRun(core: SessionCore, t: LiveTask, scope: TaskCrash): void {
   t.startedAt = Date.now();
   core.registry.setStatus(t, 'TASK_STATE_WORKING');
   traceTask(core, t, { event_type: 'task_start', context_id: t.contextId });
@@ -200,17 +196,24 @@ function startRun(core: SessionCore, t: LiveTask, scope: TaskCrash, end: (ending
   try {
     running = core.executor.run(run);
   } catch (threw) {
-    return end({ threw });
+    return scope.answer({ threw });
   }
   // Whichever comes first, the executor's answer or a crash, decides; the other finds it settled.
   (running instanceof Promise ? running : Promise.resolve(running)).then(
-    (outcome) => !scope.settled && end({ outcome, crashed: false }),
-    (threw: unknown) => !scope.settled && end({ threw }),
+    (outcome) => scope.answer({ outcome, crashed: false }),
+    (threw: unknown) => scope.answer({ threw }),
   );
 }
 
-function endRun(core: SessionCore, t: LiveTask, scope: TaskCrash, ending: Ending): void {
-  scope.settle();
+function endRunSafely(core: SessionCore, t: LiveTask, ending: Ending): void {
+  try {
+    endRun(core, t, ending);
+  } catch (err) {
+    machineryFailed(core, t, err);
+  }
+}
+
+function endRun(core: SessionCore, t: LiveTask, ending: Ending): void {
   let outcome: TaskOutcome;
   if ('threw' in ending) {
     if (t.canceling) return;
