@@ -60,42 +60,65 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
   // Read at each request: a running session's peer export can change (Session.updatePolicy).
   const acceptPeers = () => session.manifest.exports?.peer_tasks?.accept === true;
 
-  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+  /** A handler's result goes out as the JSON-RPC result (REPLIED: the handler answered itself). */
+  const answer = (reply: FastifyReply, id: JsonRpcId, method: string, result: unknown): void => {
+    if (result === REPLIED) return;
+    let json: string;
+    try {
+      json = JSON.stringify({ jsonrpc: '2.0', id, result });
+    } catch (err) {
+      return failed(reply, id, method, err);
+    }
+    reply.header('content-type', 'application/json').send(json);
+  };
+  const failed = (reply: FastifyReply, id: JsonRpcId, method: string, err: unknown): void => {
+    if (err instanceof A2AError) return void sendError(reply, id, err);
+    session.trace.append({ event_type: 'door_error', method, message: (err as Error)?.message ?? String(err) });
+    sendError(reply, id, internalError());
+  };
+
+  // Not an async function: a handler that answers at once costs no promise, one that waits costs
+  // one continuation (the async context makes every promise of a request cost hook calls).
+  const handle = (request: FastifyRequest, reply: FastifyReply): void => {
     const ct = request.headers['content-type'] ?? '';
-    if (!isJsonType(ct)) return sendError(reply, null, contentTypeNotSupported(ct));
+    if (!isJsonType(ct)) return void sendError(reply, null, contentTypeNotSupported(ct));
     let body: unknown;
     try {
       body = JSON.parse(typeof request.body === 'string' ? request.body : '');
     } catch {
-      return sendError(reply, null, parseError());
+      return void sendError(reply, null, parseError());
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return sendError(reply, null, invalidRequest('Request payload validation error: expected one JSON-RPC request object'));
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return void sendError(reply, null, invalidRequest('Request payload validation error: expected one JSON-RPC request object'));
     const env = body as Record<string, unknown>;
     const rawId = env.id;
     const idOk = rawId === undefined || rawId === null || typeof rawId === 'string' || typeof rawId === 'number';
     const id = (idOk ? (rawId ?? null) : null) as JsonRpcId;
     if (env.jsonrpc !== '2.0' || typeof env.method !== 'string' || !idOk) {
-      return sendError(reply, id, invalidRequest('Request payload validation error: needs jsonrpc "2.0", a string method and a string, number or null id'));
+      return void sendError(reply, id, invalidRequest('Request payload validation error: needs jsonrpc "2.0", a string method and a string, number or null id'));
     }
     if (env.params !== undefined && (env.params === null || typeof env.params !== 'object' || Array.isArray(env.params))) {
-      return sendError(reply, id, invalidRequest('Request payload validation error: params must be an object'));
+      return void sendError(reply, id, invalidRequest('Request payload validation error: params must be an object'));
     }
     const deep = tooDeepField(env.params);
-    if (deep) return sendError(reply, id, invalidParams(deep, `nested deeper than ${MAX_PARAMS_DEPTH} levels of objects and arrays`));
+    if (deep) return void sendError(reply, id, invalidParams(deep, `nested deeper than ${MAX_PARAMS_DEPTH} levels of objects and arrays`));
     const version = versionOf(request);
-    if (!supported(version)) return sendError(reply, id, versionNotSupported(version));
-    if (!acceptPeers() && request.headers[PEER_HEADER] !== undefined) return sendError(reply, id, peerRefusal(session.manifest.name), 403);
-    const handler = served.get(env.method);
-    if (!handler) return sendError(reply, id, methodNotFound(env.method));
+    if (!supported(version)) return void sendError(reply, id, versionNotSupported(version));
+    if (!acceptPeers() && request.headers[PEER_HEADER] !== undefined) return void sendError(reply, id, peerRefusal(session.manifest.name), 403);
+    const method = env.method;
+    const handler = served.get(method);
+    if (!handler) return void sendError(reply, id, methodNotFound(method));
+    let result: unknown;
     try {
-      const result = await handler({ session, methods, params: env.params, id, request, reply, headers: request.headers });
-      if (result === REPLIED) return reply;
-      return reply.header('content-type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', id, result }));
+      result = handler({ session, methods, params: env.params, id, request, reply, headers: request.headers });
     } catch (err) {
-      if (err instanceof A2AError) return sendError(reply, id, err);
-      session.trace.append({ event_type: 'door_error', method: env.method, message: (err as Error).message ?? String(err) });
-      return sendError(reply, id, internalError());
+      return failed(reply, id, method, err);
     }
+    if (result instanceof Promise) {
+      result.then(
+        (r: unknown) => answer(reply, id, method, r),
+        (err: unknown) => failed(reply, id, method, err),
+      );
+    } else answer(reply, id, method, result);
   };
   app.post('/', handle);
 };

@@ -1,7 +1,7 @@
 import type { Manifest } from '../../src-shared/manifest';
 import type { TaskState } from '../../src-shared/a2a';
 import type { ChatMessage } from '../drivers';
-import type { TraceWriter } from '../trace';
+import { compactOf, type TraceWriter } from '../trace';
 import type { Conversations } from './conversations';
 import type { TaskExecutor } from './executor';
 import type { TaskQueue } from './queue';
@@ -53,13 +53,15 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
     duration_ms: Date.now() - (t.startedAt ?? t.createdAt),
   };
   if (answer !== undefined) event.answer = answer;
-  // The final task, as GetTask answers it: an old task is read back from this line, the index
-  // keeps it for GetTask after a restart.
+  // The final task, as GetTask answers it, in its compact form (trace/final-task.ts: what the
+  // runtime writes the same way every time is left out): an old task is read back from this line
+  // exactly, the index keeps it for GetTask after a restart. The registry keeps the same form.
   const task = core.registry.finalTask(t);
-  event.task = task;
+  const final = compactOf(task);
+  event.final = final;
   traceTask(core, t, event);
   // A rejected task never ran: what it carried stays in the records only.
-  core.registry.finish(t, exit !== 'rejected', task);
+  core.registry.finish(t, exit !== 'rejected', task, final);
   shelveConversation(core, t, answer);
   if (core.queue.running === t.id) core.queue.running = null;
   core.queue.remove(t.id);

@@ -1,5 +1,5 @@
-import { createDriver, InferenceError, type ChatMessage, type ToolCall, type TurnResult } from '../drivers';
-import { createStreamMask } from '../trace';
+import { createDriver, InferenceError, type ArtifactChunk, type ChatMessage, type ToolCall, type TurnFrame, type TurnResult } from '../drivers';
+import { createStreamMask, type StreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
 import { checkAnswer, correction, parseAnswerJson, renderAnswer, RESPOND_TOOL, respondTool, respondsValidator } from './responds';
@@ -10,6 +10,23 @@ import { checkAnswer, correction, parseAnswerJson, renderAnswer, RESPOND_TOOL, r
 // shown its problems and asked again while turns are left, and fails the task after the last.
 
 export const DEFAULT_MAX_TURNS = 16;
+
+// The callbacks a task and each of its turns hand out are made by these functions rather than
+// written inline: the CLI runs through tsx, which names every inline function it assigns (a
+// defineProperty call each, a microsecond apiece on the door's hot path).
+const pusher = (task: TaskRun, conv: ChatMessage[]) => (m: ChatMessage) => {
+  if (!task.signal.aborted) conv.push(m);
+};
+const framer = (task: TaskRun, turn: number) => (text: string) => {
+  if (text) task.trace({ event_type: 'frame', kind: 'text_delta', turn, text });
+};
+const artifactsOf = (task: TaskRun) => (chunk: ArtifactChunk) => task.addArtifact?.(chunk);
+const framesOf = (frame: (text: string) => void, mask: StreamMask | undefined) => (f: TurnFrame) => {
+  if (f.kind === 'text' && f.text) frame(mask ? mask.push(f.text) : f.text);
+};
+const retriesOf = (task: TaskRun, turn: number) => (info: { attempt: number; delayMs: number; reason: string }) =>
+  task.trace({ event_type: 'inference_retry', turn, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
+const divergencesOf = (task: TaskRun, turn: number) => (info: { reason: string }) => task.trace({ event_type: 'rehearsal_diverged', turn, reason: info.reason });
 
 export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
   const inference = deps.manifest.inference;
@@ -38,45 +55,42 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
     return undefined;
   };
 
+  /** The answer is given: checked against the contract, or the problems to show the model. */
+  const settle = (text: string, result: TurnResult, given?: unknown): TaskOutcome | { retry: string[] } => {
+    const extras = { ...(result.answerAs ? { answerAs: result.answerAs } : {}), ...(result.parts?.length ? { parts: result.parts } : {}) };
+    const data = given ?? result.data;
+    if (!schema) return data === undefined ? { ok: true, answer: text, ...extras } : { ok: true, answer: text || renderAnswer(data), data, ...extras };
+    let candidate = data;
+    if (candidate === undefined) {
+      const parsed = parseAnswerJson(text);
+      if (!parsed.ok) return { retry: [parsed.problem] };
+      candidate = parsed.data;
+    }
+    const check = checkAnswer(schema, candidate);
+    if (!check.ok) return { retry: check.problems };
+    // A script's text beside its data is the text to show; a model's words before a respond call are not the answer.
+    return { ok: true, answer: result.data !== undefined && given === undefined && text ? text : renderAnswer(candidate), data: candidate, ...extras };
+  };
+  const invalid = (problems: string[]): TaskOutcome => ({
+    ok: false,
+    cause: 'invalid_response',
+    message: `the answer does not match the responds schema after ${maxTurns} turn(s) (inference.max_turns): ${problems.join('; ')}`,
+  });
+
   async function run(task: TaskRun): Promise<TaskOutcome> {
     const conv = task.conversation;
-    const push = (m: ChatMessage) => {
-      if (!task.signal.aborted) conv.push(m);
-    };
+    const push = pusher(task, conv);
     push({ role: 'user', content: task.text });
     let answer = '';
     let emptyInARow = 0;
 
-    /** The answer is given: checked against the contract, or the problems to show the model. */
-    const settle = (text: string, result: TurnResult, given?: unknown): TaskOutcome | { retry: string[] } => {
-      const extras = { ...(result.answerAs ? { answerAs: result.answerAs } : {}), ...(result.parts?.length ? { parts: result.parts } : {}) };
-      const data = given ?? result.data;
-      if (!schema) return data === undefined ? { ok: true, answer: text, ...extras } : { ok: true, answer: text || renderAnswer(data), data, ...extras };
-      let candidate = data;
-      if (candidate === undefined) {
-        const parsed = parseAnswerJson(text);
-        if (!parsed.ok) return { retry: [parsed.problem] };
-        candidate = parsed.data;
-      }
-      const check = checkAnswer(schema, candidate);
-      if (!check.ok) return { retry: check.problems };
-      // A script's text beside its data is the text to show; a model's words before a respond call are not the answer.
-      return { ok: true, answer: result.data !== undefined && given === undefined && text ? text : renderAnswer(candidate), data: candidate, ...extras };
-    };
-    const invalid = (problems: string[]): TaskOutcome => ({
-      ok: false,
-      cause: 'invalid_response',
-      message: `the answer does not match the responds schema after ${maxTurns} turn(s) (inference.max_turns): ${problems.join('; ')}`,
-    });
     for (let turn = 1; turn <= maxTurns; turn++) {
       const started = Date.now();
       task.setWaiting(`inference turn ${turn}`);
       let result: TurnResult;
       // Streamed text is masked on the stream: a secret split over several deltas never goes out.
       const mask = streamSecrets.length ? createStreamMask(streamSecrets) : undefined;
-      const frame = (text: string) => {
-        if (text) task.trace({ event_type: 'frame', kind: 'text_delta', turn, text });
-      };
+      const frame = framer(task, turn);
       try {
         result = await driver.turn({
           system: inference.system_prompt,
@@ -87,14 +101,12 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           taskText: task.text,
           taskMessage: task.message,
           ...(schema ? { responseSchema: schema } : {}),
-          onArtifact: (chunk) => task.addArtifact?.(chunk),
+          onArtifact: artifactsOf(task),
           signal: task.signal,
           // Streamed text reaches the trace as it arrives; tool calls get their own tool_call events.
-          onFrame: (f) => {
-            if (f.kind === 'text' && f.text) frame(mask ? mask.push(f.text) : f.text);
-          },
-          onRetry: (info) => task.trace({ event_type: 'inference_retry', turn, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason }),
-          onDivergence: (info) => task.trace({ event_type: 'rehearsal_diverged', turn, reason: info.reason }),
+          onFrame: framesOf(frame, mask),
+          onRetry: retriesOf(task, turn),
+          onDivergence: divergencesOf(task, turn),
         });
       } catch (err) {
         if (mask) frame(mask.end());

@@ -113,18 +113,16 @@ class RunningTask implements TaskRun {
   }
 }
 
+/** How a run ends: the executor's outcome, or what it threw, and whether a crash decided it. */
+type Ending = { outcome: TaskOutcome; crashed: boolean } | { threw: unknown };
+
 /**
  * The task as the process's last-resort handler sees it: an error nobody caught in this task's
- * work fails the task (its outcome wins the race with the executor) and is traced.
+ * work fails the task (the first of it and the executor's own outcome decides) and is traced.
  */
-/** What `crashed` resolves with once the task ended normally (nobody reads it). */
-const SETTLED: TaskOutcome = { ok: false, cause: 'runtime_error', message: 'settled' };
-
 class TaskCrash implements TaskScope {
   readonly sessionId: string;
   readonly taskId: string;
-  readonly crashed: Promise<TaskOutcome>;
-  private resolve!: (outcome: TaskOutcome) => void;
   // Timers and sockets started during the task keep its async context, and so this scope, alive
   // long after the task ended: once settled the scope lets go of the task (its messages and
   // answer), or every finished task would stay in memory through them.
@@ -136,53 +134,94 @@ class TaskCrash implements TaskScope {
     this.sessionId = core.sessionId;
     this.taskId = t.id;
     this.t = t;
-    this.crashed = new Promise((r) => (this.resolve = r));
   }
   get settled(): boolean {
     return this.t === undefined;
   }
-  /**
-   * The task's outcome is decided: later errors in its leftover work are not its own. `crashed` is
-   * settled too, so the race that waited on it (and the answer it resolved with) can be collected.
-   */
-  settle(outcome: TaskOutcome = SETTLED): void {
+  /** The task's outcome is decided: later errors in its leftover work are not its own. */
+  settle(): void {
     this.t = undefined;
-    this.resolve(outcome);
+  }
+  /** The executor answered (or threw): the run ends, unless a crash ended it first. */
+  answer(ending: Ending): void {
+    const t = this.t;
+    if (!t) return;
+    this.settle();
+    endRunSafely(this.core, t, ending);
   }
   fail(err: unknown, origin: string): boolean {
     const t = this.t;
     if (!t || t.canceling) return false;
     const message = (err as Error)?.message || String(err);
     traceTask(this.core, t, { event_type: 'runtime_error', origin, message });
-    // The caller is told what happened, not the error's own text (it may quote anything).
-    this.settle({ ok: false, cause: 'runtime_error', message: `internal error (${origin}) while running this task; the session trace has the details` });
+    this.settle();
+    // The caller is told what happened, not the error's own text (it may quote anything). The task
+    // ends once the handler is done, as a promise continuation would end it.
+    const outcome: TaskOutcome = { ok: false, cause: 'runtime_error', message: `internal error (${origin}) while running this task; the session trace has the details` };
+    queueMicrotask(() => endRunSafely(this.core, t, { outcome, crashed: true }));
     return true;
   }
 }
 
-export function runTask(core: SessionCore, t: LiveTask): Promise<void> {
+/**
+ * Runs a task in its own last-resort scope. One continuation on the executor's promise, no race
+ * and no async frames (under the async context every promise of a request costs hook calls), and
+ * no inline named functions (tsx names each one it assigns, a defineProperty call apiece).
+ */
+export function runTask(core: SessionCore, t: LiveTask): void {
   const scope = new TaskCrash(core, t);
-  return runInTaskScope(scope, () => runScoped(core, t, scope));
+  runInTaskScope(scope, () => {
+    try {
+      startRun(core, t, scope);
+    } catch (err) {
+      scope.settle();
+      machineryFailed(core, t, err);
+    }
+  });
 }
 
-async function runScoped(core: SessionCore, t: LiveTask, scope: TaskCrash): Promise<void> {
+/** A bug in the task machinery must not take the session down: it is recorded and the slot freed. */
+function machineryFailed(core: SessionCore, t: LiveTask, err: unknown): void {
+  core.trace.append({ event_type: 'runtime_error', task_id: t.id, message: (err as Error)?.message ?? String(err) });
+  if (core.queue.running === t.id) core.queue.running = null;
+  core.pump();
+}
+
+function startRun(core: SessionCore, t: LiveTask, scope: TaskCrash): void {
   t.startedAt = Date.now();
   core.registry.setStatus(t, 'TASK_STATE_WORKING');
   traceTask(core, t, { event_type: 'task_start', context_id: t.contextId });
   const run = new RunningTask(core, t, conversationOf(core, t.contextId));
-
-  let outcome: TaskOutcome;
+  let running: Promise<TaskOutcome>;
   try {
-    outcome = await Promise.race([core.executor.run(run), scope.crashed]);
-  } catch (err) {
-    if (t.canceling) return scope.settle();
-    outcome = { ok: false as const, cause: 'executor_error' as const, message: (err as Error).message || String(err) };
+    running = core.executor.run(run);
+  } catch (threw) {
+    return scope.answer({ threw });
   }
-  const crashed = scope.settled;
-  scope.settle();
+  // Whichever comes first, the executor's answer or a crash, decides; the other finds it settled.
+  (running instanceof Promise ? running : Promise.resolve(running)).then(
+    (outcome) => scope.answer({ outcome, crashed: false }),
+    (threw: unknown) => scope.answer({ threw }),
+  );
+}
+
+function endRunSafely(core: SessionCore, t: LiveTask, ending: Ending): void {
+  try {
+    endRun(core, t, ending);
+  } catch (err) {
+    machineryFailed(core, t, err);
+  }
+}
+
+function endRun(core: SessionCore, t: LiveTask, ending: Ending): void {
+  let outcome: TaskOutcome;
+  if ('threw' in ending) {
+    if (t.canceling) return;
+    outcome = { ok: false as const, cause: 'executor_error' as const, message: (ending.threw as Error)?.message || String(ending.threw) };
+  } else outcome = ending.outcome;
   if (t.canceling) return;
   // What the crashed work still has in flight (an inference, a tool) is stopped.
-  if (crashed) t.controller.abort();
+  if ('crashed' in ending && ending.crashed) t.controller.abort();
   if (outcome.ok) {
     core.registry.addArtifact(t, responseArtifact(outcome));
     // A message answer is the final status message (and the last of the history): a blocking

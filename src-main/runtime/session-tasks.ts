@@ -68,12 +68,8 @@ export function createSessionTasks(deps: SessionTasksDeps) {
         core.resumes.delete(id);
         return resume();
       }
-      runTask(core, t).catch((err: unknown) => {
-        // A bug in the task machinery must not take the session down: record it and free the slot.
-        deps.trace.append({ event_type: 'runtime_error', task_id: t.id, message: (err as Error)?.message ?? String(err) });
-        if (core.queue.running === t.id) core.queue.running = null;
-        core.pump();
-      });
+      // A bug in the task machinery is recorded and frees the slot (run.ts): the session stays up.
+      runTask(core, t);
     },
     onTaskFinished(exit) {
       if (registry.live.size > 0 || ended) return;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Artifact, Message, Task, TaskState } from '../../src-shared/a2a';
-import { readRawTraceLines, readTraceLines } from '../trace';
+import { readRawTraceLines, readTraceLines, taskOfCompact } from '../trace';
 
 // A finished task's content, read back from its session's trace.jsonl (the source of truth). The
 // registry keeps only the newest finished tasks whole; an older one is a few fields in memory
@@ -45,6 +45,13 @@ export function statusTextOf(task: Task): string | null | undefined {
 }
 
 const isTask = (v: unknown): v is Task => !!v && typeof v === 'object' && typeof (v as Task).id === 'string' && !!(v as Task).status;
+
+/** The final task a task_end line holds: `final` (its compact form), or `task` as sessions wrote it before. */
+function finalTaskOf(e: Record<string, unknown>): Task | undefined {
+  if (isTask(e.task)) return e.task;
+  const t = taskOfCompact(e.final);
+  return t && t.id === e.task_id ? t : undefined;
+}
 
 /** Reads start small (a short task's lines sit close together) and grow to 4 MiB. */
 const FIRST_CHUNK = 64 * 1024;
@@ -105,7 +112,7 @@ export function readTaskPayload(path: string, offset: number, id: string): TaskP
           }
           break;
         case 'task_end':
-          if (isTask(e.task)) out.task = e.task;
+          out.task = finalTaskOf(e);
           if (e.state === 'TASK_STATE_COMPLETED' && typeof e.answer === 'string') {
             out.artifacts = [{ artifactId: 'response', name: 'response', parts: [{ text: e.answer, mediaType: 'text/plain' }] }];
           }
@@ -151,10 +158,11 @@ export function finishedTasksOf(tracePath: string): RecordedTask[] {
     t.state = e.state as TaskState;
     t.timestamp = String(e.ts);
     t.statusText = statusTextFromLines(t.state, t.failure, t.rejection);
-    if (isTask(e.task)) {
+    const final = finalTaskOf(e);
+    if (final) {
       // The final task itself: its own status, exactly.
-      t.statusText = statusTextOf(e.task);
-      if (e.task.status.timestamp) t.timestamp = e.task.status.timestamp;
+      t.statusText = statusTextOf(final);
+      if (final.status.timestamp) t.timestamp = final.status.timestamp;
     }
   }
   return [...tasks.values()].map(({ failure: _f, rejection: _r, ...t }) => t);

@@ -8,7 +8,7 @@ import {
   type TaskState,
   type TaskStatus,
 } from '../../src-shared/a2a';
-import { createMasker, type TraceWriter } from '../trace';
+import { createMasker, type CompactTask, type TraceWriter } from '../trace';
 import { compactTask, expandTask } from './compact';
 import type { TaskUsage } from './executor';
 import { readTaskPayload, statusTextOf, type FinishedTask, type RecordedTask } from './task-records';
@@ -229,13 +229,14 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     /** The task as it ends, for its task_end line (what old tasks are read back from). */
     finalTask: toTask,
     /**
-     * A terminal task leaves the live set (`task` is finalTask's answer when the caller has it). `keepPayload: false` (a rejected task) keeps only its
+     * A terminal task leaves the live set (`task` is finalTask's answer and `compact` its compact
+     * form when the caller has them). `keepPayload: false` (a rejected task) keeps only its
      * FinishedTask: its message is in the records, not in memory.
      */
-    finish(t: LiveTask, keepPayload = true, task: Task = toTask(t)) {
+    finish(t: LiveTask, keepPayload = true, task: Task = toTask(t), compact?: CompactTask) {
       finished.set(t.id, { contextId: t.contextId, state: task.status.state, timestamp: task.status.timestamp, statusText: statusTextOf(task), offset: t.offset });
       live.delete(t.id);
-      if (keepPayload) keepWhole(t.id, compactTask(task));
+      if (keepPayload) keepWhole(t.id, compact ? JSON.stringify(compact) : compactTask(task));
     },
   };
 }

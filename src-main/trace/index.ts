@@ -5,6 +5,7 @@ export { builtWorkerFile, createTraceIndexer, type TraceIndexer, type IndexProgr
 export type { SessionSummary, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';
 export { readTraceLines, readRawTraceLines, type TraceChunk, type TraceLine } from './jsonl';
 export { createMasker } from './mask';
+export { compactOf, compactTask, expandTask, taskOfCompact, type CompactTask } from './final-task';
 export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index';
 export { findTraceFiles } from './records';
 export { listRunningSessions, writeRunningFile, removeRunningFile, pidAlive, type RunningSession, type RunningFile } from './running';

@@ -211,7 +211,9 @@ export function createIngester(db: Database.Database) {
         t.tokens_out = Math.max(t.tokens_out, num(e.tokens_out));
         t.duration_ms = num(e.duration_ms) || null;
         t.ended_at = ts;
-        if (e.task && typeof e.task === 'object') t.task_json = JSON.stringify(e.task);
+        // The final task: `final` (compact, expanded when read), or `task` as older sessions wrote it.
+        if (Array.isArray(e.final)) t.task_json = JSON.stringify(e.final);
+        else if (e.task && typeof e.task === 'object') t.task_json = JSON.stringify(e.task);
         return true;
     }
     return true;

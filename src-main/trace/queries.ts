@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Task, TaskState } from '../../src-shared/a2a';
 import type { TraceEvent } from '../../src-shared/trace';
 import { createBlockReader, type EventEntry } from './blocks';
+import { taskOfCompact } from './final-task';
 import { readTraceRanges } from './jsonl';
 import { isSparseType } from './schema';
 import { createSearch, ftsQuery } from './search';
@@ -197,7 +198,10 @@ export function createQueries(db: Database.Database): TraceQueries {
       const row = taskStmt.get(taskId) as (TaskSummary & { taskJson: string | null }) | undefined;
       if (!row) return undefined;
       const { taskJson, ...summary } = row;
-      return { sessionId: row.sessionId, task: taskJson ? (JSON.parse(taskJson) as Task) : taskFromSummary(summary) };
+      // task_json is the final task, or its compact form (task_end's `final`).
+      const saved: unknown = taskJson ? JSON.parse(taskJson) : undefined;
+      const task = Array.isArray(saved) ? taskOfCompact(saved) : (saved as Task | undefined);
+      return { sessionId: row.sessionId, task: task ?? taskFromSummary(summary) };
     },
     events(sessionId, q = {}) {
       const session = sessionFileStmt.get(sessionId) as { sid: number; path: string } | undefined;

@@ -32,12 +32,14 @@ export function acceptFromDoor(ctx: MethodContext, method: string) {
   return { params, accepted };
 }
 
-export const sendMessage: MethodHandler = async (ctx) => {
+// Not async: a bad request throws at once, and a blocking call costs one continuation.
+export const sendMessage: MethodHandler = (ctx) => {
   const { params, accepted } = acceptFromDoor(ctx, 'SendMessage');
   const config = params.configuration;
   if (config?.returnImmediately) return { task: withHistory(accepted.task, config.historyLength ?? DEFAULT_HISTORY_LENGTH) };
-  const task = await accepted.settled;
-  const reply = replyMessageOf(task);
-  if (reply) return { message: reply };
-  return { task: withHistory(task, config?.historyLength ?? DEFAULT_HISTORY_LENGTH) };
+  return accepted.settled.then((task) => {
+    const reply = replyMessageOf(task);
+    if (reply) return { message: reply };
+    return { task: withHistory(task, config?.historyLength ?? DEFAULT_HISTORY_LENGTH) };
+  });
 };

@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { manifestSchema } from '../../src-shared/manifest';
+import { startSession } from '../../src-main/launch';
+
+// The runtime's and the trace's share of a blocking SendMessage, without HTTP: a rehearsal session
+// (zero delay) takes messages straight into acceptMessage (16 in flight), each answer is
+// serialized as the door would, and the CPU this process spends per task is printed. Not part of
+// `npm run bench`; a quick, steadier way to compare two versions of the task path on a shared machine.
+// Usage: node -r tsx/cjs bench/door/inproc.ts [N]
+
+const N = Number(process.argv[2] ?? 20000);
+
+async function main() {
+  const home = mkdtempSync(join(tmpdir(), 'capsule-inproc-'));
+  const manifest = manifestSchema.parse({
+    name: 'bench-door',
+    version: '1.0.0',
+    inference: { model: 'rehearsal', driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal: { delay_ms: 0 } },
+    lifecycle: { task_acceptance: 'queue', after_task: 'sleep', queue_depth: 1024 },
+  });
+  const session = await startSession({ manifestPath: join(home, 'm.yaml'), manifest, env: { ...process.env, CAPSULE_HOME: home }, port: 0 });
+  const send = async (i: number) => {
+    const accepted = session.acceptMessage({ message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text: 'hello from the a2a load harness' }] }, method: 'SendMessage' });
+    const task = await accepted.settled;
+    if (task.status.state !== 'TASK_STATE_COMPLETED') throw new Error(task.status.state);
+    JSON.stringify({ jsonrpc: '2.0', id: i, result: { task } });
+  };
+  const run = async (count: number) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < count) await send(next++);
+    }));
+  };
+  await run(2000);
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await run(N);
+  const c = process.cpuUsage(c0);
+  const wall = performance.now() - t0;
+  process.stdout.write(`${JSON.stringify({ n: N, cpu_us_per_req: Math.round(((c.user + c.system) / N) * 10) / 10, wall_ms: Math.round(wall) })}\n`);
+  await session.end('bench over');
+  rmSync(home, { recursive: true, force: true });
+}
+void main();

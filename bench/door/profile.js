@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+'use strict';
+// A short look inside the door under load (not part of `npm run bench`): starts our door under
+// `node --cpu-prof`, drives it with the shared harness (blocking SendMessage, 16 connections) for
+// a few seconds, stops it cleanly and prints the frames with the most self and inclusive time.
+//
+//   node bench/door/profile.js [--duration 8] [--top 30] [--keep DIR] [--floor]
+//
+// --floor measures the bare fastify floor the same way, side by side, so the printed CPU per
+// request can be read as a ratio (the machine is shared; absolute figures are noise).
+const { spawn, execFile } = require('node:child_process');
+const { mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync, existsSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join, resolve } = require('node:path');
+const { createInterface } = require('node:readline');
+const { parseArgs } = require('node:util');
+
+const ROOT = resolve(__dirname, '../..');
+const HARNESS = process.env.A2A_LOAD || [resolve(ROOT, '..', 'shared', 'bench', 'a2a-load.mjs'), resolve(ROOT, '..', '..', 'shared', 'bench', 'a2a-load.mjs')].find((p) => existsSync(p));
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    top: { type: 'string', default: '30' },
+    keep: { type: 'string' },
+    floor: { type: 'boolean', default: false },
+    noprof: { type: 'boolean', default: false },
+    report: { type: 'string' },
+  },
+});
+const haveTaskset = existsSync('/usr/bin/taskset');
+const pinned = (core, cmd, args) => (haveTaskset ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args]);
+
+const MANIFEST = `name: bench-door
+version: "1.0.0"
+inference:
+  model: rehearsal
+  driver:
+    artifact: capsule/driver-rehearsal
+  rehearsal:
+    delay_ms: 0
+lifecycle:
+  task_acceptance: queue
+  after_task: sleep
+  queue_depth: 1024
+`;
+
+function start(args, env, pattern) {
+  const [cmd, argv] = pinned(0, process.execPath, args);
+  const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((ok, fail) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const m = pattern.exec(line);
+      if (m) ok({ child, url: m[1] });
+    });
+    child.once('exit', (code) => fail(new Error(`server exited ${code}: ${stderr}`)));
+  });
+}
+
+function load(url, pid, duration) {
+  const args = [HARNESS, '--url', url, '--concurrency', '16', '--duration', String(duration), '--warmup', '1', '--server-pid', String(pid)];
+  const [cmd, argv] = pinned(1, process.execPath, args);
+  return new Promise((ok, fail) => execFile(cmd, argv, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err && !stdout ? fail(new Error(stderr)) : ok(JSON.parse(stdout.trim().split('\n').pop())))));
+}
+
+const stop = (child) => new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM'))));
+
+function report(profileFile, top) {
+  const p = JSON.parse(readFileSync(profileFile, 'utf8'));
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  const dt = p.timeDeltas;
+  for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (dt[i] ?? 0));
+  const name = (n) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^file:\/\//, '').replace(ROOT + '/', '')}:${n.callFrame.lineNumber + 1}`;
+  const parent = new Map();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const selfBy = new Map();
+  const inclBy = new Map();
+  let total = 0;
+  // The start (module loading, tsx compiling) is not the door's cost per request: stacks under
+  // the main module's first run, or in the compiler, are left out.
+  const startup = (id) => {
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const cf = byId.get(cur).callFrame;
+      if (cf.url.includes('run_main_module') || cf.url.includes('esbuild') || cf.functionName === 'wrapSafe' || cf.functionName === 'Module._load') return true;
+    }
+    return false;
+  };
+  const byFile = new Map();
+  for (const [id, t] of self) {
+    if (startup(id)) continue;
+    total += t;
+    const file = byId.get(id).callFrame.url.replace(/^file:\/\//, '').replace(ROOT + '/', '').replace(/^.*node_modules\//, '') || '(native)';
+    byFile.set(file, (byFile.get(file) ?? 0) + t);
+    const n = byId.get(id);
+    selfBy.set(name(n), (selfBy.get(name(n)) ?? 0) + t);
+    const seen = new Set();
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const k = name(byId.get(cur));
+      if (seen.has(k)) continue;
+      seen.add(k);
+      inclBy.set(k, (inclBy.get(k) ?? 0) + t);
+    }
+  }
+  const pct = (t) => ((t / total) * 100).toFixed(1).padStart(5);
+  const idle = selfBy.get('(idle) :0') ?? 0;
+  process.stdout.write(`\nprofile: ${(total / 1e6).toFixed(2)} s sampled after the start, idle ${pct(idle)}%\n-- self --\n`);
+  for (const [k, t] of [...selfBy].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(t)}%  ${k}\n`);
+  process.stdout.write(`-- self by file --\n`);
+  for (const [k, t] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(t)}%  ${k}\n`);
+  process.stdout.write(`-- inclusive --\n`);
+  for (const [k, t] of [...inclBy].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(t)}%  ${k}\n`);
+}
+
+(async () => {
+  if (values.report) return report(values.report, Number(values.top));
+  const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'capsule-door-profile-'));
+  mkdirSync(dir, { recursive: true });
+  const manifest = join(dir, 'bench-door.yaml');
+  writeFileSync(manifest, MANIFEST);
+  const duration = Number(values.duration);
+  try {
+    if (values.floor) {
+      const f = await start([join(__dirname, 'floor-server.js')], {}, /^url (\S+)/);
+      const r = await load(f.url, f.child.pid, duration);
+      await stop(f.child);
+      process.stdout.write(`floor: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps\n`);
+    }
+    const prof = values.noprof ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+    const d = await start([...prof, join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], { CAPSULE_HOME: join(dir, 'home') }, /^capsule: url (\S+)/);
+    const r = await load(d.url, d.child.pid, duration);
+    await stop(d.child);
+    process.stdout.write(`door: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps, errors ${r.errors}${values.noprof ? '' : ' (under the profiler)'}\n`);
+    if (!values.noprof) {
+      const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+      if (file) report(join(dir, file), Number(values.top));
+      else process.stdout.write('no profile written\n');
+    }
+  } finally {
+    if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  }
+})();
