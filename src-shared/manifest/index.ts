@@ -9,3 +9,5 @@ export * from './yaml-errors';
 export * from './check';
 export * from './locate';
 export * from './interpolate';
+export * from './outline';
+export * from './docs';
