@@ -19,7 +19,8 @@ const lineOf = (mark: Element) => {
   return line ? Array.from(line.parentElement!.children).filter((c) => c.classList.contains('cm-line')).indexOf(line) + 1 : -1;
 };
 
-test('typing a bad value shows the diagnostic at its line and column', async ({ page }) => {
+test('typing a bad value shows the diagnostic at its line and column', async ({ page, studio }) => {
+  void studio; // the fixture opened this test's own workspace
   const app = new StudioPage(page);
   await openYaml(app);
   const lines = (await app.manifest.yamlText()).split('\n');
@@ -45,7 +46,8 @@ test('typing a bad value shows the diagnostic at its line and column', async ({ 
   await expect(app.manifest.problems).toHaveCount(0);
 });
 
-test('completion offers the schema keys and values where the caret is', async ({ page }) => {
+test('completion offers the schema keys and values where the caret is', async ({ page, studio }) => {
+  void studio; // the fixture opened this test's own workspace
   const app = new StudioPage(page);
   await openYaml(app);
   await app.manifest.caretAfter('after_task: sleep');
@@ -70,7 +72,8 @@ test('completion offers the schema keys and values where the caret is', async ({
   await expect(app.manifest.diagnostics).toHaveCount(0);
 });
 
-test('hovering a key shows what it means', async ({ page }) => {
+test('hovering a key shows what it means', async ({ page, studio }) => {
+  void studio; // the fixture opened this test's own workspace
   const app = new StudioPage(page);
   await openYaml(app);
   await page.locator('.yaml-editor .cm-content span', { hasText: /^task_acceptance$/ }).hover();
@@ -80,7 +83,8 @@ test('hovering a key shows what it means', async ({ page }) => {
   await expect(tip).toContainText('values: queue, single, none');
 });
 
-test('Ctrl+F opens the search inside the editor', async ({ page }) => {
+test('Ctrl+F opens the search inside the editor', async ({ page, studio }) => {
+  void studio; // the fixture opened this test's own workspace
   const app = new StudioPage(page);
   await openYaml(app);
   await app.manifest.yaml.click();
@@ -135,9 +139,14 @@ test('a comment and a ${VAR} survive a form edit round trip, and the core judges
   await openYaml(app);
   const original = await app.manifest.yamlText();
   const added = 'artifacts:\n  - name: murmur/driver-anthropic\n    gateway:\n      api_key: "${WRITER_KEY}"  # the key stays a reference\n';
-  await app.manifest.setYaml(`${original.trimEnd()}\n\n${added}`);
+  const typed = `${original.trimEnd()}\n\n${added}`;
+  await app.manifest.setYaml(typed);
   // The editor leaves ${VAR} values to the core (only it knows the environment).
   await expect(app.manifest.problems).toHaveCount(0);
+  // Ctrl+S in the editor saves the text byte for byte: comments, their spacing, the reference.
+  await page.keyboard.press('Control+s');
+  await expect(app.manifest.status).toHaveText('Saved');
+  expect(readFileSync(join(studio.workspace, 'capsules/writer.yaml'), 'utf8')).toBe(typed);
 
   await app.manifest.showForm();
   await app.manifest.field('Description').fill('Drafts long paragraphs.');
@@ -161,7 +170,8 @@ test('a comment and a ${VAR} survive a form edit round trip, and the core judges
 });
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`the YAML editor in the ${scheme} theme`, async ({ page }) => {
+  test(`the YAML editor in the ${scheme} theme`, async ({ page, studio }) => {
+    void studio; // the fixture opened this test's own workspace
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.emulateMedia({ colorScheme: scheme });
     const app = new StudioPage(page);
@@ -185,6 +195,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.locator('.yaml-editor .cm-content span', { hasText: /^artifact$/ }).hover();
     await expect(page.getByRole('tooltip').filter({ hasText: 'inference.driver.artifact' })).toBeVisible();
     await app.screenshot(`yaml-editor-hover-${scheme}`);
+    await page.mouse.move(0, 0);
 
     await app.manifest.caretAfter('name: writer');
     await page.keyboard.press('Control+f');
