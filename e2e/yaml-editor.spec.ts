@@ -174,6 +174,11 @@ for (const scheme of ['light', 'dark'] as const) {
     void studio; // the fixture opened this test's own workspace
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.emulateMedia({ colorScheme: scheme });
+    // The editor loads as its own chunk and styles itself: the page's CSP must refuse none of it.
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
     const app = new StudioPage(page);
     await openYaml(app);
     await app.manifest.caretAfter('after_task: sleep');
@@ -202,5 +207,6 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByRole('textbox', { name: 'Find' }).fill('rehearsal');
     await page.keyboard.press('Enter');
     await app.screenshot(`yaml-editor-search-${scheme}`);
+    expect(refused).toEqual([]);
   });
 }

@@ -1,6 +1,6 @@
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import { MANIFEST_DOCS, outlineAt, outlinePathText, type OutlineNode } from '../../../../src-shared/manifest';
-import { yamlContextAt } from './yamlContext';
+import { keysBeside, yamlContextAt } from './yamlContext';
 
 // Completion from the manifest schema: the keys allowed where the caret is, and the values a field
 // takes (enum values, true/false, the built-in drivers).
@@ -29,7 +29,10 @@ export function manifestCompletion(context: CompletionContext): CompletionResult
     options = valueOptions(outlineAt([...c.path, c.key!]));
   } else {
     const node = outlineAt(c.path);
-    options = node?.keys ? keyOptions(node, c.path) : c.item ? valueOptions(node) : [];
+    if (node?.keys) {
+      const written = keysBeside(context.state.doc.toString(), line.number - 1, c.from - line.from);
+      options = keyOptions(node, c.path).filter((o) => !written.has(o.label));
+    } else options = c.item ? valueOptions(node) : [];
   }
   if (!options.length) return null;
   return { from: Math.max(c.from, line.from), options, validFor: /^[\w./-]*$/ };

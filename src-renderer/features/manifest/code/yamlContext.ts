@@ -113,3 +113,36 @@ export function yamlKeyAt(text: string, pos: number): { path: string[]; key: str
   const path = parentPath(lines, lines.length, s.col, s.dashes);
   return path ? { path, key: unquote(key[1]), from, to } : undefined;
 }
+
+/** Lines looked at above and below the caret for the keys its map already has, at most. */
+const MAX_SIBLING_LINES = 2000;
+
+/**
+ * The keys already written in the map of line `index` whose keys start at column `col` (so
+ * completion does not offer them again). Stops at the map's end: a line left of `col`, or the
+ * next item of the list the map is an element of.
+ */
+export function keysBeside(text: string, index: number, col: number): Set<string> {
+  const lines = text.split('\n');
+  const found = new Set<string>();
+  const take = (s: LineShape) => {
+    const key = KEY.exec(s.content);
+    if (key && s.col === col) found.add(unquote(key[1]));
+  };
+  // Upwards, unless the caret's own line starts a list item (then nothing above is in its map).
+  const startsItem = shape(lines[index] ?? '').dashes.length > 0;
+  for (let i = index - 1, seen = 0; !startsItem && i >= 0 && seen < MAX_SIBLING_LINES; i--, seen++) {
+    if (isBlank(lines[i])) continue;
+    const s = shape(lines[i]);
+    if (s.col < col) break;
+    take(s);
+    if (s.dashes.length && s.col === col) break; // the first line of this list item
+  }
+  for (let i = index + 1, seen = 0; i < lines.length && seen < MAX_SIBLING_LINES; i++, seen++) {
+    if (isBlank(lines[i])) continue;
+    const s = shape(lines[i]);
+    if (s.col < col || (s.dashes.length && s.dashes[0] < col)) break; // left of the map, or the next item
+    take(s);
+  }
+  return found;
+}
