@@ -39,6 +39,13 @@ test('typing a bad value shows the diagnostic at its line and column', async ({ 
   await app.manifest.diagnostics.hover();
   await expect(page.locator('.cm-tooltip-lint')).toContainText('not an allowed value');
 
+  // A click on the problem puts the caret on it, even from the form.
+  await app.manifest.showForm();
+  await app.manifest.problemAtLine(line).click();
+  await expect(app.manifest.yaml).toBeFocused();
+  await expect(page.locator('.yaml-editor .cm-activeLineGutter').first()).toHaveText(String(line));
+  await app.manifest.caretAfter('after_task: nap');
+
   // Fixing it clears it, still without Save.
   for (let i = 0; i < 'nap'.length; i++) await page.keyboard.press('Backspace');
   await app.manifest.typeYaml('exit');
