@@ -11,22 +11,22 @@ test('a YAML mistake shows its error at its line, and Save brings the core check
   await page.goto('/');
   await app.canvas.select('writer');
   await app.manifest.showYaml();
-  await expect(app.manifest.yaml).toHaveValue(/name: writer/);
+  await expect.poll(() => app.manifest.yamlText()).toMatch(/name: writer/);
 
   // A syntax mistake on line 3 (an unclosed flow sequence), shown as the user types.
-  const original = await app.manifest.yaml.inputValue();
+  const original = await app.manifest.yamlText();
   const lines = original.split('\n');
   const versionLine = lines.findIndex((l) => l.startsWith('version:')) + 1;
   lines[versionLine - 1] = 'version: [0.1.0';
-  await app.manifest.yaml.fill(lines.join('\n'));
+  await app.manifest.setYaml(lines.join('\n'));
   await expect(app.manifest.problems).toContainText('YAML syntax');
-  await expect(page.locator('.yaml-line-number[data-bad]').first()).toBeVisible();
+  await expect(page.locator('.yaml-editor .cm-lint-marker-error').first()).toBeVisible();
 
   // A schema mistake: a wrong type on a known line, saved to disk; the core reports it at that line.
   lines[versionLine - 1] = 'version: "0.1.0"';
   const text = lines.join('\n').replace(/queue_depth: \d+|lifecycle:\n/, (m) => (m.startsWith('lifecycle') ? 'lifecycle:\n  queue_depth: lots\n' : 'queue_depth: lots'));
   const depthLine = text.split('\n').findIndex((l) => l.includes('queue_depth: lots')) + 1;
-  await app.manifest.yaml.fill(text);
+  await app.manifest.setYaml(text);
   await expect(app.manifest.problemAtLine(depthLine)).toContainText('lifecycle.queue_depth');
   await app.manifest.save.click();
   await expect(app.manifest.status).toHaveText('Saved');
@@ -68,7 +68,7 @@ test('the form edits the output contract as JSON and saves it as YAML', async ({
   await expect(app.manifest.status).toHaveText('Saved');
   expect(readManifest(studio.workspace, 'capsules/writer.yaml').responds).toEqual({ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] });
   await app.manifest.showYaml();
-  await expect(app.manifest.yaml).toHaveValue(/responds:\n {2}type: object/);
+  await expect.poll(() => app.manifest.yamlText()).toMatch(/responds:\n {2}type: object/);
 });
 
 test('a change on disk during an edit is a conflict with a choice, never lost', async ({ page, studio }) => {

@@ -150,16 +150,16 @@ test('the editor puts an unclosed quote at its line and shows the "did you mean"
   await page.goto('/');
   await app.canvas.select('writer');
   await app.manifest.showYaml();
-  const original = await app.manifest.yaml.inputValue();
+  const original = await app.manifest.yamlText();
   const lines = original.split('\n');
   const versionLine = lines.findIndex((l) => l.startsWith('version:')) + 1;
 
   lines[versionLine - 1] = 'version: "0.1.0';
-  await app.manifest.yaml.fill(lines.join('\n'));
+  await app.manifest.setYaml(lines.join('\n'));
   await expect(app.manifest.problemAtLine(versionLine)).toContainText('Missing closing');
 
   lines[versionLine - 1] = 'versoin: "0.1.0"';
-  await app.manifest.yaml.fill(lines.join('\n'));
+  await app.manifest.setYaml(lines.join('\n'));
   await expect(app.manifest.problemAtLine(versionLine)).toBeVisible();
   await expect(app.manifest.problems).toContainText('did you mean "version"?');
   await expect(app.manifest.status).toHaveText('Unsaved changes');

@@ -25,8 +25,8 @@ for (const scheme of ['dark', 'light'] as const) {
     await app.canvas.select('writer');
     await app.screenshot(`manifest-form-${scheme}`);
     await app.manifest.showYaml();
-    const text = await app.manifest.yaml.inputValue();
-    await app.manifest.yaml.fill(text.replace('max_turns', 'max_turns').replace(/^version:.*$/m, 'version: [0.1'));
+    const text = await app.manifest.yamlText();
+    await app.manifest.setYaml(text.replace('max_turns', 'max_turns').replace(/^version:.*$/m, 'version: [0.1'));
     await expect(app.manifest.problems).toBeVisible();
     await app.screenshot(`manifest-yaml-error-${scheme}`);
     await page.getByRole('button', { name: 'Revert' }).click();

@@ -5,7 +5,8 @@ type PathSegment = string | number;
 
 // Hints for manifest issues: the keys allowed at a level (read from the zod schema itself, so they
 // never drift from it) and the closest one to a misspelling. Pure: the core's loader and the
-// editor's as-you-type check word their hints with the same functions.
+// editor's as-you-type check word their hints with the same functions. Reading the schema's
+// definitions (`_zod.def`) is why zod is pinned to one exact version in package.json.
 
 type AnySchema = z.ZodType;
 

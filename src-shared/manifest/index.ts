@@ -6,3 +6,8 @@ export * from './methods';
 export * from './port-follow';
 export * from './hints';
 export * from './yaml-errors';
+export * from './check';
+export * from './locate';
+export * from './interpolate';
+export * from './outline';
+export * from './docs';

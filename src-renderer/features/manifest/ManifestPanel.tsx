@@ -1,10 +1,13 @@
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useStudio } from '../../store';
 import { checkManifest } from './manifestCheck';
 import { ManifestForm } from './ManifestForm';
-import { revealLine, YamlEditor } from './YamlEditor';
+import { revealLine } from './code/reveal';
 import { RestartToApply } from '../../app/RestartToApply';
 import './manifest.css';
+
+// CodeMirror loads with the first YAML view, not with the Studio.
+const YamlEditor = lazy(() => import('./YamlEditor').then((m) => ({ default: m.YamlEditor })));
 
 type View = 'form' | 'yaml';
 
@@ -69,7 +72,11 @@ export function ManifestPanel({ capsuleId }: { capsuleId: string }) {
         </button>
       </div>
       <div className="manifest-body">
-        {view === 'form' ? <ManifestForm draft={draft} issues={issues} onChange={setDraft} /> : <YamlEditor value={draft} issues={issues} onChange={setDraft} onSave={() => void saveManifest()} />}
+        {view === 'form' ? <ManifestForm draft={draft} issues={issues} onChange={setDraft} /> : (
+          <Suspense fallback={<div className="yaml-editor" aria-busy="true" />}>
+            <YamlEditor value={draft} authority={dirty ? undefined : { text: editor.baseSource, issues: editor.issues }} onChange={setDraft} onSave={() => void saveManifest()} />
+          </Suspense>
+        )}
       </div>
       {issues.length > 0 ? (
         <div className="manifest-issues">
@@ -87,7 +94,7 @@ export function ManifestPanel({ capsuleId }: { capsuleId: string }) {
                   onClick={() => {
                     if (!i.line) return;
                     setView('yaml');
-                    requestAnimationFrame(() => revealLine(i.line!));
+                    revealLine(i.line!, i.column);
                   }}
                 >
                   <span className="issue-where">{i.line ? `Line ${i.line}` : 'File'}</span>

@@ -1,74 +1,157 @@
-import { useMemo, useRef, type UIEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { yaml } from '@codemirror/lang-yaml';
+import { bracketMatching, indentUnit } from '@codemirror/language';
+import { linter, lintGutter, lintKeymap } from '@codemirror/lint';
+import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
+import { Annotation, EditorSelection, EditorState, StateEffect, Transaction } from '@codemirror/state';
+import { Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 import type { IssueView } from '../../../src-shared/contract';
+import { checkManifest } from './manifestCheck';
+import { manifestCompletion } from './code/completion';
+import { manifestHover } from './code/hover';
+import { toDiagnostics } from './code/lint';
+import { registerRevealer } from './code/reveal';
+import { studioHighlight, studioTheme } from './code/theme';
 
-interface YamlEditorProps {
+// The raw manifest in CodeMirror 6. The text is the source of truth: the editor changes only what
+// the user types (comments and ${VAR} stay as written), and the store's copy is written back into
+// the editor only when it differs (a Revert, a reload), as one change outside the editor's undo
+// history, so Ctrl+Z in the editor undoes the user's own edits and nothing else. The Studio's
+// global Ctrl+Z leaves editable fields alone (app/useShortcuts.ts), so the two never fight.
+
+export interface YamlEditorProps {
   value: string;
-  issues: IssueView[];
+  /** The core's issues for `authority.text` (the saved file, with its environment); other texts are checked here. */
+  authority?: { text: string; issues: IssueView[] };
   onChange(text: string): void;
   onSave(): void;
 }
 
-/** The raw manifest: a textarea with a line-number gutter where lines with problems show red. */
-export function YamlEditor({ value, issues, onChange, onSave }: YamlEditorProps) {
-  const gutter = useRef<HTMLDivElement>(null);
-  const area = useRef<HTMLTextAreaElement>(null);
-  const lineCount = useMemo(() => value.split('\n').length, [value]);
-  const badLines = useMemo(() => new Set(issues.map((i) => i.line).filter((l): l is number => !!l)), [issues]);
-  const onScroll = (e: UIEvent<HTMLTextAreaElement>) => {
-    if (gutter.current) gutter.current.scrollTop = e.currentTarget.scrollTop;
-  };
-  const numbers = useMemo(() => {
-    const out = [];
-    for (let n = 1; n <= lineCount; n++) {
-      out.push(
-        <div key={n} className="yaml-line-number" data-bad={badLines.has(n) || undefined}>
-          {n}
-        </div>,
-      );
-    }
-    return out;
-  }, [lineCount, badLines]);
+/** Marks the transactions that carry the store's text into the editor (never echoed back). */
+const fromStore = Annotation.define<boolean>();
 
-  return (
-    <div className="yaml-editor">
-      <div ref={gutter} className="yaml-gutter" aria-hidden="true">
-        {numbers}
-      </div>
-      <textarea
-        ref={area}
-        className="yaml-text"
-        aria-label="Manifest YAML"
-        spellCheck={false}
-        wrap="off"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onScroll={onScroll}
-        onKeyDown={(e) => {
-          if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-            e.preventDefault();
-            onSave();
-          } else if (e.key === 'Tab' && !e.shiftKey) {
-            // Tab indents (YAML needs spaces); Shift+Tab still leaves the field.
-            e.preventDefault();
-            const t = e.currentTarget;
-            const { selectionStart: a, selectionEnd: b } = t;
-            onChange(t.value.slice(0, a) + '  ' + t.value.slice(b));
-            requestAnimationFrame(() => t.setSelectionRange(a + 2, a + 2));
-          }
-        }}
-      />
-    </div>
-  );
+/** Asks the linter to run again: the core's issues for the saved text arrived. */
+const relint = StateEffect.define<null>();
+
+/** Diagnostics follow typing after this pause, in milliseconds. */
+const LINT_DELAY_MS = 250;
+
+const varMarks = new MatchDecorator({ regexp: /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g, decoration: Decoration.mark({ class: 'cm-var' }) });
+const highlightVars = ViewPlugin.fromClass(
+  class {
+    decorations: DecorationSet;
+    constructor(view: EditorView) {
+      this.decorations = varMarks.createDeco(view);
+    }
+    update(u: ViewUpdate) {
+      this.decorations = varMarks.updateDeco(u, this.decorations);
+    }
+  },
+  { decorations: (v) => v.decorations },
+);
+
+/** The smallest single change that turns `a` into `b` (common prefix and suffix kept). */
+function diff(a: string, b: string): { from: number; to: number; insert: string } {
+  let start = 0;
+  const max = Math.min(a.length, b.length);
+  while (start < max && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
+    endA--;
+    endB--;
+  }
+  return { from: start, to: endA, insert: b.slice(start, endB) };
 }
 
-/** Moves the caret of the YAML textarea to the start of a line and scrolls it into view. */
-export function revealLine(line: number): void {
-  const t = document.querySelector<HTMLTextAreaElement>('textarea.yaml-text');
-  if (!t) return;
-  const lines = t.value.split('\n');
-  const offset = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
-  t.focus();
-  t.setSelectionRange(offset, offset + (lines[line - 1]?.length ?? 0));
-  const lineHeight = parseFloat(getComputedStyle(t).lineHeight) || 18;
-  t.scrollTop = Math.max(0, (line - 3) * lineHeight);
+export function YamlEditor({ value, authority, onChange, onSave }: YamlEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const props = useRef({ authority, onChange, onSave });
+  props.current = { authority, onChange, onSave };
+
+  useLayoutEffect(() => {
+    const lint = linter(
+      (v) => {
+        const text = v.state.doc.toString();
+        const known = props.current.authority;
+        return toDiagnostics(v.state.doc, known && known.text === text ? known.issues : checkManifest(text));
+      },
+      { delay: LINT_DELAY_MS, needsRefresh: (u) => u.transactions.some((tr) => tr.effects.some((e) => e.is(relint))) },
+    );
+    const v = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          lineNumbers(),
+          highlightActiveLineGutter(),
+          lintGutter(),
+          history(),
+          drawSelection(),
+          highlightActiveLine(),
+          bracketMatching(),
+          highlightSelectionMatches(),
+          // The side panel is narrow: long values (a system prompt, a scripted reply) wrap instead of scrolling sideways.
+          EditorView.lineWrapping,
+          EditorState.tabSize.of(2),
+          indentUnit.of('  '),
+          yaml(),
+          studioHighlight,
+          highlightVars,
+          autocompletion({ override: [manifestCompletion], icons: false }),
+          manifestHover,
+          lint,
+          search({ top: true }),
+          keymap.of([
+            { key: 'Mod-s', preventDefault: true, run: () => (props.current.onSave(), true) },
+            ...completionKeymap,
+            ...searchKeymap,
+            ...historyKeymap,
+            ...lintKeymap,
+            indentWithTab,
+            ...defaultKeymap,
+          ]),
+          EditorView.contentAttributes.of({ 'aria-label': 'Manifest YAML', spellcheck: 'false' }),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged && !u.transactions.every((tr) => tr.annotation(fromStore) === true)) props.current.onChange(u.state.doc.toString());
+          }),
+          studioTheme,
+        ],
+      }),
+    });
+    view.current = v;
+    registerRevealer({
+      revealLine(line, column) {
+        const l = v.state.doc.line(Math.min(Math.max(line, 1), v.state.doc.lines));
+        const at = Math.min(l.from + Math.max((column ?? 1) - 1, 0), l.to);
+        v.dispatch({ selection: EditorSelection.cursor(at), effects: EditorView.scrollIntoView(at, { y: 'center' }) });
+        v.focus();
+      },
+    });
+    return () => {
+      registerRevealer(null);
+      v.destroy();
+      view.current = null;
+    };
+    // The view is made once per mount; later values arrive through the effect below.
+  }, []);
+
+  // The store's text, written in only when it is not what the editor already holds.
+  useEffect(() => {
+    const v = view.current;
+    if (!v) return;
+    const current = v.state.doc.toString();
+    if (current === value) return;
+    v.dispatch({ changes: diff(current, value), annotations: [fromStore.of(true), Transaction.addToHistory.of(false)] });
+  }, [value]);
+
+  // New core issues for the saved text: show them now rather than at the next keystroke.
+  useEffect(() => {
+    view.current?.dispatch({ effects: relint.of(null) });
+  }, [authority?.text, authority?.issues]);
+
+  return <div ref={host} className="yaml-editor" />;
 }

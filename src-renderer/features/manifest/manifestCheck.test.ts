@@ -29,7 +29,7 @@ describe('checkManifest', () => {
 
   it('names an unknown key at the key itself, with the core\'s "did you mean" hint', () => {
     const issues = checkManifest(good.replace('version: 0.1.0', 'version: 0.1.0\nversoin: x'));
-    expect(issues).toEqual([{ line: 3, path: 'versoin', message: 'unknown key "versoin"', hint: expect.stringMatching(/^did you mean "version"\? allowed here: name, version, /) }]);
+    expect(issues).toEqual([{ line: 3, column: 1, path: 'versoin', message: 'unknown key "versoin"', hint: expect.stringMatching(/^did you mean "version"\? allowed here: name, version, /) }]);
     const nested = checkManifest(good.replace('  model: rehearsal', '  modle: rehearsal'));
     expect(nested[0]).toMatchObject({ line: 4, path: 'inference.modle', hint: expect.stringMatching(/^did you mean "model"\?/) });
   });

@@ -1,15 +1,25 @@
 import type { Document, LineCounter } from 'yaml';
 import type { z } from 'zod';
-import { manifestSchema } from '../../src-shared/manifest';
+import { manifestSchema } from './schema';
 import { keyHint, keysAt } from './hints';
 import { formatPath, locate, locateKey, position, type PathSegment } from './locate';
-import type { ManifestIssue } from './types';
 
 // Turns zod's issues into manifest issues: located in the file, worded for a person editing YAML,
-// and never quoting a value (a value may have come from a secret).
+// and never quoting a value (a value may have come from a secret). This reads zod's issue shapes
+// (code, expected, values, origin, minimum, errors of a union), which is why zod is pinned to one
+// exact version in package.json: a minor release that reshapes them changes every message here.
+
+/** One problem in a manifest text, at its line and column (1-based) and field path. */
+export interface CheckIssue {
+  line?: number;
+  column?: number;
+  /** "inference.driver.artifact", "artifacts[0].gateway.api_key"; "" for the whole file. */
+  path: string;
+  message: string;
+  hint?: string;
+}
 
 export interface IssueContext {
-  file: string;
   doc: Document;
   lines: LineCounter;
   data: unknown;
@@ -46,10 +56,10 @@ const EXPECTED: Record<string, string> = {
   record: 'a map',
 };
 
-function at(ctx: IssueContext, path: readonly PathSegment[], message: string, hint?: string, key?: string): ManifestIssue {
+function at(ctx: IssueContext, path: readonly PathSegment[], message: string, hint?: string, key?: string): CheckIssue {
   const node = key !== undefined ? locateKey(ctx.doc, path, key) : locate(ctx.doc, path).anchor;
   const fullPath = key !== undefined ? [...path, key] : path;
-  return { file: ctx.file, ...position(node, ctx.lines), path: formatPath(fullPath), message, ...(hint ? { hint } : {}) };
+  return { ...position(node, ctx.lines), path: formatPath(fullPath), message, ...(hint ? { hint } : {}) };
 }
 
 /** Literal options and expected kinds offered by the branches of a failed union. */
@@ -67,8 +77,8 @@ function unionForms(issue: z.core.$ZodIssue): string[] {
   return [...new Set(forms)];
 }
 
-export function zodIssues(ctx: IssueContext, issues: readonly z.core.$ZodIssue[]): ManifestIssue[] {
-  const out: ManifestIssue[] = [];
+export function zodIssues(ctx: IssueContext, issues: readonly z.core.$ZodIssue[]): CheckIssue[] {
+  const out: CheckIssue[] = [];
   for (const issue of issues) {
     const path = issue.path.filter((p): p is PathSegment => typeof p !== 'symbol');
     const secret = ctx.fromEnv.has(formatPath(path));
