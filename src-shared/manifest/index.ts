@@ -6,3 +6,4 @@ export * from './methods';
 export * from './port-follow';
 export * from './hints';
 export * from './yaml-errors';
+export * from './edit-apply';

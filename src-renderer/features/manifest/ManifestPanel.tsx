@@ -69,7 +69,7 @@ export function ManifestPanel({ capsuleId }: { capsuleId: string }) {
         </button>
       </div>
       <div className="manifest-body">
-        {view === 'form' ? <ManifestForm draft={draft} issues={issues} onChange={setDraft} /> : <YamlEditor value={draft} issues={issues} onChange={setDraft} onSave={() => void saveManifest()} />}
+        {view === 'form' ? <ManifestForm capsuleId={capsuleId} draft={draft} issues={issues} onChange={setDraft} /> : <YamlEditor value={draft} issues={issues} onChange={setDraft} onSave={() => void saveManifest()} />}
       </div>
       {issues.length > 0 ? (
         <div className="manifest-issues">
