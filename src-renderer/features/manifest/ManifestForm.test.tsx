@@ -36,7 +36,7 @@ capabilities:
 describe('the manifest form', () => {
   it('draws every section of a manifest', () => {
     const html = render(good);
-    for (const title of ['Capsule', 'Driver and model', 'Behaviour', 'Limits', 'Rehearsal script', 'Network and permissions', 'Lifecycle', 'Skills', 'Contracts']) expect(html).toContain(`>${title}</legend>`);
+    for (const title of ['Capsule', 'Driver and model', 'Behaviour', 'Limits', 'Rehearsal script', 'Network and permissions', 'Lifecycle', 'Skills', 'Contracts']) expect(html).toContain(`>${title}</h3>`);
     expect(html).toContain('aria-label="Reply 2 turn 1 call 1 delegate to"');
     expect(html).toContain('answers every task first, so this one is never used');
   });

@@ -73,7 +73,7 @@ export function ManifestForm({ capsuleId, draft, issues, onChange }: ManifestFor
           <button type="button" className="btn btn-small" aria-label="Redo form edit" disabled={!canRedo(capsuleId, draft)} onClick={redo}>
             ↷ Redo
           </button>
-          <span className="field-hint">Edits go into the YAML draft; Save writes the file.</span>
+          <span className="field-hint">Edits go to the draft; Save writes the file.</span>
         </div>
         <ScalarSection title="Capsule" section="capsule" />
         <DriverSection />

@@ -105,7 +105,7 @@ export function SecretsDialog({ onClose, initialName = '' }: { onClose(): void; 
             <label className="field-label" htmlFor="secret-value">
               Value
             </label>
-            <input id="secret-value" className="input mono" type="password" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" />
+            <input id="secret-value" className="input mono" type="password" autoFocus={!!initialName} value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" />
           </div>
           <div className="field">
             <label className="field-label" htmlFor="secret-env">

@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { SecretsDialog } from '../../secrets';
 import { issuesAt, useForm } from './FormContext';
 import { artifactIndex, choosePreset, DRIVER_PRESETS, presetOf, readGateway, SECRET_NAME, setEndpoint, setKeyVar } from './driverPresets';
@@ -69,6 +70,7 @@ function Gateway({ artifact }: { artifact: string }) {
   const endpointId = useId();
   const keyId = useId();
   const [secretsOpen, setSecretsOpen] = useState(false);
+  const closeSecrets = useCallback(() => setSecretsOpen(false), []);
   const endpointProblems = index >= 0 ? issuesAt(issues, ['artifacts', index, 'gateway', 'endpoint']) : [];
   const keyProblems = index >= 0 ? issuesAt(issues, ['artifacts', index, 'gateway', 'api_key']) : [];
   const [typedName, setTypedName] = useState<string | null>(null);
@@ -136,7 +138,8 @@ function Gateway({ artifact }: { artifact: string }) {
         />
         <span className="field-hint">The manifest holds only {'${NAME}'}; the value comes from the environment or the Studio’s secrets.</span>
       </div>
-      {secretsOpen ? <SecretsDialog initialName={shownName} onClose={() => setSecretsOpen(false)} /> : null}
+      {/* Out of the form's DOM, so the form's styles and layout do not reach the dialog. */}
+      {secretsOpen ? createPortal(<SecretsDialog initialName={shownName} onClose={closeSecrets} />, document.body) : null}
     </>
   );
 }

@@ -22,7 +22,7 @@ export function NetworkSection() {
         title="Network allow list"
         item="allow entry"
         path={ALLOW}
-        placeholder="api.example.com, *.example.com:443, https://host/a2a"
+        placeholder="host, host:port, *.domain or https://host/path"
         hint="Entries that reach a capsule or remote agent are its edges: draw or delete the edge on the canvas."
         locked={(i) => {
           const o = owners[i];

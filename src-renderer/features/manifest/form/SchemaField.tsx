@@ -23,7 +23,7 @@ export function SchemaField({ label, path, hint }: { label: string; path: Path; 
     if (!same) setText(written);
   }, [written]);
   const check = text.trim() === '' ? null : checkSchemaText(text);
-  const local = check && !check.ok ? `${check.problem} The YAML keeps the last valid schema.` : undefined;
+  const local = check && !check.ok ? `${check.problem.replace(/\.?$/, '.')} The YAML keeps the last valid schema.` : undefined;
   const problems = issuesAt(issues, path);
   return (
     <div className="field field-wide">

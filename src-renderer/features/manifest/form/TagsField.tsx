@@ -22,9 +22,9 @@ export function TagsField({ label, name, path, separator = ',' }: { label: strin
   const problems = issuesAt(issues, path);
   return (
     <div className="field field-wide">
-      <label className="field-label" htmlFor={id}>
+      <span className="field-label" aria-hidden="true">
         {label}
-      </label>
+      </span>
       <input
         id={id}
         className="input"

@@ -9,7 +9,7 @@ const KINDS = ['delegate_task', 'shell'];
 
 /** One scripted tool call: a delegation (to a capsule chosen from the formation), a shell command, or another tool's JSON arguments. */
 export function ToolCallRow({ reply, turn, index, call }: { reply: number; turn: number; index: number; call: ToolCallView }) {
-  const { write, issues, selfName } = useForm();
+  const { write, issues, capsuleId, selfName } = useForm();
   const { peers, remotes } = useFormation();
   const id = useId();
   const path = callPath(reply, turn, index);
@@ -18,7 +18,7 @@ export function ToolCallRow({ reply, turn, index, call }: { reply: number; turn:
   const toProblems = issuesAt(issues, [...path, 'arguments', 'to']);
   const targets = [
     ...delegationTargets(
-      peers.map((p) => p.name),
+      peers.filter((p) => p.id !== capsuleId).map((p) => p.name),
       selfName,
       call.to,
     ),
@@ -28,7 +28,7 @@ export function ToolCallRow({ reply, turn, index, call }: { reply: number; turn:
     <div className="form-call field-wide" role="group" aria-label={name}>
       <div className="form-call-row">
         <select
-          className="select"
+          className="select call-kind"
           aria-label={`${name} tool`}
           value={call.name}
           onChange={(e) => {
@@ -37,16 +37,15 @@ export function ToolCallRow({ reply, turn, index, call }: { reply: number; turn:
           }}
         >
           {!KINDS.includes(call.name) ? <option value={call.name}>{call.name || '—'}</option> : null}
-          <option value="delegate_task">Delegate a task</option>
-          <option value="shell">Run a shell command</option>
+          <option value="delegate_task">Delegate</option>
+          <option value="shell">Shell command</option>
         </select>
         {call.name === 'delegate_task' ? (
           <>
-            <label className="form-inline-label" htmlFor={`${id}-to`}>
+            <span className="form-inline-label" aria-hidden="true">
               to
-            </label>
+            </span>
             <select
-              id={`${id}-to`}
               className="select"
               aria-label={`${name} delegate to`}
               value={call.to}

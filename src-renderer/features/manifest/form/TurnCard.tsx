@@ -7,11 +7,11 @@ import { useFormation } from './useFormation';
 
 /** One scripted turn: its text, tool calls (delegations, shell commands), and the rarer knobs under More. */
 export function TurnCard({ reply, index, turn, afterCalls }: { reply: number; index: number; turn: TurnView; afterCalls: boolean }) {
-  const { write, selfName } = useForm();
+  const { write, capsuleId } = useForm();
   const { peers } = useFormation();
   const name = `Reply ${reply + 1} turn ${index + 1}`;
   const path = turnPath(reply, index);
-  const firstPeer = peers.find((p) => p.name !== selfName)?.name ?? '*';
+  const firstPeer = peers.find((p) => p.id !== capsuleId)?.name ?? '*';
   return (
     <div className="form-turn" role="group" aria-label={name}>
       <div className="form-card-head">

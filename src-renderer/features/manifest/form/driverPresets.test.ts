@@ -30,6 +30,14 @@ describe('driver presets', () => {
     expect(readGateway(d, 'murmur/driver-anthropic')).toEqual({ endpoint: '', keyVar: 'ANTHROPIC_API_KEY', keyLiteral: false });
   });
 
+  it('every provider preset writes its key as a ${VAR} of its own name', () => {
+    for (const [artifact, name] of [['murmur/driver-openai', 'OPENAI_API_KEY'], ['murmur/driver-deepseek', 'DEEPSEEK_API_KEY']]) {
+      const out = applyEdits(base, ...choosePreset(presetOf(artifact)!, readData(base)));
+      expect(out).toContain(`api_key: \${${name}}`);
+      expect(readGateway(readData(out), artifact).keyVar).toBe(name);
+    }
+  });
+
   it('an OpenAI-compatible server gets an endpoint and no key; back to rehearsal keeps the artifact entry', () => {
     const local = applyEdits(base, ...choosePreset(presetOf('capsule/driver-openai-compatible')!, readData(base)));
     expect(readGateway(readData(local), 'capsule/driver-openai-compatible')).toEqual({ endpoint: 'http://127.0.0.1:11434/v1', keyVar: '', keyLiteral: false });

@@ -26,6 +26,22 @@ interface FieldProps {
   placeholder?: string;
 }
 
+/**
+ * The visible label. With a longer accessible `name` (a list item's "Reply 2 turn 1 text") the
+ * control carries that name alone, so each control has exactly one name to be found by.
+ */
+function Label({ htmlFor, label, name }: { htmlFor: string; label: string; name?: string }) {
+  return name ? (
+    <span className="field-label" aria-hidden="true">
+      {label}
+    </span>
+  ) : (
+    <label className="field-label" htmlFor={htmlFor}>
+      {label}
+    </label>
+  );
+}
+
 function useProblems(path: Path, exact = false) {
   const { issues } = useForm();
   return issuesAt(issues, path, { exact });
@@ -39,9 +55,7 @@ export function TextField({ label, path, name, hint, wide, placeholder, kind = '
   const value = textAt(data, path);
   return (
     <div className={`field${wide ? ' field-wide' : ''}`}>
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
+      <Label htmlFor={id} label={label} name={name} />
       <input
         id={id}
         className={`input${kind === 'text' ? '' : ' input-number'}`}
@@ -66,9 +80,7 @@ export function TextArea({ label, path, name, hint, placeholder, rows = 3 }: Fie
   const problems = useProblems(path);
   return (
     <div className="field field-wide">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
+      <Label htmlFor={id} label={label} name={name} />
       <textarea
         id={id}
         className="textarea"
@@ -95,9 +107,7 @@ export function SelectField({ label, path, name, options, emptyLabel = 'default'
   const opts = options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o));
   return (
     <div className={`field${wide ? ' field-wide' : ''}`}>
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
+      <Label htmlFor={id} label={label} name={name} />
       <select
         id={id}
         className="select"
@@ -144,14 +154,20 @@ export function CheckField({ label, path, name, removeWhenOff = false }: FieldPr
   );
 }
 
-/** A titled group of fields (a fieldset, so its legend names it for assistive tech and e2e). */
+/** A titled group of fields (a group named by its title, for assistive tech and e2e), with its actions beside the title. */
 export function Section({ title, children, note, actions }: { title: string; children: ReactNode; note?: ReactNode; actions?: ReactNode }) {
+  const id = useId();
   return (
-    <fieldset className="form-section">
-      <legend className="form-section-title">{title}</legend>
-      {actions ? <div className="form-section-actions">{actions}</div> : null}
+    <section className="form-section" role="group" aria-labelledby={id}>
+      <div className="form-section-head">
+        <h3 className="form-section-title" id={id}>
+          {title}
+        </h3>
+        <span className="form-section-rule" aria-hidden="true" />
+        {actions}
+      </div>
       {note ? <p className="form-section-note">{note}</p> : null}
       <div className="form-grid">{children}</div>
-    </fieldset>
+    </section>
   );
 }
