@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, parseDocument, Scalar, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, Scalar, type Document, type Node, type ToStringOptions } from 'yaml';
 import { sameAllowEntry } from './allow';
 import { manifestEditOpSchema, type ManifestEditOp } from './edit-ops';
 
@@ -81,12 +81,17 @@ function apply(doc: Document, op: ManifestEditOp): void {
   }
 }
 
-/**
- * Applies `edit` to the manifest's YAML document and returns the new text, in the file's own list
- * style and indentation (the same text, byte for byte, when nothing changed). Throws on a YAML
- * syntax error, a manifest that is not a map, or an edit that does not fit the document.
- */
-export function editManifestDocument(source: string, edit: (doc: Document) => void): string {
+/** A manifest parsed for editing: its document, the file's own style, and the text that style gives before any edit. */
+export interface OpenedManifest {
+  source: string;
+  doc: Document;
+  options: ToStringOptions;
+  /** The document as it stringifies before any edit (to tell "nothing changed" from a reformat). */
+  before: string;
+}
+
+/** Parses a manifest for editing. Throws on a YAML syntax error or a manifest that is not a map. */
+export function openManifestForEdit(source: string): OpenedManifest {
   const doc = parseDocument(source, { keepSourceTokens: false });
   if (doc.errors.length) throw new Error(`cannot edit a manifest with a YAML syntax error: ${doc.errors[0].message.split('\n')[0]}`);
   if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
@@ -97,12 +102,30 @@ export function editManifestDocument(source: string, edit: (doc: Document) => vo
   const indent = /^[^\s#][^\n]*:[ \t]*(?:#[^\n]*)?\n( +)[^\s-]/m.exec(source)?.[1].length ?? 2;
   // And its flow style: `{ to: a }` (padded, as the README writes scripts) or `{to: a}`.
   const flowCollectionPadding = /[{[] [^\s\]}][^\n]* [\]}]/.test(source);
-  const options = { indent, indentSeq, lineWidth: 0, flowCollectionPadding };
-  const before = doc.toString(options);
-  edit(doc);
-  const after = doc.toString(options);
-  // Nothing changed: hand back the text byte for byte (no reformatting of untouched files).
-  return after === before ? source : after;
+  const options: ToStringOptions = { indent, indentSeq, lineWidth: 0, flowCollectionPadding };
+  return { source, doc, options, before: doc.toString(options) };
+}
+
+/**
+ * Applies `edit` to an opened manifest's document, in place, and returns the new text (the source,
+ * byte for byte, when nothing changed: no reformatting of untouched files). After a change the
+ * document is the new text's; a caller that keeps it (the Studio's form, to spare a parse per
+ * keystroke) takes the returned text as its source. Throws when the edit does not fit the document
+ * (the document may then be half edited: open the text again).
+ */
+export function editOpenedManifest(m: OpenedManifest, edit: (doc: Document) => void): string {
+  edit(m.doc);
+  const after = m.doc.toString(m.options);
+  return after === m.before ? m.source : after;
+}
+
+/**
+ * Applies `edit` to the manifest's YAML document and returns the new text, in the file's own list
+ * style and indentation (the same text, byte for byte, when nothing changed). Throws on a YAML
+ * syntax error, a manifest that is not a map, or an edit that does not fit the document.
+ */
+export function editManifestDocument(source: string, edit: (doc: Document) => void): string {
+  return editOpenedManifest(openManifestForEdit(source), edit);
 }
 
 /** Applies edit operations to a manifest's YAML text and returns the new text (the same text when nothing changed). Throws on a YAML syntax error or an invalid operation. */

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { editManifestDocument } from '../../../../src-shared/manifest';
 import { applyEdits, deleteAt, moveAt, pushAt, readData, removeAt, setAt, typed, valueAt } from './formDoc';
 
 const text = `# a worker
@@ -71,6 +73,29 @@ describe('the form writes through the YAML document', () => {
     const scalarList = 'name: a\nversion: "1"\ncapabilities:\n  network:\n    allow: localhost\n';
     expect(() => applyEdits(scalarList, pushAt(['capabilities', 'network', 'allow'], 'x'))).toThrow(/not a list/);
     expect(() => applyEdits('name: [oops', setAt(['name'], 'b'))).toThrow(/syntax error/);
+  });
+
+  it('the kept document of the draft gives exactly what a fresh parse would, also after a failed edit', () => {
+    const steps = [
+      setAt(['inference', 'model'], 'm1'),
+      pushAt(['capabilities', 'network', 'allow'], 'a.example.com'),
+      moveAt(['inference', 'rehearsal', 'replies'], 1, 0),
+      setAt(['inference', 'budget', 'max_usd'], 1.5),
+      removeAt(['inference', 'rehearsal', 'replies'], 0),
+      setAt(['inference', 'budget', 'max_usd'], ''),
+    ];
+    let kept = text;
+    let fresh = text;
+    for (const step of steps) {
+      kept = applyEdits(kept, step);
+      fresh = editManifestDocument(fresh, step);
+      expect(kept).toBe(fresh);
+      expect(readData(kept)).toEqual(parse(fresh));
+    }
+    // A half-applied edit that throws leaves no trace in the next one.
+    expect(() => applyEdits(kept, setAt(['inference', 'model'], 'half'), pushAt(['name'], 'x'))).toThrow(/not a list/);
+    expect(applyEdits(kept, setAt(['version'], '2'))).toBe(editManifestDocument(fresh, setAt(['version'], '2')));
+    expect(readData(kept)).toEqual(parse(fresh));
   });
 
   it('types what is typed: numbers only when they read back as typed', () => {

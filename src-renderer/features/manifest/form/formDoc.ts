@@ -1,24 +1,45 @@
 import { isMap, isSeq, parseDocument, type Document, type Node } from 'yaml';
-import { editManifestDocument, setManifestValue } from '../../../../src-shared/manifest';
+import { editOpenedManifest, openManifestForEdit, setManifestValue, type OpenedManifest } from '../../../../src-shared/manifest';
 
 // The form's one write path: every edit goes through the YAML document (src-shared's
-// editManifestDocument, the same one the core uses for an edge), so comments, quoting, key order
+// editOpenedManifest, the same one the core uses for an edge), so comments, quoting, key order
 // and ${VAR} references stay as written. Reads are defensive: a draft of any shape gives values
 // or undefined, never a throw.
+//
+// One keystroke would otherwise parse the draft twice (edit, then read back) and stringify it
+// twice; parsing is the dear part (bench/manifest-form). So the document of the current draft is
+// kept, with its data: an edit changes it in place and it becomes the next draft's. Bound: one
+// draft (the one being edited), dropped when another text comes or an edit fails.
+
+interface Cached {
+  opened: OpenedManifest;
+  data?: Record<string, unknown> | null;
+}
+let cached: Cached | null = null;
+
+function openedFor(text: string): OpenedManifest {
+  if (cached?.opened.source === text) return cached.opened;
+  cached = null;
+  const opened = openManifestForEdit(text);
+  cached = { opened };
+  return opened;
+}
 
 export type Path = readonly (string | number)[];
 
 /** The draft as plain data, or null when it does not parse as a mapping. */
 export function readData(text: string): Record<string, unknown> | null {
+  if (cached?.opened.source === text) return cached.data !== undefined ? cached.data : (cached.data = plainData(cached.opened.doc.toJS() as unknown));
   try {
     const doc = parseDocument(text);
     if (doc.errors.length > 0 || !isMap(doc.contents)) return null;
-    const data = doc.toJS() as unknown;
-    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+    return plainData(doc.toJS() as unknown);
   } catch {
     return null;
   }
 }
+
+const plainData = (data: unknown) => (data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null);
 
 /** The value at a path of plain data; undefined when any step is missing or of another kind. */
 export function valueAt(data: unknown, path: Path): unknown {
@@ -46,9 +67,18 @@ export type DocEdit = (doc: Document) => void;
 
 /** Applies edits in order and returns the new text; throws with a plain message when one cannot apply. */
 export function applyEdits(text: string, ...edits: DocEdit[]): string {
-  return editManifestDocument(text, (doc) => {
-    for (const e of edits) e(doc);
-  });
+  const opened = openedFor(text);
+  let next: string;
+  try {
+    next = editOpenedManifest(opened, (doc) => {
+      for (const e of edits) e(doc);
+    });
+  } catch (err) {
+    cached = null; // the document may be half edited
+    throw err;
+  }
+  if (next !== text) cached = { opened: { ...opened, source: next, before: next } };
+  return next;
 }
 
 /** What a typed value becomes: a number when it is one (for number fields), else the text; '' removes. */
