@@ -16,14 +16,12 @@ export function ToolCallRow({ reply, turn, index, call }: { reply: number; turn:
   const name = `Reply ${reply + 1} turn ${turn + 1} call ${index + 1}`;
   const problems = issuesAt(issues, path, { exact: true });
   const toProblems = issuesAt(issues, [...path, 'arguments', 'to']);
-  const targets = [
-    ...delegationTargets(
-      peers.filter((p) => p.id !== capsuleId).map((p) => p.name),
-      selfName,
-      call.to,
-    ),
-    ...remotes.filter((r) => r.url !== call.to).map((r) => ({ value: r.url, label: `${r.name} (remote agent)` })),
-  ];
+  const targets = delegationTargets(
+    peers.filter((p) => p.id !== capsuleId).map((p) => p.name),
+    selfName,
+    call.to,
+    remotes,
+  );
   return (
     <div className="form-call field-wide" role="group" aria-label={name}>
       <div className="form-call-row">

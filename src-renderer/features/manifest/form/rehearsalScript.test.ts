@@ -76,5 +76,11 @@ describe('the rehearsal script as the form reads it', () => {
   it('offers every other capsule and "*" as delegation targets, and keeps one not in the formation', () => {
     expect(delegationTargets(['orch', 'a', 'b'], 'orch', 'a').map((t) => t.value)).toEqual(['*', 'a', 'b']);
     expect(delegationTargets(['orch'], 'orch', 'gone').at(-1)).toEqual({ value: 'gone', label: 'gone (not in this formation)' });
+    const remote = { url: 'https://far.example.com/a2a', name: 'Far' };
+    expect(delegationTargets(['orch', 'a'], 'orch', remote.url, [remote])).toEqual([
+      { value: '*', label: 'Every reachable worker (*)' },
+      { value: 'a', label: 'a' },
+      { value: remote.url, label: 'Far (remote agent)' },
+    ]);
   });
 });

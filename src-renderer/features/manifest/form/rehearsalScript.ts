@@ -127,9 +127,17 @@ export function newCall(kind: 'delegate_task' | 'shell', to: string): Record<str
   return kind === 'delegate_task' ? { name: 'delegate_task', arguments: { to, text: '{{task}}' } } : { name: 'shell', arguments: { command: 'echo hello' } };
 }
 
-/** The `to` choices of a delegation: every other capsule of the formation, and "*" (every worker this capsule reaches). */
-export function delegationTargets(capsuleNames: readonly string[], self: string, current: string): { value: string; label: string }[] {
-  const out = [{ value: '*', label: 'Every reachable worker (*)' }, ...capsuleNames.filter((n) => n !== self).map((n) => ({ value: n, label: n }))];
+/**
+ * The `to` choices of a delegation: "*" (every worker this capsule reaches), every other capsule
+ * of the formation by name, and the remote agents by URL; a value written that is none of these is
+ * kept as a choice, marked.
+ */
+export function delegationTargets(capsuleNames: readonly string[], self: string, current: string, remotes: readonly { url: string; name: string }[] = []): { value: string; label: string }[] {
+  const out = [
+    { value: '*', label: 'Every reachable worker (*)' },
+    ...capsuleNames.filter((n) => n !== self).map((n) => ({ value: n, label: n })),
+    ...remotes.map((r) => ({ value: r.url, label: `${r.name} (remote agent)` })),
+  ];
   if (current && !out.some((o) => o.value === current)) out.push({ value: current, label: `${current} (not in this formation)` });
   return out;
 }
