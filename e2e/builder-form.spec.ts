@@ -69,6 +69,14 @@ test('a formation built with the manifest form alone runs and answers', async ({
   await expect(m.section('Network and permissions')).toContainText('Not an allow pattern');
   await expect(page.getByRole('button', { name: 'Add allow entry' })).toBeDisabled();
   await m.field('New allow entry').fill('');
+  // A plain address is edited and removed in the form.
+  await m.addAllowEntry('api.example.com');
+  await expect(m.allowEntry(2)).toHaveValue('api.example.com');
+  await expect(m.allowOwner(2)).toHaveCount(0);
+  await m.allowEntry(2).fill('api.example.org');
+  await expect(m.allowEntry(2)).toHaveValue('api.example.org');
+  await page.getByRole('button', { name: 'Remove allow entry 2' }).click();
+  await expect(m.allowEntry(2)).toHaveCount(0);
   await m.field('New shell binary').fill('git status');
   await expect(m.section('Network and permissions')).toContainText('One program name, without arguments.');
   await m.field('New shell binary').fill('git');

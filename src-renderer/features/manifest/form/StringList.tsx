@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { issuesAt, pathKey, useForm } from './FormContext';
 import { Problems } from './fields';
-import { listAt, pushAt, removeAt, setAt, type Path } from './formDoc';
+import { listAt, pushAt, removeAt, setValueAt, type Path } from './formDoc';
 
 // A list of strings (allow entries, shell binaries, a skill's tags): each entry editable in place,
 // removable, and a new one added from the field below. `locked(i)` marks entries the form shows
@@ -64,7 +64,7 @@ export function StringList({ title, item, path, placeholder, hint, locked, check
                     value={text}
                     aria-invalid={problems.length > 0 || undefined}
                     aria-describedby={problems.length ? `${id}-${i}-error` : undefined}
-                    onChange={(e) => write(pathKey([...path, i]), setAt([...path, i], e.target.value))}
+                    onChange={(e) => write(pathKey([...path, i]), setValueAt([...path, i], e.target.value))}
                   />
                   <button type="button" className="btn btn-small" aria-label={`Remove ${item} ${i + 1}`} onClick={() => write(`${pathKey(path)}-`, removeAt(path, i))}>
                     Remove

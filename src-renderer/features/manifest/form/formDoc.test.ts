@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { editManifestDocument } from '../../../../src-shared/manifest';
-import { applyEdits, deleteAt, moveAt, pushAt, readData, removeAt, setAt, typed, valueAt } from './formDoc';
+import { applyEdits, deleteAt, moveAt, pushAt, readData, removeAt, setAt, setValueAt, typed, valueAt } from './formDoc';
 
 const text = `# a worker
 name: writer # the name
@@ -61,6 +61,8 @@ describe('the form writes through the YAML document', () => {
     const two = applyEdits(one, pushAt(['capabilities', 'network', 'allow'], 'localhost:4000'));
     expect(valueAt(readData(two), ['capabilities', 'network', 'allow'])).toEqual(['api.example.com', 'localhost:4000']);
     expect(valueAt(readData(applyEdits(two, removeAt(['capabilities', 'network', 'allow'], 0))), ['capabilities', 'network', 'allow'])).toEqual(['localhost:4000']);
+    // An entry cleared to be retyped keeps its place (the checker names the empty entry).
+    expect(valueAt(readData(applyEdits(two, setValueAt(['capabilities', 'network', 'allow', 0], ''))), ['capabilities', 'network', 'allow'])).toEqual(['', 'localhost:4000']);
   });
 
   it('moves a reply with its comment', () => {

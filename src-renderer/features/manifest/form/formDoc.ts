@@ -97,6 +97,12 @@ export const setAt =
     setManifestValue(doc, path, value);
   };
 
+/** Sets a value as it is, '' included (a list entry being retyped stays in its place). */
+export const setValueAt =
+  (path: Path, value: unknown): DocEdit =>
+  (doc) =>
+    setManifestValue(doc, path, value);
+
 /** Removes a key or list item, then any map it leaves empty (so no `budget: {}` is left behind). */
 export const deleteAt =
   (path: Path): DocEdit =>
