@@ -50,7 +50,15 @@ function formationDiff() {
   );
 }
 
-const benches = { 'trace-ingest': traceIngest, door, 'otel-export': otelExport, 'task-memory': taskMemory, 'formation-diff': formationDiff };
+function manifestForm() {
+  const out = join(RESULTS, 'manifest-form.json');
+  const args = ['-r', 'tsx/cjs', join(__dirname, 'manifest-form', 'edit.ts'), '--out', out, ...(smoke ? ['--smoke'] : [])];
+  return new Promise((ok, fail) =>
+    execFile(process.execPath, args, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? fail(new Error(`manifest-form failed: ${stderr || err.message}`)) : ok(JSON.parse(stdout.trim().split('\n').pop())))),
+  );
+}
+
+const benches = { 'trace-ingest': traceIngest, door, 'otel-export': otelExport, 'task-memory': taskMemory, 'formation-diff': formationDiff, 'manifest-form': manifestForm };
 benches['trace-open'] = () => require('./trace-open/run')({ smoke, results: RESULTS, root: ROOT });
 benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESULTS, root: ROOT });
 benches['main-thread'] = () => require('./main-thread/run')({ smoke, results: RESULTS, root: ROOT });

@@ -59,10 +59,10 @@ test('the form edits the output contract as JSON and saves it as YAML', async ({
   await app.canvas.select('writer');
   const schema = app.manifest.field('Response schema (JSON Schema)');
   await schema.fill('{"type": "object", "properties": {"summary"');
-  await expect(page.getByText('Not a JSON object yet')).toBeVisible();
+  await expect(page.getByText('Not JSON yet')).toBeVisible();
   await expect(schema).toHaveAttribute('aria-invalid', 'true');
   await schema.fill('{"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}');
-  await expect(page.getByText('Not a JSON object yet')).toHaveCount(0);
+  await expect(page.getByText('Not JSON yet')).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('responds-form.png') });
   await app.manifest.save.click();
   await expect(app.manifest.status).toHaveText('Saved');

@@ -106,6 +106,9 @@ describe('editManifestSource', () => {
     expect(editManifestSource(level, [{ op: 'addAllow', entry: 'b.com' }])).toBe('capabilities:\n  network:\n    allow:\n    - a.com\n    - b.com\n');
     const flow = 'capabilities:\n  network:\n    allow: [a.com, b.com]\n';
     expect(editManifestSource(flow, [{ op: 'addAllow', entry: 'c.com' }])).toBe('capabilities:\n  network:\n    allow: [a.com, b.com, c.com]\n');
+    // Padded flow maps, as the README writes rehearsal scripts, stay padded.
+    const padded = 'inference:\n  rehearsal:\n    replies:\n      - turns:\n          - tool_calls:\n              - { name: delegate_task, arguments: { to: w, text: "{{task}}" } }\n';
+    expect(editManifestSource(padded, [{ op: 'setInternalPort', port: 4000 }])).toBe(`${padded}network:\n  internal_port: 4000\n`);
   });
 
   it('returns the text untouched when nothing changes, and grows an empty flow list into a block', () => {

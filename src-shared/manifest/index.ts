@@ -11,3 +11,4 @@ export * from './locate';
 export * from './interpolate';
 export * from './outline';
 export * from './docs';
+export * from './edit-apply';

@@ -8,40 +8,45 @@ inference:
   model: rehearsal
   driver:
     artifact: capsule/driver-rehearsal
+artifacts:
+  - name: murmur/driver-anthropic
+    gateway:
+      api_key: \${ANTHROPIC_API_KEY} # from Secrets
 `;
 const field = (key: string) => MANIFEST_FIELDS.find((f) => f.key === key)!;
 
 describe('manifest form fields', () => {
-  it('reads the common fields', () => {
-    expect(readFields(text)).toMatchObject({ name: 'writer', model: 'rehearsal', driver: 'capsule/driver-rehearsal', max_turns: '', peer_accept: false });
+  it('reads the single-value fields', () => {
+    expect(readFields(text)).toMatchObject({ name: 'writer', max_turns: '', temperature: '', role: '' });
   });
 
-  it('writes a nested field and keeps comments', () => {
-    const out = writeField(text, field('internal_port'), '41234');
+  it('writes a nested field and keeps comments and ${VAR} as written', () => {
+    const out = writeField(text, field('budget_usd'), '0.25');
     expect(out).toContain('# a worker');
     expect(out).toContain('name: writer # the name');
-    expect(out).toMatch(/network:\n {2}internal_port: 41234/);
-    expect(readFields(out)?.internal_port).toBe('41234');
+    expect(out).toContain('api_key: ${ANTHROPIC_API_KEY} # from Secrets');
+    expect(out).toMatch(/inference:\n(.*\n)* {2}budget:\n {4}max_usd: 0.25\n/);
+    expect(readFields(out)?.budget_usd).toBe('0.25');
   });
 
-  it('removes a field set to empty and sets booleans', () => {
+  it('writes numbers as numbers, other text as text (the checker then names it), and empty removes', () => {
     const withTurns = writeField(text, field('max_turns'), '5');
-    expect(readFields(withTurns)?.max_turns).toBe('5');
-    expect(readFields(writeField(withTurns, field('max_turns'), ''))?.max_turns).toBe('');
-    expect(readFields(writeField(text, field('peer_accept'), true))?.peer_accept).toBe(true);
+    expect(withTurns).toContain('max_turns: 5\n');
+    expect(writeField(text, field('temperature'), '0.7')).toContain('temperature: 0.7\n');
+    expect(writeField(text, field('queue_depth'), 'many')).toContain('queue_depth: many\n');
+    expect(writeField(text, field('system_prompt'), 'true')).toContain('system_prompt: "true"\n');
+    expect(writeField(withTurns, field('max_turns'), '')).toBe(text);
   });
 
-  it('edits the response schema as JSON, writes it as YAML, and ignores text that is no JSON object', () => {
-    const schema = '{"type": "object", "properties": {"summary": {"type": "string"}}}';
-    const out = writeField(text, field('responds'), schema);
-    expect(out).toMatch(/responds:\n {2}type: object\n {2}properties:\n {4}summary:\n {6}type: string/);
-    expect(JSON.parse(String(readFields(out)?.responds))).toEqual(JSON.parse(schema));
-    expect(writeField(out, field('responds'), '{"type": ')).toBe(out);
-    expect(writeField(out, field('responds'), '[1]')).toBe(out);
-    expect(readFields(writeField(out, field('responds'), ''))?.responds).toBe('');
+  it('writes a multi-line system prompt as a block, without folding long lines', () => {
+    const prompt = `You are careful. ${'Long sentence. '.repeat(12)}\nSecond line.`;
+    const out = writeField(text, field('system_prompt'), prompt);
+    expect(readFields(out)?.system_prompt).toBe(prompt);
+    expect(out).toContain('Second line.');
   });
 
-  it('refuses to read broken YAML', () => {
+  it('refuses to read broken YAML and leaves it untouched', () => {
     expect(readFields('name: [oops')).toBeNull();
+    expect(writeField('name: [oops', field('name'), 'x')).toBe('name: [oops');
   });
 });

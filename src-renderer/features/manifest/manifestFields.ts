@@ -1,52 +1,64 @@
-import { isMap, parseDocument } from 'yaml';
-import { DRIVER_ARTIFACTS } from '../../../src-shared/manifest';
+import { applyEdits, readData, setAt, textAt, typed, valueAt } from './form/formDoc';
 
-/** A common manifest field the form edits; the rest stays in the YAML. */
+// The manifest's single-value fields as the form shows them, grouped into its sections. Lists and
+// structures (allow lists, skills, the rehearsal script, the driver's artifact entry) have their
+// own editors in form/. Every write goes through form/formDoc (the YAML document), so comments and
+// ${VAR} references stay as written.
+
+export type FieldSection = 'capsule' | 'behaviour' | 'limits' | 'lifecycle';
+
 export interface ManifestField {
   key: string;
   label: string;
   path: string[];
+  section: FieldSection;
   /** `json`: a map edited as JSON text (a JSON Schema such as the output contract). */
-  kind: 'text' | 'number' | 'select' | 'checkbox' | 'json';
+  kind: 'text' | 'int' | 'number' | 'select' | 'checkbox' | 'json' | 'textarea';
   options?: string[];
+  /** What the select's empty choice says (the default the runtime applies). */
+  empty?: string;
   hint?: string;
+  placeholder?: string;
+  wide?: boolean;
 }
 
 export const MANIFEST_FIELDS: ManifestField[] = [
-  { key: 'name', label: 'Name', path: ['name'], kind: 'text' },
-  { key: 'version', label: 'Version', path: ['version'], kind: 'text' },
-  { key: 'description', label: 'Description', path: ['description'], kind: 'text' },
-  { key: 'driver', label: 'Driver artifact', path: ['inference', 'driver', 'artifact'], kind: 'select', options: Object.keys(DRIVER_ARTIFACTS) },
-  { key: 'model', label: 'Model', path: ['inference', 'model'], kind: 'text' },
-  { key: 'max_turns', label: 'Max turns', path: ['inference', 'max_turns'], kind: 'number' },
-  { key: 'max_tokens', label: 'Max tokens', path: ['inference', 'max_tokens'], kind: 'number' },
-  { key: 'queue_depth', label: 'Queue depth', path: ['lifecycle', 'queue_depth'], kind: 'number' },
-  { key: 'after_task', label: 'After a task', path: ['lifecycle', 'after_task'], kind: 'select', options: ['sleep', 'exit'] },
-  { key: 'internal_port', label: 'Internal port', path: ['network', 'internal_port'], kind: 'number', hint: 'Pinned so allow entries stay valid across restarts' },
-  { key: 'peer_accept', label: 'Accept tasks from other capsules', path: ['exports', 'peer_tasks', 'accept'], kind: 'checkbox' },
-  { key: 'responds', label: 'Response schema (JSON Schema)', path: ['responds'], kind: 'json', hint: 'The shape of the answer; leave empty for free text' },
+  { key: 'name', label: 'Name', path: ['name'], section: 'capsule', kind: 'text' },
+  { key: 'version', label: 'Version', path: ['version'], section: 'capsule', kind: 'text', placeholder: '0.1.0' },
+  { key: 'description', label: 'Description', path: ['description'], section: 'capsule', kind: 'text', wide: true },
+  { key: 'role', label: 'Role', path: ['role'], section: 'capsule', kind: 'select', options: ['orchestrator', 'worker', 'agent'], empty: 'none' },
+  { key: 'system_prompt', label: 'System prompt', path: ['inference', 'system_prompt'], section: 'behaviour', kind: 'textarea', wide: true },
+  { key: 'temperature', label: 'Temperature', path: ['inference', 'temperature'], section: 'behaviour', kind: 'number', hint: '0 to 2', placeholder: 'model default' },
+  { key: 'input_timeout', label: 'Input timeout', path: ['inference', 'input_timeout'], section: 'behaviour', kind: 'text', hint: 'How long a request-input wait lasts: 30s, 10m, 1h', placeholder: '10m' },
+  { key: 'max_turns', label: 'Max turns', path: ['inference', 'max_turns'], section: 'limits', kind: 'int', hint: 'Model turns per task', placeholder: 'no limit' },
+  { key: 'max_tokens', label: 'Max tokens', path: ['inference', 'max_tokens'], section: 'limits', kind: 'int', hint: 'Output tokens per reply', placeholder: 'driver default' },
+  { key: 'budget_tokens', label: 'Budget: tokens per task', path: ['inference', 'budget', 'max_tokens'], section: 'limits', kind: 'int', placeholder: 'no ceiling' },
+  { key: 'budget_usd', label: 'Budget: US dollars per task', path: ['inference', 'budget', 'max_usd'], section: 'limits', kind: 'number', hint: 'Applies where the price table knows the model', placeholder: 'no ceiling' },
+  { key: 'task_acceptance', label: 'Task acceptance', path: ['lifecycle', 'task_acceptance'], section: 'lifecycle', kind: 'select', options: ['queue', 'single', 'none'], empty: 'queue (default)' },
+  { key: 'after_task', label: 'After a task', path: ['lifecycle', 'after_task'], section: 'lifecycle', kind: 'select', options: ['sleep', 'exit'], empty: 'sleep (default)' },
+  { key: 'queue_depth', label: 'Queue depth', path: ['lifecycle', 'queue_depth'], section: 'lifecycle', kind: 'int', placeholder: '8' },
+  { key: 'idle_timeout', label: 'Idle timeout', path: ['lifecycle', 'idle_timeout'], section: 'lifecycle', kind: 'text', hint: '500ms, 30s, 10m or 1h', placeholder: 'never' },
 ];
+
+export const fieldsOf = (section: FieldSection) => MANIFEST_FIELDS.filter((f) => f.section === section);
 
 export type FieldValues = Record<string, string | boolean>;
 
 /** Reads the form's values from a draft; null when the YAML does not parse as a mapping. */
-export function readFields(text: string): FieldValues | null {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0 || !isMap(doc.contents)) return null;
+export function readFields(text: string, fields: readonly ManifestField[] = MANIFEST_FIELDS): FieldValues | null {
+  const data = readData(text);
+  if (!data) return null;
   const values: FieldValues = {};
-  for (const f of MANIFEST_FIELDS) {
-    const v = doc.getIn(f.path);
-    if (f.kind === 'checkbox') values[f.key] = v === true;
-    else if (f.kind === 'json') values[f.key] = jsonOf(doc.toJS() as unknown, f.path);
-    else values[f.key] = v === undefined || v === null ? '' : String(v);
+  for (const f of fields) {
+    if (f.kind === 'checkbox') values[f.key] = valueAt(data, f.path) === true;
+    else if (f.kind === 'json') values[f.key] = jsonOf(valueAt(data, f.path));
+    else values[f.key] = textAt(data, f.path);
   }
   return values;
 }
 
-/** The value at `path` as indented JSON, '' when absent. */
-function jsonOf(data: unknown, path: string[]): string {
-  let v = data;
-  for (const seg of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[seg] : undefined;
+/** A value as indented JSON, '' when absent. */
+export function jsonOf(v: unknown): string {
   return v === undefined || v === null ? '' : JSON.stringify(v, null, 2);
 }
 
@@ -62,21 +74,23 @@ export function parseJsonField(value: string): Record<string, unknown> | undefin
 
 /**
  * Writes one field into the draft through the YAML document, so the user's comments, key order
- * and the rest of the text stay as they were. An empty value removes the key.
+ * and the rest of the text stay as they were. An empty value removes the key; a draft that does
+ * not parse, or a json value that is no JSON object, leaves the text as it is.
  */
 export function writeField(text: string, field: ManifestField, value: string | boolean): string {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) return text;
-  if (value === '' || (field.kind === 'checkbox' && value === false && !doc.hasIn(field.path))) {
-    if (doc.hasIn(field.path)) doc.deleteIn(field.path);
-  } else if (field.kind === 'json') {
-    const map = typeof value === 'string' ? parseJsonField(value) : undefined;
-    if (!map) return text;
-    doc.setIn(field.path, doc.createNode(map));
-  } else if (field.kind === 'number' && typeof value === 'string' && /^-?\d+$/.test(value.trim())) {
-    doc.setIn(field.path, Number(value.trim()));
-  } else {
-    doc.setIn(field.path, value);
+  if (!readData(text)) return text;
+  let v: unknown = value;
+  if (field.kind === 'checkbox') v = value === true ? true : valueAt(readData(text), field.path) === undefined ? '' : false;
+  else if (field.kind === 'json') {
+    if (value === '') v = '';
+    else {
+      v = typeof value === 'string' ? parseJsonField(value) : undefined;
+      if (!v) return text;
+    }
+  } else if (typeof value === 'string') v = typed(value, field.kind === 'int' || field.kind === 'number' ? field.kind : 'text');
+  try {
+    return applyEdits(text, setAt(field.path, v));
+  } catch {
+    return text;
   }
-  return doc.toString();
 }

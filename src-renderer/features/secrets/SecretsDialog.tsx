@@ -11,9 +11,10 @@ import { describeError, invoke } from '../../store';
 /** The environment that always exists (a type-only import keeps zod out of the page). */
 const DEFAULT_ENVIRONMENT = 'default';
 
-export function SecretsDialog({ onClose }: { onClose(): void }) {
+/** `initialName` fills the name field (the manifest form opens it for the secret its key names). */
+export function SecretsDialog({ onClose, initialName = '' }: { onClose(): void; initialName?: string }) {
   const [view, setView] = useState<SecretsView | null>(null);
-  const [name, setName] = useState('');
+  const [name, setName] = useState(initialName);
   const [value, setValue] = useState('');
   const [environment, setEnvironment] = useState(DEFAULT_ENVIRONMENT);
   const [newEnvironment, setNewEnvironment] = useState('');
@@ -104,7 +105,7 @@ export function SecretsDialog({ onClose }: { onClose(): void }) {
             <label className="field-label" htmlFor="secret-value">
               Value
             </label>
-            <input id="secret-value" className="input mono" type="password" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" />
+            <input id="secret-value" className="input mono" type="password" autoFocus={!!initialName} value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" />
           </div>
           <div className="field">
             <label className="field-label" htmlFor="secret-env">
