@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { CARD, layoutFormation, placeUnplaced, type LayoutNode, type Point } from './autoLayout';
+
+const box = (p: Point, n: LayoutNode) => ({ x: p.x, y: p.y, w: n.width ?? CARD.width, h: n.height ?? CARD.height });
+function overlapping(nodes: LayoutNode[], at: Map<string, Point>): string[] {
+  const bad: string[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    for (let j = i + 1; j < nodes.length; j++) {
+      const a = box(at.get(nodes[i].id)!, nodes[i]);
+      const b = box(at.get(nodes[j].id)!, nodes[j]);
+      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) bad.push(`${nodes[i].id}/${nodes[j].id}`);
+    }
+  }
+  return bad;
+}
+
+const star = (workers: number) => {
+  const nodes: LayoutNode[] = [{ id: 'lead' }, ...Array.from({ length: workers }, (_, i) => ({ id: `w${i}` }))];
+  return { nodes, edges: nodes.slice(1).map((n) => ({ source: 'lead', target: n.id })) };
+};
+
+describe('layoutFormation', () => {
+  it('puts an orchestrator left of its workers, with no two nodes overlapping', () => {
+    const { nodes, edges } = star(6);
+    const at = layoutFormation(nodes, edges);
+    expect(at.size).toBe(7);
+    for (const n of nodes.slice(1)) expect(at.get(n.id)!.x).toBeGreaterThanOrEqual(at.get('lead')!.x + CARD.width);
+    expect(overlapping(nodes, at)).toEqual([]);
+    expect(Math.min(...[...at.values()].map((p) => p.x))).toBe(0);
+    expect(Math.min(...[...at.values()].map((p) => p.y))).toBe(0);
+  });
+
+  it('is deterministic: the same graph in another order gives the same positions', () => {
+    const { nodes, edges } = star(5);
+    nodes.push({ id: 'lone', width: 300, height: 90 });
+    const a = layoutFormation(nodes, edges);
+    const b = layoutFormation([...nodes].reverse(), [...edges].reverse());
+    expect([...b.entries()].sort()).toEqual([...a.entries()].sort());
+    expect(overlapping(nodes, a)).toEqual([]);
+  });
+
+  it('ignores edges to unknown nodes, loops and repeats; lays out 300 nodes without overlaps', () => {
+    const nodes: LayoutNode[] = Array.from({ length: 300 }, (_, i) => ({ id: `n${i}` }));
+    const edges = nodes.slice(10).map((n, i) => ({ source: `n${i % 10}`, target: n.id }));
+    edges.push({ source: 'n0', target: 'ghost' }, { source: 'n1', target: 'n1' }, { source: 'n0', target: 'n10' });
+    const at = layoutFormation(nodes, edges, { x: 50, y: 60 });
+    expect(at.size).toBe(300);
+    expect(overlapping(nodes, at)).toEqual([]);
+    expect(Math.min(...[...at.values()].map((p) => p.x))).toBe(50);
+  });
+});
+
+describe('placeUnplaced', () => {
+  it('keeps placed nodes and puts the rest below them, overlapping none', () => {
+    const placed = [
+      { id: 'a', x: 100, y: 40 },
+      { id: 'b', x: 500, y: 300 },
+    ];
+    const unplaced = [{ id: 'c' }, { id: 'd' }];
+    const at = placeUnplaced(placed, unplaced, [{ source: 'c', target: 'd' }]);
+    expect([...at.keys()].sort()).toEqual(['c', 'd']);
+    const all = [...placed, ...unplaced];
+    const positions = new Map<string, Point>([...placed.map((p) => [p.id, p] as const), ...at]);
+    expect(overlapping(all, positions)).toEqual([]);
+    expect(at.get('c')!.x).toBe(100);
+    expect(at.get('d')!.x).toBeGreaterThan(at.get('c')!.x);
+  });
+
+  it('lays out from a margin when nothing is placed', () => {
+    const at = placeUnplaced([], [{ id: 'x' }], []);
+    expect(at.get('x')).toEqual({ x: 80, y: 80 });
+  });
+});
