@@ -2,3 +2,6 @@ export { GraphCanvas } from './GraphCanvas';
 export { GraphPalette } from './GraphPalette';
 export { RemoteUrlDialog, RemoveDialog } from './GraphDialogs';
 export { ReactFlowProvider as GraphProvider } from '@xyflow/react';
+export { autoLayoutAll } from './layoutActions';
+export { useFocusNode } from './useFocusNode';
+export { useSelectAll } from './useSelectAll';
