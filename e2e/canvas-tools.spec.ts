@@ -203,7 +203,22 @@ for (const scheme of ['light', 'dark'] as const) {
     await app.screenshot(`command-palette-${scheme}`);
     await page.keyboard.press('Escape');
 
+    // A command that cannot run now is listed, marked and last; Enter on it does nothing.
+    await app.palette.open();
+    await app.palette.input.fill('redo');
+    await expect(app.palette.option(/Redo/)).toHaveAttribute('aria-disabled', 'true');
+    await page.keyboard.press('Escape');
+
+    // A click on a node in the minimap selects and centres it.
+    await app.tools.minimap.locator('.react-flow__minimap-node').first().click();
+    await expect(page.locator('.react-flow__node.selected')).toHaveCount(1);
+
+    // The choice to hide it is kept across a reload.
     await app.tools.minimapToggle.click();
+    await expect(app.tools.minimap).toHaveCount(0);
+    await page.reload();
+    await expect(app.canvas.capsule('coordinator')).toBeVisible();
+    await expect(app.tools.minimapToggle).toHaveAttribute('aria-pressed', 'false');
     await expect(app.tools.minimap).toHaveCount(0);
     await app.tools.minimapToggle.click();
     await expect(app.tools.minimap).toBeVisible();

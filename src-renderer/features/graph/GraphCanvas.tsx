@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { useCallback, useRef, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import {
   applyNodeChanges,
   Background,
@@ -11,7 +11,6 @@ import {
   useReactFlow,
   useStore,
   type Connection,
-  type Edge,
   type IsValidConnection,
   type Node,
   type NodeChange,
@@ -28,14 +27,11 @@ import { ExternalNode } from './ExternalNode';
 import { PermissionEdge } from './PermissionEdge';
 import { RemoteNode } from './RemoteNode';
 import { isPaletteKind, PALETTE_MIME } from './palette';
-import { openPalette } from '../../app/paletteState';
-import { CanvasMenu } from './CanvasMenu';
-import { menuItems, menuTitle, type MenuSubject } from './canvasMenuItems';
 import { autoLayoutAll } from './layoutActions';
 import { useAutoPlace } from './useAutoPlace';
-import { useMinimap } from './useMinimap';
-import { useSelectAll } from './useSelectAll';
+import { useCanvasMenu } from './useCanvasMenu';
 import { useFocusNode } from './useFocusNode';
+import { useMinimap } from './useMinimap';
 
 // Module scope: xyflow re-mounts every node when these objects change identity.
 const nodeTypes = { capsule: CapsuleNode, remote: RemoteNode, external: ExternalNode };
@@ -53,8 +49,6 @@ const minimapColor = (n: Node) => {
   if (n.type === 'external') return 'var(--text-faint)';
   return useStudio.getState().capsules[n.id]?.role === 'orchestrator' ? 'var(--accent)' : 'var(--ok)';
 };
-
-const roundPoint = (p: XYPosition) => ({ x: Math.round(p.x - 116), y: Math.round(p.y - 40) });
 
 /** A change xyflow sends for every pointer move of a drag. */
 const isDragMove = (c: NodeChange<FlowNode>) => c.type === 'position' && c.dragging === true;
@@ -86,49 +80,9 @@ export function GraphCanvas() {
   const dragOrigins = useRef(new Map<string, XYPosition>());
   useAutoPlace();
   const [minimap, toggleMinimap] = useMinimap(storeNodes.length);
-  const selectAll = useSelectAll();
   const focusNode = useFocusNode();
   const onMinimapNodeClick = useCallback((_e: ReactMouseEvent, n: Node) => focusNode(n.id), [focusNode]);
-  const [menu, setMenu] = useState<{ x: number; y: number; subject: MenuSubject } | null>(null);
-  const closeMenu = useCallback(() => setMenu(null), []);
-  const openMenu = useCallback(
-    (e: { preventDefault(): void; clientX: number; clientY: number }, subject: MenuSubject) => {
-      e.preventDefault();
-      setMenu({ x: e.clientX, y: e.clientY, subject });
-    },
-    [],
-  );
-  const onNodeContextMenu = useCallback((e: ReactMouseEvent, n: Node) => openMenu(e, { kind: 'node', id: n.id }), [openMenu]);
-  const onSelectionContextMenu = useCallback((e: ReactMouseEvent, ns: Node[]) => ns[0] && openMenu(e, { kind: 'node', id: ns[0].id }), [openMenu]);
-  const onEdgeContextMenu = useCallback((e: ReactMouseEvent, edge: Edge) => openMenu(e, { kind: 'edge', id: edge.id }), [openMenu]);
-  const onPaneContextMenu = useCallback(
-    (e: ReactMouseEvent | MouseEvent) => openMenu(e, { kind: 'pane', at: roundPoint(screenToFlowPosition({ x: e.clientX, y: e.clientY })) }),
-    [openMenu, screenToFlowPosition],
-  );
-  // The keyboard's way in: the Menu key or Shift+F10 on a focused node or edge, else on the canvas.
-  const onKeyDown = useCallback(
-    (e: KeyboardEvent<HTMLDivElement>) => {
-      if (!(e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey))) return;
-      const target = e.target as HTMLElement;
-      const node = target.closest<HTMLElement>('.react-flow__node');
-      const edge = target.closest<HTMLElement>('.react-flow__edge');
-      const box = (node ?? edge ?? e.currentTarget).getBoundingClientRect();
-      const at = { preventDefault: () => e.preventDefault(), clientX: box.left + Math.min(box.width / 2, 40), clientY: box.top + Math.min(box.height / 2, 40) };
-      if (node?.dataset.id) openMenu(at, { kind: 'node', id: node.dataset.id });
-      else if (edge?.dataset.id) openMenu(at, { kind: 'edge', id: edge.dataset.id });
-      else openMenu(at, { kind: 'pane', at: roundPoint(screenToFlowPosition({ x: at.clientX, y: at.clientY })) });
-    },
-    [openMenu, screenToFlowPosition],
-  );
-  const menuTools = {
-    fitView: () => void fitView(FIT),
-    selectAll,
-    openPalette,
-    openManifest: (id: string) => {
-      useStudio.getState().select(id);
-      requestAnimationFrame(() => document.getElementById('tab-manifest')?.click());
-    },
-  };
+  const menu = useCanvasMenu();
 
   const onDragOver = useCallback((e: DragEvent) => {
     if (!e.dataTransfer.types.includes(PALETTE_MIME)) return;
@@ -194,7 +148,7 @@ export function GraphCanvas() {
   }, []);
 
   return (
-    <div className="graph" onDragOver={onDragOver} onDrop={onDrop} onKeyDown={onKeyDown} data-testid="canvas">
+    <div className="graph" onDragOver={onDragOver} onDrop={onDrop} onKeyDown={menu.onKeyDown} data-testid="canvas">
       {empty ? (
         <div className="graph-empty">
           <div>
@@ -220,10 +174,7 @@ export function GraphCanvas() {
           onBeforeDelete={onBeforeDelete}
           deleteKeyCode={DELETE_KEYS}
           multiSelectionKeyCode={MULTI_SELECT_KEYS}
-          onNodeContextMenu={onNodeContextMenu}
-          onSelectionContextMenu={onSelectionContextMenu}
-          onEdgeContextMenu={onEdgeContextMenu}
-          onPaneContextMenu={onPaneContextMenu}
+          {...menu.handlers}
           onlyRenderVisibleElements
           colorMode={colorMode}
           proOptions={proOptions}
@@ -248,7 +199,7 @@ export function GraphCanvas() {
           {minimap ? <MiniMap pannable zoomable position="bottom-right" ariaLabel="Minimap" nodeColor={minimapColor} nodeBorderRadius={4} style={MINIMAP_SIZE} onNodeClick={onMinimapNodeClick} /> : null}
         </ReactFlow>
       </CompactContext.Provider>
-      {menu ? <CanvasMenu x={menu.x} y={menu.y} label={menuTitle(menu.subject)} items={menuItems(menu.subject, menuTools)} onClose={closeMenu} /> : null}
+      {menu.element}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CARD, layoutFormation, placeUnplaced, type LayoutNode, type Point } from './autoLayout';
+import { CARD, LAYOUT_MAX_NODES, layoutFormation, placeUnplaced, type LayoutNode, type Point } from './autoLayout';
 
 const box = (p: Point, n: LayoutNode) => ({ x: p.x, y: p.y, w: n.width ?? CARD.width, h: n.height ?? CARD.height });
 function overlapping(nodes: LayoutNode[], at: Map<string, Point>): string[] {
@@ -47,6 +47,19 @@ describe('layoutFormation', () => {
     expect(at.size).toBe(300);
     expect(overlapping(nodes, at)).toEqual([]);
     expect(Math.min(...[...at.values()].map((p) => p.x))).toBe(50);
+  });
+
+  it('above the bound, lays nodes out in a grid, still without overlaps', () => {
+    const nodes: LayoutNode[] = Array.from({ length: LAYOUT_MAX_NODES + 1 }, (_, i) => ({ id: `n${String(i).padStart(4, '0')}` }));
+    const at = layoutFormation(nodes, [{ source: 'n0000', target: 'n0001' }]);
+    // A square grid in id order (dagre would put n0001 in the rank after n0000).
+    expect(at.get('n0000')).toEqual({ x: 0, y: 0 });
+    expect(at.get('n0001')!.y).toBe(0);
+    expect(at.size).toBe(nodes.length);
+    const cells = new Set([...at.values()].map((p) => `${p.x},${p.y}`));
+    expect(cells.size).toBe(nodes.length);
+    const xs = [...new Set([...at.values()].map((p) => p.x))].sort((a, b) => a - b);
+    expect(xs[1] - xs[0]).toBeGreaterThanOrEqual(CARD.width);
   });
 });
 
