@@ -99,11 +99,11 @@ function PaletteDialog() {
 
   const optionId = (i: number) => `${listId}-${i}`;
   return (
-    <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && closePalette()}>
-      <div className="palette" role="dialog" aria-modal="true" aria-label="Command palette" onKeyDown={onKeyDown}>
+    <div className="cmdk-backdrop" onMouseDown={(e) => e.target === e.currentTarget && closePalette()}>
+      <div className="cmdk" role="dialog" aria-modal="true" aria-label="Command palette" onKeyDown={onKeyDown}>
         <input
           ref={input}
-          className="palette-input"
+          className="cmdk-input"
           role="combobox"
           aria-label="Find a capsule or a command"
           aria-expanded="true"
@@ -119,7 +119,7 @@ function PaletteDialog() {
             setActive(0);
           }}
         />
-        <ul ref={list} id={listId} className="palette-list" role="listbox" aria-label="Results">
+        <ul ref={list} id={listId} className="cmdk-list" role="listbox" aria-label="Results">
           {results.map(({ item, match }, i) => {
             const disabled = item.kind === 'command' && !item.cmd.enabled();
             return (
@@ -130,26 +130,26 @@ function PaletteDialog() {
                 role="option"
                 aria-selected={i === current}
                 aria-disabled={disabled || undefined}
-                className="palette-option"
+                className="cmdk-option"
                 onMouseMove={() => i !== current && setActive(i)}
                 onMouseDown={(e) => e.preventDefault()}
                 onClick={() => choose(item)}
               >
-                <span className="palette-kind" data-kind={item.kind}>
+                <span className="cmdk-kind" data-kind={item.kind}>
                   {item.kind === 'capsule' ? item.detail : 'command'}
                 </span>
-                <span className="palette-title">{item.kind === 'capsule' ? highlight(item.name, match) : highlight(item.cmd.title, match)}</span>
-                {item.kind === 'command' && item.cmd.hint ? <kbd className="palette-hint">{item.cmd.hint}</kbd> : null}
+                <span className="cmdk-title">{item.kind === 'capsule' ? highlight(item.name, match) : highlight(item.cmd.title, match)}</span>
+                {item.kind === 'command' && item.cmd.hint ? <kbd className="cmdk-hint">{item.cmd.hint}</kbd> : null}
               </li>
             );
           })}
         </ul>
         {results.length === 0 ? (
-          <p className="palette-empty" role="status">
+          <p className="cmdk-empty" role="status">
             Nothing matches “{query}”.
           </p>
         ) : null}
-        <p className="palette-help muted">↑↓ to move · Enter to run · Esc to close</p>
+        <p className="cmdk-help muted">↑↓ to move · Enter to run · Esc to close</p>
       </div>
     </div>
   );
