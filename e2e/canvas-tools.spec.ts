@@ -98,6 +98,22 @@ test('the context menu duplicates a capsule (new name, same manifest) and undo t
   await page.keyboard.press('Escape');
   await expect(app.tools.menu).toBeHidden();
   await expect(app.tools.node('researcher')).toBeFocused();
+
+  // Open manifest shows the capsule's manifest in the side panel.
+  await app.tools.menuOnNode('researcher');
+  await app.tools.choose('Open manifest');
+  await expect(page.getByRole('complementary', { name: 'Details of researcher' }).getByRole('tab', { name: 'Manifest' })).toHaveAttribute('aria-selected', 'true');
+
+  // On an edge, the menu removes the connection (the allow entry goes from the manifest).
+  await app.canvas.edge('coordinator', 'writer').locator('.react-flow__edge-interaction').click({ button: 'right', force: true });
+  await expect(app.tools.menu).toHaveAccessibleName('Actions for the connection');
+  await app.tools.choose('Remove connection');
+  await expect(app.canvas.edge('coordinator', 'writer')).toHaveCount(0);
+
+  // The toolbar's Find… opens the palette too.
+  await page.getByRole('button', { name: 'Command palette' }).click();
+  await expect(app.palette.input).toBeFocused();
+  await page.keyboard.press('Escape');
 });
 
 test('several nodes selected are moved together, and deleted with one confirm and one undo', async ({ page, studio }) => {
