@@ -50,7 +50,7 @@ export function Toolbar() {
       </div>
       <span className="toolbar-spacer" />
       <button type="button" className="btn" onClick={openPalette} aria-label="Command palette" aria-keyshortcuts="Control+K Meta+K" title="Find a capsule or run a command (Ctrl+K)">
-        Find… <kbd>Ctrl K</kbd>
+        Find…
       </button>
       <SessionsButton />
       <SecretsButton />

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
-import { autoLayoutAll, useFocusNode, useSelectAll } from '../graph';
+import { autoLayoutAll, FIT_VIEW_ANIMATED, useFocusNode, useSelectAll } from '../graph';
 import { fuzzyFilter, type FuzzyMatch } from './fuzzy';
 import { paletteCommands, type PaletteCommand } from './paletteCommands';
 import { closePalette, usePaletteOpen } from '../../app/paletteState';
@@ -34,7 +34,7 @@ function PaletteDialog() {
   const commands = useMemo(
     () =>
       paletteCommands({
-        fitView: () => void rf.fitView({ padding: 0.2, maxZoom: 1, duration: 200 }),
+        fitView: () => void rf.fitView(FIT_VIEW_ANIMATED),
         autoLayout: autoLayoutAll,
         selectAll,
         centre: () => {

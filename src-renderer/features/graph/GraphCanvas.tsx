@@ -27,6 +27,7 @@ import { ExternalNode } from './ExternalNode';
 import { PermissionEdge } from './PermissionEdge';
 import { RemoteNode } from './RemoteNode';
 import { isPaletteKind, PALETTE_MIME } from './palette';
+import { FIT_VIEW, FIT_VIEW_ANIMATED } from './fitView';
 import { autoLayoutAll } from './layoutActions';
 import { useAutoPlace } from './useAutoPlace';
 import { useCanvasMenu } from './useCanvasMenu';
@@ -41,7 +42,6 @@ const proOptions = { hideAttribution: true };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 /** Shift-click adds a node to the selection (as do Ctrl and Cmd); Shift-drag draws a selection box. */
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
-const FIT = { padding: 0.2, maxZoom: 1, duration: 200 };
 const MINIMAP_SIZE = { width: 168, height: 112 };
 /** Minimap nodes take the colour of the node card's top border (orchestrator, worker, remote). */
 const minimapColor = (n: Node) => {
@@ -179,7 +179,7 @@ export function GraphCanvas() {
           colorMode={colorMode}
           proOptions={proOptions}
           fitView
-          fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+          fitViewOptions={FIT_VIEW}
           minZoom={0.1}
           aria-label="Formation canvas"
         >
@@ -192,7 +192,7 @@ export function GraphCanvas() {
             <button type="button" className="btn" aria-pressed={minimap} onClick={toggleMinimap} title={minimap ? 'Hide the minimap' : 'Show the minimap'}>
               Minimap
             </button>
-            <button type="button" className="btn" onClick={() => void fitView(FIT)}>
+            <button type="button" className="btn" onClick={() => void fitView(FIT_VIEW_ANIMATED)}>
               Fit view
             </button>
           </Panel>

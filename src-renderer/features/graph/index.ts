@@ -5,3 +5,4 @@ export { ReactFlowProvider as GraphProvider } from '@xyflow/react';
 export { autoLayoutAll } from './layoutActions';
 export { useFocusNode } from './useFocusNode';
 export { useSelectAll } from './useSelectAll';
+export { FIT_VIEW_ANIMATED } from './fitView';

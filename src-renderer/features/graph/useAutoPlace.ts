@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
+import { FIT_VIEW_ANIMATED } from './fitView';
 import { placeUnplacedNodes, unplacedKey } from './layoutActions';
 
 /**
@@ -18,7 +19,7 @@ export function useAutoPlace(): void {
     if (!key) {
       if (!placing.current) return;
       placing.current = false;
-      const frame = requestAnimationFrame(() => void fitView({ padding: 0.2, maxZoom: 1, duration: 200 }));
+      const frame = requestAnimationFrame(() => void fitView(FIT_VIEW_ANIMATED));
       return () => cancelAnimationFrame(frame);
     }
     const ids = key.split('\n');

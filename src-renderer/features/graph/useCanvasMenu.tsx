@@ -3,10 +3,10 @@ import { useReactFlow, type Edge, type Node, type XYPosition } from '@xyflow/rea
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
 import { openPalette } from '../../app/paletteState';
 import { CanvasMenu } from './CanvasMenu';
+import { FIT_VIEW_ANIMATED } from './fitView';
 import { menuItems, menuTitle, type MenuSubject } from './canvasMenuItems';
 import { useSelectAll } from './useSelectAll';
 
-const FIT = { padding: 0.2, maxZoom: 1, duration: 200 };
 const isTyping = (t: EventTarget) => t instanceof HTMLElement && (t.isContentEditable || t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
 /** Where a node added from the menu goes: its card centred on the point. */
 const cardAt = (p: XYPosition) => ({ x: Math.round(p.x - 116), y: Math.round(p.y - 40) });
@@ -57,7 +57,7 @@ export function useCanvasMenu() {
   let element: ReactNode = null;
   if (menu) {
     const tools = {
-      fitView: () => void fitView(FIT),
+      fitView: () => void fitView(FIT_VIEW_ANIMATED),
       selectAll,
       openPalette,
       openManifest: (id: string) => {
