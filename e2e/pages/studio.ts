@@ -1,5 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { CanvasPage } from './canvas';
+import { CanvasToolsPage } from './canvasTools';
+import { CommandPalettePage } from './commandPalette';
 import { ConsolePage } from './console';
 import { ManifestPage } from './manifest';
 
@@ -8,12 +10,16 @@ export class StudioPage {
   readonly canvas: CanvasPage;
   readonly manifest: ManifestPage;
   readonly console: ConsolePage;
+  readonly palette: CommandPalettePage;
+  readonly tools: CanvasToolsPage;
   readonly launchAll: Locator;
   readonly stopAll: Locator;
   constructor(readonly page: Page) {
     this.canvas = new CanvasPage(page);
     this.manifest = new ManifestPage(page);
     this.console = new ConsolePage(page);
+    this.palette = new CommandPalettePage(page);
+    this.tools = new CanvasToolsPage(page);
     this.launchAll = page.getByRole('button', { name: 'Launch all' });
     this.stopAll = page.getByRole('button', { name: 'Stop all' });
   }

@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import { renderManifestTemplate } from '../manifest';
 import { capsuleView } from './view';
 import { connectEdge, disconnectEdge } from './edge-commands';
+import { duplicateCapsule } from './duplicate-command';
 
 // Handlers for workspace, formation layout, capsules and manifests.
 
@@ -38,6 +39,7 @@ export function formationHandlers(ctx: StudioContext): Pick<
   | 'workspace.current'
   | 'formation.get'
   | 'capsule.add'
+  | 'capsule.duplicate'
   | 'capsule.move'
   | 'capsule.remove'
   | 'edge.connect'
@@ -73,6 +75,7 @@ export function formationHandlers(ctx: StudioContext): Pick<
       ctx.changed();
       return capsuleView(ws.capsule(chosen), ctx.sessions.status(chosen));
     },
+    'capsule.duplicate': (args) => duplicateCapsule(ctx, args),
     'capsule.move'({ id, position }) {
       ctx.workspace().moveNode('capsules', id, position);
       ctx.changed();

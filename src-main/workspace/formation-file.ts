@@ -16,11 +16,14 @@ export interface FormationCapsuleEntry {
   id: string;
   manifest: string;
   position: Position;
+  /** The entry has no position (it reads as 0,0). */
+  unplaced?: true;
 }
 export interface FormationRemoteEntry {
   id: string;
   url: string;
   position: Position;
+  unplaced?: true;
 }
 export interface FormationFile {
   capsules: FormationCapsuleEntry[];
@@ -73,8 +76,9 @@ export function readFormation(source: string): FormationFile {
       push(parsed.data);
     });
   };
-  readList('capsules', capsuleEntry, (c) => out.capsules.push({ id: c.id, manifest: c.manifest, position: c.position ?? { x: 0, y: 0 } }));
-  readList('remotes', remoteEntry, (r) => out.remotes.push({ id: r.id, url: r.url, position: r.position ?? { x: 0, y: 0 } }));
+  const place = (p: Position | undefined) => (p ? { position: p } : { position: { x: 0, y: 0 }, unplaced: true as const });
+  readList('capsules', capsuleEntry, (c) => out.capsules.push({ id: c.id, manifest: c.manifest, ...place(c.position) }));
+  readList('remotes', remoteEntry, (r) => out.remotes.push({ id: r.id, url: r.url, ...place(r.position) }));
   return out;
 }
 

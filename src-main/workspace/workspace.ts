@@ -15,6 +15,8 @@ export interface LoadedCapsule {
   manifestPath: string;
   file: string;
   position: Position;
+  /** formation.yaml gives no position. */
+  unplaced?: true;
   source: string;
   hash: string;
   summary: ManifestSummary;
@@ -23,6 +25,7 @@ export interface LoadedRemote {
   id: string;
   url: string;
   position: Position;
+  unplaced?: true;
 }
 export interface WorkspaceSnapshot {
   dir: string;
@@ -77,13 +80,13 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
       } catch (err) {
         const summary = summarizeManifest('', entry.manifest, env);
         summary.issues = [{ path: '', message: (err as Error).message }];
-        return { id: entry.id, manifestPath: entry.manifest, file: join(dir, '.invalid'), position: entry.position, source: '', hash: hashSource(''), summary };
+        return { id: entry.id, manifestPath: entry.manifest, file: join(dir, '.invalid'), position: entry.position, ...(entry.unplaced ? { unplaced: true } : {}), source: '', hash: hashSource(''), summary };
       }
       const text = readText(file);
       const source = text.ok ? text.text : '';
       const summary = summarizeManifest(source, relative(dir, file), env);
       if (!text.ok) summary.issues = [{ path: '', message: text.message }];
-      return { id: entry.id, manifestPath: entry.manifest, file, position: entry.position, source, hash: hashSource(source), summary };
+      return { id: entry.id, manifestPath: entry.manifest, file, position: entry.position, ...(entry.unplaced ? { unplaced: true } : {}), source, hash: hashSource(source), summary };
     });
     const fingerprint = hashSource([read.text, ...capsules.map((c) => `${c.id}:${c.hash}:${c.summary.issues.length}`)].join('\0'));
     return { dir, name: basename(dir), capsules, remotes: formation.remotes, issues: formation.issues, fingerprint };

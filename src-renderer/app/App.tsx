@@ -1,6 +1,7 @@
 import { useStudio } from '../store';
 import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog } from '../features/graph';
 import { ConsolePanel } from '../features/console';
+import { CommandPalette } from '../features/commands';
 import { Notices } from './Notices';
 import { RestartDialog } from './RestartToApply';
 import { SidePanel } from './SidePanel';
@@ -31,6 +32,7 @@ export function App() {
       <RemoteUrlDialog />
       <RemoveDialog />
       <RestartDialog />
+      <CommandPalette />
       <Notices />
     </GraphProvider>
   );

@@ -38,6 +38,12 @@ export function FormationSummary() {
         <li>
           <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo, <kbd>Shift</kbd>+<kbd>Ctrl</kbd>+<kbd>Z</kbd> redo
         </li>
+        <li>
+          <kbd>Ctrl</kbd>+<kbd>K</kbd> finds a capsule or runs a command
+        </li>
+        <li>
+          <kbd>Shift</kbd>+click or <kbd>Shift</kbd>+drag selects several; right-click (or <kbd>Shift</kbd>+<kbd>F10</kbd>) for actions
+        </li>
       </ul>
     </div>
   );

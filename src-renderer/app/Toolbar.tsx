@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useStudio } from '../store';
 import { setTheme, useThemeChoice, type ThemeChoice } from './useTheme';
 import { WorkspaceDialog } from './WorkspaceDialog';
+import { openPalette } from './paletteState';
 import { SessionsButton } from '../features/sessions';
 import { SecretsButton } from '../features/secrets';
 
@@ -48,6 +49,9 @@ export function Toolbar() {
         </button>
       </div>
       <span className="toolbar-spacer" />
+      <button type="button" className="btn" onClick={openPalette} aria-label="Command palette" aria-keyshortcuts="Control+K Meta+K" title="Find a capsule or run a command (Ctrl+K)">
+        Find…
+      </button>
       <SessionsButton />
       <SecretsButton />
       <span className="connection" data-status={connection === 'ready' ? 'ready' : connection === 'error' ? 'error' : 'other'}>

@@ -71,6 +71,15 @@ export function createFakeCore(initial: { capsules?: Partial<CapsuleView>[] } = 
       capsules.delete(i.id);
       for (let k = edges.length - 1; k >= 0; k--) if (edges[k].source === i.id || edges[k].target === i.id) edges.splice(k, 1);
     },
+    'capsule.duplicate': (i: CommandInput<'capsule.duplicate'>) => {
+      const from = need(i.id);
+      let name = i.name ?? `${from.name}-copy`;
+      for (let n = 2; !i.name && capsules.has(name); n++) name = `${from.name}-copy-${n}`;
+      if (capsules.has(name)) throw Object.assign(new Error(`${name} exists`), { code: 'conflict' });
+      const c = { ...from, id: name, name, position: i.position ?? { x: from.position.x + 280, y: from.position.y } };
+      capsules.set(name, c);
+      return c;
+    },
     'capsule.move': (i: CommandInput<'capsule.move'>) => void capsules.set(i.id, { ...need(i.id), position: i.position }),
     'edge.connect': (i: CommandInput<'edge.connect'>) => {
       need(i.source);

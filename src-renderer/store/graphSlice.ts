@@ -31,6 +31,8 @@ export interface GraphSlice {
   askRemoval(nodeIds: string[]): void;
   cancelRemoval(): void;
   confirmRemoval(): Promise<void>;
+  /** A copy of the capsule (same manifest, new name) beside it, selected; one undo step. */
+  duplicateCapsule(id: string): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
   resetHistory(): void;
@@ -62,14 +64,16 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
   function capsuleRestorer(c: CapsuleView, s: StudioState) {
     const ref = history.ref(c.id);
     const incoming = s.edgeViews.filter((e) => e.target === c.id).map((e) => history.ref(e.source));
+    // Its own allow list comes back with the manifest; the workers' exports may have gone since.
+    const outgoing = s.edgeViews.filter((e) => e.source === c.id && e.targetKind !== 'external').map((e) => history.ref(e.target));
     return {
       ref,
       async restore() {
         const view = await invoke('capsule.add', { kind: kindOf(c), name: c.name, position: c.position });
         history.rebind(ref, view.id);
         await invoke('manifest.write', { id: view.id, source: c.manifestSource });
-        for (const src of incoming) await connectRefs(src, ref, false);
       },
+      links: [...incoming.map((src) => [src, ref] as const), ...outgoing.map((dst) => [ref, dst] as const)],
       remove: () => invoke('capsule.remove', { id: ref.id, deleteManifest: true }),
     };
   }
@@ -83,8 +87,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       async restore() {
         const view = await invoke('remote.add', { url: r.url, position: r.position });
         history.rebind(ref, view.id);
-        for (const src of incoming) await connectRefs(src, ref, false);
       },
+      links: incoming.map((src) => [src, ref] as const),
       remove: () => invoke('remote.remove', { id: ref.id }),
     };
   }
@@ -201,17 +205,56 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       const pending = get().pendingRemoval;
       set({ pendingRemoval: null });
       if (!pending) return;
-      for (const id of pending.nodeIds) {
-        const s = get();
-        const capsule = s.capsules[id];
-        if (!capsule && !s.remotes[id]) continue;
-        await edit(`Could not remove ${capsule?.name ?? id}`, async () => {
-          const r = capsule ? capsuleRestorer(capsule, s) : remoteRestorer(id, s);
-          await r.remove();
-          if (get().selectedId === id) set({ selectedId: null });
-          return { label: `remove ${capsule?.name ?? id}`, undo: r.restore, redo: async () => void (await r.remove()) };
-        });
+      // One confirm, one undo step: every node is snapshotted before the first goes, so edges
+      // between removed nodes come back too.
+      const s = get();
+      const targets = pending.nodeIds.filter((id) => s.capsules[id] || s.remotes[id]);
+      const restorers = targets.map((id) => ({ id, name: s.capsules[id]?.name ?? s.remotes[id]?.card?.name ?? id, r: s.capsules[id] ? capsuleRestorer(s.capsules[id], s) : remoteRestorer(id, s) }));
+      const gone: typeof restorers = [];
+      for (const x of restorers) {
+        try {
+          await x.r.remove();
+          gone.push(x);
+          if (get().selectedId === x.id) set({ selectedId: null });
+        } catch (err) {
+          get().notify('error', `Could not remove ${x.name}: ${describeError(err)}`);
+        }
       }
+      if (gone.length === 0) return;
+      history.push({
+        label: gone.length === 1 ? `remove ${gone[0].name}` : `remove ${gone.length} nodes`,
+        async undo() {
+          for (const x of gone) await x.r.restore();
+          // An edge between two removed nodes is in both their snapshots: connect it once.
+          const done = new Set<string>();
+          for (const [from, to] of gone.flatMap((x) => x.r.links)) {
+            const key = `${from.id}\0${to.id}`;
+            if (done.has(key)) continue;
+            done.add(key);
+            // A node on the other end may have gone since: the rest still come back.
+            await connectRefs(from, to, false).catch((err: unknown) => get().notify('warning', `An edge did not come back: ${describeError(err)}`));
+          }
+        },
+        async redo() {
+          for (const x of gone) await x.r.remove();
+        },
+      });
+    },
+    async duplicateCapsule(id) {
+      const c = get().capsules[id];
+      if (!c) return;
+      await edit(`Could not duplicate ${c.name}`, async () => {
+        const original = history.ref(id);
+        const view = await invoke('capsule.duplicate', { id });
+        set({ selectedId: view.id });
+        const ref = history.ref(view.id);
+        get().notify('info', `Duplicated ${c.name} as ${view.name} (same manifest; no edge leads to it yet).`);
+        return {
+          label: `duplicate ${c.name}`,
+          undo: async () => void (await invoke('capsule.remove', { id: ref.id, deleteManifest: true })),
+          redo: async () => history.rebind(ref, (await invoke('capsule.duplicate', { id: original.id, name: view.name, position: view.position })).id),
+        };
+      });
     },
     async undo() {
       try {

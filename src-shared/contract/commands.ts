@@ -17,6 +17,8 @@ const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ 
 const position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
 const id = z.string().min(1).max(200);
 const none = z.strictObject({}).optional();
+/** A manifest `name`: letters, digits, `.`, `-`, `_`, at most 63. */
+const capsuleName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/i);
 /** What becomes of the running capsules of the workspace being left. */
 const leaving = z.enum(['stop', 'keep']).optional();
 
@@ -44,7 +46,11 @@ export const commands = {
 
   'capsule.add': command<CapsuleView>()(
     'Creates a manifest from the orchestrator or worker template and a node at the given position.',
-    z.strictObject({ kind: z.enum(['orchestrator', 'worker']), name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/i).optional(), position }),
+    z.strictObject({ kind: z.enum(['orchestrator', 'worker']), name: capsuleName.optional(), position }),
+  ),
+  'capsule.duplicate': command<CapsuleView>()(
+    "Copies a capsule: a new manifest file with the same text under a new unique name (`name`, or `<name>-copy`, `-copy-2`, …) and no pinned port, and a node beside the original (or at `position`). Its own allow list comes along (the edges out of it); edges into the original are not copied.",
+    z.strictObject({ id, name: capsuleName.optional(), position: position.optional() }),
   ),
   'capsule.move': command<void>()('Moves a node (the position persists in formation.yaml).', z.strictObject({ id, position })),
   'capsule.remove': command<void>()(

@@ -31,6 +31,8 @@ export interface CapsuleView {
   /** Manifest path relative to the workspace folder. */
   manifestPath: string;
   position: Position;
+  /** Set when formation.yaml gives the node no position (it stands at 0,0 until the canvas places it). */
+  unplaced?: true;
   role: 'orchestrator' | 'worker' | 'agent' | null;
   /** Driver kind (rehearsal, anthropic, …) or the artifact name when unknown; null when unreadable. */
   driver: string | null;
@@ -81,6 +83,8 @@ export interface RemoteView {
   id: string;
   url: string;
   position: Position;
+  /** As for a capsule: formation.yaml gives no position. */
+  unplaced?: true;
   card?: RemoteCardView;
   /** Why the card could not be fetched or read. */
   error?: string;

@@ -5,6 +5,7 @@ import { useStudio, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
 import { RestartToApply } from '../../app/RestartToApply';
 import { NodeActivity } from './NodeActivity';
+import { DriverIcon } from './DriverIcon';
 
 const STATE_LABEL: Record<CapsuleState, string> = {
   stopped: 'Stopped',
@@ -58,7 +59,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
     >
       {role === 'orchestrator' ? null : <Handle type="target" position={Position.Left} aria-label={`Connect to ${capsule.name}`} />}
       <header className="capsule-node-head">
-        <span className="capsule-node-role">{role}</span>
+        <span className="capsule-node-role"><DriverIcon driver={capsule.driver} />{role}</span>
         <span className="capsule-node-state" data-state={capsule.state}>
           <span className="state-dot" aria-hidden="true" />
           {STATE_LABEL[capsule.state]}

@@ -1,16 +1,18 @@
-import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useRef, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import {
   applyNodeChanges,
   Background,
   BackgroundVariant,
   Controls,
   MarkerType,
+  MiniMap,
   Panel,
   ReactFlow,
   useReactFlow,
   useStore,
   type Connection,
   type IsValidConnection,
+  type Node,
   type NodeChange,
   type OnBeforeDelete,
   type OnConnectStart,
@@ -25,6 +27,12 @@ import { ExternalNode } from './ExternalNode';
 import { PermissionEdge } from './PermissionEdge';
 import { RemoteNode } from './RemoteNode';
 import { isPaletteKind, PALETTE_MIME } from './palette';
+import { FIT_VIEW, FIT_VIEW_ANIMATED } from './fitView';
+import { autoLayoutAll } from './layoutActions';
+import { useAutoPlace } from './useAutoPlace';
+import { useCanvasMenu } from './useCanvasMenu';
+import { useFocusNode } from './useFocusNode';
+import { useMinimap } from './useMinimap';
 
 // Module scope: xyflow re-mounts every node when these objects change identity.
 const nodeTypes = { capsule: CapsuleNode, remote: RemoteNode, external: ExternalNode };
@@ -32,8 +40,15 @@ const edgeTypes = { permission: PermissionEdge };
 const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } };
 const proOptions = { hideAttribution: true };
 const DELETE_KEYS = ['Delete', 'Backspace'];
-// No MiniMap: it redraws every node on each pan frame, which doubled the p95 frame time with
-// 300 nodes (e2e/graph-perf.spec.ts); Fit view covers the same need.
+/** Shift-click adds a node to the selection (as do Ctrl and Cmd); Shift-drag draws a selection box. */
+const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
+const MINIMAP_SIZE = { width: 168, height: 112 };
+/** Minimap nodes take the colour of the node card's top border (orchestrator, worker, remote). */
+const minimapColor = (n: Node) => {
+  if (n.type === 'remote') return 'var(--busy)';
+  if (n.type === 'external') return 'var(--text-faint)';
+  return useStudio.getState().capsules[n.id]?.role === 'orchestrator' ? 'var(--accent)' : 'var(--ok)';
+};
 
 /** A change xyflow sends for every pointer move of a drag. */
 const isDragMove = (c: NodeChange<FlowNode>) => c.type === 'position' && c.dragging === true;
@@ -63,6 +78,11 @@ export function GraphCanvas() {
   }, []);
   const { screenToFlowPosition, fitView } = useReactFlow<FlowNode, FlowEdge>();
   const dragOrigins = useRef(new Map<string, XYPosition>());
+  useAutoPlace();
+  const [minimap, toggleMinimap] = useMinimap(storeNodes.length);
+  const focusNode = useFocusNode();
+  const onMinimapNodeClick = useCallback((_e: ReactMouseEvent, n: Node) => focusNode(n.id), [focusNode]);
+  const menu = useCanvasMenu();
 
   const onDragOver = useCallback((e: DragEvent) => {
     if (!e.dataTransfer.types.includes(PALETTE_MIME)) return;
@@ -128,7 +148,7 @@ export function GraphCanvas() {
   }, []);
 
   return (
-    <div className="graph" onDragOver={onDragOver} onDrop={onDrop} data-testid="canvas">
+    <div className="graph" onDragOver={onDragOver} onDrop={onDrop} onKeyDown={menu.onKeyDown} data-testid="canvas">
       {empty ? (
         <div className="graph-empty">
           <div>
@@ -153,23 +173,33 @@ export function GraphCanvas() {
           isValidConnection={isValidConnection}
           onBeforeDelete={onBeforeDelete}
           deleteKeyCode={DELETE_KEYS}
+          multiSelectionKeyCode={MULTI_SELECT_KEYS}
+          {...menu.handlers}
           onlyRenderVisibleElements
           colorMode={colorMode}
           proOptions={proOptions}
           fitView
-          fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+          fitViewOptions={FIT_VIEW}
           minZoom={0.1}
           aria-label="Formation canvas"
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1.5} />
           <Controls showInteractive={false} position="bottom-left" />
-          <Panel position="top-right">
-            <button type="button" className="btn" onClick={() => void fitView({ padding: 0.2, maxZoom: 1, duration: 200 })}>
+          <Panel position="top-right" className="graph-tools">
+            <button type="button" className="btn" disabled={empty} onClick={() => void autoLayoutAll()} title="Arrange every node: orchestrators left of their workers (one undo step)">
+              Auto-layout
+            </button>
+            <button type="button" className="btn" aria-pressed={minimap} onClick={toggleMinimap} title={minimap ? 'Hide the minimap' : 'Show the minimap'}>
+              Minimap
+            </button>
+            <button type="button" className="btn" onClick={() => void fitView(FIT_VIEW_ANIMATED)}>
               Fit view
             </button>
           </Panel>
+          {minimap ? <MiniMap pannable zoomable position="bottom-right" ariaLabel="Minimap" nodeColor={minimapColor} nodeBorderRadius={4} style={MINIMAP_SIZE} onNodeClick={onMinimapNodeClick} /> : null}
         </ReactFlow>
       </CompactContext.Provider>
+      {menu.element}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useStudio } from '../../store';
 import { EventWindowNav } from './EventWindowNav';
 import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
@@ -9,17 +10,26 @@ const OVERSCAN = 10;
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH = 60;
 
-/** The opened session: its summary, a task picker and its events in a windowed list, paged from the core. */
+/**
+ * The opened session: its summary, a task picker and its events in a windowed list
+ * (@tanstack/react-virtual, rows of one fixed height), paged from the core.
+ */
 export function SessionTrace() {
   const o = useStudio((s) => s.openedSession)!;
-  const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(480);
   const box = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => sessionRows(o.events), [o.events]);
   const taskName = useMemo(() => new Map(o.tasks.map((t) => [t.id, `Task ${t.ord}${t.text ? `: ${t.text.slice(0, 80)}` : ''}`])), [o.tasks]);
-
-  const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_H) + OVERSCAN);
+  const list = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => box.current,
+    estimateSize: () => ROW_H,
+    overscan: OVERSCAN,
+    // Before the first measure (and in a test's headless page), a screen's worth of rows.
+    initialRect: { width: 0, height: 480 },
+  });
+  const shownRows = list.getVirtualItems();
+  const first = shownRows[0]?.index ?? 0;
+  const last = (shownRows[shownRows.length - 1]?.index ?? -1) + 1;
   const wantMore = o.next !== null && !o.loading && last >= rows.length - PREFETCH;
   useEffect(() => {
     if (wantMore) void useStudio.getState().loadMoreEvents();
@@ -37,10 +47,7 @@ export function SessionTrace() {
     const firstSeq = o.events[0]?.seq;
     shown.current = { first: firstSeq, rows: rows.length };
     if (!el || before.first === undefined || firstSeq === undefined || firstSeq >= before.first) return;
-    if (o.events.some((e) => e.seq === before.first)) {
-      el.scrollTop += (rows.length - before.rows) * ROW_H;
-      setScrollTop(el.scrollTop);
-    }
+    if (o.events.some((e) => e.seq === before.first)) el.scrollTop += (rows.length - before.rows) * ROW_H;
   }, [o.events, rows.length]);
   // After a jump, the list stands at the window's top (a line number) or its end.
   const jumped = o.jump?.n;
@@ -48,15 +55,7 @@ export function SessionTrace() {
     const el = box.current;
     if (!el || jumped === undefined) return;
     el.scrollTop = o.jump?.to === 'end' ? el.scrollHeight : 0;
-    setScrollTop(el.scrollTop);
   }, [jumped]);
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const watch = new ResizeObserver(() => setHeight(el.clientHeight));
-    watch.observe(el);
-    return () => watch.disconnect();
-  }, []);
   const s = o.session;
 
   return (
@@ -96,11 +95,11 @@ export function SessionTrace() {
         aria-label="Session events"
         aria-busy={o.loading}
         tabIndex={0}
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
-        <div style={{ height: rows.length * ROW_H, position: 'relative' }}>
-          {rows.slice(first, last).map((r, i) => {
-            const top = (first + i) * ROW_H;
+        <div style={{ height: list.getTotalSize(), position: 'relative' }}>
+          {shownRows.map((v) => {
+            const r = rows[v.index];
+            const top = v.start;
             if (r.kind === 'task') {
               return (
                 <div key={r.key} role="listitem" className="session-row session-row-task" style={{ top }}>
