@@ -49,7 +49,7 @@ export function expandToolCalls(calls: ToolCall[], tools: Tool[]): ToolCall[] {
 export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskRun): Promise<ChatMessage[]> {
   const ctx = toolContext(task);
   for (const c of calls) task.trace({ event_type: 'tool_call', call_id: c.id, name: c.name, arguments: c.arguments });
-  const outcomes = await Promise.all(calls.map((c) => runOne(c, tools, ctx)));
+  const outcomes = await Promise.all(calls.map((c) => runOne(c, tools, { ...ctx, callId: c.id })));
   const messages: ChatMessage[] = [];
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i];
@@ -71,7 +71,8 @@ export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskR
       ok = false;
       content = out.error;
     }
-    task.trace({ event_type: 'tool_result', call_id: call.id, name: call.name, ok, result: content });
+    const traced = 'traced' in out ? out.traced : undefined;
+    task.trace({ event_type: 'tool_result', call_id: call.id, name: call.name, ok, result: content, ...traced });
     messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content, ...(ok ? {} : { isError: true }) });
   }
   return messages;

@@ -12,6 +12,8 @@ export interface ToolContext {
   sessionId: string;
   taskId: string;
   contextId: string;
+  /** The id of the tool call being run (the call_id of its tool_call and tool_result lines). */
+  callId?: string;
   /** The traceparent the task arrived with: a delegation keeps its trace id. */
   traceparent?: string;
   /** Aborted when the task is canceled. */
@@ -34,10 +36,13 @@ export interface InFlightWork {
   canceledStatus?(): string | undefined;
 }
 
+/** Fields a tool adds to its tool_result trace line (a delegation names the peer task it made). */
+export type TracedFields = Record<string, string | number | boolean>;
+
 export type ToolOutcome =
   /** `artifact`: structured output of the tool (a worker's data answer) the task passes on. */
-  | { ok: true; content: string; artifact?: import('../../src-shared/a2a').Artifact }
-  | { ok: false; error: string }
+  | { ok: true; content: string; artifact?: import('../../src-shared/a2a').Artifact; traced?: TracedFields }
+  | { ok: false; error: string; traced?: TracedFields }
   /** Puts the task in TASK_STATE_INPUT_REQUIRED with this question. */
   | { inputRequired: string };
 
