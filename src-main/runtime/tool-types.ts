@@ -20,6 +20,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Appends to the session trace (session_id, task_id and ts are filled in). */
   trace(event: { event_type: string } & Record<string, unknown>): void;
+  /** Adds fields to this call's tool_result trace line (a delegation names the peer task it made). */
+  traceResult?(fields: Record<string, string | number | boolean>): void;
   /** Registers work in flight; the returned function unregisters it when the work ends. */
   track(work: InFlightWork): () => void;
 }
@@ -36,13 +38,10 @@ export interface InFlightWork {
   canceledStatus?(): string | undefined;
 }
 
-/** Fields a tool adds to its tool_result trace line (a delegation names the peer task it made). */
-export type TracedFields = Record<string, string | number | boolean>;
-
 export type ToolOutcome =
   /** `artifact`: structured output of the tool (a worker's data answer) the task passes on. */
-  | { ok: true; content: string; artifact?: import('../../src-shared/a2a').Artifact; traced?: TracedFields }
-  | { ok: false; error: string; traced?: TracedFields }
+  | { ok: true; content: string; artifact?: import('../../src-shared/a2a').Artifact }
+  | { ok: false; error: string }
   /** Puts the task in TASK_STATE_INPUT_REQUIRED with this question. */
   | { inputRequired: string };
 

@@ -114,12 +114,11 @@ function outcomeOf(task: Task, d: Delegation): ToolOutcome {
  * What the delegation's tool_result line records beside the answer: the peer task it made and the
  * session holding it, so a trace reader (the Studio's inspector) can open the child task.
  */
-function linked(outcome: ToolOutcome, d: Delegation): ToolOutcome {
-  if ('inputRequired' in outcome) return outcome;
-  const traced: Record<string, string> = { delegation_id: d.id, capsule: d.capsule };
-  if (d.peerTaskId) traced.peer_task_id = d.peerTaskId;
-  if (d.childSessionId) traced.child_session_id = d.childSessionId;
-  return { ...outcome, traced };
+function linkOf(d: Delegation): Record<string, string> {
+  const fields: Record<string, string> = { delegation_id: d.id, capsule: d.capsule };
+  if (d.peerTaskId) fields.peer_task_id = d.peerTaskId;
+  if (d.childSessionId) fields.child_session_id = d.childSessionId;
+  return fields;
 }
 
 const allowOf = (deps: DelegateDeps): readonly string[] => (typeof deps.allow === 'function' ? deps.allow() : deps.allow);
@@ -214,8 +213,8 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
       const started = startChild(deps, target.manifestPath, ctx, d);
       d.pending = started;
       const err = await started;
-      if (err) return linked({ ok: false, error: err }, d);
-      if (d.canceled) return linked({ ok: false, error: 'canceled' }, d);
+      if (err) return { ok: false, error: err };
+      if (d.canceled) return { ok: false, error: 'canceled' };
     }
     ctx.trace({ event_type: 'delegation_start', delegation_id: d.id, ...(ctx.callId ? { call_id: ctx.callId } : {}), to: args.to, peer_url: d.url, capsule: d.capsule, child_session_id: d.childSessionId, traceparent });
     const parts: Part[] = [{ text: args.text }];
@@ -232,16 +231,17 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     });
     d.pending = sent;
     const answer = await sent;
-    if (answer.message) return linked({ ok: true, content: answer.message.parts.map((p) => p.text ?? JSON.stringify(p.data ?? '')).join('\n') }, d);
-    if (d.canceled) return linked({ ok: false, error: 'canceled' }, d);
+    if (answer.message) return { ok: true, content: answer.message.parts.map((p) => p.text ?? JSON.stringify(p.data ?? '')).join('\n') };
+    if (d.canceled) return { ok: false, error: 'canceled' };
     const final = await followTask(client, d.url, answer.task, { ...call(), signal: ctx.signal, ...deps.poll });
     d.peerSettled = true;
     ctx.trace({ event_type: 'delegation_end', delegation_id: d.id, peer_task_id: final.id, state: final.status.state });
-    return linked(outcomeOf(final, d), d);
+    return outcomeOf(final, d);
   } catch (err) {
-    if (d.canceled || ctx.signal.aborted) return linked({ ok: false, error: 'canceled' }, d);
-    return linked({ ok: false, error: describeError(err) }, d);
+    if (d.canceled || ctx.signal.aborted) return { ok: false, error: 'canceled' };
+    return { ok: false, error: describeError(err) };
   } finally {
+    ctx.traceResult?.(linkOf(d));
     if (!d.canceled && !ctx.signal.aborted) {
       untrack();
       // A sub-capsule lives as long as its delegation; its records stay under children/.
