@@ -9,6 +9,7 @@ import { createNoticeSlice } from './noticeSlice';
 import { createTasksSlice } from './tasksSlice';
 import { createTracesSlice } from './tracesSlice';
 import { createSessionsSlice } from './sessionsSlice';
+import { createInspectorSlice } from './inspectorSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -20,6 +21,7 @@ export type { TaskRecord } from './tasksSlice';
 export type { LiveTrace } from './tracesSlice';
 export type { Notice } from './noticeSlice';
 export type { SessionFilter, OpenSession } from './sessionsSlice';
+export type { SideTab } from './inspectorSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText } from './tasksSlice';
@@ -35,6 +37,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createTracesSlice(...a),
   ...createNoticeSlice(...a),
   ...createSessionsSlice(...a),
+  ...createInspectorSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */
