@@ -53,6 +53,12 @@ function pricedCoordinator(workspace: string): void {
   writeFileSync(file, yaml);
 }
 
+/** A screenshot with the pointer off the panel (a hovered resize edge would show as a bar). */
+async function shot(app: StudioPage, name: string): Promise<void> {
+  await app.page.mouse.move(600, 300);
+  await app.screenshot(name);
+}
+
 async function runFormation(page: Page, app: StudioPage): Promise<string> {
   await page.goto('/');
   await app.launchAll.click();
@@ -101,7 +107,7 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   await expect(turns.getByRole('row', { name: 'Task total' })).toContainText('$0.0005');
   await expect(ins.section(taskId, 'Turns').getByLabel('Cost')).toContainText("$0.0005 at gpt-4o-mini's list price");
   await expect(ins.section(taskId, 'Residue')).toContainText('Nothing was left running');
-  await app.screenshot('inspector-full-task-light');
+  await shot(app, 'inspector-full-task-light');
 
   // Each delegation links to its child task; the researcher's opens in the researcher's capsule.
   await expect(ins.section(taskId, 'Delegations').getByRole('listitem')).toHaveCount(2);
@@ -121,6 +127,11 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   // The live trace: a row opens in place to its JSON, which copies whole.
   await app.canvas.select('coordinator');
   await ins.openTab('Live trace');
+  // Once the history is read in (the list settles on the task's end), a row stays where it is.
+  await expect(ins.traceRow(/task_end/)).toBeVisible();
+  const coordinatorSession = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'coordinator')!.sessionId!;
+  const lines = (await studio.core.invoke('trace.tail', { sessionId: coordinatorSession, last: 1000 })).events.length;
+  await expect(page.getByTestId('trace-count')).toHaveText(new RegExp(`^${lines} events`));
   const call = ins.traceRow(/tool_call.*delegate_task/).first();
   await call.click();
   const open = ins.liveTrace.getByRole('row', { name: 'tool_call event' });
@@ -140,7 +151,7 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   // Only the list scrolls: the tab panel around it has no scroll range of its own.
   const panelScroll = await page.getByRole('tabpanel').evaluate((el) => el.scrollHeight - el.clientHeight);
   expect(panelScroll).toBeLessThanOrEqual(0);
-  await app.screenshot('inspector-full-trace-open-light');
+  await shot(app, 'inspector-full-trace-open-light');
   await open.getByText('tool_call', { exact: true }).click();
   await expect(ins.liveTrace.getByRole('row', { name: 'tool_call event' })).toHaveCount(0);
 
@@ -169,15 +180,15 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   await expect.poll(async () => (await ins.panel('coordinator').boundingBox())!.width).toBeCloseTo(body.width, 0);
   await ins.openTab('Tasks');
   await ins.openTask(taskId);
-  await app.screenshot('inspector-full-width-light');
+  await shot(app, 'inspector-full-width-light');
   await page.emulateMedia({ colorScheme: 'dark' });
-  await app.screenshot('inspector-full-width-dark');
+  await shot(app, 'inspector-full-width-dark');
   await page.keyboard.press('Escape');
   await expect(ins.fullWidth).toBeVisible();
   await expect.poll(() => ins.panelWidth('coordinator')).toBeCloseTo(320, -1);
   await ins.dragEdge(-300);
-  await app.screenshot('inspector-full-task-dark');
+  await shot(app, 'inspector-full-task-dark');
   await ins.openTab('Live trace');
   await ins.traceRow(/inference/).first().click();
-  await app.screenshot('inspector-full-trace-open-dark');
+  await shot(app, 'inspector-full-trace-open-dark');
 });
