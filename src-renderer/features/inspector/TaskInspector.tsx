@@ -124,7 +124,15 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
         <Artifacts artifacts={artifacts} />
       </Section>
       <Section title="Turns">
-        {error ? <p className="error-text">Could not read the task's trace: {error}</p> : !trace || !figures ? <p className="muted">Reading the trace…</p> : <Turns figures={figures} model={trace.model} priced={trace.price !== null} />}
+        {!sessionId ? (
+          <p className="muted">The session this task ran in is not known here; the Sessions browser has its trace.</p>
+        ) : error ? (
+          <p className="error-text">Could not read the task&apos;s trace: {error}</p>
+        ) : !trace || !figures ? (
+          <p className="muted">Reading the trace…</p>
+        ) : (
+          <Turns figures={figures} model={trace.model} priced={trace.price !== null} />
+        )}
         {trace?.truncated ? <p className="muted">This task has more trace lines than the inspector reads; the first ones are shown. The Sessions browser has them all.</p> : null}
       </Section>
       <Section title="Delegations">{trace ? <DelegationLinks list={delegations} /> : null}</Section>
