@@ -84,6 +84,10 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   // Messages: the user's and the agent's.
   const messages = ins.section(taskId, 'Messages');
   await expect(messages.getByRole('listitem', { name: 'User message' })).toContainText('Write a note about tide pools');
+  const said = messages.getByRole('listitem', { name: 'Agent message' });
+  await expect(said).toHaveCount(2);
+  await expect(said.first()).toContainText('called delegate_task, delegate_task');
+  await expect(said.last()).toContainText('Summary: the researcher gathered the facts');
   // Artifacts: the answer as text, data as formatted JSON, a file with its name, type and size, and a download.
   const artifacts = ins.section(taskId, 'Artifacts');
   await expect(artifacts.getByRole('listitem', { name: 'Artifact response' })).toContainText('Summary: the researcher gathered the facts');
@@ -120,6 +124,7 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   await expect(ins.detail(childId)).toBeVisible();
   await expect(ins.section(childId, 'Messages').getByRole('listitem', { name: 'User message' })).toContainText('Find three facts for this request.');
   await expect(ins.section(childId, 'Artifacts')).toContainText('Research notes');
+  await expect(ins.section(childId, 'Messages').getByRole('listitem', { name: 'Agent message' })).toContainText('Research notes');
   await expect(ins.section(childId, 'Turns').getByRole('table', { name: 'Turns' }).getByRole('row', { name: 'Turn 1' })).toBeVisible();
   // The worker's model has no price: no cost is made up.
   await expect(ins.section(childId, 'Turns').getByLabel('Cost')).toContainText('does not know the model rehearsal');

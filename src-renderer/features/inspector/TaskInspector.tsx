@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { residueOfTask } from '../../../src-shared/residue';
 import { useStudio, type TaskRecord } from '../../store';
@@ -118,7 +118,7 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
       </Section>
       {/* A task waiting for input shows its reply box here, under the question. */}
       <Section title="Messages">
-        <Messages history={task.history ?? []} agent={agent} />
+        <Messages history={task.history ?? []} turns={figures?.turns ?? []} agent={agent} />
       </Section>
       <Section title="Artifacts">
         <Artifacts artifacts={artifacts} />
@@ -156,7 +156,7 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
   );
 }
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
+function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section className="task-section" aria-label={title}>
       <h3 className="task-section-title">{title}</h3>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { answerText, useStudio, type TaskRecord } from '../../store';
 import { TaskStateBadge } from '../console';
@@ -10,7 +10,7 @@ export function firstUserText(task: Task): string {
 }
 
 /** One task of the capsule: state, id, what was asked; Cancel; the details open under it. */
-export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolean; children?: React.ReactNode }) {
+export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolean; children?: ReactNode }) {
   const { task, capsuleId } = rec;
   const cancel = useStudio((s) => s.cancelAnswers[task.id]);
   const [busy, setBusy] = useState(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../../src-shared/trace';
-import { taskDelegations, taskFigures, taskHistory } from './taskTrace';
+import { TURN_TEXT_CHARS, taskDelegations, taskFigures, taskHistory } from './taskTrace';
 
 const T = 'tsk_1';
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
@@ -21,7 +21,7 @@ const run = [
   line(501, 'tool_result', { call_id: 'c1', name: 'delegate_task', ok: true, result: 'facts', peer_task_id: 'tsk_r', child_session_id: 'ses_r', capsule: 'researcher' }),
   line(800, 'delegation_end', { delegation_id: 'dlg_b', peer_task_id: 'tsk_w', state: 'TASK_STATE_FAILED' }),
   line(801, 'tool_result', { call_id: 'c2', name: 'delegate_task', ok: false, result: 'peer_task_failed: no ink', peer_task_id: 'tsk_w', child_session_id: 'ses_w', capsule: 'writer' }),
-  line(1001, 'inference', { turn: 2, tokens_in: 1500, tokens_out: 40, duration_ms: 200, stop_reason: 'end_turn' }),
+  line(1001, 'inference', { turn: 2, tokens_in: 1500, tokens_out: 40, duration_ms: 200, stop_reason: 'end_turn', text: 'Summary: all done.' }),
   line(1002, 'task_end', { state: 'TASK_STATE_COMPLETED', duration_ms: 1002 }),
 ];
 
@@ -38,6 +38,7 @@ describe('turn figures from trace lines', () => {
     ]);
     expect(f).toMatchObject({ tokensIn: 2700, tokensOut: 120, modelMs: 350, wallMs: 1002, costUsd: null });
     expect(f.turns.every((t) => t.costUsd === null)).toBe(true);
+    expect(f.turns.map((t) => t.text)).toEqual(['', 'Summary: all done.']);
   });
 
   it('prices every turn and the task when the model has a price', () => {
@@ -59,7 +60,9 @@ describe('turn figures from trace lines', () => {
     expect(taskFigures([], null)).toEqual({ turns: [], tokensIn: 0, tokensOut: 0, modelMs: 0, costUsd: null, wallMs: null });
     const odd = [line(0, 'task_start'), line(10, 'inference', { turn: 'x', tokens_in: -1 as unknown, duration_ms: 'slow' }), line(20, 'frame')];
     const f = taskFigures(odd, null);
-    expect(f.turns[0]).toMatchObject({ turn: 1, modelMs: 0, tokensIn: -1 });
+    expect(f.turns[0]).toMatchObject({ turn: 1, modelMs: 0, tokensIn: -1, text: '' });
+    const long = taskFigures([line(0, 'inference', { turn: 1, text: 'y'.repeat(TURN_TEXT_CHARS + 5) })], null);
+    expect(long.turns[0].text).toHaveLength(TURN_TEXT_CHARS);
   });
 });
 

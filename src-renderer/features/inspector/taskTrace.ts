@@ -28,8 +28,13 @@ export interface TurnView {
   /** Null when the model's price is not known. */
   costUsd: number | null;
   stopReason: string;
+  /** What the model said in the turn (its first TURN_TEXT_CHARS characters). */
+  text: string;
   tools: ToolCallView[];
 }
+
+/** Characters of a turn's text kept for the inspector (the Live trace and Sessions have the whole line). */
+export const TURN_TEXT_CHARS = 4000;
 
 export interface TaskFigures {
   turns: TurnView[];
@@ -71,6 +76,7 @@ export function taskFigures(events: readonly TraceEvent[], price: ModelPriceView
         tokensOut,
         costUsd: costUsd(price, tokensIn, tokensOut),
         stopReason: str(e.stop_reason) ?? '',
+        text: (str(e.text) ?? '').slice(0, TURN_TEXT_CHARS),
         tools: [],
       };
       answeredAt = end;

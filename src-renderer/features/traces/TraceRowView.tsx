@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type KeyboardEvent } from 'react';
 import type { TraceEvent } from '../../../src-shared/trace';
 import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
 import { JsonBlock } from '../inspector';
@@ -46,7 +46,7 @@ export const EventRowView = memo(function EventRowView({
   measure: (el: HTMLElement | null) => void;
 }) {
   const kind = traceEventKind(event.event_type);
-  const keys = (k: React.KeyboardEvent) => {
+  const keys = (k: KeyboardEvent) => {
     if (k.target !== k.currentTarget || (k.key !== 'Enter' && k.key !== ' ')) return;
     k.preventDefault();
     onToggle(index);
