@@ -1,9 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { MAX_TASK_TRACE_LINES } from '../../src-shared/contract';
 import { newSessionId, newTaskId } from '../../src-shared/ids';
 import { createTraceWriter } from '../trace';
 import { createTestStudio, type TestStudio } from './test-studio';
+import { taskTraceFromFile } from './traces-task';
 
 // sessions.taskTrace: the lines of one task that make its turns and delegations, and its model's price.
 
@@ -60,4 +63,18 @@ it('sends at most MAX_TASK_TRACE_LINES lines of one task, and says it cut them',
   expect(got.events).toHaveLength(MAX_TASK_TRACE_LINES);
   expect(got.truncated).toBe(true);
   expect(got.events[0].event_type).toBe('task_start');
+});
+
+it('reads the same from the trace file where the index cannot open, past one page of lines', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'task-trace-'));
+  try {
+    const task = newTaskId();
+    const noise = Array.from({ length: 6000 }, (_, i) => ({ event_type: 'frame', task_id: task, text: `f${i}` }));
+    const id = record(home, 'claude-sonnet-4-5', [{ event_type: 'task_start', task_id: task }, ...noise, { event_type: 'inference', task_id: task, turn: 1, tokens_in: 5, tokens_out: 5, duration_ms: 1 }, { event_type: 'task_end', task_id: task }]);
+    const got = await taskTraceFromFile(join(home, 'records'), id, undefined, task, { available: false });
+    expect(got.events.map((e) => e.event_type)).toEqual(['task_start', 'inference', 'task_end']);
+    expect(got).toMatchObject({ truncated: false, model: 'claude-sonnet-4-5', price: { inPerMTok: 3, outPerMTok: 15 }, store: { available: false } });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 });
