@@ -5,10 +5,13 @@ import { describeError, invoke } from '../../store';
 /** Tries after a task ended whose task_end line the index had not read yet (it follows traces every second). */
 const LATE_TRIES = 3;
 const LATE_WAIT_MS = 700;
+/** While the task runs, its turns are read again this often (only while its details are open). */
+const RUNNING_POLL_MS = 2000;
 
 /**
  * A task's trace lines (sessions.taskTrace), read again whenever `version` changes (the task's
- * state or status time moved), and a few times more after its end until the end is in them.
+ * state or status time moved), every RUNNING_POLL_MS while it runs, and a few times more after its
+ * end until the end is in them.
  */
 export function useTaskTrace(sessionId: string | undefined, taskId: string, version: string, ended: boolean): { trace?: TaskTraceView; error?: string } {
   const [got, setGot] = useState<{ key: string; trace?: TaskTraceView; error?: string }>({ key: '' });
@@ -23,7 +26,8 @@ export function useTaskTrace(sessionId: string | undefined, taskId: string, vers
         if (!live) return;
         setGot({ key, trace });
         const endSeen = trace.events.some((e) => e.event_type === 'task_end');
-        if (ended && !endSeen && tries > 0) timer = setTimeout(() => void read(tries - 1), LATE_WAIT_MS);
+        if (!ended) timer = setTimeout(() => void read(tries), RUNNING_POLL_MS);
+        else if (!endSeen && tries > 0) timer = setTimeout(() => void read(tries - 1), LATE_WAIT_MS);
       } catch (err) {
         if (live) setGot({ key, error: describeError(err) });
       }
