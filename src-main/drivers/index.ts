@@ -1,6 +1,7 @@
 import { DRIVER_ARTIFACTS, type Manifest } from '../../src-shared/manifest';
 import { createHttpDriverFor, isHttpDriverKind } from './http';
 import { priceUsd as pricesTable } from './prices';
+export { pricePerMTok } from './prices';
 import { createRehearsalDriver } from './rehearsal';
 import type { Driver } from './types';
 

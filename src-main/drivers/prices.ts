@@ -34,14 +34,15 @@ const TABLE: readonly (readonly [RegExp, Price])[] = [
   [/^deepseek-(chat|reasoner)$/, [0.28, 0.42]],
 ];
 
-function priceOf(model: string): Price | undefined {
+/** A model's list price (US dollars per million tokens, input and output), or undefined when not known. */
+export function pricePerMTok(model: string): Price | undefined {
   const name = deepseekModelId(planOpenAiModel(model.toLowerCase()).model);
   return TABLE.find(([pattern]) => pattern.test(name))?.[1];
 }
 
 /** What a number of tokens costs on a model, or undefined when the model's price is not known. */
 export function priceUsd(model: string, tokensIn: number, tokensOut: number): number | undefined {
-  const price = priceOf(model);
+  const price = pricePerMTok(model);
   if (!price) return undefined;
   return (tokensIn * price[0] + tokensOut * price[1]) / 1_000_000;
 }

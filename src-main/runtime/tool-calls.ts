@@ -49,7 +49,8 @@ export function expandToolCalls(calls: ToolCall[], tools: Tool[]): ToolCall[] {
 export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskRun): Promise<ChatMessage[]> {
   const ctx = toolContext(task);
   for (const c of calls) task.trace({ event_type: 'tool_call', call_id: c.id, name: c.name, arguments: c.arguments });
-  const outcomes = await Promise.all(calls.map((c) => runOne(c, tools, { ...ctx, callId: c.id })));
+  const traced = calls.map(() => ({}) as Record<string, string | number | boolean>);
+  const outcomes = await Promise.all(calls.map((c, i) => runOne(c, tools, { ...ctx, callId: c.id, traceResult: (fields) => Object.assign(traced[i], fields) })));
   const messages: ChatMessage[] = [];
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i];
@@ -71,7 +72,7 @@ export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskR
       ok = false;
       content = out.error;
     }
-    task.trace({ event_type: 'tool_result', call_id: call.id, name: call.name, ok, result: content });
+    task.trace({ ...traced[i], event_type: 'tool_result', call_id: call.id, name: call.name, ok, result: content });
     messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content, ...(ok ? {} : { isError: true }) });
   }
   return messages;

@@ -12,7 +12,7 @@ export interface ToolContext {
   sessionId: string;
   taskId: string;
   contextId: string;
-  /** The tool call being run (its trace lines carry it, so a delegation's lines pair with its call). */
+  /** The id of the tool call being run (the call_id of its tool_call and tool_result lines). */
   callId?: string;
   /** The traceparent the task arrived with: a delegation keeps its trace id. */
   traceparent?: string;
@@ -20,6 +20,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Appends to the session trace (session_id, task_id and ts are filled in). */
   trace(event: { event_type: string } & Record<string, unknown>): void;
+  /** Adds fields to this call's tool_result trace line (a delegation names the peer task it made). */
+  traceResult?(fields: Record<string, string | number | boolean>): void;
   /** Registers work in flight; the returned function unregisters it when the work ends. */
   track(work: InFlightWork): () => void;
 }

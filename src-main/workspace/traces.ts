@@ -5,6 +5,7 @@ import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { fallbackEvents, fallbackSessions } from './traces-fallback';
 import { createTraceIndexAccess } from './traces-index';
+import { taskTraceFromFile, taskTraceFromIndex } from './traces-task';
 import { timelineBars } from './traces-timeline';
 import { makeWorkspaceRehearsal } from './rehearse-command';
 
@@ -16,7 +17,7 @@ import { makeWorkspaceRehearsal } from './rehearse-command';
 
 const MAX_TASKS = 1000;
 
-export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'sessions.events' | 'sessions.timeline' | 'sessions.rehearse'>;
+export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'sessions.events' | 'sessions.taskTrace' | 'sessions.timeline' | 'sessions.rehearse'>;
 
 export interface TracesService {
   handlers: TraceHandlers;
@@ -94,6 +95,11 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       const found = await index.refresh(s, q.sessionId);
       const page = s.events(q.sessionId, { task: q.task, types: q.types, afterSeq: after, limit });
       return { events: page.events, next: page.nextSeq, total: filtered ? null : found.events, store: index.state() };
+    },
+    async 'sessions.taskTrace'({ sessionId, taskId }) {
+      const s = index.open();
+      if (!s) return taskTraceFromFile(recordsRoot, sessionId, capsuleOf(sessionId)?.session.trace.path, taskId, index.state());
+      return taskTraceFromIndex(index, s, sessionId, taskId);
     },
     async 'sessions.timeline'(q) {
       const s = index.open();

@@ -1,13 +1,13 @@
-import { useDeferredValue, useEffect, useState } from 'react';
-import { useStudio } from '../store';
+import { useDeferredValue, useState } from 'react';
+import { useStudio, type SideTab } from '../store';
 import { ManifestPanel } from '../features/manifest';
 import { TaskInspector } from '../features/inspector';
 import { LiveTracePanel } from '../features/traces';
 import { ExposePanel } from '../features/expose';
 import { FormationSummary, RemoteDetails } from './Details';
+import { FullWidthButton, SideFrame } from './SideFrame';
 
-type Tab = 'manifest' | 'tasks' | 'trace';
-const TABS: { id: Tab; label: string }[] = [
+const TABS: { id: SideTab; label: string }[] = [
   { id: 'manifest', label: 'Manifest' },
   { id: 'tasks', label: 'Tasks' },
   { id: 'trace', label: 'Live trace' },
@@ -20,46 +20,45 @@ export function SidePanel() {
   const selectedId = useDeferredValue(useStudio((s) => s.selectedId));
   const capsuleName = useStudio((s) => (selectedId ? s.capsules[selectedId]?.name : undefined));
   const isRemote = useStudio((s) => !!selectedId && !!s.remotes[selectedId]);
-  const [tab, setTab] = useState<Tab>('manifest');
-  // A task opened from elsewhere (an edge's list of tasks) shows in the Tasks tab.
-  const inspected = useStudio((s) => s.inspected);
-  useEffect(() => {
-    if (inspected) setTab('tasks');
-  }, [inspected]);
+  const tab = useStudio((s) => s.sideTab);
+  const [full, setFull] = useState(false);
 
   if (selectedId && isRemote) {
     return (
-      <aside className="studio-side" aria-label="Details">
+      <SideFrame label="Details" full={false} onFull={setFull}>
         <RemoteDetails id={selectedId} />
-      </aside>
+      </SideFrame>
     );
   }
   if (!selectedId || !capsuleName) {
     return (
-      <aside className="studio-side" aria-label="Details">
+      <SideFrame label="Details" full={false} onFull={setFull}>
         <FormationSummary />
-      </aside>
+      </SideFrame>
     );
   }
   return (
-    <aside className="studio-side" aria-label={`Details of ${capsuleName}`}>
+    <SideFrame label={`Details of ${capsuleName}`} full={full} onFull={setFull}>
       <div className="side-head">
         <h2 className="side-title">{capsuleName}</h2>
-        <button type="button" className="btn btn-small" onClick={() => useStudio.getState().select(null)} aria-label="Close details">
-          ✕
-        </button>
+        <span className="side-head-actions">
+          <FullWidthButton full={full} onFull={setFull} />
+          <button type="button" className="btn btn-small" onClick={() => useStudio.getState().select(null)} aria-label="Close details">
+            ✕
+          </button>
+        </span>
       </div>
       <div className="tabs" role="tablist" aria-label="Capsule details">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" id={`tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`panel-${t.id}`} className="tab" onClick={() => setTab(t.id)}>
+          <button key={t.id} type="button" role="tab" id={`tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`panel-${t.id}`} className="tab" onClick={() => useStudio.getState().setSideTab(t.id)}>
             {t.label}
           </button>
         ))}
       </div>
-      <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} data-tab={tab}>
         {tab === 'manifest' ? <ManifestPanel capsuleId={selectedId} /> : tab === 'tasks' ? <TaskInspector capsuleId={selectedId} /> : <LiveTracePanel capsuleId={selectedId} />}
       </div>
       <ExposePanel key={selectedId} capsuleId={selectedId} />
-    </aside>
+    </SideFrame>
   );
 }

@@ -128,7 +128,7 @@ describe('foldBatch', () => {
     expect(next.edgeFlow['boss->writer'].inFlight).toBe(1);
     expect(next.delegations.t1).toEqual([{ callId: 'c1', to: 'writer', state: 'running' }]);
     const other = { ...next, workspace: { dir: '/a', name: 'a', issues: [] } };
-    const moved = foldBatch(other, { ...emptyBatch(), formation: { dir: '/b', name: 'b', capsules: [], remotes: [], edges: [], issues: [] } });
+    const moved = foldBatch(other, { ...emptyBatch(), formations: [{ change: { version: 1, dir: '/b', full: { dir: '/b', name: 'b', capsules: [], remotes: [], edges: [], issues: [] } }, after: 0 }] });
     expect(moved.edgeFlow).toEqual({});
   });
 });

@@ -16,21 +16,11 @@ export interface NodeActivity {
   last?: { taskId: string; state: TaskState; text: string };
 }
 
-/** The task the inspector was asked to show; `n` changes with every ask, so asking again scrolls again. */
-export interface InspectedTask {
-  capsuleId: string;
-  taskId: string;
-  n: number;
-}
-
 export interface FlowSlice {
   /** Edge id -> its flow (bounded per edge: see flowModel.ts; one entry per edge that carried work). */
   edgeFlow: Record<string, EdgeFlow>;
   /** Capsule id -> its activity (one entry per capsule of the formation, texts cut to OUTPUT_CHARS). */
   activity: Record<string, NodeActivity>;
-  inspected: InspectedTask | null;
-  /** Selects the capsule and shows the task in its inspector (fetching it when the store lacks it). */
-  inspectTask(capsuleId: string, taskId: string): void;
 }
 
 /** The last output kept per capsule; the node shows less and expands to this. */
@@ -101,15 +91,8 @@ export function foldActivity(
   return activity ? { activity } : {};
 }
 
-let asks = 0;
 
 export const createFlowSlice: SliceCreator<FlowSlice> = (set, get) => ({
   edgeFlow: {},
   activity: {},
-  inspected: null,
-  inspectTask(capsuleId, taskId) {
-    set({ inspected: { capsuleId, taskId, n: ++asks } });
-    get().select(capsuleId);
-    if (!get().tasks[taskId] && get().capsules[capsuleId]?.sessionId) void get().refreshTask(capsuleId, taskId);
-  },
 });

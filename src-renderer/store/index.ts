@@ -10,6 +10,7 @@ import { createNoticeSlice } from './noticeSlice';
 import { createTasksSlice } from './tasksSlice';
 import { createTracesSlice } from './tracesSlice';
 import { createSessionsSlice } from './sessionsSlice';
+import { createInspectorSlice } from './inspectorSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -18,12 +19,13 @@ export type { ConsoleEntry } from './consoleSlice';
 export { entriesOf } from './consoleSlice';
 export type { DelegationOutcome } from './delegationsFold';
 export type { TaskRecord } from './tasksSlice';
-export type { NodeActivity, InspectedTask } from './flowSlice';
+export type { NodeActivity } from './flowSlice';
 export type { EdgeFlow, EdgeHop } from './flowModel';
 export { crossed } from './flowModel';
 export type { LiveTrace } from './tracesSlice';
 export type { Notice } from './noticeSlice';
 export type { SessionFilter, OpenSession } from './sessionsSlice';
+export type { SideTab } from './inspectorSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText } from './tasksSlice';
@@ -40,6 +42,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createNoticeSlice(...a),
   ...createSessionsSlice(...a),
   ...createFlowSlice(...a),
+  ...createInspectorSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */

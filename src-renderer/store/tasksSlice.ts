@@ -41,7 +41,9 @@ function mergeTask(old: TaskRecord | undefined, next: TaskRecord): TaskRecord {
 }
 
 export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
-  const put = (capsuleId: string, task: Task) => set((s) => ({ tasks: { ...s.tasks, [task.id]: mergeTask(s.tasks[task.id], { capsuleId, task }) } }));
+  // The session a task was read from is the capsule's running one (the inspector reads its trace there).
+  const put = (capsuleId: string, task: Task) =>
+    set((s) => ({ tasks: { ...s.tasks, [task.id]: mergeTask(s.tasks[task.id], { capsuleId, sessionId: s.capsules[capsuleId]?.sessionId, task }) } }));
   const stopOrCancelAll = async (capsuleId: string, command: 'session.stop' | 'session.cancelAll') => {
     const sessionId = get().capsules[capsuleId]?.sessionId ?? '';
     try {
@@ -61,7 +63,8 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
         const list = await invoke('task.list', { capsuleId });
         set((s) => {
           const tasks = { ...s.tasks };
-          for (const t of list) tasks[t.id] = mergeTask(tasks[t.id], { capsuleId, task: t });
+          const sessionId = s.capsules[capsuleId]?.sessionId;
+          for (const t of list) tasks[t.id] = mergeTask(tasks[t.id], { capsuleId, sessionId, task: t });
           return { tasks };
         });
       } catch (err) {

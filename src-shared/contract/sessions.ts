@@ -94,6 +94,43 @@ export interface TimelineBar {
   traceparent?: string;
 }
 
+/** List prices of a model in US dollars per million tokens, as the core's price table has them. */
+export interface ModelPriceView {
+  inPerMTok: number;
+  outPerMTok: number;
+}
+
+/** The trace lines that make up one task's turns, tool calls and delegations, with its model's price. */
+export interface TaskTraceView {
+  /** The task's lines of TASK_TRACE_TYPES, in order; at most MAX_TASK_TRACE_LINES. */
+  events: SessionEventView[];
+  /** True when the task has more such lines than were sent (the first ones are). */
+  truncated: boolean;
+  model: string | null;
+  driver: string | null;
+  /** Null when the price table does not know the model (the rehearsal driver, a local model). */
+  price: ModelPriceView | null;
+  store: TraceStoreState;
+}
+
+/** The event types sessions.taskTrace reads: turns, tool calls, delegations and the task's ends. */
+export const TASK_TRACE_TYPES = [
+  'a2a_task_received',
+  'task_start',
+  'inference',
+  'tool_call',
+  'tool_result',
+  'delegation_start',
+  'delegation_end',
+  'a2a_send',
+  'input_required',
+  'task_failed',
+  'task_canceled',
+  'task_end',
+] as const;
+/** The most lines sessions.taskTrace sends for one task (a task of 1,000 turns with a tool call each). */
+export const MAX_TASK_TRACE_LINES = 4000;
+
 /** A rehearsal made from a recorded session, saved as a workspace folder. */
 export interface RehearsalMade {
   /** The folder written (formation.yaml and one manifest per capsule). */
@@ -133,6 +170,10 @@ export const sessionsCommands = {
       offset: z.number().int().nonnegative().optional(),
       limit: z.number().int().positive().max(5000).optional(),
     }),
+  ),
+  'sessions.taskTrace': command<TaskTraceView>()(
+    "One task's turns, tool calls and delegations as trace lines (its first MAX_TASK_TRACE_LINES), with the session's model and that model's price when the price table knows it.",
+    z.strictObject({ sessionId, taskId: z.string().min(1).max(200) }),
   ),
   'sessions.timeline': command<{ bars: TimelineBar[]; store: TraceStoreState; truncated?: TimelineTruncation[] }>()(
     'Tasks of several sessions (given, or those overlapping `around`) as bars on one time axis, each linked to the task that caused it.',

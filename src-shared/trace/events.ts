@@ -71,6 +71,12 @@ export interface ToolResultEvent extends TraceBase {
   name: string;
   ok: boolean;
   result: string;
+  /** delegate_task: the delegation, the capsule that took it, and the peer task it made (once its door answered). */
+  delegation_id?: string;
+  capsule?: string;
+  peer_task_id?: string;
+  /** delegate_task: the session holding the peer task (a formation capsule's, or a sub-capsule's). */
+  child_session_id?: string;
 }
 export interface TaskFailedEvent extends TraceBase {
   event_type: 'task_failed';

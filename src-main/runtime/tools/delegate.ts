@@ -110,6 +110,17 @@ function outcomeOf(task: Task, d: Delegation): ToolOutcome {
   }
 }
 
+/**
+ * What the delegation's tool_result line records beside the answer: the peer task it made and the
+ * session holding it, so a trace reader (the Studio's inspector) can open the child task.
+ */
+function linkOf(d: Delegation): Record<string, string> {
+  const fields: Record<string, string> = { delegation_id: d.id, capsule: d.capsule };
+  if (d.peerTaskId) fields.peer_task_id = d.peerTaskId;
+  if (d.childSessionId) fields.child_session_id = d.childSessionId;
+  return fields;
+}
+
 /** The call a delegation's trace lines belong to. */
 const callOf = (ctx: ToolContext) => (ctx.callId ? { call_id: ctx.callId } : {});
 
@@ -208,7 +219,7 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
       if (err) return { ok: false, error: err };
       if (d.canceled) return { ok: false, error: 'canceled' };
     }
-    ctx.trace({ event_type: 'delegation_start', ...callOf(ctx), delegation_id: d.id, to: args.to, peer_url: d.url, capsule: d.capsule, child_session_id: d.childSessionId, traceparent });
+    ctx.trace({ event_type: 'delegation_start', delegation_id: d.id, ...(ctx.callId ? { call_id: ctx.callId } : {}), to: args.to, peer_url: d.url, capsule: d.capsule, child_session_id: d.childSessionId, traceparent });
     const parts: Part[] = [{ text: args.text }];
     if (args.data) parts.push({ data: args.data, mediaType: 'application/json' });
     const message = { messageId: newMessageId(), role: 'ROLE_USER' as const, parts, ...(args.context_id ? { contextId: args.context_id } : {}) };
@@ -233,6 +244,7 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     if (d.canceled || ctx.signal.aborted) return { ok: false, error: 'canceled' };
     return { ok: false, error: describeError(err) };
   } finally {
+    ctx.traceResult?.(linkOf(d));
     if (!d.canceled && !ctx.signal.aborted) {
       untrack();
       // A sub-capsule lives as long as its delegation; its records stay under children/.

@@ -59,8 +59,8 @@ export function EdgeTasks({ edgeId, source, target }: { edgeId: string; source: 
 
   const open = (h: EdgeHop) => {
     const s = useStudio.getState();
-    if (targetIsCapsule && h.childTaskId) s.inspectTask(target, h.childTaskId);
-    else s.inspectTask(source, h.taskId);
+    if (targetIsCapsule && h.childTaskId) s.openTask(target, h.childTaskId);
+    else s.openTask(source, h.taskId);
   };
   return (
     <section className="edge-tasks nowheel" aria-label="Tasks across this edge" onClick={(e) => e.stopPropagation()}>

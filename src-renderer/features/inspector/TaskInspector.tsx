@@ -1,9 +1,17 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
-import type { ResidueView, StopSessionAnswer } from '../../../src-shared/contract';
-import { describeResidue, residueKey } from '../../../src-shared/residue';
-import { answerText, useStudio, type TaskRecord } from '../../store';
-import { TaskStateBadge } from '../console';
+import { residueOfTask } from '../../../src-shared/residue';
+import { useStudio, type TaskRecord } from '../../store';
+import { Artifacts } from './Artifacts';
+import { DelegationLinks } from './DelegationLinks';
+import { Messages } from './Messages';
+import { PartView } from './PartView';
+import { Residue, StopResult } from './Residue';
+import { TaskRow } from './TaskRow';
+import { taskDelegations, taskFigures, taskHistory } from './taskTrace';
+import { formatMs } from './figures';
+import { Turns } from './Turns';
+import { useTaskTrace } from './useTaskTrace';
 import './inspector.css';
 
 /** A capsule's tasks: state, messages, answer; cancel one task or all of them, or stop the session. */
@@ -12,6 +20,7 @@ export function TaskInspector({ capsuleId }: { capsuleId: string }) {
   const state = useStudio((s) => s.capsules[capsuleId]?.state);
   const tasks = useStudio((s) => s.tasks);
   const stop = useStudio((s) => s.stopAnswers[capsuleId]);
+  const openId = useStudio((s) => s.inspectedTasks[capsuleId]);
   const [busy, setBusy] = useState<'stop' | 'cancelAll' | undefined>();
   useEffect(() => {
     if (sessionId) void useStudio.getState().loadTasks(capsuleId);
@@ -70,147 +79,107 @@ export function TaskInspector({ capsuleId }: { capsuleId: string }) {
       {mine.length === 0 ? <p className="empty-state">No tasks yet. Send one from the console.</p> : null}
       <ul className="task-list" aria-label="Tasks">
         {mine.map((rec) => (
-          <TaskRow key={rec.task.id} rec={rec} />
+          <TaskRow key={rec.task.id} rec={rec} open={rec.task.id === openId}>
+            <TaskDetail rec={rec} />
+          </TaskRow>
         ))}
       </ul>
     </div>
   );
 }
 
-function firstUserText(task: Task): string {
-  const m = task.history?.find((h) => h.role === 'ROLE_USER');
-  return (m?.parts ?? []).map((p) => p.text ?? '').join(' ');
-}
-
-function TaskRow({ rec }: { rec: TaskRecord }) {
-  const { task, capsuleId } = rec;
-  const cancel = useStudio((s) => s.cancelAnswers[task.id]);
-  const [busy, setBusy] = useState(false);
-  const asked = firstUserText(task);
-  const answer = answerText(task);
-  return (
-    <li className="task-row" aria-label={`Task ${task.id}`}>
-      <div className="task-row-head">
-        <TaskStateBadge state={task.status.state} />
-        <span className="mono task-id" title={task.id}>
-          {task.id}
-        </span>
-        {task.status.timestamp ? <span className="muted task-time">{task.status.timestamp.slice(11, 19)}</span> : null}
-        <span className="toolbar-spacer" />
-        <button
-          type="button"
-          className={`btn btn-small${isTerminal(task.status.state) ? '' : ' btn-danger'}`}
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            await useStudio.getState().cancelTask(capsuleId, task.id);
-            setBusy(false);
-          }}
-          aria-label={`Cancel task ${task.id}`}
-        >
-          Cancel
-        </button>
-      </div>
-      {asked ? <div className="task-asked">{asked}</div> : null}
-      {answer ? <div className="task-answer">{answer}</div> : null}
-      {cancel ? (
-        <div className="inspector-result" role="status">
-          {cancel.error ? (
-            <span className="error-text">Cancel failed: {cancel.error}</span>
-          ) : cancel.refused ? (
-            <span>
-              {cancel.refused.state
-                ? `Cannot cancel: the task already ended as ${cancel.refused.state.replace('TASK_STATE_', '')}.`
-                : `Cannot cancel: ${cancel.refused.message}`}
-            </span>
-          ) : (
-            <>
-              <strong>{cancel.task ? cancel.task.status.state.replace('TASK_STATE_', '') : 'CANCELED'}</strong>
-              <Residue items={cancel.residue} />
-            </>
-          )}
-        </div>
-      ) : null}
-    </li>
-  );
-}
-
-function StopResult({ answer }: { answer: StopSessionAnswer & { error?: string } }) {
-  const what = answer.ended ? 'Stop session' : 'Cancel all tasks';
-  const n = answer.canceled.length;
-  return (
-    <div className="inspector-result" role="status" aria-label={`${what} result`}>
-      {answer.error ? (
-        <span className="error-text">
-          {what} failed: {answer.error}
-        </span>
-      ) : (
-        <>
-          <strong>
-            {what}: {n} task{n === 1 ? '' : 's'} canceled.
-          </strong>{' '}
-          {n ? <span className="mono">{answer.canceled.join(', ')}</span> : 'Nothing was running.'}
-          <Residue items={answer.residue} sessionEnded={answer.ended} />
-          <div className="muted">{answer.ended ? 'The session has ended; Launch starts a new one.' : 'The capsule keeps answering new tasks.'}</div>
-        </>
-      )}
-    </div>
-  );
-}
-
 /**
- * What a cancel left behind: detached shell commands still running, delegations it ended. When the
- * session ended too, its end stopped the shell commands as well, and they are listed as ended.
+ * Everything about one task: its status message, what it was asked and answered, what it made,
+ * its turns (timing, tokens, cost), the delegations it made and what it left running.
  */
-function Residue({ items, sessionEnded = false }: { items: ResidueView[]; sessionEnded?: boolean }) {
-  if (items.length === 0) return <div className="muted">Nothing was left running.</div>;
-  const running = sessionEnded ? [] : items.filter((r) => describeResidue(r).status === 'running');
-  const ended = items.filter((r) => !running.includes(r));
+function TaskDetail({ rec }: { rec: TaskRecord }) {
+  const { task, capsuleId } = rec;
+  const agent = useStudio((s) => s.capsules[capsuleId]?.name ?? capsuleId);
+  const currentSession = useStudio((s) => s.capsules[capsuleId]?.sessionId);
+  const cancel = useStudio((s) => s.cancelAnswers[task.id]);
+  const sessionId = rec.sessionId ?? currentSession;
+  const ended = isTerminal(task.status.state);
+  const version = `${task.status.state}:${task.status.timestamp ?? ''}`;
+  // The list carries older tasks' status only: the door's GetTask has the messages and artifacts.
+  useEffect(() => {
+    if (currentSession && sessionId === currentSession) void useStudio.getState().refreshTask(capsuleId, task.id);
+  }, [capsuleId, task.id, version, currentSession, sessionId]);
+  const { trace, error } = useTaskTrace(sessionId, task.id, version, ended);
+  const figures = useMemo(() => (trace ? taskFigures(trace.events, trace.price) : undefined), [trace]);
+  const delegations = useMemo(() => (trace ? taskDelegations(trace.events) : []), [trace]);
+  const history = useMemo(() => (trace ? taskHistory(trace.events) : []), [trace]);
+  const residue = cancel?.residue.length ? cancel.residue : residueOfTask(task);
+  const artifacts = (task.artifacts ?? []).filter((a) => a.artifactId !== 'residue' && a.name !== 'residue');
+
   return (
-    <div className="residue-groups">
-      {running.length ? (
-        <div>
-          Left running:
-          <ul className="residue" aria-label="Left running">
-            {running.map((r) => (
-              <ResidueRow key={residueKey(r)} item={r} />
+    <div className="task-detail" role="group" aria-label={`Details of task ${task.id}`}>
+      <Section title="Status">
+        <StatusMessage task={task} agent={agent} />
+      </Section>
+      {/* A task waiting for input shows its reply box here, under the question. */}
+      <Section title="Messages">
+        <Messages history={task.history ?? []} turns={figures?.turns ?? []} agent={agent} />
+      </Section>
+      <Section title="Artifacts">
+        <Artifacts artifacts={artifacts} />
+      </Section>
+      <Section title="Turns">
+        {!sessionId ? (
+          <p className="muted">The session this task ran in is not known here; the Sessions browser has its trace.</p>
+        ) : error ? (
+          <p className="error-text">Could not read the task&apos;s trace: {error}</p>
+        ) : !trace || !figures ? (
+          <p className="muted">Reading the trace…</p>
+        ) : (
+          <Turns figures={figures} model={trace.model} priced={trace.price !== null} />
+        )}
+        {trace?.truncated ? <p className="muted">This task has more trace lines than the inspector reads; the first ones are shown. The Sessions browser has them all.</p> : null}
+      </Section>
+      <Section title="Delegations">{trace ? <DelegationLinks list={delegations} /> : null}</Section>
+      <Section title="History">
+        {history.length ? (
+          <ol className="task-history" aria-label="History">
+            {history.map((h, i) => (
+              <li key={i}>
+                <span className="mono muted">{h.offsetMs === null ? h.ts.slice(11, 23) : `+${formatMs(h.offsetMs)}`}</span> {h.what}
+              </li>
             ))}
-          </ul>
-        </div>
-      ) : sessionEnded ? null : (
-        <div className="muted">Nothing was left running.</div>
-      )}
-      {ended.length ? (
-        <div>
-          Ended:
-          <ul className="residue" aria-label="Ended">
-            {ended.map((r) => (
-              <ResidueRow key={residueKey(r)} item={r} sessionEnded={sessionEnded} />
-            ))}
-          </ul>
-        </div>
-      ) : null}
+          </ol>
+        ) : trace ? (
+          <p className="muted">Not in the trace yet.</p>
+        ) : null}
+      </Section>
+      <Section title="Residue">
+        {residue.length || cancel ? <Residue items={residue} /> : <p className="muted">{ended ? 'Nothing was left running.' : 'Shown once the task is canceled.'}</p>}
+      </Section>
     </div>
   );
 }
 
-function ResidueRow({ item, sessionEnded = false }: { item: ResidueView; sessionEnded?: boolean }) {
-  if (item.kind === 'detached_shell') {
-    return (
-      <li>
-        shell <code>{item.command}</code> ({item.binary}){sessionEnded ? ', stopped with the session' : ''}
-      </li>
-    );
-  }
+function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <li>
-      delegation to {item.capsule}
-      {item.version ? `@${item.version}` : ''}
-      {item.child_session_id ? (
-        <>
-          , session <code>{item.child_session_id}</code>
-        </>
-      ) : null}
-    </li>
+    <section className="task-section" aria-label={title}>
+      <h3 className="task-section-title">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function StatusMessage({ task, agent }: { task: Task; agent: string }) {
+  const parts = task.status.message?.parts ?? [];
+  return (
+    <div className="status-message">
+      <div className="muted">
+        {task.status.state.replace('TASK_STATE_', '').toLowerCase().replace('_', ' ')}
+        {task.status.timestamp ? ` at ${task.status.timestamp.slice(11, 19)}` : ''}
+        {task.contextId ? (
+          <>
+            {' '}
+            · context <span className="mono">{task.contextId}</span>
+          </>
+        ) : null}
+      </div>
+      {parts.length ? parts.map((p, i) => <PartView key={i} part={p} label={`${agent} status`} />) : <div className="muted">No status message.</div>}
+    </div>
   );
 }

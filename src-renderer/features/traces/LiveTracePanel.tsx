@@ -1,9 +1,9 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { TraceEvent } from '../../../src-shared/trace';
 import { useStudio } from '../../store';
 import { EventRowView, GroupRowView, GroupTitle, ROW } from './TraceRowView';
-import { describeTraceEvent } from '../../../src-shared/trace';
 import { createTraceGrouper } from './traceRows';
+import { rowLayout } from './rowLayout';
 import './traces.css';
 
 const OVERSCAN = 12;
@@ -39,14 +39,42 @@ function TraceList({ sessionId }: { sessionId: string }) {
   const follow = useRef(true);
   /** The scrollTop this view last set itself: its scroll event is not the user's. */
   const written = useRef(-1);
-  const [picked, setPicked] = useState<TraceEvent | null>(null);
-  const total = view.count * ROW;
+  // The one open row: an index into `events` (the array it indexes: a new array closes it).
+  const [open, setOpen] = useState<{ events: TraceEvent[]; index: number } | null>(null);
+  const [openHeight, setOpenHeight] = useState(ROW);
+  const openIndex = open && open.events === events && open.index < events.length ? open.index : -1;
+  const openAt = openIndex >= 0 ? view.positionOf(openIndex) : -1;
+  const layout = rowLayout(view.count, ROW, openAt, openHeight);
+  const total = layout.total;
   const stopFollowing = (el: HTMLElement) => {
     if (!follow.current) return;
     follow.current = false;
     written.current = -1;
     setScrollTop(el.scrollTop);
   };
+
+  // The open row's height, measured as it lays out (its JSON wraps with the panel's width).
+  const rowObserver = useRef<ResizeObserver | null>(null);
+  const measure = useCallback((el: HTMLElement | null) => {
+    rowObserver.current?.disconnect();
+    rowObserver.current = null;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setOpenHeight(el.offsetHeight));
+    ro.observe(el);
+    rowObserver.current = ro;
+    setOpenHeight(el.offsetHeight);
+  }, []);
+  useEffect(() => () => rowObserver.current?.disconnect(), []);
+  const stopFollowingRef = useRef(stopFollowing);
+  stopFollowingRef.current = stopFollowing;
+  const toggle = useCallback(
+    (index: number) => {
+      // Reading a line stops following the end, or the next batch would scroll it away.
+      if (box.current) stopFollowingRef.current(box.current);
+      setOpen((cur) => (cur && cur.index === index && cur.events === events ? null : { events, index }));
+    },
+    [events],
+  );
 
   useLayoutEffect(() => {
     const el = box.current;
@@ -76,7 +104,7 @@ function TraceList({ sessionId }: { sessionId: string }) {
   // row). A row's element is its place in that block: a batch changes the rows' text, it neither
   // removes nor creates elements, and rows that did not change are not rendered again.
   const span = Math.ceil(height / ROW) + 1 + 2 * over;
-  const first = Math.max(0, Math.min(Math.floor(top / ROW) - over, view.count - span));
+  const first = Math.max(0, Math.min(layout.rowAt(top) - over, view.count - span));
   const last = Math.min(view.count, first + span);
   const rowViews: ReactNode[] = [];
   for (let i = first; i < last; i++) {
@@ -86,12 +114,12 @@ function TraceList({ sessionId }: { sessionId: string }) {
       r.kind === 'group' ? (
         <GroupRowView key={key} position={i} groupKey={r.key} count={r.count} last={r.last} />
       ) : (
-        <EventRowView key={key} position={i} event={events[r.index]} picked={picked === events[r.index]} onPick={setPicked} />
+        <EventRowView key={key} position={i} index={r.index} event={events[r.index]} open={r.index === openIndex} onToggle={toggle} measure={measure} />
       ),
     );
   }
   // The task the rows at the top belong to stays named above them once its header scrolled away.
-  const topRow = Math.min(view.count - 1, Math.floor(top / ROW));
+  const topRow = Math.min(view.count - 1, layout.rowAt(top));
   const stickyAt = view.count > 0 ? view.headerOf(topRow) : -1;
   const sticky = stickyAt >= 0 && stickyAt < topRow ? view.rowAt(stickyAt) : null;
 
@@ -130,22 +158,11 @@ function TraceList({ sessionId }: { sessionId: string }) {
               <GroupTitle groupKey={sticky.key} count={sticky.count} last={sticky.last} />
             </div>
           ) : null}
-          <div className="trace-window" style={{ transform: `translateY(${first * ROW}px)` }}>
+          <div className="trace-window" style={{ transform: `translateY(${layout.offsetOf(first)}px)` }}>
             {rowViews}
           </div>
         </div>
       </div>
-      {picked ? (
-        <div className="trace-detail" aria-label="Trace event detail">
-          <div className="trace-detail-head">
-            <strong>{describeTraceEvent(picked)}</strong>
-            <button type="button" className="btn btn-small" onClick={() => setPicked(null)} aria-label="Close event detail">
-              ✕
-            </button>
-          </div>
-          <pre className="mono">{JSON.stringify(picked, null, 2)}</pre>
-        </div>
-      ) : null}
     </div>
   );
 }

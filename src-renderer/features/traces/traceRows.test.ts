@@ -53,4 +53,17 @@ describe('trace rows', () => {
     events.push(ev('frame', 't2'), ev('task_end', 't2'));
     expect(allRows(g.update(events))).toEqual(fresh(events));
   });
+
+  it("finds an event's row by its index, as the groups grow around it", () => {
+    const g = createTraceGrouper();
+    const events = [ev('session_start'), ev('task_start', 't1'), ev('task_start', 't2'), ev('frame', 't1')];
+    const check = () => {
+      const view = g.update(events);
+      events.forEach((_, i) => expect(view.rowAt(view.positionOf(i))).toEqual({ kind: 'event', index: i }));
+    };
+    check();
+    events.push(ev('frame', 't1'), ev('frame', 't2'), ev('task_start', 't3'));
+    check();
+    expect(g.update(events).positionOf(99)).toBe(-1);
+  });
 });

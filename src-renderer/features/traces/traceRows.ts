@@ -9,6 +9,8 @@ export interface TraceRowsView {
   rowAt(position: number): TraceRow;
   /** The position of the header of the group holding `position`. */
   headerOf(position: number): number;
+  /** The position of the row of the event at `index` in the events (-1 when it is not grouped). */
+  positionOf(index: number): number;
 }
 
 interface Group {
@@ -59,6 +61,20 @@ export function createTraceGrouper() {
         return { kind: 'event', index: g.lines[position - g.start - 1] };
       },
       headerOf: (position) => find(position).start,
+      positionOf(index) {
+        const e = events[index];
+        const g = e ? byKey.get(e.task_id ?? 'session') : undefined;
+        if (!g) return -1;
+        let lo = 0;
+        let hi = g.lines.length - 1;
+        while (lo <= hi) {
+          const mid = (lo + hi) >> 1;
+          if (g.lines[mid] === index) return g.start + 1 + mid;
+          if (g.lines[mid] < index) lo = mid + 1;
+          else hi = mid - 1;
+        }
+        return -1;
+      },
     };
   };
 

@@ -1,0 +1,39 @@
+import { useCallback, useState } from 'react';
+
+// The side panel's width, chosen by dragging its edge (or with the arrow keys there), kept in
+// localStorage across starts. Bounded so the canvas keeps room: SIDE_MIN at least, and at most
+// the window less the palette and CANVAS_MIN.
+
+const KEY = 'capsule.sidePanel.width';
+export const SIDE_DEFAULT = 400;
+export const SIDE_MIN = 320;
+const PALETTE = 168;
+const CANVAS_MIN = 320;
+
+/** The widest the panel may be in a window this wide. */
+export const sideMax = (windowWidth: number): number => Math.max(SIDE_MIN, windowWidth - PALETTE - CANVAS_MIN);
+
+export const clampSide = (width: number, windowWidth: number): number => Math.round(Math.min(sideMax(windowWidth), Math.max(SIDE_MIN, width)));
+
+function read(): number {
+  try {
+    const v = Number(localStorage.getItem(KEY));
+    return Number.isFinite(v) && v > 0 ? v : SIDE_DEFAULT;
+  } catch {
+    return SIDE_DEFAULT;
+  }
+}
+
+export function useSideWidth(): [number, (width: number, persist?: boolean) => void] {
+  const [width, setWidth] = useState(read);
+  const set = useCallback((w: number, persist = true) => {
+    const next = clampSide(w, window.innerWidth);
+    setWidth(next);
+    if (persist) {
+      try {
+        localStorage.setItem(KEY, String(next));
+      } catch {}
+    }
+  }, []);
+  return [width, set];
+}

@@ -1,0 +1,74 @@
+import { useState, type ReactNode } from 'react';
+import { isTerminal, type Task } from '../../../src-shared/a2a';
+import { answerText, useStudio, type TaskRecord } from '../../store';
+import { TaskStateBadge } from '../console';
+import { Residue } from './Residue';
+
+export function firstUserText(task: Task): string {
+  const m = task.history?.find((h) => h.role === 'ROLE_USER');
+  return (m?.parts ?? []).map((p) => p.text ?? '').join(' ');
+}
+
+/** One task of the capsule: state, id, what was asked; Cancel; the details open under it. */
+export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolean; children?: ReactNode }) {
+  const { task, capsuleId } = rec;
+  const cancel = useStudio((s) => s.cancelAnswers[task.id]);
+  const [busy, setBusy] = useState(false);
+  const asked = firstUserText(task);
+  const answer = open ? '' : answerText(task);
+  return (
+    <li className="task-row" aria-label={`Task ${task.id}`} data-open={open || undefined}>
+      <div className="task-row-head">
+        <button
+          type="button"
+          className="task-toggle"
+          aria-expanded={open}
+          aria-label={`${open ? 'Hide' : 'Show'} details of task ${task.id}`}
+          onClick={() => useStudio.getState().inspectTask(capsuleId, open ? null : task.id)}
+        >
+          <span aria-hidden>{open ? '▾' : '▸'}</span>
+        </button>
+        <TaskStateBadge state={task.status.state} />
+        <span className="mono task-id" title={task.id}>
+          {task.id}
+        </span>
+        {task.status.timestamp ? <span className="muted task-time">{task.status.timestamp.slice(11, 19)}</span> : null}
+        <span className="toolbar-spacer" />
+        <button
+          type="button"
+          className={`btn btn-small${isTerminal(task.status.state) ? '' : ' btn-danger'}`}
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            await useStudio.getState().cancelTask(capsuleId, task.id);
+            setBusy(false);
+          }}
+          aria-label={`Cancel task ${task.id}`}
+        >
+          Cancel
+        </button>
+      </div>
+      {asked && !open ? <div className="task-asked">{asked}</div> : null}
+      {answer ? <div className="task-answer">{answer}</div> : null}
+      {cancel ? (
+        <div className="inspector-result" role="status">
+          {cancel.error ? (
+            <span className="error-text">Cancel failed: {cancel.error}</span>
+          ) : cancel.refused ? (
+            <span>
+              {cancel.refused.state
+                ? `Cannot cancel: the task already ended as ${cancel.refused.state.replace('TASK_STATE_', '')}.`
+                : `Cannot cancel: ${cancel.refused.message}`}
+            </span>
+          ) : (
+            <>
+              <strong>{cancel.task ? cancel.task.status.state.replace('TASK_STATE_', '') : 'CANCELED'}</strong>
+              <Residue items={cancel.residue} />
+            </>
+          )}
+        </div>
+      ) : null}
+      {open ? children : null}
+    </li>
+  );
+}

@@ -1,0 +1,59 @@
+import type { TaskFigures } from './taskTrace';
+import { formatMs, formatTokens, formatUsd } from './figures';
+
+/** Each turn of the task: when it started, the model's time, its tool calls, tokens and cost. */
+export function Turns({ figures, model, priced }: { figures: TaskFigures; model: string | null; priced: boolean }) {
+  const { turns } = figures;
+  if (turns.length === 0) return <p className="muted">No turn has ended yet.</p>;
+  return (
+    <>
+      <table className="turns" aria-label="Turns">
+        <thead>
+          <tr>
+            <th scope="col">Turn</th>
+            <th scope="col">Start</th>
+            <th scope="col">Model</th>
+            <th scope="col">Tools</th>
+            <th scope="col" title="Tokens in / out">
+              Tokens
+            </th>
+            {priced ? <th scope="col">Cost</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {turns.map((t) => (
+            <tr key={t.turn} aria-label={`Turn ${t.turn}`}>
+              <td>{t.turn}</td>
+              <td>{t.offsetMs === null ? '–' : `+${formatMs(t.offsetMs)}`}</td>
+              <td>{formatMs(t.modelMs)}</td>
+              <td title={t.tools.map((c) => `${c.name}${c.durationMs === undefined ? ' (running)' : ` ${formatMs(c.durationMs)}${c.ok ? '' : ', failed'}`}`).join('\n')}>
+                {t.tools.length === 0 ? '–' : `${t.tools.length} · ${t.toolsMs === null ? 'running' : formatMs(t.toolsMs)}`}
+              </td>
+              <td>
+                {formatTokens(t.tokensIn)} / {formatTokens(t.tokensOut)}
+              </td>
+              {priced ? <td>{t.costUsd === null ? '–' : formatUsd(t.costUsd)}</td> : null}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr aria-label="Task total">
+            <th scope="row">All</th>
+            <td>{figures.wallMs === null ? '' : formatMs(figures.wallMs)}</td>
+            <td>{formatMs(figures.modelMs)}</td>
+            <td>{turns.reduce((n, t) => n + t.tools.length, 0) || '–'}</td>
+            <td>
+              {formatTokens(figures.tokensIn)} / {formatTokens(figures.tokensOut)}
+            </td>
+            {priced ? <td>{figures.costUsd === null ? '–' : formatUsd(figures.costUsd)}</td> : null}
+          </tr>
+        </tfoot>
+      </table>
+      <p className="muted turns-note" aria-label="Cost">
+        {priced && figures.costUsd !== null
+          ? `Cost ${formatUsd(figures.costUsd)} at ${model}'s list price (cache discounts not counted).`
+          : `No cost: the price table does not know the model ${model ?? '(unknown)'}.`}
+      </p>
+    </>
+  );
+}
