@@ -7,3 +7,4 @@ export * from './client';
 export * from './expose';
 export * from './sessions';
 export * from './studio';
+export * from './task-send';
