@@ -3,7 +3,7 @@ import { isTerminal, type Task } from '../../../src-shared/a2a';
 import type { ResidueView, StopSessionAnswer } from '../../../src-shared/contract';
 import { describeResidue, residueKey } from '../../../src-shared/residue';
 import { answerText, useStudio, type TaskRecord } from '../../store';
-import { TaskStateBadge } from '../console';
+import { InputReply, TaskStateBadge } from '../console';
 import './inspector.css';
 
 /** A capsule's tasks: state, messages, answer; cancel one task or all of them, or stop the session. */
@@ -113,6 +113,7 @@ function TaskRow({ rec }: { rec: TaskRecord }) {
       </div>
       {asked ? <div className="task-asked">{asked}</div> : null}
       {answer ? <div className="task-answer">{answer}</div> : null}
+      <InputReply capsuleId={capsuleId} task={task} />
       {cancel ? (
         <div className="inspector-result" role="status">
           {cancel.error ? (
