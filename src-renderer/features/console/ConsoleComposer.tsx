@@ -50,7 +50,7 @@ export function ConsoleComposer({ capsuleId, running, placeholder }: { capsuleId
           <textarea
             id="console-data"
             className="textarea mono console-data-text"
-            rows={3}
+            rows={2}
             spellCheck={false}
             placeholder='{"priority": 1}'
             value={dataText}
@@ -63,7 +63,7 @@ export function ConsoleComposer({ capsuleId, running, placeholder }: { capsuleId
             {data.syntax ? <li className="error-text">{data.syntax}</li> : null}
             {problems.map((p, i) => (
               <li key={i} className="error-text">
-                <code>{p.field || 'the value'}</code>: {p.message}
+                {p.field ? <code>{p.field}</code> : 'the data'}: {p.message}
               </li>
             ))}
           </ul>
@@ -74,7 +74,7 @@ export function ConsoleComposer({ capsuleId, running, placeholder }: { capsuleId
           <ul className="console-file-list" aria-label="Attached files">
             {files.map((f) => (
               <li key={f.name} className="console-chip">
-                📎 {f.name} ({kib(f.size)})
+                file {f.name} ({kib(f.size)})
                 <button type="button" className="btn-icon" aria-label={`Remove ${f.name}`} onClick={() => setFiles((fs) => fs.filter((x) => x.name !== f.name))}>
                   ×
                 </button>

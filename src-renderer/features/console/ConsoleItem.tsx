@@ -40,7 +40,7 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
           ) : null}
           {entry.files?.map((f) => (
             <span key={f.name} className="console-chip">
-              📎 {f.name} ({kib(f.size)})
+              file {f.name} ({kib(f.size)})
             </span>
           ))}
         </div>

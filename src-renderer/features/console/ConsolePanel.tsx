@@ -35,7 +35,7 @@ export function ConsolePanel() {
   const last = entries[entries.length - 1];
   const lastShape = useStudio((s) => {
     const t = last?.taskId ? s.tasks[last.taskId] : undefined;
-    return `${last?.key}:${t?.task.status.state ?? ''}:${t?.task.history?.length ?? 0}:${last?.taskId ? (s.delegations[last.taskId]?.length ?? 0) : 0}`;
+    return `${last?.key}:${last?.error ?? ''}:${t?.task.status.state ?? ''}:${t?.task.history?.length ?? 0}:${last?.taskId ? (s.delegations[last.taskId]?.length ?? 0) : 0}`;
   });
   useEffect(() => {
     log.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
@@ -43,7 +43,7 @@ export function ConsolePanel() {
 
   const capsule = target ? capsules[target] : undefined;
   const running = !!capsule && capsule.state !== 'stopped' && capsule.state !== 'failed';
-  const placeholder = running ? (current ? `Reply to ${capsule?.name}…` : `Message ${capsule?.name}…`) : capsule ? `Launch ${capsule.name} to send it a message` : 'Add a capsule first';
+  const placeholder = running ? (current ? `Follow up with ${capsule?.name}…` : `Message ${capsule?.name}…`) : capsule ? `Launch ${capsule.name} to send it a message` : 'Add a capsule first';
 
   return (
     <section className="console" aria-label="Console">
