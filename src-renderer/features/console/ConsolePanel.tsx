@@ -83,7 +83,6 @@ export function ConsolePanel() {
         <span className="console-context mono muted" data-testid="console-context" title={current?.contextId ? `A2A contextId ${current.contextId}` : 'The next message starts a new context'}>
           {current?.contextId ? `context ${current.contextId}` : current ? 'context…' : 'new context'}
         </span>
-        <span className="toolbar-spacer" />
         <button type="button" className="btn btn-small" disabled={!target || !current} onClick={() => target && useStudio.getState().newConversation(target)}>
           New conversation
         </button>
