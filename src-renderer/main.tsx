@@ -15,8 +15,9 @@ applyTheme();
 const client = createCoreClient((up) => {
   const s = useStudio.getState();
   s.setLinked(up);
-  // (Re)load the whole formation on every (re)connect: events missed while down are superseded.
-  if (up) void s.loadFormation();
+  // (Re)load the whole formation on every (re)connect: events missed while down are superseded;
+  // so are the unfinished tasks' (the console follows tasks by task.updated alone).
+  if (up) void s.loadFormation().then(() => s.catchUpTasks());
 });
 setCoreClient(client);
 connectCoreEvents(client, ingest);

@@ -22,6 +22,7 @@ function install(): void {
   const client: CoreClient = {
     async invoke(cmd, input) {
       calls.push({ cmd, input: input as Record<string, unknown> });
+      if (cmd === 'task.get') return { id: (input as { taskId: string }).taskId, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } as never;
       if (cmd !== 'task.send') throw new CoreError('unknown_command', cmd);
       return (await answer(input as Record<string, unknown>)) as never;
     },
@@ -153,5 +154,19 @@ describe('console conversations', () => {
     useStudio.setState((s) => foldTaskUpdates(s, [{ capsuleId: 'writer', sessionId: 's', task: done }]));
     useStudio.setState((s) => foldTaskUpdates(s, [{ capsuleId: 'writer', sessionId: 's', task: { ...done, status: { state: 'TASK_STATE_WORKING' }, artifacts: [] } }]));
     expect(useStudio.getState().tasks[id].task).toEqual(done);
+  });
+
+  it('catches up once after a reconnect: each unfinished task is read, finished ones are not', async () => {
+    useStudio.setState({
+      capsules: { writer: { id: 'writer' } } as never,
+      tasks: {
+        a: { capsuleId: 'writer', task: task('c', 'TASK_STATE_WORKING', 'a') },
+        b: { capsuleId: 'writer', task: task('c', 'TASK_STATE_COMPLETED', 'b') },
+        c: { capsuleId: 'gone', task: task('c', 'TASK_STATE_WORKING', 'c') },
+      },
+    });
+    await useStudio.getState().catchUpTasks();
+    expect(calls.map((c) => [c.cmd, c.input.taskId])).toEqual([['task.get', 'a']]);
+    expect(useStudio.getState().tasks.a.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
 });

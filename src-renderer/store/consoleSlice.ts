@@ -1,4 +1,4 @@
-import type { Task } from '../../src-shared/a2a';
+import { isTerminal, type Task } from '../../src-shared/a2a';
 import type { DataProblem } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
@@ -40,9 +40,16 @@ export interface ConsoleSlice {
   openConversation(capsuleId: string, id: number): void;
   /** Answers a task waiting for input: the message continues that task (same taskId and contextId). */
   replyToTask(capsuleId: string, task: Task, text: string): Promise<string | undefined>;
+  /**
+   * After the link to the core comes back: reads once each unfinished task the Studio shows, since
+   * the task.updated events sent while it was down are lost (nothing is polled otherwise).
+   */
+  catchUpTasks(): Promise<void>;
 }
 
 let nextKey = 1;
+/** The most tasks one catch-up reads. */
+const MAX_CATCH_UP = 50;
 let nextConversation = 1;
 /** Sends of one conversation go out one after the other: a follow-up needs the contextId the first task got. */
 const chains = new Map<number, Promise<unknown>>();
@@ -143,6 +150,10 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
       } catch (err) {
         return describeError(err);
       }
+    },
+    async catchUpTasks() {
+      const open = Object.values(get().tasks).filter((r) => !isTerminal(r.task.status.state) && get().capsules[r.capsuleId]);
+      await Promise.all(open.slice(-MAX_CATCH_UP).map((r) => get().refreshTask(r.capsuleId, r.task.id)));
     },
   };
 };
