@@ -55,12 +55,14 @@ test('a conversation keeps its context; New conversation starts another', async 
 
   const first = await c.say('Write an opening line');
   await expect(first.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
-  await expect(c.context).toHaveText(/^context \S+/);
+  await expect(c.context).toHaveText(/^context ctx_…\S{8}$/);
   const ctx = await c.contextId();
+  expect(ctx).toMatch(/^ctx_/);
+  await expect(c.context).toHaveAttribute('title', `A2A contextId ${ctx}`);
   const second = await c.say('Now a closing line');
   await expect(second.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
   await expect(second.getByLabel('Answer')).toHaveText('Draft: Now a closing line');
-  await expect(c.context).toHaveText(`context ${ctx}`);
+  await expect(c.context).toHaveAttribute('data-context-id', ctx);
   await expect(c.log.getByTestId('console-entry')).toHaveCount(2);
 
   // Both tasks are in that one context, as the door keeps them.
@@ -83,7 +85,7 @@ test('a conversation keeps its context; New conversation starts another', async 
   // The earlier conversation is still there and continues its own context.
   await expect(c.conversation.getByRole('option')).toHaveCount(2);
   await c.conversation.selectOption({ label: 'Write an opening line' });
-  await expect(c.context).toHaveText(`context ${ctx}`);
+  await expect(c.context).toHaveAttribute('data-context-id', ctx);
   await expect(c.entries).toHaveCount(2);
   const fourth = await c.say('One more line');
   await expect(fourth.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });

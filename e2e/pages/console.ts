@@ -52,9 +52,9 @@ export class ConsolePage {
     return this.entries.nth(before);
   }
 
-  /** The contextId the open conversation shows. */
+  /** The whole contextId of the open conversation (the bar shows its end; the tooltip, all of it). */
   async contextId(): Promise<string> {
-    return ((await this.context.textContent()) ?? '').replace(/^context /, '');
+    return (await this.context.getAttribute('data-context-id')) ?? '';
   }
 
   /** The task id an entry shows. */

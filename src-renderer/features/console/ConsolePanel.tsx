@@ -80,8 +80,13 @@ export function ConsolePanel() {
             </select>
           </>
         ) : null}
-        <span className="console-context mono muted" data-testid="console-context" title={current?.contextId ? `A2A contextId ${current.contextId}` : 'The next message starts a new context'}>
-          {current?.contextId ? `context ${current.contextId}` : current ? 'context…' : 'new context'}
+        <span
+          className="console-context mono muted"
+          data-testid="console-context"
+          data-context-id={current?.contextId ?? ''}
+          title={current?.contextId ? `A2A contextId ${current.contextId}` : 'The next message starts a new context'}
+        >
+          {current?.contextId ? `context ${shortId(current.contextId)}` : current ? 'context…' : 'new context'}
         </span>
         <button type="button" className="btn btn-small" disabled={!target || !current} onClick={() => target && useStudio.getState().newConversation(target)}>
           New conversation
@@ -99,6 +104,9 @@ export function ConsolePanel() {
     </section>
   );
 }
+
+/** A long id as its kind and its last characters (ids here are time-ordered: the end tells them apart). */
+const shortId = (id: string) => (id.length > 18 ? `${id.slice(0, id.indexOf('_') + 1)}…${id.slice(-8)}` : id);
 
 /** A conversation as the picker lists it: its first message. */
 function titleOf(entries: { conversation: number; text: string; data?: string }[], id: number): string {
