@@ -15,10 +15,11 @@ applyTheme();
 const client = createCoreClient((up) => {
   const s = useStudio.getState();
   s.setLinked(up);
-  // (Re)load the whole formation on every (re)connect: events missed while down are superseded.
+  // (Re)load the whole formation on every (re)connect: events missed while down are superseded;
+  // so are the unfinished tasks' (the console follows tasks by task.updated alone).
   // A new connection follows nothing: the open live trace follows its session again.
   if (up) {
-    void s.loadFormation();
+    void s.loadFormation().then(() => s.catchUpTasks());
     void s.refollowTrace();
   }
 });

@@ -49,3 +49,27 @@ export function checkAccepts(schema: Record<string, unknown> | undefined, messag
   const field = `${base}${pointerToField(err?.instancePath ?? '')}${missing ? `.${missing}` : ''}`;
   throw invalidParams(field, err?.message ?? 'does not match the input contract');
 }
+
+// Every problem at once, for the Studio's data field as the user types (the door stops at the first).
+const ajvAll = new Ajv({ allErrors: true, strict: false });
+const compiledAll = new WeakMap<object, ValidateFunction>();
+const MAX_PROBLEMS = 50;
+
+/** Every way `data` misses the contract, each with its field inside the data (`items[0].name`; empty for the whole value); at most 50. */
+export function acceptsProblems(schema: Record<string, unknown>, data: unknown): { field: string; message: string }[] {
+  let validate = compiledAll.get(schema);
+  if (!validate) {
+    try {
+      validate = ajvAll.compile(schema);
+    } catch (err) {
+      return [{ field: '', message: `this capsule's accepts contract is not a valid JSON Schema: ${(err as Error).message}` }];
+    }
+    compiledAll.set(schema, validate);
+  }
+  if (validate(data)) return [];
+  return (validate.errors ?? []).slice(0, MAX_PROBLEMS).map((err) => {
+    const missing = err.keyword === 'required' ? (err.params as { missingProperty?: string }).missingProperty : undefined;
+    const field = `${pointerToField(err.instancePath)}${missing ? `.${missing}` : ''}`.replace(/^\./, '');
+    return { field, message: err.message ?? 'does not match the input contract' };
+  });
+}

@@ -153,6 +153,12 @@ export const door = {
     const answer = shaped<{ tasks?: Task[] }>(z.looseObject({ tasks: z.array(taskShape).optional() }), await callDoor(url, 'ListTasks', { pageSize }, opts), url, 'ListTasks');
     return answer.tasks ?? [];
   },
+  /** One ListTasks page (newest first) and the token of the next ("" on the last). */
+  async listTaskPage(url: string, params: { pageSize?: number; pageToken?: string; includeArtifacts?: boolean; historyLength?: number }, opts?: DoorCallOptions): Promise<{ tasks: Task[]; nextPageToken: string }> {
+    const shape = z.looseObject({ tasks: z.array(taskShape).max(100), nextPageToken: z.string().optional() });
+    const answer = shaped<{ tasks: Task[]; nextPageToken?: string }>(shape, await callDoor(url, 'ListTasks', params, opts), url, 'ListTasks');
+    return { tasks: answer.tasks, nextPageToken: answer.nextPageToken ?? '' };
+  },
   /** CancelTask: the canceled task and its residue. A task that already ended throws DoorError code -32002. */
   async cancelTask(url: string, id: string, opts?: DoorCallOptions): Promise<{ task: Task; residue: ResidueItem[] }> {
     const task = shaped<Task>(taskShape, await callDoor(url, 'CancelTask', { id }, opts), url, 'CancelTask');

@@ -51,5 +51,5 @@ export { DOOR_LIMITS, type DoorLimits } from './limits';
 export { MAX_PARAMS_DEPTH } from './depth';
 export { acceptFromDoor } from './methods/send';
 export { callDoor, door, DoorError, type DoorCallOptions, type DoorErrorKind, type SendParams, type StopAnswer } from './client';
-export { checkAccepts } from './accepts';
+export { acceptsProblems, checkAccepts } from './accepts';
 export { parseParams, sendMessageParams, taskIdParams } from './params';

@@ -1,59 +1,20 @@
-import type { Task } from '../../src-shared/a2a';
-import { CoreError, type CancelAnswer, type StopSessionAnswer } from '../../src-shared/contract';
-import { newMessageId } from '../../src-shared/ids';
-import { door, DoorError } from '../door';
+import { CoreError, type StopSessionAnswer } from '../../src-shared/contract';
+import { door } from '../door';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { readTraceSlice } from './trace-tail';
 import { capsuleView } from './view';
 import { waitUntilIdle } from './restart';
+import { asCoreError, runningUrl, taskHandlers, viaDoor } from './task-commands';
 
 // Handlers that run the formation and talk to its doors. The core reaches a running capsule the way
 // any A2A client would, through the one door client; the renderer never reaches a door itself.
-
-/** A door's JSON-RPC error as the contract's error (task not found keeps its own code). */
-function asCoreError(err: unknown): unknown {
-  if (!(err instanceof DoorError)) return err;
-  if (err.kind !== 'rpc') return new CoreError('door_error', err.message);
-  return new CoreError(err.code === -32001 ? 'not_found' : 'door_error', err.message, { rpcCode: err.code });
-}
-
-const viaDoor = async <T>(call: () => Promise<T>): Promise<T> => {
-  try {
-    return await call();
-  } catch (err) {
-    throw asCoreError(err);
-  }
-};
-
-async function sendText(url: string, text: string, contextId: string | undefined, returnImmediately: boolean): Promise<Task> {
-  const message = { messageId: newMessageId(), role: 'ROLE_USER' as const, parts: [{ text }], ...(contextId ? { contextId } : {}) };
-  // A blocking send waits as long as the task runs; the Studio's caller can always cancel it.
-  const result = await viaDoor(() => door.sendMessage(url, { message, configuration: { returnImmediately } }, { timeoutMs: returnImmediately ? undefined : 0 }));
-  if (!result.task) throw new CoreError('door_error', 'The door answered with a message instead of a task');
-  return result.task;
-}
-
-async function cancelTask(url: string, id: string): Promise<CancelAnswer> {
-  try {
-    return await door.cancelTask(url, id);
-  } catch (err) {
-    if (!(err instanceof DoorError) || err.kind !== 'rpc') throw asCoreError(err);
-    const state = err.metadata.state;
-    return { residue: [], refused: { code: err.code!, message: err.message, ...(state ? { state: state as never } : {}) } };
-  }
-}
 
 function launchOrder(ctx: StudioContext): string[] {
   // Workers first: an orchestrator's first task may delegate at once.
   const caps = ctx.workspace().snapshot().capsules;
   const rank = (r: string | null) => (r === 'orchestrator' ? 1 : 0);
   return [...caps].sort((a, b) => rank(a.summary.role) - rank(b.summary.role)).map((c) => c.id);
-}
-
-function runningUrl(ctx: StudioContext, id: string): string {
-  const c = ctx.workspace().capsule(id);
-  return ctx.sessions.session(id, c.summary.name ?? id).url;
 }
 
 export function runHandlers(ctx: StudioContext): Pick<
@@ -64,6 +25,7 @@ export function runHandlers(ctx: StudioContext): Pick<
   | 'formation.launch'
   | 'formation.stop'
   | 'task.send'
+  | 'task.checkData'
   | 'task.get'
   | 'task.list'
   | 'task.cancel'
@@ -117,13 +79,7 @@ export function runHandlers(ctx: StudioContext): Pick<
       await Promise.all(stopped.map((id) => ctx.sessions.stop(id)));
       return { stopped };
     },
-    'task.send': ({ capsuleId, text, contextId, returnImmediately }) => sendText(runningUrl(ctx, capsuleId), text, contextId, returnImmediately ?? false),
-    'task.get': ({ capsuleId, taskId, historyLength }) => viaDoor(() => door.getTask(runningUrl(ctx, capsuleId), taskId, historyLength)),
-    'task.list'({ capsuleId }) {
-      ctx.workspace().capsule(capsuleId);
-      return ctx.sessions.session(capsuleId).listTasks();
-    },
-    'task.cancel': ({ capsuleId, taskId }) => cancelTask(runningUrl(ctx, capsuleId), taskId),
+    ...taskHandlers(ctx), // send, checkData, get, list, cancel: through the door (task-commands.ts says why)
     async 'session.stop'({ capsuleId }): Promise<StopSessionAnswer> {
       // What is canceled and left behind is read from the door while the session can answer; then
       // the Studio, which hosts the session, ends it: session_end, door closed, node Stopped.

@@ -1,76 +1,159 @@
-import { isTerminal } from '../../src-shared/a2a';
+import { isTerminal, type Task } from '../../src-shared/a2a';
+import type { DataProblem } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
 import type { DelegationOutcome } from './delegationsFold';
+import { mergeTask } from './tasksSlice';
+import { addEntry, conversationKey, dropConversation, type Conversation, type ConsoleEntry } from './conversations';
 
-/** One message the user sent from the console; the task itself lives in the tasks slice. */
-export interface ConsoleEntry {
-  key: number;
-  /** The workspace it was sent in: each workspace keeps its own console history. */
-  dir: string;
-  capsuleId: string;
+export type { Conversation, ConsoleEntry } from './conversations';
+export { conversationKey, conversationsOf, entriesOf, entriesOfConversation } from './conversations';
+
+/** What goes with the text of one console message. */
+export interface Outgoing {
   text: string;
-  taskId?: string;
-  error?: string;
+  /** A JSON value, sent as a data part. */
+  data?: unknown;
+  /** Files as base64, with their decoded size (for the history). */
+  files?: { name: string; mediaType?: string; bytes: string; size: number }[];
 }
+
+/** How a send ended: refused data comes back with its problems, for the data field. */
+export type SendOutcome = { ok: true } | { ok: false; error: string; problems?: DataProblem[] };
 
 export interface ConsoleSlice {
   consoleTarget: string | null;
-  /** Every workspace's entries (at most MAX_ENTRIES each); the console shows the open workspace's. */
+  /** Every workspace's entries (at most MAX_ENTRIES each); the console shows the open conversation's. */
   consoleEntries: ConsoleEntry[];
+  /** Every workspace's conversations (at most MAX_CONVERSATIONS per capsule), oldest first. */
+  consoleConversations: Conversation[];
+  /** The open conversation of each capsule (conversationKey), by id; absent: a new one starts with the next message. */
+  consoleCurrent: Record<string, number>;
   /** Task id -> its delegations, from the trace (delegationsFold.ts). */
   delegations: Record<string, DelegationOutcome[]>;
   setConsoleTarget(id: string | null): void;
-  sendMessage(text: string): Promise<void>;
+  /** Sends to the console's capsule, in its open conversation (its contextId once the first task has one). */
+  sendMessage(message: Outgoing | string): Promise<SendOutcome>;
+  /** The next message to this capsule starts another conversation (another contextId). */
+  newConversation(capsuleId: string): void;
+  /** Continues an earlier conversation of this capsule. */
+  openConversation(capsuleId: string, id: number): void;
+  /** Answers a task waiting for input: the message continues that task (same taskId and contextId). */
+  replyToTask(capsuleId: string, task: Task, text: string): Promise<string | undefined>;
+  /**
+   * After the link to the core comes back: reads once each unfinished task the Studio shows, since
+   * the task.updated events sent while it was down are lost (nothing is polled otherwise).
+   */
+  catchUpTasks(): Promise<void>;
 }
 
 let nextKey = 1;
-const POLL_MS = 1000;
-const MAX_ENTRIES = 50;
-
-/** The entries of one workspace, oldest first. */
-export const entriesOf = (entries: ConsoleEntry[], dir: string | undefined) => entries.filter((e) => e.dir === dir);
+/** The most tasks one catch-up reads. */
+const MAX_CATCH_UP = 50;
+let nextConversation = 1;
+/** Sends of one conversation go out one after the other: a follow-up needs the contextId the first task got. */
+const chains = new Map<number, Promise<unknown>>();
 
 export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
-  const patch = (key: number, p: Partial<ConsoleEntry>) =>
-    set((s) => ({ consoleEntries: s.consoleEntries.map((e) => (e.key === key ? { ...e, ...p } : e)) }));
+  const patch = (key: number, p: Partial<ConsoleEntry>) => set((s) => ({ consoleEntries: s.consoleEntries.map((e) => (e.key === key ? { ...e, ...p } : e)) }));
+  const putTask = (capsuleId: string, task: Task) => set((s) => ({ tasks: { ...s.tasks, [task.id]: mergeTask(s.tasks[task.id], { capsuleId, task }) } }));
 
-  /** task.updated events carry progress; a slow poll covers a session that emits none. */
-  function follow(capsuleId: string, taskId: string) {
-    const tick = () => {
-      const rec = get().tasks[taskId];
-      if (rec && isTerminal(rec.task.status.state)) return;
-      if (get().capsules[capsuleId]?.state === 'stopped') return;
-      void get().refreshTask(capsuleId, taskId).then(() => setTimeout(tick, POLL_MS));
-    };
-    setTimeout(tick, POLL_MS);
+  /** The open conversation of the capsule, made when the first message of a new one goes out. */
+  const currentConversation = (dir: string, capsuleId: string): Conversation => {
+    const key = conversationKey(dir, capsuleId);
+    const s = get();
+    const open = s.consoleConversations.find((c) => c.id === s.consoleCurrent[key]);
+    if (open) return open;
+    const made: Conversation = { id: nextConversation++, dir, capsuleId };
+    set((st) => {
+      const { conversations, entries } = dropConversation(st.consoleConversations, st.consoleEntries, made);
+      return { consoleConversations: [...conversations, made], consoleEntries: entries, consoleCurrent: { ...st.consoleCurrent, [key]: made.id } };
+    });
+    return made;
+  };
+
+  async function send(key: number, conversation: number, capsuleId: string, m: Outgoing): Promise<SendOutcome> {
+    const contextId = get().consoleConversations.find((c) => c.id === conversation)?.contextId;
+    try {
+      const files = m.files?.map(({ name, mediaType, bytes }) => ({ name, bytes, ...(mediaType ? { mediaType } : {}) }));
+      const task = await invoke('task.send', {
+        capsuleId,
+        ...(m.text.trim() ? { text: m.text } : {}),
+        ...(m.data !== undefined ? { data: m.data } : {}),
+        ...(files?.length ? { files } : {}),
+        ...(contextId ? { contextId } : {}),
+        returnImmediately: true,
+      });
+      // Progress, the end and the answer arrive as task.updated; an event may already be here.
+      set((s) => ({
+        tasks: { ...s.tasks, [task.id]: s.tasks[task.id] ?? { capsuleId, task } },
+        consoleConversations: s.consoleConversations.map((c) => (c.id === conversation && !c.contextId ? { ...c, contextId: task.contextId } : c)),
+      }));
+      patch(key, { taskId: task.id });
+      return { ok: true };
+    } catch (err) {
+      const error = describeError(err);
+      const problems = (err as { details?: { problems?: DataProblem[] } }).details?.problems;
+      patch(key, { error });
+      return { ok: false, error, ...(problems ? { problems } : {}) };
+    }
   }
 
   return {
     consoleTarget: null,
     consoleEntries: [],
+    consoleConversations: [],
+    consoleCurrent: {},
     delegations: {},
     setConsoleTarget(id) {
       set({ consoleTarget: id });
     },
-    async sendMessage(text) {
+    async sendMessage(message) {
+      const m: Outgoing = typeof message === 'string' ? { text: message } : message;
       const capsuleId = get().consoleTarget;
-      if (!capsuleId || !text.trim()) return;
-      const key = nextKey++;
+      if (!capsuleId || (!m.text.trim() && m.data === undefined && !m.files?.length)) return { ok: false, error: 'Nothing to send.' };
       const dir = get().workspace?.dir ?? '';
+      const conversation = currentConversation(dir, capsuleId).id;
+      const key = nextKey++;
+      const entry: ConsoleEntry = {
+        key,
+        dir,
+        capsuleId,
+        conversation,
+        text: m.text.trim(),
+        ...(m.data !== undefined ? { data: JSON.stringify(m.data) } : {}),
+        ...(m.files?.length ? { files: m.files.map((f) => ({ name: f.name, size: f.size })) } : {}),
+      };
+      set((s) => ({ consoleEntries: addEntry(s.consoleEntries, entry) }));
+      const before = chains.get(conversation) ?? Promise.resolve();
+      const run = before.then(() => send(key, conversation, capsuleId, m));
+      chains.set(conversation, run);
+      const outcome = await run;
+      if (chains.get(conversation) === run) chains.delete(conversation);
+      return outcome;
+    },
+    newConversation(capsuleId) {
+      const key = conversationKey(get().workspace?.dir ?? '', capsuleId);
       set((s) => {
-        const mine = entriesOf(s.consoleEntries, dir);
-        const drop = mine.length >= MAX_ENTRIES ? mine[0].key : undefined;
-        return { consoleEntries: [...s.consoleEntries.filter((e) => e.key !== drop), { key, dir, capsuleId, text }] };
+        const { [key]: _left, ...rest } = s.consoleCurrent;
+        return { consoleCurrent: rest };
       });
+    },
+    openConversation(capsuleId, id) {
+      const key = conversationKey(get().workspace?.dir ?? '', capsuleId);
+      if (get().consoleConversations.some((c) => c.id === id)) set((s) => ({ consoleCurrent: { ...s.consoleCurrent, [key]: id } }));
+    },
+    async replyToTask(capsuleId, task, text) {
       try {
-        const task = await invoke('task.send', { capsuleId, text, returnImmediately: true });
-        set((s) => ({ tasks: { ...s.tasks, [task.id]: s.tasks[task.id] ?? { capsuleId, task } } }));
-        patch(key, { taskId: task.id });
-        if (!isTerminal(task.status.state)) follow(capsuleId, task.id);
+        putTask(capsuleId, await invoke('task.send', { capsuleId, taskId: task.id, ...(task.contextId ? { contextId: task.contextId } : {}), text, returnImmediately: true }));
+        return undefined;
       } catch (err) {
-        patch(key, { error: describeError(err) });
+        return describeError(err);
       }
+    },
+    async catchUpTasks() {
+      const open = Object.values(get().tasks).filter((r) => !isTerminal(r.task.status.state) && get().capsules[r.capsuleId]);
+      await Promise.all(open.slice(-MAX_CATCH_UP).map((r) => get().refreshTask(r.capsuleId, r.task.id)));
     },
   };
 };

@@ -15,8 +15,8 @@ import type { StudioState } from './types';
 
 export type { StudioState } from './types';
 export type { CapsuleFlowNode, RemoteFlowNode, ExternalFlowNode, FlowNode, FlowEdge } from './graphModel';
-export type { ConsoleEntry } from './consoleSlice';
-export { entriesOf } from './consoleSlice';
+export type { ConsoleEntry, Conversation, Outgoing, SendOutcome } from './consoleSlice';
+export { conversationKey, conversationsOf, entriesOf, entriesOfConversation } from './consoleSlice';
 export type { DelegationOutcome } from './delegationsFold';
 export type { TaskRecord } from './tasksSlice';
 export type { NodeActivity } from './flowSlice';

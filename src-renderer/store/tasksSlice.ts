@@ -35,7 +35,7 @@ export function foldTaskUpdates(state: StudioState, updates: TaskUpdate[]): Part
 }
 
 /** A terminal state is final: a late non-terminal update never overwrites it. */
-function mergeTask(old: TaskRecord | undefined, next: TaskRecord): TaskRecord {
+export function mergeTask(old: TaskRecord | undefined, next: TaskRecord): TaskRecord {
   if (old && isTerminal(old.task.status.state) && !isTerminal(next.task.status.state)) return old;
   return { ...next, sessionId: next.sessionId ?? old?.sessionId };
 }
@@ -75,7 +75,7 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
       try {
         put(capsuleId, await invoke('task.get', { capsuleId, taskId }));
       } catch {
-        // The next task.updated event or poll tries again.
+        // The next task.updated event brings it.
       }
     },
     async cancelTask(capsuleId, taskId) {

@@ -30,8 +30,8 @@ describe('notices', () => {
 describe('console history', () => {
   it('is kept per workspace', () => {
     const entries: ConsoleEntry[] = [
-      { key: 1, dir: '/a', capsuleId: 'o', text: 'in a' },
-      { key: 2, dir: '/b', capsuleId: 'o', text: 'in b' },
+      { key: 1, dir: '/a', capsuleId: 'o', conversation: 1, text: 'in a' },
+      { key: 2, dir: '/b', capsuleId: 'o', conversation: 2, text: 'in b' },
     ];
     expect(entriesOf(entries, '/a').map((e) => e.text)).toEqual(['in a']);
     expect(entriesOf(entries, '/b').map((e) => e.text)).toEqual(['in b']);

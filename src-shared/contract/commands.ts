@@ -4,6 +4,7 @@ import type { TraceEvent } from '../trace';
 import { exposeCommands } from './expose';
 import { sessionsCommands } from './sessions';
 import { studioCommands } from './studio';
+import { taskCheckDataInput, taskSendInput, type DataCheck } from './task-send';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
 import { traceFollowCommands } from './follow';
 
@@ -91,11 +92,15 @@ export const commands = {
   'remote.refresh': command<RemoteView>()("Fetches a remote agent's card again.", z.strictObject({ id })),
 
   'task.send': command<Task>()(
-    "Sends a text message to a running capsule through its door; waits for the task to finish unless returnImmediately.",
-    z.strictObject({ capsuleId: id, text: z.string().min(1).max(200_000), contextId: z.string().optional(), returnImmediately: z.boolean().optional() }),
+    'Sends a message to a running capsule through its door: text, a data part, files (base64), in a conversation (`contextId`) or as the reply to a task waiting for input (`taskId`, which continues that task). Bounded: files 700 KiB in all, data 256 KiB of JSON, the message under 960 KiB. Waits for the task to finish unless returnImmediately.',
+    taskSendInput,
+  ),
+  'task.checkData': command<DataCheck>()(
+    "Checks a data part against the running capsule's `accepts` schema (the contract its door enforces), every problem with its field.",
+    taskCheckDataInput,
   ),
   'task.get': command<Task>()('A task as the door answers GetTask.', z.strictObject({ capsuleId: id, taskId: id, historyLength: z.number().int().nonnegative().optional() })),
-  'task.list': command<Task[]>()("The tasks of a capsule's running session, oldest first; older ones carry their status only (task.get has the rest).", z.strictObject({ capsuleId: id })),
+  'task.list': command<Task[]>()("The newest tasks (at most 200) of a capsule's running session, oldest first, with their history and artifacts, as the door's ListTasks answers them.", z.strictObject({ capsuleId: id })),
   'task.cancel': command<CancelAnswer>()(
     "Cancels one task through the door (CancelTask): its state and residue, or the door's reason it could not.",
     z.strictObject({ capsuleId: id, taskId: id }),

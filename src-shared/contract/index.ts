@@ -9,3 +9,4 @@ export * from './sessions';
 export * from './studio';
 export * from './follow';
 export * from './formation';
+export * from './task-send';

@@ -1,2 +1,3 @@
 export { ConsolePanel } from './ConsolePanel';
 export { TaskStateBadge } from './TaskStateBadge';
+export { InputReply } from './InputReply';

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { residueOfTask } from '../../../src-shared/residue';
 import { useStudio, type TaskRecord } from '../../store';
+import { InputReply } from '../console';
 import { Artifacts } from './Artifacts';
 import { DelegationLinks } from './DelegationLinks';
 import { Messages } from './Messages';
@@ -117,6 +118,7 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
         <StatusMessage task={task} agent={agent} />
       </Section>
       {/* A task waiting for input shows its reply box here, under the question. */}
+      <InputReply capsuleId={capsuleId} task={task} />
       <Section title="Messages">
         <Messages history={task.history ?? []} turns={figures?.turns ?? []} agent={agent} />
       </Section>
