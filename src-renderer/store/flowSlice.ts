@@ -92,7 +92,7 @@ export function foldActivity(
 }
 
 
-export const createFlowSlice: SliceCreator<FlowSlice> = (set, get) => ({
+export const createFlowSlice: SliceCreator<FlowSlice> = () => ({
   edgeFlow: {},
   activity: {},
 });
