@@ -151,9 +151,9 @@ test('a driver preset writes the key as a ${VAR} reference, and one undo takes t
   await app.screenshot('builder-form-driver-dark');
 
   await m.showYaml();
-  await expect(m.yaml).toHaveValue(/api_key: \$\{TEAM_ANTHROPIC_KEY\}/);
-  await expect(m.yaml).not.toHaveValue(/sk-ant/);
-  await expect(m.yaml).toHaveValue(/# pinned so the coordinator/);
+  await expect.poll(() => m.yamlText()).toMatch(/api_key: \$\{TEAM_ANTHROPIC_KEY\}/);
+  expect(await m.yamlText()).not.toMatch(/sk-ant/);
+  expect(await m.yamlText()).toMatch(/# pinned so the coordinator/);
   await m.showForm();
 
   // The key name was one step, the preset another (artifact, transport, model and key at once).

@@ -154,7 +154,7 @@ test('several nodes selected are moved together, and deleted with one confirm an
   await expect(app.canvas.edge('coordinator', 'researcher')).toHaveCount(1);
   await expect(app.canvas.edge('coordinator', 'writer')).toHaveCount(1);
   // One step: nothing is left to undo from the removal.
-  await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeDisabled();
 });
 
 test('a formation without positions is laid out when opened, and Auto-layout rearranges it as one undo step', async ({ page, studio }) => {
@@ -176,7 +176,7 @@ test('a formation without positions is laid out when opened, and Auto-layout rea
     expect(at.researcher.x).toBeGreaterThan(at.coordinator.x);
     expect(at.writer.x).toBeGreaterThan(at.coordinator.x);
     // Laying out on open is not an edit the user made: nothing to undo.
-    await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeDisabled();
 
     // On demand: drag one away, Auto-layout brings the tidy layout back; one undo undoes it.
     await app.canvas.dragNode('writer', -300, 60);

@@ -225,10 +225,10 @@ for (const count of [300, 1000]) {
       if (count === 300) {
         // The drop saved the new place, and the whole drag is one undo step.
         const dropped = await placeOf(animated.id);
-        await expect(page.getByRole('button', { name: 'Undo' })).toBeEnabled();
+        await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeEnabled();
         await page.keyboard.press('Control+z');
         await expect.poll(() => placeOf(animated.id)).toEqual(animated.from);
-        await expect(page.getByRole('button', { name: 'Redo' })).toBeEnabled();
+        await expect(page.getByRole('button', { name: 'Redo', exact: true })).toBeEnabled();
         await page.keyboard.press('Control+Shift+z');
         await expect.poll(() => placeOf(animated.id)).toEqual(dropped);
       }

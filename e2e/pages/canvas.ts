@@ -38,6 +38,18 @@ export class CanvasPage {
 
   /** Draws an edge from a node's source handle to another node's target handle. */
   async connect(sourceId: string, targetId: string): Promise<void> {
+    // Nodes may still be settling (a fit view, a placement arriving from the core): drag once they stand still.
+    const still = async () => {
+      const read = async () => JSON.stringify([await this.nodeById(sourceId).locator('.react-flow__handle.source').boundingBox(), await this.nodeById(targetId).locator('.react-flow__handle.target').boundingBox()]);
+      let before = await read();
+      await expect.poll(async () => {
+        const now = await read();
+        const same = now === before;
+        before = now;
+        return same;
+      }, { intervals: [150] }).toBe(true);
+    };
+    await still();
     const from = await this.nodeById(sourceId).locator('.react-flow__handle.source').boundingBox();
     const to = await this.nodeById(targetId).locator('.react-flow__handle.target').boundingBox();
     if (!from || !to) throw new Error(`handles of ${sourceId} or ${targetId} are not visible`);

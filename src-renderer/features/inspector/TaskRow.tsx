@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { answerText, useStudio, type TaskRecord } from '../../store';
-import { TaskStateBadge } from '../console';
+import { InputReply, TaskStateBadge } from '../console';
 import { Residue } from './Residue';
 
 export function firstUserText(task: Task): string {
@@ -50,6 +50,8 @@ export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolea
       </div>
       {asked && !open ? <div className="task-asked">{asked}</div> : null}
       {answer ? <div className="task-answer">{answer}</div> : null}
+      {/* A question waits in the row itself: answering needs no opening of the details. */}
+      {!open ? <InputReply capsuleId={capsuleId} task={task} /> : null}
       {cancel ? (
         <div className="inspector-result" role="status">
           {cancel.error ? (
