@@ -64,7 +64,8 @@ test('completion offers the schema keys and values where the caret is', async ({
   await expect(option).toBeVisible();
   // Keys of other maps are not offered here.
   await expect(page.getByRole('option', { name: /max_turns/ })).toHaveCount(0);
-  await option.click();
+  // CodeMirror takes an option on mousedown; dispatched, it reaches a popup drawn past the viewport's edge too.
+  await option.dispatchEvent('mousedown');
   await app.manifest.typeYaml('4');
   await expect.poll(() => app.manifest.yamlText()).toContain('  after_task: sleep\n  queue_depth: 4\n');
 

@@ -37,19 +37,28 @@ export class CanvasPage {
   }
 
   /** Draws an edge from a node's source handle to another node's target handle. */
+  /**
+   * Waits until these stand still on screen: nodes may still be settling (a fit view, a placement
+   * arriving from the core), and a drag that starts on a moving node grabs nothing.
+   */
+  private async settled(...targets: Locator[]): Promise<void> {
+    const read = async () => JSON.stringify(await Promise.all(targets.map((t) => t.boundingBox())));
+    let before = await read();
+    await expect
+      .poll(
+        async () => {
+          const now = await read();
+          const same = now === before;
+          before = now;
+          return same;
+        },
+        { intervals: [150] },
+      )
+      .toBe(true);
+  }
+
   async connect(sourceId: string, targetId: string): Promise<void> {
-    // Nodes may still be settling (a fit view, a placement arriving from the core): drag once they stand still.
-    const still = async () => {
-      const read = async () => JSON.stringify([await this.nodeById(sourceId).locator('.react-flow__handle.source').boundingBox(), await this.nodeById(targetId).locator('.react-flow__handle.target').boundingBox()]);
-      let before = await read();
-      await expect.poll(async () => {
-        const now = await read();
-        const same = now === before;
-        before = now;
-        return same;
-      }, { intervals: [150] }).toBe(true);
-    };
-    await still();
+    await this.settled(this.nodeById(sourceId).locator('.react-flow__handle.source'), this.nodeById(targetId).locator('.react-flow__handle.target'));
     const from = await this.nodeById(sourceId).locator('.react-flow__handle.source').boundingBox();
     const to = await this.nodeById(targetId).locator('.react-flow__handle.target').boundingBox();
     if (!from || !to) throw new Error(`handles of ${sourceId} or ${targetId} are not visible`);
@@ -132,6 +141,7 @@ export class CanvasPage {
 
   /** Drags a node by its header to a new screen point. */
   async dragNode(id: string, dx: number, dy: number): Promise<void> {
+    await this.settled(this.nodeById(id));
     const box = await this.nodeById(id).boundingBox();
     if (!box) throw new Error(`node ${id} is not visible`);
     // The header, clear of the buttons; the centre when the node is drawn small (zoomed out).
