@@ -85,6 +85,7 @@ test('the context menu duplicates a capsule (new name, same manifest) and undo t
   expect(overlapping(await app.tools.boxes())).toEqual([]);
 
   await page.getByTestId('canvas').locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeEnabled(); // the edit's answer came back: its step is recorded
   await page.keyboard.press('Control+Z');
   await expect(app.canvas.capsule('writer-copy')).toHaveCount(0);
   expect(manifestExists(studio.workspace, 'capsules/writer-copy.yaml')).toBe(false);
@@ -129,6 +130,7 @@ test('several nodes selected are moved together, and deleted with one confirm an
   const start = parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).capsules;
   await app.canvas.dragNode('writer', 120, 40);
   await expect.poll(() => parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).capsules.filter((c: { position: { x: number } }, i: number) => c.position.x !== start[i].position.x).length).toBe(2);
+  await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeEnabled(); // the edit's answer came back: its step is recorded
   await page.keyboard.press('Control+Z');
   await expect.poll(() => parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).capsules).toEqual(start);
 
@@ -148,6 +150,7 @@ test('several nodes selected are moved together, and deleted with one confirm an
   await expect(app.canvas.capsule('researcher')).toHaveCount(0);
   expect(manifestExists(studio.workspace, 'capsules/writer.yaml')).toBe(false);
 
+  await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeEnabled(); // the edit's answer came back: its step is recorded
   await page.keyboard.press('Control+Z');
   await expect(app.canvas.capsule('writer')).toBeVisible();
   await expect(app.canvas.capsule('researcher')).toBeVisible();
@@ -188,6 +191,7 @@ test('a formation without positions is laid out when opened, and Auto-layout rea
     await expect.poll(() => positions().writer.x).toBeGreaterThan(positions().coordinator.x + 200);
     expect(positions().researcher.x).toBe(positions().writer.x);
     await expect.poll(async () => overlapping(await app.tools.boxes())).toEqual([]);
+    await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeEnabled(); // the edit's answer came back: its step is recorded
     await page.keyboard.press('Control+Z');
     await expect.poll(() => parse(readFileSync(file, 'utf8')).capsules).toEqual(dragged);
   } finally {
