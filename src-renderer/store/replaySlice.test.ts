@@ -6,7 +6,7 @@ import { setReplayClock } from './replaySlice';
 
 // Replay mode in the store: the recorded steps drive the canvas's flow through the live folds,
 // the cursor moves it forward and back exactly, live events fold aside and come back on exit,
-// and the only core call is sessions.replay.
+// and the core is only read (sessions.replay, the timeline).
 
 const capsule = (id: string, extra: Partial<CapsuleView> = {}) => ({ id, name: id, role: 'worker', state: 'idle', ...extra }) as CapsuleView;
 const edges: EdgeView[] = [{ id: 'boss->writer', source: 'boss', target: 'writer', targetKind: 'capsule', address: 'localhost:4001' }];
@@ -89,7 +89,8 @@ describe('replay mode', () => {
     s().replayControl({ do: 'play' });
     expect(s().replay?.cursor).toBe(run.steps.length);
     expect(s().activity.boss.last).toEqual({ taskId: 'tb', state: 'TASK_STATE_COMPLETED', text: 'the final answer' });
-    expect(calls).toEqual(['sessions.replay']);
+    // Reads only: the run, and the timeline around it.
+    expect(calls.sort()).toEqual(['sessions.replay', 'sessions.timeline']);
   });
 
   it('keeps live events out of the replayed state and shows them again on exit', async () => {
