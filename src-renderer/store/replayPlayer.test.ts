@@ -126,6 +126,7 @@ describe('replay player', () => {
   it('instant shows the end at once; play after the end starts over', () => {
     const { p, advance } = setup();
     p.setSpeed('instant');
+    expect([p.cursor, p.playing]).toEqual([4, false]);
     p.play();
     expect([p.cursor, p.playing]).toEqual([4, false]);
     p.setSpeed(1);

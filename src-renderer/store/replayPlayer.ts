@@ -1,7 +1,7 @@
 // The replay's clock: which recorded steps have played, moved by time at a chosen speed, by a
 // step, or by a jump. Pure apart from the clock it is given, so tests drive it with a fake one.
 
-/** How fast the recording plays: a factor of recorded time (0.25 … 10), or everything at once. */
+/** How fast the recording plays: a factor of recorded time (0.25 … 10), or everything at once (choosing it shows the end). */
 export type ReplaySpeed = number | 'instant';
 export const REPLAY_SPEEDS: ReplaySpeed[] = [0.25, 0.5, 1, 2, 5, 10, 'instant'];
 /** Bounds a chosen factor: slower than this a replay barely moves, faster it is a jump. */
@@ -116,7 +116,8 @@ export function createReplayPlayer(times: readonly number[], onCursor: (cursor: 
       const s = next === 'instant' ? next : Math.min(MAX_SPEED, Math.max(MIN_SPEED, Number.isFinite(next) ? next : 1));
       if (playing) anchor = { wall: clock.now(), run: runNow() };
       speed = s;
-      if (s === 'instant' && playing) return stopAt(n);
+      // Instant is no time at all: the run as it ended, at once.
+      if (s === 'instant') return stopAt(n);
       schedule();
     },
     step() {
