@@ -64,7 +64,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByRole('tab', { name: 'Live trace' }).click();
     const trace = page.getByRole('table', { name: 'Replayed trace' });
     await expect(trace.getByText('task_end', { exact: true })).toBeVisible();
-    await expect(page.getByText('Replay of researcher')).toBeVisible();
+    await expect(page.getByText('Replay · researcher')).toBeVisible();
     await app.screenshot(`replay-${scheme}-2-last-output`);
 
     // Play, then pause: it holds its place.

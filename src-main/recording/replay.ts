@@ -53,7 +53,7 @@ function taskStateOf(e: TraceEvent & Record<string, unknown>, failures: Map<stri
   }
 }
 
-/** One session's lines of the run's tasks (and its start and end), each with what it changed. */
+/** One session's lines of the run's tasks, each with what it changed. */
 function readSession(path: string, order: number, capsule: string, runTasks: Set<string>): { entries: Entry[]; cut: boolean } {
   const chunk = readTraceLines(path, 0, MAX_SESSION_BYTES);
   const tracker = createFlowTracker();
@@ -63,14 +63,14 @@ function readSession(path: string, order: number, capsule: string, runTasks: Set
   chunk.lines.forEach((l, seq) => {
     const e = l.event as TraceEvent & Record<string, unknown>;
     const taskId = str(e.task_id);
-    const mine = taskId ? runTasks.has(taskId) : e.event_type === 'session_start' || e.event_type === 'session_end';
-    if (!mine) return;
+    // The run's own tasks only: a peer's session may have begun long before and served others.
+    if (!taskId || !runTasks.has(taskId)) return;
     const parsed = Date.parse(e.ts);
     last = Number.isFinite(parsed) ? parsed : last;
-    const flow = taskId ? tracker.push(e) : {};
-    const task = taskId ? taskStateOf(e, failures) : undefined;
+    const flow = tracker.push(e);
+    const task = taskStateOf(e, failures);
     const step = flow.delegation || flow.progress || task ? { ...(flow.delegation ? { delegations: flow.delegation } : {}), ...(flow.progress ? { progress: flow.progress } : {}), ...(task ? { task } : {}) } : undefined;
-    const event = l.bytes > MAX_REPLAY_LINE_BYTES ? ({ ts: e.ts, event_type: e.event_type, session_id: e.session_id, ...(taskId ? { task_id: taskId } : {}), cut: true } as TraceEvent) : e;
+    const event = l.bytes > MAX_REPLAY_LINE_BYTES ? ({ ts: e.ts, event_type: e.event_type, session_id: e.session_id, task_id: taskId, cut: true } as TraceEvent) : e;
     entries.push({ at: last, order, sessionId: e.session_id || '', capsule, seq, event, bytes: Math.min(l.bytes, MAX_REPLAY_LINE_BYTES), ...(step ? { step } : {}) });
   });
   return { entries, cut: chunk.end < chunk.size };

@@ -17,8 +17,8 @@ export function ReplayBar() {
   return (
     <section className="replay-bar" role="region" aria-label="Replay">
       <span className="replay-badge">Replay</span>
-      <span className="replay-what" title={`Session ${run.sessionId}`}>
-        {run.entry} · {new Date(run.startedAt).toLocaleString()} · {run.capsules.length} capsule{run.capsules.length === 1 ? '' : 's'}
+      <span className="replay-what" title={`Run of session ${run.sessionId}, recorded ${new Date(run.startedAt).toLocaleString()}: ${run.capsules.map((c) => c.capsule).join(', ')}`}>
+        {run.entry} · {new Date(run.startedAt).toLocaleTimeString()} · {run.capsules.length} capsule{run.capsules.length === 1 ? '' : 's'}
         {run.truncated ? ' · first part only' : ''}
         {missing.length ? ` · not on canvas: ${missing.join(', ')}` : ''}
       </span>

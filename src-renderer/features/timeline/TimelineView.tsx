@@ -19,7 +19,7 @@ export function TimelineView() {
   const height = layout.rows.length * ROW_H;
   // Replaying, a line marks the replay's cursor on the run's time axis.
   const replayAt = useStudio((s) => (s.replay ? (s.replay.cursor > 0 ? s.replay.run.steps[s.replay.cursor - 1].at : s.replay.run.startedAt) : null));
-  const cursorX = replayAt !== null && span > 0 && replayAt >= layout.start && replayAt <= layout.end ? (replayAt - layout.start) / span : null;
+  const cursorX = replayAt !== null && span > 0 ? Math.min(1, Math.max(0, (replayAt - layout.start) / span)) : null;
 
   return (
     <div className="timeline">

@@ -46,8 +46,8 @@ function ReplayTraceList({ capsule }: { capsule: string }) {
     for (let i = 0; i <= upTo && run && i < run.lines.length; i++) if (run.lines[i].capsule === capsule) out.push(run.lines[i].event);
     return out;
   }, [run, upTo, capsule]);
-  const count = `${events.length.toLocaleString()} recorded events up to the replay cursor`;
-  return <TraceList title={<>Replay of <span className="mono">{capsule}</span></>} count={count} events={events} version={upTo} label="Replayed trace" />;
+  const count = `${events.length.toLocaleString()} events to the cursor`;
+  return <TraceList title={<>Replay · {capsule}</>} count={count} events={events} version={upTo} label="Replayed trace" />;
 }
 
 function TraceList({ title, count, events, version, label = 'Live trace' }: { title: ReactNode; count: string; events: TraceEvent[]; version: number; label?: string }) {
