@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_REPLAY_LINES } from '../../src-shared/contract';
+import { MAX_REPLAY_BYTES, MAX_REPLAY_LINES } from '../../src-shared/contract';
 import { delegationsOf, type TraceEvent } from '../../src-shared/trace';
 import { rpc, traceOf, userMessage } from '../runtime/tools/formation.fixture';
 import { recordFormation, type RecordedFormation } from './recorded.fixture';
@@ -58,19 +58,23 @@ describe('sessions.replay gathering', () => {
     expect(new Set(one.lines.filter((l) => l.capsule === 'orchestrator' && l.event.task_id).map((l) => l.event.task_id))).toEqual(new Set([taskId]));
 
     // A session of more lines than a replay holds: its first MAX_REPLAY_LINES come, and a note says so.
-    const dir = join(rec.s.dir, 'long', 'ses_' + '0'.repeat(32));
-    mkdirSync(dir, { recursive: true });
     const base = { session_id: 'ses_' + '0'.repeat(32), task_id: 'task-long' };
     const ts = (i: number) => new Date(Date.UTC(2026, 0, 1) + i).toISOString();
-    const lines = [
-      { ...base, ts: ts(0), event_type: 'a2a_task_received', text: 'go', context_id: 'c' },
-      { ...base, ts: ts(1), event_type: 'task_start' },
-      ...Array.from({ length: MAX_REPLAY_LINES + 10 }, (_, i) => ({ ...base, ts: ts(i + 2), event_type: 'frame', turn: 1, text: 'x' })),
-    ];
-    writeFileSync(join(dir, 'trace.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    const long = replayOf(join(dir, 'trace.jsonl'), join(rec.s.dir, 'long'));
+    const write = (name: string, body: object[]) => {
+      const dir = join(rec!.s.dir, name, base.session_id);
+      mkdirSync(dir, { recursive: true });
+      const lines = [{ ...base, ts: ts(0), event_type: 'a2a_task_received', text: 'go', context_id: 'c' }, { ...base, ts: ts(1), event_type: 'task_start' }, ...body];
+      writeFileSync(join(dir, 'trace.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      return replayOf(join(dir, 'trace.jsonl'), join(rec!.s.dir, name));
+    };
+    const long = write('long', Array.from({ length: MAX_REPLAY_LINES + 10 }, (_, i) => ({ ...base, ts: ts(i + 2), event_type: 'artifact', artifact_id: 'a', parts: 1, append: true })));
     expect(long.truncated).toBe(true);
     expect(long.lines).toHaveLength(MAX_REPLAY_LINES);
     expect(long.notes).toEqual([expect.stringMatching(/longer than a replay holds/)]);
+    // Streamed text makes a step per line: the bytes bound cuts it first, lines and steps counted.
+    const streamed = write('streamed', Array.from({ length: MAX_REPLAY_LINES }, (_, i) => ({ ...base, ts: ts(i + 2), event_type: 'frame', turn: 1, text: 'x'.repeat(40) })));
+    expect(streamed.truncated).toBe(true);
+    expect(streamed.lines.length).toBeLessThan(MAX_REPLAY_LINES);
+    expect(JSON.stringify(streamed.lines).length + JSON.stringify(streamed.steps).length).toBeLessThanOrEqual(MAX_REPLAY_BYTES);
   });
 });

@@ -11,6 +11,8 @@ import { gatherRun } from './gather';
 
 /** Bytes read of one session's trace: a bigger file is read up to here (the run is cut, and says so). */
 const MAX_SESSION_BYTES = 64 * 1024 * 1024;
+/** What a line's or step's wrapper adds as JSON, past its session id and capsule name ({"at":…,"seq":…}). */
+const ENVELOPE_BYTES = 72;
 /** A task's answer, question or failure as a node shows it at most. */
 const TEXT_CHARS = 4000;
 
@@ -102,12 +104,15 @@ export function replayOf(tracePath: string, recordsRoot: string, opts: { taskId?
   const steps: ReplayStep[] = [];
   let bytes = 0;
   for (const e of all) {
-    if (lines.length >= MAX_REPLAY_LINES || bytes + e.bytes > MAX_REPLAY_BYTES) {
+    // The reply's size: its lines and the steps they made, each with its envelope (at, session, capsule, index).
+    const envelope = ENVELOPE_BYTES + e.sessionId.length + e.capsule.length;
+    const size = e.bytes + envelope + (e.step ? JSON.stringify(e.step).length + envelope : 0);
+    if (lines.length >= MAX_REPLAY_LINES || bytes + size > MAX_REPLAY_BYTES) {
       truncated = true;
       notes.push(`the run is longer than a replay holds (${MAX_REPLAY_LINES.toLocaleString('en')} lines, ${MAX_REPLAY_BYTES / 1024 / 1024} MiB); its first part is replayed`);
       break;
     }
-    bytes += e.bytes;
+    bytes += size;
     const base = { at: e.at, sessionId: e.sessionId, capsule: e.capsule };
     if (e.step) steps.push({ ...base, line: lines.length, ...e.step });
     lines.push({ ...base, seq: e.seq, event: e.event });

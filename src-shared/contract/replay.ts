@@ -11,7 +11,7 @@ const sessionId = z.string().regex(/^ses_[0-9a-f]{32}$/, 'a session id (ses_ and
 
 /** At most this many trace lines in one replay: a longer run is cut there, and says so. */
 export const MAX_REPLAY_LINES = 20_000;
-/** At most this many bytes of trace lines (as JSON) in one replay; a line over MAX_REPLAY_LINE_BYTES travels as a stub. */
+/** At most this many bytes of trace lines and steps (as JSON) in one replay; a line over MAX_REPLAY_LINE_BYTES travels as a stub. */
 export const MAX_REPLAY_BYTES = 8 * 1024 * 1024;
 export const MAX_REPLAY_LINE_BYTES = 64 * 1024;
 
@@ -64,7 +64,7 @@ export interface ReplayRun {
 
 export const replayCommands = {
   'sessions.replay': command<ReplayRun>()(
-    `A recorded formation run read for replay, running nothing: the session's tasks (or one task) and every task its delegations caused in other sessions, as time-ordered trace lines and the flow steps (hops, turns, task states) they make, derived as live. At most ${MAX_REPLAY_LINES} lines and ${MAX_REPLAY_BYTES} bytes.`,
+    `A recorded formation run read for replay, running nothing: the session's tasks (or one task) and every task its delegations caused in other sessions, as time-ordered trace lines and the flow steps (hops, turns, task states) they make, derived as live. At most ${MAX_REPLAY_LINES} lines and ${MAX_REPLAY_BYTES} bytes of lines and steps.`,
     z.strictObject({ sessionId, taskId: z.string().min(1).max(200).optional() }),
   ),
 } as const;
