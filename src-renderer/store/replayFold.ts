@@ -34,7 +34,8 @@ function taskOf(t: NonNullable<ReplayStep['task']>): Task {
 /** The flow after one more step. */
 export function applyStep(f: Omit<FlowBase, 'edgeFlow' | 'activity'>, flow: ReplayFlow, step: ReplayStep, capsuleId: string | undefined): ReplayFlow {
   if (!capsuleId) return flow;
-  const base: FlowBase = { ...f, ...flow };
+  // Only what the folds read (the caller may pass the whole store: spreading it per step is slow).
+  const base: FlowBase = { capsules: f.capsules, remotes: f.remotes, edgeViews: f.edgeViews, edgeFlow: flow.edgeFlow, activity: flow.activity };
   const { sessionId } = step;
   const edges = step.delegations ? foldEdgeFlow(base, [{ sessionId, capsuleId, delegations: step.delegations }]) : {};
   const acts =

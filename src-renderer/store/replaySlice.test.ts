@@ -3,6 +3,7 @@ import type { CapsuleView, CoreClient, EdgeView, ReplayRun, ReplayStep } from '.
 import { emptyBatch } from './fold';
 import { ingest, setCoreClient, useStudio } from './index';
 import { setReplayClock } from './replaySlice';
+import { EMPTY_FLOW, foldSteps } from './replayFold';
 
 // Replay mode in the store: the recorded steps drive the canvas's flow through the live folds,
 // the cursor moves it forward and back exactly, live events fold aside and come back on exit,
@@ -34,12 +35,14 @@ const run: ReplayRun = {
 };
 
 let calls: string[] = [];
-const client: CoreClient = {
-  invoke: (async (cmd: string) => {
+const answerWith = (r: ReplayRun) =>
+  (async (cmd: string) => {
     calls.push(cmd);
-    if (cmd === 'sessions.replay') return run;
+    if (cmd === 'sessions.replay') return r;
     throw new Error(`not in this test: ${cmd}`);
-  }) as CoreClient['invoke'],
+  }) as CoreClient['invoke'];
+const client: CoreClient = {
+  invoke: answerWith(run),
   on: () => () => undefined,
   dispose: () => undefined,
 };
@@ -48,6 +51,7 @@ const live = { inFlight: 1, failed: 0, canceled: 0, runTaskId: 'live', hops: [{ 
 
 beforeEach(() => {
   calls = [];
+  client.invoke = answerWith(run);
   setCoreClient(client);
   setReplayClock({ now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined });
   useStudio.setState({
@@ -102,5 +106,22 @@ describe('replay mode', () => {
     useStudio.getState().exitReplay();
     expect(useStudio.getState().replay).toBeNull();
     expect(useStudio.getState().edgeFlow['boss->writer']).toMatchObject({ inFlight: 0, hops: [expect.objectContaining({ text: 'live answer' })] });
+  });
+
+  it('lands on the same state whichever way it gets there (checkpoints on a long run)', async () => {
+    const steps: ReplayStep[] = [];
+    for (let i = 0; i < 700; i++) {
+      const d = { taskId: `t${Math.floor(i / 40)}`, callId: `c${i >> 1}`, to: 'writer', state: i % 2 ? ('answered' as const) : ('running' as const), ts: ts(i), ...(i % 2 ? { text: `answer ${i}` } : {}) };
+      steps.push(step(i, i, 'boss', i % 7 === 3 ? { progress: { taskId: 'tb', turn: i, text: `turn ${i}` } } : { delegations: [d] }));
+    }
+    const long: ReplayRun = { ...run, steps };
+    client.invoke = answerWith(long);
+    await useStudio.getState().startReplay(run.sessionId);
+    const s = () => useStudio.getState();
+    const scratch = (n: number) => foldSteps(s(), long, s().replay!.ids, EMPTY_FLOW, 0, n);
+    for (const to of [700, 300, 513, 512, 0, 255, 699, 256, 1]) {
+      s().replayControl({ do: 'jump', cursor: to });
+      expect({ edgeFlow: s().edgeFlow, activity: s().activity }).toEqual(scratch(to));
+    }
   });
 });

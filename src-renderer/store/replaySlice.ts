@@ -41,10 +41,34 @@ export function setReplayClock(c: ReplayClock): void {
   clock = c;
 }
 
-/** The flow at `cursor` steps: on from `from` when moving forward, folded anew when moving back. */
-function flowAt(s: StudioState, r: ReplayState, cursor: number): ReplayFlow {
-  if (cursor >= r.cursor) return foldSteps(s, r.run, r.ids, { edgeFlow: s.edgeFlow, activity: s.activity }, r.cursor, cursor);
-  return foldSteps(s, r.run, r.ids, EMPTY_FLOW, 0, cursor);
+/** Every CHECKPOINT steps the flow is kept, so a jump back folds at most this many steps (about 80 kept for a full run). */
+const CHECKPOINT = 256;
+let checkpoints: ReplayFlow[] = [EMPTY_FLOW];
+/** The edges the checkpoints were folded on: an edge drawn or removed meanwhile folds anew. */
+let checkpointEdges: unknown = null;
+
+/** The flow at `cursor` steps: on from the current one, or from the nearest checkpoint when that is closer (always, moving back). */
+export function flowAt(s: StudioState, r: ReplayState, cursor: number): ReplayFlow {
+  let from = r.cursor;
+  let flow: ReplayFlow = { edgeFlow: s.edgeFlow, activity: s.activity };
+  if (checkpointEdges !== s.edgeViews) {
+    checkpointEdges = s.edgeViews;
+    checkpoints = [EMPTY_FLOW];
+  }
+  // Back, or forward past a checkpoint already folded: start from the nearest one.
+  const k = Math.min(Math.floor(cursor / CHECKPOINT), checkpoints.length - 1);
+  if (cursor < r.cursor || k * CHECKPOINT > r.cursor) {
+    from = k * CHECKPOINT;
+    flow = checkpoints[k];
+  }
+  // Folds are pure and keep what they do not change: a checkpoint is the flow object itself.
+  while (from < cursor) {
+    const to = Math.min(cursor, (Math.floor(from / CHECKPOINT) + 1) * CHECKPOINT);
+    flow = foldSteps(s, r.run, r.ids, flow, from, to);
+    from = to;
+    if (to % CHECKPOINT === 0 && checkpoints.length === to / CHECKPOINT) checkpoints.push(flow);
+  }
+  return flow;
 }
 
 export const createReplaySlice: SliceCreator<ReplaySlice> = (set, get) => {
@@ -74,6 +98,7 @@ export const createReplaySlice: SliceCreator<ReplaySlice> = (set, get) => {
       get().exitReplay();
       const s = get();
       const { ids, missing } = capsulesOnCanvas(s, run);
+      checkpointEdges = null;
       player = createReplayPlayer(
         run.steps.map((x) => x.at),
         (c, p) => onCursor(c, p),
