@@ -30,7 +30,8 @@ for (const scheme of ['light', 'dark'] as const) {
     const ran = async () => {
       const f = await studio.core.invoke('formation.get', {});
       const list = await studio.core.invoke('sessions.list', {});
-      return { tasks: f.capsules.map((c) => [c.name, c.tasks, c.sessionId]), sessions: list.sessions.map((s) => [s.id, s.tasks]).sort() };
+      // A door that took a request would have written its trace: every session's line count stays.
+      return { tasks: f.capsules.map((c) => [c.name, c.tasks, c.sessionId]), sessions: list.sessions.map((s) => [s.id, s.tasks, s.events]).sort() };
     };
     const before = await ran();
     const coordinatorSession = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'coordinator')!.sessionId!;
