@@ -33,7 +33,6 @@ function replayTarget(): string | null {
   const ended = s.sessionList.filter((x) => x.tasks > 0);
   return (ended.find((x) => x.capsule && orchestrators.has(x.capsule)) ?? ended[0])?.id ?? null;
 }
-const replayHint = () => (useStudio.getState().openedSession ? 'the open session' : 'the newest run');
 async function replayLatest() {
   const s = useStudio.getState;
   if (!s().openedSession && s().sessionList.length === 0) await s().loadSessions();
@@ -62,7 +61,7 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     { id: 'duplicate', title: 'Duplicate selected capsule', keywords: 'copy clone', enabled: () => selectedCapsule() !== null, run: () => s().duplicateCapsule(selectedCapsule()!) },
     { id: 'sessions', title: 'Open sessions', keywords: 'traces history browser', enabled: () => true, run: () => s().showSessions('sessions') },
     { id: 'timeline', title: 'Open timeline', keywords: 'sessions gantt', enabled: () => true, run: () => s().showSessions('timeline') },
-    { id: 'replay', title: 'Replay session', keywords: 'recording play trace run animate', hint: replayHint(), enabled: () => !s().replayLoading, run: () => replayLatest() },
+    { id: 'replay', title: 'Replay session', keywords: 'recording play trace run animate', enabled: () => !s().replayLoading, run: () => replayLatest() },
     { id: 'replay-exit', title: 'Exit replay', keywords: 'live back', enabled: () => s().replay !== null, run: () => s().exitReplay() },
     { id: 'undo', title: 'Undo', hint: 'Ctrl+Z', enabled: () => s().canUndo, run: () => s().undo() },
     { id: 'redo', title: 'Redo', hint: 'Shift+Ctrl+Z', enabled: () => s().canRedo, run: () => s().redo() },
