@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createReplayPlayer, type ReplayClock } from './replayPlayer';
+import { createReplayPlayer, MAX_IDLE_MS, type ReplayClock } from './replayPlayer';
 
 // The replay's clock, driven by a fake one: speed scales recorded gaps, pause keeps the place,
 // step / step-to-hop / jump land on exact steps, instant shows the end.
@@ -136,5 +136,19 @@ describe('replay player', () => {
     expect(p.cursor).toBe(1);
     p.setSpeed('instant');
     expect([p.cursor, p.playing]).toEqual([4, false]);
+  });
+
+  it('plays a long recorded pause as MAX_IDLE_MS, and jumps by recorded time across it', () => {
+    const f = fakeClock();
+    const p = createReplayPlayer([T0, T0 + 100, T0 + 600_100], () => undefined, f.clock);
+    p.play();
+    f.advance(100);
+    expect(p.cursor).toBe(2);
+    f.advance(MAX_IDLE_MS - 1);
+    expect(p.cursor).toBe(2);
+    f.advance(1);
+    expect(p.cursor).toBe(3);
+    p.jumpTime(600_099);
+    expect(p.cursor).toBe(2);
   });
 });

@@ -7,6 +7,8 @@ export const REPLAY_SPEEDS: ReplaySpeed[] = [0.25, 0.5, 1, 2, 5, 10, 'instant'];
 /** Bounds a chosen factor: slower than this a replay barely moves, faster it is a jump. */
 export const MIN_SPEED = 0.05;
 export const MAX_SPEED = 100;
+/** A recorded pause longer than this plays as this long (at 1×). */
+export const MAX_IDLE_MS = 5000;
 
 export interface ReplayClock {
   now(): number;
@@ -45,12 +47,16 @@ export interface ReplayPlayer {
  */
 export function createReplayPlayer(times: readonly number[], onCursor: (cursor: number, playing: boolean) => void, clock: ReplayClock = realClock): ReplayPlayer {
   const n = times.length;
+  // Play time: recorded time with every pause over MAX_IDLE_MS shortened to it (between two tasks
+  // of a long session, say), so playing never waits minutes for nothing. Jumps by time use recorded time.
+  const play: number[] = [];
+  for (let i = 0; i < n; i++) play.push(i === 0 ? 0 : play[i - 1] + Math.min(MAX_IDLE_MS, Math.max(0, times[i] - times[i - 1])));
   const t0 = times[0] ?? 0;
   let cursor = 0;
   let playing = false;
   let speed: ReplaySpeed = 1;
   let timer: unknown;
-  /** While playing: the wall time and run time (ms from t0) play resumed at. */
+  /** While playing: the wall time and play time (ms) play resumed at. */
   let anchor = { wall: 0, run: 0 };
 
   const runNow = () => anchor.run + (clock.now() - anchor.wall) * (speed === 'instant' ? Infinity : speed);
@@ -62,7 +68,7 @@ export function createReplayPlayer(times: readonly number[], onCursor: (cursor: 
   const schedule = () => {
     stopTimer();
     if (!playing) return;
-    const due = (times[cursor] - t0 - runNow()) / (speed as number);
+    const due = (play[cursor] - runNow()) / (speed as number);
     timer = clock.setTimeout(tick, Math.max(0, due));
   };
   const tick = () => {
@@ -70,7 +76,7 @@ export function createReplayPlayer(times: readonly number[], onCursor: (cursor: 
     if (!playing) return;
     const at = runNow();
     let to = cursor;
-    while (to < n && times[to] - t0 <= at) to++;
+    while (to < n && play[to] <= at) to++;
     // At least one step per tick, so a clock that fires early still moves.
     cursor = clamp(Math.max(to, cursor + 1));
     if (cursor >= n) playing = false;
@@ -102,7 +108,7 @@ export function createReplayPlayer(times: readonly number[], onCursor: (cursor: 
         cursor = 0;
       }
       playing = true;
-      anchor = { wall: clock.now(), run: cursor > 0 ? times[cursor - 1] - t0 : 0 };
+      anchor = { wall: clock.now(), run: cursor > 0 ? play[cursor - 1] : 0 };
       onCursor(cursor, true);
       schedule();
     },

@@ -23,7 +23,7 @@ export function ReplayBar() {
         {missing.length ? ` · not on canvas: ${missing.join(', ')}` : ''}
       </span>
       <span className="replay-controls">
-        <button type="button" className="btn btn-small btn-primary" onClick={() => control({ do: playing ? 'pause' : 'play' })} disabled={n === 0}>
+        <button type="button" className="btn btn-small btn-primary" onClick={() => control({ do: playing ? 'pause' : 'play' })} disabled={n === 0} title="Play at the chosen speed of recorded time (a recorded pause over 5 s plays as 5 s)">
           {playing ? 'Pause' : ended && n > 0 ? 'Replay again' : 'Play'}
         </button>
         <button type="button" className="btn btn-small" onClick={() => control({ do: 'step' })} disabled={ended} title="Play the next recorded event">
