@@ -75,7 +75,8 @@ function readSession(path: string, order: number, capsule: string, runTasks: Set
     const event = l.bytes > MAX_REPLAY_LINE_BYTES ? ({ ts: e.ts, event_type: e.event_type, session_id: e.session_id, task_id: taskId, cut: true } as TraceEvent) : e;
     entries.push({ at: last, order, sessionId: e.session_id || '', capsule, seq, event, bytes: Math.min(l.bytes, MAX_REPLAY_LINE_BYTES), ...(step ? { step } : {}) });
   });
-  return { entries, cut: chunk.end < chunk.size };
+  // A torn last line (a running session mid-write) is no cut: only a file over the bound is.
+  return { entries, cut: chunk.size > MAX_SESSION_BYTES };
 }
 
 /** The run behind a session (or one of its tasks), read for replay from its traces alone. */
