@@ -62,6 +62,11 @@ const benches = { 'trace-ingest': traceIngest, door, 'otel-export': otelExport, 
 benches['trace-open'] = () => require('./trace-open/run')({ smoke, results: RESULTS, root: ROOT });
 benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESULTS, root: ROOT });
 benches['main-thread'] = () => require('./main-thread/run')({ smoke, results: RESULTS, root: ROOT });
+benches.replay = () => {
+  const out = join(RESULTS, 'replay.json');
+  const args = ['-r', 'tsx/cjs', join(__dirname, 'replay', 'fold.ts'), '--out', out, ...(smoke ? ['--smoke'] : [])];
+  return new Promise((ok, fail) => execFile(process.execPath, args, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? fail(new Error(`replay failed: ${stderr || err.message}`)) : ok(JSON.parse(stdout.trim().split('\n').pop())))));
+};
 benches['studio-calls'] = () => {
   const out = join(RESULTS, 'studio-calls.json');
   const args = ['-r', 'tsx/cjs', join(__dirname, 'studio-calls', 'calls.ts'), '--out', out, ...(smoke ? ['--smoke'] : [])];

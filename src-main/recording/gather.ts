@@ -26,6 +26,8 @@ export interface RecordedRun {
   sessionId: string;
   capsules: RecordedCapsule[];
   notes: string[];
+  /** Session id -> its trace file, for every session of the run (the replay reads their lines). */
+  paths: Record<string, string>;
 }
 
 /** Bounds the walk: a formation deeper or wider than this is cut there, and says so. */
@@ -35,11 +37,12 @@ function readSession(path: string): RecordedSession {
   return recordedSession(readTraceLines(path).lines.map((l) => l.event));
 }
 
-export function gatherRun(tracePath: string, recordsRoot: string): RecordedRun {
+/** `taskId`: only that task of the session asked for, and what it caused (else every task of it). */
+export function gatherRun(tracePath: string, recordsRoot: string, opts: { taskId?: string } = {}): RecordedRun {
   const root = readSession(tracePath);
   const notes: string[] = [];
   const capsules = new Map<string, RecordedCapsule>();
-  const sessionPaths = new Map<string, string>();
+  const sessionPaths = new Map<string, string>([[root.sessionId, tracePath]]);
   let everyTrace: string[] | undefined;
   const allTraces = () => (everyTrace ??= findTraceFiles(recordsRoot));
 
@@ -101,6 +104,6 @@ export function gatherRun(tracePath: string, recordsRoot: string): RecordedRun {
       }
     }
   };
-  walk(root, root.tasks);
-  return { entry: root.capsule || root.sessionId, sessionId: root.sessionId, capsules: [...capsules.values()], notes };
+  walk(root, opts.taskId ? root.tasks.filter((t) => t.taskId === opts.taskId) : root.tasks);
+  return { entry: root.capsule || root.sessionId, sessionId: root.sessionId, capsules: [...capsules.values()], notes, paths: Object.fromEntries(sessionPaths) };
 }

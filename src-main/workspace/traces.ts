@@ -8,6 +8,7 @@ import { createTraceIndexAccess } from './traces-index';
 import { taskTraceFromFile, taskTraceFromIndex } from './traces-task';
 import { timelineBars } from './traces-timeline';
 import { makeWorkspaceRehearsal } from './rehearse-command';
+import { replayRecordedRun } from './replay-command';
 
 // The sessions browser and the timeline, answered from the trace store. The store is
 // opened once, next to the records folder (the CLI's studio.db when the records are the capsule
@@ -17,7 +18,7 @@ import { makeWorkspaceRehearsal } from './rehearse-command';
 
 const MAX_TASKS = 1000;
 
-export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'sessions.events' | 'sessions.taskTrace' | 'sessions.timeline' | 'sessions.rehearse'>;
+export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'sessions.events' | 'sessions.taskTrace' | 'sessions.timeline' | 'sessions.rehearse' | 'sessions.replay'>;
 
 export interface TracesService {
   handlers: TraceHandlers;
@@ -134,6 +135,11 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       const s = index.open();
       const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
       return makeWorkspaceRehearsal(ctx, recordsRoot, sessionId, found?.tracePath ?? capsuleOf(sessionId)?.session.trace.path, speed ?? 1);
+    },
+    async 'sessions.replay'({ sessionId, taskId }) {
+      const s = index.open();
+      const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
+      return replayRecordedRun(recordsRoot, sessionId, found?.tracePath ?? capsuleOf(sessionId)?.session.trace.path, taskId);
     },
   };
 

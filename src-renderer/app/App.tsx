@@ -2,6 +2,7 @@ import { useStudio } from '../store';
 import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog } from '../features/graph';
 import { ConsolePanel } from '../features/console';
 import { CommandPalette } from '../features/commands';
+import { ReplayBar } from '../features/replay';
 import { Notices } from './Notices';
 import { RestartDialog } from './RestartToApply';
 import { SidePanel } from './SidePanel';
@@ -14,15 +15,17 @@ export function App() {
   useShortcuts();
   const connection = useStudio((s) => s.connection);
   const hasWorkspace = useStudio((s) => s.workspace !== null);
+  const replaying = useStudio((s) => s.replay !== null);
   if (!hasWorkspace) return <Welcome connection={connection} />;
   return (
     <GraphProvider>
       <div className="studio">
         <Toolbar />
         <Banners />
+        <ReplayBar />
         <div className="studio-body">
           <GraphPalette />
-          <main className="studio-center" aria-label="Formation">
+          <main className="studio-center" aria-label="Formation" data-replay={replaying || undefined}>
             <GraphCanvas />
             <ConsolePanel />
           </main>

@@ -41,7 +41,8 @@ interface Formation {
 
 /** host:port of a URL, with the scheme's default port written out; loopback names as 127.0.0.1. */
 const hostOf = (url: string | undefined): string | undefined => {
-  if (!url) return undefined;
+  // A bare capsule name has no scheme: new URL would throw, and a throw per edge per hop is slow.
+  if (!url || !url.includes(':')) return undefined;
   try {
     const u = new URL(url);
     const host = u.hostname.toLowerCase().replace(/^(localhost|\[::1\])$/, '127.0.0.1');

@@ -28,7 +28,10 @@ export const OUTPUT_CHARS = 4000;
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function foldEdgeFlow(state: StudioState, batches: EventPayload<'delegation.updated'>[], capsuleStates: EventPayload<'capsule.stateChanged'>[] = []): Partial<StudioState> {
+/** What the flow folds read of the store: the formation drawn, and the flow so far. */
+export type FlowBase = Pick<StudioState, 'capsules' | 'remotes' | 'edgeViews' | 'edgeFlow' | 'activity'>;
+
+export function foldEdgeFlow(state: FlowBase, batches: EventPayload<'delegation.updated'>[], capsuleStates: EventPayload<'capsule.stateChanged'>[] = []): Partial<StudioState> {
   let edgeFlow: Record<string, EdgeFlow> | undefined;
   // A session that ended sends nothing more: what was still on its way from it ended with it.
   for (const c of capsuleStates) {
@@ -52,7 +55,7 @@ export function foldEdgeFlow(state: StudioState, batches: EventPayload<'delegati
 }
 
 export function foldActivity(
-  state: StudioState,
+  state: FlowBase,
   progress: EventPayload<'task.progressed'>[],
   tasks: EventPayload<'task.updated'>[],
   capsuleStates: EventPayload<'capsule.stateChanged'>[],

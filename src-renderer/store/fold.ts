@@ -23,6 +23,16 @@ export interface EventBatch {
 
 export const emptyBatch = (): EventBatch => ({ formations: [], capsuleStates: [], tasks: [], traces: [], delegations: [], progress: [], conflicts: [], notices: [] });
 
+/** During a replay the canvas shows the recording: live flow folds into what the replay keeps aside. */
+function foldLiveAside(s: StudioState, batch: EventBatch): Partial<StudioState> {
+  const r = s.replay!;
+  const base = { ...s, ...r.live };
+  const edges = foldEdgeFlow(base, batch.delegations, batch.capsuleStates);
+  const acts = foldActivity({ ...base, ...edges }, batch.progress, batch.tasks, batch.capsuleStates);
+  if (!edges.edgeFlow && !acts.activity) return {};
+  return { replay: { ...r, live: { edgeFlow: edges.edgeFlow ?? r.live.edgeFlow, activity: acts.activity ?? r.live.activity } } };
+}
+
 /**
  * Folds one batch of core events into the state as one update (pure: returns the changed keys),
  * so a burst causes one render per subscribed component, not one per event.
@@ -39,7 +49,7 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
     // Another workspace: what the old one had to say no longer applies to what is on screen.
     if (next.workspace && next.workspace.dir !== change.dir && next.notices.length) merge({ notices: [] });
     // Its edges and nodes carried other work.
-    if (next.workspace && next.workspace.dir !== change.dir) merge({ edgeFlow: {}, activity: {} });
+    if (next.workspace && next.workspace.dir !== change.dir) merge({ edgeFlow: {}, activity: {}, ...(next.replay ? { replay: null } : {}) });
     const folded = foldFormationChange(next, change);
     if (folded.capsules) merge(foldManifestFromFormation(next, { capsules: folded.capsules }));
     merge(folded);
@@ -49,8 +59,11 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
   merge(foldTaskUpdates(next, batch.tasks));
   merge(foldTraceAppends(next, batch.traces));
   merge(foldDelegations(next, batch.delegations));
-  merge(foldEdgeFlow(next, batch.delegations, batch.capsuleStates));
-  merge(foldActivity(next, batch.progress, batch.tasks, batch.capsuleStates));
+  if (next.replay) merge(foldLiveAside(next, batch));
+  else {
+    merge(foldEdgeFlow(next, batch.delegations, batch.capsuleStates));
+    merge(foldActivity(next, batch.progress, batch.tasks, batch.capsuleStates));
+  }
   merge(foldManifestConflicts(next, batch.conflicts));
   return next === s ? {} : next;
 }

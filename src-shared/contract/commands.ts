@@ -3,6 +3,7 @@ import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import { exposeCommands } from './expose';
 import { sessionsCommands } from './sessions';
+import { replayCommands } from './replay';
 import { studioCommands } from './studio';
 import { taskCheckDataInput, taskSendInput, type DataCheck } from './task-send';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
@@ -129,6 +130,7 @@ export const commands = {
   'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),
   ...exposeCommands, // gateway and exposures
   ...sessionsCommands, // sessions browser and timeline
+  ...replayCommands, // replay of a recorded run
   ...studioCommands, // shell capabilities (folder picker) and the secret store
 } as const;
 

@@ -6,6 +6,7 @@ export * from './types';
 export * from './client';
 export * from './expose';
 export * from './sessions';
+export * from './replay';
 export * from './studio';
 export * from './follow';
 export * from './formation';

@@ -25,6 +25,22 @@ export interface PaletteTools {
 const isDark = () =>
   document.documentElement.dataset.theme === 'dark' || (document.documentElement.dataset.theme !== 'light' && window.matchMedia?.('(prefers-color-scheme: dark)').matches);
 
+/** The session the palette's Replay plays: the one open in the sessions browser, else the newest run of an orchestrator. */
+function replayTarget(): string | null {
+  const s = useStudio.getState();
+  if (s.openedSession) return s.openedSession.session.id;
+  const orchestrators = new Set(s.capsuleIds.filter((id) => s.capsules[id].role === 'orchestrator').map((id) => s.capsules[id].name));
+  const ended = s.sessionList.filter((x) => x.tasks > 0);
+  return (ended.find((x) => x.capsule && orchestrators.has(x.capsule)) ?? ended[0])?.id ?? null;
+}
+async function replayLatest() {
+  const s = useStudio.getState;
+  if (!s().openedSession && s().sessionList.length === 0) await s().loadSessions();
+  const id = replayTarget();
+  if (id) await s().startReplay(id);
+  else s().notify('info', 'No recorded session to replay yet: run the formation first.');
+}
+
 export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
   const s = useStudio.getState;
   const running = () => s().capsuleIds.some((id) => s().capsules[id].state !== 'stopped' && s().capsules[id].state !== 'failed');
@@ -45,6 +61,8 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     { id: 'duplicate', title: 'Duplicate selected capsule', keywords: 'copy clone', enabled: () => selectedCapsule() !== null, run: () => s().duplicateCapsule(selectedCapsule()!) },
     { id: 'sessions', title: 'Open sessions', keywords: 'traces history browser', enabled: () => true, run: () => s().showSessions('sessions') },
     { id: 'timeline', title: 'Open timeline', keywords: 'sessions gantt', enabled: () => true, run: () => s().showSessions('timeline') },
+    { id: 'replay', title: 'Replay session', keywords: 'recording play trace run animate', enabled: () => !s().replayLoading, run: () => replayLatest() },
+    { id: 'replay-exit', title: 'Exit replay', keywords: 'live back', enabled: () => s().replay !== null, run: () => s().exitReplay() },
     { id: 'undo', title: 'Undo', hint: 'Ctrl+Z', enabled: () => s().canUndo, run: () => s().undo() },
     { id: 'redo', title: 'Redo', hint: 'Shift+Ctrl+Z', enabled: () => s().canRedo, run: () => s().redo() },
     { id: 'theme', title: 'Toggle theme', keywords: 'dark light colour color mode', enabled: () => true, run: () => setTheme(isDark() ? 'light' : 'dark') },

@@ -86,6 +86,14 @@ export function SessionTrace() {
         <button type="button" className="btn btn-small" title="Save an offline replay of this run (every capsule that took part) in the workspace's rehearsals folder" onClick={() => void useStudio.getState().makeRehearsal(s.id)}>
           Make rehearsal
         </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          title={o.task ? 'Replay this task and what it delegated on the canvas, from the trace alone (nothing runs)' : 'Replay this run on the canvas, from the trace alone (nothing runs)'}
+          onClick={() => void useStudio.getState().startReplay(s.id, o.task ?? undefined)}
+        >
+          {o.task ? 'Replay task' : 'Replay'}
+        </button>
       </div>
       <EventWindowNav o={o} />
       <div

@@ -17,6 +17,9 @@ export function TimelineView() {
   const span = layout.end - layout.start;
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   const height = layout.rows.length * ROW_H;
+  // Replaying, a line marks the replay's cursor on the run's time axis.
+  const replayAt = useStudio((s) => (s.replay ? (s.replay.cursor > 0 ? s.replay.run.steps[s.replay.cursor - 1].at : s.replay.run.startedAt) : null));
+  const cursorX = replayAt !== null && span > 0 ? Math.min(1, Math.max(0, (replayAt - layout.start) / span)) : null;
 
   return (
     <div className="timeline">
@@ -75,6 +78,11 @@ export function TimelineView() {
                 ),
               )}
             </svg>
+            {cursorX !== null ? (
+              <div className="timeline-cursor-lane" aria-hidden="true">
+                <div className="timeline-cursor" data-testid="timeline-replay-cursor" style={{ left: `${cursorX * 100}%` }} title="Replay cursor" />
+              </div>
+            ) : null}
           </div>
           <TimelineDetails r={focus} />
         </div>

@@ -21,15 +21,36 @@ export function LiveTracePanel({ capsuleId }: { capsuleId: string }) {
       if (sessionId) useStudio.getState().closeTrace(sessionId);
     };
   }, [sessionId]);
+  const replayed = useStudio((s) => (s.replay ? (Object.entries(s.replay.ids).find(([, id]) => id === capsuleId)?.[0] ?? null) : undefined));
+  // Replaying, the trace shows the recording up to the replay's cursor (live lines keep arriving aside).
+  if (replayed !== undefined) return replayed ? <ReplayTraceList capsule={replayed} /> : <p className="empty-state">This capsule took no part in the replayed run.</p>;
   if (!sessionId) return <p className="empty-state">Launch this capsule to follow its trace live.</p>;
-  return <TraceList sessionId={sessionId} />;
+  return <LiveTraceList sessionId={sessionId} />;
 }
 
-function TraceList({ sessionId }: { sessionId: string }) {
+function LiveTraceList({ sessionId }: { sessionId: string }) {
   // `version` changes on each appended batch (once per frame at most): the list re-renders, the canvas does not.
   const version = useStudio((s) => s.traces[sessionId]?.version ?? 0);
   const dropped = useStudio((s) => s.traces[sessionId]?.dropped ?? 0);
   const events = useStudio.getState().traces[sessionId]?.events ?? NO_EVENTS;
+  const count = `${events.length.toLocaleString()} events${dropped > 0 ? ` (the ${dropped.toLocaleString()} before them: Sessions)` : ''}`;
+  return <TraceList title={<>Session <span className="mono">{sessionId}</span></>} count={count} events={events} version={version} />;
+}
+
+/** The recorded lines of one capsule of the replayed run, up to the line of the replay's cursor. */
+function ReplayTraceList({ capsule }: { capsule: string }) {
+  const run = useStudio((s) => s.replay?.run);
+  const upTo = useStudio((s) => (s.replay && s.replay.cursor > 0 ? s.replay.run.steps[s.replay.cursor - 1].line : -1));
+  const events = useMemo(() => {
+    const out: TraceEvent[] = [];
+    for (let i = 0; i <= upTo && run && i < run.lines.length; i++) if (run.lines[i].capsule === capsule) out.push(run.lines[i].event);
+    return out;
+  }, [run, upTo, capsule]);
+  const count = `${events.length.toLocaleString()} events to the cursor`;
+  return <TraceList title={<>Replay · {capsule}</>} count={count} events={events} version={upTo} label="Replayed trace" />;
+}
+
+function TraceList({ title, count, events, version, label = 'Live trace' }: { title: ReactNode; count: string; events: TraceEvent[]; version: number; label?: string }) {
   const grouper = useMemo(() => createTraceGrouper(), []);
   // `version` is the signal that the events array grew in place; the grouper only visits new lines.
   const view = useMemo(() => grouper.update(events), [events, grouper, version]);
@@ -126,18 +147,14 @@ function TraceList({ sessionId }: { sessionId: string }) {
   return (
     <div className="trace-panel">
       <div className="trace-bar muted">
-        <span>
-          Session <span className="mono">{sessionId}</span>
-        </span>
-        <span data-testid="trace-count">
-          {events.length.toLocaleString()} events{dropped > 0 ? ` (the ${dropped.toLocaleString()} before them: Sessions)` : ''}
-        </span>
+        <span>{title}</span>
+        <span data-testid="trace-count">{count}</span>
       </div>
       <div
         ref={box}
         className="trace-scroll"
         role="table"
-        aria-label="Live trace"
+        aria-label={label}
         aria-rowcount={view.count}
         // A user reaching up stops following at once: during a burst the next batch would
         // otherwise scroll the list back down before their scroll event arrives.

@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs';
+import { CoreError, type ReplayRun } from '../../src-shared/contract';
+import { replayOf } from '../recording/replay';
+import { findTraceFiles, sessionIdOfTrace } from '../trace';
+
+// "Replay" in the sessions browser and the command palette: the recorded run read from its
+// traces, for the Studio to play on the canvas. Reads files only: no session starts, no door is called.
+
+export function replayRecordedRun(recordsRoot: string, sessionId: string, tracePath: string | undefined, taskId?: string): ReplayRun {
+  const path = tracePath && existsSync(tracePath) ? tracePath : findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
+  if (!path) throw new CoreError('not_found', `No records of session ${sessionId} on this machine.`);
+  const run = replayOf(path, recordsRoot, taskId ? { taskId } : {});
+  if (taskId && run.lines.every((l) => l.event.task_id !== taskId)) throw new CoreError('not_found', `Session ${sessionId} has no task ${taskId}.`);
+  return run;
+}

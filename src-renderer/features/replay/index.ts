@@ -1,0 +1,2 @@
+export { ReplayBar } from './ReplayBar';
+export { offsetLabel } from './replayText';
