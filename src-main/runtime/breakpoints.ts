@@ -49,7 +49,7 @@ export interface TaskPause {
 }
 
 /** Same door: same port and host, localhost and 127.0.0.1 taken as one. */
-function sameDoor(a: string, b: string): boolean {
+export function sameDoor(a: string, b: string): boolean {
   try {
     const x = new URL(a);
     const y = new URL(b);
