@@ -106,7 +106,6 @@ function pause(core: SessionCore, t: LiveTask, point: PausePoint): Promise<Pause
       t.waiting = before;
       core.registry.setStatus(t, 'TASK_STATE_WORKING');
     };
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const end = (fields: Record<string, unknown>) => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
@@ -117,7 +116,7 @@ function pause(core: SessionCore, t: LiveTask, point: PausePoint): Promise<Pause
       end({ action: 'cancel', edited: false, by: 'user' });
       reject(new AbortedError());
     };
-    timer = setTimeout(() => {
+    const timer = setTimeout(() => {
       end({ action: 'continue', edited: false, by: 'timeout' });
       back();
       resolve({ text: point.text, edited: false });
