@@ -1,0 +1,29 @@
+import { memo } from 'react';
+import { useStudio } from '../../store';
+
+// A node's breakpoint: a red dot while one is set, and a Paused badge while a task of the
+// capsule waits at one. The badge opens that task in the inspector, where it is resumed.
+
+const openPaused = (capsuleId: string) => {
+  const s = useStudio.getState();
+  const p = s.breakpoints.paused.find((x) => x.capsuleId === capsuleId);
+  if (p) s.openTask(capsuleId, p.taskId);
+};
+
+function BreakpointMarkView({ id, name }: { id: string; name: string }) {
+  // One lookup in marks computed once per change: stable identity, no re-render of other nodes.
+  const mark = useStudio((s) => s.breakpointMarks.nodes[id]);
+  if (!mark) return null;
+  return (
+    <>
+      {mark.set ? <span className="breakpoint-dot" role="img" aria-label={`Breakpoint before each turn of ${name}`} title="Pauses before each model turn" /> : null}
+      {mark.paused > 0 ? (
+        <button type="button" className="paused-badge nodrag" onClick={() => openPaused(id)} aria-label={`${mark.paused} paused in ${name}: open`} title="A task waits at a breakpoint: open it to edit its message, step, continue or cancel">
+          ⏸ Paused{mark.paused > 1 ? ` ×${mark.paused}` : ''}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+export const BreakpointMark = memo(BreakpointMarkView);
