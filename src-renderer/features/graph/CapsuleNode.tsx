@@ -59,10 +59,10 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
       aria-label={capsule.name}
       data-testid="capsule-node"
     >
+      <BreakpointMark id={id} name={capsule.name} />
       {role === 'orchestrator' ? null : <Handle type="target" position={Position.Left} aria-label={`Connect to ${capsule.name}`} />}
       <header className="capsule-node-head">
         <span className="capsule-node-role"><DriverIcon driver={capsule.driver} />{role}</span>
-        <BreakpointMark id={id} name={capsule.name} />
         <span className="capsule-node-state" data-state={capsule.state}>
           <span className="state-dot" aria-hidden="true" />
           {STATE_LABEL[capsule.state]}

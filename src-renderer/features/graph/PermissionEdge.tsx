@@ -3,6 +3,7 @@ import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyf
 import { edgeKey, useStudio, type FlowEdge } from '../../store';
 import { CompactContext } from './compact';
 import { EdgeTasks } from './EdgeTasks';
+import { PauseIcon } from './BreakpointMark';
 import './flow.css';
 
 /**
@@ -51,7 +52,7 @@ function PermissionEdgeView(props: EdgeProps<FlowEdge>) {
                 {breakpoint.set ? <span className="edge-badge edge-badge-breakpoint" role="img" aria-label="Breakpoint on this connection" title="Delegations across this connection pause before they are sent">●</span> : null}
                 {paused > 0 ? (
                   <span className="edge-badge edge-badge-paused" role="status" aria-label={`${paused} paused on this connection`} title="A delegation waits here: open its task in the orchestrator's Tasks tab">
-                    ⏸ {paused}
+                    <PauseIcon /> {paused}
                   </span>
                 ) : null}
               </div>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PausedTask as PausedTaskView } from '../../../src-shared/contract';
 import { useStudio, type ResumeAction } from '../../store';
+import { PauseIcon } from '../graph';
 
 // A task paused at a breakpoint: where it waits, the message it is about to send in a box the
 // user may edit, and Continue / Step / Cancel. Shown in the task's row of the Tasks tab.
@@ -21,7 +22,8 @@ function PausedForm({ p }: { p: PausedTaskView }) {
   const [text, setText] = useState(p.text);
   const [busy, setBusy] = useState<ResumeAction>();
   const where = p.point === 'turn' ? `before turn ${p.turn ?? 1}` : `before the delegation to ${targetName ?? 'a peer'}`;
-  const until = new Date(Date.parse(p.since) + p.timeoutMs).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  // Times read as the task's own do (its status timestamp, hh:mm:ss).
+  const until = new Date(Date.parse(p.since) + p.timeoutMs).toISOString().slice(11, 19);
   const edited = p.editable && text !== p.text;
   const resume = async (action: ResumeAction) => {
     setBusy(action);
@@ -31,7 +33,9 @@ function PausedForm({ p }: { p: PausedTaskView }) {
   return (
     <div className="paused-task" role="group" aria-label={`Task ${taskId} paused at a breakpoint`}>
       <div className="paused-task-head">
-        <span className="paused-task-badge">⏸ Paused</span> {where}
+        <span className="paused-task-badge">
+          <PauseIcon /> Paused
+        </span> {where}
         <span className="muted"> · goes on by itself at {until}</span>
       </div>
       <label className="paused-task-label" htmlFor={`paused-${taskId}`}>
