@@ -53,3 +53,32 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(bp.edgeBreakpoint('coordinator', 'writer')).toHaveCount(0);
   });
 }
+
+test('a node breakpoint pauses before each turn; Step runs one turn and pauses again', async ({ page, studio }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  void studio; // the fixture opened this test's own workspace
+  const app = new StudioPage(page);
+  const bp = new BreakpointsPage(page);
+  await page.goto('/');
+  await app.launchAll.click();
+  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.tools.menuOnNode('coordinator');
+  await app.tools.choose('Pause before each turn (breakpoint)');
+  await expect(page.getByRole('img', { name: 'Breakpoint before each turn of coordinator' })).toBeVisible();
+
+  const entry = await app.console.sendTo('coordinator', 'Plan a picnic.');
+  await bp.pausedBadge('coordinator').click();
+  await expect(bp.paused()).toContainText('before turn 1');
+  await expect(bp.message()).toHaveValue('Plan a picnic.');
+  await bp.button('Step').click();
+  // One turn ran (the delegations went out and came back); the task waits before the next.
+  await expect(bp.paused()).toContainText('before turn 2', { timeout: 15_000 });
+  await expect(bp.message()).toHaveValue(/Draft: a short, clear paragraph/);
+  await page.screenshot({ path: '/tmp/breakpoints-turn.png' });
+  // The menu clears it; the task is continued from its row.
+  await app.tools.menuOnNode('coordinator');
+  await app.tools.choose('Clear breakpoint');
+  await expect(page.getByRole('img', { name: 'Breakpoint before each turn of coordinator' })).toHaveCount(0);
+  await bp.button('Continue').click();
+  await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
+});

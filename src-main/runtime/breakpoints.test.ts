@@ -123,6 +123,18 @@ describe('breakpoints', () => {
     await waitFor('the peer task canceled', () => stateOf(stuck!, stuck!.listTasks()[0].id) === 'TASK_STATE_CANCELED');
   });
 
+  it('the message a pause shows is masked like every trace line', async () => {
+    s = scene();
+    const session = await startSession({ manifestPath: s.manifest('solo', { inference: rehearsal([]) }), env: s.env, port: 0, secrets: ['sk-live-0123456789'] });
+    s.sessions.push(session);
+    session.setBreakpoints({ ...none, turn: true });
+    const id = await send(session, 'use sk-live-0123456789 to call it');
+    const hit = await waitFor('the pause', () => lines(session, 'breakpoint_hit', id)[0]);
+    expect(hit.text).not.toContain('sk-live-0123456789');
+    session.resumeBreakpoint(id, 'continue');
+    await waitFor('the answer', () => stateOf(session, id) === 'TASK_STATE_COMPLETED');
+  });
+
   it('a forgotten pause continues by itself after its timeout, and says so', async () => {
     s = scene();
     const session = await start('solo', { inference: rehearsal([]) });

@@ -49,7 +49,7 @@ function PausedForm({ p }: { p: PausedTaskView }) {
         onChange={(e) => setText(e.target.value)}
         readOnly={!p.editable}
         maxLength={MAX_EDIT}
-        rows={Math.min(8, Math.max(2, text.split('\n').length))}
+        rows={Math.min(8, Math.max(2, text.split('\n').length + Math.floor(text.length / 60)))}
       />
       {!p.editable ? <p className="muted">This message is longer than the 16 KiB shown: it goes on as it is.</p> : null}
       <div className="paused-task-actions">
