@@ -60,7 +60,8 @@ export function sameDoor(a: string, b: string): boolean {
   }
 }
 
-function hits(bp: SessionBreakpoints | undefined, t: LiveTask, point: PausePoint): boolean {
+/** Whether the task pauses at `point`: a breakpoint there, or a step before a turn. */
+export function pausesAt(bp: SessionBreakpoints | undefined, t: LiveTask, point: PausePoint): boolean {
   if (point.kind === 'turn') return t.stepping === true || bp?.turn === true;
   if (!bp) return false;
   return bp.edges.some((e) => e.names.includes(point.to) || (!!point.capsule && e.names.includes(point.capsule)) || (!!point.url && e.urls.some((u) => sameDoor(u, point.url))));
@@ -72,7 +73,7 @@ function hits(bp: SessionBreakpoints | undefined, t: LiveTask, point: PausePoint
  * after the other. Rejects with AbortedError when the task is canceled meanwhile.
  */
 export function pauseAt(core: SessionCore, t: LiveTask, point: PausePoint, takeSlotBack: () => Promise<void>): Promise<PauseOutcome> | undefined {
-  if (!hits(core.breakpoints, t, point)) return undefined;
+  if (!pausesAt(core.breakpoints, t, point)) return undefined;
   if (point.kind === 'turn') t.stepping = false;
   const run = () => pause(core, t, point).then(async (outcome) => (await takeSlotBack(), outcome));
   const next = (t.pausing ?? Promise.resolve()).then(run, run);

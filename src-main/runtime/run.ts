@@ -7,7 +7,7 @@ import { runInTaskScope, type TaskScope } from './last-resort';
 import type { InFlightWork } from './tool-types';
 import { conversationOf, endTask, traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
-import { pauseAt, type PauseOutcome, type PausePoint } from './breakpoints';
+import { pauseAt, pausesAt, type PauseOutcome, type PausePoint } from './breakpoints';
 
 // Runs one task with the session's executor and turns its outcome into the task's final state.
 
@@ -110,6 +110,8 @@ class RunningTask implements TaskRun {
     return text;
   }
   pauseAt(point: PausePoint): Promise<PauseOutcome> | undefined {
+    // Checked first: a task with no breakpoint makes no closure per turn.
+    if (!pausesAt(this.core.breakpoints, this.t, point)) return undefined;
     return pauseAt(this.core, this.t, point, () => takeSlotBack(this.core, this.t));
   }
   addArtifact(chunk: ArtifactChunk): void {
