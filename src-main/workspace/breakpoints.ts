@@ -36,8 +36,8 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
 export function createBreakpoints(context: () => StudioContext, emit: Emit): BreakpointService {
   /** Workspace folder -> its breakpoints, by id. */
   const byDir = new Map<string, Map<string, BreakpointView>>();
-  /** `<session>\0<task>` -> the pause. */
-  const paused = new Map<string, PausedTask>();
+  /** `<session>\0<task>` -> the pause, and the workspace its capsule belongs to. */
+  const paused = new Map<string, PausedTask & { dir: string }>();
   let timeoutSeconds = PAUSE_TIMEOUT_SECONDS.default;
 
   const dirOf = () => context().workspace().dir;
@@ -49,7 +49,9 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
 
   const view = (): BreakpointsView => {
     const dir = context().current()?.dir;
-    return { breakpoints: dir ? [...(byDir.get(dir)?.values() ?? [])] : [], paused: [...paused.values()].slice(-MAX_PAUSED_LISTED), timeoutSeconds };
+    // Tasks of a workspace left running stay paused out of sight, like its capsules.
+    const shown = [...paused.values()].filter((p) => p.dir === dir).map(({ dir: _dir, ...p }) => p);
+    return { breakpoints: dir ? [...(byDir.get(dir)?.values() ?? [])] : [], paused: shown.slice(-MAX_PAUSED_LISTED), timeoutSeconds };
   };
   const changed = () => {
     const v = view();
@@ -95,7 +97,7 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
     }
   }
 
-  function follow(capsuleId: string, session: Session, line: TraceEvent): void {
+  function follow(dir: string, capsuleId: string, session: Session, line: TraceEvent): void {
     const e = line as TraceEvent & Record<string, unknown>;
     const taskId = str(e.task_id);
     if (!taskId) return;
@@ -104,6 +106,7 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
       const edge = e.point === 'edge';
       const target = edge ? edgeTarget(capsuleId, str(e.to), str(e.capsule), str(e.peer_url)) : undefined;
       paused.set(key, {
+        dir,
         sessionId: session.id,
         capsuleId,
         taskId,
@@ -140,9 +143,9 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
 
   return {
     watch(capsuleId, session) {
-      const dir = context().current()?.dir;
+      const dir = context().current()?.dir ?? '';
       if (dir) session.setBreakpoints(configFor(dir, capsuleId));
-      const off = session.trace.subscribe((line) => follow(capsuleId, session, line));
+      const off = session.trace.subscribe((line) => follow(dir, capsuleId, session, line));
       return () => {
         off();
         let any = false;
