@@ -60,6 +60,19 @@ describe('breakpoints through the core', () => {
     expect(next.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
+  it('a forgotten pause goes on by itself at the timeout, with a notice saying so', async () => {
+    studio = await createTestStudio();
+    const { core } = studio;
+    await core.invoke('capsule.launch', { id: 'writer' });
+    await core.invoke('breakpoints.configure', { timeoutSeconds: 5 });
+    await core.invoke('breakpoints.set', { kind: 'turn', capsuleId: 'writer' });
+    const notice = studio.next('notice.raised', (n) => /breakpoint in writer timed out/.test(n.message), 15_000);
+    const task = await core.invoke('task.send', { capsuleId: 'writer', text: 'Nobody watches this one.' });
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await notice).level).toBe('warning');
+    expect((await core.invoke('breakpoints.list', {})).paused).toEqual([]);
+  }, 20_000);
+
   it('refuses breakpoints on nodes the formation does not have, and bounds the timeout', async () => {
     studio = await createTestStudio();
     const { core } = studio;
