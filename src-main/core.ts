@@ -16,6 +16,7 @@ import {
 } from '../src-shared/contract';
 import { startSession as launchSession } from './launch';
 import {
+  createBreakpoints,
   createCapsuleSessions,
   createExposeService,
   createRecentList,
@@ -103,6 +104,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const processEnv = config.env ?? process.env;
   const secrets = ports.secrets ?? createSecretStore({ file: join(config.userDataDir, 'secrets.json') });
   const cfg: StudioConfig = { ...config, env: launchEnv(processEnv, secrets), recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
+  // Breakpoints follow every session from its start; they read the workspace through ctx, made below.
+  const breakpoints = createBreakpoints(() => ctx, emit);
   const sessions = createCapsuleSessions({
     startSession: ports.startSession ?? launchSession,
     recordsRoot: cfg.recordsRoot!,
@@ -110,11 +113,12 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     env: cfg.env,
     traceFlushMs: cfg.traceFlushMs,
     formationFor: (id) => formationResolver(ctx, id),
+    onSession: (id, session) => breakpoints.watch(id, session),
   });
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
   const expose = createExposeService(ctx); // the gateway and its exposures
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers, 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
+  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers, ...breakpoints.handlers, 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {

@@ -21,6 +21,7 @@ const client = createCoreClient((up) => {
   if (up) {
     void s.loadFormation().then(() => s.catchUpTasks());
     void s.refollowTrace();
+    void s.loadBreakpoints();
   }
 });
 setCoreClient(client);

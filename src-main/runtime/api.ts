@@ -4,6 +4,7 @@ import type { Message, StreamResponse, Task, TaskPushNotificationConfig } from '
 import type { TraceWriter } from '../trace';
 import type { ResidueItem, Tool } from './tool-types';
 import type { FormationResolver } from './tools/formation';
+import type { ResumeAction, SessionBreakpoints } from './breakpoints';
 
 // The public shape of a running capsule session. The door, the CLI, the Studio core, streaming,
 // push and the gateway all use a session through this interface only.
@@ -121,6 +122,15 @@ export interface Session {
    * keeps what it started with. Everything else in a manifest needs a restart.
    */
   updatePolicy(policy: SessionPolicy): void;
+  /** What the session pauses at from now on (breakpoints.ts); tasks paused already stay paused. */
+  setBreakpoints(breakpoints: SessionBreakpoints | undefined): void;
+  /**
+   * Resumes a task paused at a breakpoint: `continue`, or `step` (pause again before its next
+   * turn), with the message it was about to send replaced by `text` when given. Throws
+   * BreakpointError when the task is not paused or its message cannot be edited. A paused task is
+   * canceled like any other (cancelTask).
+   */
+  resumeBreakpoint(taskId: string, action: ResumeAction, text?: string): void;
   /** Ends the session: StopSession, close the door, session_end, kill residue. */
   end(reason?: string): Promise<void>;
   /** Resolves with the reason once the session has ended (stop, after_task exit, idle timeout). */

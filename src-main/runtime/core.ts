@@ -5,6 +5,7 @@ import { compactOf, type TraceWriter } from '../trace';
 import type { Conversations } from './conversations';
 import type { TaskExecutor } from './executor';
 import type { TaskQueue } from './queue';
+import type { SessionBreakpoints } from './breakpoints';
 import type { LiveTask, TaskRegistry } from './tasks';
 
 // The state one session's task machinery shares (accept, run, cancel, lifecycle).
@@ -19,6 +20,8 @@ export interface SessionCore {
   /** The conversation of each context, shared by its tasks (conversations.ts). */
   conversations: Conversations;
   inputTimeoutMs: number;
+  /** What this session pauses at, as the Studio last pushed it (breakpoints.ts); none by default. */
+  breakpoints?: SessionBreakpoints;
   /** Parked tasks whose input arrived: run when the queue gives them the slot (pump). */
   resumes: Map<string, () => void>;
   totals: { tokensIn: number; tokensOut: number };

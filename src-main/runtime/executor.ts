@@ -3,6 +3,7 @@ import type { Message, Part } from '../../src-shared/a2a';
 import type { ArtifactChunk, ChatMessage } from '../drivers/types';
 import type { PriceFn } from '../drivers';
 import type { InFlightWork, Tool } from './tool-types';
+import type { PauseOutcome, PausePoint } from './breakpoints';
 
 // A task executor runs one task to an outcome. The agent loop (loop.ts) is the executor of the
 // http and embedded transports; the process transport brings its own (a harness CLI with its own
@@ -37,6 +38,12 @@ export interface TaskRun {
   setWaiting(what: string): void;
   /** Puts the task in INPUT_REQUIRED; resolves with the reply, rejects InputTimeoutError. */
   requestInput(question: string): Promise<string>;
+  /**
+   * Pauses here when a breakpoint (or a step) asks for it: resolves with the message to send (the
+   * user may have edited it) once resumed, rejects when the task is canceled meanwhile. Undefined
+   * when nothing pauses here.
+   */
+  pauseAt?(point: PausePoint): Promise<PauseOutcome> | undefined;
   /** Adds an artifact (or a chunk of one) to the task while it works: an artifact update on streams. */
   addArtifact?(chunk: ArtifactChunk): void;
 }

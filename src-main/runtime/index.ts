@@ -13,3 +13,4 @@ export { handleUnexpected, installLastResort, runInTaskScope, type LastResortOpt
 export type { Tool, ToolContext, ToolOutcome, InFlightWork, ResidueItem } from './tool-types';
 // Formations (delegate_task, shell, sub-capsules) — the resolver a formation launcher passes as SessionOptions.formation.
 export { createSessionTools, liveFormation, staticFormation, type FormationMember, type FormationResolver, type FormationTarget } from './tools';
+export { BreakpointError, sameDoor, DEFAULT_PAUSE_TIMEOUT_MS, MAX_PAUSE_TIMEOUT_MS, PAUSE_TEXT_CHARS, type ResumeAction, type SessionBreakpoints } from './breakpoints';

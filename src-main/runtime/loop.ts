@@ -83,8 +83,20 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
     push({ role: 'user', content: task.text });
     let answer = '';
     let emptyInARow = 0;
+    // The task's text as the driver reads it (a rehearsal script picks its reply by it): a pause
+    // before the first turn may edit it.
+    let taskText = task.text;
 
     for (let turn = 1; turn <= maxTurns; turn++) {
+      const hold = task.pauseAt?.({ kind: 'turn', turn, text: conv[conv.length - 1]?.content ?? '' });
+      if (hold) {
+        // The edited message replaces what the model was about to read.
+        const { text, edited } = await hold;
+        if (edited && conv.length) {
+          conv[conv.length - 1] = { ...conv[conv.length - 1], content: text };
+          if (turn === 1) taskText = text;
+        }
+      }
       const started = Date.now();
       task.setWaiting(`inference turn ${turn}`);
       let result: TurnResult;
@@ -98,7 +110,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           tools: specs,
           maxTokens: inference.max_tokens,
           turn,
-          taskText: task.text,
+          taskText,
           taskMessage: task.message,
           ...(schema ? { responseSchema: schema } : {}),
           onArtifact: artifactsOf(task),

@@ -7,6 +7,7 @@ import { runInTaskScope, type TaskScope } from './last-resort';
 import type { InFlightWork } from './tool-types';
 import { conversationOf, endTask, traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
+import { pauseAt, pausesAt, type PauseOutcome, type PausePoint } from './breakpoints';
 
 // Runs one task with the session's executor and turns its outcome into the task's final state.
 
@@ -50,7 +51,7 @@ function waitForInput(core: SessionCore, t: LiveTask, question: string, n: numbe
  * The input arrived: the task goes to the front of the line and continues once the task running
  * now (if any) is done. A cancel meanwhile ends the wait.
  */
-function takeSlotBack(core: SessionCore, t: LiveTask): Promise<void> {
+export function takeSlotBack(core: SessionCore, t: LiveTask): Promise<void> {
   const signal = t.controller.signal;
   return new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(new AbortedError());
@@ -107,6 +108,11 @@ class RunningTask implements TaskRun {
     const text = await waitForInput(this.core, this.t, question, ++this.inputs);
     await takeSlotBack(this.core, this.t);
     return text;
+  }
+  pauseAt(point: PausePoint): Promise<PauseOutcome> | undefined {
+    // Checked first: a task with no breakpoint makes no closure per turn.
+    if (!pausesAt(this.core.breakpoints, this.t, point)) return undefined;
+    return pauseAt(this.core, this.t, point, () => takeSlotBack(this.core, this.t));
   }
   addArtifact(chunk: ArtifactChunk): void {
     if (!this.signal.aborted) addArtifactChunk(this.core, this.t, chunk, this.artifactCount);

@@ -10,6 +10,7 @@ import { createTaskQueue } from './queue';
 import { runTask } from './run';
 import { createTaskRegistry } from './tasks';
 import { createConversations } from './conversations';
+import { resumePaused, type ResumeAction, type SessionBreakpoints } from './breakpoints';
 import type { RecordedTask } from './task-records';
 import type { ResidueItem } from './tool-types';
 
@@ -103,6 +104,10 @@ export function createSessionTasks(deps: SessionTasksDeps) {
       if (ended) throw unsupportedOperation('this session is ending and takes no more messages');
       return acceptMessage(core, incoming);
     },
+    setBreakpoints(bp: SessionBreakpoints | undefined) {
+      core.breakpoints = bp;
+    },
+    resumeBreakpoint: (id: string, action: ResumeAction, text?: string) => resumePaused(registry.live.get(id), id, action, text),
     cancelTask: async (id: string, by?: string): Promise<Task> => (await cancelTask(core, id, by)).task,
     stopSession: () => stopSession(),
     /** Cancels everything for the end of the session. */

@@ -95,6 +95,8 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     cancelTask: tasks.cancelTask,
     stopSession: async () => toolkit.withResidue(await tasks.stopSession()),
     updatePolicy: (policy) => applyPolicy(manifest, policy, trace),
+    setBreakpoints: tasks.setBreakpoints,
+    resumeBreakpoint: tasks.resumeBreakpoint,
     end: (reason = 'stopped') => (ending ??= endSession(reason)),
     ended,
   };

@@ -41,6 +41,14 @@ export interface LiveTask {
   settlers: ((task: Task) => void)[];
   /** Set while the task waits in INPUT_REQUIRED. */
   input?: { resolve(text: string): void };
+  /** Set while the task is paused at a breakpoint (breakpoints.ts). */
+  pause?: import('./breakpoints').TaskPause;
+  /** The user stepped: pause before the next turn whatever the breakpoints say. */
+  stepping?: boolean;
+  /** The task's last pause, so its pauses (parallel delegations) come one after the other. */
+  pausing?: Promise<unknown>;
+  /** How many times the task paused so far. */
+  pauses?: number;
   /** Set once a cancel began: a late result must never overwrite the cancel. */
   canceling?: Promise<CancelAnswer>;
   /** Where the task's trace lines begin at the earliest (the trace's size when it arrived). */

@@ -20,6 +20,7 @@ function toolContext(task: TaskRun): ToolContext {
     signal: task.signal,
     trace: (event) => task.trace(event),
     track: (work) => task.track(work),
+    ...(task.pauseAt ? { pauseAt: (point) => task.pauseAt!(point) } : {}),
   };
 }
 

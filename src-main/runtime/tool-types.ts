@@ -24,6 +24,8 @@ export interface ToolContext {
   traceResult?(fields: Record<string, string | number | boolean>): void;
   /** Registers work in flight; the returned function unregisters it when the work ends. */
   track(work: InFlightWork): () => void;
+  /** Pauses before a delegation when a breakpoint is set on its edge (TaskRun.pauseAt). */
+  pauseAt?(point: import('./breakpoints').PausePoint): Promise<import('./breakpoints').PauseOutcome> | undefined;
 }
 
 /** Work a tool has in flight that a cancel must end (or report as residue). */

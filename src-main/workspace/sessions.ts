@@ -22,6 +22,8 @@ export interface CapsuleSessionsDeps {
   traceFlushMs?: number;
   /** How a capsule's delegate_task finds the other capsules of its formation by name. */
   formationFor?: (id: string) => FormationResolver;
+  /** A session started: what else follows it (the Studio's breakpoints); returns its unsubscribe. */
+  onSession?: (id: string, session: Session) => () => void;
 }
 
 interface Slot {
@@ -148,6 +150,7 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
       () => clearTimeout(stateTimer),
       // Delegations and turns go to every client, whether it follows this trace or not.
       watchFlow(session, id, deps.emit, flushMs),
+      ...(deps.onSession ? [deps.onSession(id, session)] : []),
       () => {
         clearTimeout(timer);
         flush();

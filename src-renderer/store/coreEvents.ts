@@ -52,6 +52,7 @@ export function connectCoreEvents(client: CoreClient, ingest: (batch: EventBatch
     client.on('task.progressed', (p) => queue((b) => b.progress.push(p))),
     client.on('manifest.conflicted', (p) => queue((b) => b.conflicts.push(p))),
     client.on('notice.raised', (p) => queue((b) => b.notices.push(p))),
+    client.on('breakpoints.changed', (p) => queue((b) => void (b.breakpoints = p))),
   ];
   return () => offs.forEach((off) => off());
 }

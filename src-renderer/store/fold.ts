@@ -7,6 +7,7 @@ import { foldTraceAppends } from './tracesSlice';
 import { foldDelegations } from './delegationsFold';
 import { foldActivity, foldEdgeFlow } from './flowSlice';
 import type { StudioState } from './types';
+import { withMarks } from './breakpointsSlice';
 
 /** Core events gathered during one animation frame. */
 export interface EventBatch {
@@ -19,6 +20,8 @@ export interface EventBatch {
   progress: EventPayload<'task.progressed'>[];
   conflicts: EventPayload<'manifest.conflicted'>[];
   notices: EventPayload<'notice.raised'>[];
+  /** The latest breakpoints.changed of the frame (each carries the whole view). */
+  breakpoints?: EventPayload<'breakpoints.changed'>;
 }
 
 export const emptyBatch = (): EventBatch => ({ formations: [], capsuleStates: [], tasks: [], traces: [], delegations: [], progress: [], conflicts: [], notices: [] });
@@ -65,5 +68,6 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
     merge(foldActivity(next, batch.progress, batch.tasks, batch.capsuleStates));
   }
   merge(foldManifestConflicts(next, batch.conflicts));
+  if (batch.breakpoints) merge(withMarks(batch.breakpoints));
   return next === s ? {} : next;
 }

@@ -12,6 +12,7 @@ import { createTracesSlice } from './tracesSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createInspectorSlice } from './inspectorSlice';
 import { createReplaySlice } from './replaySlice';
+import { createBreakpointsSlice } from './breakpointsSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -29,6 +30,7 @@ export type { SessionFilter, OpenSession } from './sessionsSlice';
 export type { SideTab } from './inspectorSlice';
 export type { ReplayState, ReplayControl } from './replaySlice';
 export { REPLAY_SPEEDS, type ReplaySpeed } from './replayPlayer';
+export { edgeKey, hasBreakpoint, type ResumeAction } from './breakpointsSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText } from './tasksSlice';
@@ -47,6 +49,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createFlowSlice(...a),
   ...createInspectorSlice(...a),
   ...createReplaySlice(...a),
+  ...createBreakpointsSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */
@@ -56,6 +59,8 @@ export function ingest(batch: EventBatch): void {
   for (const n of batch.notices) s.notify(n.level, n.message);
   // A formation.changed was missed (a reconnect, a change that did not follow): read the whole one.
   if (s.formationBehind) void s.loadFormation();
+  // Breakpoints belong to a workspace: another one opened (or a reconnect) reads its own.
+  if (batch.formations.some((f) => f.change.full)) void s.loadBreakpoints();
 }
 export { connectCoreEvents } from './coreEvents';
 export { invoke, describeError, onCoreEvent } from './client'; // the Expose panel calls the core itself (the token never enters the store)

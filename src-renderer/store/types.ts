@@ -10,9 +10,10 @@ import type { TracesSlice } from './tracesSlice';
 import type { SessionsSlice } from './sessionsSlice';
 import type { InspectorSlice } from './inspectorSlice';
 import type { ReplaySlice } from './replaySlice';
+import type { BreakpointsSlice } from './breakpointsSlice';
 
 /** The one bound store: every feature's slice side by side. */
-export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice & ReplaySlice;
+export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice & ReplaySlice & BreakpointsSlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<T> = StateCreator<StudioState, [], [], T>;

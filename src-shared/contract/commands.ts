@@ -8,6 +8,7 @@ import { studioCommands } from './studio';
 import { taskCheckDataInput, taskSendInput, type DataCheck } from './task-send';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
 import { traceFollowCommands } from './follow';
+import { breakpointsCommands } from './breakpoints';
 
 // The one map of commands between the UI and the core: `domain.verb` -> input schema (zod, parsed
 // at every shell boundary), output type, one line of doc. Adding a command is one entry here plus
@@ -132,6 +133,7 @@ export const commands = {
   ...sessionsCommands, // sessions browser and timeline
   ...replayCommands, // replay of a recorded run
   ...studioCommands, // shell capabilities (folder picker) and the secret store
+  ...breakpointsCommands, // pauses of a running formation, held by the core
 } as const;
 
 /** Every command name. */

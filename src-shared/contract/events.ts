@@ -3,6 +3,7 @@ import type { DelegationUpdate, TaskProgress, TraceEvent } from '../trace';
 import type { CapsuleState } from './types';
 import type { FormationChange } from './formation';
 import { EXPOSE_EVENT_NAMES, type ExposeEventMap } from './expose';
+import type { BreakpointsView } from './breakpoints';
 
 // The one map of events the core pushes to the UI: `noun.pastTense` -> payload.
 
@@ -42,6 +43,8 @@ export interface EventMap extends ExposeEventMap {
   'task.progressed': { sessionId: string; capsuleId: string; tasks: TaskProgress[] };
   /** A manifest changed on disk while the Studio held another version of it (a write was refused or an editor saved over it). */
   'manifest.conflicted': { id: string; path: string; hash: string; message: string };
+  /** Breakpoints were set or cleared, or a task paused at one or went on (the whole, bounded view). */
+  'breakpoints.changed': BreakpointsView;
   /** Something the user should read (a pinned port, a failed watch, a port taken). */
   'notice.raised': { level: 'info' | 'warning' | 'error'; message: string };
 }
@@ -51,4 +54,4 @@ export type EventName = keyof EventMap;
 /** An event's payload. */
 export type EventPayload<E extends EventName> = EventMap[E];
 
-export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'task.progressed', 'manifest.conflicted', 'notice.raised', ...EXPOSE_EVENT_NAMES];
+export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'task.progressed', 'manifest.conflicted', 'notice.raised', 'breakpoints.changed', ...EXPOSE_EVENT_NAMES];

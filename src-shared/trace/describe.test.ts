@@ -22,6 +22,9 @@ describe('trace lines in words', () => {
     expect(describeTraceEvent(ev(1, 'frame', { kind: 'text_delta', turn: 1, text: 'fragment 7 ' }))).toBe('fragment 7 (turn 1 streaming)');
     expect(describeTraceEvent(ev(1, 'task_end', { state: 'TASK_STATE_COMPLETED', turns: 1, tokens_in: 3, tokens_out: 4 }))).toBe('COMPLETED · 1 turn · 3/4 tokens');
     expect(describeTraceEvent(ev(1, 'policy_changed', { allow: ['localhost:4100'], accept_peer_tasks: false }))).toBe('allow localhost:4100 · peer tasks refused');
+    expect(describeTraceEvent(ev(1, 'breakpoint_hit', { point: 'edge', to: 'writer', capsule: 'writer', text: 'Draft it.' }))).toBe('paused before the delegation to writer: Draft it.');
+    expect(describeTraceEvent(ev(1, 'breakpoint_resumed', { action: 'continue', edited: false, by: 'timeout', waited_ms: 600_000 }))).toBe('continue (timed out) after 600 s');
+    expect(traceEventKind('breakpoint_hit')).toBe('task');
     expect(describeTraceEvent(ev(1, 'custom_thing', { detail: 'x' }))).toBe('{"detail":"x"}');
     expect(describeTraceEvent(ev(1, 'answer_invalid', { turn: 1, problems: ['summary: must be string', 'findings: is required'] }))).toBe(
       'turn 1 answer does not fit responds: summary: must be string; findings: is required',

@@ -17,7 +17,7 @@ export function traceEventKind(type: string): TraceEventKind {
   if (type.startsWith('a2a_') || type.startsWith('delegation_')) return 'a2a';
   if (type === 'task_failed' || type === 'task_rejected' || type === 'network_refused' || type === 'answer_invalid') return 'failure';
   if (type === 'task_canceled') return 'cancel';
-  if (type.startsWith('task_') || type === 'input_required') return 'task';
+  if (type.startsWith('task_') || type === 'input_required' || type.startsWith('breakpoint_')) return 'task';
   if (type.startsWith('session_')) return 'session';
   return 'other';
 }
@@ -66,6 +66,10 @@ export function describeTraceEvent(e: TraceEvent): string {
       return `${str(r.capsule)} ${str(r.version)} · ${str(r.driver)} ${str(r.model)}`;
     case 'session_end':
       return `${str(r.reason)} · ${r.tasks ?? 0} tasks`;
+    case 'breakpoint_hit':
+      return `paused before ${r.point === 'edge' ? `the delegation to ${str(r.capsule) || str(r.to)}` : `turn ${r.turn ?? '?'}`}: ${clip(str(r.text))}`;
+    case 'breakpoint_resumed':
+      return `${str(r.action)}${r.edited ? ' with the message edited' : ''}${r.by === 'timeout' ? ' (timed out)' : ''} after ${Math.round(Number(r.waited_ms) / 100) / 10} s`;
     case 'policy_changed': {
       const allow = Array.isArray(r.allow) ? (r.allow as unknown[]).map(String) : [];
       return `allow ${allow.length ? clip(allow.join(', '), 120) : 'nothing'} · peer tasks ${r.accept_peer_tasks ? 'accepted' : 'refused'}`;

@@ -82,4 +82,12 @@ describe('createFlowTracker: progress', () => {
     expect(t.push(line('frame', { kind: 'text_delta', turn: 2, text: 'x'.repeat(1000) })).progress).toEqual({ taskId: 't1', turn: 2, text: 'x'.repeat(TEXT_CHARS) });
     expect(t.push(line('inference', { turn: 2, text: 'Done.' })).progress).toMatchObject({ turn: 2, text: 'Done.' });
   });
+
+  it('a task paused at a breakpoint says where it waits, until it goes on', () => {
+    const t = createFlowTracker();
+    t.push(line('task_start'));
+    expect(t.push(line('breakpoint_hit', { point: 'edge', to: 'writer', capsule: 'writer', text: 'Draft it.' })).progress).toEqual({ taskId: 't1', turn: 0, text: '', waiting: 'a breakpoint before the delegation to writer' });
+    expect(t.push(line('breakpoint_resumed', { action: 'continue' })).progress).toEqual({ taskId: 't1', turn: 0, text: '' });
+    expect(t.push(line('breakpoint_hit', { point: 'turn', turn: 2, text: 'x' })).progress?.waiting).toBe('a breakpoint before turn 2');
+  });
 });

@@ -103,6 +103,13 @@ export function createFlowTracker(): FlowTracker {
           const text = str(e.text) || (before && before.turn === e.turn ? before.text : '');
           return { progress: progress(taskId, { turn: Number(e.turn) || 0, text: tail(text), waiting: waiting || undefined }) };
         }
+        case 'breakpoint_hit': {
+          // A paused task says where it waits, whatever it streamed before.
+          const where = e.point === 'edge' ? `the delegation to ${str(e.capsule) || str(e.to)}` : `turn ${Number(e.turn) || '?'}`;
+          return { progress: progress(taskId, { text: '', waiting: `a breakpoint before ${where}` }) };
+        }
+        case 'breakpoint_resumed':
+          return { progress: progress(taskId, { waiting: undefined }) };
         case 'tool_call': {
           if (e.name !== 'delegate_task') return {};
           const callId = str(e.call_id);

@@ -176,6 +176,17 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
     childWorkdir: target.kind === 'door' ? (target.workdir ?? '') : '',
     canceled: false,
   };
+  // A breakpoint on this edge holds the delegation before anything is sent or started; the user
+  // may edit the text the worker gets.
+  const hold = ctx.pauseAt?.({ kind: 'edge', to: args.to, capsule: d.capsule, url: d.url, callId: ctx.callId, text: args.text });
+  if (hold) {
+    try {
+      const { text, edited } = await hold;
+      if (edited) args = { ...args, text };
+    } catch {
+      return { ok: false, error: 'canceled' };
+    }
+  }
   // A task that arrived with a traceparent delegates in that trace, so a whole formation run,
   // however many hops deep, is one trace.
   const traceparent = formatTraceparent(traceIdForTask(ctx.taskId, ctx.traceparent));

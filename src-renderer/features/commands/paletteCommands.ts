@@ -49,6 +49,7 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     const id = s().selectedId;
     return id && s().capsules[id] ? id : null;
   };
+  const selectedEdge = () => s().flowEdges.find((e) => e.selected) ?? null;
   return [
     { id: 'launch-all', title: 'Launch formation', keywords: 'start run all', enabled: () => some() && !s().busyAll, run: () => s().launchAll() },
     { id: 'stop-all', title: 'Stop all', keywords: 'end sessions formation', enabled: () => running() && !s().busyAll, run: () => s().stopAll() },
@@ -59,6 +60,21 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     { id: 'add-worker', title: 'Add worker', keywords: 'new capsule', enabled: () => true, run: () => s().addCapsuleAt('worker', tools.centre()) },
     { id: 'add-remote', title: 'Add remote agent…', keywords: 'a2a url card', enabled: () => true, run: () => s().askRemoteUrl(tools.centre()) },
     { id: 'duplicate', title: 'Duplicate selected capsule', keywords: 'copy clone', enabled: () => selectedCapsule() !== null, run: () => s().duplicateCapsule(selectedCapsule()!) },
+    {
+      id: 'breakpoint-node',
+      title: 'Toggle breakpoint on selected capsule',
+      keywords: 'pause debug turn',
+      enabled: () => selectedCapsule() !== null,
+      run: () => s().toggleBreakpoint({ kind: 'turn', capsuleId: selectedCapsule()! }),
+    },
+    {
+      id: 'breakpoint-edge',
+      title: 'Toggle breakpoint on selected connection',
+      keywords: 'pause debug delegation edge',
+      enabled: () => selectedEdge() !== null,
+      run: () => s().toggleBreakpoint({ kind: 'edge', from: selectedEdge()!.source, to: selectedEdge()!.target }),
+    },
+    { id: 'breakpoints-clear', title: 'Clear all breakpoints', keywords: 'pause debug', enabled: () => s().breakpoints.breakpoints.length > 0, run: () => s().clearBreakpoints() },
     { id: 'sessions', title: 'Open sessions', keywords: 'traces history browser', enabled: () => true, run: () => s().showSessions('sessions') },
     { id: 'timeline', title: 'Open timeline', keywords: 'sessions gantt', enabled: () => true, run: () => s().showSessions('timeline') },
     { id: 'replay', title: 'Replay session', keywords: 'recording play trace run animate', enabled: () => !s().replayLoading, run: () => replayLatest() },

@@ -6,6 +6,7 @@ import { CompactContext } from './compact';
 import { RestartToApply } from '../../app/RestartToApply';
 import { NodeActivity } from './NodeActivity';
 import { DriverIcon } from './DriverIcon';
+import { BreakpointMark } from './BreakpointMark';
 
 const STATE_LABEL: Record<CapsuleState, string> = {
   stopped: 'Stopped',
@@ -40,6 +41,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           <span className="state-dot" aria-hidden="true" />
         </span>
         <span className="capsule-node-name">{capsule.name}</span>
+        <BreakpointMark id={id} name={capsule.name} />
         {role === 'orchestrator' ? <Handle type="source" position={Position.Right} isConnectable={false} /> : null}
       </div>
     );
@@ -57,6 +59,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
       aria-label={capsule.name}
       data-testid="capsule-node"
     >
+      <BreakpointMark id={id} name={capsule.name} />
       {role === 'orchestrator' ? null : <Handle type="target" position={Position.Left} aria-label={`Connect to ${capsule.name}`} />}
       <header className="capsule-node-head">
         <span className="capsule-node-role"><DriverIcon driver={capsule.driver} />{role}</span>

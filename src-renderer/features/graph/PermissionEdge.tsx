@@ -1,8 +1,9 @@
 import { memo, useContext } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
-import { useStudio, type FlowEdge } from '../../store';
+import { edgeKey, useStudio, type FlowEdge } from '../../store';
 import { CompactContext } from './compact';
 import { EdgeTasks } from './EdgeTasks';
+import { PauseIcon } from './BreakpointMark';
 import './flow.css';
 
 /**
@@ -20,6 +21,7 @@ import './flow.css';
 function PermissionEdgeView(props: EdgeProps<FlowEdge>) {
   // One narrow selector: only this edge's flow, so one edge's traffic re-renders one edge.
   const flow = useStudio((s) => s.edgeFlow[props.id]);
+  const breakpoint = useStudio((s) => s.breakpointMarks.edges[edgeKey(props.source, props.target)]);
   const compact = useContext(CompactContext);
   const [path, labelX, labelY] = getBezierPath(props);
   const external = props.data?.targetKind === 'external';
@@ -28,7 +30,8 @@ function PermissionEdgeView(props: EdgeProps<FlowEdge>) {
   const canceled = flow?.canceled ?? 0;
   const marked = failed + canceled > 0;
   const showAddress = props.selected || external;
-  const showLabel = showAddress || inFlight > 0 || marked;
+  const paused = breakpoint?.paused ?? 0;
+  const showLabel = showAddress || inFlight > 0 || marked || !!breakpoint;
   const mark = failed ? 'failed' : canceled ? 'canceled' : undefined;
   return (
     <>
@@ -44,6 +47,16 @@ function PermissionEdgeView(props: EdgeProps<FlowEdge>) {
         <EdgeLabelRenderer>
           <div className="edge-labels nodrag nopan" data-edge={props.id} style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}>
             {showAddress && props.data ? <div className="edge-label">{props.data.address}</div> : null}
+            {breakpoint ? (
+              <div className="edge-flow-badges">
+                {breakpoint.set ? <span className="edge-badge edge-badge-breakpoint" role="img" aria-label="Breakpoint on this connection" title="Delegations across this connection pause before they are sent">●</span> : null}
+                {paused > 0 ? (
+                  <span className="edge-badge edge-badge-paused" role="status" aria-label={`${paused} paused on this connection`} title="A delegation waits here: open its task in the orchestrator's Tasks tab">
+                    <PauseIcon /> {paused}
+                  </span>
+                ) : null}
+              </div>
+            ) : null}
             {inFlight > 0 || marked ? (
               <div className="edge-flow-badges">
                 {inFlight > 0 ? (

@@ -1,5 +1,5 @@
 import type { XYPosition } from '@xyflow/react';
-import { useStudio } from '../../store';
+import { hasBreakpoint, useStudio } from '../../store';
 import type { MenuItem } from './CanvasMenu';
 import { autoLayoutAll } from './layoutActions';
 
@@ -40,7 +40,15 @@ export function menuItems(subject: MenuSubject, tools: MenuTools): MenuItem[] {
   const layout: MenuItem = { label: 'Auto-layout', run: () => void autoLayoutAll() };
   if (subject.kind === 'edge') {
     const e = s.edgeViews.find((x) => x.id === subject.id);
-    return [{ label: 'Remove connection', danger: true, hint: 'Del', disabled: !e, run: () => void s.disconnect([subject.id]) }];
+    const spec = e ? ({ kind: 'edge', from: e.source, to: e.target } as const) : undefined;
+    return [
+      {
+        label: spec && hasBreakpoint(s.breakpoints, spec) ? 'Clear breakpoint' : 'Pause delegations here (breakpoint)',
+        disabled: !spec,
+        run: () => void (spec && s.toggleBreakpoint(spec)),
+      },
+      { label: 'Remove connection', danger: true, hint: 'Del', disabled: !e, run: () => void s.disconnect([subject.id]) },
+    ];
   }
   if (subject.kind === 'pane') {
     return [
@@ -76,6 +84,10 @@ export function menuItems(subject: MenuSubject, tools: MenuTools): MenuItem[] {
       ? { label: 'Stop', run: () => void s.stopCapsule(id), disabled: c.state === 'stopping' }
       : { label: 'Launch', run: () => void s.launchCapsule(id), disabled: c.issues.length > 0 },
     { label: 'Duplicate', run: () => void s.duplicateCapsule(id) },
+    {
+      label: hasBreakpoint(s.breakpoints, { kind: 'turn', capsuleId: id }) ? 'Clear breakpoint' : 'Pause before each turn (breakpoint)',
+      run: () => void s.toggleBreakpoint({ kind: 'turn', capsuleId: id }),
+    },
     { label: 'Open manifest', run: () => tools.openManifest(id) },
     { label: `Delete ${c.name}…`, danger: true, hint: 'Del', run: () => s.askRemoval([id]) },
   ];

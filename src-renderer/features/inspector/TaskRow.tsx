@@ -3,6 +3,7 @@ import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { answerText, useStudio, type TaskRecord } from '../../store';
 import { InputReply, TaskStateBadge } from '../console';
 import { Residue } from './Residue';
+import { PausedTask } from './PausedTask';
 
 export function firstUserText(task: Task): string {
   const m = task.history?.find((h) => h.role === 'ROLE_USER');
@@ -50,6 +51,8 @@ export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolea
       </div>
       {asked && !open ? <div className="task-asked">{asked}</div> : null}
       {answer ? <div className="task-answer">{answer}</div> : null}
+      {/* A task paused at a breakpoint is resumed from its row, open or not. */}
+      <PausedTask capsuleId={capsuleId} taskId={task.id} />
       {/* A question waits in the row itself: answering needs no opening of the details. */}
       {!open ? <InputReply capsuleId={capsuleId} task={task} /> : null}
       {cancel ? (

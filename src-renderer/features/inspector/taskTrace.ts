@@ -177,6 +177,8 @@ const STEP: Record<string, (e: Line) => string> = {
   a2a_task_received: (e) => (e.peer ? `received from ${String(e.peer)}` : 'received'),
   task_start: () => 'started',
   input_required: (e) => `asked for input: ${String(e.question ?? '').slice(0, 200)}`,
+  breakpoint_hit: (e) => `paused at a breakpoint before ${e.point === 'edge' ? `the delegation to ${String(e.capsule || e.to || '?')}` : `turn ${num(e.turn)}`}`,
+  breakpoint_resumed: (e) => `${e.by === 'timeout' ? 'breakpoint timed out: went on' : `resumed: ${String(e.action ?? '?')}`}${e.edited ? ' (message edited)' : ''}`,
   task_failed: (e) => `failed (${String(e.cause ?? '')}): ${String(e.message ?? '').slice(0, 200)}`,
   task_canceled: (e) => `canceled by ${String(e.by ?? '?')}`,
   task_end: (e) => `ended ${String(e.state ?? '').replace('TASK_STATE_', '')}${e.turns !== undefined ? ` after ${num(e.turns)} turn${num(e.turns) === 1 ? '' : 's'}` : ''}`,

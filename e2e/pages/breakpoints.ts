@@ -1,0 +1,34 @@
+import type { Locator, Page } from '@playwright/test';
+
+// Breakpoints on the canvas and a paused task in the inspector.
+
+export class BreakpointsPage {
+  constructor(readonly page: Page) {}
+
+  /** The Paused badge on a capsule node (a button that opens the paused task). */
+  pausedBadge(capsuleName: string): Locator {
+    return this.page.getByRole('button', { name: new RegExp(`paused in ${capsuleName}: open$`) });
+  }
+
+  /** The marks drawn over an edge while it has a breakpoint. */
+  edgeBreakpoint(source: string, target: string): Locator {
+    return this.page.locator(`.edge-labels[data-edge="${source}->${target}"]`).getByRole('img', { name: 'Breakpoint on this connection' });
+  }
+
+  edgePaused(source: string, target: string): Locator {
+    return this.page.locator(`.edge-labels[data-edge="${source}->${target}"]`).getByRole('status', { name: /paused on this connection/ });
+  }
+
+  /** A paused task's box in its Tasks row. */
+  paused(): Locator {
+    return this.page.getByRole('group', { name: /^Task tsk_\S+ paused at a breakpoint$/ });
+  }
+
+  message(): Locator {
+    return this.paused().getByRole('textbox');
+  }
+
+  button(name: 'Continue' | 'Step'): Locator {
+    return this.paused().getByRole('button', { name, exact: true });
+  }
+}

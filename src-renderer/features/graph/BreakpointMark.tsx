@@ -1,0 +1,38 @@
+import { memo } from 'react';
+import { useStudio } from '../../store';
+
+// A node's breakpoint: a red dot while one is set, and a Paused badge while a task of the
+// capsule waits at one. The badge opens that task in the inspector, where it is resumed.
+
+const openPaused = (capsuleId: string) => {
+  const s = useStudio.getState();
+  const p = s.breakpoints.paused.find((x) => x.capsuleId === capsuleId);
+  if (p) s.openTask(capsuleId, p.taskId);
+};
+
+/** Two bars, drawn (the UI font has no pause glyph everywhere). */
+export const PauseIcon = () => (
+  <svg className="pause-icon" width="8" height="8" viewBox="0 0 8 8" aria-hidden="true">
+    <rect x="1" y="0.5" width="2" height="7" rx="0.5" fill="currentColor" />
+    <rect x="5" y="0.5" width="2" height="7" rx="0.5" fill="currentColor" />
+  </svg>
+);
+
+function BreakpointMarkView({ id, name }: { id: string; name: string }) {
+  // One lookup in marks computed once per change: stable identity, no re-render of other nodes.
+  const mark = useStudio((s) => s.breakpointMarks.nodes[id]);
+  if (!mark) return null;
+  // Drawn over the node's top edge: the card's own layout (and its state label) stays as it is.
+  return (
+    <span className="breakpoint-marks">
+      {mark.set ? <span className="breakpoint-dot" role="img" aria-label={`Breakpoint before each turn of ${name}`} title="Pauses before each model turn" /> : null}
+      {mark.paused > 0 ? (
+        <button type="button" className="paused-badge nodrag" onClick={() => openPaused(id)} aria-label={`${mark.paused} paused in ${name}: open`} title="A task waits at a breakpoint: open it to edit its message, step, continue or cancel">
+          <PauseIcon /> Paused{mark.paused > 1 ? ` ×${mark.paused}` : ''}
+        </button>
+      ) : null}
+    </span>
+  );
+}
+
+export const BreakpointMark = memo(BreakpointMarkView);
