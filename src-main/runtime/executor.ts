@@ -1,7 +1,7 @@
 import type { Manifest } from '../../src-shared/manifest';
 import type { Message, Part } from '../../src-shared/a2a';
 import type { ArtifactChunk, ChatMessage } from '../drivers/types';
-import type { PriceFn } from '../drivers';
+import type { ForkPlan, PriceFn } from '../drivers';
 import type { InFlightWork, Tool } from './tool-types';
 
 // A task executor runs one task to an outcome. The agent loop (loop.ts) is the executor of the
@@ -71,6 +71,8 @@ export interface ExecutorDeps {
   /** Tools offered to the model, the built-in request_input included. */
   tools: Tool[];
   priceUsd?: PriceFn;
+  /** This session forks a recorded task: its first turns replay the recording (drivers/fork.ts). */
+  fork?: ForkPlan;
 }
 
 export type ExecutorFactory = (deps: ExecutorDeps) => TaskExecutor;
