@@ -55,6 +55,8 @@ export interface RecordedSession {
   manifestPath?: string;
   workdir?: string;
   parentSessionId?: string;
+  /** A fork's origin (session_start.forked_from). */
+  forkedFrom?: { sessionId: string; taskId: string; turn: number };
   tasks: RecordedTask[];
 }
 
@@ -74,6 +76,8 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
     parentSessionId: str(start.parent_session_id) || undefined,
     tasks: [],
   };
+  const fork = start.forked_from;
+  if (fork && typeof fork === 'object' && str(fork.session_id)) session.forkedFrom = { sessionId: str(fork.session_id), taskId: str(fork.task_id), turn: Number(fork.turn) || 1 };
   const byId = new Map<string, RecordedTask>();
   const callsById = new Map<string, { task: RecordedTask; turn: RecordedTurn; index: number }>();
   for (const l of lines) {

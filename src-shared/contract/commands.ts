@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import { exposeCommands } from './expose';
+import { forkCommands } from './fork';
 import { sessionsCommands } from './sessions';
 import { studioCommands } from './studio';
 import { taskCheckDataInput, taskSendInput, type DataCheck } from './task-send';
@@ -129,6 +130,7 @@ export const commands = {
   'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),
   ...exposeCommands, // gateway and exposures
   ...sessionsCommands, // sessions browser and timeline
+  ...forkCommands, // fork a recorded run, its family, compare two runs
   ...studioCommands, // shell capabilities (folder picker) and the secret store
 } as const;
 
