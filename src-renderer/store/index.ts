@@ -11,6 +11,7 @@ import { createTasksSlice } from './tasksSlice';
 import { createTracesSlice } from './tracesSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createInspectorSlice } from './inspectorSlice';
+import { createForkSlice } from './forkSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -26,6 +27,7 @@ export type { LiveTrace } from './tracesSlice';
 export type { Notice } from './noticeSlice';
 export type { SessionFilter, OpenSession } from './sessionsSlice';
 export type { SideTab } from './inspectorSlice';
+export type { ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText } from './tasksSlice';
@@ -43,6 +45,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createSessionsSlice(...a),
   ...createFlowSlice(...a),
   ...createInspectorSlice(...a),
+  ...createForkSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */

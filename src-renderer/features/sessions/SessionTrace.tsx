@@ -4,6 +4,8 @@ import { useStudio } from '../../store';
 import { EventWindowNav } from './EventWindowNav';
 import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
 import { sessionRows } from './sessionRows';
+import { SessionFamily } from './SessionFamily';
+import { ForkButton, CompareWith } from './ForkButton';
 
 const ROW_H = 24;
 const OVERSCAN = 10;
@@ -86,7 +88,10 @@ export function SessionTrace() {
         <button type="button" className="btn btn-small" title="Save an offline replay of this run (every capsule that took part) in the workspace's rehearsals folder" onClick={() => void useStudio.getState().makeRehearsal(s.id)}>
           Make rehearsal
         </button>
+        <ForkButton o={o} />
+        <CompareWith sessionId={s.id} />
       </div>
+      <SessionFamily session={s} />
       <EventWindowNav o={o} />
       <div
         ref={box}
