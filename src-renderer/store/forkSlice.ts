@@ -45,7 +45,7 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
     comparePick: null,
     comparison: null,
     openForkForm(d) {
-      set({ forkDraft: { ...d, message: d.recorded, driver: d.driver ?? 'real', busy: false } });
+      set({ comparison: null, forkDraft: { ...d, message: d.recorded, driver: d.driver ?? 'real', busy: false } });
     },
     editForkDraft(patch) {
       set((s) => (s.forkDraft ? { forkDraft: { ...s.forkDraft, ...patch } } : {}));
@@ -60,7 +60,7 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
       try {
         const edited = d.message !== d.recorded;
         const r = await invoke('sessions.fork', { sessionId: d.sessionId, taskId: d.taskId, turn: d.turn, driver: d.driver, ...(edited ? { message: d.message } : {}) });
-        set({ forkDraft: null });
+        set({ forkDraft: null, comparison: null });
         const state = r.state.replace('TASK_STATE_', '');
         get().notify('info', `Fork ${r.sessionId} of ${d.sessionId} at turn ${d.turn}: ${state}${r.answer ? ` · ${r.answer.slice(0, 120)}` : ''}`);
         get().showSessions('sessions');

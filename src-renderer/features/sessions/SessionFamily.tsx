@@ -41,7 +41,10 @@ function Relative({ id, item, pair }: { id: string; item?: SessionItemView; pair
   const st = useStudio.getState();
   return (
     <span className="family-link">
-      <button type="button" className="fork-link mono" aria-label={`Open session ${id}`} onClick={() => void st.openSession(id)}>
+      <button type="button" className="fork-link mono" aria-label={`Open session ${id}`} onClick={() => {
+          st.closeComparison();
+          void st.openSession(id);
+        }}>
         {item?.capsule ?? 'session'} {short(id)}
       </button>
       <button type="button" className="btn btn-small" aria-label={`Compare with ${id}`} onClick={() => void st.compareSessions(pair[0], pair[1])}>

@@ -67,6 +67,7 @@ function SessionItem({ s, active }: { s: SessionItemView; active: boolean }) {
         disabled={opening}
         onClick={() => {
           setOpening(true);
+          useStudio.getState().closeComparison();
           void useStudio.getState().openSession(s.id).finally(() => setOpening(false));
         }}
       >
