@@ -62,7 +62,8 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
         const r = await invoke('sessions.fork', { sessionId: d.sessionId, taskId: d.taskId, turn: d.turn, driver: d.driver, ...(edited ? { message: d.message } : {}) });
         set({ forkDraft: null, comparison: null });
         const state = r.state.replace('TASK_STATE_', '');
-        get().notify('info', `Fork ${r.sessionId} of ${d.sessionId} at turn ${d.turn}: ${state}${r.answer ? ` · ${r.answer.slice(0, 120)}` : ''}`);
+        const short = (id: string) => `…${id.slice(-6)}`;
+        get().notify('info', `Fork ${short(r.sessionId)} of ${short(d.sessionId)} at turn ${d.turn}: ${state}${r.answer ? ` · ${r.answer.slice(0, 120)}` : ''}`);
         get().showSessions('sessions');
         await get().loadSessions();
         await get().openSession(r.sessionId);

@@ -65,37 +65,45 @@ function TaskPair({ row, n }: { row: DiffTaskRow; n: number }) {
   );
 }
 
-function TurnSide({ t }: { t: DiffTurnSide | null }) {
+function TurnSide({ t, differs }: { t: DiffTurnSide | null; differs: DiffField[] }) {
   if (!t) return <span className="muted">No such turn</span>;
   return (
     <>
       {t.replayed ? <span className="diff-replayed">replayed from the recording</span> : null}
-      {t.text ? <p className="diff-text">{t.text}</p> : null}
+      {t.text ? (
+        <p className="diff-text" data-changed={differs.includes('text') || undefined}>
+          {t.text}
+        </p>
+      ) : null}
       {t.calls.length ? (
-        <ul className="diff-list mono">
+        <ul className="diff-list mono" data-changed={differs.includes('calls') || undefined}>
           {t.calls.map((c, i) => (
             <li key={i}>{c}</li>
           ))}
         </ul>
       ) : null}
-      <span className="muted diff-tokens">{tokens(t.tokensIn, t.tokensOut)}</span>
+      <span className="muted diff-tokens" data-changed={differs.includes('tokens') || undefined}>
+        {tokens(t.tokensIn, t.tokensOut)}
+      </span>
     </>
   );
 }
 
 function TurnPair({ turn, n }: { turn: DiffTurnRow; n: number }) {
   const changed = turn.differs.length > 0;
+  // Only a turn missing on one side is marked whole; otherwise the parts that differ are.
+  const whole = !turn.a || !turn.b;
   return (
     <div className="diff-row" role="row">
       <div className="diff-label" role="rowheader">
         Turn {turn.turn}
         {changed ? <span className="diff-badge">{turn.differs.join(', ')}</span> : null}
       </div>
-      <Cell changed={changed} label={`Task ${n} turn ${turn.turn}, run A`}>
-        <TurnSide t={turn.a} />
+      <Cell changed={whole} label={`Task ${n} turn ${turn.turn}, run A${changed && !whole ? `, ${turn.differs.join(' and ')} differ` : ''}`}>
+        <TurnSide t={turn.a} differs={turn.differs} />
       </Cell>
-      <Cell changed={changed} label={`Task ${n} turn ${turn.turn}, run B`}>
-        <TurnSide t={turn.b} />
+      <Cell changed={whole} label={`Task ${n} turn ${turn.turn}, run B${changed && !whole ? `, ${turn.differs.join(' and ')} differ` : ''}`}>
+        <TurnSide t={turn.b} differs={turn.differs} />
       </Cell>
     </div>
   );
