@@ -14,3 +14,4 @@ export { deriveEdges } from './edges';
 export type { Handlers } from './handlers';
 export { formationResolver } from './formation-resolver';
 export { createExposeService, type ExposeService } from './expose-commands';
+export { launchFork, type ForkLaunchDeps, type LaunchedFork } from './fork-run';
