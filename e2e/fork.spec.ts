@@ -33,6 +33,7 @@ test('fork a task with an edited message, see the family and the diff', async ({
   await expect(sessions.family).toContainText('Forked from');
   await expect(sessions.family).toContainText('at turn 1');
   await expect(sessions.events.getByText('Task 1: Write a note about sea stars')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/fork-family.png' });
   const fork = (await studio.core.invoke('sessions.family', { sessionId: origin })).forks[0].id;
 
   // The origin lists the fork in its family.
@@ -62,7 +63,7 @@ test('fork a task with an edited message, see the family and the diff', async ({
   await page.getByRole('button', { name: 'Fork from turn 2' }).click();
   await expect(sessions.forkForm).toBeVisible();
   await expect(sessions.forkForm.getByLabel('From turn')).toHaveValue('2');
-  await expect(sessions.forkForm).toContainText('Turns 1–1 replay the recording');
+  await expect(sessions.forkForm).toContainText('Turn 1 replays the recording');
   await page.screenshot({ path: 'test-results/screenshots/fork-form-turn.png' });
   await sessions.forkForm.getByRole('button', { name: 'Start fork' }).click();
   await expect(page.getByRole('status').filter({ hasText: `of …${origin.slice(-6)} at turn 2: COMPLETED` })).toBeVisible({ timeout: 20_000 });

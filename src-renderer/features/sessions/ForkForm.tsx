@@ -19,7 +19,7 @@ export function ForkForm() {
         void st.startFork();
       }}
     >
-      <h3 className="fork-title">Fork task</h3>
+      <h3 className="fork-title">Fork a recorded task</h3>
       <p className="muted mono fork-origin">
         {d.sessionId} · {d.taskId}
       </p>
@@ -35,7 +35,7 @@ export function ForkForm() {
           onChange={(e) => st.editForkDraft({ turn: Math.max(1, Math.min(d.lastTurn, Math.floor(Number(e.target.value) || 1))) })}
         />
         <span className="muted">
-          {replayed ? `Turns 1–${replayed} replay the recording (their tool calls and delegations run again); ` : 'No turn is replayed; '}
+          {replayed === 0 ? 'No turn is replayed; ' : `${replayed === 1 ? 'Turn 1 replays' : `Turns 1–${replayed} replay`} the recording (its tool calls and delegations run again); `}
           turn {d.turn} on is answered by the driver chosen below.
         </span>
       </label>

@@ -16,7 +16,8 @@ export function SessionFamily({ session }: { session: SessionItemView }) {
     <div className="session-family" role="group" aria-label="Fork family">
       {origin ? (
         <span className="family-part">
-          Forked from <Relative id={origin.sessionId} item={family?.ancestors[0]} pair={[origin.sessionId, session.id]} /> task <span className="mono">{short(origin.taskId)}</span> at turn {origin.turn}
+          Forked from <OpenLink id={origin.sessionId} item={family?.ancestors[0]} /> task <span className="mono">{short(origin.taskId)}</span> at turn {origin.turn}
+          <CompareButton id={origin.sessionId} pair={[origin.sessionId, session.id]} />
         </span>
       ) : null}
       {family?.forks.length ? (
@@ -25,8 +26,9 @@ export function SessionFamily({ session }: { session: SessionItemView }) {
           <ul className="family-forks" aria-label="Forks">
             {family.forks.map((f) => (
               <li key={f.id}>
-                <Relative id={f.id} item={f} pair={[session.id, f.id]} />
-                {f.forkedFrom ? <span className="muted"> turn {f.forkedFrom.turn}</span> : null}
+                <OpenLink id={f.id} item={f} />
+                {f.forkedFrom ? <span className="muted"> at turn {f.forkedFrom.turn}</span> : null}
+                <CompareButton id={f.id} pair={[session.id, f.id]} />
               </li>
             ))}
           </ul>
@@ -36,20 +38,28 @@ export function SessionFamily({ session }: { session: SessionItemView }) {
   );
 }
 
-/** A related session: open it, or compare it with the one opened (`pair`: the origin on the left). */
-function Relative({ id, item, pair }: { id: string; item?: SessionItemView; pair: [string, string] }) {
-  const st = useStudio.getState();
+/** A related session, opened in the browser on click. */
+function OpenLink({ id, item }: { id: string; item?: SessionItemView }) {
   return (
-    <span className="family-link">
-      <button type="button" className="fork-link mono" aria-label={`Open session ${id}`} onClick={() => {
-          st.closeComparison();
-          void st.openSession(id);
-        }}>
-        {item?.capsule ?? 'session'} {short(id)}
-      </button>
-      <button type="button" className="btn btn-small" aria-label={`Compare with ${id}`} onClick={() => void st.compareSessions(pair[0], pair[1])}>
-        Compare
-      </button>
-    </span>
+    <button
+      type="button"
+      className="fork-link mono"
+      aria-label={`Open session ${id}`}
+      onClick={() => {
+        useStudio.getState().closeComparison();
+        void useStudio.getState().openSession(id);
+      }}
+    >
+      {item?.capsule ?? 'session'} {short(id)}
+    </button>
+  );
+}
+
+/** Compares the opened session with a related one (`pair`: the origin on the left). */
+function CompareButton({ id, pair }: { id: string; pair: [string, string] }) {
+  return (
+    <button type="button" className="btn btn-small" aria-label={`Compare with ${id}`} onClick={() => void useStudio.getState().compareSessions(pair[0], pair[1])}>
+      Compare
+    </button>
   );
 }
