@@ -102,6 +102,13 @@ export function createForkService(ctx: StudioContext, deps: { traces: TracesServ
         });
       let timer: NodeJS.Timeout | undefined;
       const waited = await Promise.race([done, new Promise<undefined>((ok) => (timer = setTimeout(() => ok(undefined), ANSWER_WAIT_MS)))]).finally(() => clearTimeout(timer));
+      if (!waited) {
+        // The answer went out with the fork under way: say so when it settles.
+        void done.then(
+          (t) => ctx.emit('notice.raised', { level: 'info', message: `Fork ${session.id} of ${sessionId} at turn ${turn} ended: ${t.status.state.replace('TASK_STATE_', '')}.` }),
+          (err: unknown) => ctx.emit('notice.raised', { level: 'error', message: `Fork ${session.id} of ${sessionId} failed: ${(err as Error).message}` }),
+        );
+      }
       const task = waited ?? session.getTask(launched.taskId);
       return { sessionId: session.id, taskId: launched.taskId, state: task?.status.state ?? 'TASK_STATE_SUBMITTED', answer: task ? answerOf(task) : null };
     },
