@@ -17,6 +17,11 @@ export interface ForkPlan {
   messageId: string;
   /** The recorded turns before `from.turn`, as rehearsal turns (at most MAX_FORK_PREFIX). */
   prefix: RehearsalTurn[];
+  /**
+   * The tasks of the recorded task's context that came before it, replayed whole first (in this
+   * order, in one context) so the driver sees the conversation the recorded task had.
+   */
+  earlier?: { messageId: string; text: string; turns: RehearsalTurn[] }[];
   /** Who answers from the fork point: the capsule's configured driver, or the recording's rehearsal. */
   driver: 'real' | 'rehearsal';
   /** The fork's message differs from the recorded one. */
@@ -25,17 +30,28 @@ export interface ForkPlan {
 
 /** What session_start says of a fork (no message text: the task's own lines carry it, masked). */
 export function forkedFromLine(plan: ForkPlan): Record<string, unknown> {
-  return { session_id: plan.from.sessionId, task_id: plan.from.taskId, turn: plan.from.turn, driver: plan.driver, edited: plan.edited };
+  return {
+    session_id: plan.from.sessionId,
+    task_id: plan.from.taskId,
+    turn: plan.from.turn,
+    driver: plan.driver,
+    edited: plan.edited,
+    message_id: plan.messageId,
+    ...(plan.earlier?.length ? { replayed_tasks: plan.earlier.length } : {}),
+  };
 }
 
 export function createForkDriver(inner: Driver, manifest: Manifest, plan: ForkPlan): Driver {
-  const prefix = plan.prefix.slice(0, MAX_FORK_PREFIX);
+  // Message id -> how many of its task's turns come from the recording.
+  const replayed = new Map<string, number>([[plan.messageId, Math.min(plan.prefix.length, MAX_FORK_PREFIX)]]);
+  const replies = [{ message_id: plan.messageId, turns: plan.prefix.slice(0, MAX_FORK_PREFIX) }];
+  for (const e of plan.earlier ?? []) {
+    replayed.set(e.messageId, Math.min(e.turns.length, MAX_FORK_PREFIX));
+    replies.push({ message_id: e.messageId, turns: e.turns.slice(0, MAX_FORK_PREFIX) });
+  }
   const recorded = createRehearsalDriver({
     ...manifest,
-    inference: {
-      ...manifest.inference,
-      rehearsal: { recorded_from: plan.from.sessionId, delay_ms: 0, replies: [{ message_id: plan.messageId, turns: prefix }] },
-    },
+    inference: { ...manifest.inference, rehearsal: { recorded_from: plan.from.sessionId, delay_ms: 0, replies } },
   });
   return {
     kind: inner.kind,
@@ -43,8 +59,8 @@ export function createForkDriver(inner: Driver, manifest: Manifest, plan: ForkPl
     ...(inner.structuredOutput ? { structuredOutput: inner.structuredOutput } : {}),
     ...(inner.answersAsMessage ? { answersAsMessage: (text, message) => inner.answersAsMessage!(text, message) } : {}),
     turn(req) {
-      const replayed = req.taskMessage?.messageId === plan.messageId && req.turn <= prefix.length;
-      return replayed ? recorded.turn(req) : inner.turn(req);
+      const id = req.taskMessage?.messageId;
+      return id !== undefined && req.turn <= (replayed.get(id) ?? 0) ? recorded.turn(req) : inner.turn(req);
     },
     dispose: () => inner.dispose?.(),
   };

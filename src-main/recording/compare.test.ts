@@ -10,7 +10,7 @@ type Line = Record<string, unknown>;
 function run(id: string, tasks: { id: string; text: string; turns: { text: string; calls?: [string, Record<string, unknown>][]; tin?: number; tout?: number }[]; answer: string }[], forkedFrom?: Line): Line[] {
   const lines: Line[] = [{ event_type: 'session_start', session_id: id, capsule: 'coordinator', ...(forkedFrom ? { forked_from: forkedFrom } : {}) }];
   for (const t of tasks) {
-    lines.push({ event_type: 'a2a_task_received', task_id: t.id, context_id: 'c', text: t.text });
+    lines.push({ event_type: 'a2a_task_received', task_id: t.id, context_id: 'c', message_id: `m-${t.id}`, text: t.text });
     t.turns.forEach((turn, i) =>
       lines.push({
         event_type: 'inference',
@@ -70,5 +70,19 @@ describe('compare two runs', () => {
     const changedCall = compareRuns(recordedSession(run('ses_1', tasks)), recordedSession(run('ses_2', [{ ...tasks[0], turns: [{ text: '', calls: [delegate('writer', 'redraft')] }, { text: 'done' }] }])));
     expect(changedCall.tasks[0].differs).toEqual(['delegations']);
     expect(changedCall.tasks[0].turns[0].differs).toEqual(['calls']);
+  });
+
+  it("finds a fork's own task by its message id when earlier tasks of its conversation were replayed first", () => {
+    const earlier = { id: 't1', text: 'Remember 7', turns: [{ text: 'Noted' }], answer: 'Noted' };
+    const a = recordedSession(run('ses_a', [earlier, { id: 't2', text: 'Which?', turns: [{ text: '7' }], answer: '7' }]));
+    const b = recordedSession(run('ses_b', [{ ...earlier, id: 'e1' }, { id: 'f', text: 'Which, doubled?', turns: [{ text: '14' }], answer: '14' }], { session_id: 'ses_a', task_id: 't2', turn: 1, message_id: 'm-f' }));
+    const d = compareRuns(a, b);
+    expect(d.tasks.map((t) => [t.a?.taskId, t.b?.taskId])).toEqual([
+      ['t2', 'f'],
+      ['t1', 'e1'],
+    ]);
+    expect(d.tasks[1].differs).toEqual([]);
+    expect(d.tasks[1].turns[0].b!.replayed).toBe(true);
+    expect(d.tasks[0].turns[0].b!.replayed).toBe(false);
   });
 });

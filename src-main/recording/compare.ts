@@ -53,6 +53,12 @@ function turnRows(a: RecordedTask | undefined, b: RecordedTask | undefined, fork
 }
 
 /** Pairs of tasks to compare: a fork's task beside the task it came from, then the rest in order. */
+/** A fork's own task (the others before it replayed its origin's conversation). */
+function forkTaskOf(s: RecordedSession): RecordedTask | undefined {
+  if (!s.forkedFrom) return undefined;
+  return (s.forkedFrom.messageId && s.tasks.find((t) => t.messageId === s.forkedFrom!.messageId)) || s.tasks[0];
+}
+
 function pairs(a: RecordedSession, b: RecordedSession): [RecordedTask | undefined, RecordedTask | undefined][] {
   const out: [RecordedTask | undefined, RecordedTask | undefined][] = [];
   const usedA = new Set<RecordedTask>();
@@ -63,18 +69,23 @@ function pairs(a: RecordedSession, b: RecordedSession): [RecordedTask | undefine
     usedB.add(y);
     out.push([x, y]);
   };
-  if (b.forkedFrom?.sessionId === a.sessionId) link(a.tasks.find((t) => t.taskId === b.forkedFrom!.taskId), b.tasks[0]);
-  if (a.forkedFrom?.sessionId === b.sessionId) link(a.tasks[0], b.tasks.find((t) => t.taskId === a.forkedFrom!.taskId));
-  // Two forks of one task: their first tasks go side by side.
-  if (a.forkedFrom && b.forkedFrom && a.forkedFrom.sessionId === b.forkedFrom.sessionId && a.forkedFrom.taskId === b.forkedFrom.taskId) link(a.tasks[0], b.tasks[0]);
+  if (b.forkedFrom?.sessionId === a.sessionId) link(a.tasks.find((t) => t.taskId === b.forkedFrom!.taskId), forkTaskOf(b));
+  if (a.forkedFrom?.sessionId === b.sessionId) link(forkTaskOf(a), b.tasks.find((t) => t.taskId === a.forkedFrom!.taskId));
+  // Two forks of one task: their own tasks go side by side.
+  if (a.forkedFrom && b.forkedFrom && a.forkedFrom.sessionId === b.forkedFrom.sessionId && a.forkedFrom.taskId === b.forkedFrom.taskId) link(forkTaskOf(a), forkTaskOf(b));
   const restA = a.tasks.filter((t) => !usedA.has(t));
   const restB = b.tasks.filter((t) => !usedB.has(t));
   for (let i = 0; i < Math.max(restA.length, restB.length); i++) out.push([restA[i], restB[i]]);
   return out;
 }
 
-/** The turn a run's first task was forked at (the turns before it were replayed), 0 if not a fork. */
-const forkTurnOf = (s: RecordedSession, task: RecordedTask | undefined) => (s.forkedFrom && task === s.tasks[0] ? s.forkedFrom.turn : 0);
+/** The turn a fork's task starts at (the turns before it were replayed; all of an earlier task's were), 0 if none was. */
+function forkTurnOf(s: RecordedSession, task: RecordedTask | undefined): number {
+  const own = forkTaskOf(s);
+  if (!own || !task) return 0;
+  if (task === own) return s.forkedFrom!.turn;
+  return s.tasks.indexOf(task) < s.tasks.indexOf(own) ? Infinity : 0;
+}
 
 export function compareRuns(a: RecordedSession, b: RecordedSession): { tasks: DiffTaskRow[]; changed: number; truncated: boolean } {
   const all = pairs(a, b);

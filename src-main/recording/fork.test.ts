@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSession } from '../launch';
 import type { Session } from '../runtime';
 import { staticFormation } from '../runtime/tools';
-import { readTraceFile, traceOf } from '../runtime/tools/formation.fixture';
+import { readTraceFile, rpc, scene, traceOf, userMessage, type Scene } from '../runtime/tools/formation.fixture';
+import { startFakeProvider, type FakeProvider } from '../drivers/fakes';
 import { launchFork } from '../workspace/fork-run';
 import { prepareFork, recordedSession } from './index';
 import { KEY, recordFormation, type RecordedFormation } from './recorded.fixture';
@@ -12,11 +13,15 @@ import { KEY, recordFormation, type RecordedFormation } from './recorded.fixture
 // model is asked, with the conversation so far and the edited message.
 
 let rec: RecordedFormation | undefined;
+let own: { s: Scene; fake: FakeProvider } | undefined;
 const extra: Session[] = [];
 afterEach(async () => {
   await Promise.all(extra.splice(0).map((x) => x.end('test over').catch(() => undefined)));
   await rec?.dispose();
   rec = undefined;
+  await own?.s.dispose();
+  await own?.fake.dispose();
+  own = undefined;
 });
 
 type Line = Record<string, any>;
@@ -91,5 +96,41 @@ describe('fork from a recorded turn', () => {
     const session = recordedSession(readTraceFile(rec.orch.trace.path));
     expect(() => prepareFork(session, { taskId: session.tasks[0].taskId, turn: 3, driver: 'real', env: rec!.s.env })).toThrow(/turn 1 to 2/);
     expect(() => prepareFork(session, { taskId: 'tsk_nope', turn: 1, driver: 'real', env: rec!.s.env })).toThrow(/no task/);
+  });
+
+  it('replays the earlier tasks of the conversation first, so the model sees the same history', async () => {
+    const s = scene();
+    s.env.ANTHROPIC_KEY = KEY;
+    const fake = await startFakeProvider('anthropic', { key: KEY });
+    own = { s, fake };
+    const path = s.manifest('memo', {
+      artifacts: [{ name: 'murmur/driver-anthropic', runtime: 'driver', gateway: { endpoint: fake.url, api_key: '${ANTHROPIC_KEY}' } }],
+      inference: { transport: 'http', model: 'claude-sonnet-4-6', driver: { artifact: 'murmur/driver-anthropic' } },
+    });
+    const recorded = await startSession({ manifestPath: path, env: s.env, port: 0 });
+    s.sessions.push(recorded);
+    fake.reply({ turn: { text: 'Noted: 7.', tokensIn: 12, tokensOut: 3 } }, { turn: { text: 'It was 7.', tokensIn: 30, tokensOut: 4 } });
+    const first = await rpc(recorded.url, 'SendMessage', { message: userMessage('Remember the number 7.'), configuration: { returnImmediately: false } });
+    const contextId = first.task.contextId;
+    await rpc(recorded.url, 'SendMessage', { message: { ...userMessage('Which number?'), contextId }, configuration: { returnImmediately: false } });
+    const session = recordedSession(traceOf(recorded));
+    expect(session.tasks.map((t) => t.contextId)).toEqual([contextId, contextId]);
+
+    fake.reply({ turn: { text: 'Doubled: 14.', tokensIn: 40, tokensOut: 4 } });
+    const before = fake.requests.length;
+    const prepared = prepareFork(session, { taskId: session.tasks[1].taskId, turn: 1, driver: 'real', env: s.env, message: 'Which number, doubled?' });
+    const launched = await launchFork(prepared, { startSession, env: s.env });
+    extra.push(launched.session);
+    const done = await launched.settled;
+    expect(done.artifacts?.[0]?.parts[0]?.text).toBe('Doubled: 14.');
+    // One request only: the earlier task was replayed; the model saw it as history.
+    expect(fake.requests.length).toBe(before + 1);
+    expect(fake.requests[before].body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Remember the number 7.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Noted: 7.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'Which number, doubled?' }] },
+    ]);
+    const start = traceOf(launched.session).find((l) => l.event_type === 'session_start')!;
+    expect(start.forked_from).toMatchObject({ task_id: session.tasks[1].taskId, replayed_tasks: 1, message_id: prepared.message.messageId });
   });
 });

@@ -1,5 +1,5 @@
 import type { Manifest } from '../../src-shared/manifest';
-import { newMessageId } from '../../src-shared/ids';
+import { newContextId, newMessageId } from '../../src-shared/ids';
 import type { Message } from '../../src-shared/a2a';
 import { MAX_FORK_PREFIX, type ForkPlan } from '../drivers';
 import { formatIssues, loadManifestFile, parseManifest } from '../manifest';
@@ -14,6 +14,8 @@ import { rehearsalManifestText } from './write';
 
 /** The longest message a fork may be given (the same bound a door puts on a task's text). */
 export const MAX_FORK_MESSAGE = 100_000;
+/** The most earlier tasks of the context a fork replays before its own (the latest ones). */
+export const MAX_EARLIER_TASKS = 64;
 
 export interface ForkRequest {
   taskId: string;
@@ -32,8 +34,10 @@ export interface PreparedFork {
   manifest: Manifest;
   /** Values interpolated into the manifest: masked in the fork's trace like any session's. */
   secrets: string[];
-  /** The message the fork session is sent. */
+  /** The message the fork session is sent (after the earlier tasks' messages, in their context). */
   message: Message;
+  /** The earlier tasks' messages, replayed first in the fork's context. */
+  earlier: Message[];
   capsule: string;
   task: RecordedTask;
 }
@@ -83,13 +87,21 @@ export function prepareFork(session: RecordedSession, req: ForkRequest): Prepare
   }
   const { manifest, secrets } = loaded;
   if (manifest.inference.transport === 'process') throw new ForkError('invalid_input', `${session.capsule} runs a harness CLI with its own loop: its turns cannot be replayed into it.`);
+  // The recorded task's conversation so far: the tasks of its context before it (those that made
+  // turns; one that ended without a turn added nothing the model saw).
+  const at = session.tasks.indexOf(task);
+  const before = task.contextId ? session.tasks.slice(0, at).filter((t) => t.contextId === task.contextId && t.turns.length > 0).slice(-MAX_EARLIER_TASKS) : [];
+  const contextId = newContextId();
+  const earlier = before.map((t) => ({ messageId: newMessageId(), text: t.text, turns: recordedTurns(session, t) }));
   const plan: ForkPlan = {
     from: { sessionId: session.sessionId, taskId: task.taskId, turn: req.turn },
     messageId,
     prefix: recordedTurns(session, task).slice(0, req.turn - 1),
+    ...(earlier.length ? { earlier } : {}),
     driver: req.driver,
     edited: text !== task.text,
   };
-  const message: Message = { messageId, role: 'ROLE_USER', parts: [{ text }] };
-  return { plan, manifestPath: path, manifest, secrets, message, capsule: session.capsule, task };
+  const message: Message = { messageId, role: 'ROLE_USER', parts: [{ text }], contextId };
+  const earlierMessages: Message[] = earlier.map((e) => ({ messageId: e.messageId, role: 'ROLE_USER', parts: [{ text: e.text }], contextId }));
+  return { plan, manifestPath: path, manifest, secrets, message, earlier: earlierMessages, capsule: session.capsule, task };
 }
