@@ -85,4 +85,14 @@ describe('compare two runs', () => {
     expect(d.tasks[1].turns[0].b!.replayed).toBe(true);
     expect(d.tasks[0].turns[0].b!.replayed).toBe(false);
   });
+
+  it('keeps a comparison of huge runs within its bounds and says it cut them', () => {
+    const big = (id: string) =>
+      recordedSession(run(id, Array.from({ length: 250 }, (_, t) => ({ id: `${id}${t}`, text: `task ${t}`, turns: Array.from({ length: 20 }, (_, n) => ({ text: `${id} turn ${n} `.padEnd(3000, 'x') })), answer: 'a' }))));
+    const d = compareRuns(big('ses_a'), big('ses_b'));
+    expect(d.truncated).toBe(true);
+    expect(d.tasks.length).toBeLessThanOrEqual(200);
+    expect(d.tasks[0].turns[0].a!.text.length).toBeLessThanOrEqual(2000);
+    expect(JSON.stringify(d).length).toBeLessThan(3_000_000);
+  });
 });

@@ -5,23 +5,35 @@ import type { RecordedSession, RecordedTask, RecordedTurn } from './tasks';
 // in order), their turns aligned by number, and every field that differs named, so the view can
 // highlight it. Pure: recorded sessions in, rows out.
 
-/** Bounds of one comparison: tasks per run, turns per task, characters per text shown. */
+/** Bounds of one comparison: tasks per run, turns per task, characters per text and tool call shown, calls per turn. */
 export const MAX_DIFF_TASKS = 200;
 export const MAX_DIFF_TURNS = 256;
-export const MAX_DIFF_TEXT = 4000;
+export const MAX_DIFF_TEXT = 2000;
+const MAX_CALL_TEXT = 500;
+const MAX_CALLS = 32;
+/** Characters of text in one answer (about its size in bytes): turns past it are left out, and truncated says so. */
+export const MAX_DIFF_CHARS = 2_000_000;
+/** Delegations listed per task and run. */
+const MAX_DELEGATIONS = 64;
 
-const clip = (s: string) => (s.length > MAX_DIFF_TEXT ? `${s.slice(0, MAX_DIFF_TEXT - 1)}…` : s);
+const clip = (s: string, max = MAX_DIFF_TEXT) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 function callText(name: string, args: Record<string, unknown>): string {
-  return clip(`${name} ${JSON.stringify(args)}`);
+  return clip(`${name} ${JSON.stringify(args)}`, MAX_CALL_TEXT);
 }
 
 function turnSide(t: RecordedTurn, replayed: boolean): DiffTurnSide {
-  return { text: clip(t.text), calls: t.toolCalls.map((c) => callText(c.name, c.arguments)), tokensIn: t.tokensIn, tokensOut: t.tokensOut, replayed };
+  const calls = t.toolCalls.slice(0, MAX_CALLS).map((c) => callText(c.name, c.arguments));
+  if (t.toolCalls.length > MAX_CALLS) calls.push(`… ${t.toolCalls.length - MAX_CALLS} more`);
+  return { text: clip(t.text), calls, tokensIn: t.tokensIn, tokensOut: t.tokensOut, replayed };
 }
 
+const sizeOf = (t: DiffTurnSide | null) => (t ? t.text.length + t.calls.reduce((n, c) => n + c.length, 0) + 64 : 0);
+
 function delegationsOf(task: RecordedTask): string[] {
-  return task.turns.flatMap((t) => t.toolCalls.filter((c) => c.name === 'delegate_task').map((c) => clip(`${String(c.arguments.to ?? '')}: ${String(c.arguments.text ?? '')}`)));
+  const all = task.turns.flatMap((t) => t.toolCalls.filter((c) => c.name === 'delegate_task'));
+  const shown = all.slice(0, MAX_DELEGATIONS).map((c) => clip(`${String(c.arguments.to ?? '')}: ${String(c.arguments.text ?? '')}`, MAX_CALL_TEXT));
+  return all.length > MAX_DELEGATIONS ? [...shown, `… ${all.length - MAX_DELEGATIONS} more`] : shown;
 }
 
 function taskSide(task: RecordedTask): DiffTaskSide {
@@ -32,10 +44,11 @@ function taskSide(task: RecordedTask): DiffTaskSide {
 
 const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
 
-function turnRows(a: RecordedTask | undefined, b: RecordedTask | undefined, forkTurnA: number, forkTurnB: number): { rows: DiffTurnRow[]; cut: boolean } {
+function turnRows(a: RecordedTask | undefined, b: RecordedTask | undefined, forkTurnA: number, forkTurnB: number, budget: { chars: number }): { rows: DiffTurnRow[]; cut: boolean } {
   const n = Math.max(a?.turns.length ?? 0, b?.turns.length ?? 0);
   const rows: DiffTurnRow[] = [];
   for (let i = 0; i < Math.min(n, MAX_DIFF_TURNS); i++) {
+    if (budget.chars <= 0) return { rows, cut: true };
     const ta = a?.turns[i];
     const tb = b?.turns[i];
     const sa = ta ? turnSide(ta, i + 1 < forkTurnA) : null;
@@ -48,6 +61,7 @@ function turnRows(a: RecordedTask | undefined, b: RecordedTask | undefined, fork
       if (sa.tokensIn !== sb.tokensIn || sa.tokensOut !== sb.tokensOut) differs.push('tokens');
     }
     rows.push({ turn: i + 1, a: sa, b: sb, differs });
+    budget.chars -= sizeOf(sa) + sizeOf(sb);
   }
   return { rows, cut: n > MAX_DIFF_TURNS };
 }
@@ -91,6 +105,7 @@ export function compareRuns(a: RecordedSession, b: RecordedSession): { tasks: Di
   const all = pairs(a, b);
   let truncated = all.length > MAX_DIFF_TASKS;
   let changed = 0;
+  const budget = { chars: MAX_DIFF_CHARS };
   const tasks = all.slice(0, MAX_DIFF_TASKS).map(([ta, tb]): DiffTaskRow => {
     const sa = ta ? taskSide(ta) : null;
     const sb = tb ? taskSide(tb) : null;
@@ -103,7 +118,9 @@ export function compareRuns(a: RecordedSession, b: RecordedSession): { tasks: Di
       if (sa.tokensIn !== sb.tokensIn || sa.tokensOut !== sb.tokensOut) differs.push('tokens');
       if (!same(sa.delegations, sb.delegations)) differs.push('delegations');
     }
-    const { rows, cut } = turnRows(ta, tb, forkTurnOf(a, ta), forkTurnOf(b, tb));
+    const taskSize = (t: DiffTaskSide | null) => (t ? t.message.length + (t.answer?.length ?? 0) + t.delegations.reduce((n, d) => n + d.length + 8, 0) : 0);
+    budget.chars -= taskSize(sa) + taskSize(sb);
+    const { rows, cut } = turnRows(ta, tb, forkTurnOf(a, ta), forkTurnOf(b, tb), budget);
     if (cut) truncated = true;
     changed += (differs.length ? 1 : 0) + rows.filter((r) => r.differs.length).length;
     return { a: sa, b: sb, differs, turns: rows };
