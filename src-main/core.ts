@@ -34,6 +34,7 @@ import {
 } from './workspace';
 import { createSecretStore, launchEnv } from './secrets';
 import { createTracesService } from './workspace/traces';
+import { createForkService } from './workspace/fork-command';
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
 // platform needs as ports and map `handle` and `subscribe` onto IPC or a WebSocket. Every input is
@@ -118,7 +119,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
   const expose = createExposeService(ctx); // the gateway and its exposures
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers, ...breakpoints.handlers, 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
+  const forks = createForkService(ctx, { traces, startSession: ports.startSession ?? launchSession }); // fork, family, compare
+  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers, ...breakpoints.handlers, ...forks.handlers, 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {
@@ -195,6 +197,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     async dispose() {
       ctx.dispose();
       await expose.dispose();
+      await forks.dispose();
       await sessions.dispose();
       await traces.dispose();
       for (const c of [...clients]) c.close();

@@ -8,6 +8,9 @@ export class SessionsPage {
   readonly list: Locator;
   readonly events: Locator;
   readonly timelineTasks: Locator;
+  readonly forkForm: Locator;
+  readonly family: Locator;
+  readonly compare: Locator;
   constructor(readonly page: Page) {
     this.open = page.getByRole('button', { name: 'Sessions', exact: true });
     this.dialog = page.getByRole('dialog', { name: 'Sessions and timeline' });
@@ -15,6 +18,14 @@ export class SessionsPage {
     this.list = this.dialog.getByRole('list', { name: 'Sessions' });
     this.events = this.dialog.getByRole('list', { name: 'Session events' });
     this.timelineTasks = this.dialog.getByRole('list', { name: 'Tasks on the timeline' });
+    this.forkForm = this.dialog.getByRole('form', { name: 'Fork from here' });
+    this.family = this.dialog.getByRole('group', { name: 'Fork family' });
+    this.compare = this.dialog.getByRole('region', { name: 'Compare runs' });
+  }
+
+  /** A cell of the comparison: e.g. cell(1, 'Message', 'B'), or cell(1, 'turn 2', 'A'). */
+  compareCell(task: number, what: string, run: 'A' | 'B'): Locator {
+    return this.compare.getByRole('cell', { name: new RegExp(`^Task ${task} ${what}, run ${run}`) });
   }
 
   /** The list entry of one session (its id is printed in the entry). */

@@ -22,6 +22,7 @@ export const commands: Record<string, CommandEntry> = {
   expose: ['expose a capsule to outside A2A callers through the gateway: expose <session|name> [--revoke|--rotate]', () => require('./expose')],
   serve: ['headless: a workspace formation plus the gateway: serve --workspace DIR [--gateway-port N]', () => require('./serve')],
   rehearse: ['make an offline rehearsal (or a test) of a recorded session: rehearse --from <session> [--out DIR] [--save-test NAME]', () => require('./rehearse')],
+  fork: ['run a recorded task again from a turn, the earlier turns replayed: fork --from <session> [--turn N] [--message TEXT]', () => require('./fork')],
   test: ['run the saved tests of a workspace against its manifests: test [--workspace W] [--junit FILE]', () => require('./test')],
   deploy: ['write Kubernetes manifests for a formation: deploy kubernetes --workspace DIR [--namespace N] [--out DIR]', () => require('./deploy')],
   watch: ['follow a running session live: watch <session> | watch --url <door>', () => require('./watch')],

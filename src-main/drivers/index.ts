@@ -10,6 +10,7 @@ import type { Driver } from './types';
 
 export * from './types';
 export { createRehearsalDriver, acknowledgement, estimateTokens, matchesWhen } from './rehearsal';
+export { createForkDriver, forkedFromLine, MAX_FORK_PREFIX, type ForkPlan } from './fork';
 export { givenEntry, givenDivergence, GIVEN_TEXT_LIMIT } from './rehearsal-given';
 
 export interface DriverOptions {

@@ -32,6 +32,8 @@ export interface RecordedDelegation {
 export interface RecordedTask {
   taskId: string;
   contextId: string;
+  /** The id of the message that created the task. */
+  messageId?: string;
   text: string;
   traceparent?: string;
   turns: RecordedTurn[];
@@ -55,6 +57,8 @@ export interface RecordedSession {
   manifestPath?: string;
   workdir?: string;
   parentSessionId?: string;
+  /** A fork's origin (session_start.forked_from). */
+  forkedFrom?: { sessionId: string; taskId: string; turn: number; messageId?: string };
   tasks: RecordedTask[];
 }
 
@@ -74,6 +78,8 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
     parentSessionId: str(start.parent_session_id) || undefined,
     tasks: [],
   };
+  const fork = start.forked_from;
+  if (fork && typeof fork === 'object' && str(fork.session_id)) session.forkedFrom = { sessionId: str(fork.session_id), taskId: str(fork.task_id), turn: Number(fork.turn) || 1, ...(str(fork.message_id) ? { messageId: str(fork.message_id) } : {}) };
   const byId = new Map<string, RecordedTask>();
   const callsById = new Map<string, { task: RecordedTask; turn: RecordedTurn; index: number }>();
   for (const l of lines) {
@@ -83,7 +89,7 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
     if (l.event_type === 'a2a_task_received') {
       // A second one is the answer to a request_input wait: it reaches the model as a tool result.
       if (t) continue;
-      t = { taskId: id, contextId: str(l.context_id), text: str(l.text), ...(l.traceparent ? { traceparent: str(l.traceparent) } : {}), turns: [], delegations: [], divergences: [] };
+      t = { taskId: id, contextId: str(l.context_id), ...(l.message_id ? { messageId: str(l.message_id) } : {}), text: str(l.text), ...(l.traceparent ? { traceparent: str(l.traceparent) } : {}), turns: [], delegations: [], divergences: [] };
       byId.set(id, t);
       session.tasks.push(t);
       continue;

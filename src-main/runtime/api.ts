@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Manifest } from '../../src-shared/manifest';
 import type { Message, StreamResponse, Task, TaskPushNotificationConfig } from '../../src-shared/a2a';
 import type { TraceWriter } from '../trace';
+import type { ForkPlan } from '../drivers';
 import type { ResidueItem, Tool } from './tool-types';
 import type { FormationResolver } from './tools/formation';
 import type { ResumeAction, SessionBreakpoints } from './breakpoints';
@@ -37,6 +38,8 @@ export interface SessionOptions {
    * may `capsule stop` signal the process, if the session's own end does not come.
    */
   ownsProcess?: boolean;
+  /** A fork of a recorded task: its first turns replay the recording, then the driver answers. */
+  fork?: ForkPlan;
 }
 
 /**

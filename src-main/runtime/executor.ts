@@ -1,7 +1,7 @@
 import type { Manifest } from '../../src-shared/manifest';
 import type { Message, Part } from '../../src-shared/a2a';
 import type { ArtifactChunk, ChatMessage } from '../drivers/types';
-import type { PriceFn } from '../drivers';
+import type { ForkPlan, PriceFn } from '../drivers';
 import type { InFlightWork, Tool } from './tool-types';
 import type { PauseOutcome, PausePoint } from './breakpoints';
 
@@ -78,6 +78,8 @@ export interface ExecutorDeps {
   /** Tools offered to the model, the built-in request_input included. */
   tools: Tool[];
   priceUsd?: PriceFn;
+  /** This session forks a recorded task: its first turns replay the recording (drivers/fork.ts). */
+  fork?: ForkPlan;
 }
 
 export type ExecutorFactory = (deps: ExecutorDeps) => TaskExecutor;

@@ -1,4 +1,4 @@
-import { createDriver, InferenceError, type ArtifactChunk, type ChatMessage, type ToolCall, type TurnFrame, type TurnResult } from '../drivers';
+import { createDriver, createForkDriver, InferenceError, type ArtifactChunk, type ChatMessage, type ToolCall, type TurnFrame, type TurnResult } from '../drivers';
 import { createStreamMask, type StreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
@@ -30,7 +30,8 @@ const divergencesOf = (task: TaskRun, turn: number) => (info: { reason: string }
 
 export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
   const inference = deps.manifest.inference;
-  const driver = createDriver(deps.manifest, { env: deps.env, secrets: deps.secrets });
+  const own = createDriver(deps.manifest, { env: deps.env, secrets: deps.secrets });
+  const driver = deps.fork ? createForkDriver(own, deps.manifest, deps.fork) : own;
   const maxTurns = inference.max_turns ?? DEFAULT_MAX_TURNS;
   const budget = inference.budget;
   const schema = deps.manifest.responds;

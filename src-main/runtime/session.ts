@@ -5,7 +5,7 @@ import { durationMs, type Manifest } from '../../src-shared/manifest';
 import { newSessionId } from '../../src-shared/ids';
 import { loadManifestFile, ManifestError } from '../manifest';
 import { createTraceWriter } from '../trace';
-import { priceUsd } from '../drivers';
+import { forkedFromLine, priceUsd } from '../drivers';
 import type { Session, SessionDoorFactory, SessionOptions } from './api';
 import { executorFactoryFor } from './executors';
 import { createSessionTasks } from './session-tasks';
@@ -41,6 +41,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     secrets,
     tools: [...toolkit.tools, requestInputTool],
     priceUsd,
+    ...(opts.fork ? { fork: opts.fork } : {}),
   });
 
   const layout = recordsLayout(env);
@@ -141,6 +142,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     workdir,
     ...(opts.parent ? { parent_session_id: opts.parent.sessionId } : {}),
     ...(opts.resume ? { resumed: true, restored_tasks: previous.length } : {}),
+    ...(opts.fork ? { forked_from: forkedFromLine(opts.fork) } : {}),
   });
   running.file = writeRunningRecord(layout.running, {
     session_id: id,

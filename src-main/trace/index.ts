@@ -2,7 +2,7 @@ export { createTraceWriter, maskOpenSecrets, maskSecrets, type TraceWriter } fro
 export { createStreamMask, type StreamMask } from './stream-mask';
 export { createTraceStore, type TraceStore, type TraceStoreOptions, type IngestReport, type SyncReport } from './store';
 export { builtWorkerFile, createTraceIndexer, type TraceIndexer, type IndexProgress } from './indexer';
-export type { SessionSummary, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';
+export type { SessionSummary, SessionFamily, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';
 export { readTraceLines, readRawTraceLines, type TraceChunk, type TraceLine } from './jsonl';
 export { createMasker } from './mask';
 export { compactOf, compactTask, expandTask, taskOfCompact, type CompactTask } from './final-task';

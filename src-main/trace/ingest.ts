@@ -82,7 +82,7 @@ export function createIngester(db: Database.Database) {
     textRun: db.prepare('INSERT OR REPLACE INTO text_runs (sid, first_seq, last_seq) VALUES (?, ?, ?)'),
     sessionStart: db.prepare(
       `UPDATE sessions SET capsule = ?, version = ?, url = ?, pid = ?, manifest_path = ?, parent_id = ?, driver = ?, model = ?,
-       started_at = coalesce(started_at, ?) WHERE sid = ?`,
+       forked_from = ?, forked_task = ?, forked_turn = ?, started_at = coalesce(started_at, ?) WHERE sid = ?`,
     ),
     sessionEnd: db.prepare(
       `UPDATE sessions SET ended_at = ?, end_reason = ?, status = 'ended',
@@ -174,9 +174,11 @@ export function createIngester(db: Database.Database) {
       if (++run.lines >= TEXT_GROUP) flushText();
     }
     switch (type) {
-      case 'session_start':
-        s.sessionStart.run(str(e.capsule), str(e.version), str(e.url), num(e.pid) || null, str(e.manifest_path), str(e.parent_session_id), str(e.driver), str(e.model), ts, c.sid);
+      case 'session_start': {
+        const fork = e.forked_from && typeof e.forked_from === 'object' ? (e.forked_from as Record<string, unknown>) : {};
+        s.sessionStart.run(str(e.capsule), str(e.version), str(e.url), num(e.pid) || null, str(e.manifest_path), str(e.parent_session_id), str(e.driver), str(e.model), str(fork.session_id), str(fork.task_id), num(fork.turn) || null, ts, c.sid);
         return true;
+      }
       case 'session_end':
         s.sessionEnd.run(ts, str(e.reason), num(e.tokens_in), num(e.tokens_out), c.sid);
         return true;

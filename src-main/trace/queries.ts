@@ -21,6 +21,8 @@ export interface SessionSummary {
   pid: number | null;
   manifestPath: string | null;
   parentId: string | null;
+  /** A fork: the recorded session, task and turn it starts from. */
+  forkedFrom: { sessionId: string; taskId: string; turn: number } | null;
   driver: string | null;
   model: string | null;
   startedAt: number | null;
@@ -106,7 +108,21 @@ export interface TraceQueries {
   getTask(taskId: string): { sessionId: string; task: Task } | undefined;
   events(sessionId: string, q?: EventQuery): EventPage;
   search(text: string, q?: { limit?: number }): SearchHit[];
+  /** The session a fork came from (and so on up, nearest first) and the forks made of it. */
+  family(sessionId: string): SessionFamily;
 }
+
+/** A session's fork family: the sessions it descends from and the forks made of it. */
+export interface SessionFamily {
+  /** The session it was forked from, then that one's origin, …, at most MAX_FAMILY_DEPTH. */
+  ancestors: SessionSummary[];
+  /** Sessions forked from this one, oldest first, at most MAX_FAMILY_FORKS. */
+  forks: SessionSummary[];
+}
+
+/** Bounds of a family answer: forks of forks deeper than this are not followed up. */
+export const MAX_FAMILY_DEPTH = 16;
+export const MAX_FAMILY_FORKS = 200;
 
 function alive(pid: number | null): boolean {
   if (!pid) return false;
@@ -119,7 +135,7 @@ function alive(pid: number | null): boolean {
 }
 
 
-const SESSION_COLUMNS = `s.id, s.capsule, s.version, s.url, s.pid, s.manifest_path AS manifestPath, s.parent_id AS parentId, s.driver, s.model,
+const SESSION_COLUMNS = `s.id, s.capsule, s.version, s.url, s.pid, s.manifest_path AS manifestPath, s.parent_id AS parentId, s.forked_from AS forkedSession, s.forked_task AS forkedTask, s.forked_turn AS forkedTurn, s.driver, s.model,
   s.started_at AS startedAt, s.ended_at AS endedAt, s.end_reason AS endReason, s.status, s.tasks, s.tokens_in AS tokensIn,
   s.tokens_out AS tokensOut, s.events, s.last_ts AS lastTs, s.trace_path AS tracePath, s.torn_bytes AS tornBytes, s.indexed_offset AS indexedBytes, s.bad_lines AS badLines`;
 const TASK_COLUMNS = `t.id, s.id AS sessionId, t.ord, t.context_id AS contextId, t.text, t.state, t.exit_status AS exitStatus, t.answer, t.failure,
@@ -135,7 +151,12 @@ function readLines(path: string, rows: readonly EventEntry[]): string[] {
   }
 }
 
-function withLiveness(s: SessionSummary): SessionSummary {
+type SessionRow = Omit<SessionSummary, 'forkedFrom'> & { forkedSession: string | null; forkedTask: string | null; forkedTurn: number | null };
+
+/** A row as a summary: its status checked against its process, its fork origin as one field. */
+function withLiveness(row: SessionRow): SessionSummary {
+  const { forkedSession, forkedTask, forkedTurn, ...rest } = row;
+  const s: SessionSummary = { ...rest, forkedFrom: forkedSession ? { sessionId: forkedSession, taskId: forkedTask ?? '', turn: forkedTurn ?? 1 } : null };
   return s.status === 'running' && !alive(s.pid) ? { ...s, status: 'interrupted' } : s;
 }
 
@@ -151,6 +172,7 @@ function taskFromSummary(t: TaskSummary): Task {
 
 export function createQueries(db: Database.Database): TraceQueries {
   const getSessionStmt = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`);
+  const forksStmt = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.forked_from = ? ORDER BY s.id LIMIT ?`);
   const tasksStmt = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE s.id = ? ORDER BY t.ord LIMIT ?`);
   const taskStmt = db.prepare(`SELECT ${TASK_COLUMNS}, t.task_json AS taskJson FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE t.id = ?`);
   const sessionFileStmt = db.prepare('SELECT sid, trace_path AS path FROM sessions WHERE id = ?');
@@ -185,12 +207,12 @@ export function createQueries(db: Database.Database): TraceQueries {
         args.push(match, `%${q.search}%`);
       }
       const sql = `SELECT ${SESSION_COLUMNS} FROM sessions s ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.id DESC`;
-      let rows = (db.prepare(sql).all(...args) as SessionSummary[]).map(withLiveness);
+      let rows = (db.prepare(sql).all(...args) as SessionRow[]).map(withLiveness);
       if (q.status && q.status !== 'ended') rows = rows.filter((r) => r.status === q.status);
       return q.limit ? rows.slice(0, q.limit) : rows;
     },
     getSession(id) {
-      const row = getSessionStmt.get(id) as SessionSummary | undefined;
+      const row = getSessionStmt.get(id) as SessionRow | undefined;
       return row && withLiveness(row);
     },
     listTasks: (sessionId, q = {}) => tasksStmt.all(sessionId, q.limit ?? -1) as TaskSummary[],
@@ -229,5 +251,19 @@ export function createQueries(db: Database.Database): TraceQueries {
       return { events, nextSeq: rows.length > limit ? page[page.length - 1].seq : null };
     },
     search,
+    family(sessionId) {
+      const ancestors: SessionSummary[] = [];
+      const seen = new Set([sessionId]);
+      let at = (getSessionStmt.get(sessionId) as SessionRow | undefined)?.forkedSession;
+      while (at && !seen.has(at) && ancestors.length < MAX_FAMILY_DEPTH) {
+        seen.add(at);
+        const row = getSessionStmt.get(at) as SessionRow | undefined;
+        if (!row) break;
+        ancestors.push(withLiveness(row));
+        at = row.forkedSession;
+      }
+      const forks = (forksStmt.all(sessionId, MAX_FAMILY_FORKS) as SessionRow[]).map(withLiveness);
+      return { ancestors, forks };
+    },
   };
 }

@@ -2,7 +2,7 @@
 // time and is rebuilt from the files, so a schema change just bumps SCHEMA_VERSION (a database
 // with another version is rebuilt rather than migrated).
 
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 /**
  * Event types that come once or more per task or turn: dense enough that a type filter finds a
@@ -25,6 +25,10 @@ CREATE TABLE IF NOT EXISTS sessions (
   pid INTEGER,
   manifest_path TEXT,
   parent_id TEXT,
+  -- A fork (session_start.forked_from): the recorded session, task and turn it starts from.
+  forked_from TEXT,
+  forked_task TEXT,
+  forked_turn INTEGER,
   driver TEXT,
   model TEXT,
   started_at INTEGER,
@@ -43,6 +47,7 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 CREATE INDEX IF NOT EXISTS sessions_started ON sessions (started_at);
 CREATE INDEX IF NOT EXISTS sessions_path ON sessions (trace_path);
+CREATE INDEX IF NOT EXISTS sessions_forked ON sessions (forked_from);
 
 CREATE TABLE IF NOT EXISTS tasks (
   id TEXT PRIMARY KEY,

@@ -287,6 +287,7 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
     getTask: (id) => queries.getTask(id),
     events: (id, q) => queries.events(id, q),
     search: (text, q) => queries.search(text, q),
+    family: (id) => queries.family(id),
     dispose() {
       if (db.open) db.close();
     },

@@ -15,3 +15,4 @@ export type { Handlers } from './handlers';
 export { formationResolver } from './formation-resolver';
 export { createExposeService, type ExposeService } from './expose-commands';
 export { createBreakpoints, type BreakpointService } from './breakpoints';
+export { launchFork, type ForkLaunchDeps, type LaunchedFork } from './fork-run';

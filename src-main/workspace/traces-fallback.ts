@@ -25,6 +25,13 @@ function firstLine(path: string): Record<string, unknown> | undefined {
 
 type Running = (sessionId: string) => { id: string; session: Session } | undefined;
 
+/** session_start.forked_from as the list shows it. */
+function forkedFromOf(v: unknown): SessionItemView['forkedFrom'] {
+  if (!v || typeof v !== 'object') return null;
+  const f = v as Record<string, unknown>;
+  return typeof f.session_id === 'string' ? { sessionId: f.session_id, taskId: String(f.task_id ?? ''), turn: Number(f.turn) || 1 } : null;
+}
+
 export function fallbackSessions(recordsRoot: string, q: CommandArgs<'sessions.list'>, running: Running): SessionItemView[] {
   const out: SessionItemView[] = [];
   for (const path of findTraceFiles(recordsRoot)) {
@@ -44,6 +51,7 @@ export function fallbackSessions(recordsRoot: string, q: CommandArgs<'sessions.l
       driver: typeof start?.driver === 'string' ? start.driver : null,
       model: typeof start?.model === 'string' ? start.model : null,
       parentId: typeof start?.parent_session_id === 'string' ? start.parent_session_id : null,
+      forkedFrom: forkedFromOf(start?.forked_from),
       tasks: 0,
       tokensIn: 0,
       tokensOut: 0,

@@ -4,7 +4,7 @@ import type { SessionSummary, TaskSummary } from '../trace';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { fallbackEvents, fallbackSessions } from './traces-fallback';
-import { createTraceIndexAccess } from './traces-index';
+import { createTraceIndexAccess, type TraceIndexAccess } from './traces-index';
 import { taskTraceFromFile, taskTraceFromIndex } from './traces-task';
 import { timelineBars } from './traces-timeline';
 import { makeWorkspaceRehearsal } from './rehearse-command';
@@ -22,6 +22,9 @@ export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 's
 
 export interface TracesService {
   handlers: TraceHandlers;
+  /** The index and records root, for the fork commands beside these (fork-command.ts). */
+  index: TraceIndexAccess;
+  recordsRoot: string;
   dispose(): Promise<void>;
 }
 
@@ -54,6 +57,7 @@ export function sessionItem(s: SessionSummary, capsuleId?: string): SessionItemV
     driver: s.driver,
     model: s.model,
     parentId: s.parentId,
+    forkedFrom: s.forkedFrom,
     tasks: s.tasks,
     tokensIn: s.tokensIn,
     tokensOut: s.tokensOut,
@@ -143,5 +147,5 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
     },
   };
 
-  return { handlers, dispose: () => index.dispose() };
+  return { handlers, index, recordsRoot, dispose: () => index.dispose() };
 }

@@ -13,6 +13,7 @@ import { createSessionsSlice } from './sessionsSlice';
 import { createInspectorSlice } from './inspectorSlice';
 import { createReplaySlice } from './replaySlice';
 import { createBreakpointsSlice } from './breakpointsSlice';
+import { createForkSlice } from './forkSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -31,6 +32,7 @@ export type { SideTab } from './inspectorSlice';
 export type { ReplayState, ReplayControl } from './replaySlice';
 export { REPLAY_SPEEDS, type ReplaySpeed } from './replayPlayer';
 export { edgeKey, hasBreakpoint, type ResumeAction } from './breakpointsSlice';
+export type { ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText } from './tasksSlice';
@@ -50,6 +52,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createInspectorSlice(...a),
   ...createReplaySlice(...a),
   ...createBreakpointsSlice(...a),
+  ...createForkSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */

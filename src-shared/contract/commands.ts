@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import { exposeCommands } from './expose';
+import { forkCommands } from './fork';
 import { sessionsCommands } from './sessions';
 import { replayCommands } from './replay';
 import { studioCommands } from './studio';
@@ -132,6 +133,7 @@ export const commands = {
   ...exposeCommands, // gateway and exposures
   ...sessionsCommands, // sessions browser and timeline
   ...replayCommands, // replay of a recorded run
+  ...forkCommands, // fork a recorded run, its family, compare two runs
   ...studioCommands, // shell capabilities (folder picker) and the secret store
   ...breakpointsCommands, // pauses of a running formation, held by the core
 } as const;

@@ -12,3 +12,4 @@ export * from './follow';
 export * from './formation';
 export * from './task-send';
 export * from './breakpoints';
+export * from './fork';

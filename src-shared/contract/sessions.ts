@@ -34,6 +34,8 @@ export interface SessionItemView {
   driver: string | null;
   model: string | null;
   parentId: string | null;
+  /** A fork: the recorded session, task and turn it starts from. */
+  forkedFrom: { sessionId: string; taskId: string; turn: number } | null;
   tasks: number;
   tokensIn: number;
   tokensOut: number;

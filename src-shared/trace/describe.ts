@@ -62,8 +62,11 @@ export function describeTraceEvent(e: TraceEvent): string {
       return `turn ${r.turn ?? '?'} answer does not fit responds: ${clip(Array.isArray(r.problems) ? r.problems.map(str).join('; ') : '')}`;
     case 'artifact':
       return `${str(r.artifact_id)}${r.append ? ' (appended)' : ''} · ${r.parts ?? 0} part${r.parts === 1 ? '' : 's'}`;
-    case 'session_start':
-      return `${str(r.capsule)} ${str(r.version)} · ${str(r.driver)} ${str(r.model)}`;
+    case 'session_start': {
+      const f = r.forked_from as Record<string, unknown> | undefined;
+      const fork = f && typeof f === 'object' ? ` · fork of ${str(f.session_id)} task ${str(f.task_id)} at turn ${String(f.turn ?? '?')}${f.edited ? ', message edited' : ''}` : '';
+      return `${str(r.capsule)} ${str(r.version)} · ${str(r.driver)} ${str(r.model)}${fork}`;
+    }
     case 'session_end':
       return `${str(r.reason)} · ${r.tasks ?? 0} tasks`;
     case 'breakpoint_hit':

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { residueOfTask } from '../../../src-shared/residue';
+import type { TaskTraceView } from '../../../src-shared/contract';
 import { useStudio, type TaskRecord } from '../../store';
 import { InputReply } from '../console';
 import { Artifacts } from './Artifacts';
@@ -133,7 +134,7 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
         ) : !trace || !figures ? (
           <p className="muted">Reading the trace…</p>
         ) : (
-          <Turns figures={figures} model={trace.model} priced={trace.price !== null} />
+          <Turns figures={figures} model={trace.model} priced={trace.price !== null} onFork={ended ? (turn) => forkFrom(sessionId, task.id, turn, figures.turns.length, trace.events) : undefined} />
         )}
         {trace?.truncated ? <p className="muted">This task has more trace lines than the inspector reads; the first ones are shown. The Sessions browser has them all.</p> : null}
       </Section>
@@ -156,6 +157,15 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
       </Section>
     </div>
   );
+}
+
+/** Opens the fork form in the sessions browser on this task and turn. */
+function forkFrom(sessionId: string, taskId: string, turn: number, lastTurn: number, events: TaskTraceView['events']) {
+  const received = events.find((e) => e.event_type === 'a2a_task_received') as { text?: unknown } | undefined;
+  const st = useStudio.getState();
+  st.showSessions('sessions');
+  void st.openSession(sessionId);
+  st.openForkForm({ sessionId, taskId, turn, lastTurn: Math.max(1, lastTurn), recorded: typeof received?.text === 'string' ? received.text : '' });
 }
 
 function Section({ title, children }: { title: string; children: ReactNode }) {

@@ -2,7 +2,7 @@ import type { TaskFigures } from './taskTrace';
 import { formatMs, formatTokens, formatUsd } from './figures';
 
 /** Each turn of the task: when it started, the model's time, its tool calls, tokens and cost. */
-export function Turns({ figures, model, priced }: { figures: TaskFigures; model: string | null; priced: boolean }) {
+export function Turns({ figures, model, priced, onFork }: { figures: TaskFigures; model: string | null; priced: boolean; onFork?: (turn: number) => void }) {
   const { turns } = figures;
   if (turns.length === 0) return <p className="muted">No turn has ended yet.</p>;
   return (
@@ -18,6 +18,7 @@ export function Turns({ figures, model, priced }: { figures: TaskFigures; model:
               Tokens
             </th>
             {priced ? <th scope="col">Cost</th> : null}
+            {onFork ? <th scope="col" aria-label="Fork" /> : null}
           </tr>
         </thead>
         <tbody>
@@ -33,6 +34,13 @@ export function Turns({ figures, model, priced }: { figures: TaskFigures; model:
                 {formatTokens(t.tokensIn)} / {formatTokens(t.tokensOut)}
               </td>
               {priced ? <td>{t.costUsd === null ? '–' : formatUsd(t.costUsd)}</td> : null}
+              {onFork ? (
+                <td>
+                  <button type="button" className="link-button" aria-label={`Fork from turn ${t.turn}`} title="Run the task again from this turn: the turns before it replay the recording" onClick={() => onFork(t.turn)}>
+                    Fork from here
+                  </button>
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>
@@ -46,6 +54,7 @@ export function Turns({ figures, model, priced }: { figures: TaskFigures; model:
               {formatTokens(figures.tokensIn)} / {formatTokens(figures.tokensOut)}
             </td>
             {priced ? <td>{figures.costUsd === null ? '–' : formatUsd(figures.costUsd)}</td> : null}
+            {onFork ? <td /> : null}
           </tr>
         </tfoot>
       </table>

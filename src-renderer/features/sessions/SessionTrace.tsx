@@ -4,6 +4,8 @@ import { useStudio } from '../../store';
 import { EventWindowNav } from './EventWindowNav';
 import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
 import { sessionRows } from './sessionRows';
+import { SessionFamily } from './SessionFamily';
+import { ForkButton, CompareWith } from './ForkButton';
 
 const ROW_H = 24;
 const OVERSCAN = 10;
@@ -94,7 +96,10 @@ export function SessionTrace() {
         >
           {o.task ? 'Replay task' : 'Replay'}
         </button>
+        <ForkButton o={o} />
+        <CompareWith sessionId={s.id} />
       </div>
+      <SessionFamily session={s} />
       <EventWindowNav o={o} />
       <div
         ref={box}

@@ -3,6 +3,9 @@ import type { SessionItemView } from '../../../src-shared/contract';
 import { useStudio } from '../../store';
 import { SessionFilters } from './SessionFilters';
 import { SessionTrace } from './SessionTrace';
+import { ForkForm } from './ForkForm';
+import { CompareView } from './CompareView';
+import './fork.css';
 
 const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : '—');
 
@@ -12,6 +15,8 @@ export function SessionsBrowser() {
   const loading = useStudio((s) => s.sessionsLoading);
   const store = useStudio((s) => s.traceStore);
   const openedId = useStudio((s) => s.openedSession?.session.id);
+  const forking = useStudio((s) => s.forkDraft !== null);
+  const comparing = useStudio((s) => s.comparison !== null);
   const indexing = store?.indexing;
   // A big new trace is still being indexed: the list fills in as it goes.
   useEffect(() => {
@@ -43,7 +48,7 @@ export function SessionsBrowser() {
         </ul>
       </section>
       <section className="sessions-right" aria-label="Session trace">
-        {openedId ? <SessionTrace /> : <p className="muted sessions-empty">Open a session to read its trace.</p>}
+        {forking ? <ForkForm /> : comparing ? <CompareView /> : openedId ? <SessionTrace /> : <p className="muted sessions-empty">Open a session to read its trace.</p>}
       </section>
     </div>
   );
@@ -62,6 +67,7 @@ function SessionItem({ s, active }: { s: SessionItemView; active: boolean }) {
         disabled={opening}
         onClick={() => {
           setOpening(true);
+          useStudio.getState().closeComparison();
           void useStudio.getState().openSession(s.id).finally(() => setOpening(false));
         }}
       >
@@ -75,6 +81,7 @@ function SessionItem({ s, active }: { s: SessionItemView; active: boolean }) {
           {when(s.startedAt)} · {s.tasks} task{s.tasks === 1 ? '' : 's'} · {s.tokensIn + s.tokensOut} tokens · {s.events} events
         </span>
         <span className="session-id mono">{s.id}</span>
+        {s.forkedFrom ? <span className="session-forked muted">fork of …{s.forkedFrom.sessionId.slice(-6)} at turn {s.forkedFrom.turn}</span> : null}
       </button>
     </li>
   );
