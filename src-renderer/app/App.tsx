@@ -6,6 +6,7 @@ import { Notices } from './Notices';
 import { RestartDialog } from './RestartToApply';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
+import { ToolDialogs } from './ToolsMenu';
 import { useShortcuts } from './useShortcuts';
 import { WorkspaceForm } from './WorkspaceDialog';
 
@@ -33,6 +34,7 @@ export function App() {
       <RemoveDialog />
       <RestartDialog />
       <CommandPalette />
+      <ToolDialogs />
       <Notices />
     </GraphProvider>
   );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
+import { deployCommands } from './deploy';
 import { exposeCommands } from './expose';
 import { sessionsCommands } from './sessions';
 import { studioCommands } from './studio';
@@ -130,6 +131,7 @@ export const commands = {
   ...exposeCommands, // gateway and exposures
   ...sessionsCommands, // sessions browser and timeline
   ...studioCommands, // shell capabilities (folder picker) and the secret store
+  ...deployCommands, // Export for Kubernetes
 } as const;
 
 /** Every command name. */

@@ -1,5 +1,6 @@
 import { useStudio } from '../../store';
 import { setTheme } from '../../app/useTheme';
+import { openTool } from '../../app/toolsState';
 
 // The commands the palette runs, by title. Each reads the store when run, and says whether it can
 // run now (a disabled command is listed, marked, and does nothing).
@@ -45,6 +46,7 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     { id: 'duplicate', title: 'Duplicate selected capsule', keywords: 'copy clone', enabled: () => selectedCapsule() !== null, run: () => s().duplicateCapsule(selectedCapsule()!) },
     { id: 'sessions', title: 'Open sessions', keywords: 'traces history browser', enabled: () => true, run: () => s().showSessions('sessions') },
     { id: 'timeline', title: 'Open timeline', keywords: 'sessions gantt', enabled: () => true, run: () => s().showSessions('timeline') },
+    { id: 'export-kubernetes', title: 'Export for Kubernetes…', keywords: 'deploy cluster manifests kubectl kustomize', enabled: () => some(), run: () => openTool('export') },
     { id: 'undo', title: 'Undo', hint: 'Ctrl+Z', enabled: () => s().canUndo, run: () => s().undo() },
     { id: 'redo', title: 'Redo', hint: 'Shift+Ctrl+Z', enabled: () => s().canRedo, run: () => s().redo() },
     { id: 'theme', title: 'Toggle theme', keywords: 'dark light colour color mode', enabled: () => true, run: () => setTheme(isDark() ? 'light' : 'dark') },

@@ -6,3 +6,4 @@ export { autoLayoutAll } from './layoutActions';
 export { useFocusNode } from './useFocusNode';
 export { useSelectAll } from './useSelectAll';
 export { FIT_VIEW_ANIMATED } from './fitView';
+export { CanvasMenu, type MenuItem } from './CanvasMenu';
