@@ -33,6 +33,7 @@ import {
 } from './workspace';
 import { createSecretStore, launchEnv } from './secrets';
 import { deployHandlers } from './deploy/studio-commands';
+import { testsHandlers } from './regression/studio-commands';
 import { createTracesService } from './workspace/traces';
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
@@ -115,7 +116,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
   const expose = createExposeService(ctx); // the gateway and its exposures
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...deployHandlers(ctx, expose.exposedCapsules), ...traces.handlers, 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
+  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...deployHandlers(ctx, expose.exposedCapsules), ...traces.handlers, ...testsHandlers(ctx, (id) => traces.rehearsalOf(id)), 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {

@@ -1,12 +1,16 @@
 import { useRef, useState } from 'react';
 import { CanvasMenu } from '../features/graph';
 import { ExportDialog } from '../features/deploy';
+import { TestsDialog } from '../features/tests';
 import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
 
 // The toolbar's Tools menu: what works on the whole workspace beyond running it (export it for
 // Kubernetes, run its tests, send its traces to OpenTelemetry). The palette opens the same dialogs.
 
-export const TOOLS: { name: ToolName; label: string }[] = [{ name: 'export', label: 'Export for Kubernetes…' }];
+export const TOOLS: { name: ToolName; label: string }[] = [
+  { name: 'export', label: 'Export for Kubernetes…' },
+  { name: 'tests', label: 'Tests…' },
+];
 
 export function ToolsMenu() {
   const button = useRef<HTMLButtonElement>(null);
@@ -35,5 +39,6 @@ export function ToolsMenu() {
 export function ToolDialogs() {
   const tool = useOpenTool();
   if (tool === 'export') return <ExportDialog onClose={closeTool} />;
+  if (tool === 'tests') return <TestsDialog onClose={closeTool} />;
   return null;
 }

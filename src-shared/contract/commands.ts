@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import { deployCommands } from './deploy';
+import { testsCommands } from './tests';
 import { exposeCommands } from './expose';
 import { sessionsCommands } from './sessions';
 import { studioCommands } from './studio';
@@ -132,6 +133,7 @@ export const commands = {
   ...sessionsCommands, // sessions browser and timeline
   ...studioCommands, // shell capabilities (folder picker) and the secret store
   ...deployCommands, // Export for Kubernetes
+  ...testsCommands, // the Tests panel (capsule test)
 } as const;
 
 /** Every command name. */

@@ -11,3 +11,4 @@ export * from './follow';
 export * from './formation';
 export * from './task-send';
 export * from './deploy';
+export * from './tests';

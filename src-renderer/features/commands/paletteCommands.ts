@@ -47,6 +47,7 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     { id: 'sessions', title: 'Open sessions', keywords: 'traces history browser', enabled: () => true, run: () => s().showSessions('sessions') },
     { id: 'timeline', title: 'Open timeline', keywords: 'sessions gantt', enabled: () => true, run: () => s().showSessions('timeline') },
     { id: 'export-kubernetes', title: 'Export for Kubernetes…', keywords: 'deploy cluster manifests kubectl kustomize', enabled: () => some(), run: () => openTool('export') },
+    { id: 'tests', title: 'Open tests', keywords: 'regression capsule test run expectations diff', enabled: () => true, run: () => openTool('tests') },
     { id: 'undo', title: 'Undo', hint: 'Ctrl+Z', enabled: () => s().canUndo, run: () => s().undo() },
     { id: 'redo', title: 'Redo', hint: 'Shift+Ctrl+Z', enabled: () => s().canRedo, run: () => s().redo() },
     { id: 'theme', title: 'Toggle theme', keywords: 'dark light colour color mode', enabled: () => true, run: () => setTheme(isDark() ? 'light' : 'dark') },

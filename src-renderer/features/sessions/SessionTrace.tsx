@@ -4,6 +4,7 @@ import { useStudio } from '../../store';
 import { EventWindowNav } from './EventWindowNav';
 import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
 import { sessionRows } from './sessionRows';
+import { SaveAsTest } from '../tests';
 
 const ROW_H = 24;
 const OVERSCAN = 10;
@@ -86,6 +87,7 @@ export function SessionTrace() {
         <button type="button" className="btn btn-small" title="Save an offline replay of this run (every capsule that took part) in the workspace's rehearsals folder" onClick={() => void useStudio.getState().makeRehearsal(s.id)}>
           Make rehearsal
         </button>
+        <SaveAsTest sessionId={s.id} capsule={s.capsule ?? undefined} />
       </div>
       <EventWindowNav o={o} />
       <div
