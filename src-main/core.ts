@@ -20,6 +20,8 @@ import {
   createExposeService,
   createRecentList,
   createStudioContext,
+  createTelemetrySettings,
+  telemetryHandlers,
   ensureExampleWorkspace,
   formationHandlers,
   formationResolver,
@@ -104,7 +106,9 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   // ${NAME} reads the process environment, then the secret store (the shell's, or a user-only file).
   const processEnv = config.env ?? process.env;
   const secrets = ports.secrets ?? createSecretStore({ file: join(config.userDataDir, 'secrets.json') });
-  const cfg: StudioConfig = { ...config, env: launchEnv(processEnv, secrets), recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
+  // OTEL_* for launched sessions come from the Studio's settings unless its own environment decides.
+  const telemetry = createTelemetrySettings(config.userDataDir, secrets, processEnv);
+  const cfg: StudioConfig = { ...config, env: telemetry.env(launchEnv(processEnv, secrets)), recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
   const sessions = createCapsuleSessions({
     startSession: ports.startSession ?? launchSession,
     recordsRoot: cfg.recordsRoot!,
@@ -116,7 +120,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
   const expose = createExposeService(ctx); // the gateway and its exposures
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...deployHandlers(ctx, expose.exposedCapsules), ...traces.handlers, ...testsHandlers(ctx, (id) => traces.rehearsalOf(id)), 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
+  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...deployHandlers(ctx, expose.exposedCapsules), ...traces.handlers, ...testsHandlers(ctx, (id) => traces.rehearsalOf(id)), ...telemetryHandlers(telemetry, secrets, () => cfg.env!), 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {

@@ -14,3 +14,5 @@ export { deriveEdges } from './edges';
 export type { Handlers } from './handlers';
 export { formationResolver } from './formation-resolver';
 export { createExposeService, type ExposeService } from './expose-commands';
+export { telemetryHandlers } from './telemetry-commands';
+export { createTelemetrySettings } from './telemetry-settings';

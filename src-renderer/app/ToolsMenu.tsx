@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { CanvasMenu } from '../features/graph';
 import { ExportDialog } from '../features/deploy';
 import { TestsDialog } from '../features/tests';
+import { TelemetryDialog } from '../features/telemetry';
 import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
 
 // The toolbar's Tools menu: what works on the whole workspace beyond running it (export it for
@@ -10,6 +11,7 @@ import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
 export const TOOLS: { name: ToolName; label: string }[] = [
   { name: 'export', label: 'Export for Kubernetes…' },
   { name: 'tests', label: 'Tests…' },
+  { name: 'telemetry', label: 'OpenTelemetry…' },
 ];
 
 export function ToolsMenu() {
@@ -40,5 +42,6 @@ export function ToolDialogs() {
   const tool = useOpenTool();
   if (tool === 'export') return <ExportDialog onClose={closeTool} />;
   if (tool === 'tests') return <TestsDialog onClose={closeTool} />;
+  if (tool === 'telemetry') return <TelemetryDialog onClose={closeTool} />;
   return null;
 }

@@ -3,6 +3,7 @@ import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import { deployCommands } from './deploy';
 import { testsCommands } from './tests';
+import { telemetryCommands } from './telemetry';
 import { exposeCommands } from './expose';
 import { sessionsCommands } from './sessions';
 import { studioCommands } from './studio';
@@ -134,6 +135,7 @@ export const commands = {
   ...studioCommands, // shell capabilities (folder picker) and the secret store
   ...deployCommands, // Export for Kubernetes
   ...testsCommands, // the Tests panel (capsule test)
+  ...telemetryCommands, // OpenTelemetry settings
 } as const;
 
 /** Every command name. */

@@ -12,3 +12,4 @@ export * from './formation';
 export * from './task-send';
 export * from './deploy';
 export * from './tests';
+export * from './telemetry';
