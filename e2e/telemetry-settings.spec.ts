@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { startOtlpReceiver, type OtlpReceiver } from '../src-main/telemetry/otlp-receiver.fixture';
 import { StudioPage } from './pages/studio';
 import { TelemetryPage } from './pages/telemetry';
+import { expectNotInTraces, expectOnlyIn, recordFrames } from './helpers/secret-trail';
 import { copyExampleWorkspace, startStudio, type StudioProcess } from './support/studio';
 
 // OpenTelemetry set in the Studio: the formation launched afterwards arrives at a local OTLP
@@ -25,11 +25,7 @@ test('set OpenTelemetry in the Studio, run the formation, and the spans arrive w
   receiver = await startOtlpReceiver();
   workspace = await copyExampleWorkspace();
   server = await startStudio({ workspace });
-  const frames: { sent: boolean; payload: string }[] = [];
-  page.on('websocket', (ws) => {
-    ws.on('framesent', (f) => frames.push({ sent: true, payload: String(f.payload) }));
-    ws.on('framereceived', (f) => frames.push({ sent: false, payload: String(f.payload) }));
-  });
+  const frames = recordFrames(page);
   const app = new StudioPage(page);
   await page.goto(server.url);
   await expect(app.stateOf('coordinator')).toHaveText('Stopped');
@@ -71,14 +67,7 @@ test('set OpenTelemetry in the Studio, run the formation, and the spans arrive w
   await expect(app.stateOf('coordinator')).toHaveText('Stopped', { timeout: 20_000 });
 
   // The value crossed once, in the telemetry.configure call, and went nowhere else.
-  const carrying = frames.filter((f) => f.payload.includes(TOKEN));
-  expect(carrying).toHaveLength(1);
-  expect(carrying[0].sent).toBe(true);
-  expect(JSON.parse(carrying[0].payload)).toMatchObject({ type: 'invoke', cmd: 'telemetry.configure' });
-  expect(await page.content()).not.toContain(TOKEN);
+  await expectOnlyIn(page, frames, TOKEN, 'telemetry.configure');
   expect(Buffer.concat(receiver.bodies).toString('utf8')).not.toContain(TOKEN);
-  const records = join(server.home, 'records');
-  const traces = readdirSync(records, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('trace.jsonl'));
-  expect(traces.length).toBeGreaterThanOrEqual(3);
-  for (const t of traces) expect(readFileSync(join(records, t), 'utf8')).not.toContain(TOKEN);
+  expectNotInTraces(server.home, TOKEN);
 });

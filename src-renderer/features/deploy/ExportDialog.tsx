@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { DEFAULT_IMAGE, DEFAULT_NAMESPACE } from '../../../src-shared/contract/deploy';
 import type { DeployWritten } from '../../../src-shared/contract';
 import { Dialog } from '../../app/Dialog';
+import { TextInput } from '../../app/TextInput';
 import { describeError, invoke } from '../../store';
 import { ExportPreview } from './ExportPreview';
 import { useExportPreview, type ExportOptions } from './useExportPreview';
@@ -87,24 +88,9 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
             Nothing is sent to a cluster.
           </p>
           <div className="export-grid">
-            <div className="field">
-              <label className="field-label" htmlFor="export-namespace">
-                Namespace
-              </label>
-              <input id="export-namespace" className="input mono" value={namespace} onChange={(e) => setNamespace(e.target.value)} spellCheck={false} />
-            </div>
-            <div className="field">
-              <label className="field-label" htmlFor="export-image">
-                Runtime image
-              </label>
-              <input id="export-image" className="input mono" value={image} onChange={(e) => setImage(e.target.value)} spellCheck={false} />
-            </div>
-            <div className="field">
-              <label className="field-label" htmlFor="export-host">
-                Ingress host
-              </label>
-              <input id="export-host" className="input mono" placeholder="agents.example.com (none: no Ingress)" value={host} onChange={(e) => setHost(e.target.value)} spellCheck={false} />
-            </div>
+            <TextInput label="Namespace" value={namespace} onChange={setNamespace} />
+            <TextInput label="Runtime image" value={image} onChange={setImage} />
+            <TextInput label="Ingress host" value={host} onChange={setHost} placeholder="agents.example.com (none: no Ingress)" />
           </div>
           {preview && preview.vars.length > 0 ? (
             <fieldset className="export-secrets">

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { TelemetryView } from '../../../src-shared/contract';
 import { Dialog } from '../../app/Dialog';
+import { TextInput } from '../../app/TextInput';
 import { describeError, invoke } from '../../store';
 import './telemetry.css';
 
@@ -80,13 +81,7 @@ export function TelemetryDialog({ onClose }: { onClose(): void }) {
         <label className="checkbox">
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Export spans
         </label>
-        <div className="field">
-          <label className="field-label" htmlFor="otel-endpoint">
-            Endpoint
-          </label>
-          <input id="otel-endpoint" className="input mono" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} placeholder="http://localhost:4318" spellCheck={false} />
-          <span className="otel-hint">Spans go to &lt;endpoint&gt;/v1/traces.</span>
-        </div>
+        <TextInput label="Endpoint" value={endpoint} onChange={setEndpoint} placeholder="http://localhost:4318" hint="Spans go to <endpoint>/v1/traces." />
         <div className="otel-row">
           <div className="field">
             <label className="field-label" htmlFor="otel-protocol">
@@ -97,12 +92,7 @@ export function TelemetryDialog({ onClose }: { onClose(): void }) {
               <option value="http/json">http/json</option>
             </select>
           </div>
-          <div className="field">
-            <label className="field-label" htmlFor="otel-service">
-              Service name
-            </label>
-            <input id="otel-service" className="input mono" value={serviceName} onChange={(e) => setServiceName(e.target.value)} spellCheck={false} />
-          </div>
+          <TextInput label="Service name" value={serviceName} onChange={setServiceName} />
         </div>
         <fieldset className="otel-headers">
           <legend>Headers</legend>
