@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { TestResultView, TestView } from '../../../src-shared/contract';
+import type { TestView } from '../../../src-shared/contract';
 import { describeError, invoke } from '../../store';
+import { runQueue, type TestState } from './testQueue';
 
-// The Tests panel's state: the workspace's tests, each one's last result, and a queue run one
-// test at a time (the core runs one at a time too). Stop lets the running test finish (it is
-// bounded by its own timeout_ms) and runs no more.
+// The Tests panel's state: the workspace's tests, each one's last result, and the queue that runs
+// them one at a time (testQueue.ts; the core runs one at a time too).
 
-export type TestState = { kind: 'idle' } | { kind: 'queued' } | { kind: 'running' } | { kind: 'done'; result: TestResultView } | { kind: 'error'; message: string };
+export type { TestState };
 
 export interface TestRuns {
   dir: string | null;
@@ -54,26 +54,17 @@ export function useTestRuns(): TestRuns {
     if (busy.current || names.length === 0) return;
     busy.current = true;
     stopped.current = false;
-    setStates((s) => ({ ...s, ...Object.fromEntries(names.map((n) => [n, { kind: 'queued' } as TestState])) }));
-    void (async () => {
-      for (let i = 0; i < names.length; i++) {
-        const name = names[i];
-        if (stopped.current) {
-          if (alive.current) setStates((s) => ({ ...s, ...Object.fromEntries(names.slice(i).map((n) => [n, { kind: 'idle' } as TestState])) }));
-          break;
-        }
-        setProgress({ done: i, total: names.length, current: name });
-        setStates((s) => ({ ...s, [name]: { kind: 'running' } }));
-        const next: TestState = await invoke('tests.run', { name }).then(
+    void runQueue(names, {
+      run: (name) =>
+        invoke('tests.run', { name }).then(
           (result): TestState => ({ kind: 'done', result }),
           (err): TestState => ({ kind: 'error', message: describeError(err) }),
-        );
-        if (!alive.current) return;
-        setStates((s) => ({ ...s, [name]: next }));
-      }
-      busy.current = false;
-      if (alive.current) setProgress(null);
-    })();
+        ),
+      stopped: () => stopped.current,
+      alive: () => alive.current,
+      update: (patch) => setStates((s) => ({ ...s, ...patch })),
+      progress: setProgress,
+    }).finally(() => (busy.current = false));
   }, []);
 
   return { dir, tests, loadError, states, progress, run, stop: () => (stopped.current = true), reload };
