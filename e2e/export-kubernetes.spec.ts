@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -8,16 +8,22 @@ import { StudioPage } from './pages/studio';
 import { ExportPage } from './pages/tools';
 
 // Export for Kubernetes from the Studio: the example workspace becomes the files
-// `capsule deploy kubernetes` writes, each object valid against the Kubernetes API schemas; a
-// second export into the same folder asks before replacing them.
+// `capsule deploy kubernetes` writes, each object valid against the Kubernetes API schemas, a
+// ${VAR} read from the Secret named in the dialog and its value nowhere; a second export into the
+// same folder asks before replacing them.
 
 let out: string | undefined;
 test.afterEach(() => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
+const VALUE = `sk-export-${Date.now().toString(36)}-51c9`;
+
 test('export the example formation for Kubernetes, check the files, and replace them only when asked', async ({ page, studio }) => {
-  void studio;
+  // The writer reads a key through ${WRITER_KEY}, whose value the Studio's secret store holds.
+  const writer = join(studio.workspace, 'capsules', 'writer.yaml');
+  writeFileSync(writer, readFileSync(writer, 'utf8').replace('description: Drafts short paragraphs.', 'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_KEY}'));
+  await studio.core.invoke('secrets.set', { name: 'WRITER_KEY', value: VALUE });
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
   const dialog = new ExportPage(page);
@@ -31,7 +37,15 @@ test('export the example formation for Kubernetes, check the files, and replace 
   await page.keyboard.press('Escape');
   await expect(dialog.dialog).toBeHidden();
 
+  await page.getByRole('button', { name: 'Tools' }).click();
+  await expect(page.getByRole('menu', { name: 'Tools' })).toBeVisible();
+  await page.screenshot({ path: '/tmp/studio-tools-menu.png' });
+  await page.keyboard.press('Escape');
   await dialog.openFromMenu();
+  // Each ${VAR} gets a Secret name and key to read it from, pre-filled and editable.
+  await expect(dialog.dialog.getByRole('textbox', { name: 'Secret for WRITER_KEY' })).toHaveValue('capsule-secrets');
+  await dialog.dialog.getByRole('textbox', { name: 'Secret for WRITER_KEY' }).fill('writer-keys');
+  await dialog.dialog.getByRole('textbox', { name: 'Key for WRITER_KEY' }).fill('notes-api');
   out = join(mkdtempSync(join(tmpdir(), 'e2e-k8s-')), 'kubernetes');
   await dialog.namespace.fill('demo');
   await dialog.image.fill('registry.example.com/capsule-runtime:1.0');
@@ -64,6 +78,10 @@ test('export the example formation for Kubernetes, check the files, and replace 
     kinds.add(obj.kind);
   }
   expect([...kinds].sort()).toEqual(['ConfigMap', 'Deployment', 'Namespace', 'NetworkPolicy', 'Service']);
+  const container = parse(readFileSync(join(out, 'deployment-writer.yaml'), 'utf8')).spec.template.spec.containers[0];
+  expect(container.env).toContainEqual({ name: 'WRITER_KEY', valueFrom: { secretKeyRef: { name: 'writer-keys', key: 'notes-api' } } });
+  for (const f of files) expect(readFileSync(join(out, f), 'utf8')).not.toContain(VALUE);
+  expect(await page.content()).not.toContain(VALUE);
   await page.screenshot({ path: '/tmp/studio-tools-export-written.png' });
 
   // Again into the same folder: asked first, kept when the user says so, replaced when asked.
