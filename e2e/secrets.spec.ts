@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { StudioPage } from './pages/studio';
 import { SecretsPage } from './pages/secrets';
+import { expectNotInTraces, expectOnlyIn, recordFrames } from './helpers/secret-trail';
 import { copyExampleWorkspace, startStudio, type StudioProcess } from './support/studio';
 
 // A secret set in the Studio reaches the capsule whose manifest names it (${NAME}), and nothing
@@ -22,11 +23,7 @@ test('set a secret in the UI, launch a capsule whose manifest uses it, and find 
   writeFileSync(writer, readFileSync(writer, 'utf8').replace('description: Drafts short paragraphs.', 'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_API_KEY}'));
   server = await startStudio({ workspace });
 
-  const frames: { sent: boolean; payload: string }[] = [];
-  page.on('websocket', (ws) => {
-    ws.on('framesent', (f) => frames.push({ sent: true, payload: String(f.payload) }));
-    ws.on('framereceived', (f) => frames.push({ sent: false, payload: String(f.payload) }));
-  });
+  const frames = recordFrames(page);
   const app = new StudioPage(page);
   await page.goto(server.url);
   await expect(app.stateOf('writer')).toHaveText('Stopped');
@@ -48,16 +45,8 @@ test('set a secret in the UI, launch a capsule whose manifest uses it, and find 
   await expect(app.stateOf('writer')).toHaveText('Stopped', { timeout: 20_000 });
 
   // The value crossed once, in the secrets.set call, and never came back.
-  const carrying = frames.filter((f) => f.payload.includes(VALUE));
-  expect(carrying).toHaveLength(1);
-  expect(carrying[0].sent).toBe(true);
-  expect(JSON.parse(carrying[0].payload)).toMatchObject({ type: 'invoke', cmd: 'secrets.set' });
-  expect(await page.content()).not.toContain(VALUE);
-
-  const records = join(server.home, 'records');
-  const traces = readdirSync(records, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('trace.jsonl'));
-  expect(traces.length).toBeGreaterThanOrEqual(3);
-  for (const t of traces) expect(readFileSync(join(records, t), 'utf8')).not.toContain(VALUE);
+  await expectOnlyIn(page, frames, VALUE, 'secrets.set');
+  expectNotInTraces(server.home, VALUE);
   // Kept in a file only the user can read.
   expect(statSync(join(server.home, 'studio', 'secrets.json')).mode & 0o777).toBe(0o600);
 });

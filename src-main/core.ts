@@ -21,6 +21,8 @@ import {
   createExposeService,
   createRecentList,
   createStudioContext,
+  createTelemetrySettings,
+  telemetryHandlers,
   ensureExampleWorkspace,
   formationHandlers,
   formationResolver,
@@ -33,6 +35,8 @@ import {
   type StudioPorts,
 } from './workspace';
 import { createSecretStore, launchEnv } from './secrets';
+import { deployHandlers } from './deploy/studio-commands';
+import { testsHandlers } from './regression/studio-commands';
 import { createTracesService } from './workspace/traces';
 import { createForkService } from './workspace/fork-command';
 
@@ -104,7 +108,9 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   // ${NAME} reads the process environment, then the secret store (the shell's, or a user-only file).
   const processEnv = config.env ?? process.env;
   const secrets = ports.secrets ?? createSecretStore({ file: join(config.userDataDir, 'secrets.json') });
-  const cfg: StudioConfig = { ...config, env: launchEnv(processEnv, secrets), recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
+  // OTEL_* for launched sessions come from the Studio's settings unless its own environment decides.
+  const telemetry = createTelemetrySettings(config.userDataDir, secrets, processEnv);
+  const cfg: StudioConfig = { ...config, env: telemetry.env(launchEnv(processEnv, secrets)), recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
   // Breakpoints follow every session from its start; they read the workspace through ctx, made below.
   const breakpoints = createBreakpoints(() => ctx, emit);
   const sessions = createCapsuleSessions({
@@ -120,7 +126,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const expose = createExposeService(ctx); // the gateway and its exposures
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
   const forks = createForkService(ctx, { traces, startSession: ports.startSession ?? launchSession }); // fork, family, compare
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers, ...breakpoints.handlers, ...forks.handlers, 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
+  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...deployHandlers(ctx, expose.exposedCapsules), ...traces.handlers, ...breakpoints.handlers, ...forks.handlers, ...testsHandlers(ctx, (id) => traces.rehearsalOf(id)), ...telemetryHandlers(telemetry, secrets, () => cfg.env!), 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { DeployError, deployKubernetes, EXPOSURES_SECRET, parseSecretRef, TLS_SECRET, type SecretRef } from '../deploy';
+import { applyNotes, DeployError, deployKubernetes, parseSecretRef, type SecretRef } from '../deploy';
+import { DEFAULT_IMAGE, DEFAULT_NAMESPACE, KUBE_HOST } from '../../src-shared/contract/deploy';
 import { createExposureStore, gatewayDataDir } from '../gateway';
 import { parseCommandArgs } from './args';
 import { UserError } from './errors';
@@ -39,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!ref) throw new UserError(`--secret takes VAR=<secret name>/<key>, not "${text}"`, 2);
     secrets.set(ref[0], ref[1]);
   }
-  if (values.host !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(values.host)) throw new UserError(`--host must be a DNS name such as agents.example.com, not "${values.host}"`, 2);
+  if (values.host !== undefined && !KUBE_HOST.test(values.host)) throw new UserError(`--host must be a DNS name such as agents.example.com, not "${values.host}"`, 2);
   const store = createExposureStore(resolve(values.data ?? gatewayDataDir(layout().home)));
   const exposed = store.list().map((e) => e.capsule);
   store.dispose();
@@ -47,8 +48,8 @@ export async function main(argv: string[]): Promise<number> {
   let files: string[];
   try {
     files = deployKubernetes(values.workspace, out, {
-      namespace: values.namespace ?? 'capsule',
-      image: values.image ?? 'capsule-runtime:latest',
+      namespace: values.namespace ?? DEFAULT_NAMESPACE,
+      image: values.image ?? DEFAULT_IMAGE,
       secrets,
       exposed,
       ...(values.host ? { host: values.host } : {}),
@@ -58,10 +59,7 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
   process.stdout.write(`wrote ${files.length} files to ${out}\n`);
-  if (files.some((f) => f.startsWith('deployment-capsule-gateway'))) {
-    process.stdout.write(`the gateway reads its exposures from the Secret ${EXPOSURES_SECRET} (token hashes only):\n  kubectl -n ${values.namespace ?? 'capsule'} create secret generic ${EXPOSURES_SECRET} --from-file=exposures.json=${resolve(values.data ?? gatewayDataDir(layout().home), 'exposures.json')}\n`);
-    if (values.host) process.stdout.write(`its Ingress expects a TLS certificate in the Secret ${TLS_SECRET}\n`);
-  }
-  process.stdout.write(`apply with: kubectl apply -k ${out}\n`);
+  const exposuresFile = resolve(values.data ?? gatewayDataDir(layout().home), 'exposures.json');
+  for (const note of applyNotes({ files, namespace: values.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, ...(values.host ? { host: values.host } : {}) })) process.stdout.write(`${note}\n`);
   return 0;
 }

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { makeRehearsal, saveRehearsal } from '../recording';
-import { testFileText, testFromRehearsal, TESTS_FOLDER } from '../regression';
+import { saveTest, TEST_NAME } from '../regression';
 import { resolveRecordedSession } from '../trace';
 import { parseCommandArgs } from './args';
 import { UserError } from './errors';
@@ -59,11 +59,8 @@ export async function main(argv: string[]): Promise<number> {
   const r = makeRehearsal(tracePath, { recordsRoot: records, speed });
   const testName = values['save-test'];
   if (testName !== undefined) {
-    if (!/^[a-z0-9][a-z0-9._-]{0,62}$/i.test(testName)) throw new UserError(`--save-test: "${testName}" is not a test name (letters, digits, dot, dash, underscore)`, 2);
-    const dir = join(resolve(values.workspace ?? '.'), TESTS_FOLDER);
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `${testName}.yaml`);
-    writeFileSync(file, testFileText(testFromRehearsal(r)));
+    if (!TEST_NAME.test(testName)) throw new UserError(`--save-test: "${testName}" is not a test name (letters, digits, dot, dash, underscore)`, 2);
+    const file = saveTest(resolve(values.workspace ?? '.'), testName, r);
     process.stdout.write(`test: ${file}\n`);
   } else {
     const out = resolve(values.out ?? `rehearsal-${sessionId.slice(-6)}`);

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
-import { Deployment } from 'kubernetes-models/apps/v1';
-import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { Service } from 'kubernetes-models/v1';
+import { KUBE_MODELS as models } from './kube-schemas.fixture';
 import { deployKubernetes, kubernetesObjects, readDeployFormation, type KubeObject, type SecretRef } from '.';
 import { allowed, type Endpoint } from './policy-eval.fixture';
 
@@ -47,8 +46,6 @@ afterEach(() => {
   if (saved === undefined) delete process.env.API_KEY;
   else process.env.API_KEY = saved;
 });
-
-const models: Record<string, new (o: never) => { validate(): void }> = { Namespace, ConfigMap, Service, Deployment, NetworkPolicy, Ingress };
 
 describe('capsule deploy kubernetes', () => {
   it('writes objects that all validate against the Kubernetes API schemas, listed by a kustomization', () => {

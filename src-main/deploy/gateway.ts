@@ -10,6 +10,8 @@ import { serviceUrl } from './workloads';
 /** The Secret holding exposures.json (made with kubectl from the local gateway's file). */
 export const EXPOSURES_SECRET = 'capsule-gateway-exposures';
 export const TLS_SECRET = 'capsule-gateway-tls';
+/** The gateway's Deployment file (its presence means capsules are exposed). */
+export const GATEWAY_FILE_PREFIX = 'deployment-capsule-gateway';
 const DATA_DIR = `${HOME_DIR}/gateway`;
 
 export function gatewayObjects(f: DeployFormation, o: { namespace: string; image: string; host?: string; exposedAs: Map<string, string> }): KubeObject[] {

@@ -14,6 +14,7 @@ import { capsuleWorkloads } from './workloads';
 export { DeployError, readDeployFormation, type DeployFormation } from './formation';
 export { parseSecretRef, type KubeObject, type SecretRef } from './objects';
 export { EXPOSURES_SECRET, TLS_SECRET } from './gateway';
+export { applyNotes } from './notes';
 
 export interface KubernetesOptions {
   namespace: string;
@@ -50,17 +51,22 @@ export function kubernetesObjects(f: DeployFormation, o: KubernetesOptions): Kub
 // before the objects in it (kustomize orders by kind anyway).
 export const fileNameOf = (o: KubeObject) => `${o.kind === 'Namespace' ? '00-' : ''}${o.kind.toLowerCase()}-${o.metadata.name}.yaml`;
 
-/** Writes one file per object and a kustomization.yaml; returns the file names. */
-export function writeKubernetes(dir: string, objects: KubeObject[]): string[] {
-  mkdirSync(dir, { recursive: true });
-  const files = objects.map((o) => {
-    const name = fileNameOf(o);
-    writeFileSync(join(dir, name), stringify(o, { lineWidth: 0, aliasDuplicateObjects: false }));
-    return name;
-  });
-  writeFileSync(join(dir, 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: files }));
-  return [...files, 'kustomization.yaml'];
+/** The files of a deployment: one per object and a kustomization.yaml listing them, as text. */
+export function kubernetesFiles(objects: KubeObject[]): { name: string; text: string; object?: KubeObject }[] {
+  const files = objects.map((o) => ({ name: fileNameOf(o), text: stringify(o, { lineWidth: 0, aliasDuplicateObjects: false }), object: o }));
+  const kustomization = stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: files.map((f) => f.name) });
+  return [...files, { name: 'kustomization.yaml', text: kustomization }];
 }
+
+/** Writes the files of a deployment into `dir` (created when missing); returns their names. */
+export function writeKubernetesFiles(dir: string, files: readonly { name: string; text: string }[]): string[] {
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) writeFileSync(join(dir, f.name), f.text);
+  return files.map((f) => f.name);
+}
+
+/** Writes one file per object and a kustomization.yaml; returns the file names. */
+export const writeKubernetes = (dir: string, objects: KubeObject[]): string[] => writeKubernetesFiles(dir, kubernetesFiles(objects));
 
 export function deployKubernetes(workspace: string, outDir: string, o: KubernetesOptions): string[] {
   return writeKubernetes(outDir, kubernetesObjects(readDeployFormation(workspace), o));

@@ -14,7 +14,8 @@ export interface Mismatch {
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 
-function describe(m: Matcher): string {
+/** A matcher in words: the quoted text (exact), `contains …`, `matches /…/`, `matches schema {…}`. */
+export function describeMatcher(m: Matcher): string {
   if (typeof m === 'string') return JSON.stringify(m);
   if ('exact' in m) return JSON.stringify(m.exact);
   if ('contains' in m) return `contains ${JSON.stringify(m.contains)}`;
@@ -66,7 +67,7 @@ export function compareTask(index: number, expected: TestFile['tasks'][number], 
   const check = (path: string, m: Matcher | undefined, value: unknown) => {
     if (m === undefined) return;
     const why = unmet(m, value);
-    if (why !== undefined) out.push({ path: `${at}: ${path}`, expected: describe(m), actual: `${show(value)}${why}` });
+    if (why !== undefined) out.push({ path: `${at}: ${path}`, expected: describeMatcher(m), actual: `${show(value)}${why}` });
   };
   if (!actual) return [{ path: `${at}`, expected: 'a task', actual: '(the task never reached the entry capsule)' }];
   const e = expected.expect;

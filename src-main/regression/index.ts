@@ -1,6 +1,7 @@
 // Regression tests for formations: saved rehearsals plus expectations, run against the current
 // manifests (`capsule test`, `capsule rehearse --save-test`).
 export { readTestFile, testFromRehearsal, testFileText, TESTS_FOLDER, type TestFile, type Matcher } from './test-file';
-export { compareTask, formatDiff, unmet, type Mismatch } from './expect';
+export { compareTask, describeMatcher, formatDiff, unmet, type Mismatch } from './expect';
+export { saveTest, TEST_NAME } from './save';
 export { listTests, runTest, runWorkspaceTests, type TestOutcome } from './run';
 export { junitReport } from './junit';

@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { newMessageId } from '../../src-shared/ids';
 import { startSession } from '../launch';
-import { askedOfRun, gatherRun, rehearsalManifestText, type RecordedCapsule } from '../recording';
+import { askedOfRun, gatherRun, rehearsalManifestText, type AskedTask, type RecordedCapsule } from '../recording';
 import { staticFormation, type FormationTarget } from '../runtime/tools';
 import { FORMATION_FILE, readFormation } from '../workspace';
 import { compareTask, type Mismatch } from './expect';
@@ -26,6 +26,8 @@ export interface TestOutcome {
   durationMs: number;
   /** The failing run's records, kept for a look. */
   records?: string;
+  /** What the run did, task by task (who was asked what, and the answers): the actual side of the diff. */
+  actual?: AskedTask[];
 }
 
 interface Member {
@@ -57,7 +59,7 @@ export function listTests(workspace: string): string[] {
     .map((f) => join(dir, f));
 }
 
-async function runTasks(test: TestFile, members: Member[], scratch: string): Promise<{ mismatches: Mismatch[]; records: string }> {
+async function runTasks(test: TestFile, members: Member[], scratch: string): Promise<{ mismatches: Mismatch[]; records: string; actual: AskedTask[] }> {
   const entry = members.find((m) => m.id === test.entry || m.name === test.entry);
   if (!entry) throw new Error(`entry capsule ${test.entry} is not in ${FORMATION_FILE}`);
   const notes: string[] = [];
@@ -90,7 +92,7 @@ async function runTasks(test: TestFile, members: Member[], scratch: string): Pro
   const asked = askedOfRun(run);
   const mismatches = test.tasks.flatMap((t, i) => compareTask(i, t, asked[i]));
   for (const c of run.capsules) for (const t of c.tasks) for (const d of t.divergences) mismatches.push({ path: `replay: ${c.capsule} turn ${d.turn}`, expected: 'follows its recording', actual: d.reason });
-  return { mismatches, records: join(home, 'records') };
+  return { mismatches, records: join(home, 'records'), actual: asked };
 }
 
 /** Runs one test file against the workspace's current manifests. */
@@ -100,10 +102,10 @@ export async function runTest(workspace: string, file: string): Promise<TestOutc
   const scratch = mkdtempSync(join(tmpdir(), 'capsule-test-'));
   try {
     const test = readTestFile(readFileSync(file, 'utf8'));
-    const { mismatches, records } = await runTasks(test, membersOf(workspace), scratch);
+    const { mismatches, records, actual } = await runTasks(test, membersOf(workspace), scratch);
     const passed = mismatches.length === 0;
     if (passed) rmSync(scratch, { recursive: true, force: true });
-    return { name, file, passed, mismatches, durationMs: Date.now() - started, ...(passed ? {} : { records }) };
+    return { name, file, passed, mismatches, actual, durationMs: Date.now() - started, ...(passed ? {} : { records }) };
   } catch (err) {
     rmSync(scratch, { recursive: true, force: true });
     return { name, file, passed: false, mismatches: [], error: (err as Error).message, durationMs: Date.now() - started };

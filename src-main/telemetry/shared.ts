@@ -22,6 +22,12 @@ export function telemetryFor(env: Record<string, string | undefined>): Telemetry
   return t;
 }
 
+/** The counts of the exporter the environment asks for, if one was made (none is made here). */
+export function telemetryStatsFor(env: Record<string, string | undefined>): ReturnType<Telemetry['stats']> | undefined {
+  const config = telemetryConfigFromEnv(env);
+  return config ? byConfig.get(JSON.stringify(config))?.stats() : undefined;
+}
+
 /**
  * Sends the spans still queued, waiting at most `timeoutMs`: called before the process exits (the
  * CLI), since a queued span is otherwise lost with it. Resolves at once when nothing is exported.

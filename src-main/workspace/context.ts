@@ -43,7 +43,7 @@ export interface StudioPorts {
   /** Fetches a remote agent card (default: HTTP GET of the well-known card). */
   fetchCard?: typeof fetchRemoteCard;
   /** The system's folder dialog (desktop); undefined when the shell has none (paths are typed). */
-  pickFolder?(purpose: 'open' | 'create'): Promise<string | undefined>;
+  pickFolder?(purpose: 'open' | 'create' | 'export'): Promise<string | undefined>;
   /** Where secrets for ${NAME} are kept (default: a user-only file in the user data folder). */
   secrets?: SecretStore;
 }

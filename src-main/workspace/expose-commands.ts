@@ -24,6 +24,8 @@ type ExposeCommand = 'gateway.status' | 'gateway.configure' | 'expose.list' | 'e
 
 export interface ExposeService {
   handlers: Pick<Handlers, ExposeCommand>;
+  /** The formation ids of the exposed capsules (an export deploys the gateway for them). */
+  exposedCapsules(): string[];
   dispose(): Promise<void>;
 }
 
@@ -161,6 +163,7 @@ export function createExposeService(ctx: StudioContext): ExposeService {
 
   return {
     handlers,
+    exposedCapsules: () => store().list().map((e) => e.capsule),
     async dispose() {
       await stop();
       standalone?.dispose();

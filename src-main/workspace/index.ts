@@ -16,3 +16,5 @@ export { formationResolver } from './formation-resolver';
 export { createExposeService, type ExposeService } from './expose-commands';
 export { createBreakpoints, type BreakpointService } from './breakpoints';
 export { launchFork, type ForkLaunchDeps, type LaunchedFork } from './fork-run';
+export { telemetryHandlers } from './telemetry-commands';
+export { createTelemetrySettings } from './telemetry-settings';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreError, type RehearsalMade } from '../../src-shared/contract';
-import { makeRehearsal, saveRehearsal } from '../recording';
+import { makeRehearsal, saveRehearsal, type Rehearsal } from '../recording';
 import { findTraceFiles, sessionIdOfTrace } from '../trace';
 import type { StudioContext } from './context';
 
@@ -19,11 +19,15 @@ function freeFolder(root: string, base: string): string {
   throw new CoreError('conflict', `${root} already holds a thousand rehearsals of this session.`);
 }
 
-export function makeWorkspaceRehearsal(ctx: StudioContext, recordsRoot: string, sessionId: string, tracePath: string | undefined, speed: number): RehearsalMade {
-  const ws = ctx.workspace();
+/** The rehearsal of a recorded session, from its trace (found under the records root when the index has no path). */
+export function rehearsalOfSession(recordsRoot: string, sessionId: string, tracePath: string | undefined, speed: number): Rehearsal {
   const path = tracePath && existsSync(tracePath) ? tracePath : findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
   if (!path) throw new CoreError('not_found', `No records of session ${sessionId} on this machine.`);
-  const r = makeRehearsal(path, { recordsRoot, speed });
+  return makeRehearsal(path, { recordsRoot, speed });
+}
+
+export function saveWorkspaceRehearsal(ctx: StudioContext, sessionId: string, r: Rehearsal): RehearsalMade {
+  const ws = ctx.workspace();
   const entry = r.run.capsules[0]?.capsule ?? 'session';
   const dir = freeFolder(join(ws.dir, REHEARSALS_FOLDER), `${entry}-${sessionId.slice(-6)}`);
   const written = saveRehearsal(dir, r);

@@ -7,8 +7,9 @@ import { fallbackEvents, fallbackSessions } from './traces-fallback';
 import { createTraceIndexAccess, type TraceIndexAccess } from './traces-index';
 import { taskTraceFromFile, taskTraceFromIndex } from './traces-task';
 import { timelineBars } from './traces-timeline';
-import { makeWorkspaceRehearsal } from './rehearse-command';
 import { replayRecordedRun } from './replay-command';
+import { rehearsalOfSession, saveWorkspaceRehearsal } from './rehearse-command';
+import type { Rehearsal } from '../recording';
 
 // The sessions browser and the timeline, answered from the trace store. The store is
 // opened once, next to the records folder (the CLI's studio.db when the records are the capsule
@@ -25,6 +26,8 @@ export interface TracesService {
   /** The index and records root, for the fork commands beside these (fork-command.ts). */
   index: TraceIndexAccess;
   recordsRoot: string;
+  /** A recorded session as a rehearsal (every capsule that took part), for "Make rehearsal" and "Save as test". */
+  rehearsalOf(sessionId: string, speed?: number): Promise<Rehearsal>;
   dispose(): Promise<void>;
 }
 
@@ -69,6 +72,11 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
   const recordsRoot = ctx.config.recordsRoot ?? join(ctx.config.userDataDir, 'records');
   const index = createTraceIndexAccess(ctx, recordsRoot, opts.dbPath ?? join(dirname(recordsRoot), 'studio.db'));
   const capsuleOf = (sessionId: string) => ctx.sessions.bySessionId(sessionId);
+  const rehearsalOf = async (sessionId: string, speed = 1): Promise<Rehearsal> => {
+    const s = index.open();
+    const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
+    return rehearsalOfSession(recordsRoot, sessionId, found?.tracePath ?? capsuleOf(sessionId)?.session.trace.path, speed);
+  };
 
   const handlers: TraceHandlers = {
     async 'sessions.list'(q) {
@@ -136,9 +144,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       return { bars, store: index.state(), ...(drawn.truncated.length ? { truncated: drawn.truncated } : {}) };
     },
     async 'sessions.rehearse'({ sessionId, speed }) {
-      const s = index.open();
-      const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
-      return makeWorkspaceRehearsal(ctx, recordsRoot, sessionId, found?.tracePath ?? capsuleOf(sessionId)?.session.trace.path, speed ?? 1);
+      return saveWorkspaceRehearsal(ctx, sessionId, await rehearsalOf(sessionId, speed));
     },
     async 'sessions.replay'({ sessionId, taskId }) {
       const s = index.open();
@@ -147,5 +153,5 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
     },
   };
 
-  return { handlers, index, recordsRoot, dispose: () => index.dispose() };
+  return { handlers, index, recordsRoot, rehearsalOf, dispose: () => index.dispose() };
 }

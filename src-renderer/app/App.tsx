@@ -7,6 +7,7 @@ import { Notices } from './Notices';
 import { RestartDialog } from './RestartToApply';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
+import { ToolDialogs } from './ToolsMenu';
 import { useShortcuts } from './useShortcuts';
 import { WorkspaceForm } from './WorkspaceDialog';
 
@@ -36,6 +37,7 @@ export function App() {
       <RemoveDialog />
       <RestartDialog />
       <CommandPalette />
+      <ToolDialogs />
       <Notices />
     </GraphProvider>
   );

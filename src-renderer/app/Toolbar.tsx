@@ -5,6 +5,7 @@ import { WorkspaceDialog } from './WorkspaceDialog';
 import { openPalette } from './paletteState';
 import { SessionsButton } from '../features/sessions';
 import { SecretsButton } from '../features/secrets';
+import { ToolsMenu } from './ToolsMenu';
 
 /** The top bar: which workspace is open, the formation-wide actions, undo/redo and theme. */
 export function Toolbar() {
@@ -54,6 +55,7 @@ export function Toolbar() {
       </button>
       <SessionsButton />
       <SecretsButton />
+      <ToolsMenu />
       <span className="connection" data-status={connection === 'ready' ? 'ready' : connection === 'error' ? 'error' : 'other'}>
         <span className="connection-dot" aria-hidden="true" />
         {connection === 'ready' ? 'Connected' : connection === 'error' ? 'Disconnected' : connection === 'connecting' ? 'Connecting…' : 'No workspace'}

@@ -1,33 +1,10 @@
-import { useSyncExternalStore } from 'react';
+import { createUiState } from './uiState';
 
 // Whether the command palette is open: UI state only, no store slice needed (nothing else reads it).
 
-let open = false;
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
+const palette = createUiState(false);
 
-export function openPalette(): void {
-  if (!open) {
-    open = true;
-    emit();
-  }
-}
-export function closePalette(): void {
-  if (open) {
-    open = false;
-    emit();
-  }
-}
-export function togglePalette(): void {
-  open = !open;
-  emit();
-}
-export function usePaletteOpen(): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => void listeners.delete(l);
-    },
-    () => open,
-  );
-}
+export const openPalette = (): void => palette.set(true);
+export const closePalette = (): void => palette.set(false);
+export const togglePalette = (): void => palette.set(!palette.get());
+export const usePaletteOpen = (): boolean => palette.use();

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
+import { deployCommands } from './deploy';
+import { testsCommands } from './tests';
+import { telemetryCommands } from './telemetry';
 import { exposeCommands } from './expose';
 import { forkCommands } from './fork';
 import { sessionsCommands } from './sessions';
@@ -136,6 +139,9 @@ export const commands = {
   ...forkCommands, // fork a recorded run, its family, compare two runs
   ...studioCommands, // shell capabilities (folder picker) and the secret store
   ...breakpointsCommands, // pauses of a running formation, held by the core
+  ...deployCommands, // Export for Kubernetes
+  ...testsCommands, // the Tests panel (capsule test)
+  ...telemetryCommands, // OpenTelemetry settings
 } as const;
 
 /** Every command name. */

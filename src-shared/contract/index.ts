@@ -13,3 +13,6 @@ export * from './formation';
 export * from './task-send';
 export * from './breakpoints';
 export * from './fork';
+export * from './deploy';
+export * from './tests';
+export * from './telemetry';

@@ -51,8 +51,8 @@ const environment = z.string().regex(ENVIRONMENT_NAME, 'letters, digits, ., - an
 export const studioCommands = {
   'studio.capabilities': command<StudioCapabilities>()('What this shell offers: a native folder picker, where secrets are kept.', none),
   'workspace.pickFolder': command<{ dir: string | null }>()(
-    'Asks the user for a folder with the system dialog (desktop only); null when they cancel.',
-    z.strictObject({ purpose: z.enum(['open', 'create']) }),
+    'Asks the user for a folder with the system dialog (desktop only): to open or create a workspace, or to export into; null when they cancel.',
+    z.strictObject({ purpose: z.enum(['open', 'create', 'export']) }),
   ),
   'secrets.list': command<SecretsView>()('Secret names (never values), environments and the one launches use.', none),
   'secrets.set': command<SecretsView>()(

@@ -119,5 +119,9 @@ describe('start failure and folder picker', () => {
     expect(showOpenDialog.mock.calls[0]![0].properties).toEqual(['openDirectory', 'createDirectory', 'promptToCreate']);
     showOpenDialog.mockResolvedValueOnce({ canceled: true, filePaths: [] });
     expect(await folderPicker({ showOpenDialog })('open')).toBeUndefined();
+    // Export for Kubernetes: a folder that may be created, named for what goes in it.
+    const exportDialog = vi.fn(async (_options: { title: string; properties: string[] }) => ({ canceled: false, filePaths: ['/home/me/k8s'] }));
+    expect(await folderPicker({ showOpenDialog: exportDialog })('export')).toBe('/home/me/k8s');
+    expect(exportDialog.mock.calls[0]![0]).toMatchObject({ title: 'Choose a folder for the Kubernetes manifests', properties: ['openDirectory', 'createDirectory', 'promptToCreate'] });
   });
 });

@@ -80,11 +80,13 @@ export function reportStartupFailure(app: AppLike, dialog: Pick<DialogLike, 'sho
 
 /** The pickFolder port: the system's folder dialog, over the Studio window. */
 export function folderPicker(dialog: Pick<DialogLike, 'showOpenDialog'>) {
-  return async (purpose: 'open' | 'create'): Promise<string | undefined> => {
+  return async (purpose: 'open' | 'create' | 'export'): Promise<string | undefined> => {
     const options: Parameters<DialogLike['showOpenDialog']>[0] =
       purpose === 'open'
         ? { title: 'Open a workspace', buttonLabel: 'Open workspace', properties: ['openDirectory'] }
-        : { title: 'Choose a folder for the new workspace', buttonLabel: 'Create workspace here', properties: ['openDirectory', 'createDirectory', 'promptToCreate'] };
+        : purpose === 'export'
+          ? { title: 'Choose a folder for the Kubernetes manifests', buttonLabel: 'Export here', properties: ['openDirectory', 'createDirectory', 'promptToCreate'] }
+          : { title: 'Choose a folder for the new workspace', buttonLabel: 'Create workspace here', properties: ['openDirectory', 'createDirectory', 'promptToCreate'] };
     const result = await dialog.showOpenDialog(options);
     return result.canceled ? undefined : result.filePaths[0];
   };

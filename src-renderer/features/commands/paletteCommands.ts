@@ -1,5 +1,6 @@
 import { useStudio } from '../../store';
 import { setTheme } from '../../app/useTheme';
+import { openTool } from '../../app/toolsState';
 
 // The commands the palette runs, by title. Each reads the store when run, and says whether it can
 // run now (a disabled command is listed, marked, and does nothing).
@@ -79,6 +80,9 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     { id: 'timeline', title: 'Open timeline', keywords: 'sessions gantt', enabled: () => true, run: () => s().showSessions('timeline') },
     { id: 'replay', title: 'Replay session', keywords: 'recording play trace run animate', enabled: () => !s().replayLoading, run: () => replayLatest() },
     { id: 'replay-exit', title: 'Exit replay', keywords: 'live back', enabled: () => s().replay !== null, run: () => s().exitReplay() },
+    { id: 'export-kubernetes', title: 'Export for Kubernetes…', keywords: 'deploy cluster manifests kubectl kustomize', enabled: () => some(), run: () => openTool('export') },
+    { id: 'tests', title: 'Open tests', keywords: 'regression capsule test run expectations diff', enabled: () => true, run: () => openTool('tests') },
+    { id: 'telemetry', title: 'OpenTelemetry settings…', keywords: 'otel otlp spans traces jaeger tempo export observability', enabled: () => true, run: () => openTool('telemetry') },
     { id: 'undo', title: 'Undo', hint: 'Ctrl+Z', enabled: () => s().canUndo, run: () => s().undo() },
     { id: 'redo', title: 'Redo', hint: 'Shift+Ctrl+Z', enabled: () => s().canRedo, run: () => s().redo() },
     { id: 'theme', title: 'Toggle theme', keywords: 'dark light colour color mode', enabled: () => true, run: () => setTheme(isDark() ? 'light' : 'dark') },

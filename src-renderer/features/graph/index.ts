@@ -7,3 +7,4 @@ export { useFocusNode } from './useFocusNode';
 export { useSelectAll } from './useSelectAll';
 export { FIT_VIEW_ANIMATED } from './fitView';
 export { PauseIcon } from './BreakpointMark';
+export { CanvasMenu, type MenuItem } from './CanvasMenu';

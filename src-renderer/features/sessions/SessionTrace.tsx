@@ -6,6 +6,7 @@ import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
 import { sessionRows } from './sessionRows';
 import { SessionFamily } from './SessionFamily';
 import { ForkButton, CompareWith } from './ForkButton';
+import { SaveAsTest } from '../tests';
 
 const ROW_H = 24;
 const OVERSCAN = 10;
@@ -98,6 +99,7 @@ export function SessionTrace() {
         </button>
         <ForkButton o={o} />
         <CompareWith sessionId={s.id} />
+        <SaveAsTest sessionId={s.id} capsule={s.capsule ?? undefined} />
       </div>
       <SessionFamily session={s} />
       <EventWindowNav o={o} />

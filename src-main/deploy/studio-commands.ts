@@ -1,0 +1,101 @@
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CoreError, DEFAULT_IMAGE, DEFAULT_NAMESPACE, type CommandArgs, type DeployEdgeView, type DeployPreview } from '../../src-shared/contract';
+import type { Handlers, StudioContext } from '../workspace';
+import { DeployError, readDeployFormation, type DeployFormation } from './formation';
+import { kubernetesFiles, kubernetesObjects, writeKubernetesFiles } from './index';
+import { applyNotes } from './notes';
+import type { SecretRef } from './objects';
+
+// "Export for Kubernetes…": the objects `capsule deploy kubernetes` writes (the same functions),
+// for the open workspace and the capsules the Studio's gateway exposes. The preview shows every
+// file's text; it holds the manifests as written, so a ${VAR} stays a reference and no value of
+// the secret store or the environment is read.
+
+type Options = CommandArgs<'deploy.preview'>;
+
+function kubeOptions(o: Options, exposed: string[]) {
+  const secrets = new Map<string, SecretRef>(Object.entries(o.secrets ?? {}));
+  return { namespace: o.namespace ?? DEFAULT_NAMESPACE, image: o.image ?? DEFAULT_IMAGE, secrets, exposed, ...(o.host ? { host: o.host } : {}) };
+}
+
+/** Each edge and the two policies that let it through (names as networkPolicies gives them). */
+function edgesOf(f: DeployFormation): DeployEdgeView[] {
+  const byId = new Map(f.capsules.map((c) => [c.id, c]));
+  return f.edges.map((e) => {
+    const source = byId.get(e.source)!;
+    const target = e.kind === 'capsule' ? byId.get(e.target) : undefined;
+    return { source: e.source, target: e.target, allowEntry: e.allowEntry, kind: e.kind, egressPolicy: `${source.name}-egress`, ...(target ? { ingressPolicy: `${target.name}-ingress` } : {}) };
+  });
+}
+
+/** A folder the core can write into: created when missing; a clear error when it cannot be. */
+function writableFolder(dir: string): string {
+  const abs = resolve(dir);
+  try {
+    if (existsSync(abs) && !statSync(abs).isDirectory()) throw new CoreError('invalid_input', `${abs} is a file, not a folder.`);
+    mkdirSync(abs, { recursive: true });
+    accessSync(abs, constants.W_OK);
+  } catch (err) {
+    if (err instanceof CoreError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CoreError('io_error', `Cannot write to ${abs}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'the file system is read-only' : (err as Error).message}.`);
+  }
+  return abs;
+}
+
+export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pick<Handlers, 'deploy.preview' | 'deploy.write'> {
+  const exposuresFile = join(ctx.config.userDataDir, 'gateway', 'exposures.json');
+  const build = (o: Options) => {
+    let formation: DeployFormation;
+    try {
+      formation = readDeployFormation(ctx.workspace().dir);
+    } catch (err) {
+      if (err instanceof DeployError) throw new CoreError('invalid_input', err.message);
+      throw err;
+    }
+    const vars = [...new Set(formation.capsules.flatMap((c) => c.vars))].sort();
+    try {
+      const files = kubernetesFiles(kubernetesObjects(formation, kubeOptions(o, exposed())));
+      return { formation, vars, files };
+    } catch (err) {
+      if (err instanceof DeployError) return { formation, vars, files: [], problem: err.message };
+      throw err;
+    }
+  };
+  const notesFor = (o: Options, names: string[], out: string) => applyNotes({ files: names, namespace: o.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, ...(o.host ? { host: o.host } : {}) });
+  return {
+    'deploy.preview'(o): DeployPreview {
+      const { formation, vars, files, problem } = build(o);
+      const names = files.map((f) => f.name);
+      const out = o.dir ? resolve(o.dir) : '<folder>';
+      return {
+        vars,
+        exposed: exposed(),
+        files: files.map((f) => ({ name: f.name, kind: f.object?.kind ?? 'Kustomization', objectName: f.object?.metadata.name ?? '', text: f.text })),
+        edges: edgesOf(formation),
+        ...(problem ? { problem } : {}),
+        existing: o.dir ? names.filter((n) => existsSync(join(out, n))) : [],
+        notes: files.length ? notesFor(o, names, out) : [],
+      };
+    },
+    'deploy.write'(o) {
+      const { files, problem } = build(o);
+      if (problem) throw new CoreError('invalid_input', problem);
+      const dir = writableFolder(o.dir);
+      const replaced = files.map((f) => f.name).filter((n) => existsSync(join(dir, n)));
+      if (replaced.length && !o.overwrite) {
+        throw new CoreError('conflict', `${dir} already holds ${replaced.length === 1 ? replaced[0] : `${replaced.length} files of this export (${replaced.slice(0, 5).join(', ')}${replaced.length > 5 ? ', …' : ''})`}; write over them?`, { existing: replaced });
+      }
+      const kinds: Record<string, number> = {};
+      try {
+        writeKubernetesFiles(dir, files);
+      } catch (err) {
+        throw new CoreError('io_error', `Cannot write to ${dir}: ${(err as Error).message}`);
+      }
+      for (const f of files) if (f.object) kinds[f.object.kind] = (kinds[f.object.kind] ?? 0) + 1;
+      const names = files.map((f) => f.name);
+      return { dir, files: names, kinds, replaced, notes: notesFor(o, names, dir) };
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { CoreError, type ExpectedTaskView, type MatcherView, type TestResultView, type TestView } from '../../src-shared/contract';
+import type { Rehearsal } from '../recording';
+import type { Handlers, StudioContext } from '../workspace';
+import { describeMatcher } from './expect';
+import { listTests, runTest } from './run';
+import { saveTest } from './save';
+import { readTestFile, TESTS_FOLDER, type Matcher, type TestFile } from './test-file';
+
+// The Tests panel's commands: the same test files, runner and comparison as `capsule test`. Runs
+// go one at a time (each builds and ends a whole offline formation; two at once would only share
+// the two cores), each task bounded by its test's timeout_ms.
+
+type TestCommand = 'tests.list' | 'tests.run' | 'tests.saveFromSession';
+
+const kindOf = (m: Matcher): MatcherView['kind'] => (typeof m === 'string' || 'exact' in m ? 'exact' : 'contains' in m ? 'contains' : 'regex' in m ? 'regex' : 'schema');
+const matcher = (m: Matcher | undefined): MatcherView | undefined => (m === undefined ? undefined : { kind: kindOf(m), text: describeMatcher(m) });
+
+function expectedTasks(test: TestFile): ExpectedTaskView[] {
+  return test.tasks.map((t) => ({
+    text: t.text,
+    ...(t.expect.answer !== undefined ? { answer: matcher(t.expect.answer) } : {}),
+    ...(t.expect.status ? { status: t.expect.status } : {}),
+    ...(t.expect.delegations
+      ? { delegations: t.expect.delegations.map((d) => ({ ...(d.from ? { from: d.from } : {}), to: d.to, text: matcher(d.text), data: matcher(d.data), answer: matcher(d.answer) })) }
+      : {}),
+  }));
+}
+
+const nameOf = (file: string) => basename(file).replace(/\.ya?ml$/, '');
+
+export function testsHandlers(ctx: StudioContext, rehearsalOf: (sessionId: string) => Promise<Rehearsal>): Pick<Handlers, TestCommand> {
+  let running: string | undefined;
+  const fileOf = (name: string) => listTests(ctx.workspace().dir).find((f) => nameOf(f) === name);
+  return {
+    'tests.list'() {
+      const dir = ctx.workspace().dir;
+      const tests = listTests(dir).map((file): TestView => {
+        try {
+          const test = readTestFile(readFileSync(file, 'utf8'));
+          return { name: nameOf(file), entry: test.entry, ...(test.recorded_from ? { recordedFrom: test.recorded_from } : {}), tasks: expectedTasks(test) };
+        } catch (err) {
+          return { name: nameOf(file), tasks: [], error: (err as Error).message };
+        }
+      });
+      return { dir: join(dir, TESTS_FOLDER), tests };
+    },
+    async 'tests.run'({ name }): Promise<TestResultView> {
+      const file = fileOf(name);
+      if (!file) throw new CoreError('not_found', `No test ${name} in ${join(ctx.workspace().dir, TESTS_FOLDER)}.`);
+      if (running) throw new CoreError('conflict', `The test ${running} is running; one test runs at a time.`);
+      running = name;
+      try {
+        const o = await runTest(ctx.workspace().dir, file);
+        return {
+          name,
+          passed: o.passed,
+          durationMs: o.durationMs,
+          mismatches: o.mismatches,
+          ...(o.actual ? { actual: o.actual.map((t) => ({ text: t.text, answer: t.answer, status: t.exitStatus, delegations: t.delegations })) } : {}),
+          ...(o.error ? { error: o.error } : {}),
+        };
+      } finally {
+        running = undefined;
+      }
+    },
+    async 'tests.saveFromSession'({ sessionId, name, replace }) {
+      const dir = ctx.workspace().dir;
+      if (!replace && existsSync(join(dir, TESTS_FOLDER, `${name}.yaml`))) throw new CoreError('conflict', `A test named ${name} exists already; choose another name or replace it.`);
+      const r = await rehearsalOf(sessionId);
+      return { name, file: saveTest(dir, name, r), notes: r.notes };
+    },
+  };
+}

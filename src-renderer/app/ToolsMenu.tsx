@@ -1,0 +1,47 @@
+import { useRef, useState } from 'react';
+import { CanvasMenu } from '../features/graph';
+import { ExportDialog } from '../features/deploy';
+import { TestsDialog } from '../features/tests';
+import { TelemetryDialog } from '../features/telemetry';
+import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
+
+// The toolbar's Tools menu: what works on the whole workspace beyond running it (export it for
+// Kubernetes, run its tests, send its traces to OpenTelemetry). The palette opens the same dialogs.
+
+export const TOOLS: { name: ToolName; label: string }[] = [
+  { name: 'export', label: 'Export for Kubernetes…' },
+  { name: 'tests', label: 'Tests…' },
+  { name: 'telemetry', label: 'OpenTelemetry…' },
+];
+
+export function ToolsMenu() {
+  const button = useRef<HTMLButtonElement>(null);
+  const [at, setAt] = useState<{ x: number; y: number } | null>(null);
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="btn"
+        aria-haspopup="menu"
+        aria-expanded={at !== null}
+        onClick={() => {
+          const r = button.current!.getBoundingClientRect();
+          setAt(at ? null : { x: r.left, y: r.bottom + 4 });
+        }}
+      >
+        Tools ▾
+      </button>
+      {at ? <CanvasMenu x={at.x} y={at.y} label="Tools" items={TOOLS.map((t) => ({ label: t.label, run: () => openTool(t.name) }))} onClose={() => setAt(null)} /> : null}
+    </>
+  );
+}
+
+/** The open tool's dialog, if any. */
+export function ToolDialogs() {
+  const tool = useOpenTool();
+  if (tool === 'export') return <ExportDialog onClose={closeTool} />;
+  if (tool === 'tests') return <TestsDialog onClose={closeTool} />;
+  if (tool === 'telemetry') return <TelemetryDialog onClose={closeTool} />;
+  return null;
+}

@@ -1,0 +1,1 @@
+export { TelemetryDialog } from './TelemetryDialog';

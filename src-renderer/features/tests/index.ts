@@ -1,0 +1,2 @@
+export { TestsDialog } from './TestsDialog';
+export { SaveAsTest } from './SaveAsTest';
