@@ -33,6 +33,7 @@ import {
 } from './workspace';
 import { createSecretStore, launchEnv } from './secrets';
 import { createTracesService } from './workspace/traces';
+import { createRuntimes } from './runtimes';
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
 // platform needs as ports and map `handle` and `subscribe` onto IPC or a WebSocket. Every input is
@@ -114,9 +115,38 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
   const expose = createExposeService(ctx); // the gateway and its exposures
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...traces.handlers, 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
+  // Runtimes on other hosts: their capsules merged into the view clients hold, their commands routed to them.
+  const runtimes = createRuntimes({
+    userDataDir: cfg.userDataDir,
+    tokens: ports.runtimeTokens ?? createSecretStore({ file: join(cfg.userDataDir, 'runtime-tokens.json') }),
+    emit,
+    republish: () => ctx.republish(),
+    localView: () => (ctx.current() ? ctx.view() : undefined),
+    local: (cmd, input) => handleHere(cmd, input),
+    ...(cfg.runtimeBackoffMs ? { backoffMs: cfg.runtimeBackoffMs } : {}),
+  });
+  ctx.extendView = runtimes.extend;
+  const handlers: Handlers = {
+    ...formationHandlers(ctx),
+    ...runHandlers(ctx),
+    ...studioHandlers(ctx, secrets, processEnv),
+    ...expose.handlers,
+    ...traces.handlers,
+    ...runtimes.handlers,
+    'trace.follow': perConnection('trace.follow'),
+    'trace.unfollow': perConnection('trace.unfollow'),
+  };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
+    if (isCommandName(cmd)) {
+      const routed = runtimes.route(cmd, input);
+      if (routed) return routed;
+    }
+    return handleHere(cmd, input);
+  };
+
+  /** Runs a command on this Studio's own formation. */
+  const handleHere = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {
       if (!isCommandName(cmd)) throw new CoreError('unknown_command', `Unknown command ${String(cmd).slice(0, 80)}`);
       const value = await (handlers[cmd] as (args: unknown) => unknown)(parseInput(cmd, input));
@@ -156,15 +186,18 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
       };
       listeners.add(listener);
       const answer = (): FollowAnswer => ({ following: followed.size, max: MAX_FOLLOWED_SESSIONS });
-      const follow = (cmd: 'trace.follow' | 'trace.unfollow', input: unknown): FollowAnswer => {
+      const follow = async (cmd: 'trace.follow' | 'trace.unfollow', input: unknown): Promise<FollowAnswer> => {
         if (!clients.has(connection)) throw new CoreError('disconnected', 'This client connection is closed.');
         const { sessionId } = parseInput(cmd, input);
-        if (cmd === 'trace.unfollow') followed.delete(sessionId);
-        else if (!followed.has(sessionId)) {
+        if (cmd === 'trace.unfollow') {
+          // A runtime's session: its link stops sending the lines once no client here follows it.
+          if (followed.delete(sessionId) && runtimes.owns(sessionId)) runtimes.unfollow(sessionId);
+        } else if (!followed.has(sessionId)) {
           if (followed.size >= MAX_FOLLOWED_SESSIONS) {
             throw new CoreError('limit_reached', `This client follows ${MAX_FOLLOWED_SESSIONS} sessions already, the most one client may; unfollow one (trace.unfollow) before following ${sessionId}.`);
           }
           followed.add(sessionId);
+          if (runtimes.owns(sessionId)) await runtimes.follow(sessionId);
         }
         return answer();
       };
@@ -172,7 +205,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
         async handle(cmd, input) {
           if (cmd !== 'trace.follow' && cmd !== 'trace.unfollow') return handle(cmd, input);
           try {
-            return { ok: true, value: follow(cmd, input) };
+            return { ok: true, value: await follow(cmd, input) };
           } catch (err) {
             return { ok: false, error: toErrorInfo(err) };
           }
@@ -181,6 +214,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
         close() {
           clients.delete(connection);
           listeners.delete(listener);
+          for (const sid of followed) if (runtimes.owns(sid)) runtimes.unfollow(sid);
           followed.clear();
         },
       };
@@ -189,6 +223,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     },
     connections: () => clients.size,
     async dispose() {
+      runtimes.dispose();
       ctx.dispose();
       await expose.dispose();
       await sessions.dispose();

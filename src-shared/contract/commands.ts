@@ -7,6 +7,7 @@ import { studioCommands } from './studio';
 import { taskCheckDataInput, taskSendInput, type DataCheck } from './task-send';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
 import { traceFollowCommands } from './follow';
+import { runtimesCommands } from './runtimes';
 
 // The one map of commands between the UI and the core: `domain.verb` -> input schema (zod, parsed
 // at every shell boundary), output type, one line of doc. Adding a command is one entry here plus
@@ -66,8 +67,8 @@ export const commands = {
   ),
 
   'edge.connect': command<{ edge: EdgeView; pinnedPort?: number; message: string }>()(
-    "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none.",
-    z.strictObject({ source: id, target: id }),
+    "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none. Across runtimes (hosts), `address` is the worker's door as the orchestrator's host reaches it (host:port or URL); without it the core derives it from the runtime's URL, and answers `invalid_input` with details.needsAddress when it cannot.",
+    z.strictObject({ source: id, target: id, address: z.string().min(1).max(300).optional() }),
   ),
   'edge.disconnect': command<{ revokedExport: boolean; message: string }>()(
     "Takes the allow entry back, and the worker's export when no other edge points at it.",
@@ -130,6 +131,7 @@ export const commands = {
   ...exposeCommands, // gateway and exposures
   ...sessionsCommands, // sessions browser and timeline
   ...studioCommands, // shell capabilities (folder picker) and the secret store
+  ...runtimesCommands, // runtimes on other hosts attached to this Studio
 } as const;
 
 /** Every command name. */

@@ -10,3 +10,4 @@ export * from './studio';
 export * from './follow';
 export * from './formation';
 export * from './task-send';
+export * from './runtimes';
