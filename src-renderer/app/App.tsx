@@ -2,6 +2,7 @@ import { useStudio } from '../store';
 import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog } from '../features/graph';
 import { ConsolePanel } from '../features/console';
 import { CommandPalette } from '../features/commands';
+import { AddressDialog, AttachRuntimeDialog } from '../features/runtimes';
 import { Notices } from './Notices';
 import { RestartDialog } from './RestartToApply';
 import { SidePanel } from './SidePanel';
@@ -32,6 +33,8 @@ export function App() {
       <RemoteUrlDialog />
       <RemoveDialog />
       <RestartDialog />
+      <AttachRuntimeDialog />
+      <AddressDialog />
       <CommandPalette />
       <Notices />
     </GraphProvider>

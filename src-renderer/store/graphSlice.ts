@@ -164,6 +164,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
         return;
       }
       if (s.edgeViews.some((e) => e.source === source && e.target === target)) return;
+      // Across hosts each half is written on its own host (not one undo step here).
+      if (s.capsules[target] && s.capsules[target].runtime !== from.runtime) return s.connectAcross(source, target);
       await edit('Could not connect', async () => {
         const src = history.ref(source);
         const dst = history.ref(target);

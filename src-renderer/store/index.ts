@@ -11,6 +11,7 @@ import { createTasksSlice } from './tasksSlice';
 import { createTracesSlice } from './tracesSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createInspectorSlice } from './inspectorSlice';
+import { createRuntimesSlice } from './runtimesSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -43,6 +44,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createSessionsSlice(...a),
   ...createFlowSlice(...a),
   ...createInspectorSlice(...a),
+  ...createRuntimesSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */

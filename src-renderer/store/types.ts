@@ -9,9 +9,10 @@ import type { TasksSlice } from './tasksSlice';
 import type { TracesSlice } from './tracesSlice';
 import type { SessionsSlice } from './sessionsSlice';
 import type { InspectorSlice } from './inspectorSlice';
+import type { RuntimesSlice } from './runtimesSlice';
 
 /** The one bound store: every feature's slice side by side. */
-export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice;
+export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice & RuntimesSlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<T> = StateCreator<StudioState, [], [], T>;

@@ -43,6 +43,7 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     { id: 'add-worker', title: 'Add worker', keywords: 'new capsule', enabled: () => true, run: () => s().addCapsuleAt('worker', tools.centre()) },
     { id: 'add-remote', title: 'Add remote agent…', keywords: 'a2a url card', enabled: () => true, run: () => s().askRemoteUrl(tools.centre()) },
     { id: 'duplicate', title: 'Duplicate selected capsule', keywords: 'copy clone', enabled: () => selectedCapsule() !== null, run: () => s().duplicateCapsule(selectedCapsule()!) },
+    { id: 'attach-runtime', title: 'Attach runtime…', keywords: 'remote host server serve connect', enabled: () => true, run: () => s().openAttach() },
     { id: 'sessions', title: 'Open sessions', keywords: 'traces history browser', enabled: () => true, run: () => s().showSessions('sessions') },
     { id: 'timeline', title: 'Open timeline', keywords: 'sessions gantt', enabled: () => true, run: () => s().showSessions('timeline') },
     { id: 'undo', title: 'Undo', hint: 'Ctrl+Z', enabled: () => s().canUndo, run: () => s().undo() },
