@@ -73,11 +73,11 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
   const group = page.getByRole('group', { name: 'Runtime far host' });
   await expect(group).toBeVisible();
   await expect(group).toContainText('connected');
-  await expect(page.getByTestId('runtime-far-host')).toContainText('connected');
+  await expect(page.getByTestId('runtime-far-host')).toHaveAttribute('data-state', 'connected');
+  // The runtime's area stands below the local formation: fit the view to see both.
+  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
   await expect(app.stateOf('far-writer')).toHaveText('Idle', { timeout: 20_000 });
-  // The local formation stays where it was, beside the runtime's frame.
   await expect(app.canvas.capsule('coordinator')).toBeVisible();
-  await page.getByRole('button', { name: 'Fit view' }).click();
   await page.screenshot({ path: '/tmp/remote-groups.png' });
 
   const entry = await app.console.sendTo('@far-host/far-writer', 'Write something far away');

@@ -164,7 +164,7 @@ describe('a Studio attached to runtimes on two hosts', () => {
     });
 
     // The sessions browser over host b's records.
-    const listed = await core.invoke('sessions.list', { runtime: 'host-b' } as never);
+    const listed = await core.invoke('sessions.list', { runtime: 'host-b' });
     expect(listed.sessions.map((s) => s.id)).toContain(helper.sessionId);
     const tail = await core.invoke('trace.tail', { sessionId: helper.sessionId! });
     expect(tail.events.map((e) => e.event_type)).toContain('task_canceled');

@@ -7,7 +7,7 @@ import { studioCommands } from './studio';
 import { taskCheckDataInput, taskSendInput, type DataCheck } from './task-send';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
 import { traceFollowCommands } from './follow';
-import { runtimesCommands } from './runtimes';
+import { runtimeId, runtimesCommands } from './runtimes';
 
 // The one map of commands between the UI and the core: `domain.verb` -> input schema (zod, parsed
 // at every shell boundary), output type, one line of doc. Adding a command is one entry here plus
@@ -19,6 +19,8 @@ const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ 
 const position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
 const id = z.string().min(1).max(200);
 const none = z.strictObject({}).optional();
+/** A command for the whole formation: this Studio's, or an attached runtime's (runtimes.ts). */
+const byRuntime = z.strictObject({ runtime: runtimeId.optional() }).optional();
 /** A manifest `name`: letters, digits, `.`, `-`, `_`, at most 63. */
 const capsuleName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/i);
 /** What becomes of the running capsules of the workspace being left. */
@@ -41,10 +43,10 @@ export const commands = {
     none,
   ),
   'formation.launch': command<{ launched: string[]; failed: { id: string; message: string }[] }>()(
-    'Launches every stopped capsule (workers first, so their addresses answer when the orchestrator starts).',
-    none,
+    'Launches every stopped capsule (workers first, so their addresses answer when the orchestrator starts); `runtime`: those of an attached runtime instead.',
+    byRuntime,
   ),
-  'formation.stop': command<{ stopped: string[] }>()('Ends every running session of the formation.', none),
+  'formation.stop': command<{ stopped: string[] }>()('Ends every running session of the formation (`runtime`: of an attached runtime instead).', byRuntime),
 
   'capsule.add': command<CapsuleView>()(
     'Creates a manifest from the orchestrator or worker template and a node at the given position.',

@@ -11,14 +11,15 @@ export function RuntimeChips() {
         <span key={r.id} className="runtime-chip" data-state={r.state} title={`${r.url}${r.message ? ` — ${r.message}` : ''}`} data-testid={`runtime-${r.id}`}>
           <span className="runtime-dot" aria-hidden="true" />
           <span className="runtime-chip-label">{r.label}</span>
-          <span className="runtime-chip-state">{runtimeStateText(r)}</span>
+          {/* Connected is the green dot (the toolbar is narrow); every other state is said in words. */}
+          {r.state === 'connected' ? <span className="sr-only">connected</span> : <span className="runtime-chip-state">{runtimeStateText(r)}</span>}
           <button type="button" className="runtime-chip-detach" aria-label={`Detach ${r.label}`} title={`Detach ${r.label} (its capsules keep running there)`} onClick={() => void s().detachRuntime(r.id)}>
             ×
           </button>
         </span>
       ))}
-      <button type="button" className="btn" onClick={() => s().openAttach()} title="Drive the capsules of a capsule serve --studio on another host">
-        Attach runtime…
+      <button type="button" className="btn" aria-label="Attach runtime…" onClick={() => s().openAttach()} title="Attach runtime…: drive the capsules of a capsule serve --studio on another host">
+        + Runtime
       </button>
     </div>
   );

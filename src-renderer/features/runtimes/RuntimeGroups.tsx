@@ -11,6 +11,8 @@ import './runtimes.css';
 /** Room a node card takes (capsule cards are ~232 x 180). */
 const CARD = { w: 240, h: 190 };
 const PAD = { x: 24, top: 48, bottom: 24 };
+/** Wide enough for the label (runtime, state, host). */
+const MIN_WIDTH = 380;
 
 export function RuntimeGroups() {
   const runtimes = useStudio((s) => s.runtimes);
@@ -43,7 +45,7 @@ export function RuntimeGroups() {
             role="group"
             aria-label={`Runtime ${r.label}`}
             data-testid={`runtime-group-${r.id}`}
-            style={{ transform: `translate(${b.x0 - PAD.x}px, ${b.y0 - PAD.top}px)`, width: b.x1 - b.x0 + 2 * PAD.x, height: b.y1 - b.y0 + PAD.top + PAD.bottom }}
+            style={{ transform: `translate(${b.x0 - PAD.x}px, ${b.y0 - PAD.top}px)`, width: Math.max(MIN_WIDTH, b.x1 - b.x0 + 2 * PAD.x), height: b.y1 - b.y0 + PAD.top + PAD.bottom }}
           >
             <div className="runtime-group-label" title={r.url}>
               <span className="runtime-dot" aria-hidden="true" />
