@@ -169,6 +169,17 @@ describe('a Studio attached to runtimes on two hosts', () => {
     const tail = await core.invoke('trace.tail', { sessionId: helper.sessionId! });
     expect(tail.events.map((e) => e.event_type)).toContain('task_canceled');
 
+    // Moving a runtime's node saves its own position on its host (the canvas offset taken off).
+    await core.invoke('capsule.move', { id: helper.id, position: { x: helper.position.x + 40, y: helper.position.y } });
+    await until('the moved node back from host b', () => {
+      void view().then((v) => (last = v));
+      return last?.capsules.find((c) => c.id === helper.id && c.position.x === helper.position.x + 40 && c.position.y === helper.position.y);
+    });
+    // Expose goes through host b's gateway; its answer names the capsule as this Studio does.
+    const exposed = await core.invoke('expose.enable', { capsuleId: helper.id });
+    expect(exposed.exposure.capsuleId).toBe(helper.id);
+    expect(exposed.token).toMatch(/\S{16,}/);
+
     // Host a killed: lost and retried; started again, it is back with its capsules.
     sa.proc.kill('SIGKILL');
     await until('host a lost', () => events.some((e) => e.event === 'runtimes.changed' && (e.payload as EventMap['runtimes.changed']).runtimes.some((r) => r.id === 'host-a' && r.state === 'lost' && r.retryInS !== undefined)));
