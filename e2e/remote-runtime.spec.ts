@@ -74,15 +74,33 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
   await expect(group).toBeVisible();
   await expect(group).toContainText('connected');
   await expect(page.getByTestId('runtime-far-host')).toHaveAttribute('data-state', 'connected');
-  // The runtime's area stands below the local formation: fit the view to see both.
-  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+  // The runtime's area stands below the local formation: find its capsule (the view goes to it).
+  await palette.open();
+  await palette.run('far-writer', 'far-writer');
   await expect(app.stateOf('far-writer')).toHaveText('Idle', { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
   await expect(app.canvas.capsule('coordinator')).toBeVisible();
   await page.screenshot({ path: '/tmp/remote-groups.png' });
 
   const entry = await app.console.sendTo('@far-host/far-writer', 'Write something far away');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   await expect(entry.getByLabel('Answer')).toContainText('Written on the far host.');
+
+  // An edge from this Studio's coordinator to the far host's worker (through the contract: at the
+  // zoom that shows both frames the cards are compact): the allow entry written here with the
+  // worker's door as this machine reaches it, the export on the far host's disk, drawn across.
+  await studio.core.invoke('edge.connect', { source: 'coordinator', target: '@far-host/far-writer' });
+  await expect
+    .poll(async () => (await studio.core.invoke('formation.get', {})).edges.find((e) => e.source === 'coordinator' && e.target === '@far-host/far-writer')?.address ?? '')
+    .toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect((await studio.core.invoke('manifest.read', { id: '@far-host/far-writer' })).source).toMatch(/peer_tasks:\s*\n\s*accept: true/);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(3);
+
+  // The far host goes away: its frame and chip say the link is lost and when it is tried again.
+  serve!.kill('SIGKILL');
+  await expect(page.getByTestId('runtime-far-host')).toContainText(/lost, retrying in \d+ s/);
+  await expect(group).toHaveAttribute('data-state', 'lost');
+  await expect(group).toContainText('lost');
 
   await page.getByRole('button', { name: 'Detach far host' }).click();
   await expect(group).toBeHidden();
