@@ -179,6 +179,8 @@ describe('a Studio attached to runtimes on two hosts', () => {
     const exposed = await core.invoke('expose.enable', { capsuleId: helper.id });
     expect(exposed.exposure.capsuleId).toBe(helper.id);
     expect(exposed.token).toMatch(/\S{16,}/);
+    expect((await core.invoke('expose.list', { runtime: 'host-b' })).exposures.map((e) => e.capsuleId)).toEqual([helper.id]);
+    expect((await core.invoke('expose.list', {})).exposures).toEqual([]);
 
     // Host a killed: lost and retried; started again, it is back with its capsules.
     sa.proc.kill('SIGKILL');
