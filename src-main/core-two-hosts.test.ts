@@ -182,6 +182,11 @@ describe('a Studio attached to runtimes on two hosts', () => {
     expect((await core.invoke('expose.list', { runtime: 'host-b' })).exposures.map((e) => e.capsuleId)).toEqual([helper.id]);
     expect((await core.invoke('expose.list', {})).exposures).toEqual([]);
 
+    // A capsule added to host b's formation is made on that host, under its id here.
+    const added = await core.invoke('capsule.add', { kind: 'worker', name: 'extra', position: { x: helper.position.x, y: helper.position.y + 300 }, runtime: 'host-b' });
+    expect(added).toMatchObject({ id: '@host-b/extra', runtime: 'host-b', position: { x: helper.position.x, y: helper.position.y + 300 } });
+    await core.invoke('capsule.remove', { id: added.id, deleteManifest: true });
+
     // Host a killed: lost and retried; started again, it is back with its capsules.
     sa.proc.kill('SIGKILL');
     await until('host a lost', () => events.some((e) => e.event === 'runtimes.changed' && (e.payload as EventMap['runtimes.changed']).runtimes.some((r) => r.id === 'host-a' && r.state === 'lost' && r.retryInS !== undefined)));

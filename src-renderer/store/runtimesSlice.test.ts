@@ -60,6 +60,12 @@ describe('runtimes in the store', () => {
     expect(useStudio.getState().canUndo).toBe(true);
   });
 
+  it("adds a capsule dropped in a runtime's frame on that runtime, and one dropped elsewhere here", async () => {
+    await useStudio.getState().addCapsuleAt('worker', { x: 100, y: 650 });
+    await useStudio.getState().addCapsuleAt('worker', { x: 100, y: 300 });
+    expect(core.calls.filter((c) => c.cmd === 'capsule.add').map((c) => (c.input as { runtime?: string }).runtime ?? 'here')).toEqual(['far', 'here']);
+  });
+
   it('attaches with the token once and keeps only what the core answers', async () => {
     expect(await useStudio.getState().attachRuntime('http://127.0.0.1:7000', 'capsule_secret_token', 'far')).toBeNull();
     expect(core.calls.find((c) => c.cmd === 'runtimes.attach')?.input).toEqual({ url: 'http://127.0.0.1:7000', token: 'capsule_secret_token', label: 'far' });

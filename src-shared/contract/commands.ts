@@ -49,8 +49,8 @@ export const commands = {
   'formation.stop': command<{ stopped: string[] }>()('Ends every running session of the formation (`runtime`: of an attached runtime instead).', byRuntime),
 
   'capsule.add': command<CapsuleView>()(
-    'Creates a manifest from the orchestrator or worker template and a node at the given position.',
-    z.strictObject({ kind: z.enum(['orchestrator', 'worker']), name: capsuleName.optional(), position }),
+    "Creates a manifest from the orchestrator or worker template and a node at the given position (`runtime`: in an attached runtime's formation, on its host).",
+    z.strictObject({ kind: z.enum(['orchestrator', 'worker']), name: capsuleName.optional(), position, runtime: runtimeId.optional() }),
   ),
   'capsule.duplicate': command<CapsuleView>()(
     "Copies a capsule: a new manifest file with the same text under a new unique name (`name`, or `<name>-copy`, `-copy-2`, …) and no pinned port, and a node beside the original (or at `position`). Its own allow list comes along (the edges out of it); edges into the original are not copied.",
