@@ -98,9 +98,11 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
 
   // The far host goes away: its frame and chip say the link is lost and when it is tried again.
   serve!.kill('SIGKILL');
-  await expect(page.getByTestId('runtime-far-host')).toContainText(/lost, retrying in \d+ s/);
+  await expect(page.getByTestId('runtime-far-host')).toHaveAttribute('data-state', 'lost');
+  await expect(group).toContainText(/lost, retrying in \d+ s/);
   await expect(group).toHaveAttribute('data-state', 'lost');
   await expect(group).toContainText('lost');
+  await page.screenshot({ path: '/tmp/remote-lost.png' });
 
   await page.getByRole('button', { name: 'Detach far host' }).click();
   await expect(group).toBeHidden();
