@@ -86,10 +86,11 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   await expect(entry.getByLabel('Answer')).toContainText('Written on the far host.');
 
-  // An edge from this Studio's coordinator to the far host's worker (through the contract: at the
-  // zoom that shows both frames the cards are compact): the allow entry written here with the
-  // worker's door as this machine reaches it, the export on the far host's disk, drawn across.
-  await studio.core.invoke('edge.connect', { source: 'coordinator', target: '@far-host/far-writer' });
+  // An edge drawn from this Studio's coordinator to the far host's worker: the allow entry written
+  // here with the worker's door as this machine reaches it, the export on the far host's disk.
+  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await app.canvas.connect('coordinator', '@far-host/far-writer');
   await expect
     .poll(async () => (await studio.core.invoke('formation.get', {})).edges.find((e) => e.source === 'coordinator' && e.target === '@far-host/far-writer')?.address ?? '')
     .toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
