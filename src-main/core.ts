@@ -39,6 +39,7 @@ import { deployHandlers } from './deploy/studio-commands';
 import { testsHandlers } from './regression/studio-commands';
 import { createTracesService } from './workspace/traces';
 import { createForkService } from './workspace/fork-command';
+import { createRuntimes } from './runtimes';
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
 // platform needs as ports and map `handle` and `subscribe` onto IPC or a WebSocket. Every input is
@@ -126,9 +127,43 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const expose = createExposeService(ctx); // the gateway and its exposures
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
   const forks = createForkService(ctx, { traces, startSession: ports.startSession ?? launchSession }); // fork, family, compare
-  const handlers: Handlers = { ...formationHandlers(ctx), ...runHandlers(ctx), ...studioHandlers(ctx, secrets, processEnv), ...expose.handlers, ...deployHandlers(ctx, expose.exposedCapsules), ...traces.handlers, ...breakpoints.handlers, ...forks.handlers, ...testsHandlers(ctx, (id) => traces.rehearsalOf(id)), ...telemetryHandlers(telemetry, secrets, () => cfg.env!), 'trace.follow': perConnection('trace.follow'), 'trace.unfollow': perConnection('trace.unfollow') };
+  // Runtimes on other hosts: their capsules merged into the view clients hold, their commands routed to them.
+  const runtimes = createRuntimes({
+    userDataDir: cfg.userDataDir,
+    tokens: ports.runtimeTokens ?? createSecretStore({ file: join(cfg.userDataDir, 'runtime-tokens.json') }),
+    emit,
+    republish: () => ctx.republish(),
+    localView: () => (ctx.current() ? ctx.view() : undefined),
+    local: (cmd, input) => handleHere(cmd, input),
+    ...(cfg.runtimeBackoffMs ? { backoffMs: cfg.runtimeBackoffMs } : {}),
+  });
+  ctx.extendView = runtimes.extend;
+  const handlers: Handlers = {
+    ...formationHandlers(ctx),
+    ...runHandlers(ctx),
+    ...studioHandlers(ctx, secrets, processEnv),
+    ...expose.handlers,
+    ...deployHandlers(ctx, expose.exposedCapsules),
+    ...traces.handlers,
+    ...breakpoints.handlers,
+    ...forks.handlers,
+    ...testsHandlers(ctx, (id) => traces.rehearsalOf(id)),
+    ...telemetryHandlers(telemetry, secrets, () => cfg.env!),
+    ...runtimes.handlers,
+    'trace.follow': perConnection('trace.follow'),
+    'trace.unfollow': perConnection('trace.unfollow'),
+  };
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
+    if (isCommandName(cmd)) {
+      const routed = runtimes.route(cmd, input);
+      if (routed) return routed;
+    }
+    return handleHere(cmd, input);
+  };
+
+  /** Runs a command on this Studio's own formation. */
+  const handleHere = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     try {
       if (!isCommandName(cmd)) throw new CoreError('unknown_command', `Unknown command ${String(cmd).slice(0, 80)}`);
       const value = await (handlers[cmd] as (args: unknown) => unknown)(parseInput(cmd, input));
@@ -168,15 +203,18 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
       };
       listeners.add(listener);
       const answer = (): FollowAnswer => ({ following: followed.size, max: MAX_FOLLOWED_SESSIONS });
-      const follow = (cmd: 'trace.follow' | 'trace.unfollow', input: unknown): FollowAnswer => {
+      const follow = async (cmd: 'trace.follow' | 'trace.unfollow', input: unknown): Promise<FollowAnswer> => {
         if (!clients.has(connection)) throw new CoreError('disconnected', 'This client connection is closed.');
         const { sessionId } = parseInput(cmd, input);
-        if (cmd === 'trace.unfollow') followed.delete(sessionId);
-        else if (!followed.has(sessionId)) {
+        if (cmd === 'trace.unfollow') {
+          // A runtime's session: its link stops sending the lines once no client here follows it.
+          if (followed.delete(sessionId) && runtimes.owns(sessionId)) runtimes.unfollow(sessionId);
+        } else if (!followed.has(sessionId)) {
           if (followed.size >= MAX_FOLLOWED_SESSIONS) {
             throw new CoreError('limit_reached', `This client follows ${MAX_FOLLOWED_SESSIONS} sessions already, the most one client may; unfollow one (trace.unfollow) before following ${sessionId}.`);
           }
           followed.add(sessionId);
+          if (runtimes.owns(sessionId)) await runtimes.follow(sessionId);
         }
         return answer();
       };
@@ -184,7 +222,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
         async handle(cmd, input) {
           if (cmd !== 'trace.follow' && cmd !== 'trace.unfollow') return handle(cmd, input);
           try {
-            return { ok: true, value: follow(cmd, input) };
+            return { ok: true, value: await follow(cmd, input) };
           } catch (err) {
             return { ok: false, error: toErrorInfo(err) };
           }
@@ -193,6 +231,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
         close() {
           clients.delete(connection);
           listeners.delete(listener);
+          for (const sid of followed) if (runtimes.owns(sid)) runtimes.unfollow(sid);
           followed.clear();
         },
       };
@@ -201,6 +240,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     },
     connections: () => clients.size,
     async dispose() {
+      runtimes.dispose();
       ctx.dispose();
       await expose.dispose();
       await forks.dispose();

@@ -22,10 +22,13 @@ const client = createCoreClient((up) => {
     void s.loadFormation().then(() => s.catchUpTasks());
     void s.refollowTrace();
     void s.loadBreakpoints();
+    void s.loadRuntimes();
   }
 });
 setCoreClient(client);
 connectCoreEvents(client, ingest);
+// Attached runtimes change rarely (a link up, lost, refused): straight into the store.
+client.on('runtimes.changed', (p) => useStudio.getState().setRuntimes(p.runtimes));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

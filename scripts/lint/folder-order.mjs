@@ -14,7 +14,7 @@ export const FOLDER_ORDER = [
   ['launch'],
   ['gateway'],
   ['workspace'],
-  ['regression', 'deploy'],
+  ['regression', 'deploy', 'runtimes'],
   ['core'], // src-main/core.ts
   ['shell'],
   ['cli'],

@@ -32,6 +32,8 @@ export interface StudioConfig {
   sqliteBinding?: string;
   watchDebounceMs?: number;
   traceFlushMs?: number;
+  /** Waits between tries of a lost link to an attached runtime (tests use short ones). */
+  runtimeBackoffMs?: number[];
 }
 
 /** Platform needs the shells inject (the core itself stays plain Node). */
@@ -46,6 +48,8 @@ export interface StudioPorts {
   pickFolder?(purpose: 'open' | 'create' | 'export'): Promise<string | undefined>;
   /** Where secrets for ${NAME} are kept (default: a user-only file in the user data folder). */
   secrets?: SecretStore;
+  /** Where the tokens of attached runtimes are kept, apart from ${NAME} values (default: a user-only file beside them). */
+  runtimeTokens?: SecretStore;
 }
 
 export interface StudioContext {
@@ -75,6 +79,10 @@ export interface StudioContext {
    */
   changed(opts?: { quiet?: boolean }): string[];
   refreshCard(id: string, url: string): Promise<void>;
+  /** What clients see besides the open workspace (the capsules of attached runtimes), merged into every view sent. */
+  extendView?: (view: FormationView) => FormationView;
+  /** Sends clients what changed in the merged view (an attached runtime's formation changed). */
+  republish(): void;
   /** Why the workspace chosen at start could not be opened (named again by no_workspace errors). */
   startupError?: string;
   dispose(): void;
@@ -89,6 +97,8 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
   /** Workspaces left with capsules running (their delegations still need their formation). */
   const kept = new Map<string, Workspace>();
   const publisher = createFormationPublisher(emit);
+  /** The view clients hold: the workspace's, with the attached runtimes' capsules beside it. */
+  const sent = () => (ctx.extendView ? ctx.extendView(ctx.view()) : ctx.view());
 
   const ctx: StudioContext = {
     config,
@@ -133,20 +143,23 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
       recent.remember(next.dir);
       for (const r of next.snapshot().remotes) void ctx.refreshCard(r.id, r.url);
       live.reconcile(next);
-      return publisher.publishWhole(ctx.view());
+      return publisher.publishWhole(sent());
     },
     view: () => {
       const view = formationView(ctx.workspace().snapshot(), sessions.status, cards, live.restartReason);
       const elsewhere = sessions.runningElsewhere();
       return elsewhere ? { ...view, runningElsewhere: elsewhere } : view;
     },
-    syncedView: () => publisher.publish(ctx.view()),
+    syncedView: () => publisher.publish(sent()),
     stateSent: (status) => publisher.stateSent(status),
     changed(opts) {
       if (!ws) return [];
       const applied = live.reconcile(ws, opts);
-      publisher.publish(ctx.view());
+      publisher.publish(sent());
       return applied;
+    },
+    republish() {
+      if (ws) publisher.publish(sent());
     },
     async refreshCard(id, url) {
       const result = await fetchCard(url);

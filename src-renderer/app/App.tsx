@@ -3,6 +3,7 @@ import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog
 import { ConsolePanel } from '../features/console';
 import { CommandPalette } from '../features/commands';
 import { ReplayBar } from '../features/replay';
+import { AddressDialog, AttachRuntimeDialog } from '../features/runtimes';
 import { Notices } from './Notices';
 import { RestartDialog } from './RestartToApply';
 import { SidePanel } from './SidePanel';
@@ -36,6 +37,8 @@ export function App() {
       <RemoteUrlDialog />
       <RemoveDialog />
       <RestartDialog />
+      <AttachRuntimeDialog />
+      <AddressDialog />
       <CommandPalette />
       <ToolDialogs />
       <Notices />

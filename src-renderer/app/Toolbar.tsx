@@ -6,6 +6,7 @@ import { openPalette } from './paletteState';
 import { SessionsButton } from '../features/sessions';
 import { SecretsButton } from '../features/secrets';
 import { ToolsMenu } from './ToolsMenu';
+import { RuntimeChips } from '../features/runtimes';
 
 /** The top bar: which workspace is open, the formation-wide actions, undo/redo and theme. */
 export function Toolbar() {
@@ -53,6 +54,7 @@ export function Toolbar() {
       <button type="button" className="btn" onClick={openPalette} aria-label="Command palette" aria-keyshortcuts="Control+K Meta+K" title="Find a capsule or run a command (Ctrl+K)">
         Find…
       </button>
+      <RuntimeChips />
       <SessionsButton />
       <SecretsButton />
       <ToolsMenu />

@@ -38,6 +38,23 @@ export interface GraphSlice {
   resetHistory(): void;
 }
 
+/** Room a node card takes, and the frame drawn around a runtime's cards (as RuntimeGroups draws it). */
+const CARD = { w: 240, h: 190 };
+const FRAME = { x: 24, top: 48, bottom: 24 };
+
+/** The attached runtime whose frame holds a point of the canvas, if any. */
+export function runtimeAt(s: Pick<StudioState, 'capsules' | 'capsuleIds'>, p: { x: number; y: number }): string | undefined {
+  const boxes = new Map<string, { x0: number; y0: number; x1: number; y1: number }>();
+  for (const id of s.capsuleIds) {
+    const c = s.capsules[id];
+    if (!c?.runtime) continue;
+    const b = boxes.get(c.runtime) ?? { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+    boxes.set(c.runtime, { x0: Math.min(b.x0, c.position.x), y0: Math.min(b.y0, c.position.y), x1: Math.max(b.x1, c.position.x + CARD.w), y1: Math.max(b.y1, c.position.y + CARD.h) });
+  }
+  for (const [rt, b] of boxes) if (p.x >= b.x0 - FRAME.x && p.x <= b.x1 + FRAME.x && p.y >= b.y0 - FRAME.top && p.y <= b.y1 + FRAME.bottom) return rt;
+  return undefined;
+}
+
 export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
   const history = createHistory(() => set({ canUndo: history.canUndo, canRedo: history.canRedo }));
 
@@ -69,7 +86,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     return {
       ref,
       async restore() {
-        const view = await invoke('capsule.add', { kind: kindOf(c), name: c.name, position: c.position });
+        // A runtime's capsule comes back on its own host.
+        const view = await invoke('capsule.add', { kind: kindOf(c), name: c.name, position: c.position, ...(c.runtime ? { runtime: c.runtime } : {}) });
         history.rebind(ref, view.id);
         await invoke('manifest.write', { id: view.id, source: c.manifestSource });
       },
@@ -117,14 +135,17 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       set({ selectedId: id });
     },
     async addCapsuleAt(kind, position) {
+      // Dropped inside a runtime's frame: the capsule is made on that host.
+      const runtime = runtimeAt(get(), position);
+      const where = runtime ? { runtime } : {};
       await edit(`Could not add the ${kind}`, async () => {
-        const view = await invoke('capsule.add', { kind, position });
+        const view = await invoke('capsule.add', { kind, position, ...where });
         set({ selectedId: view.id });
         const ref = history.ref(view.id);
         return {
           label: `add ${view.name}`,
           undo: async () => void (await invoke('capsule.remove', { id: ref.id, deleteManifest: true })),
-          redo: async () => history.rebind(ref, (await invoke('capsule.add', { kind, name: view.name, position })).id),
+          redo: async () => history.rebind(ref, (await invoke('capsule.add', { kind, name: view.name, position, ...where })).id),
         };
       });
     },
@@ -164,6 +185,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
         return;
       }
       if (s.edgeViews.some((e) => e.source === source && e.target === target)) return;
+      // Across hosts each half is written on its own host (not one undo step here).
+      if (s.capsules[target] && s.capsules[target].runtime !== from.runtime) return s.connectAcross(source, target);
       await edit('Could not connect', async () => {
         const src = history.ref(source);
         const dst = history.ref(target);

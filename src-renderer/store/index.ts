@@ -14,6 +14,7 @@ import { createInspectorSlice } from './inspectorSlice';
 import { createReplaySlice } from './replaySlice';
 import { createBreakpointsSlice } from './breakpointsSlice';
 import { createForkSlice } from './forkSlice';
+import { createRuntimesSlice } from './runtimesSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -53,6 +54,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createReplaySlice(...a),
   ...createBreakpointsSlice(...a),
   ...createForkSlice(...a),
+  ...createRuntimesSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */

@@ -6,6 +6,8 @@ import type { SliceCreator } from './types';
 // store on demand; nothing here follows the live stream (the live trace panel does that).
 
 export interface SessionFilter {
+  /** An attached runtime whose records (on its host) are listed; '' for this Studio's. */
+  runtime: string;
   capsule: string;
   state: '' | 'running' | 'ended' | 'interrupted';
   /** Epoch ms bounds on the session's start, or null. */
@@ -64,7 +66,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
 
   return {
     sessionsView: 'closed',
-    sessionFilter: { capsule: '', state: '', since: null, until: null, search: '' },
+    sessionFilter: { runtime: '', capsule: '', state: '', since: null, until: null, search: '' },
     sessionList: [],
     sessionsLoading: false,
     traceStore: null,
@@ -88,6 +90,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
       set({ sessionsLoading: true });
       try {
         const r = await invoke('sessions.list', {
+          ...(f.runtime ? { runtime: f.runtime } : {}),
           ...(f.capsule ? { capsule: f.capsule } : {}),
           ...(f.state ? { state: f.state } : {}),
           ...(f.since !== null ? { since: f.since } : {}),

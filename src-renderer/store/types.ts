@@ -12,9 +12,10 @@ import type { InspectorSlice } from './inspectorSlice';
 import type { ReplaySlice } from './replaySlice';
 import type { BreakpointsSlice } from './breakpointsSlice';
 import type { ForkSlice } from './forkSlice';
+import type { RuntimesSlice } from './runtimesSlice';
 
 /** The one bound store: every feature's slice side by side. */
-export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice & ReplaySlice & BreakpointsSlice & ForkSlice;
+export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice & ReplaySlice & BreakpointsSlice & ForkSlice & RuntimesSlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<T> = StateCreator<StudioState, [], [], T>;

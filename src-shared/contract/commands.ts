@@ -13,6 +13,7 @@ import { taskCheckDataInput, taskSendInput, type DataCheck } from './task-send';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
 import { traceFollowCommands } from './follow';
 import { breakpointsCommands } from './breakpoints';
+import { runtimeId, runtimesCommands } from './runtimes';
 
 // The one map of commands between the UI and the core: `domain.verb` -> input schema (zod, parsed
 // at every shell boundary), output type, one line of doc. Adding a command is one entry here plus
@@ -24,6 +25,8 @@ const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ 
 const position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
 const id = z.string().min(1).max(200);
 const none = z.strictObject({}).optional();
+/** A command for the whole formation: this Studio's, or an attached runtime's (runtimes.ts). */
+const byRuntime = z.strictObject({ runtime: runtimeId.optional() }).optional();
 /** A manifest `name`: letters, digits, `.`, `-`, `_`, at most 63. */
 const capsuleName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/i);
 /** What becomes of the running capsules of the workspace being left. */
@@ -46,14 +49,14 @@ export const commands = {
     none,
   ),
   'formation.launch': command<{ launched: string[]; failed: { id: string; message: string }[] }>()(
-    'Launches every stopped capsule (workers first, so their addresses answer when the orchestrator starts).',
-    none,
+    'Launches every stopped capsule (workers first, so their addresses answer when the orchestrator starts); `runtime`: those of an attached runtime instead.',
+    byRuntime,
   ),
-  'formation.stop': command<{ stopped: string[] }>()('Ends every running session of the formation.', none),
+  'formation.stop': command<{ stopped: string[] }>()('Ends every running session of the formation (`runtime`: of an attached runtime instead).', byRuntime),
 
   'capsule.add': command<CapsuleView>()(
-    'Creates a manifest from the orchestrator or worker template and a node at the given position.',
-    z.strictObject({ kind: z.enum(['orchestrator', 'worker']), name: capsuleName.optional(), position }),
+    "Creates a manifest from the orchestrator or worker template and a node at the given position (`runtime`: in an attached runtime's formation, on its host).",
+    z.strictObject({ kind: z.enum(['orchestrator', 'worker']), name: capsuleName.optional(), position, runtime: runtimeId.optional() }),
   ),
   'capsule.duplicate': command<CapsuleView>()(
     "Copies a capsule: a new manifest file with the same text under a new unique name (`name`, or `<name>-copy`, `-copy-2`, …) and no pinned port, and a node beside the original (or at `position`). Its own allow list comes along (the edges out of it); edges into the original are not copied.",
@@ -72,8 +75,8 @@ export const commands = {
   ),
 
   'edge.connect': command<{ edge: EdgeView; pinnedPort?: number; message: string }>()(
-    "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none.",
-    z.strictObject({ source: id, target: id }),
+    "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none. Across runtimes (hosts), `address` is the worker's door as the orchestrator's host reaches it (host:port or URL); without it the core derives it from the runtime's URL, and answers `invalid_input` with details.needsAddress when it cannot.",
+    z.strictObject({ source: id, target: id, address: z.string().min(1).max(300).optional() }),
   ),
   'edge.disconnect': command<{ revokedExport: boolean; message: string }>()(
     "Takes the allow entry back, and the worker's export when no other edge points at it.",
@@ -142,6 +145,7 @@ export const commands = {
   ...deployCommands, // Export for Kubernetes
   ...testsCommands, // the Tests panel (capsule test)
   ...telemetryCommands, // OpenTelemetry settings
+  ...runtimesCommands, // runtimes on other hosts attached to this Studio
 } as const;
 
 /** Every command name. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runtimeId } from './runtimes';
 import type { AgentCard } from '../a2a';
 
 // The Expose commands and views (the gateway that lets outside A2A callers reach a
@@ -68,7 +69,10 @@ export const exposeCommands = {
       trustProxy: z.boolean().optional(),
     }),
   ),
-  'expose.list': command<{ gateway: GatewayView; exposures: ExposureView[] }>()('Exposed capsules and the gateway.', none),
+  'expose.list': command<{ gateway: GatewayView; exposures: ExposureView[] }>()(
+    "Exposed capsules and the gateway (`runtime`: an attached runtime's, on its host).",
+    z.strictObject({ runtime: runtimeId.optional() }).optional(),
+  ),
   'expose.enable': command<ExposeAnswer>()(
     'Exposes a capsule through the gateway with a new bearer token (shown once, stored hashed).',
     z.strictObject({ capsuleId, compat03: z.boolean().optional() }),

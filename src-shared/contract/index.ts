@@ -16,3 +16,4 @@ export * from './fork';
 export * from './deploy';
 export * from './tests';
 export * from './telemetry';
+export * from './runtimes';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runtimeId } from './runtimes';
 import type { TaskState } from '../a2a';
 import type { TraceEvent } from '../trace';
 
@@ -148,8 +149,9 @@ export const sessionsCommands = {
     z.strictObject({ sessionId, speed: z.number().min(0).max(1_000_000).optional() }),
   ),
   'sessions.list': command<{ sessions: SessionItemView[]; store: TraceStoreState }>()(
-    'Every past and running session, newest first, from the trace store; filters by capsule name, status, start time and text.',
+    "Every past and running session, newest first, from the trace store; filters by capsule name, status, start time and text. `runtime`: an attached runtime's records (on its host) instead of this Studio's.",
     z.strictObject({
+      runtime: runtimeId.optional(),
       capsule: z.string().min(1).max(200).optional(),
       state: z.enum(['running', 'ended', 'interrupted']).optional(),
       since: epochMs.optional(),

@@ -65,6 +65,8 @@ export interface CapsuleView {
   allow: string[];
   /** Set while the running session is older than the saved manifest (changes beyond the allow list and peer export): why a restart is needed. */
   restartToApply?: string;
+  /** The attached runtime (another host) that runs it; absent for this Studio's own capsules. */
+  runtime?: string;
 }
 
 /** What a remote agent's card says, trimmed for a node. */
@@ -90,6 +92,8 @@ export interface RemoteView {
   error?: string;
   /** The address an edge to this remote writes into an allow list. */
   address?: string;
+  /** The attached runtime whose formation holds it; absent for this Studio's own. */
+  runtime?: string;
 }
 
 /** An edge orchestrator -> target, derived from the orchestrator's allow list. */

@@ -138,6 +138,7 @@ async function start(): Promise<void> {
     {
       openExternal: (url) => (isExternalLink(url) ? shell.openExternal(url) : undefined),
       secrets: createSecretStore({ file: join(app.getPath('userData'), 'secrets.json'), cipher: keychainCipher(safeStorage) }),
+      runtimeTokens: createSecretStore({ file: join(app.getPath('userData'), 'runtime-tokens.json'), cipher: keychainCipher(safeStorage) }),
       pickFolder: folderPicker({ showOpenDialog: (options) => (currentWindow() ? dialog.showOpenDialog(currentWindow()!, options) : dialog.showOpenDialog(options)) }),
     },
   );

@@ -57,6 +57,8 @@ describe('remote Studio access', () => {
     await expect(open(url, { authorization: `Bearer ${other}` })).rejects.toThrow('HTTP 401');
     const ws = await open(url, { authorization: `Bearer ${token}` });
     expect(await invoke(ws, 'formation.get')).toMatchObject({ ok: true, value: { capsules: expect.any(Array) } });
+    // An attached Studio cannot make this host attach to others (with tokens of its own choosing).
+    expect(await invoke(ws, 'runtimes.list')).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     ws.close();
   });
 

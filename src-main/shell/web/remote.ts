@@ -35,6 +35,26 @@ function bearer(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
+/**
+ * The core as an attached Studio may drive it: everything but this host's own attached runtimes
+ * (a Studio elsewhere must not make this server open links to other hosts with its tokens).
+ */
+function attachedView(core: Core): Core {
+  return {
+    ...core,
+    connect(send) {
+      const c = core.connect(send);
+      return {
+        ...c,
+        handle: (cmd, input) =>
+          typeof cmd === 'string' && cmd.startsWith('runtimes.')
+            ? Promise.resolve({ ok: false, error: { code: 'invalid_input', message: `${cmd} is not offered to attached Studios; attach runtimes from a Studio of your own.` } })
+            : c.handle(cmd, input),
+      };
+    },
+  };
+}
+
 export function buildRemoteStudio(opts: RemoteStudioOptions, portOf: () => number): FastifyInstance {
   const app = Fastify({ logger: false });
   // Sockets by token id, so a revoked or rotated token closes the Studios that used it at once.
@@ -70,7 +90,7 @@ export function buildRemoteStudio(opts: RemoteStudioOptions, portOf: () => numbe
       open.set(id, set);
       set.add(socket);
       socket.on('close', () => set.delete(socket));
-      serveContract(opts.core, socket as never);
+      serveContract(attachedView(opts.core), socket as never);
     });
   });
   return app;

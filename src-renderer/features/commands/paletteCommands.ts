@@ -76,6 +76,7 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
       run: () => s().toggleBreakpoint({ kind: 'edge', from: selectedEdge()!.source, to: selectedEdge()!.target }),
     },
     { id: 'breakpoints-clear', title: 'Clear all breakpoints', keywords: 'pause debug', enabled: () => s().breakpoints.breakpoints.length > 0, run: () => s().clearBreakpoints() },
+    { id: 'attach-runtime', title: 'Attach runtime…', keywords: 'remote host server serve connect', enabled: () => true, run: () => s().openAttach() },
     { id: 'sessions', title: 'Open sessions', keywords: 'traces history browser', enabled: () => true, run: () => s().showSessions('sessions') },
     { id: 'timeline', title: 'Open timeline', keywords: 'sessions gantt', enabled: () => true, run: () => s().showSessions('timeline') },
     { id: 'replay', title: 'Replay session', keywords: 'recording play trace run animate', enabled: () => !s().replayLoading, run: () => replayLatest() },

@@ -17,23 +17,30 @@ export interface ExposeState {
   error: string | null;
 }
 
+/** The attached runtime a capsule id names (`@host-b/writer`), or undefined for this Studio's own. */
+const runtimeOf = (capsuleId: string) => /^@([a-z0-9][a-z0-9-]{0,31})\//.exec(capsuleId)?.[1];
+
 export function useExpose(capsuleId: string) {
+  // A runtime's capsule is exposed by that host's gateway: its list comes from there, and this
+  // Studio's own exposure events are not about it.
+  const runtime = runtimeOf(capsuleId);
   const [s, setS] = useState<ExposeState>({ gateway: null, exposure: null, fresh: null, log: [], busy: false, error: null });
   const patch = (p: Partial<ExposeState>) => setS((x) => ({ ...x, ...p }));
 
   const refresh = useCallback(async () => {
     try {
-      const list = await invoke('expose.list', {});
+      const list = await invoke('expose.list', runtime ? { runtime } : {});
       const log = await invoke('expose.accessLog', { capsuleId, limit: LOG_LIMIT });
       setS((x) => ({ ...x, gateway: list.gateway, exposure: list.exposures.find((e) => e.capsuleId === capsuleId) ?? null, log, error: null }));
     } catch (err) {
       patch({ error: describeError(err) });
     }
-  }, [capsuleId]);
+  }, [capsuleId, runtime]);
 
   useEffect(() => {
     setS({ gateway: null, exposure: null, fresh: null, log: [], busy: false, error: null });
     void refresh();
+    if (runtime) return;
     const offs = [
       onCoreEvent('exposure.accessed', ({ entry }) => {
         if (entry.capsule === capsuleId) setS((x) => ({ ...x, log: [...x.log, entry].slice(-LOG_LIMIT) }));
@@ -45,7 +52,7 @@ export function useExpose(capsuleId: string) {
       }),
     ];
     return () => offs.forEach((off) => off());
-  }, [capsuleId, refresh]);
+  }, [capsuleId, runtime, refresh]);
 
   const run = async (work: () => Promise<void>) => {
     patch({ busy: true, error: null });

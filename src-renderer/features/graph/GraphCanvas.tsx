@@ -33,6 +33,7 @@ import { useAutoPlace } from './useAutoPlace';
 import { useCanvasMenu } from './useCanvasMenu';
 import { useFocusNode } from './useFocusNode';
 import { useMinimap } from './useMinimap';
+import { RuntimeGroups } from '../runtimes';
 
 // Module scope: xyflow re-mounts every node when these objects change identity.
 const nodeTypes = { capsule: CapsuleNode, remote: RemoteNode, external: ExternalNode };
@@ -184,6 +185,7 @@ export function GraphCanvas() {
           aria-label="Formation canvas"
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1.5} />
+          <RuntimeGroups />
           <Controls showInteractive={false} position="bottom-left" />
           <Panel position="top-right" className="graph-tools">
             <button type="button" className="btn" disabled={empty} onClick={() => void autoLayoutAll()} title="Arrange every node: orchestrators left of their workers (one undo step)">

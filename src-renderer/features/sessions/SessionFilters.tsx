@@ -9,6 +9,7 @@ const fromInput = (v: string) => (v ? new Date(v).getTime() : null);
 export function SessionFilters() {
   const filter = useStudio((s) => s.sessionFilter);
   const list = useStudio((s) => s.sessionList);
+  const runtimes = useStudio((s) => s.runtimes);
   const capsuleNames = useStudio((s) => s.capsuleIds.map((id) => s.capsules[id].name).join('\n'));
   const [search, setSearch] = useState(filter.search);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -37,6 +38,16 @@ export function SessionFilters() {
           timer.current = setTimeout(() => set({ search: v }), 250);
         }}
       />
+      {runtimes.length ? (
+        <select className="select" aria-label="Host" value={filter.runtime} onChange={(e) => set({ runtime: e.target.value, capsule: '' })}>
+          <option value="">This Studio</option>
+          {runtimes.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.label} ({r.state})
+            </option>
+          ))}
+        </select>
+      ) : null}
       <div className="sessions-filter-row">
         <select className="select" aria-label="Capsule" value={filter.capsule} onChange={(e) => set({ capsule: e.target.value })}>
           <option value="">All capsules</option>

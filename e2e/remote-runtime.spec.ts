@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { expect, test } from './fixtures';
+import { ROOT } from './support/studio';
+import { StudioPage } from './pages/studio';
+import { CommandPalettePage } from './pages/commandPalette';
+
+// A runtime on "another host" (a `capsule serve --studio` with its own home, records and port,
+// loopback only), attached from the UI dialog: its capsule stands in a frame labelled with the
+// runtime and its link state, runs a task sent from the console, and leaves when detached.
+
+let serve: ChildProcess | undefined;
+let home: string | undefined;
+
+test.afterEach(() => {
+  if (serve && serve.exitCode === null) serve.kill('SIGKILL');
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+async function startServe(): Promise<{ url: string; token: string }> {
+  home = mkdtempSync(join(tmpdir(), 'studio-remote-'));
+  const ws = join(home, 'ws');
+  mkdirSync(ws);
+  writeFileSync(
+    join(ws, 'far-writer.yaml'),
+    'name: far-writer\nversion: "1"\nrole: worker\ninference:\n  transport: embedded\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n  rehearsal:\n    replies:\n      - turns:\n          - text: "Written on the far host."\n',
+  );
+  writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: far-writer\n    manifest: far-writer.yaml\n    position: { x: 100, y: 40 }\nremotes: []\n');
+  serve = spawn(process.execPath, [join(ROOT, 'bin', 'capsule.js'), 'serve', '--workspace', ws, '--studio', '--studio-port', '0'], { env: { ...process.env, CAPSULE_HOME: join(home, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  await new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`serve printed no token: ${lines.join(' | ')}`)), 30_000);
+    createInterface({ input: serve!.stdout! }).on('line', (l) => {
+      lines.push(l);
+      if (l.startsWith('studio token: ')) {
+        clearTimeout(timer);
+        done();
+      }
+    });
+  });
+  return { url: lines.find((l) => l.startsWith('studio: '))!.slice(8), token: lines.find((l) => l.startsWith('studio token: '))!.slice(14) };
+}
+
+test('attach a runtime from the dialog, see its capsules grouped and labelled, run one, detach', async ({ page, studio }) => {
+  void studio;
+  const remote = await startServe();
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await expect(app.stateOf('coordinator')).toHaveText('Stopped');
+
+  // The command palette offers it too.
+  const palette = new CommandPalettePage(page);
+  await palette.open();
+  await palette.run('attach runtime', 'Attach runtime…');
+  const dialog = page.getByRole('dialog', { name: 'Attach a runtime' });
+  await expect(dialog).toBeVisible();
+
+  // A wrong token is refused (401) and nothing is attached.
+  await dialog.getByLabel('Runtime URL').fill(remote.url);
+  await dialog.getByLabel('Token').fill('capsule_wrong_token');
+  await dialog.getByLabel('Label (optional)').fill('far host');
+  await dialog.getByRole('button', { name: 'Attach' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('401');
+  await expect(dialog.getByLabel('Token')).toHaveValue('');
+
+  await dialog.getByLabel('Token').fill(remote.token);
+  await dialog.getByRole('button', { name: 'Attach' }).click();
+  await expect(dialog).toBeHidden();
+
+  const group = page.getByRole('group', { name: 'Runtime far host' });
+  await expect(group).toBeVisible();
+  await expect(group).toContainText('connected');
+  await expect(page.getByTestId('runtime-far-host')).toHaveAttribute('data-state', 'connected');
+  // The runtime's area stands below the local formation: find its capsule (the view goes to it).
+  await palette.open();
+  await palette.run('far-writer', 'far-writer');
+  await expect(app.stateOf('far-writer')).toHaveText('Idle', { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+  await expect(app.canvas.capsule('coordinator')).toBeVisible();
+  await page.screenshot({ path: '/tmp/remote-groups.png' });
+
+  const entry = await app.console.sendTo('@far-host/far-writer', 'Write something far away');
+  await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
+  await expect(entry.getByLabel('Answer')).toContainText('Written on the far host.');
+
+  // An edge drawn from this Studio's coordinator to the far host's worker: the allow entry written
+  // here with the worker's door as this machine reaches it, the export on the far host's disk.
+  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await app.canvas.connect('coordinator', '@far-host/far-writer');
+  await expect
+    .poll(async () => (await studio.core.invoke('formation.get', {})).edges.find((e) => e.source === 'coordinator' && e.target === '@far-host/far-writer')?.address ?? '')
+    .toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect((await studio.core.invoke('manifest.read', { id: '@far-host/far-writer' })).source).toMatch(/peer_tasks:\s*\n\s*accept: true/);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(3);
+
+  // The far host goes away: its frame and chip say the link is lost and when it is tried again.
+  serve!.kill('SIGKILL');
+  await expect(page.getByTestId('runtime-far-host')).toHaveAttribute('data-state', 'lost');
+  await expect(group).toContainText(/lost, retrying in \d+ s/);
+  await expect(group).toHaveAttribute('data-state', 'lost');
+  await expect(group).toContainText('lost');
+  await page.screenshot({ path: '/tmp/remote-lost.png' });
+
+  await page.getByRole('button', { name: 'Detach far host' }).click();
+  await expect(group).toBeHidden();
+  await expect(app.canvas.capsule('far-writer')).toBeHidden();
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { splitRuntimeId, type CapsuleView, type EdgeView } from '../../src-shared/contract';
+import { deriveAddress } from './cross-edge';
+import { createNamer, doorPort, hostPort, linkAcross } from './names';
+import { relayEvent } from './relay';
+
+// How a runtime's formation is named here, which allow entries are edges across hosts, and which
+// worker address an edge across hosts writes (or asks for).
+
+const capsule = (over: Partial<CapsuleView>): CapsuleView => ({ id: 'w', name: 'w', manifestPath: 'w.yaml', position: { x: 10, y: 20 }, role: 'worker', driver: 'rehearsal', model: null, rehearsal: true, port: null, manifestSource: '', manifestHash: '', issues: [], state: 'idle', queued: 0, tasks: 0, acceptsPeerTasks: false, allow: [], ...over });
+
+describe('runtime names', () => {
+  it('namespaces ids, tags the runtime, shifts positions and takes the shift back', () => {
+    const n = createNamer('host-b', { x: 0, y: 500 });
+    const c = n.capsule(capsule({}));
+    expect(c).toMatchObject({ id: '@host-b/w', runtime: 'host-b', position: { x: 10, y: 520 } });
+    expect(splitRuntimeId(c.id)).toEqual({ runtime: 'host-b', id: 'w' });
+    expect(splitRuntimeId('writer')).toBeUndefined();
+    expect(n.toRuntime(c.position)).toEqual({ x: 10, y: 20 });
+    const edge: EdgeView = { id: 'o->external:x', source: 'o', target: 'external:x', targetKind: 'external', address: 'x' };
+    expect(n.edge(edge)).toMatchObject({ source: '@host-b/o', target: 'external:x' });
+  });
+
+  it('draws an allow entry naming another runtime door as an edge to that capsule', () => {
+    expect(hostPort('http://127.0.0.1:4000')).toBe('127.0.0.1:4000');
+    expect(hostPort('LOCALHOST:4000')).toBe('localhost:4000');
+    expect(doorPort(capsule({ url: 'http://127.0.0.1:4555' }))).toBe(4555);
+    const edges: EdgeView[] = [
+      { id: 'a', source: '@a/o', target: 'external:http://127.0.0.1:4000', targetKind: 'external', address: 'http://127.0.0.1:4000' },
+      { id: 'b', source: '@a/o', target: 'external:elsewhere:1', targetKind: 'external', address: 'elsewhere:1' },
+    ];
+    const out = linkAcross(edges, new Map([['127.0.0.1:4000', '@b/w']]));
+    expect(out[0]).toMatchObject({ target: '@b/w', targetKind: 'capsule' });
+    expect(out[1]).toBe(edges[1]);
+  });
+
+  it('derives the worker address when both hosts are known, and asks when it cannot be', () => {
+    const w = (url?: string) => ({ capsule: capsule({ port: 4100 }), ...(url ? { url } : {}) });
+    expect(deriveAddress(w('http://127.0.0.1:7000'), w('http://127.0.0.1:7001'), 4100)).toBe('http://127.0.0.1:4100');
+    expect(deriveAddress(w(), w('http://localhost:7001'), 4100)).toBe('http://127.0.0.1:4100');
+    expect(deriveAddress(w('http://10.0.0.4:7000'), w('http://10.0.0.5:7001'), 4100)).toBe('http://10.0.0.5:4100');
+    // The worker's runtime is reached over loopback from here, the orchestrator is on another host.
+    expect(deriveAddress(w('http://10.0.0.4:7000'), w('http://127.0.0.1:7001'), 4100)).toBeUndefined();
+    // Behind a TLS proxy: the proxy's host is not where the worker's door is.
+    expect(deriveAddress(w('http://10.0.0.4:7000'), w('https://studio.example.com'), 4100)).toBeUndefined();
+    // A worker here, an orchestrator on another host: where that host reaches this one is not known.
+    expect(deriveAddress(w('http://10.0.0.4:7000'), w(), 4100)).toBeUndefined();
+  });
+
+  it("relays a runtime's events under its ids and keeps its formation and exposures on its host", () => {
+    const seen: unknown[] = [];
+    const scope = { namer: createNamer('host-b', { x: 0, y: 0 }), remember: (s: unknown) => seen.push(s) };
+    const sid = `ses_${'a'.repeat(32)}`;
+    expect(relayEvent('task.updated', { capsuleId: 'w', sessionId: sid, task: { id: 'tsk_1' } }, scope, 'host b')).toEqual({ event: 'task.updated', payload: { capsuleId: '@host-b/w', sessionId: sid, task: { id: 'tsk_1' } } });
+    expect(seen).toEqual([sid]);
+    expect(relayEvent('notice.raised', { level: 'info', message: 'hello' }, scope, 'host b')?.payload).toEqual({ level: 'info', message: 'host b: hello' });
+    expect(relayEvent('exposure.changed', { exposures: [] }, scope, 'host b')).toBeUndefined();
+    expect(relayEvent('runtimes.changed', { runtimes: [] }, scope, 'host b')).toBeUndefined();
+    expect(relayEvent('capsule.stateChanged', 'not an object', scope, 'host b')).toBeUndefined();
+  });
+});

@@ -1,0 +1,97 @@
+import type { CapsuleView, CommandName, EventMap, EventName, FormationView } from '../../src-shared/contract';
+import type { Namer } from './names';
+
+// What a runtime's answers and events become here: its capsule ids namespaced (see names.ts), its
+// sessions remembered as its own (so trace.tail, trace.follow and the sessions browser for them go
+// back to it), and nothing else changed. Session ids are unique across hosts and stay as they are.
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 400;
+
+export interface RelayScope {
+  namer: Namer;
+  /** A session of this runtime was seen. */
+  remember(sessionId: unknown): void;
+}
+
+const renameCapsuleId = (s: RelayScope) => (x: unknown) => {
+  if (!isObj(x)) return x;
+  s.remember(x.id);
+  return str(x.capsuleId) ? { ...x, capsuleId: s.namer.id(x.capsuleId) } : x;
+};
+
+/** How each command's answer is named for this Studio; commands not named answer as they are. */
+const outputs: Partial<Record<CommandName, (v: Obj, s: RelayScope) => unknown>> = {
+  'capsule.add': (v, s) => capsule(v, s),
+  'capsule.duplicate': (v, s) => capsule(v, s),
+  'capsule.launch': (v, s) => capsule(v, s),
+  'capsule.restart': (v, s) => capsule(v, s),
+  'remote.refresh': (v, s) => s.namer.remote(v as never),
+  'edge.connect': (v, s) => ({ ...v, edge: s.namer.edge(v.edge as never) }),
+  'manifest.read': (v, s) => ({ ...v, id: s.namer.id(String(v.id)) }),
+  'formation.launch': (v, s) => ({
+    launched: (v.launched as string[]).map(s.namer.id),
+    failed: (v.failed as { id: string; message: string }[]).map((f) => ({ ...f, id: s.namer.id(f.id) })),
+  }),
+  'formation.stop': (v, s) => ({ stopped: (v.stopped as string[]).map(s.namer.id) }),
+  'sessions.list': (v, s) => ({ ...v, sessions: (v.sessions as unknown[]).map(renameCapsuleId(s)) }),
+  'sessions.get': (v, s) => ({ ...v, session: renameCapsuleId(s)(v.session) }),
+  'sessions.timeline': (v, s) => {
+    for (const b of (v.bars as Obj[]) ?? []) s.remember(b.sessionId);
+    return v;
+  },
+  'expose.list': (v, s) => ({ ...v, exposures: (v.exposures as Obj[]).map((e) => ({ ...e, capsuleId: s.namer.id(String(e.capsuleId)) })) }),
+  'expose.enable': (v, s) => ({ ...v, exposure: { ...(v.exposure as Obj), capsuleId: s.namer.id(String((v.exposure as Obj).capsuleId)) } }),
+  'expose.rotate': (v, s) => ({ ...v, exposure: { ...(v.exposure as Obj), capsuleId: s.namer.id(String((v.exposure as Obj).capsuleId)) } }),
+  'expose.update': (v, s) => ({ ...v, capsuleId: s.namer.id(String(v.capsuleId)) }),
+};
+
+function capsule(v: Obj, s: RelayScope): CapsuleView {
+  s.remember(v.sessionId);
+  return s.namer.capsule(v as unknown as CapsuleView);
+}
+
+export function relayOutput(cmd: CommandName, value: unknown, s: RelayScope): unknown {
+  const f = outputs[cmd];
+  if (!f || !isObj(value)) return value;
+  try {
+    return f(value, s);
+  } catch {
+    return value; // an answer of another shape (an older runtime) goes through as it is
+  }
+}
+
+/** A runtime's capsule after a capsule.stateChanged, with the fields the clients' fold sets. */
+export function patchState(view: FormationView, p: EventMap['capsule.stateChanged']): FormationView {
+  if (!view.capsules.some((c) => c.id === p.id)) return view;
+  const patch = { state: p.state, url: p.url, sessionId: p.sessionId, queued: p.queued, tasks: p.tasks, running: p.running, error: p.error };
+  return { ...view, capsules: view.capsules.map((c) => (c.id === p.id ? { ...c, ...patch } : c)) };
+}
+
+/**
+ * A runtime's event as this Studio emits it, or undefined for the events that stay on its host
+ * (its formation, folded by the service; its gateway's exposures; its own attached runtimes).
+ */
+export function relayEvent(event: string, payload: unknown, s: RelayScope, label: string): { event: EventName; payload: unknown } | undefined {
+  if (!isObj(payload)) return undefined;
+  switch (event) {
+    case 'capsule.stateChanged':
+      if (!str(payload.id)) return undefined;
+      s.remember(payload.sessionId);
+      return { event, payload: { ...payload, id: s.namer.id(payload.id) } };
+    case 'task.updated':
+    case 'task.progressed':
+    case 'delegation.updated':
+    case 'trace.appended':
+      if (!str(payload.sessionId)) return undefined;
+      s.remember(payload.sessionId);
+      return { event, payload: str(payload.capsuleId) ? { ...payload, capsuleId: s.namer.id(payload.capsuleId) } : payload };
+    case 'manifest.conflicted':
+      return str(payload.id) ? { event, payload: { ...payload, id: s.namer.id(payload.id) } } : undefined;
+    case 'notice.raised':
+      return str(payload.message) || typeof payload.message === 'string' ? { event, payload: { ...payload, message: `${label}: ${String(payload.message).slice(0, 2000)}` } } : undefined;
+    default:
+      return undefined;
+  }
+}

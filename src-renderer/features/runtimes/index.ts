@@ -1,0 +1,4 @@
+export { AttachRuntimeDialog } from './AttachRuntimeDialog';
+export { RuntimeChips } from './RuntimeChips';
+export { RuntimeGroups } from './RuntimeGroups';
+export { AddressDialog } from './AddressDialog';
