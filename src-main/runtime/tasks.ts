@@ -8,7 +8,7 @@ import {
   type TaskState,
   type TaskStatus,
 } from '../../src-shared/a2a';
-import { createMasker, type CompactTask, type TraceWriter } from '../trace';
+import { createMasker, isoNow, type CompactTask, type TraceWriter } from '../trace';
 import { compactTask, expandTask } from './compact';
 import type { TaskUsage } from './executor';
 import { readTaskPayload, statusTextOf, type FinishedTask, type RecordedTask } from './task-records';
@@ -207,7 +207,8 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       return out;
     },
     setStatus(t: LiveTask, state: TaskState, message?: Message) {
-      t.status = message ? { state, message, timestamp: new Date().toISOString() } : { state, timestamp: new Date().toISOString() };
+      const timestamp = isoNow();
+      t.status = message ? { state, message, timestamp } : { state, timestamp };
       if (listeners.size) emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
       if (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state)) {
         const settlers = t.settlers;

@@ -24,8 +24,8 @@ const MAX_BUFFER = 256 * 1024;
 let lastMs = 0;
 let lastIso = '';
 
-/** The current time as RFC 3339 ms; a burst within one millisecond formats it once. */
-function now(): string {
+/** The current time as RFC 3339 ms; a burst within one millisecond formats it once (trace lines, task timestamps). */
+export function isoNow(): string {
   const ms = Date.now();
   if (ms !== lastMs) {
     lastMs = ms;
@@ -98,7 +98,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       // Object.assign keeps the line's key order (ts, event_type, session_id, task_id, then the
       // event's own fields) without a rest-spread copy; the event's own ts or session_id still
       // win. The task id comes early so the index reads it from the line's head without a parse.
-      const head = event.task_id === undefined ? { ts: now(), event_type: event.event_type, session_id: sessionId } : { ts: now(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
+      const head = event.task_id === undefined ? { ts: isoNow(), event_type: event.event_type, session_id: sessionId } : { ts: isoNow(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
       const line = Object.assign(head, event) as TraceEvent;
       if (closed) return line;
       let json = JSON.stringify(line);
