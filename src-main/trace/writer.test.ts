@@ -67,7 +67,7 @@ describe('trace writer', () => {
     const secret = 'sk-live-123456';
     const w = createTraceWriter(path, 'ses_x', [secret]);
     const seen: Array<Record<string, unknown>> = [];
-    w.subscribe((e) => seen.push(e));
+    w.subscribe((e) => seen.push(e as unknown as Record<string, unknown>));
     const final = ['tsk_1', 'ctx', 'TASK_STATE_COMPLETED', null, 'done', `answer “${secret}”`, null];
     w.append({ event_type: 'task_end', task_id: 'tsk_1', state: 'TASK_STATE_COMPLETED' }, { key: 'final', value: final, json: JSON.stringify(final) });
     w.append({ event_type: 'task_end', task_id: 'tsk_2', state: 'TASK_STATE_COMPLETED', final });
