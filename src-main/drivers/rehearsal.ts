@@ -131,6 +131,8 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
     model: manifest.inference.model,
     // A script gives structured answers as `data`; unscripted turns answer a sample of the schema.
     structuredOutput: 'native',
+    // Scripted turns are computed here, paced by abortable timers whose callbacks cannot throw.
+    contained: true,
     answersAsMessage(taskText, taskMessage) {
       const first = replies.find((r) => matchesWhen(r.when, taskText) && matchesMessage(r, taskMessage))?.turns[0];
       return first?.answer_as === 'message' && !first.tool_calls?.length && !first.hang && first.error === undefined;

@@ -85,6 +85,12 @@ export interface Driver {
    * structured-output mode; `none` (the default) leaves it to the loop, which offers a tool.
    */
   readonly structuredOutput?: 'native' | 'none';
+  /**
+   * Everything a turn does stays inside the promise turn() returns: no socket, SDK callback or
+   * child process that could throw on its own. Its turns then run outside the task's last-resort
+   * scope (a scope costs every promise of the process a hook call while it is open).
+   */
+  readonly contained?: boolean;
   turn(req: TurnRequest): Promise<TurnResult>;
   /**
    * Whether the task will be answered with a Message, known before it runs (a rehearsal script

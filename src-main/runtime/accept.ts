@@ -2,6 +2,7 @@ import { invalidParams, taskNotFound, unsupportedOperation, type Message, type T
 import { newContextId, newTaskId } from '../../src-shared/ids';
 import type { AcceptedMessage, IncomingMessage } from './api';
 import { endTask, traceTask, type SessionCore } from './core';
+import { isoNow } from '../trace';
 import { messageText } from './message-text';
 import { MAX_TASK_PAYLOAD, statusMessage, type LiveTask } from './tasks';
 
@@ -90,7 +91,7 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
   const t: LiveTask = {
     id,
     contextId,
-    status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+    status: { state: 'TASK_STATE_SUBMITTED', timestamp: isoNow() },
     history: [{ ...message, contextId, taskId: id }],
     text,
     ...(incoming.traceparent ? { traceparent: incoming.traceparent } : {}),

@@ -61,10 +61,12 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
   // exactly, the index keeps it for GetTask after a restart. The registry keeps the same form.
   const task = core.registry.finalTask(t);
   const final = compactOf(task);
-  event.final = final;
-  traceTask(core, t, event);
+  // Serialized once: the line's last field and the JSON the registry keeps.
+  const finalJson = JSON.stringify(final);
+  event.task_id = t.id;
+  core.trace.append(event, { key: 'final', value: final, json: finalJson });
   // A rejected task never ran: what it carried stays in the records only.
-  core.registry.finish(t, exit !== 'rejected', task, final);
+  core.registry.finish(t, exit !== 'rejected', task, finalJson);
   shelveConversation(core, t, answer);
   if (core.queue.running === t.id) core.queue.running = null;
   core.queue.remove(t.id);

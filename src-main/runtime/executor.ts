@@ -46,6 +46,11 @@ export interface TaskRun {
   pauseAt?(point: PausePoint): Promise<PauseOutcome> | undefined;
   /** Adds an artifact (or a chunk of one) to the task while it works: an artifact update on streams. */
   addArtifact?(chunk: ArtifactChunk): void;
+  /**
+   * Runs work that can throw out of band (a provider's SDK, a tool, a child process) in the task's
+   * last-resort scope: an error nobody catches in it, or in anything it starts, fails this task.
+   */
+  guard<T>(work: () => T): T;
 }
 
 export type TaskOutcome =
@@ -69,6 +74,11 @@ export interface TaskExecutor {
   /** Whether a task starting with this message will be answered as a Message (see Driver.answersAsMessage). */
   answersAsMessage?(message: Message, text: string): boolean;
   dispose?(): void | Promise<void>;
+  /**
+   * The executor runs its out-of-band work through TaskRun.guard; without this the whole run is
+   * in the task's last-resort scope.
+   */
+  guardsItself?: boolean;
 }
 
 export interface ExecutorDeps {

@@ -9,7 +9,7 @@ export { policyOf, samePolicy } from './policy';
 export type * from './api';
 export type { TaskExecutor, TaskRun, TaskOutcome, ExecutorDeps, ExecutorFactory, FailureCause } from './executor';
 export { InputTimeoutError } from './executor';
-export { handleUnexpected, installLastResort, runInTaskScope, type LastResortOptions, type TaskScope } from './last-resort';
+export { handleUnexpected, installLastResort, leaveTaskScope, runInTaskScope, type LastResortOptions, type TaskScope } from './last-resort';
 export type { Tool, ToolContext, ToolOutcome, InFlightWork, ResidueItem } from './tool-types';
 // Formations (delegate_task, shell, sub-capsules) — the resolver a formation launcher passes as SessionOptions.formation.
 export { createSessionTools, liveFormation, staticFormation, type FormationMember, type FormationResolver, type FormationTarget } from './tools';

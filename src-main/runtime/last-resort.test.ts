@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Tool } from './tool-types';
-import { handleUnexpected } from './last-resort';
+import { handleUnexpected, leaveTaskScope, runInTaskScope, type TaskScope } from './last-resort';
 import { startTestSession, type TestSession } from './testing';
 import { traceLines } from './trace-lines';
 
@@ -49,5 +49,47 @@ describe('last-resort handler', () => {
     handleUnexpected(new Error('stray secret-value-1234'), 'uncaught exception', { log: (l) => logged.push(l) });
     // It names no session, so the secrets of every open one are masked out of it.
     expect(logged[1]).toBe('capsule: unexpected error (uncaught exception), the process keeps running: stray ***');
+  });
+
+  it('attributes errors only while a scope is undecided; the last one decided switches the context off', async () => {
+    const failures: string[] = [];
+    const scope = (taskId: string): TaskScope & { done: boolean } => ({
+      sessionId: 'ses_x',
+      taskId,
+      done: false,
+      get settled() {
+        return this.done;
+      },
+      fail(err) {
+        failures.push(`${taskId}: ${(err as Error).message}`);
+        return !this.done;
+      },
+    });
+    const a = scope('tsk_a');
+    const b = scope('tsk_b');
+    const log = () => undefined;
+    // Work each task detached (timers keep their async context), reported as the process would.
+    const later = (s: TaskScope, message: string) => new Promise<void>((done) => runInTaskScope(s, () => setTimeout(() => (handleUnexpected(new Error(message), 'uncaught exception', { log }), done()), 1)));
+    const first = later(a, 'a1');
+    const second = later(b, 'b1');
+    await Promise.all([first, second]);
+    expect(failures).toEqual(['tsk_a: a1', 'tsk_b: b1']);
+
+    // One decided, the other still open: the context stays on, and still names the open one.
+    const leftOfA = runInTaskScope(a, () => new Promise<void>((done) => setTimeout(done, 1)).then(() => handleUnexpected(new Error('a2'), 'unhandled rejection', { log })));
+    a.done = true;
+    leaveTaskScope(a);
+    await Promise.all([leftOfA, later(b, 'b2')]);
+    expect(failures).toEqual(['tsk_a: a1', 'tsk_b: b1', 'tsk_a: a2', 'tsk_b: b2']);
+
+    // The last one decided: nothing started before is attributed any more (the context is off).
+    const leftOfB = runInTaskScope(b, () => new Promise<void>((done) => setTimeout(done, 1)).then(() => handleUnexpected(new Error('b3'), 'unhandled rejection', { log })));
+    b.done = true;
+    leaveTaskScope(b);
+    await leftOfB;
+    expect(failures).toHaveLength(4);
+    // A decided scope is not entered again.
+    await later(b, 'b4');
+    expect(failures).toHaveLength(4);
   });
 });

@@ -3,23 +3,40 @@ import { maskOpenSecrets } from '../trace';
 
 // The last resort of a host process (the CLI's run/serve/studio, the Electron main process): an
 // error nobody caught, or a promise rejection nobody handled, must not end the process silently
-// and take every session with it. Each task runs inside a task scope; the async context carries
-// it into every callback and promise the task starts, so the handler knows whose work failed.
-// That task fails (with a runtime_error line in its trace); the process keeps serving the rest.
+// and take every session with it. The work of a task that can throw out of band (a provider's
+// SDK, a tool, a child process) runs inside the task's scope; the async context carries it into
+// every callback and promise that work starts, so the handler knows whose work failed. That task
+// fails (with a runtime_error line in its trace); the process keeps serving the rest.
+//
+// While any scope is open, Node calls a hook for every promise and async resource of the whole
+// process (the door's own requests included). So the context is switched on only while a task
+// that entered its scope is undecided, and off again once the last of them is: an error after
+// that belongs to no task anyway (a decided task's scope refuses it).
 
 /** The task a piece of work belongs to, as the last-resort handler sees it. */
 export interface TaskScope {
   readonly sessionId: string;
   readonly taskId: string;
+  /** The task's outcome is decided: errors from its leftover work are not its own. */
+  readonly settled: boolean;
   /** Fails the task because of err and traces it; false when the task had already ended. */
   fail(err: unknown, origin: string): boolean;
 }
 
 const scopes = new AsyncLocalStorage<TaskScope>();
+/** The undecided scopes that were entered; the async context is on while there is one. */
+const open = new Set<TaskScope>();
 
-/** Runs fn (and everything it schedules) as the work of one task. */
+/** Runs fn (and everything it schedules) as the work of one task, until leaveTaskScope(scope). */
 export function runInTaskScope<T>(scope: TaskScope, fn: () => T): T {
-  return process.env.NO_ALS ? fn() : scopes.run(scope, fn);
+  if (scope.settled) return fn();
+  open.add(scope);
+  return scopes.run(scope, fn);
+}
+
+/** The task's outcome is decided: its scope no longer keeps the async context on. */
+export function leaveTaskScope(scope: TaskScope): void {
+  if (open.delete(scope) && open.size === 0) scopes.disable();
 }
 
 export interface LastResortOptions {

@@ -21,6 +21,7 @@ function fakeRun(text: string): TaskRun & { lines: Array<Record<string, unknown>
     track: () => () => undefined,
     setWaiting: () => undefined,
     requestInput: async () => 'answer',
+    guard: (work) => work(),
     lines,
   };
 }

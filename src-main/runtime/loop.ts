@@ -1,4 +1,4 @@
-import { createDriver, createForkDriver, InferenceError, type ArtifactChunk, type ChatMessage, type ToolCall, type TurnFrame, type TurnResult } from '../drivers';
+import { createDriver, createForkDriver, InferenceError, type ArtifactChunk, type ChatMessage, type ToolCall, type TurnFrame, type TurnRequest, type TurnResult } from '../drivers';
 import { createStreamMask, type StreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
@@ -105,7 +105,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       const mask = streamSecrets.length ? createStreamMask(streamSecrets) : undefined;
       const frame = framer(task, turn);
       try {
-        result = await driver.turn({
+        const req: TurnRequest = {
           system: inference.system_prompt,
           messages: conv,
           tools: specs,
@@ -120,7 +120,9 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           onFrame: framesOf(frame, mask),
           onRetry: retriesOf(task, turn),
           onDivergence: divergencesOf(task, turn),
-        });
+        };
+        // A provider's SDK may throw out of band: its turn runs in the task's last-resort scope.
+        result = await (driver.contained ? driver.turn(req) : task.guard(() => driver.turn(req)));
       } catch (err) {
         if (mask) frame(mask.end());
         if (task.signal.aborted) throw err;
@@ -168,7 +170,8 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
         task.setWaiting(`tools: ${result.toolCalls.map((c) => c.name).join(', ')}`);
         let results: ChatMessage[];
         try {
-          results = await runToolCalls(result.toolCalls, deps.tools, task);
+          // Tools (delegations, shell, MCP) may lose an error in work they detach: their scope catches it.
+          results = await task.guard(() => runToolCalls(result.toolCalls, deps.tools, task));
         } catch (err) {
           if (err instanceof InputWaitFailed) return { ok: false, cause: 'input_timeout', message: err.message };
           throw err;
@@ -212,6 +215,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
 
   return {
     run,
+    guardsItself: true,
     answersAsMessage: (message, text) => driver.answersAsMessage?.(text, message) ?? false,
     dispose: () => driver.dispose?.(),
   };

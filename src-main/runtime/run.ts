@@ -3,7 +3,7 @@ import type { Message } from '../../src-shared/a2a';
 import type { ArtifactChunk, ChatMessage } from '../drivers';
 import { addArtifactChunk, replyMessage, responseArtifact } from './answer';
 import { InputTimeoutError, type TaskOutcome, type TaskRun, type TaskUsage } from './executor';
-import { runInTaskScope, type TaskScope } from './last-resort';
+import { leaveTaskScope, runInTaskScope, type TaskScope } from './last-resort';
 import type { InFlightWork } from './tool-types';
 import { conversationOf, endTask, traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
@@ -81,6 +81,7 @@ class RunningTask implements TaskRun {
     private readonly core: SessionCore,
     private readonly t: LiveTask,
     readonly conversation: ChatMessage[],
+    private readonly scope: TaskScope,
   ) {
     this.sessionId = core.sessionId;
     this.taskId = t.id;
@@ -92,6 +93,9 @@ class RunningTask implements TaskRun {
   }
   trace(event: { event_type: string } & Record<string, unknown>): void {
     traceTask(this.core, this.t, { ...event });
+  }
+  guard<T>(work: () => T): T {
+    return runInTaskScope(this.scope, work);
   }
   track(work: InFlightWork): () => void {
     const works = this.t.works;
@@ -147,6 +151,7 @@ class TaskCrash implements TaskScope {
   /** The task's outcome is decided: later errors in its leftover work are not its own. */
   settle(): void {
     this.t = undefined;
+    leaveTaskScope(this);
   }
   /** The executor answered (or threw): the run ends, unless a crash ended it first. */
   answer(ending: Ending): void {
@@ -170,20 +175,25 @@ class TaskCrash implements TaskScope {
 }
 
 /**
- * Runs a task in its own last-resort scope. One continuation on the executor's promise, no race
- * and no async frames (under the async context every promise of a request costs hook calls), and
- * no inline named functions (tsx names each one it assigns, a defineProperty call apiece).
+ * Runs a task. An executor that guards its own work (the agent loop enters the task's scope
+ * around driver turns and tools) runs outside it, the others run wholly inside it. One
+ * continuation on the executor's promise, no race and no async frames (while a scope is open every
+ * promise costs hook calls), and no inline named functions (tsx names each one it assigns, a
+ * defineProperty call apiece).
  */
 export function runTask(core: SessionCore, t: LiveTask): void {
   const scope = new TaskCrash(core, t);
-  runInTaskScope(scope, () => {
-    try {
-      startRun(core, t, scope);
-    } catch (err) {
-      scope.settle();
-      machineryFailed(core, t, err);
-    }
-  });
+  if (core.executor.guardsItself) startRunSafely(core, t, scope);
+  else runInTaskScope(scope, () => startRunSafely(core, t, scope));
+}
+
+function startRunSafely(core: SessionCore, t: LiveTask, scope: TaskCrash): void {
+  try {
+    startRun(core, t, scope);
+  } catch (err) {
+    scope.settle();
+    machineryFailed(core, t, err);
+  }
 }
 
 /** A bug in the task machinery must not take the session down: it is recorded and the slot freed. */
@@ -197,7 +207,7 @@ function startRun(core: SessionCore, t: LiveTask, scope: TaskCrash): void {
   t.startedAt = Date.now();
   core.registry.setStatus(t, 'TASK_STATE_WORKING');
   traceTask(core, t, { event_type: 'task_start', context_id: t.contextId });
-  const run = new RunningTask(core, t, conversationOf(core, t.contextId));
+  const run = new RunningTask(core, t, conversationOf(core, t.contextId), scope);
   let running: Promise<TaskOutcome>;
   try {
     running = core.executor.run(run);

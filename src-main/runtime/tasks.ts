@@ -8,7 +8,7 @@ import {
   type TaskState,
   type TaskStatus,
 } from '../../src-shared/a2a';
-import { createMasker, type CompactTask, type TraceWriter } from '../trace';
+import { createMasker, isoNow, type TraceWriter } from '../trace';
 import { compactTask, expandTask } from './compact';
 import type { TaskUsage } from './executor';
 import { readTaskPayload, statusTextOf, type FinishedTask, type RecordedTask } from './task-records';
@@ -215,7 +215,8 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       return out;
     },
     setStatus(t: LiveTask, state: TaskState, message?: Message) {
-      t.status = message ? { state, message, timestamp: new Date().toISOString() } : { state, timestamp: new Date().toISOString() };
+      const timestamp = isoNow();
+      t.status = message ? { state, message, timestamp } : { state, timestamp };
       if (listeners.size) emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
       if (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state)) {
         const settlers = t.settlers;
@@ -237,14 +238,14 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     /** The task as it ends, for its task_end line (what old tasks are read back from). */
     finalTask: toTask,
     /**
-     * A terminal task leaves the live set (`task` is finalTask's answer and `compact` its compact
-     * form when the caller has them). `keepPayload: false` (a rejected task) keeps only its
-     * FinishedTask: its message is in the records, not in memory.
+     * A terminal task leaves the live set (`task` is finalTask's answer and `compactJson` its
+     * compact form's JSON when the caller has them). `keepPayload: false` (a rejected task) keeps
+     * only its FinishedTask: its message is in the records, not in memory.
      */
-    finish(t: LiveTask, keepPayload = true, task: Task = toTask(t), compact?: CompactTask) {
+    finish(t: LiveTask, keepPayload = true, task: Task = toTask(t), compactJson?: string) {
       finished.set(t.id, { contextId: t.contextId, state: task.status.state, timestamp: task.status.timestamp, statusText: statusTextOf(task), offset: t.offset });
       live.delete(t.id);
-      if (keepPayload) keepWhole(t.id, compact ? JSON.stringify(compact) : compactTask(task));
+      if (keepPayload) keepWhole(t.id, compactJson ?? compactTask(task));
     },
   };
 }

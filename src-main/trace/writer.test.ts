@@ -61,4 +61,21 @@ describe('trace writer', () => {
     expect(text).toContain('***');
     expect(JSON.stringify(seen)).not.toContain('123456');
   });
+
+  it('writes a field serialized by the caller last, as the whole line would have it, and masks it too', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'trace-')), 'trace.jsonl');
+    const secret = 'sk-live-123456';
+    const w = createTraceWriter(path, 'ses_x', [secret]);
+    const seen: Array<Record<string, unknown>> = [];
+    w.subscribe((e) => seen.push(e as unknown as Record<string, unknown>));
+    const final = ['tsk_1', 'ctx', 'TASK_STATE_COMPLETED', null, 'done', `answer “${secret}”`, null];
+    w.append({ event_type: 'task_end', task_id: 'tsk_1', state: 'TASK_STATE_COMPLETED' }, { key: 'final', value: final, json: JSON.stringify(final) });
+    w.append({ event_type: 'task_end', task_id: 'tsk_2', state: 'TASK_STATE_COMPLETED', final });
+    w.dispose();
+    const [raw, whole] = readFileSync(path, 'utf8').trim().split('\n');
+    expect(raw).not.toContain('123456');
+    expect(raw.replace(/"ts":"[^"]*"/, '').replace('tsk_1"', 'tsk_2"')).toBe(whole.replace(/"ts":"[^"]*"/, ''));
+    expect(JSON.parse(raw).final[5]).toBe('answer “***”');
+    expect(seen[0].final).toEqual(['tsk_1', 'ctx', 'TASK_STATE_COMPLETED', null, 'done', 'answer “***”', null]);
+  });
 });

@@ -10,7 +10,11 @@ import type { TraceEvent } from '../../src-shared/trace';
 export interface TraceWriter {
   readonly path: string;
   readonly sessionId: string;
-  append(event: { event_type: string } & Record<string, unknown>): TraceEvent;
+  /**
+   * `last` is a field whose JSON the caller already has (a task_end's final task, which the
+   * registry keeps as that same JSON): it is written as the line's last field, as is.
+   */
+  append(event: { event_type: string } & Record<string, unknown>, last?: SerializedField): TraceEvent;
   /** Bytes in the file so far: a line appended after reading this starts at or past it. */
   readonly written: number;
   /** Listeners see every event as appended (live views, WatchSession, the index). */
@@ -19,13 +23,20 @@ export interface TraceWriter {
   dispose(): void;
 }
 
+/** A field of a trace line with its value already serialized (`json` is JSON.stringify(value)). */
+export interface SerializedField {
+  key: string;
+  value: unknown;
+  json: string;
+}
+
 const MAX_BUFFER = 256 * 1024;
 
 let lastMs = 0;
 let lastIso = '';
 
-/** The current time as RFC 3339 ms; a burst within one millisecond formats it once. */
-function now(): string {
+/** The current time as RFC 3339 ms; a burst within one millisecond formats it once (trace lines, task timestamps). */
+export function isoNow(): string {
   const ms = Date.now();
   if (ms !== lastMs) {
     lastMs = ms;
@@ -94,14 +105,18 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       if (written < 0) written = closed ? 0 : fstatSync(fd).size;
       return written;
     },
-    append(event) {
+    append(event, last) {
       // Object.assign keeps the line's key order (ts, event_type, session_id, task_id, then the
       // event's own fields) without a rest-spread copy; the event's own ts or session_id still
       // win. The task id comes early so the index reads it from the line's head without a parse.
-      const head = event.task_id === undefined ? { ts: now(), event_type: event.event_type, session_id: sessionId } : { ts: now(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
+      const head = event.task_id === undefined ? { ts: isoNow(), event_type: event.event_type, session_id: sessionId } : { ts: isoNow(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
       const line = Object.assign(head, event) as TraceEvent;
       if (closed) return line;
       let json = JSON.stringify(line);
+      if (last) {
+        json = `${json.slice(0, -1)},${JSON.stringify(last.key)}:${last.json}}`;
+        (line as Record<string, unknown>)[last.key] = last.value;
+      }
       if (masks.length && masks.some((m) => json.includes(m))) {
         json = maskSecrets(json, masks);
         // Listeners must not see the secret either: they get the masked line back.

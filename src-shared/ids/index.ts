@@ -7,42 +7,38 @@ const POOL_SIZE = 4096;
 const pool = new Uint8Array(POOL_SIZE);
 let poolAt = POOL_SIZE;
 
-function randomBytes(n: number): Uint8Array {
-  if (poolAt + n > POOL_SIZE) {
-    crypto.getRandomValues(pool);
-    poolAt = 0;
-  }
-  const out = pool.slice(poolAt, poolAt + n);
-  poolAt += n;
-  return out;
-}
-
 let lastMs = 0;
+let lastTs = '';
 let seq = 0;
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
-function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]];
+/** n bytes of the pool as hex, the first one's top bits set to the UUID variant when `variant`. */
+function randomHex(n: number, variant: boolean): string {
+  if (poolAt + n > POOL_SIZE) {
+    crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
+  let out = HEX[variant ? (pool[poolAt] & 0x3f) | 0x80 : pool[poolAt]];
+  for (let i = 1; i < n; i++) out += HEX[pool[poolAt + i]];
+  poolAt += n;
   return out;
 }
 
 /** 32 lowercase hex characters, increasing with time (and within one millisecond). */
 export function timeOrderedHex(now = Date.now()): string {
-  if (now <= lastMs) {
-    now = lastMs;
-    seq++;
-  } else {
+  // A clock that stepped back keeps the last millisecond, so ids still increase.
+  if (now <= lastMs) seq++;
+  else {
     lastMs = now;
     seq = 0;
+    // The timestamp's hex is the same for every id of one millisecond.
+    lastTs = now.toString(16).padStart(12, '0');
   }
-  const rand = randomBytes(8);
-  const ts = now.toString(16).padStart(12, '0');
   // 12 bits of sequence after the version nibble keep ids from one millisecond in order.
-  const seqHex = (seq & 0xfff).toString(16).padStart(3, '0');
-  rand[0] = (rand[0] & 0x3f) | 0x80;
-  return `${ts}7${seqHex}${hex(rand)}`;
+  const s = seq & 0xfff;
+  const seqHex = s < 0x10 ? `00${s.toString(16)}` : s < 0x100 ? `0${s.toString(16)}` : s.toString(16);
+  return `${lastTs}7${seqHex}${randomHex(8, true)}`;
 }
 
 export const newSessionId = () => `ses_${timeOrderedHex()}`;
@@ -52,9 +48,7 @@ export const newMessageId = () => `msg_${timeOrderedHex()}`;
 
 /** Short random id with a prefix, e.g. `dlg_7b31de`. */
 export function shortId(prefix: string, bytes = 3): string {
-  const b = new Uint8Array(bytes);
-  crypto.getRandomValues(b);
-  return `${prefix}_${hex(b)}`;
+  return `${prefix}_${randomHex(bytes, false)}`;
 }
 
 export const SESSION_ID_RE = /^ses_[0-9a-f]{32}$/;

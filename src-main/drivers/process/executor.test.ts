@@ -44,6 +44,7 @@ function fakeTask(text: string, contextId = 'ctx-1', conversation: TaskRun['conv
     },
     setWaiting() {},
     requestInput: () => Promise.reject(new Error('no input here')),
+    guard: (work) => work(),
   };
   return {
     run,
