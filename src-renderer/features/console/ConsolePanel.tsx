@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { conversationKey, conversationsOf, entriesOfConversation, useStudio } from '../../store';
 import { ConsoleComposer } from './ConsoleComposer';
+import { draftKey } from './drafts';
 import { ConsoleItem } from './ConsoleItem';
 import './console.css';
 
@@ -101,7 +102,7 @@ export function ConsolePanel() {
           <ConsoleItem key={e.key} entry={e} />
         ))}
       </ol>
-      <ConsoleComposer key={target ?? ''} capsuleId={target} running={running} placeholder={placeholder} />
+      <ConsoleComposer key={draftKey(dir, target)} capsuleId={target} running={running} placeholder={placeholder} />
     </section>
   );
 }
