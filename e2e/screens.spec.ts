@@ -146,6 +146,8 @@ for (const scheme of ['dark', 'light'] as const) {
     if (!(await app.tools.minimap.isVisible())) await app.tools.minimapToggle.click();
     await expect(app.tools.minimap).toBeVisible();
     await page.getByRole('button', { name: 'Close details' }).click();
+    // Closed, nothing is drawn selected: the panel and the canvas agree.
+    await expect(page.locator('.react-flow__node.selected')).toHaveCount(0);
     await app.tools.fitView.click();
     await shot('14-canvas-after-run');
   });
