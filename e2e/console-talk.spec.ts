@@ -120,6 +120,12 @@ test('a task that asks for input is answered from the console and from the inspe
   const row = page.getByRole('listitem', { name: `Task ${shedId}` });
   await expect(row.getByRole('group', { name: /^Input requested by task/ })).toContainText('Which colour should it be?');
   await bothThemes(app, 'inspector-input-required');
+  // Opened, the task shows its question once, with its reply box (not again as the status message).
+  await page.getByRole('button', { name: `Show details of task ${shedId}` }).click();
+  const detail = page.getByRole('group', { name: `Details of task ${shedId}` });
+  await expect(row.getByRole('group', { name: /^Input requested by task/ })).toHaveCount(1);
+  await expect(detail.getByRole('group', { name: /^Input requested by task/ })).toContainText('Which colour should it be?');
+  await expect(detail.getByRole('region', { name: 'Status', exact: true })).not.toContainText('Which colour');
   await c.reply(row, 'blue');
   await expect(row.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
   await expect(shed.getByTestId('task-state')).toHaveText('COMPLETED');
@@ -171,4 +177,25 @@ test('a data part is refused at its field until it fits the capsule’s contract
   await expect(c.entries.last()).toContainText('Not sent: data: this capsule takes a data part');
   await expect(c.dataProblems).toContainText('this capsule takes a data part');
   await bothThemes(app, 'console-data-sent');
+});
+
+test('what is typed for one capsule stays with it while another is picked', async ({ page, studio }) => {
+  const app = await launchWriter(page, studio);
+  const c = app.console;
+  await c.message.fill('Half a thought for the writer');
+  await c.dataToggle.click();
+  await c.data.fill('{"priority": 2}');
+  await c.target.selectOption('coordinator');
+  await expect(c.message).toHaveValue('');
+  await expect(c.data).toHaveCount(0);
+  await c.target.selectOption('writer');
+  await expect(c.message).toHaveValue('Half a thought for the writer');
+  await expect(c.data).toHaveValue('{"priority": 2}');
+  // Sent, the draft is gone: coming back finds an empty box.
+  await c.dataToggle.click();
+  const entry = await c.say('Half a thought for the writer, finished');
+  await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
+  await c.target.selectOption('coordinator');
+  await c.target.selectOption('writer');
+  await expect(c.message).toHaveValue('');
 });

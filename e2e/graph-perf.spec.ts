@@ -145,7 +145,8 @@ async function panAndDrag(page: Page, cdp: CDPSession, app: StudioPage, placeOf:
   const after = (await app.canvas.nodeById(id).boundingBox())!;
   expect(Math.abs(after.x - before.x) + Math.abs(after.y - before.y)).toBeGreaterThan(50);
   // The drop is saved: the core has the new place.
-  await expect.poll(() => placeOf(id)).not.toEqual(from);
+  // (A functional wait, not a timing: 1,000 capsules running on a shared machine save slowly.)
+  await expect.poll(() => placeOf(id), { timeout: 60_000 }).not.toEqual(from);
   return { pan, drag, id, from };
 }
 
@@ -206,8 +207,15 @@ for (const count of [300, 1000]) {
         .toBe(true);
       const edgesInView = await drawn.count();
       await expect(page.getByRole('status', { name: /in flight$/ }).first()).toHaveAccessibleName('1 in flight');
+      // GRAPH_PERF_TIMELINE=<dir> records a DevTools timeline (script samples, style, layout, paint)
+      // of the animated gestures and of the zoomed-in idle, one file per size, to profile them.
+      const timelineDir = process.env.GRAPH_PERF_TIMELINE;
+      const browser = page.context().browser()!;
+      const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler'];
+      if (timelineDir) await browser.startTracing(page, { path: join(timelineDir, `graph-${count}-gestures.json`), categories });
       const animatedIdle = await frameTimes(page, () => page.waitForTimeout(1000));
       const animated = await panAndDrag(page, cdp, app, placeOf);
+      if (timelineDir) await browser.stopTracing();
       await page.screenshot({ path: test.info().outputPath(`graph-${count}.png`) });
 
       // Zoomed in far enough that the dashes move (nodes drawn in full): only the edges in view are drawn.
@@ -216,9 +224,11 @@ for (const count of [300, 1000]) {
       for (let i = 0; i < 12 && (await moving.count()) === 0; i++) await zoomIn.click();
       await expect.poll(() => moving.count()).toBeGreaterThan(0);
       const inView = await moving.count();
+      if (timelineDir) await browser.startTracing(page, { path: join(timelineDir, `graph-${count}-zoomed.json`), categories });
       const zoomedIdle = await frameTimes(page, () => page.waitForTimeout(1000));
       const from = await emptySpot(page, app);
       const zoomedPan = await measure(page, cdp, pointerGesture(page, from, { x: -200, y: 150 }));
+      if (timelineDir) await browser.stopTracing();
       await page.screenshot({ path: test.info().outputPath(`graph-${count}-zoomed.png`) });
       await cdp.detach();
 

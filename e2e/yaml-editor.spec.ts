@@ -142,6 +142,41 @@ test("Ctrl+Z in the editor undoes the editor's edit only, and the Studio's undo 
   await expect.poll(async () => (await studio.core.invoke('formation.get', {})).edges.length).toBe(2);
 });
 
+test('one undo history for the form and the editor: each Ctrl+Z takes back the latest edit, whichever editor made it', async ({ page, studio }) => {
+  void studio;
+  const app = new StudioPage(page);
+  const m = app.manifest;
+  await page.goto('/');
+  await app.canvas.select('writer');
+  // A form edit, then typing in the YAML.
+  await m.field('Description').fill('Drafts paragraphs.');
+  await m.showYaml();
+  await expect.poll(() => m.yamlText()).toContain('description: Drafts paragraphs.');
+  const afterForm = await m.yamlText();
+  await m.caretAfter('description: Drafts paragraphs.');
+  await m.typeYaml(' Mine.');
+  await expect.poll(() => m.yamlText()).toContain('Drafts paragraphs. Mine.');
+
+  // In the editor: the typing first, then the form's edit, one step each.
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => m.yamlText()).toBe(afterForm);
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => m.yamlText()).toContain('description: Drafts short paragraphs.');
+  await expect(m.status).toHaveText('Saved');
+  await page.keyboard.press('Control+Shift+z');
+  await expect.poll(() => m.yamlText()).toBe(afterForm);
+
+  // In the form, the same history: its Undo takes back the description, its Redo brings back both.
+  await m.showForm();
+  await expect(m.field('Description')).toHaveValue('Drafts paragraphs.');
+  await m.undo.click();
+  await expect(m.field('Description')).toHaveValue('Drafts short paragraphs.');
+  await m.redo.click();
+  await m.redo.click();
+  await expect(m.field('Description')).toHaveValue('Drafts paragraphs. Mine.');
+  await expect(m.redo).toBeDisabled();
+});
+
 test('a comment and a ${VAR} survive a form edit round trip, and the core judges the reference', async ({ page, studio }) => {
   const app = new StudioPage(page);
   await openYaml(app);

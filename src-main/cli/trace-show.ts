@@ -1,4 +1,4 @@
-import type { SessionSummary, TaskSummary, TraceStore } from '../trace';
+import { liveSinceOf, taskInterrupted, type SessionSummary, type TaskSummary, type TraceStore } from '../trace';
 import { columns, formatDuration, formatTime, ruler } from './format';
 import { UserError } from './errors';
 
@@ -28,17 +28,10 @@ function sessionBlock(s: SessionSummary): string[] {
   return lines;
 }
 
-const FINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
-
-/**
- * A task's outcome. One that never ended was interrupted, not running, when its process is gone:
- * the session's process, or an earlier one of a resumed session (the task began before `liveSince`).
- */
+/** A task's outcome: its exit status, else interrupted (trace/outcome.ts), else its state. */
 function outcome(t: TaskSummary, sessionLive: boolean, liveSince: number | null): string {
   if (t.exitStatus) return t.exitStatus;
-  const began = t.startedAt ?? t.receivedAt;
-  const beforeResume = liveSince !== null && began !== null && began < liveSince;
-  if ((!sessionLive || beforeResume) && !FINAL.has(t.state)) return 'interrupted';
+  if (taskInterrupted(t, sessionLive, liveSince)) return 'interrupted';
   return t.state === 'TASK_STATE_WORKING' ? 'running' : t.state.replace('TASK_STATE_', '').toLowerCase();
 }
 
@@ -73,9 +66,7 @@ function harnessBlock(store: TraceStore, s: SessionSummary, tasks: TaskSummary[]
 
 export function printSummary(store: TraceStore, s: SessionSummary): void {
   const tasks = store.listTasks(s.id);
-  // The latest session_start is when the running process took over (a resumed session has several).
-  const starts = s.status === 'running' ? store.events(s.id, { types: ['session_start'], limit: 1000 }).events : [];
-  const liveSince = starts.length > 1 ? Date.parse(starts[starts.length - 1].ts) : null;
+  const liveSince = liveSinceOf(store, s);
   const lines = [...sessionBlock(s), ...tasksBlock(tasks, s.status === 'running', liveSince), ...harnessBlock(store, s, tasks)];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -8,6 +8,7 @@ export { createMasker } from './mask';
 export { compactOf, compactTask, expandTask, taskOfCompact, type CompactTask } from './final-task';
 export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index';
 export { findTraceFiles } from './records';
+export { liveSinceOf, taskInterrupted } from './outcome';
 export { listRunningSessions, writeRunningFile, removeRunningFile, pidAlive, type RunningSession, type RunningFile } from './running';
 export {
   AddressError,

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newSessionId, newTaskId } from '../../src-shared/ids';
@@ -21,6 +22,27 @@ function record(home: string, events: Iterable<{ event_type: string } & Record<s
 }
 
 describe('sessions over the trace store', () => {
+  it('shows a task whose process was killed as interrupted, and a running one as running', async () => {
+    studio = await createTestStudio({ workspace: null });
+    const { core, home } = studio;
+    const dead = spawnSync(process.execPath, ['-e', '']).pid; // a process that has exited
+    const cut = (pid: number) => {
+      const task = newTaskId();
+      return record(home, [
+        { event_type: 'session_start', capsule: 'doomed', pid },
+        { event_type: 'a2a_task_received', task_id: task, text: 'hang here' },
+        { event_type: 'task_start', task_id: task },
+      ]);
+    };
+    const killed = await core.invoke('sessions.get', { sessionId: cut(dead) });
+    expect(killed.session.status).toBe('interrupted');
+    expect(killed.tasks.map((t) => [t.state, t.interrupted])).toEqual([['TASK_STATE_WORKING', true]]);
+    const live = await core.invoke('sessions.get', { sessionId: cut(process.pid) });
+    expect(live.session.status).toBe('running');
+    expect(live.tasks.map((t) => t.interrupted)).toEqual([false]);
+  });
+
+
   it('lists, searches, pages events and draws the cause of a worker task', async () => {
     studio = await createTestStudio({ workspace: null });
     const { core, home } = studio;

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { CoreError, type SessionItemView, type SessionTaskView } from '../../src-shared/contract';
-import type { SessionSummary, TaskSummary } from '../trace';
+import { liveSinceOf, taskInterrupted, type SessionSummary, type TaskSummary } from '../trace';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { fallbackEvents, fallbackSessions } from './traces-fallback';
@@ -31,11 +31,12 @@ export interface TracesService {
   dispose(): Promise<void>;
 }
 
-function taskView(t: TaskSummary): SessionTaskView {
+function taskView(t: TaskSummary, sessionLive: boolean, liveSince: number | null): SessionTaskView {
   return {
     id: t.id,
     ord: t.ord,
     state: t.state,
+    interrupted: taskInterrupted(t, sessionLive, liveSince),
     text: t.text,
     answer: t.answer,
     failure: t.failure,
@@ -95,7 +96,9 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       }
       const found = await index.refresh(s, sessionId);
       // A session of 100k tasks opens on its first ones: the task picker lists at most MAX_TASKS.
-      const tasks = s.listTasks(sessionId, { limit: MAX_TASKS }).map(taskView);
+      const live = found.status === 'running';
+      const liveSince = liveSinceOf(s, found);
+      const tasks = s.listTasks(sessionId, { limit: MAX_TASKS }).map((t) => taskView(t, live, liveSince));
       return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks, store: index.state() };
     },
     async 'sessions.events'(q) {

@@ -132,7 +132,9 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       set((s) => ({ flowEdges: applyEdgeChanges(changes, s.flowEdges) }));
     },
     select(id) {
-      set({ selectedId: id });
+      // Nothing selected means no node drawn selected either (Close details); unselected nodes keep their identity.
+      if (id === null && get().flowNodes.some((n) => n.selected)) set((s) => ({ selectedId: null, flowNodes: s.flowNodes.map((n) => (n.selected ? { ...n, selected: false } : n)) }));
+      else set({ selectedId: id });
     },
     async addCapsuleAt(kind, position) {
       // Dropped inside a runtime's frame: the capsule is made on that host.

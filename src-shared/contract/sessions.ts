@@ -48,6 +48,8 @@ export interface SessionTaskView {
   id: string;
   ord: number;
   state: TaskState;
+  /** It never ended and no live process runs it (killed, crashed): its state is where it stopped. */
+  interrupted: boolean;
   text: string | null;
   answer: string | null;
   failure: string | null;

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { MAX_FILE_BYTES, type DataProblem } from '../../../src-shared/contract';
 import { useStudio } from '../../store';
+import { draftKey, keepDraft, readDraft } from './drafts';
 import { addFiles, type PickedFile } from './readFiles';
 import { useDataCheck } from './useDataCheck';
 
@@ -8,10 +9,13 @@ const kib = (n: number) => (n < 1024 ? `${n} B` : `${Math.ceil(n / 1024)} KiB`);
 
 /** The message box: text, an optional data part (checked against the capsule's contract as you type) and files. */
 export function ConsoleComposer({ capsuleId, running, placeholder }: { capsuleId: string | null; running: boolean; placeholder: string }) {
-  const [text, setText] = useState('');
-  const [dataOpen, setDataOpen] = useState(false);
-  const [dataText, setDataText] = useState('');
-  const [files, setFiles] = useState<PickedFile[]>([]);
+  // Mounted once per capsule (the panel keys it by capsule): it starts from that capsule's draft.
+  const [key] = useState(() => draftKey(useStudio.getState().workspace?.dir, capsuleId));
+  const [text, setText] = useState(() => readDraft(key)?.text ?? '');
+  const [dataOpen, setDataOpen] = useState(() => readDraft(key)?.dataOpen ?? false);
+  const [dataText, setDataText] = useState(() => readDraft(key)?.dataText ?? '');
+  const [files, setFiles] = useState<PickedFile[]>(() => readDraft(key)?.files ?? []);
+  useEffect(() => keepDraft(key, { text, dataText, dataOpen, files }), [key, text, dataText, dataOpen, files]);
   const [fileError, setFileError] = useState<string>();
   const [refused, setRefused] = useState<{ text: string; problems: DataProblem[] }>();
   const data = useDataCheck(capsuleId, dataText, dataOpen && running);

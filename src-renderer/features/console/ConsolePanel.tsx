@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { conversationKey, conversationsOf, entriesOfConversation, useStudio } from '../../store';
 import { ConsoleComposer } from './ConsoleComposer';
+import { draftKey } from './drafts';
 import { ConsoleItem } from './ConsoleItem';
 import './console.css';
 
@@ -42,7 +43,8 @@ export function ConsolePanel() {
   }, [lastShape]);
 
   const capsule = target ? capsules[target] : undefined;
-  const running = !!capsule && capsule.state !== 'stopped' && capsule.state !== 'failed';
+  const anyRunning = capsuleIds.some((id) => isRunning(capsules[id]?.state));
+  const running = !!capsule && isRunning(capsule.state);
   const placeholder = running ? (current ? `Follow up with ${capsule?.name}…` : `Message ${capsule?.name}…`) : capsule ? `Launch ${capsule.name} to send it a message` : 'Add a capsule first';
 
   return (
@@ -94,15 +96,26 @@ export function ConsolePanel() {
       </div>
       <ol className="console-log" ref={log} aria-label="Conversation">
         {entries.length === 0 ? (
-          <li className="console-empty muted">{running ? `A new conversation with ${capsule?.name}: what you send next starts a context, and the messages after it continue it.` : 'Launch the formation, then send a capsule a message here.'}</li>
+          <li className="console-empty muted">{emptyLine(capsule, running, anyRunning)}</li>
         ) : null}
         {entries.map((e) => (
           <ConsoleItem key={e.key} entry={e} />
         ))}
       </ol>
-      <ConsoleComposer key={target ?? ''} capsuleId={target} running={running} placeholder={placeholder} />
+      <ConsoleComposer key={draftKey(dir, target)} capsuleId={target} running={running} placeholder={placeholder} />
     </section>
   );
+}
+
+const isRunning = (state: string | undefined) => !!state && state !== 'stopped' && state !== 'failed';
+
+/** What the empty conversation says: true to the moment (no capsule, this one stopped or failed, or ready). */
+function emptyLine(capsule: { name: string; state: string } | undefined, running: boolean, anyRunning: boolean): string {
+  if (!capsule) return 'Add a capsule to the formation, then send it a message here.';
+  if (running) return `A new conversation with ${capsule.name}: what you send next starts a context, and the messages after it continue it.`;
+  if (capsule.state === 'failed') return `${capsule.name} failed to start: its Live trace says why; launch it again from its node.`;
+  if (anyRunning) return `${capsule.name} is stopped: launch it from its node, or pick a running capsule above.`;
+  return 'Launch the formation, then send a capsule a message here.';
 }
 
 /** A long id as its kind and its last characters (ids here are time-ordered: the end tells them apart). */

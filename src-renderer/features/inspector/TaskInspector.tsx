@@ -191,7 +191,12 @@ function StatusMessage({ task, agent }: { task: Task; agent: string }) {
           </>
         ) : null}
       </div>
-      {parts.length ? parts.map((p, i) => <PartView key={i} part={p} label={`${agent} status`} />) : <div className="muted">No status message.</div>}
+      {/* A question is the status message of a task waiting for input: the reply box under this section shows it once. */}
+      {task.status.state === 'TASK_STATE_INPUT_REQUIRED' ? null : parts.length ? (
+        parts.map((p, i) => <PartView key={i} part={p} label={`${agent} status`} />)
+      ) : (
+        <div className="muted">No status message.</div>
+      )}
     </div>
   );
 }

@@ -74,7 +74,7 @@ export function ManifestPanel({ capsuleId }: { capsuleId: string }) {
       <div className="manifest-body">
         {view === 'form' ? <ManifestForm capsuleId={capsuleId} draft={draft} issues={issues} onChange={setDraft} /> : (
           <Suspense fallback={<div className="yaml-editor" aria-busy="true" />}>
-            <YamlEditor value={draft} authority={dirty ? undefined : { text: editor.baseSource, issues: editor.issues }} onChange={setDraft} onSave={() => void saveManifest()} />
+            <YamlEditor capsuleId={capsuleId} value={draft} authority={dirty ? undefined : { text: editor.baseSource, issues: editor.issues }} onChange={setDraft} onSave={() => void saveManifest()} />
           </Suspense>
         )}
       </div>

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, indentWithTab } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
 import { bracketMatching, indentUnit } from '@codemirror/language';
 import { linter, lintGutter, lintKeymap } from '@codemirror/lint';
@@ -9,6 +9,7 @@ import { Annotation, EditorSelection, EditorState, StateEffect, Transaction } fr
 import { Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 import type { IssueView } from '../../../src-shared/contract';
 import { checkManifest } from './manifestCheck';
+import { closeStep, recordEdit, redoEdit, undoEdit } from './form/formHistory';
 import { manifestCompletion } from './code/completion';
 import { manifestHover } from './code/hover';
 import { toDiagnostics } from './code/lint';
@@ -17,11 +18,15 @@ import { studioHighlight, studioTheme } from './code/theme';
 
 // The raw manifest in CodeMirror 6. The text is the source of truth: the editor changes only what
 // the user types (comments and ${VAR} stay as written), and the store's copy is written back into
-// the editor only when it differs (a Revert, a reload), as one change outside the editor's undo
-// history, so Ctrl+Z in the editor undoes the user's own edits and nothing else. The Studio's
-// global Ctrl+Z leaves editable fields alone (app/useShortcuts.ts), so the two never fight.
+// the editor only when it differs (a Revert, a reload, an undo), as one change. There is one undo
+// history per capsule for the form and this editor alike (form/formHistory.ts): a pause in typing
+// ends a step, as a form field does, and Ctrl+Z here undoes the latest edit whichever editor made
+// it, one step per edit. The Studio's global Ctrl+Z leaves editable fields alone
+// (app/useShortcuts.ts), so the graph's undo never fires from here.
 
 export interface YamlEditorProps {
+  /** The capsule whose manifest this is: its undo history is the form's. */
+  capsuleId: string;
   value: string;
   /** The core's issues for `authority.text` (the saved file, with its environment); other texts are checked here. */
   authority?: { text: string; issues: IssueView[] };
@@ -37,6 +42,9 @@ const relint = StateEffect.define<null>();
 
 /** Diagnostics follow typing after this pause, in milliseconds. */
 const LINT_DELAY_MS = 250;
+
+/** A pause in typing this long ends an undo step (CodeMirror's own history groups the same way). */
+const STEP_PAUSE_MS = 500;
 
 const varMarks = new MatchDecorator({ regexp: /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g, decoration: Decoration.mark({ class: 'cm-var' }) });
 const highlightVars = ViewPlugin.fromClass(
@@ -66,11 +74,21 @@ function diff(a: string, b: string): { from: number; to: number; insert: string 
   return { from: start, to: endA, insert: b.slice(start, endB) };
 }
 
-export function YamlEditor({ value, authority, onChange, onSave }: YamlEditorProps) {
+export function YamlEditor({ capsuleId, value, authority, onChange, onSave }: YamlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
-  const props = useRef({ authority, onChange, onSave });
-  props.current = { authority, onChange, onSave };
+  const props = useRef({ capsuleId, authority, onChange, onSave });
+  props.current = { capsuleId, authority, onChange, onSave };
+  const lastEdit = useRef(0);
+
+  /** Undo or redo one step of the capsule's history; the store's text then comes back in. */
+  const step = (v: EditorView, take: (id: string, draft: string) => string | null): boolean => {
+    const id = props.current.capsuleId;
+    const text = take(id, v.state.doc.toString());
+    lastEdit.current = 0; // the next keystroke starts a step of its own
+    if (text !== null) props.current.onChange(text);
+    return true;
+  };
 
   useLayoutEffect(() => {
     const lint = linter(
@@ -89,7 +107,6 @@ export function YamlEditor({ value, authority, onChange, onSave }: YamlEditorPro
           lineNumbers(),
           highlightActiveLineGutter(),
           lintGutter(),
-          history(),
           drawSelection(),
           highlightActiveLine(),
           bracketMatching(),
@@ -109,14 +126,32 @@ export function YamlEditor({ value, authority, onChange, onSave }: YamlEditorPro
             { key: 'Mod-s', preventDefault: true, run: () => (props.current.onSave(), true) },
             ...completionKeymap,
             ...searchKeymap,
-            ...historyKeymap,
             ...lintKeymap,
             indentWithTab,
             ...defaultKeymap,
           ]),
+          // Undo and redo read the key itself: a keymap's "Mod-z" also matches Ctrl+Shift+z when the
+          // key arrives lower-case (as synthetic and some layouts' events do), which would undo twice.
+          EditorView.domEventHandlers({
+            keydown(e, v) {
+              if (!(e.ctrlKey || e.metaKey) || e.altKey) return false;
+              const key = e.key.toLowerCase();
+              const take = key === 'z' ? (e.shiftKey ? redoEdit : undoEdit) : key === 'y' && !e.shiftKey ? redoEdit : null;
+              if (!take) return false;
+              e.preventDefault();
+              return step(v, take);
+            },
+          }),
           EditorView.contentAttributes.of({ 'aria-label': 'Manifest YAML', spellcheck: 'false' }),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged && !u.transactions.every((tr) => tr.annotation(fromStore) === true)) props.current.onChange(u.state.doc.toString());
+            if (!u.docChanged || u.transactions.every((tr) => tr.annotation(fromStore) === true)) return;
+            const { capsuleId: id } = props.current;
+            const now = Date.now();
+            if (now - lastEdit.current > STEP_PAUSE_MS) closeStep(id);
+            lastEdit.current = now;
+            const text = u.state.doc.toString();
+            recordEdit(id, 'yaml', u.startState.doc.toString(), text);
+            props.current.onChange(text);
           }),
           studioTheme,
         ],

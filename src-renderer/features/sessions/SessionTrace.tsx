@@ -79,7 +79,7 @@ export function SessionTrace() {
           <option value="">All tasks ({o.tasks.length})</option>
           {o.tasks.map((t) => (
             <option key={t.id} value={t.id}>
-              {taskName.get(t.id)} · {t.state.replace('TASK_STATE_', '')}
+              {taskName.get(t.id)} · {t.interrupted ? 'INTERRUPTED' : t.state.replace('TASK_STATE_', '')}
             </option>
           ))}
         </select>
