@@ -124,8 +124,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([anthropic?.dispose(), chat?.dispose(), receiver?.close()]);
-  if (!process.env.KEEP_JOURNEY) rmSync(root, { recursive: true, force: true });
-  else console.log(root);
+  rmSync(root, { recursive: true, force: true });
 });
 
 it('records a real-model formation run, rehearses it offline, forks it, tests it in CI and exports it as one trace', async () => {
@@ -170,7 +169,11 @@ it('records a real-model formation run, rehearses it offline, forks it, tests it
   expect(made.code).toBe(0);
   expect(made.stdout).toContain(`capsule: orchestrator ${join(rehearsal, 'orchestrator', 'murmur.yaml')}`);
   expect(made.stdout).toContain(`capsule: worker ${join(rehearsal, 'worker', 'murmur.yaml')}`);
-  for (const id of ['orchestrator', 'worker']) expect(readFileSync(join(rehearsal, id, 'murmur.yaml'), 'utf8')).toContain('rehearsal');
+  for (const id of ['orchestrator', 'worker']) {
+    const text = readFileSync(join(rehearsal, id, 'murmur.yaml'), 'utf8');
+    expect(text).toContain('rehearsal');
+    expect(text).not.toMatch(/api_key|endpoint|_KEY/);
+  }
 
   // 4. Re-run the formation offline: no key, the model endpoints closed; the same answer and delegations.
   await Promise.all([anthropic.dispose(), chat.dispose()]);
@@ -197,6 +200,8 @@ it('records a real-model formation run, rehearses it offline, forks it, tests it
   const forkId = /^fork: (ses_[0-9a-f]{32}) of /m.exec(forked.stdout)![1];
   const start = JSON.parse(readFileSync(join(home, 'records', forkId, 'trace.jsonl'), 'utf8').split('\n')[0]);
   expect(start.forked_from).toMatchObject({ session_id: orch, turn: 2, driver: 'real', edited: true });
+  // Turn 1's delegation ran again (the worker on its real driver), and turn 2 went to the model.
+  expect(chat.requests).toHaveLength(1);
   expect(anthropic.requests).toHaveLength(1);
   expect(JSON.stringify(anthropic.requests[0].body.messages)).toContain(edited);
   expect(JSON.stringify(anthropic.requests[0].body.messages)).not.toContain(TASK);
@@ -212,7 +217,8 @@ it('records a real-model formation run, rehearses it offline, forks it, tests it
   expect(pass.code).toBe(0);
   const workerManifest = join(ws, 'worker', 'murmur.yaml');
   writeFileSync(workerManifest, readFileSync(workerManifest, 'utf8').replace(/exports:\n(\s+.*\n)+/, ''));
-  const fail = await cli(baseEnv(), 'test', '--workspace', ws);
+  // A failing test keeps its run's records in the temporary folder: keep them inside this test's.
+  const fail = await cli({ ...baseEnv(), TMPDIR: root }, 'test', '--workspace', ws);
   expect(fail.code).toBe(1);
   expect(fail.stdout).toContain('FAIL  quarter');
   expect(fail.stdout).toContain('task 1: delegations[0].answer');
