@@ -33,7 +33,7 @@ export function GatewaySettings({
         {runtime ? `Gateway of ${runtime} ` : 'Gateway '}
         {gateway.running && gateway.url ? <span className="mono">{gateway.url}</span> : <span className="muted">(not running)</span>}
       </summary>
-      {runtime ? <p className="muted">These settings are that host&apos;s gateway&apos;s: Apply restarts the gateway there, not this Studio&apos;s own.</p> : null}
+      {runtime ? <p className="muted">These are the settings of {runtime}&apos;s gateway: Apply restarts it on that host, never this Studio&apos;s own gateway.</p> : null}
       <form
         className="expose-form"
         onSubmit={(e) => {
