@@ -215,12 +215,13 @@ describe('a Studio attached to runtimes on two hosts', () => {
     expect(await core.handle('breakpoints.set', { kind: 'turn', capsuleId: helper.id })).toMatchObject(notYet);
     expect(await core.handle('breakpoints.set', { kind: 'edge', from: boss.id, to: helper.id })).toMatchObject(notYet);
     expect(await core.handle('breakpoints.resume', { sessionId: helper.sessionId, taskId: 't', action: 'continue' })).toMatchObject(notYet);
-    expect(await core.handle('sessions.fork', { sessionId: helper.sessionId, taskId: 't', turn: 1, driver: 'rehearsal' })).toMatchObject(notYet);
     expect(await core.handle('sessions.replay', { sessionId: helper.sessionId })).toMatchObject(notYet);
-    expect(await core.handle('sessions.family', { sessionId: boss.sessionId })).toMatchObject(notYet);
-    expect(await core.handle('sessions.compare', { a: boss.sessionId, b: helper.sessionId })).toMatchObject(notYet);
     expect(await core.handle('tests.saveFromSession', { sessionId: helper.sessionId, name: 'from-b' })).toMatchObject(notYet);
     expect((await core.invoke('breakpoints.list', {})).breakpoints).toEqual([]);
+    // A fork family goes to its runtime; a comparison of runs on two hosts is refused (one within
+    // a runtime goes to it: below, once host a has run the orchestrator twice).
+    expect(await core.invoke('sessions.family', { sessionId: boss.sessionId! })).toEqual({ ancestors: [], forks: [] });
+    expect(await core.handle('sessions.compare', { a: boss.sessionId, b: helper.sessionId })).toMatchObject({ ok: false, error: { message: expect.stringContaining('different runtimes') } });
 
     // A capsule added to host b's formation is made on that host, under its id here.
     const added = await core.invoke('capsule.add', { kind: 'worker', name: 'extra', position: { x: helper.position.x, y: helper.position.y + 300 }, runtime: 'host-b' });
@@ -238,6 +239,12 @@ describe('a Studio attached to runtimes on two hosts', () => {
       void runtimes().then((r) => (rts = r));
       return rts.find((r) => r.id === 'host-a' && r.state === 'connected' && r.capsules === 1);
     });
+    const again = await until('the orchestrator running again on host a', () => {
+      void view().then((v) => (last = v));
+      return last?.capsules.find((c) => c.id === boss.id && c.sessionId && c.sessionId !== boss.sessionId);
+    });
+    const compared = await core.invoke('sessions.compare', { a: boss.sessionId!, b: again.sessionId! });
+    expect([compared.a.id, compared.b.id, compared.b.capsuleId]).toEqual([boss.sessionId, again.sessionId, boss.id]);
 
     // Host b's token revoked: the link is refused with 401 and nothing more runs there.
     const revoke = spawn(process.execPath, [BIN, 'serve', '--studio-token', 'revoke'], { env: { ...process.env, CAPSULE_HOME: b.home }, stdio: 'ignore' });

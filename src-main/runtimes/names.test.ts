@@ -65,6 +65,11 @@ describe('runtime names', () => {
     expect(relayEvent('exposure.accessed', { entry }, scope, 'host b')).toEqual({ event: 'exposure.accessed', payload: { entry: { ...entry, capsule: '@host-b/w' }, runtime: 'host-b' } });
     expect(relayEvent('exposure.accessed', { entry: { ...entry, capsule: null } }, scope, 'host b')?.payload).toEqual({ entry: { ...entry, capsule: null }, runtime: 'host-b' });
     expect(relayOutput('expose.accessLog', [entry], scope)).toEqual([{ ...entry, capsule: '@host-b/w' }]);
+    // A fork made on the runtime is its session; family members name their capsules as here.
+    const fork = `ses_${'f'.repeat(32)}`;
+    expect(relayOutput('sessions.fork', { sessionId: fork, taskId: 't', state: 'TASK_STATE_WORKING', answer: null }, scope)).toMatchObject({ sessionId: fork });
+    expect(seen).toContain(fork);
+    expect(relayOutput('sessions.family', { ancestors: [{ id: sid, capsuleId: 'w' }], forks: [] }, scope)).toEqual({ ancestors: [{ id: sid, capsuleId: '@host-b/w' }], forks: [] });
     expect(relayEvent('runtimes.changed', { runtimes: [] }, scope, 'host b')).toBeUndefined();
     expect(relayEvent('capsule.stateChanged', 'not an object', scope, 'host b')).toBeUndefined();
   });

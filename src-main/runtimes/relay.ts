@@ -41,6 +41,12 @@ const outputs: Partial<Record<CommandName, (v: Obj, s: RelayScope) => unknown>> 
   'formation.stop': (v, s) => ({ stopped: (v.stopped as string[]).map(s.namer.id) }),
   'sessions.list': (v, s) => ({ ...v, sessions: (v.sessions as unknown[]).map(renameCapsuleId(s)) }),
   'sessions.get': (v, s) => ({ ...v, session: renameCapsuleId(s)(v.session) }),
+  'sessions.family': (v, s) => ({ ...v, ancestors: (v.ancestors as unknown[]).map(renameCapsuleId(s)), forks: (v.forks as unknown[]).map(renameCapsuleId(s)) }),
+  'sessions.compare': (v, s) => ({ ...v, a: renameCapsuleId(s)(v.a), b: renameCapsuleId(s)(v.b) }),
+  'sessions.fork': (v, s) => {
+    s.remember(v.sessionId); // the fork runs on the runtime: its trace and tasks come from there
+    return v;
+  },
   'sessions.timeline': (v, s) => {
     for (const b of (v.bars as Obj[]) ?? []) s.remember(b.sessionId);
     return v;

@@ -38,13 +38,13 @@ const ATTACH_WAIT_MS = 10_000;
 const idFields = (cmd: string) => (cmd.startsWith('edge.') ? ['source', 'target'] : ['id', 'capsuleId']);
 const SESSION_FIELDS = ['sessionId', 'around'] as const;
 /**
- * Commands not carried to a runtime yet (breakpoints, forks, replays, comparisons, tests, the
- * Kubernetes export): their answers and events name capsules and sessions in ways the relay does
- * not rename, so one that names a runtime's capsule or session is refused here rather than run
- * on this Studio's formation. The extra fields they name capsules and sessions by are read too.
+ * Commands not carried to a runtime yet (breakpoints, replays, tests, the Kubernetes export): their
+ * answers and events name capsules in ways the relay does not rename, so one that names a
+ * runtime's capsule or session is refused here rather than run on this Studio's formation. The
+ * extra fields they name capsules and sessions by are read too.
  */
-const NOT_CARRIED = (cmd: string) => cmd.startsWith('breakpoints.') || cmd.startsWith('tests.') || cmd.startsWith('deploy.') || ['sessions.fork', 'sessions.replay', 'sessions.family', 'sessions.compare'].includes(cmd);
-const NOT_CARRIED_FIELDS = { capsules: ['from', 'to'], sessions: ['a', 'b'] } as const;
+const NOT_CARRIED = (cmd: string) => cmd.startsWith('breakpoints.') || cmd.startsWith('tests.') || cmd.startsWith('deploy.') || cmd === 'sessions.replay';
+const NOT_CARRIED_FIELDS = { capsules: ['from', 'to'] } as const;
 /** Commands that are always this Studio's own. */
 const LOCAL = (cmd: string) => cmd.startsWith('runtimes.') || cmd.startsWith('workspace.') || cmd.startsWith('secrets.') || cmd.startsWith('shell.') || cmd.startsWith('studio.') || cmd === 'formation.get';
 
@@ -217,10 +217,9 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     for (const k of idFields(cmd)) if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
     for (const k of SESSION_FIELDS) if (typeof inp[k] === 'string') found.add(sessions.get(inp[k] as string) ?? '');
     if (Array.isArray(inp.sessionIds)) for (const sid of inp.sessionIds) found.add(sessions.get(String(sid)) ?? '');
-    if (NOT_CARRIED(cmd)) {
-      for (const k of NOT_CARRIED_FIELDS.capsules) if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
-      for (const k of NOT_CARRIED_FIELDS.sessions) if (typeof inp[k] === 'string') found.add(sessions.get(inp[k] as string) ?? '');
-    }
+    if (NOT_CARRIED(cmd)) for (const k of NOT_CARRIED_FIELDS.capsules) if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
+    // The two runs compared: both on one runtime go there; one here and one there is refused below.
+    if (cmd === 'sessions.compare') for (const k of ['a', 'b']) if (typeof inp[k] === 'string') found.add(sessions.get(inp[k] as string) ?? '');
     if ((RUNTIME_SCOPED_COMMANDS as readonly string[]).includes(cmd) && typeof inp.runtime === 'string') found.add(inp.runtime);
     return found;
   }
