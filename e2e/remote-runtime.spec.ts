@@ -97,6 +97,29 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
   expect((await studio.core.invoke('manifest.read', { id: '@far-host/far-writer' })).source).toMatch(/peer_tasks:\s*\n\s*accept: true/);
   await expect(page.locator('.react-flow__edge')).toHaveCount(3);
 
+  // Expose on the far host's capsule: calls at that host's gateway come live into the panel, and
+  // its gateway settings say whose they are and apply there, not to this Studio's gateway.
+  await app.canvas.select('far-writer');
+  await page.getByText('Expose to outside callers').click();
+  await page.getByRole('switch', { name: 'Expose far-writer through the gateway' }).click();
+  await expect(page.getByRole('region', { name: 'New token' })).toBeVisible();
+  const url = await page.getByRole('textbox', { name: 'Gateway URL' }).inputValue();
+  const refused = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: 'Bearer capsule_wrong_token', 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }),
+  });
+  expect(refused.status).toBe(401);
+  await expect(page.getByRole('table', { name: 'External calls to far-writer' }).getByRole('row').filter({ hasText: 'unauthorized' })).toBeVisible();
+  const settings = page.locator('.expose-settings > summary');
+  await expect(settings).toContainText('Gateway of far host');
+  await settings.click();
+  await page.getByRole('textbox', { name: /^Public origin/ }).fill('https://agents-far.example.com');
+  await page.getByRole('button', { name: 'Apply gateway settings on far host (restarts its gateway)' }).click();
+  await expect(settings).toContainText('https://agents-far.example.com');
+  expect((await studio.core.invoke('gateway.status', {})).publicOrigin).toBeUndefined();
+  await page.screenshot({ path: '/tmp/remote-expose.png' });
+
   // The far host goes away: its frame and chip say the link is lost and when it is tried again.
   serve!.kill('SIGKILL');
   await expect(page.getByTestId('runtime-far-host')).toHaveAttribute('data-state', 'lost');

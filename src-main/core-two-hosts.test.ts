@@ -181,6 +181,47 @@ describe('a Studio attached to runtimes on two hosts', () => {
     expect(exposed.token).toMatch(/\S{16,}/);
     expect((await core.invoke('expose.list', { runtime: 'host-b' })).exposures.map((e) => e.capsuleId)).toEqual([helper.id]);
     expect((await core.invoke('expose.list', {})).exposures).toEqual([]);
+    // Its events come live, tagged with the runtime and its capsule named as here: an outside call
+    // refused at host b's gateway shows in the access log this Studio's panel follows.
+    await until('the exposure change relayed from host b', () =>
+      events.find((e) => e.event === 'exposure.changed' && (e.payload as EventMap['exposure.changed']).runtime === 'host-b' && (e.payload as EventMap['exposure.changed']).exposures.some((x) => x.capsuleId === helper.id)),
+    );
+    const refused = await fetch(exposed.exposure.url, {
+      method: 'POST',
+      headers: { authorization: 'Bearer capsule_not_the_token', 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }),
+    });
+    expect(refused.status).toBe(401);
+    const accessed = await until('the refused call in the live access log', () =>
+      events.map((e) => e.payload as EventMap['exposure.accessed']).find((p, i) => events[i].event === 'exposure.accessed' && p.entry.capsule === helper.id),
+    );
+    expect(accessed).toMatchObject({ runtime: 'host-b', entry: { status: 401 } });
+    // Nothing of host b's gateway passes for this Studio's own (untagged) gateway.
+    expect(events.filter((e) => e.event.startsWith('exposure.') && !(e.payload as { runtime?: string }).runtime)).toEqual([]);
+    expect((await core.invoke('expose.accessLog', { capsuleId: helper.id })).map((e) => [e.capsule, e.status])).toContainEqual([helper.id, 401]);
+
+    // The gateway settings of a runtime's capsule land on that host's gateway, not this one's.
+    const configured = await core.invoke('gateway.configure', { runtime: 'host-b', publicOrigin: 'https://agents-b.example.com' });
+    expect(configured.publicOrigin).toBe('https://agents-b.example.com');
+    expect((await core.invoke('expose.list', { runtime: 'host-b' })).gateway.publicOrigin).toBe('https://agents-b.example.com');
+    expect((await core.invoke('gateway.status', {})).publicOrigin).toBeUndefined();
+    await until('the new gateway settings relayed from host b', () =>
+      events.find((e) => e.event === 'exposure.changed' && (e.payload as EventMap['exposure.changed']).runtime === 'host-b' && (e.payload as EventMap['exposure.changed']).gateway.publicOrigin === 'https://agents-b.example.com'),
+    );
+
+    // Commands not carried to runtimes yet are refused for their capsules and sessions, never run
+    // on this Studio's formation (its breakpoints stay empty).
+    const notYet = { ok: false, error: { code: 'invalid_input', message: expect.stringContaining('not available for capsules on other hosts yet') } };
+    expect(await core.handle('breakpoints.set', { kind: 'turn', capsuleId: helper.id })).toMatchObject(notYet);
+    expect(await core.handle('breakpoints.set', { kind: 'edge', from: boss.id, to: helper.id })).toMatchObject(notYet);
+    expect(await core.handle('breakpoints.resume', { sessionId: helper.sessionId, taskId: 't', action: 'continue' })).toMatchObject(notYet);
+    expect(await core.handle('sessions.replay', { sessionId: helper.sessionId })).toMatchObject(notYet);
+    expect(await core.handle('tests.saveFromSession', { sessionId: helper.sessionId, name: 'from-b' })).toMatchObject(notYet);
+    expect((await core.invoke('breakpoints.list', {})).breakpoints).toEqual([]);
+    // A fork family goes to its runtime; a comparison of runs on two hosts is refused (one within
+    // a runtime goes to it: below, once host a has run the orchestrator twice).
+    expect(await core.invoke('sessions.family', { sessionId: boss.sessionId! })).toEqual({ ancestors: [], forks: [] });
+    expect(await core.handle('sessions.compare', { a: boss.sessionId, b: helper.sessionId })).toMatchObject({ ok: false, error: { message: expect.stringContaining('different runtimes') } });
 
     // A capsule added to host b's formation is made on that host, under its id here.
     const added = await core.invoke('capsule.add', { kind: 'worker', name: 'extra', position: { x: helper.position.x, y: helper.position.y + 300 }, runtime: 'host-b' });
@@ -198,6 +239,12 @@ describe('a Studio attached to runtimes on two hosts', () => {
       void runtimes().then((r) => (rts = r));
       return rts.find((r) => r.id === 'host-a' && r.state === 'connected' && r.capsules === 1);
     });
+    const again = await until('the orchestrator running again on host a', () => {
+      void view().then((v) => (last = v));
+      return last?.capsules.find((c) => c.id === boss.id && c.sessionId && c.sessionId !== boss.sessionId);
+    });
+    const compared = await core.invoke('sessions.compare', { a: boss.sessionId!, b: again.sessionId! });
+    expect([compared.a.id, compared.b.id, compared.b.capsuleId]).toEqual([boss.sessionId, again.sessionId, boss.id]);
 
     // Host b's token revoked: the link is refused with 401 and nothing more runs there.
     const revoke = spawn(process.execPath, [BIN, 'serve', '--studio-token', 'revoke'], { env: { ...process.env, CAPSULE_HOME: b.home }, stdio: 'ignore' });

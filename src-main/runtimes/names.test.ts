@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { splitRuntimeId, type CapsuleView, type EdgeView } from '../../src-shared/contract';
 import { deriveAddress } from './cross-edge';
 import { createNamer, doorPort, hostPort, linkAcross } from './names';
-import { relayEvent } from './relay';
+import { relayEvent, relayOutput } from './relay';
 
 // How a runtime's formation is named here, which allow entries are edges across hosts, and which
 // worker address an edge across hosts writes (or asks for).
@@ -54,7 +54,22 @@ describe('runtime names', () => {
     expect(relayEvent('task.updated', { capsuleId: 'w', sessionId: sid, task: { id: 'tsk_1' } }, scope, 'host b')).toEqual({ event: 'task.updated', payload: { capsuleId: '@host-b/w', sessionId: sid, task: { id: 'tsk_1' } } });
     expect(seen).toEqual([sid]);
     expect(relayEvent('notice.raised', { level: 'info', message: 'hello' }, scope, 'host b')?.payload).toEqual({ level: 'info', message: 'host b: hello' });
+    // The runtime's gateway events come tagged with it, its capsules named as here; a malformed one is dropped.
     expect(relayEvent('exposure.changed', { exposures: [] }, scope, 'host b')).toBeUndefined();
+    const gateway = { running: true, host: '127.0.0.1', port: 1, trustProxy: false, loopback: true };
+    expect(relayEvent('exposure.changed', { gateway, exposures: [{ capsuleId: 'w', tokenId: 'k' }] }, scope, 'host b')).toEqual({
+      event: 'exposure.changed',
+      payload: { gateway, exposures: [{ capsuleId: '@host-b/w', tokenId: 'k' }], runtime: 'host-b' },
+    });
+    const entry = { time: 't', remote: '127.0.0.1', tokenId: null, capsule: 'w', method: 'GetTask', status: 401, outcome: 'unauthorized', durationMs: 1 };
+    expect(relayEvent('exposure.accessed', { entry }, scope, 'host b')).toEqual({ event: 'exposure.accessed', payload: { entry: { ...entry, capsule: '@host-b/w' }, runtime: 'host-b' } });
+    expect(relayEvent('exposure.accessed', { entry: { ...entry, capsule: null } }, scope, 'host b')?.payload).toEqual({ entry: { ...entry, capsule: null }, runtime: 'host-b' });
+    expect(relayOutput('expose.accessLog', [entry], scope)).toEqual([{ ...entry, capsule: '@host-b/w' }]);
+    // A fork made on the runtime is its session; family members name their capsules as here.
+    const fork = `ses_${'f'.repeat(32)}`;
+    expect(relayOutput('sessions.fork', { sessionId: fork, taskId: 't', state: 'TASK_STATE_WORKING', answer: null }, scope)).toMatchObject({ sessionId: fork });
+    expect(seen).toContain(fork);
+    expect(relayOutput('sessions.family', { ancestors: [{ id: sid, capsuleId: 'w' }], forks: [] }, scope)).toEqual({ ancestors: [{ id: sid, capsuleId: '@host-b/w' }], forks: [] });
     expect(relayEvent('runtimes.changed', { runtimes: [] }, scope, 'host b')).toBeUndefined();
     expect(relayEvent('capsule.stateChanged', 'not an object', scope, 'host b')).toBeUndefined();
   });

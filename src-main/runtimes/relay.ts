@@ -21,6 +21,10 @@ const renameCapsuleId = (s: RelayScope) => (x: unknown) => {
   return str(x.capsuleId) ? { ...x, capsuleId: s.namer.id(x.capsuleId) } : x;
 };
 
+/** An exposure or access entry of the runtime's gateway with its capsule named as here. */
+const exposure = (s: RelayScope) => (e: Obj) => ({ ...e, capsuleId: s.namer.id(String(e.capsuleId)) });
+const accessEntry = (s: RelayScope) => (e: unknown) => (isObj(e) && str(e.capsule) ? { ...e, capsule: s.namer.id(e.capsule) } : e);
+
 /** How each command's answer is named for this Studio; commands not named answer as they are. */
 const outputs: Partial<Record<CommandName, (v: Obj, s: RelayScope) => unknown>> = {
   'capsule.add': (v, s) => capsule(v, s),
@@ -37,11 +41,17 @@ const outputs: Partial<Record<CommandName, (v: Obj, s: RelayScope) => unknown>> 
   'formation.stop': (v, s) => ({ stopped: (v.stopped as string[]).map(s.namer.id) }),
   'sessions.list': (v, s) => ({ ...v, sessions: (v.sessions as unknown[]).map(renameCapsuleId(s)) }),
   'sessions.get': (v, s) => ({ ...v, session: renameCapsuleId(s)(v.session) }),
+  'sessions.family': (v, s) => ({ ...v, ancestors: (v.ancestors as unknown[]).map(renameCapsuleId(s)), forks: (v.forks as unknown[]).map(renameCapsuleId(s)) }),
+  'sessions.compare': (v, s) => ({ ...v, a: renameCapsuleId(s)(v.a), b: renameCapsuleId(s)(v.b) }),
+  'sessions.fork': (v, s) => {
+    s.remember(v.sessionId); // the fork runs on the runtime: its trace and tasks come from there
+    return v;
+  },
   'sessions.timeline': (v, s) => {
     for (const b of (v.bars as Obj[]) ?? []) s.remember(b.sessionId);
     return v;
   },
-  'expose.list': (v, s) => ({ ...v, exposures: (v.exposures as Obj[]).map((e) => ({ ...e, capsuleId: s.namer.id(String(e.capsuleId)) })) }),
+  'expose.list': (v, s) => ({ ...v, exposures: (v.exposures as Obj[]).map(exposure(s)) }),
   'expose.enable': (v, s) => ({ ...v, exposure: { ...(v.exposure as Obj), capsuleId: s.namer.id(String((v.exposure as Obj).capsuleId)) } }),
   'expose.rotate': (v, s) => ({ ...v, exposure: { ...(v.exposure as Obj), capsuleId: s.namer.id(String((v.exposure as Obj).capsuleId)) } }),
   'expose.update': (v, s) => ({ ...v, capsuleId: s.namer.id(String(v.capsuleId)) }),
@@ -53,6 +63,8 @@ function capsule(v: Obj, s: RelayScope): CapsuleView {
 }
 
 export function relayOutput(cmd: CommandName, value: unknown, s: RelayScope): unknown {
+  // The access log is the one answer that is a list.
+  if (cmd === 'expose.accessLog' && Array.isArray(value)) return value.map(accessEntry(s));
   const f = outputs[cmd];
   if (!f || !isObj(value)) return value;
   try {
@@ -71,7 +83,8 @@ export function patchState(view: FormationView, p: EventMap['capsule.stateChange
 
 /**
  * A runtime's event as this Studio emits it, or undefined for the events that stay on its host
- * (its formation, folded by the service; its gateway's exposures; its own attached runtimes).
+ * (its formation, folded by the service; its own attached runtimes). Its gateway's events come
+ * tagged with the runtime, so the Expose panel never takes them for this Studio's gateway.
  */
 export function relayEvent(event: string, payload: unknown, s: RelayScope, label: string): { event: EventName; payload: unknown } | undefined {
   if (!isObj(payload)) return undefined;
@@ -89,6 +102,11 @@ export function relayEvent(event: string, payload: unknown, s: RelayScope, label
       return { event, payload: str(payload.capsuleId) ? { ...payload, capsuleId: s.namer.id(payload.capsuleId) } : payload };
     case 'manifest.conflicted':
       return str(payload.id) ? { event, payload: { ...payload, id: s.namer.id(payload.id) } } : undefined;
+    case 'exposure.accessed':
+      return isObj(payload.entry) ? { event, payload: { entry: accessEntry(s)(payload.entry), runtime: s.namer.runtime } } : undefined;
+    case 'exposure.changed':
+      if (!isObj(payload.gateway) || !Array.isArray(payload.exposures)) return undefined;
+      return { event, payload: { gateway: payload.gateway, exposures: payload.exposures.filter(isObj).map(exposure(s)), runtime: s.namer.runtime } };
     case 'notice.raised':
       return str(payload.message) || typeof payload.message === 'string' ? { event, payload: { ...payload, message: `${label}: ${String(payload.message).slice(0, 2000)}` } } : undefined;
     default:

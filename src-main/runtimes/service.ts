@@ -37,8 +37,16 @@ const ATTACH_WAIT_MS = 10_000;
 /** The fields that name a capsule (an edge's ends only for edges: manifest.write's `source` is text). */
 const idFields = (cmd: string) => (cmd.startsWith('edge.') ? ['source', 'target'] : ['id', 'capsuleId']);
 const SESSION_FIELDS = ['sessionId', 'around'] as const;
+/**
+ * Commands not carried to a runtime yet (breakpoints, replays, tests, the Kubernetes export): their
+ * answers and events name capsules in ways the relay does not rename, so one that names a
+ * runtime's capsule or session is refused here rather than run on this Studio's formation. The
+ * extra fields they name capsules and sessions by are read too.
+ */
+const NOT_CARRIED = (cmd: string) => cmd.startsWith('breakpoints.') || cmd.startsWith('tests.') || cmd.startsWith('deploy.') || cmd === 'sessions.replay';
+const NOT_CARRIED_FIELDS = { capsules: ['from', 'to'] } as const;
 /** Commands that are always this Studio's own. */
-const LOCAL = (cmd: string) => cmd.startsWith('runtimes.') || cmd.startsWith('workspace.') || cmd.startsWith('secrets.') || cmd.startsWith('shell.') || cmd.startsWith('studio.') || cmd === 'formation.get' || cmd === 'gateway.configure';
+const LOCAL = (cmd: string) => cmd.startsWith('runtimes.') || cmd.startsWith('workspace.') || cmd.startsWith('secrets.') || cmd.startsWith('shell.') || cmd.startsWith('studio.') || cmd === 'formation.get';
 
 interface Runtime {
   setting: RuntimeSetting;
@@ -209,6 +217,9 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     for (const k of idFields(cmd)) if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
     for (const k of SESSION_FIELDS) if (typeof inp[k] === 'string') found.add(sessions.get(inp[k] as string) ?? '');
     if (Array.isArray(inp.sessionIds)) for (const sid of inp.sessionIds) found.add(sessions.get(String(sid)) ?? '');
+    if (NOT_CARRIED(cmd)) for (const k of NOT_CARRIED_FIELDS.capsules) if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
+    // The two runs compared: both on one runtime go there; one here and one there is refused below.
+    if (cmd === 'sessions.compare') for (const k of ['a', 'b']) if (typeof inp[k] === 'string') found.add(sessions.get(inp[k] as string) ?? '');
     if ((RUNTIME_SCOPED_COMMANDS as readonly string[]).includes(cmd) && typeof inp.runtime === 'string') found.add(inp.runtime);
     return found;
   }
@@ -259,6 +270,7 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     const found = owners(cmd, inp);
     const remote = [...found].filter((x) => x !== '');
     if (!remote.length) return undefined;
+    if (NOT_CARRIED(cmd)) return Promise.resolve({ ok: false, error: new CoreError('invalid_input', `${cmd} is not available for capsules on other hosts yet (${remote[0]}); run it on that host.`).toInfo() });
     if (found.size > 1) {
       if (cmd === 'edge.connect' || cmd === 'edge.disconnect') return crossEdge(cmd, inp, crossScope);
       return Promise.resolve({ ok: false, error: { code: 'invalid_input', message: `${cmd} names capsules or sessions of different runtimes; it runs on one.` } });

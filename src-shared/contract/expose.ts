@@ -61,8 +61,9 @@ export interface AccessEntryView {
 export const exposeCommands = {
   'gateway.status': command<GatewayView>()('The gateway: where it listens, whether it binds beyond this machine.', none),
   'gateway.configure': command<GatewayView>()(
-    'Sets where the gateway listens (restarts it). A host other than loopback is reachable from the network: the UI warns.',
+    "Sets where the gateway listens (restarts it). A host other than loopback is reachable from the network: the UI warns. `runtime`: an attached runtime's gateway, on its host.",
     z.strictObject({
+      runtime: runtimeId.optional(),
       host: z.string().min(1).max(255).regex(/^[a-z0-9.:[\]-]+$/i, 'an IP address or host name').optional(),
       port: z.number().int().min(0).max(65535).optional(),
       publicOrigin: z.union([z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL'), z.null()]).optional(),
@@ -88,10 +89,12 @@ export const exposeCommands = {
 } as const;
 
 /** Events of the Expose feature (merged into EventMap). */
+// `runtime` is set on the events an attached runtime's gateway sent (relayed, its capsule ids
+// namespaced): they are about that host's gateway, never this Studio's own.
 export interface ExposeEventMap {
   /** An external call went through the gateway (or was refused). */
-  'exposure.accessed': { entry: AccessEntryView };
+  'exposure.accessed': { entry: AccessEntryView; runtime?: string };
   /** Exposures or the gateway changed (enable, disable, rotate, configure, another process's edit). */
-  'exposure.changed': { gateway: GatewayView; exposures: ExposureView[] };
+  'exposure.changed': { gateway: GatewayView; exposures: ExposureView[]; runtime?: string };
 }
 export const EXPOSE_EVENT_NAMES: (keyof ExposeEventMap)[] = ['exposure.accessed', 'exposure.changed'];

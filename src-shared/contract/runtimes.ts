@@ -5,7 +5,7 @@ import { z } from 'zod';
 // shows their capsules in the one formation the canvas draws: a remote runtime's capsule `writer`
 // is the capsule `@<runtime>/writer` here, carries `runtime`, and every command naming it goes to
 // that runtime. Session ids are unique everywhere and stay as they are. Commands that name no
-// capsule (Launch all, Stop all, the sessions browser, the exposures) take `runtime` to mean that host (so does capsule.add: a node dropped in a runtime's frame).
+// capsule (Launch all, Stop all, the sessions browser, the exposures, the gateway's settings) take `runtime` to mean that host (so does capsule.add: a node dropped in a runtime's frame).
 // Spread into `commands` in commands.ts.
 
 const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
@@ -48,7 +48,7 @@ export function splitRuntimeId(id: string): { runtime: string; id: string } | un
 }
 
 /** Commands that name no capsule but take `runtime` to run on that host instead of this one. */
-export const RUNTIME_SCOPED_COMMANDS = ['formation.launch', 'formation.stop', 'capsule.add', 'sessions.list', 'expose.list'] as const;
+export const RUNTIME_SCOPED_COMMANDS = ['formation.launch', 'formation.stop', 'capsule.add', 'sessions.list', 'expose.list', 'gateway.configure'] as const;
 
 const httpUrl = z
   .string()

@@ -14,6 +14,7 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
     return st !== undefined && st !== 'stopped' && st !== 'failed';
   });
   const x = useExpose(capsuleId);
+  const host = useStudio((s) => (x.runtime ? (s.runtimes.find((r) => r.id === x.runtime)?.label ?? x.runtime) : undefined));
   const [compat, setCompat] = useState(false);
   const [card, setCard] = useState<AgentCard | null>(null);
   const exposed = !!x.exposure;
@@ -134,7 +135,7 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
           </tbody>
         </table>
       )}
-      {x.gateway ? <GatewaySettings gateway={x.gateway} busy={x.busy} onApply={x.configure} /> : null}
+      {x.gateway ? <GatewaySettings gateway={x.gateway} busy={x.busy} onApply={x.configure} host={host} /> : null}
     </details>
   );
 }

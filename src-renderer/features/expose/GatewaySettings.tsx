@@ -2,8 +2,21 @@ import { useEffect, useState } from 'react';
 import type { GatewayView } from '../../../src-shared/contract';
 import { parsePort } from './exposeText';
 
-/** Where the gateway listens: host (loopback unless chosen otherwise), port, public origin. */
-export function GatewaySettings({ gateway, busy, onApply }: { gateway: GatewayView; busy: boolean; onApply: (input: { host?: string; port?: number; publicOrigin?: string | null }) => void }) {
+/**
+ * Where the gateway listens: host (loopback unless chosen otherwise), port, public origin.
+ * `host`: the label of the attached runtime whose gateway this is (its settings apply on that host).
+ */
+export function GatewaySettings({
+  gateway,
+  busy,
+  onApply,
+  host: runtime,
+}: {
+  gateway: GatewayView;
+  busy: boolean;
+  onApply: (input: { host?: string; port?: number; publicOrigin?: string | null }) => void;
+  host?: string;
+}) {
   const [host, setHost] = useState(gateway.host);
   const [port, setPort] = useState(String(gateway.port));
   const [origin, setOrigin] = useState(gateway.publicOrigin ?? '');
@@ -16,7 +29,11 @@ export function GatewaySettings({ gateway, busy, onApply }: { gateway: GatewayVi
   const portValue = parsePort(port);
   return (
     <details className="expose-settings">
-      <summary>Gateway {gateway.running && gateway.url ? <span className="mono">{gateway.url}</span> : <span className="muted">(not running)</span>}</summary>
+      <summary>
+        {runtime ? `Gateway of ${runtime} ` : 'Gateway '}
+        {gateway.running && gateway.url ? <span className="mono">{gateway.url}</span> : <span className="muted">(not running)</span>}
+      </summary>
+      {runtime ? <p className="muted">These are the settings of {runtime}&apos;s gateway: Apply restarts it on that host, never this Studio&apos;s own gateway.</p> : null}
       <form
         className="expose-form"
         onSubmit={(e) => {
@@ -36,7 +53,7 @@ export function GatewaySettings({ gateway, busy, onApply }: { gateway: GatewayVi
           Public origin
           <input value={origin} placeholder="https://agents.example.com" onChange={(e) => setOrigin(e.target.value)} aria-label="Public origin cards advertise (behind a proxy or tunnel)" />
         </label>
-        <button type="submit" className="btn btn-small" disabled={busy || portValue === undefined} aria-label="Apply gateway settings (restarts the gateway)">
+        <button type="submit" className="btn btn-small" disabled={busy || portValue === undefined} aria-label={runtime ? `Apply gateway settings on ${runtime} (restarts its gateway)` : 'Apply gateway settings (restarts the gateway)'}>
           Apply
         </button>
       </form>

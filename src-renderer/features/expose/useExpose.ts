@@ -21,8 +21,9 @@ export interface ExposeState {
 const runtimeOf = (capsuleId: string) => /^@([a-z0-9][a-z0-9-]{0,31})\//.exec(capsuleId)?.[1];
 
 export function useExpose(capsuleId: string) {
-  // A runtime's capsule is exposed by that host's gateway: its list comes from there, and this
-  // Studio's own exposure events are not about it.
+  // A runtime's capsule is exposed by that host's gateway: its list, its live calls and its
+  // settings come from and go to there. Events tagged with a runtime are that host's gateway's;
+  // untagged ones are this Studio's own: each panel takes only its gateway's.
   const runtime = runtimeOf(capsuleId);
   const [s, setS] = useState<ExposeState>({ gateway: null, exposure: null, fresh: null, log: [], busy: false, error: null });
   const patch = (p: Partial<ExposeState>) => setS((x) => ({ ...x, ...p }));
@@ -40,12 +41,12 @@ export function useExpose(capsuleId: string) {
   useEffect(() => {
     setS({ gateway: null, exposure: null, fresh: null, log: [], busy: false, error: null });
     void refresh();
-    if (runtime) return;
     const offs = [
-      onCoreEvent('exposure.accessed', ({ entry }) => {
-        if (entry.capsule === capsuleId) setS((x) => ({ ...x, log: [...x.log, entry].slice(-LOG_LIMIT) }));
+      onCoreEvent('exposure.accessed', ({ entry, runtime: from }) => {
+        if (from === runtime && entry.capsule === capsuleId) setS((x) => ({ ...x, log: [...x.log, entry].slice(-LOG_LIMIT) }));
       }),
-      onCoreEvent('exposure.changed', ({ gateway, exposures }) => {
+      onCoreEvent('exposure.changed', ({ gateway, exposures, runtime: from }) => {
+        if (from !== runtime) return;
         const mine = exposures.find((e) => e.capsuleId === capsuleId) ?? null;
         // The token shown once stays only while it is the exposure's current token.
         setS((x) => ({ ...x, gateway, exposure: mine, fresh: x.fresh && mine?.tokenId === x.fresh.exposure.tokenId ? x.fresh : null }));
@@ -68,11 +69,12 @@ export function useExpose(capsuleId: string) {
 
   return {
     ...s,
+    runtime,
     enable: (compat03: boolean) => run(async () => patch({ fresh: await invoke('expose.enable', { capsuleId, compat03 }) })),
     disable: () => run(async () => (await invoke('expose.disable', { capsuleId }), patch({ fresh: null }))),
     rotate: () => run(async () => patch({ fresh: await invoke('expose.rotate', { capsuleId }) })),
     setCompat03: (on: boolean) => run(async () => void (await invoke('expose.update', { capsuleId, compat03: on }))),
-    configure: (input: { host?: string; port?: number; publicOrigin?: string | null }) => run(async () => void (await invoke('gateway.configure', input))),
+    configure: (input: { host?: string; port?: number; publicOrigin?: string | null }) => run(async () => void (await invoke('gateway.configure', runtime ? { ...input, runtime } : input))),
     loadCard: async () => {
       try {
         return (await invoke('expose.card', { capsuleId })).card;
