@@ -13,8 +13,11 @@ import { ExportPage } from './pages/tools';
 // same folder asks before replacing them.
 
 let out: string | undefined;
-test.afterEach(() => {
+// The web shell is shared by the specs a worker runs: the secret set here must not reach the
+// next spec (the YAML editor's spec expects WRITER_KEY unset).
+test.afterEach(async ({ studio }) => {
   if (out) rmSync(out, { recursive: true, force: true });
+  await studio.core.invoke('secrets.delete', { name: 'WRITER_KEY' });
 });
 
 const VALUE = `sk-export-${Date.now().toString(36)}-51c9`;
