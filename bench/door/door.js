@@ -162,4 +162,4 @@ function summary(r) {
   };
 }
 
-module.exports = { runDoorBench };
+module.exports = { runDoorBench, MANIFEST, HARNESS, pinned };

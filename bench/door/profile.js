@@ -9,14 +9,15 @@
 // --floor measures the bare fastify floor the same way, side by side, so the printed CPU per
 // request can be read as a ratio (the machine is shared; absolute figures are noise).
 const { spawn, execFile } = require('node:child_process');
-const { mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync, existsSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { createInterface } = require('node:readline');
 const { parseArgs } = require('node:util');
 
 const ROOT = resolve(__dirname, '../..');
-const HARNESS = process.env.A2A_LOAD || [resolve(ROOT, '..', 'shared', 'bench', 'a2a-load.mjs'), resolve(ROOT, '..', '..', 'shared', 'bench', 'a2a-load.mjs')].find((p) => existsSync(p));
+// The door bench's capsule, load harness and core pinning, so the profile measures what it measures.
+const { MANIFEST, HARNESS, pinned } = require('./door');
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '8' },
@@ -27,22 +28,7 @@ const { values } = parseArgs({
     report: { type: 'string' },
   },
 });
-const haveTaskset = existsSync('/usr/bin/taskset');
-const pinned = (core, cmd, args) => (haveTaskset ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args]);
 
-const MANIFEST = `name: bench-door
-version: "1.0.0"
-inference:
-  model: rehearsal
-  driver:
-    artifact: capsule/driver-rehearsal
-  rehearsal:
-    delay_ms: 0
-lifecycle:
-  task_acceptance: queue
-  after_task: sleep
-  queue_depth: 1024
-`;
 
 function start(args, env, pattern) {
   const [cmd, argv] = pinned(0, process.execPath, args);

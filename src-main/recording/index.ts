@@ -64,3 +64,4 @@ export { askedOfRun, type AskedDelegation, type AskedTask } from './asked';
 export { rehearsalManifestText } from './write';
 export { prepareFork, ForkError, MAX_FORK_MESSAGE, type ForkRequest, type PreparedFork } from './fork';
 export { compareRuns, MAX_DIFF_TASKS, MAX_DIFF_TURNS } from './compare';
+export { replayOf } from './replay';

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_RUNTIMES, RUNTIME_ID, type Position } from '../../src-shared/contract';
-import { writeFileAtomic } from '../workspace/files';
+import { writeFileAtomic } from '../workspace';
 
 // The attached runtimes a Studio remembers across restarts: id, label, URL and where their area
 // stands on the canvas, in the user data folder. Tokens are not here: they live in the secret

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { CoreError, type ReplayRun } from '../../src-shared/contract';
-import { replayOf } from '../recording/replay';
+import { replayOf } from '../recording';
 import { findTraceFiles, sessionIdOfTrace } from '../trace';
 
 // "Replay" in the sessions browser and the command palette: the recorded run read from its
