@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { DeployError, kubeName, readDeployFormation, type DeployFormation } from './formation';
 import { gatewayObjects } from './gateway';
@@ -59,8 +59,23 @@ export function kubernetesFiles(objects: KubeObject[]): { name: string; text: st
 }
 
 /** Writes the files of a deployment into `dir` (created when missing); returns their names. */
+/**
+ * Creates dir and the parents it lacks, one level at a time from the nearest one that exists.
+ * Node 20's `mkdirSync(dir, { recursive: true })` never returns for a path under /proc (the kernel
+ * answers ENOENT and it retries), which would freeze the Studio on a typed folder; one level at a
+ * time fails with that error instead.
+ */
+export function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) {
+    missing.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing) mkdirSync(d);
+}
+
 export function writeKubernetesFiles(dir: string, files: readonly { name: string; text: string }[]): string[] {
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   for (const f of files) writeFileSync(join(dir, f.name), f.text);
   return files.map((f) => f.name);
 }

@@ -79,5 +79,10 @@ describe('deploy.preview and deploy.write', () => {
       await expect(core.invoke('deploy.write', { dir: join(locked, 'k8s') })).rejects.toThrow(/Cannot write to .*permission denied/);
       chmodSync(locked, 0o700);
     }
+    // A folder the kernel refuses to create: Node's recursive mkdir would never return here.
+    if (process.platform === 'linux') await expect(core.invoke('deploy.write', { dir: '/proc/capsule-k8s/out' })).rejects.toMatchObject({ code: 'io_error' });
+    // Missing parents are created.
+    const nested = join(studio.home, 'a', 'b', 'k8s');
+    expect((await core.invoke('deploy.write', { dir: nested })).files.length).toBeGreaterThan(0);
   });
 });

@@ -1,9 +1,9 @@
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CoreError, DEFAULT_IMAGE, DEFAULT_NAMESPACE, type CommandArgs, type DeployEdgeView, type DeployPreview } from '../../src-shared/contract';
 import type { Handlers, StudioContext } from '../workspace';
 import { DeployError, readDeployFormation, type DeployFormation } from './formation';
-import { kubernetesFiles, kubernetesObjects, writeKubernetesFiles } from './index';
+import { kubernetesFiles, kubernetesObjects, makeFolder, writeKubernetesFiles } from './index';
 import { applyNotes } from './notes';
 import type { SecretRef } from './objects';
 
@@ -34,7 +34,7 @@ function writableFolder(dir: string): string {
   const abs = resolve(dir);
   try {
     if (existsSync(abs) && !statSync(abs).isDirectory()) throw new CoreError('invalid_input', `${abs} is a file, not a folder.`);
-    mkdirSync(abs, { recursive: true });
+    makeFolder(abs);
     accessSync(abs, constants.W_OK);
   } catch (err) {
     if (err instanceof CoreError) throw err;
