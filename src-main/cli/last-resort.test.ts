@@ -92,4 +92,23 @@ describe('capsule run survives what it did not expect', () => {
     ]);
     expect(trace.at(-1)!.event_type).toBe('session_end');
   });
+
+  it('ends cleanly when the reader of its output went away (`capsule run | head`)', { timeout: 30_000 }, async () => {
+    const manifest = join(home, 'quiet.yaml');
+    writeFileSync(manifest, 'name: quiet\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n');
+    const run = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = run;
+    const exited = new Promise<number | null>((r) => run.once('exit', (code) => r(code)));
+    const first = await new Promise<string>((ok) => createInterface({ input: run.stdout! }).once('line', ok));
+    const url = first.replace('capsule: url ', '');
+    // Both pipes close, as when `head` has printed its line and exits; the next write fails (EPIPE).
+    run.stdout!.destroy();
+    run.stderr!.destroy();
+    expect((await rpc(url, 'hello')).status.state).toBe('TASK_STATE_COMPLETED');
+    run.kill('SIGTERM'); // its "ending 1 session" goes to the closed stderr
+    // It used to spin at full CPU for ever: the failed write reached the last-resort handler,
+    // whose report to the same stderr failed again.
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000))]);
+    expect(code).toBe(0);
+  });
 });

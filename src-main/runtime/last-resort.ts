@@ -60,7 +60,7 @@ function describe(err: unknown, debug: boolean): string {
  * for tests; installLastResort wires it to the process events.
  */
 export function handleUnexpected(err: unknown, origin: string, opts: LastResortOptions = {}): void {
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = opts.log ?? toStderr;
   const scope = scopes.getStore();
   let failed = false;
   try {
@@ -70,6 +70,22 @@ export function handleUnexpected(err: unknown, origin: string, opts: LastResortO
   // terminal only names the task, so a secret inside an error message never reaches stderr.
   if (scope && failed) log(`capsule: unexpected error (${origin}) in task ${scope.taskId} of session ${scope.sessionId}: the task failed, the process keeps running (details in its trace)`);
   else log(`capsule: unexpected error (${origin}), the process keeps running: ${describe(err, opts.debug ?? false)}`);
+}
+
+/** A report for the terminal; once the terminal is gone (a closed pipe) there is nobody to tell. */
+function toStderr(line: string): void {
+  if (process.stderr.destroyed || !process.stderr.writable) return;
+  process.stderr.write(`${line}\n`);
+}
+
+/**
+ * A standard stream that fails (the reader of a pipe exited, `capsule serve | head`, or the
+ * terminal closed) drops what is written to it from then on. Unhandled, its error would reach the
+ * last-resort handler, whose report to that same stderr would fail again: an endless loop at full
+ * CPU that never let the process end.
+ */
+function dropOnError(this: NodeJS.WriteStream): void {
+  this.destroy();
 }
 
 let installed: { onRejection: (r: unknown) => void; onException: (e: Error) => void } | undefined;
@@ -84,10 +100,14 @@ export function installLastResort(opts: LastResortOptions = {}): () => void {
   installed = own;
   process.on('unhandledRejection', own.onRejection);
   process.on('uncaughtException', own.onException);
+  process.stdout.on('error', dropOnError);
+  process.stderr.on('error', dropOnError);
   return () => {
     if (installed !== own) return;
     process.off('unhandledRejection', own.onRejection);
     process.off('uncaughtException', own.onException);
+    process.stdout.off('error', dropOnError);
+    process.stderr.off('error', dropOnError);
     installed = undefined;
   };
 }
