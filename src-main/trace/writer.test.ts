@@ -78,4 +78,28 @@ describe('trace writer', () => {
     expect(JSON.parse(raw).final[5]).toBe('answer “***”');
     expect(seen[0].final).toEqual(['tsk_1', 'ctx', 'TASK_STATE_COMPLETED', null, 'done', 'answer “***”', null]);
   });
+
+  it('keeps every line whole and in order through a full buffer, lines larger than it and multi-byte text', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'trace-')), 'trace.jsonl');
+    const w = createTraceWriter(path, 'ses_x');
+    expect(w.written).toBe(0); // from here on every write keeps it up to date
+    const texts: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      // Quotes, accents, an emoji (two UTF-16 units, four bytes) and, now and then, a line of 200 k characters.
+      const text = i % 997 === 5 ? `“big” ${'é🙂'.repeat(100_000)}` : `line ${i} “${'ü'.repeat(i % 50)}” 🙂`;
+      texts.push(text);
+      if (i % 3 === 0) w.append({ event_type: 'task_end', task_id: `tsk_${i}`, text }, { key: 'final', value: [i, text], json: JSON.stringify([i, text]) });
+      else w.append({ event_type: 'frame', text });
+      if (i % 500 === 0) w.flush();
+    }
+    w.flush();
+    const size = w.written;
+    w.dispose();
+    const raw = readFileSync(path);
+    expect(raw.length).toBe(size);
+    const lines = raw.toString('utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((l) => JSON.parse(l).text)).toEqual(texts);
+    expect(JSON.parse(lines[3]).final).toEqual([3, texts[3]]);
+  });
 });

@@ -2,9 +2,9 @@ import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSy
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
 
-// Append-only trace.jsonl writer. Lines are buffered and written on the next tick (or when the
-// buffer passes 256 KiB), so a burst costs one write; flush() writes now. A crash loses at most
-// the unflushed tail. Secrets (interpolated ${VAR} values, keys) are masked before any line
+// Append-only trace.jsonl writer. Lines are encoded into one reused 64 KiB buffer as they come
+// and written on the next tick (or when the buffer is full), so a burst costs one write and
+// builds no big string to copy again; flush() writes now. A crash loses at most the unflushed tail. Secrets (interpolated ${VAR} values, keys) are masked before any line
 // leaves this module, whatever event carried them.
 
 export interface TraceWriter {
@@ -30,7 +30,8 @@ export interface SerializedField {
   json: string;
 }
 
-const MAX_BUFFER = 256 * 1024;
+/** The buffer lines wait in; a line that might not fit in it is written on its own. */
+const CHUNK = 64 * 1024;
 
 let lastMs = 0;
 let lastIso = '';
@@ -83,19 +84,52 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
   // Secrets also appear JSON-escaped inside serialized lines.
   const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
   if (masks.length) openMasks.add(masks);
-  let buffer = '';
+  let buffer = Buffer.allocUnsafe(CHUNK);
+  /** Bytes of buffer holding lines not yet written. */
+  let used = 0;
   let scheduled = false;
   let closed = false;
   /** The file's size, taken when first asked for and kept up to date by every write after. */
   let written = -1;
 
+  const writeOut = (bytes: Buffer, length: number) => {
+    let at = 0;
+    while (at < length) at += writeSync(fd, bytes, at, length - at);
+    if (written >= 0) written += length;
+  };
   const flush = () => {
     scheduled = false;
-    if (!buffer || closed) return;
-    const chunk = buffer;
-    buffer = '';
-    const n = writeSync(fd, chunk);
-    if (written >= 0) written += n;
+    if (!used || closed) return;
+    const length = used;
+    used = 0;
+    writeOut(buffer, length);
+  };
+  /**
+   * One line: its JSON, and for a line with a last field, the field's key and JSON, which go
+   * after the line's own fields (`json` then has no closing brace). The line goes into the buffer
+   * whole, so a write never holds part of a line unless the disk fails; the pieces are encoded
+   * one after the other, never joined into one string first.
+   */
+  const queue = (json: string, key?: string, value?: string) => {
+    const head = key === undefined ? '' : `,${JSON.stringify(key)}:`;
+    // UTF-8 takes at most 3 bytes for each UTF-16 unit.
+    const worst = (json.length + head.length + (value?.length ?? 0)) * 3 + 2;
+    if (used + worst > CHUNK) flush();
+    if (worst > CHUNK) {
+      const whole = Buffer.from(value === undefined ? `${json}\n` : `${json}${head}${value}}\n`);
+      return writeOut(whole, whole.length);
+    }
+    used += buffer.write(json, used);
+    if (value !== undefined) {
+      used += buffer.write(head, used);
+      used += buffer.write(value, used);
+      buffer[used++] = 0x7d; // }
+    }
+    buffer[used++] = 0x0a;
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
   };
 
   return {
@@ -112,22 +146,16 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       const head = event.task_id === undefined ? { ts: isoNow(), event_type: event.event_type, session_id: sessionId } : { ts: isoNow(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
       const line = Object.assign(head, event) as TraceEvent;
       if (closed) return line;
-      let json = JSON.stringify(line);
-      if (last) {
-        json = `${json.slice(0, -1)},${JSON.stringify(last.key)}:${last.json}}`;
-        (line as Record<string, unknown>)[last.key] = last.value;
-      }
-      if (masks.length && masks.some((m) => json.includes(m))) {
-        json = maskSecrets(json, masks);
+      const json = JSON.stringify(line);
+      if (last) (line as Record<string, unknown>)[last.key] = last.value;
+      const whole = masks.length ? (last ? `${json.slice(0, -1)},${JSON.stringify(last.key)}:${last.json}}` : json) : '';
+      if (masks.length && masks.some((m) => whole.includes(m))) {
+        const masked = maskSecrets(whole, masks);
         // Listeners must not see the secret either: they get the masked line back.
-        Object.assign(line, JSON.parse(json));
-      }
-      buffer += json + '\n';
-      if (buffer.length > MAX_BUFFER) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+        Object.assign(line, JSON.parse(masked));
+        queue(masked);
+      } else if (last) queue(json.slice(0, -1), last.key, last.json);
+      else queue(json);
       for (const l of listeners) {
         try {
           l(line);
@@ -150,6 +178,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       } catch {}
       closeSync(fd);
       listeners.clear();
+      buffer = Buffer.alloc(0);
     },
   };
 }
