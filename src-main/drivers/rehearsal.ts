@@ -33,6 +33,9 @@ export function matchesWhen(when: string | undefined, text: string): boolean {
 }
 
 
+/** Whether the task was canceled, without making its AbortSignal when the runtime says so cheaply. */
+const aborted = (req: TurnRequest): boolean => req.aborted ?? req.signal.aborted;
+
 function promptChars(req: TurnRequest): number {
   let n = req.system?.length ?? 0;
   for (const m of req.messages) n += m.content.length;
@@ -62,7 +65,7 @@ async function streamFrames(req: TurnRequest, spec: NonNullable<RehearsalTurn['s
   let sent = 0;
   while (sent < spec.frames) {
     const due = Math.min(spec.frames, Math.floor(((performance.now() - started) / 1000) * spec.per_second) + 1);
-    for (; sent < due && !req.signal.aborted; sent++) req.onFrame?.({ kind: 'text', text: `fragment ${sent + 1} ` });
+    for (; sent < due && !aborted(req); sent++) req.onFrame?.({ kind: 'text', text: `fragment ${sent + 1} ` });
     if (sent < spec.frames) await pause(STREAM_TICK_MS, req.signal);
   }
 }
@@ -114,7 +117,7 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
     if (turn.answer_as === 'message') return;
     for (const [i, a] of (turn.artifacts ?? []).entries()) {
       if (a.delay_ms) await pause(a.delay_ms, req.signal);
-      if (req.signal.aborted) throw new AbortedError();
+      if (aborted(req)) throw new AbortedError();
       req.onArtifact?.({ artifact: toArtifact(a, `artifact_${req.turn}_${i + 1}`), append: a.append, lastChunk: a.last_chunk ?? true });
     }
   };
@@ -138,7 +141,7 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
       return first?.answer_as === 'message' && !first.tool_calls?.length && !first.hang && first.error === undefined;
     },
     async turn(req) {
-      if (req.signal.aborted) throw new AbortedError();
+      if (aborted(req)) throw new AbortedError();
       const taskText = taskTextOf(req);
       const reply = replies.find((r) => matchesWhen(r.when, taskText) && matchesMessage(r, req.taskMessage));
       const turn = reply?.turns[req.turn - 1];

@@ -46,6 +46,11 @@ export interface TurnRequest {
   onArtifact?: (chunk: ArtifactChunk) => void;
   /** Aborted on cancel: the driver drops its in-flight request at once. */
   signal: AbortSignal;
+  /**
+   * The task was canceled, read without making `signal` (the runtime makes it when first asked
+   * for); left out, read `signal.aborted`.
+   */
+  readonly aborted?: boolean;
   onFrame?: (frame: TurnFrame) => void;
   /** Called before each retry (429/5xx/reset), so the trace shows it. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;

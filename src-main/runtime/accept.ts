@@ -4,7 +4,7 @@ import type { AcceptedMessage, IncomingMessage } from './api';
 import { endTask, traceTask, type SessionCore } from './core';
 import { isoNow } from '../trace';
 import { messageText } from './message-text';
-import { MAX_TASK_PAYLOAD, statusMessage, type LiveTask } from './tasks';
+import { MAX_TASK_PAYLOAD, statusMessage, TaskAbort, type LiveTask } from './tasks';
 
 // An incoming message becomes a new task (queued, or REJECTED with the reason when it does not
 // fit), or resumes the INPUT_REQUIRED task it names.
@@ -95,7 +95,7 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
     history: [{ ...message, contextId, taskId: id }],
     text,
     ...(incoming.traceparent ? { traceparent: incoming.traceparent } : {}),
-    controller: new AbortController(),
+    controller: new TaskAbort(),
     works: new Set(),
     waiting: 'queue',
     createdAt: Date.now(),

@@ -30,6 +30,8 @@ export interface TaskRun {
   conversation: ChatMessage[];
   /** Aborted when the task is canceled: stop at once, results are ignored afterwards. */
   signal: AbortSignal;
+  /** The task was canceled (what `signal.aborted` says, without making the signal). */
+  readonly aborted: boolean;
   usage: TaskUsage;
   trace(event: { event_type: string } & Record<string, unknown>): void;
   /** Registers work in flight that a cancel must end; returns its unregister function. */

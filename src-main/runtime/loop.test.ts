@@ -16,6 +16,7 @@ function fakeRun(text: string): TaskRun & { lines: Array<Record<string, unknown>
     message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text }] },
     conversation: [],
     signal: new AbortController().signal,
+    aborted: false,
     usage: { turns: 0, tokensIn: 0, tokensOut: 0 },
     trace: (e) => void lines.push(e),
     track: () => () => undefined,

@@ -1,4 +1,4 @@
-import { createDriver, createForkDriver, InferenceError, type ArtifactChunk, type ChatMessage, type ToolCall, type TurnFrame, type TurnRequest, type TurnResult } from '../drivers';
+import { createDriver, createForkDriver, InferenceError, type ArtifactChunk, type ChatMessage, type ToolCall, type ToolSpec, type TurnFrame, type TurnRequest, type TurnResult } from '../drivers';
 import { createStreamMask, type StreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
@@ -15,7 +15,7 @@ export const DEFAULT_MAX_TURNS = 16;
 // written inline: the CLI runs through tsx, which names every inline function it assigns (a
 // defineProperty call each, a microsecond apiece on the door's hot path).
 const pusher = (task: TaskRun, conv: ChatMessage[]) => (m: ChatMessage) => {
-  if (!task.signal.aborted) conv.push(m);
+  if (!task.aborted) conv.push(m);
 };
 const framer = (task: TaskRun, turn: number) => (text: string) => {
   if (text) task.trace({ event_type: 'frame', kind: 'text_delta', turn, text });
@@ -27,6 +27,43 @@ const framesOf = (frame: (text: string) => void, mask: StreamMask | undefined) =
 const retriesOf = (task: TaskRun, turn: number) => (info: { attempt: number; delayMs: number; reason: string }) =>
   task.trace({ event_type: 'inference_retry', turn, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
 const divergencesOf = (task: TaskRun, turn: number) => (info: { reason: string }) => task.trace({ event_type: 'rehearsal_diverged', turn, reason: info.reason });
+
+/**
+ * One turn's request. Its signal is the task's, made only when a driver asks for it (a provider's
+ * SDK does; a rehearsal turn only reads `aborted`); getters on a class cost nothing per turn.
+ */
+class TaskTurn implements TurnRequest {
+  system?: string;
+  maxTokens?: number;
+  responseSchema?: Record<string, unknown>;
+  readonly taskMessage: TurnRequest['taskMessage'];
+  readonly onArtifact: TurnRequest['onArtifact'];
+  /** Streamed text reaches the trace as it arrives; tool calls get their own tool_call events. */
+  readonly onFrame: TurnRequest['onFrame'];
+  readonly onRetry: TurnRequest['onRetry'];
+  readonly onDivergence: TurnRequest['onDivergence'];
+  constructor(
+    private readonly task: TaskRun,
+    readonly turn: number,
+    readonly messages: ChatMessage[],
+    readonly tools: ToolSpec[],
+    readonly taskText: string,
+    mask: StreamMask | undefined,
+    frame: (text: string) => void,
+  ) {
+    this.taskMessage = task.message;
+    this.onArtifact = artifactsOf(task);
+    this.onFrame = framesOf(frame, mask);
+    this.onRetry = retriesOf(task, turn);
+    this.onDivergence = divergencesOf(task, turn);
+  }
+  get signal(): AbortSignal {
+    return this.task.signal;
+  }
+  get aborted(): boolean {
+    return this.task.aborted;
+  }
+}
 
 export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
   const inference = deps.manifest.inference;
@@ -105,32 +142,20 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       const mask = streamSecrets.length ? createStreamMask(streamSecrets) : undefined;
       const frame = framer(task, turn);
       try {
-        const req: TurnRequest = {
-          system: inference.system_prompt,
-          messages: conv,
-          tools: specs,
-          maxTokens: inference.max_tokens,
-          turn,
-          taskText,
-          taskMessage: task.message,
-          ...(schema ? { responseSchema: schema } : {}),
-          onArtifact: artifactsOf(task),
-          signal: task.signal,
-          // Streamed text reaches the trace as it arrives; tool calls get their own tool_call events.
-          onFrame: framesOf(frame, mask),
-          onRetry: retriesOf(task, turn),
-          onDivergence: divergencesOf(task, turn),
-        };
+        const req = new TaskTurn(task, turn, conv, specs, taskText, mask, frame);
+        req.system = inference.system_prompt;
+        req.maxTokens = inference.max_tokens;
+        if (schema) req.responseSchema = schema;
         // A provider's SDK may throw out of band: its turn runs in the task's last-resort scope.
         result = await (driver.contained ? driver.turn(req) : task.guard(() => driver.turn(req)));
       } catch (err) {
         if (mask) frame(mask.end());
-        if (task.signal.aborted) throw err;
+        if (task.aborted) throw err;
         const message = err instanceof InferenceError ? err.message : `inference failed: ${(err as Error).message}`;
         return { ok: false, cause: 'inference_error', message };
       }
       if (mask) frame(mask.end());
-      if (task.signal.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
+      if (task.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
       // Expanded before anything records the turn: the trace and the conversation hold the calls run.
       result = { ...result, toolCalls: expandToolCalls(result.toolCalls, deps.tools) };
       task.usage.turns = turn;

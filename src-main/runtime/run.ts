@@ -73,7 +73,6 @@ class RunningTask implements TaskRun {
   readonly contextId: string;
   readonly text: string;
   readonly message: Message;
-  readonly signal: AbortSignal;
   readonly usage: TaskUsage;
   private inputs = 0;
   private readonly artifactCount = { n: 0 };
@@ -88,8 +87,13 @@ class RunningTask implements TaskRun {
     this.contextId = t.contextId;
     this.text = t.text;
     this.message = t.history[0];
-    this.signal = t.controller.signal;
     this.usage = t.usage;
+  }
+  get signal(): AbortSignal {
+    return this.t.controller.signal;
+  }
+  get aborted(): boolean {
+    return this.t.controller.aborted;
   }
   trace(event: { event_type: string } & Record<string, unknown>): void {
     traceTask(this.core, this.t, { ...event });
@@ -119,7 +123,7 @@ class RunningTask implements TaskRun {
     return pauseAt(this.core, this.t, point, () => takeSlotBack(this.core, this.t));
   }
   addArtifact(chunk: ArtifactChunk): void {
-    if (!this.signal.aborted) addArtifactChunk(this.core, this.t, chunk, this.artifactCount);
+    if (!this.t.controller.aborted) addArtifactChunk(this.core, this.t, chunk, this.artifactCount);
   }
 }
 

@@ -30,7 +30,7 @@ export interface LiveTask {
   text: string;
   /** The W3C traceparent the task arrived with: its delegations stay in that trace. */
   traceparent?: string;
-  controller: AbortController;
+  controller: TaskAbort;
   works: Set<InFlightWork>;
   /** What the task waits on now (queue, inference turn n, tools, input), for task_canceled. */
   waiting: string;
@@ -55,6 +55,29 @@ export interface LiveTask {
   offset: number;
   /** Characters of message text the task took so far (first message and follow-ups). */
   payload: number;
+}
+
+/**
+ * A task's cancel switch. Its AbortSignal (what a provider's SDK, a tool's fetch or a timer takes)
+ * is made the first time something asks for it: a task that only reads `aborted`, as a rehearsal
+ * turn does, never pays for one (making an AbortSignal costs more than the rest of a task's
+ * bookkeeping).
+ */
+export class TaskAbort {
+  aborted = false;
+  private controller: AbortController | undefined;
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.controller?.abort();
+  }
 }
 
 export interface CancelAnswer {

@@ -33,6 +33,9 @@ function fakeTask(text: string, contextId = 'ctx-1', conversation: TaskRun['conv
     message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text }] } as TaskRun['message'],
     conversation,
     signal: controller.signal,
+    get aborted() {
+      return controller.signal.aborted;
+    },
     usage: { turns: 0, tokensIn: 0, tokensOut: 0 },
     trace(e) {
       events.push(e);
