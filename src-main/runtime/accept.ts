@@ -9,6 +9,8 @@ import { MAX_TASK_PAYLOAD, statusMessage, TaskAbort, type LiveTask } from './tas
 // An incoming message becomes a new task (queued, or REJECTED with the reason when it does not
 // fit), or resumes the INPUT_REQUIRED task it names.
 
+const resolved = Promise.resolve();
+
 const PLAIN_KEYS = new Set(['messageId', 'role', 'parts', 'contextId', 'taskId']);
 
 /** A user message of one bare text part: its trace line's text and id say all of it. */
@@ -94,7 +96,10 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
     status: { state: 'TASK_STATE_SUBMITTED', timestamp: isoNow() },
     history: [{ ...message, contextId, taskId: id }],
     text,
-    ...(incoming.traceparent ? { traceparent: incoming.traceparent } : {}),
+    // Every field a task takes later is there from the start (one object shape for every task).
+    traceparent: incoming.traceparent || undefined,
+    artifacts: undefined,
+    startedAt: undefined,
     controller: new TaskAbort(),
     works: new Set(),
     waiting: 'queue',
@@ -119,7 +124,8 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
   const settled = settledPromise(t);
   const asMessage = core.executor.answersAsMessage?.(message, text) === true;
   core.queue.enqueue(id);
-  // Start after the caller got its answer, so a listener added right away sees every event.
-  queueMicrotask(core.pump);
+  // Start after the caller got its answer, so a listener added right away sees every event (a
+  // resolved promise's continuation: Node's queueMicrotask makes an async resource for each call).
+  void resolved.then(core.pump);
   return { task, settled, ...(asMessage ? { asMessage } : {}) };
 }

@@ -1,5 +1,5 @@
 import type { Manifest } from '../../src-shared/manifest';
-import type { TaskState } from '../../src-shared/a2a';
+import type { Task, TaskState } from '../../src-shared/a2a';
 import type { ChatMessage } from '../drivers';
 import { compactOf, type TraceWriter } from '../trace';
 import type { Conversations } from './conversations';
@@ -41,8 +41,11 @@ export function traceTask(core: SessionCore, t: LiveTask, event: { event_type: s
   core.trace.append(event);
 }
 
-/** task_end, totals, and the reduction of the task to its final JSON. */
-export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state: TaskState, answer?: string): void {
+/**
+ * task_end, totals, and the reduction of the task to its final JSON. `settled` is the task as the
+ * status that ended it handed it out (setStatus), when it did: the same task, not copied again.
+ */
+export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state: TaskState, answer?: string, settled?: Task): void {
   const u = t.usage;
   core.totals.tokensIn += u.tokensIn;
   core.totals.tokensOut += u.tokensOut;
@@ -59,7 +62,7 @@ export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state:
   // The final task, as GetTask answers it, in its compact form (trace/final-task.ts: what the
   // runtime writes the same way every time is left out): an old task is read back from this line
   // exactly, the index keeps it for GetTask after a restart. The registry keeps the same form.
-  const task = core.registry.finalTask(t);
+  const task = settled ?? core.registry.finalTask(t);
   const final = compactOf(task);
   // Serialized once: the line's last field and the JSON the registry keeps.
   const finalJson = JSON.stringify(final);

@@ -248,11 +248,11 @@ function endRun(core: SessionCore, t: LiveTask, ending: Ending): void {
     // SendMessage hands it to its caller instead of the Task (door/methods/send.ts).
     const reply = outcome.answerAs === 'message' ? replyMessage(t, outcome) : undefined;
     if (reply) t.history.push(reply);
-    core.registry.setStatus(t, 'TASK_STATE_COMPLETED', reply ?? statusMessage(t.id, t.contextId, 'task completed'));
-    endTask(core, t, 'ok', 'TASK_STATE_COMPLETED', outcome.answer);
+    const settled = core.registry.setStatus(t, 'TASK_STATE_COMPLETED', reply ?? statusMessage(t.id, t.contextId, 'task completed'));
+    endTask(core, t, 'ok', 'TASK_STATE_COMPLETED', outcome.answer, settled);
   } else {
     traceTask(core, t, { event_type: 'task_failed', cause: outcome.cause, message: outcome.message });
-    core.registry.setStatus(t, 'TASK_STATE_FAILED', statusMessage(t.id, t.contextId, `task failed: ${outcome.message}`));
-    endTask(core, t, 'failed', 'TASK_STATE_FAILED');
+    const settled = core.registry.setStatus(t, 'TASK_STATE_FAILED', statusMessage(t.id, t.contextId, `task failed: ${outcome.message}`));
+    endTask(core, t, 'failed', 'TASK_STATE_FAILED', undefined, settled);
   }
 }

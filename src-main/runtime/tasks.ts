@@ -237,7 +237,11 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       for (const [id, f] of finished) if (f.contextId === contextId && f.state !== 'TASK_STATE_REJECTED') out.push(id);
       return out;
     },
-    setStatus(t: LiveTask, state: TaskState, message?: Message) {
+    /**
+     * Sets the task's status; a terminal or interrupted one is handed to the callers waiting for
+     * it, and returned (undefined when nobody waited), so a task that ends now needs no second copy.
+     */
+    setStatus(t: LiveTask, state: TaskState, message?: Message): Task | undefined {
       const timestamp = isoNow();
       t.status = message ? { state, message, timestamp } : { state, timestamp };
       if (listeners.size) emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
@@ -247,8 +251,10 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
           t.settlers = [];
           const task = toTask(t);
           for (const s of settlers) s(task);
+          return task;
         }
       }
+      return undefined;
     },
     addArtifact(t: LiveTask, artifact: Artifact) {
       (t.artifacts ??= []).push(artifact);
