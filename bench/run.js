@@ -90,7 +90,9 @@ benches['studio-calls'] = () => {
       const line = r.summary ??
         (name === 'door'
           ? `door: cpu/request ${r.ratios.door_cpu_per_request_vs_floor}x floor (target <= 2), throughput ${r.ratios.door_throughput_vs_sdk}x sdk (target >= 3); floor ${r.floor.throughput_rps} rps, sdk ${r.sdk.throughput_rps} rps, door ${r.door.throughput_rps} rps; stream first event ${r.ratios.door_stream_ttfe_p50_vs_floor_round_trip_p50}x floor round trip (target <= 1.5)`
-          : `trace-ingest: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s (append + index, target 100000)`);
+          : name === 'trace-ingest'
+            ? `trace-ingest: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s (append + index, target 100000)`
+            : `${name}: done (bench/results/${name}.json)`);
       process.stdout.write(`${line}\n`);
     } catch (err) {
       failed = true;
