@@ -134,4 +134,25 @@ describe('capsule run survives what it did not expect', () => {
     expect(JSON.parse(trace.at(-1)!)).toMatchObject({ event_type: 'session_end', reason: 'stopped' });
     expect(existsSync(join(home, 'run', `${sessionId}.json`))).toBe(false);
   });
+
+  it('ends its session cleanly when signalled the moment its first line is read', { timeout: 60_000 }, async () => {
+    const manifest = join(home, 'quiet.yaml');
+    writeFileSync(manifest, 'name: quiet\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n');
+    // A script that reads the url and stops the capsule at once (three times: it was a race the
+    // signal mostly won, killing the process before it heard signals; no session_end).
+    for (let i = 0; i < 3; i++) {
+      const run = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'ignore'] });
+      child = run;
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => run.once('exit', (code, signal) => r({ code, signal })));
+      let out = '';
+      run.stdout!.on('data', (d) => {
+        if (!out) run.kill('SIGTERM');
+        out += d;
+      });
+      expect(await exited).toEqual({ code: 0, signal: null });
+      const sessionId = /session: (\S+)/.exec(out)![1];
+      const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8').trim().split('\n');
+      expect(JSON.parse(trace.at(-1)!)).toMatchObject({ event_type: 'session_end' });
+    }
+  });
 });
