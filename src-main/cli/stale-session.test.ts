@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,7 +13,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 const BIN = resolve(__dirname, '../../bin/capsule.js');
 const home = mkdtempSync(join(tmpdir(), 'capsule-stale-'));
 const spawned: { kill(signal?: NodeJS.Signals): boolean }[] = [];
+const sockets: Socket[] = [];
+// Takes connections and never answers: a door whose process hangs, or a port now owned by
+// something that is not a door.
+const blackHole = createServer((socket) => void sockets.push(socket));
 afterAll(() => {
+  for (const s of sockets) s.destroy();
+  blackHole.close();
   for (const p of spawned) p.kill('SIGKILL');
   rmSync(home, { recursive: true, force: true });
 });
@@ -52,5 +59,21 @@ describe.runIf(process.platform === 'linux')('a session whose process died by ki
     expect(stop.stderr).toContain('no capsule session is running');
     expect(stranger.exitCode).toBeNull();
     expect(stranger.signalCode).toBeNull();
+  });
+});
+
+describe('a session whose door takes connections and never answers', () => {
+  it('watch and send --stream say the door does not answer, instead of waiting for ever', { timeout: 60_000 }, async () => {
+    await new Promise<void>((r) => blackHole.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(blackHole.address() as { port: number }).port}`;
+    const id = 'ses_019ed2af53da75c2aefee84ee10c0a1e';
+    mkdirSync(join(home, 'run'), { recursive: true });
+    writeFileSync(join(home, 'run', `${id}.json`), JSON.stringify({ session_id: id, name: 'hung', version: '0.1.0', url, pid: process.pid, manifest_path: 'm.yaml', workdir: home, started_at: Date.now() }));
+    // Each used to wait for the stream to begin, for ever.
+    const [watch, send] = await Promise.all([capsule('watch', '0a1e'), capsule('send', '0a1e', 'hello', '--stream')]);
+    expect(watch).toMatchObject({ code: 1, stdout: '' });
+    expect(watch.stderr).toContain(`the door at ${url} does not answer`);
+    expect(send.code).toBe(1);
+    expect(send.stderr).toContain(`the door at ${url} does not answer (timed out)`);
   });
 });
