@@ -72,11 +72,12 @@ export async function serveStudio(workspace: string, values: StudioValues, publi
   start = (async () => {
     await core.ready;
     const launched = await core.handle('formation.launch', {});
-    if (launched.ok) {
-      const { launched: ok, failed } = launched.value as { launched: string[]; failed: { id: string; message: string }[] };
-      for (const id of ok) process.stdout.write(`capsule: ${id} launched\n`);
-      for (const f of failed) process.stderr.write(`capsule: ${f.id} did not launch: ${f.message}\n`);
-    }
+    // A workspace the core cannot open (its formation.yaml unreadable, a folder) launches nothing:
+    // said, and nothing is served, as plain `serve` refuses it.
+    if (!launched.ok) throw new UserError(`the formation did not launch: ${launched.error.message}`);
+    const { launched: ok, failed } = launched.value as { launched: string[]; failed: { id: string; message: string }[] };
+    for (const id of ok) process.stdout.write(`capsule: ${id} launched\n`);
+    for (const f of failed) process.stderr.write(`capsule: ${f.id} did not launch: ${f.message}\n`);
     if (shutdown.state !== 'running') return;
     remote = await startRemoteStudio({ core, tokens, host, ...(port !== undefined ? { port } : {}), ...(publicOrigin ? { publicOrigin } : {}) }).catch((err: Error) => {
       throw new UserError(`the Studio cannot listen on ${host}:${port ?? 0}: ${err.message}`);
