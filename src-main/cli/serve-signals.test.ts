@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 // `capsule serve` is stopped as soon as it shows signs of life: a Ctrl-C while the formation is
 // still coming up (the user saw the first capsule's line and changed their mind, or a supervisor
 // gave up waiting). Every capsule launched so far ends cleanly, as on a Ctrl-C later on.
+// And a workspace it cannot read is named in the one line that says why nothing started.
 
 const BIN = resolve(__dirname, '../../bin/capsule.js');
 const home = mkdtempSync(join(tmpdir(), 'capsule-serve-signals-'));
@@ -46,5 +47,17 @@ describe('capsule serve on Ctrl-C during its start', () => {
     }
     expect(readdirSync(join(dir, 'run')).filter((f) => f.endsWith('.json'))).toEqual([]);
     expect(stderr).toContain('SIGINT: ending');
+  });
+});
+
+describe('capsule serve on a workspace it cannot read', () => {
+  it('names formation.yaml when a folder stands in its place', { timeout: 30_000 }, async () => {
+    const ws = join(home, 'folder-formation');
+    mkdirSync(join(ws, 'formation.yaml'), { recursive: true });
+    const run = await new Promise<{ code: number; stderr: string }>((done) =>
+      execFile(process.execPath, [BIN, 'serve', '--workspace', ws], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 20_000 }, (err, _out, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr })),
+    );
+    // It used to say only "EISDIR: illegal operation on a directory, read".
+    expect(run).toEqual({ code: 1, stderr: `capsule: cannot read ${join(ws, 'formation.yaml')}: it is a folder, not a file\n` });
   });
 });

@@ -46,6 +46,16 @@ const options = {
   data: { type: 'string' },
 } as const;
 
+/** formation.yaml's text; a folder or an unreadable file in its place is named, not a bare EISDIR. */
+function readFormationFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UserError(`cannot read ${file}: ${code === 'EISDIR' ? 'it is a folder, not a file' : (err as Error).message}`);
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('serve', argv, options, usage);
   if (values['studio-token'] !== undefined) return manageStudioToken(values['studio-token']);
@@ -64,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
   const dir = resolve(values.workspace);
   const file = join(dir, FORMATION_FILE);
   if (!existsSync(file)) throw new UserError(`${dir} has no ${FORMATION_FILE}`);
-  const formation = readFormation(readFileSync(file, 'utf8'));
+  const formation = readFormation(readFormationFile(file));
   if (formation.issues.length) throw new UserError(`${file}: ${formation.issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.message}`).join('; ')}`);
   const port = intOption('gateway-port', values['gateway-port'], 65535);
   const publicOrigin = publicOriginOption(values['public-origin']);
