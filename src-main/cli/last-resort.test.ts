@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -110,5 +110,49 @@ describe('capsule run survives what it did not expect', () => {
     // whose report to the same stderr failed again.
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000))]);
     expect(code).toBe(0);
+  });
+
+  it('ends its session cleanly when the terminal closes (SIGHUP, its output gone)', { timeout: 30_000 }, async () => {
+    const manifest = join(home, 'quiet.yaml');
+    writeFileSync(manifest, 'name: quiet\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n');
+    const run = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = run;
+    const exited = new Promise<number | null>((r) => run.once('exit', (code) => r(code)));
+    const lines: string[] = [];
+    await new Promise<void>((ok) => createInterface({ input: run.stdout! }).on('line', (l) => lines.push(l) === 2 && ok()));
+    const sessionId = lines[1].replace('session: ', '');
+    run.stdout!.destroy();
+    run.stderr!.destroy();
+    expect((await rpc(lines[0].replace('capsule: url ', ''), 'hello')).status.state).toBe('TASK_STATE_COMPLETED');
+    // Closing a terminal hangs up its jobs; the shell and then the kernel may each send one.
+    run.kill('SIGHUP');
+    run.kill('SIGHUP');
+    // It used to die of the signal: no session_end, its running file left behind.
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000))]);
+    expect(code).toBe(0);
+    const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(trace.at(-1)!)).toMatchObject({ event_type: 'session_end', reason: 'stopped' });
+    expect(existsSync(join(home, 'run', `${sessionId}.json`))).toBe(false);
+  });
+
+  it('ends its session cleanly when signalled the moment its first line is read', { timeout: 60_000 }, async () => {
+    const manifest = join(home, 'quiet.yaml');
+    writeFileSync(manifest, 'name: quiet\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n');
+    // A script that reads the url and stops the capsule at once (three times: it was a race the
+    // signal mostly won, killing the process before it heard signals; no session_end).
+    for (let i = 0; i < 3; i++) {
+      const run = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'ignore'] });
+      child = run;
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => run.once('exit', (code, signal) => r({ code, signal })));
+      let out = '';
+      run.stdout!.on('data', (d) => {
+        if (!out) run.kill('SIGTERM');
+        out += d;
+      });
+      expect(await exited).toEqual({ code: 0, signal: null });
+      const sessionId = /session: (\S+)/.exec(out)![1];
+      const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8').trim().split('\n');
+      expect(JSON.parse(trace.at(-1)!)).toMatchObject({ event_type: 'session_end' });
+    }
   });
 });

@@ -10,6 +10,22 @@ import { main, report } from './dispatch';
 // shared module is imported directly so a command that exports nothing does not load the SDK.
 const HOSTS = new Set(['run', 'serve', 'studio']);
 const argv = process.argv.slice(2);
-if (HOSTS.has(argv[0])) installLastResort({ debug: Boolean(process.env.CAPSULE_DEBUG) });
 const exit = (code: number) => void flushTelemetry().finally(() => process.exit(code));
+if (HOSTS.has(argv[0])) installLastResort({ debug: Boolean(process.env.CAPSULE_DEBUG) });
+else endWhenReaderLeaves(exit);
 main(argv).then(exit, (err) => exit(report(err)));
+
+/**
+ * A short command whose reader went away (`capsule watch @1 | head -3`, `capsule trace show
+ * --events | less` quit early) ends quietly, as a pipe's writer does, instead of dying of an
+ * unhandled EPIPE with a stack trace (and, for watch, instead of following on for nobody).
+ */
+function endWhenReaderLeaves(end: (code: number) => void): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      stream.destroy();
+      end(0);
+    });
+  }
+}

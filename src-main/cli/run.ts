@@ -103,7 +103,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   if (values.host && !['127.0.0.1', 'localhost', '::1'].includes(values.host)) process.stderr.write(`capsule: warning: the door binds ${values.host}: other machines can reach it\n`);
-  process.stdout.write(`capsule: url ${session.url}\nsession: ${session.id}\n`);
 
   // Ctrl-C or SIGTERM ends the session cleanly (a second one forces the exit); the session may
   // also end by itself (after_task: exit, idle timeout, capsule stop).
@@ -116,6 +115,8 @@ export async function main(argv: string[]): Promise<number> {
       running: () => 1,
     });
     const off = shutdown.handleSignals();
+    // Only now the two lines: a script may signal the process the moment it has read them.
+    process.stdout.write(`capsule: url ${s.url}\nsession: ${s.id}\n`);
     void s.ended.then((reason) => {
       process.stderr.write(`capsule: session ${s.id} ended (${reason}); records in ${s.workdir}\n`);
       if (shutdown.state !== 'done') {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -79,4 +79,18 @@ describe('capsule serve --studio', () => {
     serve.kill('SIGINT');
     expect(await exited).toBe(0);
   }, 60_000);
+
+  it('refuses a workspace it cannot open, in one line, instead of serving nothing', { timeout: 60_000 }, async () => {
+    const ws = join(home, 'broken');
+    mkdirSync(join(ws, 'formation.yaml'), { recursive: true }); // a folder where the file should be
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) =>
+      execFile(process.execPath, [BIN, 'serve', '--workspace', ws, '--studio'], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 20_000 }, (err, stdout, stderr) =>
+        done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      ),
+    );
+    // It used to serve a Studio with no workspace open and say nothing (until killed here).
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('capsule: the formation did not launch: No workspace is open: Cannot open the workspace: cannot read formation.yaml: it is a folder, not a file\n');
+  });
 });

@@ -48,36 +48,54 @@ export async function serveStudio(workspace: string, values: StudioValues, publi
   const layout = recordsLayout(process.env);
   const tokens = createExposureStore(tokenDir(layout.home));
   const core = createCore({ userDataDir: join(layout.home, 'studio'), recordsRoot: layout.records, resourcesDir: join(ROOT, 'resources'), workspace });
-  await core.ready;
-  const launched = await core.handle('formation.launch', {});
-  if (launched.ok) {
+  let remote: { url: string; dispose(): Promise<void> } | undefined;
+
+  // Ctrl-C or SIGTERM: attached Studios are disconnected and every session ends cleanly; a second
+  // one forces it. The signals are ours before the formation launches: a Ctrl-C while it comes up
+  // must end the capsules launched so far, not kill the process under them.
+  let start: Promise<void> = Promise.resolve();
+  let exit!: (code: number) => void;
+  const exited = new Promise<number>((r) => (exit = r));
+  const shutdown = createShutdown({
+    async stop() {
+      await start.catch(() => undefined);
+      await remote?.dispose();
+      await core.dispose();
+      tokens.dispose();
+    },
+    exit,
+    log: (line) => process.stderr.write(`capsule: ${line}\n`),
+    running: () => listRunningSessions(layout.running, { prune: false }).filter((s) => s.pid === process.pid).length,
+  });
+  const offSignals = shutdown.handleSignals();
+
+  start = (async () => {
+    await core.ready;
+    const launched = await core.handle('formation.launch', {});
+    // A workspace the core cannot open (its formation.yaml unreadable, a folder) launches nothing:
+    // said, and nothing is served, as plain `serve` refuses it.
+    if (!launched.ok) throw new UserError(`the formation did not launch: ${launched.error.message}`);
     const { launched: ok, failed } = launched.value as { launched: string[]; failed: { id: string; message: string }[] };
     for (const id of ok) process.stdout.write(`capsule: ${id} launched\n`);
     for (const f of failed) process.stderr.write(`capsule: ${f.id} did not launch: ${f.message}\n`);
-  }
-  let server;
+    if (shutdown.state !== 'running') return;
+    remote = await startRemoteStudio({ core, tokens, host, ...(port !== undefined ? { port } : {}), ...(publicOrigin ? { publicOrigin } : {}) }).catch((err: Error) => {
+      throw new UserError(`the Studio cannot listen on ${host}:${port ?? 0}: ${err.message}`);
+    });
+    if (!isLoopback(host)) process.stderr.write(`capsule: warning: the Studio binds ${host}: other machines can reach it (every connection still needs the token; put TLS in front)\n`);
+    process.stdout.write(`studio: ${remote.url}\n`);
+    if (!tokens.get(STUDIO_TOKEN_NAME)) process.stdout.write(`studio token: ${tokens.enable(STUDIO_TOKEN_NAME).token}\n(shown once; capsule serve --studio-token rotate makes a new one)\n`);
+  })();
+
   try {
-    server = await startRemoteStudio({ core, tokens, host, ...(port !== undefined ? { port } : {}), ...(publicOrigin ? { publicOrigin } : {}) });
+    await start;
   } catch (err) {
-    await core.dispose();
+    // A start that fails while a shutdown runs is that shutdown's business (it waits for this).
+    if (shutdown.state !== 'running') return exited;
+    offSignals();
+    await core.dispose().catch(() => undefined);
     tokens.dispose();
-    throw new UserError(`the Studio cannot listen on ${host}:${port ?? 0}: ${(err as Error).message}`);
+    throw err;
   }
-  if (!isLoopback(host)) process.stderr.write(`capsule: warning: the Studio binds ${host}: other machines can reach it (every connection still needs the token; put TLS in front)\n`);
-  process.stdout.write(`studio: ${server.url}\n`);
-  if (!tokens.get(STUDIO_TOKEN_NAME)) process.stdout.write(`studio token: ${tokens.enable(STUDIO_TOKEN_NAME).token}\n(shown once; capsule serve --studio-token rotate makes a new one)\n`);
-  const remote = server;
-  // Ctrl-C or SIGTERM: attached Studios are disconnected and every session ends cleanly; a second one forces it.
-  return new Promise<number>((exit) => {
-    createShutdown({
-      async stop() {
-        await remote.dispose();
-        await core.dispose();
-        tokens.dispose();
-      },
-      exit,
-      log: (line) => process.stderr.write(`capsule: ${line}\n`),
-      running: () => listRunningSessions(layout.running, { prune: false }).filter((s) => s.pid === process.pid).length,
-    }).handleSignals();
-  });
+  return exited;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { agentCardOf } from '../door';
-import { createGateway, gatewayDataDir, runningResolver, type Gateway } from '../gateway';
+import { createGateway, gatewayDataDir, runningResolver } from '../gateway';
 import { formatIssues, ManifestError } from '../manifest';
 import { startSession } from '../launch';
 import type { Session } from '../runtime';
@@ -46,6 +46,16 @@ const options = {
   data: { type: 'string' },
 } as const;
 
+/** formation.yaml's text; a folder or an unreadable file in its place is named, not a bare EISDIR. */
+function readFormationFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UserError(`cannot read ${file}: ${code === 'EISDIR' ? 'it is a folder, not a file' : (err as Error).message}`);
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('serve', argv, options, usage);
   if (values['studio-token'] !== undefined) return manageStudioToken(values['studio-token']);
@@ -64,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
   const dir = resolve(values.workspace);
   const file = join(dir, FORMATION_FILE);
   if (!existsSync(file)) throw new UserError(`${dir} has no ${FORMATION_FILE}`);
-  const formation = readFormation(readFileSync(file, 'utf8'));
+  const formation = readFormation(readFormationFile(file));
   if (formation.issues.length) throw new UserError(`${file}: ${formation.issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.message}`).join('; ')}`);
   const port = intOption('gateway-port', values['gateway-port'], 65535);
   const publicOrigin = publicOriginOption(values['public-origin']);
@@ -78,10 +88,38 @@ export async function main(argv: string[]): Promise<number> {
     stopping = true;
     return Promise.all([...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)));
   };
-  for (const c of formation.capsules) {
-    const manifestPath = resolve(dir, c.manifest);
-    try {
-      const s = await startSession({ manifestPath, formation: liveFormation(() => members().filter((m) => m.names[0] !== c.id)) });
+  let announced: { close(): Promise<void> } | undefined;
+
+  // Ctrl-C or SIGTERM: the gateway closes and every session ends cleanly; a second one forces it.
+  // The signals are ours from the first launch on: a formation takes a while to come up, and a
+  // Ctrl-C meanwhile must end the capsules already launched, not leave them without session_end.
+  let launch: Promise<void> = Promise.resolve();
+  let exit!: (code: number) => void;
+  const exited = new Promise<number>((r) => (exit = r));
+  const shutdown = createShutdown({
+    async stop() {
+      stopping = true; // no capsule launches after this one
+      await launch.catch(() => undefined);
+      await announced?.close();
+      await stopAll();
+    },
+    exit,
+    log: (line) => process.stderr.write(`capsule: ${line === 'stopped' ? `stopped (${dirname(file)})` : line}\n`),
+    running: () => sessions.size,
+  });
+  const offSignals = shutdown.handleSignals();
+
+  launch = (async () => {
+    for (const c of formation.capsules) {
+      if (stopping) return;
+      const manifestPath = resolve(dir, c.manifest);
+      let s: Session;
+      try {
+        s = await startSession({ manifestPath, formation: liveFormation(() => members().filter((m) => m.names[0] !== c.id)) });
+      } catch (err) {
+        const detail = err instanceof ManifestError ? `\n${formatIssues(err.issues)}` : `: ${(err as Error).message}`;
+        throw new UserError(`cannot launch ${c.id} (${c.manifest})${detail}`);
+      }
       sessions.set(c.id, s);
       // One session may end on its own (capsule stop, after_task: exit, idle timeout): the others,
       // and the gateway, keep running; the gateway no longer routes to the ended one.
@@ -91,17 +129,11 @@ export async function main(argv: string[]): Promise<number> {
         if (!stopping) process.stderr.write(`capsule: ${c.id} session ${s.id} ended (${reason})\n`);
       });
       process.stdout.write(`capsule: ${c.id} ${s.url} (session ${s.id})\n`);
-    } catch (err) {
-      await stopAll();
-      const detail = err instanceof ManifestError ? `\n${formatIssues(err.issues)}` : `: ${(err as Error).message}`;
-      throw new UserError(`cannot launch ${c.id} (${c.manifest})${detail}`);
     }
-  }
+    if (stopping) return;
 
-  const fromRun = runningResolver(layout().running);
-  let gateway: Gateway;
-  try {
-    gateway = await createGateway({
+    const fromRun = runningResolver(layout().running);
+    const gateway = await createGateway({
       host,
       ...(port !== undefined ? { port } : {}),
       ...(publicOrigin ? { publicOrigin } : {}),
@@ -112,29 +144,25 @@ export async function main(argv: string[]): Promise<number> {
         // A session started with `capsule run` and exposed by name is served too.
         return s ? { url: s.url, card: agentCardOf(s), accepts: s.manifest.accepts } : fromRun(name);
       },
+    }).catch((err: Error) => {
+      throw new UserError(`the gateway cannot listen on ${host}:${port ?? 0}: ${err.message}`);
     });
-  } catch (err) {
-    await stopAll();
-    throw new UserError(`the gateway cannot listen on ${host}:${port ?? 0}: ${(err as Error).message}`);
-  }
-  const open = gateway;
-  const announced = announceGateway(open, host, dataDir, () => {
-    for (const c of formation.capsules) {
-      const exposed = open.exposures.get(c.id);
-      process.stdout.write(exposed ? `exposed: ${c.id} ${open.urlsOf(c.id).card}\n` : `not exposed: ${c.id} (capsule expose ${c.id} --data ${dataDir})\n`);
-    }
-  });
+    announced = announceGateway(gateway, host, dataDir, () => {
+      for (const c of formation.capsules) {
+        const exposed = gateway.exposures.get(c.id);
+        process.stdout.write(exposed ? `exposed: ${c.id} ${gateway.urlsOf(c.id).card}\n` : `not exposed: ${c.id} (capsule expose ${c.id} --data ${dataDir})\n`);
+      }
+    });
+  })();
 
-  // Ctrl-C or SIGTERM: the gateway closes and every session ends cleanly; a second one forces it.
-  return new Promise<number>((exit) => {
-    createShutdown({
-      async stop() {
-        await announced.close();
-        await stopAll();
-      },
-      exit,
-      log: (line) => process.stderr.write(`capsule: ${line === 'stopped' ? `stopped (${dirname(file)})` : line}\n`),
-      running: () => sessions.size,
-    }).handleSignals();
-  });
+  try {
+    await launch;
+  } catch (err) {
+    // A launch that fails while a shutdown runs is that shutdown's business (it waits for this).
+    if (shutdown.state !== 'running') return exited;
+    offSignals();
+    await stopAll();
+    throw err;
+  }
+  return exited;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { door, DoorError } from '../door/client';
-import { pidAlive, removeRunningFile, resolveRunningSession, type RunningSession } from '../trace';
+import { hostAlive, removeRunningFile, resolveRunningSession, type RunningSession } from '../trace';
 import { parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { layout } from './home';
@@ -34,22 +34,26 @@ async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
   return done();
 }
 
-/** The session has ended when its host removed its running record (or the process is gone). */
-const ended = (s: RunningSession) => () => !existsSync(s.file) || !pidAlive(s.pid);
+/**
+ * The session has ended when its host removed its running record, or the process is gone (its pid
+ * may meanwhile belong to another process, which is never signalled).
+ */
+const ended = (s: RunningSession) => () => !existsSync(s.file) || !hostAlive(s);
 
 const why = (err: unknown) => (err instanceof DoorError && err.kind === 'rpc' && err.code === -32601 ? 'its door has no murmur.EndSession' : (err as Error).message);
 
 async function signalAlone(session: RunningSession, runDir: string): Promise<void> {
   process.stderr.write(`capsule: signalling ${session.name} (pid ${session.pid}), which hosts this session alone\n`);
+  const gone = () => !hostAlive(session);
   try {
-    process.kill(session.pid, 'SIGTERM');
+    if (!gone()) process.kill(session.pid, 'SIGTERM');
   } catch {}
-  if (!(await waitUntil(() => !pidAlive(session.pid), KILL_AFTER_MS))) {
+  if (!(await waitUntil(gone, KILL_AFTER_MS))) {
     process.stderr.write(`capsule: ${session.name} (pid ${session.pid}) did not exit within ${KILL_AFTER_MS / 1000}s; killing it\n`);
     try {
-      process.kill(session.pid, 'SIGKILL');
+      if (!gone()) process.kill(session.pid, 'SIGKILL');
     } catch {}
-    await waitUntil(() => !pidAlive(session.pid), 2000);
+    await waitUntil(gone, 2000);
   }
   // A process that was killed could not remove its own record.
   removeRunningFile(runDir, session.id);

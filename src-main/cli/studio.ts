@@ -50,7 +50,6 @@ export async function main(argv: string[]): Promise<number> {
     throw new UserError(code === 'EADDRINUSE' ? `studio: port ${port} is already in use; pick another with --port or use --port 0` : `studio: ${(err as Error).message}`);
   }
   if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) process.stderr.write('studio: the UI is not built yet; run npm run build\n');
-  process.stdout.write(`studio: ${shell.url}\n`);
 
   const web = shell;
   // The command returns (and the process exits with its code) once the shutdown is done or forced.
@@ -66,5 +65,7 @@ export async function main(argv: string[]): Promise<number> {
       running: () => listRunningSessions(layout.running, { prune: false }).filter((s) => s.pid === process.pid).length,
     });
     shutdown.handleSignals();
+    // Only now its url: a script (or a test) may signal the process the moment it has read it.
+    process.stdout.write(`studio: ${web.url}\n`);
   });
 }

@@ -34,7 +34,7 @@ export class DoorError extends Error {
 
 export interface DoorCallOptions {
   signal?: AbortSignal;
-  /** Per call (default 10 s; a blocking SendMessage passes its own). */
+  /** Per call (default 10 s; a blocking SendMessage passes its own); for a stream, the wait for it to begin. */
   timeoutMs?: number;
 }
 
@@ -58,19 +58,30 @@ function signalOf(opts: DoorCallOptions): AbortSignal | undefined {
   return opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
 }
 
-async function post(url: string, method: string, params: unknown, opts: DoorCallOptions, extra: Record<string, string> = {}): Promise<Response> {
+/**
+ * Posts one request. A stream's answer may last as long as its session, so its timeout covers only
+ * the wait for that answer to begin (a door opens a stream at once): a door whose process hangs, or
+ * a port that now belongs to something that takes connections and never answers, is reported.
+ */
+async function post(url: string, method: string, params: unknown, opts: DoorCallOptions, extra: Record<string, string> = {}, untilAnswered = false): Promise<Response> {
+  const begun = new AbortController();
+  const ms = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timer = untilAnswered && ms > 0 ? setTimeout(() => begun.abort(), ms) : undefined;
+  const signal = timer ? (opts.signal ? AbortSignal.any([opts.signal, begun.signal]) : begun.signal) : signalOf(opts);
   try {
     return await fetch(url, {
       method: 'POST',
       headers: { ...headers, ...extra },
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
-      signal: signalOf(opts),
+      signal,
     });
   } catch (err) {
     if (opts.signal?.aborted) throw opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted');
     const e = err as Error & { cause?: { code?: string } };
-    const why = e.name === 'TimeoutError' ? 'timed out' : (e.cause?.code ?? e.message);
+    const why = e.name === 'TimeoutError' || begun.signal.aborted ? 'timed out' : (e.cause?.code ?? e.message);
     throw new DoorError('unreachable', `the door at ${url} does not answer (${why})`, url);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -190,7 +201,7 @@ export type StreamOptions = DoorCallOptions & { extensions?: string };
  * error; a stream that breaks off later throws whatever broke it (the caller decides what it means).
  */
 async function* stream(url: string, method: string, params: unknown, opts: StreamOptions): AsyncGenerator<unknown> {
-  const res = await post(url, method, params, { ...opts, timeoutMs: opts.timeoutMs ?? 0 }, { accept: 'text/event-stream', ...(opts.extensions ? { 'a2a-extensions': opts.extensions } : {}) });
+  const res = await post(url, method, params, opts, { accept: 'text/event-stream', ...(opts.extensions ? { 'a2a-extensions': opts.extensions } : {}) }, true);
   if (res.status === 503) {
     await res.body?.cancel().catch(() => undefined);
     throw new DoorError('unreachable', `the door at ${url} is closing`, url);

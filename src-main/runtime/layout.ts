@@ -23,6 +23,8 @@ export interface RunningRecord {
   parent_session_id?: string;
   /** True when the process hosts this session alone (`capsule run`): `capsule stop` may signal it. */
   owns_process?: boolean;
+  /** When the host process started (Linux): a later process given the same pid is not the host. */
+  pid_start?: string;
 }
 
 export function writeRunningRecord(dir: string, record: RunningRecord): string {

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { durationMs, type Manifest } from '../../src-shared/manifest';
 import { newSessionId } from '../../src-shared/ids';
 import { loadManifestFile, ManifestError } from '../manifest';
-import { createTraceWriter } from '../trace';
+import { createTraceWriter, processStart } from '../trace';
 import { forkedFromLine, priceUsd } from '../drivers';
 import type { Session, SessionDoorFactory, SessionOptions } from './api';
 import { executorFactoryFor } from './executors';
@@ -144,6 +144,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     ...(opts.resume ? { resumed: true, restored_tasks: previous.length } : {}),
     ...(opts.fork ? { forked_from: forkedFromLine(opts.fork) } : {}),
   });
+  const pidStart = processStart(process.pid);
   running.file = writeRunningRecord(layout.running, {
     session_id: id,
     name: manifest.name,
@@ -155,6 +156,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     started_at: new Date(startedAt).toISOString(),
     ...(opts.parent ? { parent_session_id: opts.parent.sessionId } : {}),
     ...(opts.ownsProcess ? { owns_process: true } : {}),
+    ...(pidStart ? { pid_start: pidStart } : {}),
   });
   tasks.start();
   return session;

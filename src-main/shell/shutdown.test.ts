@@ -54,3 +54,22 @@ describe('createShutdown', () => {
     expect(exits).toEqual([0]);
   });
 });
+
+describe('handleSignals', () => {
+  it('the terminal closing (SIGHUP, maybe twice) ends everything cleanly; it is never a force', async () => {
+    const { EventEmitter } = await import('node:events');
+    const proc = new EventEmitter();
+    let release!: () => void;
+    const { shutdown, log, exits } = harness(() => new Promise<void>((r) => (release = r)));
+    const off = shutdown.handleSignals(proc as unknown as NodeJS.Process);
+    proc.emit('SIGHUP');
+    proc.emit('SIGHUP'); // the shell hangs up its jobs, then the kernel the foreground group
+    expect(shutdown.state).toBe('stopping');
+    expect(log).toEqual(['SIGHUP (the terminal closed): ending 2 sessions (press Ctrl-C again to force)']);
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(exits).toEqual([0]);
+    off();
+    expect(proc.listenerCount('SIGHUP')).toBe(0);
+  });
+});

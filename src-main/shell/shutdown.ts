@@ -3,6 +3,8 @@
 // shell commands and harnesses ended) before the process exits. A second signal while that runs
 // means "now": the shutdown is forced and says so; a shutdown that outlasts its bound forces itself.
 // Quitting and closing asked again are the same request, not a force: Electron sends both.
+// The terminal closing (SIGHUP) is such a request too: unhandled it would kill the process with
+// no session_end, and it may arrive twice (from the shell, then from the kernel as the shell exits).
 
 export interface ShutdownDeps {
   /** Ends everything the process runs: the shell's servers, then the core and its sessions. */
@@ -25,7 +27,7 @@ export interface Shutdown {
   request(why: string): Promise<void>;
   /** A signal: the first starts the shutdown, the next one forces it. */
   signal(name: string): void;
-  /** Routes SIGINT and SIGTERM here; returns how to undo that. */
+  /** Routes SIGINT, SIGTERM and SIGHUP (the terminal closed) here; returns how to undo that. */
   handleSignals(proc?: Pick<NodeJS.Process, 'on' | 'off'>): () => void;
 }
 
@@ -83,11 +85,14 @@ export function createShutdown(deps: ShutdownDeps): Shutdown {
     handleSignals(proc = process) {
       const onInt = () => signal('SIGINT');
       const onTerm = () => signal('SIGTERM');
+      const onHup = () => void request('SIGHUP (the terminal closed)');
       proc.on('SIGINT', onInt);
       proc.on('SIGTERM', onTerm);
+      proc.on('SIGHUP', onHup);
       return () => {
         proc.off('SIGINT', onInt);
         proc.off('SIGTERM', onTerm);
+        proc.off('SIGHUP', onHup);
       };
     },
   };

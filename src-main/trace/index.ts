@@ -9,7 +9,7 @@ export { compactOf, compactTask, expandTask, taskOfCompact, type CompactTask } f
 export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index';
 export { findTraceFiles } from './records';
 export { liveSinceOf, taskInterrupted } from './outcome';
-export { listRunningSessions, writeRunningFile, removeRunningFile, pidAlive, type RunningSession, type RunningFile } from './running';
+export { listRunningSessions, writeRunningFile, removeRunningFile, pidAlive, hostAlive, processStart, type RunningSession, type RunningFile } from './running';
 export {
   AddressError,
   resolveAddress,

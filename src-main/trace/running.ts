@@ -16,6 +16,7 @@ const runningFileSchema = z.object({
   workdir: z.string().default(''),
   started_at: z.union([z.number(), z.string()]),
   owns_process: z.boolean().optional(),
+  pid_start: z.string().optional(),
 });
 
 export type RunningFile = z.input<typeof runningFileSchema>;
@@ -32,6 +33,8 @@ export interface RunningSession {
   startedAt: number;
   /** The process hosts this session alone (`capsule run`), so signalling it ends only this session. */
   ownsProcess: boolean;
+  /** When the host process started, as the system counts it (absent where it cannot be read). */
+  pidStart?: string;
   file: string;
 }
 
@@ -42,6 +45,32 @@ export function pidAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * When process pid started, in the kernel's clock ticks since boot (Linux /proc); undefined where
+ * that cannot be read. A pid is reused once its process is gone, and a running file outlives a
+ * crash, a kill -9 or a reboot: only the pid and this moment together name the process that wrote it.
+ */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses; starttime is field 22.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The process that hosts a running session is still the one that wrote its file: alive, and, when
+ * the file says when it started, started then (not a newer process that was handed the same pid).
+ */
+export function hostAlive(s: { pid: number; pidStart?: string }): boolean {
+  if (!pidAlive(s.pid)) return false;
+  if (s.pidStart === undefined) return true;
+  const now = processStart(s.pid);
+  return now === undefined || now === s.pidStart;
 }
 
 /** Running sessions, newest first. Files of dead processes are removed unless `prune` is false. */
@@ -61,7 +90,7 @@ export function listRunningSessions(runDir: string, opts: { prune?: boolean } = 
     } catch {
       continue; // being written, or not ours: never fatal to a listing
     }
-    if (!pidAlive(info.pid)) {
+    if (!hostAlive({ pid: info.pid, ...(info.pid_start ? { pidStart: info.pid_start } : {}) })) {
       if (opts.prune !== false) rmSync(file, { force: true });
       continue;
     }
@@ -76,6 +105,7 @@ export function listRunningSessions(runDir: string, opts: { prune?: boolean } = 
       workdir: info.workdir,
       startedAt,
       ownsProcess: info.owns_process === true,
+      ...(info.pid_start ? { pidStart: info.pid_start } : {}),
       file,
     });
   }

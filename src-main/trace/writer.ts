@@ -62,6 +62,12 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/** The terminal hears of a trace that cannot be written; once it is gone there is nobody to tell. */
+function reportWriteFailure(path: string, sessionId: string, err: unknown): void {
+  if (process.stderr.destroyed || !process.stderr.writable) return;
+  process.stderr.write(`capsule: cannot write ${path} (${(err as Error).message}); trace lines of session ${sessionId} are lost until it can\n`);
+}
+
 /**
  * A file whose last line was torn (a crash mid-write) gets its newline before anything is
  * appended: the fragment stays one line that readers skip and count, and the first new line
@@ -92,10 +98,29 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
   /** The file's size, taken when first asked for and kept up to date by every write after. */
   let written = -1;
 
+  /** The file ends inside a line (the disk cut a write short): the next write ends that line first. */
+  let midLine = false;
+  /** A write is failing (disk full, read-only, gone): said once, not once per flush. */
+  let failing = false;
+
+  // A failed write loses its lines, as a crash loses the unflushed tail, but never the file's
+  // shape: what did reach the disk stays a line of its own, and the session keeps running.
   const writeOut = (bytes: Buffer, length: number) => {
-    let at = 0;
-    while (at < length) at += writeSync(fd, bytes, at, length - at);
-    if (written >= 0) written += length;
+    let done = 0;
+    try {
+      if (midLine) {
+        writeSync(fd, '\n');
+        midLine = false;
+        if (written >= 0) written += 1;
+      }
+      while (done < length) done += writeSync(fd, bytes, done, length - done);
+      failing = false;
+    } catch (err) {
+      if (done > 0) midLine = bytes[done - 1] !== 0x0a;
+      if (!failing) reportWriteFailure(path, sessionId, err);
+      failing = true;
+    }
+    if (written >= 0) written += done;
   };
   const flush = () => {
     scheduled = false;
