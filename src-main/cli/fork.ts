@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startSession } from '../launch';
+import { readSourceFile } from '../manifest';
 import { ForkError, prepareFork, recordedSession } from '../recording';
 import { staticFormation, type FormationTarget } from '../runtime/tools';
 import { readTraceLines, resolveRecordedSession } from '../trace';
@@ -39,7 +40,13 @@ function formationOf(workspace: string) {
   const file = join(workspace, FORMATION_FILE);
   if (!existsSync(file)) throw new UserError(`${workspace} has no ${FORMATION_FILE}`, 2);
   const targets: Record<string, FormationTarget> = {};
-  for (const c of readFormation(readFileSync(file, 'utf8')).capsules) targets[c.id] = { kind: 'manifest', manifestPath: resolve(workspace, c.manifest) };
+  let text: string;
+  try {
+    text = readSourceFile(file);
+  } catch (err) {
+    throw new UserError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  for (const c of readFormation(text).capsules) targets[c.id] = { kind: 'manifest', manifestPath: resolve(workspace, c.manifest) };
   return staticFormation(targets);
 }
 

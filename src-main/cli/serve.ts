@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { agentCardOf } from '../door';
 import { createGateway, gatewayDataDir, runningResolver } from '../gateway';
-import { formatIssues, ManifestError } from '../manifest';
+import { formatIssues, ManifestError, readSourceFile } from '../manifest';
 import { startSession } from '../launch';
 import type { Session } from '../runtime';
 import { liveFormation } from '../runtime/tools/formation';
@@ -49,10 +49,9 @@ const options = {
 /** formation.yaml's text; a folder or an unreadable file in its place is named, not a bare EISDIR. */
 function readFormationFile(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readSourceFile(file);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`cannot read ${file}: ${code === 'EISDIR' ? 'it is a folder, not a file' : (err as Error).message}`);
+    throw new UserError(`cannot read ${file}: ${(err as Error).message}`);
   }
 }
 

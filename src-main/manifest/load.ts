@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { checkManifestSource } from '../../src-shared/manifest';
 import { contractProblem } from './contracts';
+import { readSourceFile, SourceReadError } from './read-source';
 import type { ManifestLoadResult } from './types';
 
 // Reads a manifest with the one checker the Studio's editor also uses (src-shared/manifest/check.ts),
@@ -15,10 +15,10 @@ export function parseManifest(source: string, file: string, env: Record<string, 
 export function loadManifestFile(file: string, env: Record<string, string | undefined> = process.env): ManifestLoadResult {
   let source: string;
   try {
-    source = readFileSync(file, 'utf8');
+    source = readSourceFile(file);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const message = code === 'ENOENT' ? 'manifest file not found' : code === 'EACCES' ? 'manifest file is not readable (permission denied)' : code === 'EISDIR' ? 'expected a manifest file, found a folder' : `cannot read manifest: ${(err as Error).message}`;
+    const { code, message: why } = err as SourceReadError;
+    const message = code === 'ENOENT' ? 'manifest file not found' : code === 'EACCES' ? 'manifest file is not readable (permission denied)' : code === 'EISDIR' ? 'expected a manifest file, found a folder' : `cannot read manifest: ${why}`;
     return { ok: false, issues: [{ file, path: '', message }] };
   }
   return parseManifest(source, file, env);

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CoreError } from '../../src-shared/contract';
+import { readSourceFile } from '../manifest';
 
 // Reading and writing workspace files with messages a user can act on.
 
@@ -27,7 +28,7 @@ export function describeFsError(err: unknown): string {
 /** Reads a text file, or says why not. */
 export function readText(file: string): { ok: true; text: string } | { ok: false; message: string } {
   try {
-    return { ok: true, text: readFileSync(file, 'utf8') };
+    return { ok: true, text: readSourceFile(file) };
   } catch (err) {
     return { ok: false, message: `cannot read ${basename(file)}: ${describeFsError(err)}` };
   }
