@@ -1,5 +1,6 @@
 import { commands } from './commands';
-import { UserError } from './errors';
+import { describeFileError, UserError } from './errors';
+import { recordsLayout } from '../runtime/layout';
 import { ADDRESS_RULE_HELP } from './session-help';
 
 // Dispatches a command line to the registered commands and turns errors into one line + exit code.
@@ -42,7 +43,8 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 export function report(err: unknown): number {
-  const message = err instanceof Error ? err.message : String(err);
+  // A raw file-system failure (`ENOTDIR: not a directory, mkdir '…'`) is put in words.
+  const message = describeFileError(err, recordsLayout(process.env).home) ?? (err instanceof Error ? err.message : String(err));
   process.stderr.write(`capsule: ${message}\n`);
   if (process.env.CAPSULE_DEBUG && err instanceof Error && !(err instanceof UserError)) process.stderr.write(`${err.stack}\n`);
   return err instanceof UserError ? err.exitCode : 1;

@@ -9,3 +9,30 @@ export class UserError extends Error {
     super(message);
   }
 }
+
+const REASONS: Record<string, string> = {
+  ENOTDIR: 'part of that path is a file, not a folder',
+  EEXIST: 'a file of that name is in the way',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  ENOENT: 'it does not exist',
+  EISDIR: 'it is a folder, not a file',
+};
+const VERBS: Record<string, string> = { mkdir: 'create', open: 'open', write: 'write', rename: 'replace', unlink: 'remove', scandir: 'list', read: 'read' };
+
+/**
+ * A failed file-system call in words: what could not be done to which path and why, and where
+ * the path is inside the capsule home, that the home must be a folder the user can write.
+ * Undefined for any other error.
+ */
+export function describeFileError(err: unknown, home: string): string | undefined {
+  const e = err as NodeJS.ErrnoException;
+  if (!(err instanceof Error) || typeof e.code !== 'string' || typeof e.path !== 'string' || !REASONS[e.code]) return undefined;
+  const verb = (e.syscall && VERBS[e.syscall]) ?? 'use';
+  const inHome = e.path === home || e.path.startsWith(`${home}/`) || e.path.startsWith(`${home}\\`);
+  const hint = inHome ? ` (records live under CAPSULE_HOME=${home}, which must be a folder you can write)` : '';
+  return `cannot ${verb} ${e.path}: ${REASONS[e.code]}${hint}`;
+}

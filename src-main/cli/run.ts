@@ -4,8 +4,8 @@ import { startSession } from '../launch';
 import type { Session } from '../runtime';
 import { intOption, parseCommandArgs } from './args';
 import { createShutdown } from '../shell/shutdown';
-import { UserError } from './errors';
-import { openStore } from './home';
+import { describeFileError, UserError } from './errors';
+import { layout, openStore } from './home';
 import { resolveRecordedSession, listRunningSessions } from '../trace';
 import { recordsLayout } from '../runtime/layout';
 import { cliEnv } from './secrets-env';
@@ -99,7 +99,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${formatIssues(err.issues)}\n`);
       return 1;
     }
-    throw new UserError((err as Error).message);
+    throw new UserError(describeFileError(err, layout().home) ?? (err as Error).message);
   }
 
   if (values.host && !['127.0.0.1', 'localhost', '::1'].includes(values.host)) process.stderr.write(`capsule: warning: the door binds ${values.host}: other machines can reach it\n`);

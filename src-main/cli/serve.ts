@@ -9,7 +9,7 @@ import { liveFormation } from '../runtime/tools/formation';
 import { readFormation, FORMATION_FILE } from '../workspace';
 import { intOption, parseCommandArgs } from './args';
 import { createShutdown } from '../shell/shutdown';
-import { UserError } from './errors';
+import { describeFileError, UserError } from './errors';
 import { layout } from './home';
 import { announceGateway, capsuleUrls, publicOriginOption, serveGateway } from './serve-gateway';
 import { manageStudioToken, serveStudio } from './serve-studio';
@@ -116,7 +116,7 @@ export async function main(argv: string[]): Promise<number> {
       try {
         s = await startSession({ manifestPath, formation: liveFormation(() => members().filter((m) => m.names[0] !== c.id)) });
       } catch (err) {
-        const detail = err instanceof ManifestError ? `\n${formatIssues(err.issues)}` : `: ${(err as Error).message}`;
+        const detail = err instanceof ManifestError ? `\n${formatIssues(err.issues)}` : `: ${describeFileError(err, layout().home) ?? (err as Error).message}`;
         throw new UserError(`cannot launch ${c.id} (${c.manifest})${detail}`);
       }
       sessions.set(c.id, s);
