@@ -1,3 +1,5 @@
+import { fsReason } from '../manifest';
+
 // A mistake the user can fix (bad flag, unknown session, refused request): printed as one line,
 // exit 1, never a stack trace.
 export class UserError extends Error {
@@ -10,17 +12,6 @@ export class UserError extends Error {
   }
 }
 
-const REASONS: Record<string, string> = {
-  ENOTDIR: 'part of that path is a file, not a folder',
-  EEXIST: 'a file of that name is in the way',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is used up',
-  ENOENT: 'it does not exist',
-  EISDIR: 'it is a folder, not a file',
-};
 const VERBS: Record<string, string> = { mkdir: 'create', open: 'open', write: 'write', rename: 'replace', unlink: 'remove', scandir: 'list', read: 'read' };
 
 /**
@@ -30,9 +21,9 @@ const VERBS: Record<string, string> = { mkdir: 'create', open: 'open', write: 'w
  */
 export function describeFileError(err: unknown, home: string): string | undefined {
   const e = err as NodeJS.ErrnoException;
-  if (!(err instanceof Error) || typeof e.code !== 'string' || typeof e.path !== 'string' || !REASONS[e.code]) return undefined;
+  if (!(err instanceof Error) || typeof e.code !== 'string' || typeof e.path !== 'string' || !fsReason(e)) return undefined;
   const verb = (e.syscall && VERBS[e.syscall]) ?? 'use';
   const inHome = e.path === home || e.path.startsWith(`${home}/`) || e.path.startsWith(`${home}\\`);
   const hint = inHome ? ` (records live under CAPSULE_HOME=${home}, which must be a folder you can write)` : '';
-  return `cannot ${verb} ${e.path}: ${REASONS[e.code]}${hint}`;
+  return `cannot ${verb} ${e.path}: ${fsReason(e)}${hint}`;
 }

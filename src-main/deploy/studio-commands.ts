@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CoreError, DEFAULT_IMAGE, DEFAULT_NAMESPACE, type CommandArgs, type DeployEdgeView, type DeployPreview } from '../../src-shared/contract';
+import { describeFsError } from '../manifest';
 import type { Handlers, StudioContext } from '../workspace';
 import { DeployError, readDeployFormation, type DeployFormation } from './formation';
 import { kubernetesFiles, kubernetesObjects, makeFolder, writeKubernetesFiles } from './index';
@@ -38,8 +39,7 @@ function writableFolder(dir: string): string {
     accessSync(abs, constants.W_OK);
   } catch (err) {
     if (err instanceof CoreError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new CoreError('io_error', `Cannot write to ${abs}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'the file system is read-only' : (err as Error).message}.`);
+    throw new CoreError('io_error', `Cannot write to ${abs}: ${describeFsError(err)}.`);
   }
   return abs;
 }

@@ -1,7 +1,7 @@
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CoreError } from '../../src-shared/contract';
-import { readSourceFile } from '../manifest';
+import { describeFsError, MAX_SOURCE_BYTES, readSourceFile } from '../manifest';
 
 // Reading and writing workspace files with messages a user can act on.
 
@@ -16,14 +16,6 @@ export function writeFileAtomic(file: string, text: string): void {
   }
 }
 
-export function describeFsError(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') return 'it does not exist';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a folder, not a file';
-  if (code === 'ENOTDIR') return 'a parent is not a folder';
-  return (err as Error)?.message ?? String(err);
-}
 
 /** Reads a text file, or says why not. */
 export function readText(file: string): { ok: true; text: string } | { ok: false; message: string } {
@@ -32,6 +24,17 @@ export function readText(file: string): { ok: true; text: string } | { ok: false
   } catch (err) {
     return { ok: false, message: `cannot read ${basename(file)}: ${describeFsError(err)}` };
   }
+}
+
+/**
+ * A manifest or formation file is only written when it can be read back: reading refuses files
+ * over MAX_SOURCE_BYTES, so saving a bigger one would leave a file the workspace then rejects.
+ */
+export function checkSourceSize(what: string, text: string): void {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= MAX_SOURCE_BYTES) return;
+  const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  throw new CoreError('invalid_input', `${what} would be ${mib(bytes)}; a manifest or formation file may be at most ${mib(MAX_SOURCE_BYTES)}, so it was not saved.`);
 }
 
 export function isDirectory(dir: string): boolean {

@@ -148,6 +148,21 @@ describe('workspaces', () => {
     expect(readFileSync(file, 'utf8')).toContain('Drafts poems.');
   });
 
+  it('refuses to save a manifest it could not read back (over 1 MiB as UTF-8), and leaves the file as it was', async () => {
+    studio = await createTestStudio();
+    const w = await studio.core.invoke('manifest.read', { id: 'writer' });
+    const file = join(studio.workspace, w.path);
+    // Under the IPC limit of a million characters, but three bytes each on disk.
+    const big = `${w.source}\n# ${'€'.repeat(400_000)}\n`;
+    await expect(studio.core.invoke('manifest.write', { id: 'writer', source: big, expected: w.hash })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/would be 1\.1 MiB; a manifest or formation file may be at most 1\.0 MiB, so it was not saved/),
+    });
+    expect(readFileSync(file, 'utf8')).toBe(w.source);
+    const f = await studio.core.invoke('formation.get', {});
+    expect(f.capsules.find((c) => c.id === 'writer')!.issues).toEqual([]);
+  });
+
   it('loads a broken manifest with its issues on the node (with lines), and refuses to launch it', async () => {
     studio = await createTestStudio();
     const w = await studio.core.invoke('manifest.read', { id: 'writer' });

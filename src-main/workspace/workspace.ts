@@ -2,7 +2,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CoreError, type IssueView, type Position } from '../../src-shared/contract';
 import { addEntry, FORMATION_FILE, readFormation, removeEntry, setPosition } from './formation-file';
-import { describeFsError, existsSync, isDirectory, readText, writeFileAtomic } from './files';
+import { describeFsError } from '../manifest';
+import { checkSourceSize, existsSync, isDirectory, readText, writeFileAtomic } from './files';
 import { hashSource, summarizeManifest, type ManifestSummary } from './manifest-view';
 
 // One open workspace folder: formation.yaml plus a manifest per capsule, loaded into a snapshot
@@ -121,6 +122,7 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
     },
     writeManifest(id, source, expected) {
       const c = capsule(id);
+      checkSourceSize(c.manifestPath, source);
       if (expected !== undefined) {
         const onDisk = readText(c.file);
         const diskHash = onDisk.ok ? hashSource(onDisk.text) : undefined;
@@ -145,12 +147,16 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
       } catch (err) {
         throw err instanceof CoreError ? err : new CoreError('invalid_input', (err as Error).message);
       }
-      if (next !== read.text) writeFileAtomic(formationFile, next);
+      if (next !== read.text) {
+        checkSourceSize('The formation file', next);
+        writeFileAtomic(formationFile, next);
+      }
       refresh();
     },
     createManifest(relPath, source) {
       const file = inside(dir, relPath);
       if (existsSync(file)) throw new CoreError('conflict', `${relPath} already exists in the workspace.`);
+      checkSourceSize(relPath, source);
       try {
         mkdirSync(resolve(file, '..'), { recursive: true });
       } catch (err) {
