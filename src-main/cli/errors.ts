@@ -21,9 +21,11 @@ const VERBS: Record<string, string> = { mkdir: 'create', open: 'open', write: 'w
  */
 export function describeFileError(err: unknown, home: string): string | undefined {
   const e = err as NodeJS.ErrnoException;
-  if (!(err instanceof Error) || typeof e.code !== 'string' || typeof e.path !== 'string' || !fsReason(e)) return undefined;
+  const reason = err instanceof Error && typeof e.path === 'string' ? fsReason(e) : undefined;
+  if (!reason) return undefined;
   const verb = (e.syscall && VERBS[e.syscall]) ?? 'use';
-  const inHome = e.path === home || e.path.startsWith(`${home}/`) || e.path.startsWith(`${home}\\`);
+  const path = e.path as string;
+  const inHome = path === home || path.startsWith(`${home}/`) || path.startsWith(`${home}\\`);
   const hint = inHome ? ` (records live under CAPSULE_HOME=${home}, which must be a folder you can write)` : '';
-  return `cannot ${verb} ${e.path}: ${fsReason(e)}${hint}`;
+  return `cannot ${verb} ${path}: ${reason}${hint}`;
 }

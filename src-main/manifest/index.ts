@@ -5,7 +5,7 @@ import type { ManifestIssue } from './types';
 
 export type { ManifestIssue, ManifestLoadResult } from './types';
 export { loadManifestFile, parseManifest } from './load';
-export { MAX_SOURCE_BYTES, readSourceFile, SourceReadError } from './read-source';
+export { MAX_SOURCE_BYTES, readSourceFile, SourceReadError, sourceSizeProblem } from './read-source';
 export { describeFsError, fsReason } from './fs-reason';
 export { editManifestSource } from './edit';
 export { renderManifestTemplate, type ManifestTemplateOptions } from './template';

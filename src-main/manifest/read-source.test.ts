@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadManifestFile, MAX_SOURCE_BYTES, readSourceFile } from './index';
+import { loadManifestFile, MAX_SOURCE_BYTES, readSourceFile, sourceSizeProblem } from './index';
 
 // What a manifest path points at is checked before it is read: a pipe used to make `capsule run`
 // wait for ever, /dev/zero grew memory until the process crashed, and a 12 MB file took 17 s of
@@ -41,6 +41,13 @@ describe('readSourceFile', () => {
     expect(failure(over)).toEqual({ code: 'ETOOBIG', message: 'it is 1.0 MiB; a manifest or formation file may be at most 1.0 MiB' });
     writeFileSync(over, 'a'.repeat(12 * 1024 * 1024));
     expect(failure(over)?.message).toBe('it is 12.0 MiB; a manifest or formation file may be at most 1.0 MiB');
+  });
+
+  it('tells a writer which text could not be read back: the limit counts UTF-8 bytes, not characters', () => {
+    expect(sourceSizeProblem('a'.repeat(MAX_SOURCE_BYTES))).toBeUndefined();
+    expect(sourceSizeProblem('a'.repeat(MAX_SOURCE_BYTES + 1))).toBe('would be 1.0 MiB; a manifest or formation file may be at most 1.0 MiB');
+    // 400,000 characters, 1.2 MB on disk.
+    expect(sourceSizeProblem('€'.repeat(400_000))).toMatch(/^would be 1\.1 MiB;/);
   });
 
   it('refuses a pipe at once instead of waiting for a writer', () => {

@@ -21,6 +21,16 @@ export class SourceReadError extends Error {
 const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 
 /**
+ * Why text cannot be saved as a manifest or formation file (`would be 1.1 MiB; …`, to follow the
+ * file's name), or undefined when it can: over MAX_SOURCE_BYTES as UTF-8 it would be written and
+ * then refused by readSourceFile.
+ */
+export function sourceSizeProblem(text: string, limit = MAX_SOURCE_BYTES): string | undefined {
+  const bytes = Buffer.byteLength(text);
+  return bytes > limit ? `would be ${mib(bytes)}; a manifest or formation file may be at most ${mib(limit)}` : undefined;
+}
+
+/**
  * The file's text, or a SourceReadError saying why not: not a regular file, over the limit, or
  * the system's own error (its code kept, so callers can word ENOENT and EACCES their way).
  */

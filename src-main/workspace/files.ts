@@ -1,7 +1,7 @@
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CoreError } from '../../src-shared/contract';
-import { describeFsError, MAX_SOURCE_BYTES, readSourceFile } from '../manifest';
+import { describeFsError, readSourceFile, sourceSizeProblem } from '../manifest';
 
 // Reading and writing workspace files with messages a user can act on.
 
@@ -16,7 +16,6 @@ export function writeFileAtomic(file: string, text: string): void {
   }
 }
 
-
 /** Reads a text file, or says why not. */
 export function readText(file: string): { ok: true; text: string } | { ok: false; message: string } {
   try {
@@ -26,15 +25,10 @@ export function readText(file: string): { ok: true; text: string } | { ok: false
   }
 }
 
-/**
- * A manifest or formation file is only written when it can be read back: reading refuses files
- * over MAX_SOURCE_BYTES, so saving a bigger one would leave a file the workspace then rejects.
- */
+/** A manifest or formation file is only saved when the workspace can read it back. */
 export function checkSourceSize(what: string, text: string): void {
-  const bytes = Buffer.byteLength(text);
-  if (bytes <= MAX_SOURCE_BYTES) return;
-  const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-  throw new CoreError('invalid_input', `${what} would be ${mib(bytes)}; a manifest or formation file may be at most ${mib(MAX_SOURCE_BYTES)}, so it was not saved.`);
+  const problem = sourceSizeProblem(text);
+  if (problem) throw new CoreError('invalid_input', `${what} ${problem}.`);
 }
 
 export function isDirectory(dir: string): boolean {

@@ -156,7 +156,7 @@ describe('workspaces', () => {
     const big = `${w.source}\n# ${'€'.repeat(400_000)}\n`;
     await expect(studio.core.invoke('manifest.write', { id: 'writer', source: big, expected: w.hash })).rejects.toMatchObject({
       code: 'invalid_input',
-      message: expect.stringMatching(/would be 1\.1 MiB; a manifest or formation file may be at most 1\.0 MiB, so it was not saved/),
+      message: expect.stringMatching(/writer\.yaml would be 1\.1 MiB; a manifest or formation file may be at most 1\.0 MiB\./),
     });
     expect(readFileSync(file, 'utf8')).toBe(w.source);
     const f = await studio.core.invoke('formation.get', {});
