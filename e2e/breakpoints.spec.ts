@@ -23,7 +23,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const entry = await app.console.sendTo('coordinator', 'Write about otters.');
     await expect(bp.pausedBadge('coordinator')).toBeVisible({ timeout: 15_000 });
     await expect(bp.edgePaused('coordinator', 'writer')).toBeVisible();
-    await expect(entry.getByTestId('task-state')).toHaveText('WORKING');
+    await expect(entry.getByTestId('task-state')).toHaveText('PAUSED');
 
     await bp.pausedBadge('coordinator').click();
     await expect(bp.message()).toHaveValue('Draft a short paragraph for this request.');

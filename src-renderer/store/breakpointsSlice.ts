@@ -9,20 +9,22 @@ import type { SliceCreator } from './types';
 
 export type ResumeAction = 'continue' | 'step' | 'cancel';
 
-/** What the canvas draws, by node id and by `from→to`: a breakpoint set, and how many tasks are paused there. */
+/** What the views draw, by node id and by `from→to`: a breakpoint set, and how many tasks are paused there; and each paused task by id. */
 export interface BreakpointMarks {
   nodes: Record<string, { set: boolean; paused: number }>;
   edges: Record<string, { set: boolean; paused: number }>;
+  tasks: Record<string, PausedTask>;
 }
 
 export const edgeKey = (from: string, to: string) => `${from}→${to}`;
 
 /** The marks of a view, computed once per change so each node's selector is one lookup. */
 export function marksOf(view: BreakpointsView): BreakpointMarks {
-  const marks: BreakpointMarks = { nodes: {}, edges: {} };
+  const marks: BreakpointMarks = { nodes: {}, edges: {}, tasks: {} };
   const at = (map: BreakpointMarks['nodes'], key: string) => (map[key] ??= { set: false, paused: 0 });
   for (const b of view.breakpoints) at(b.kind === 'turn' ? marks.nodes : marks.edges, b.kind === 'turn' ? b.capsuleId : edgeKey(b.from, b.to)).set = true;
   for (const p of view.paused) {
+    marks.tasks[p.taskId] = p;
     at(marks.nodes, p.capsuleId).paused++;
     if (p.point === 'edge' && p.target) at(marks.edges, edgeKey(p.capsuleId, p.target)).paused++;
   }
@@ -48,7 +50,7 @@ export const hasBreakpoint = (view: BreakpointsView, spec: BreakpointSpec): bool
 
 export const createBreakpointsSlice: SliceCreator<BreakpointsSlice> = (set, get) => ({
   breakpoints: emptyBreakpoints(),
-  breakpointMarks: { nodes: {}, edges: {} },
+  breakpointMarks: { nodes: {}, edges: {}, tasks: {} },
   async loadBreakpoints() {
     try {
       set(withMarks(await invoke('breakpoints.list', {})));

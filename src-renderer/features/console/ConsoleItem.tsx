@@ -1,5 +1,5 @@
 import { isTerminal, type Message, type Task } from '../../../src-shared/a2a';
-import { answerText, useStudio, type ConsoleEntry, type DelegationOutcome } from '../../store';
+import { answerText, delegationPhase, taskPhase, useStudio, type ConsoleEntry, type DelegationOutcome, type DelegationPhase } from '../../store';
 import { InputReply, questionOf } from './InputReply';
 import { TaskStateBadge } from './TaskStateBadge';
 
@@ -25,6 +25,7 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
   const cancel = useStudio((s) => (entry.taskId ? s.cancelAnswers[entry.taskId] : undefined));
   const delegations = useStudio((s) => (entry.taskId ? s.delegations[entry.taskId] : undefined));
   const task = rec?.task;
+  const phase = useStudio((s) => (task ? taskPhase(s, task.id, task.status.state) : undefined));
   const answer = task ? answerText(task) : '';
   const done = task ? isTerminal(task.status.state) : false;
   return (
@@ -53,7 +54,7 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
         ) : (
           <>
             <div className="console-meta">
-              <TaskStateBadge state={task.status.state} />
+              <TaskStateBadge state={phase ?? task.status.state} />
               <span className="mono muted" title="Task id">
                 {task.id}
               </span>
@@ -63,7 +64,7 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
                 </button>
               ) : null}
             </div>
-            {delegations?.length ? <Delegations list={delegations} /> : null}
+            {delegations?.length ? <Delegations taskId={task.id} list={delegations} /> : null}
             {followUps(task, answer).map((m, i) => (
               <div key={m.messageId ?? i} className="console-turn" data-role={m.role === 'ROLE_AGENT' ? 'agent' : 'user'}>
                 <span className="console-turn-who">{m.role === 'ROLE_AGENT' ? `${name} asked` : 'you replied'}</span> {textOf(m)}
@@ -88,19 +89,24 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
   );
 }
 
-const OUTCOME_LABEL: Record<DelegationOutcome['state'], string> = { running: 'working…', answered: 'answered', failed: 'failed', canceled: 'canceled' };
+const OUTCOME_LABEL: Record<DelegationPhase, string> = { running: 'working…', paused: 'paused before sending (breakpoint)', answered: 'answered', failed: 'failed', canceled: 'canceled' };
 
 /** Each delegation of the task and how it ended, so a failed hand-off is never hidden behind the answer. */
-function Delegations({ list }: { list: DelegationOutcome[] }) {
+function Delegations({ taskId, list }: { taskId: string; list: DelegationOutcome[] }) {
+  const capsules = useStudio((s) => s.capsules);
+  const breakpointMarks = useStudio((s) => s.breakpointMarks);
   return (
     <ul className="console-delegations" aria-label="Delegations">
-      {list.map((d) => (
-        <li key={d.callId} className="console-delegation" data-state={d.state} data-testid="delegation-outcome">
+      {list.map((d) => {
+        const phase = delegationPhase({ capsules, breakpointMarks }, taskId, d);
+        return (
+        <li key={d.callId} className="console-delegation" data-state={phase} data-testid="delegation-outcome">
           <span className="console-delegation-to">→ {d.to === '*' ? 'every reachable worker' : d.to}</span>
-          <span className="console-delegation-state">{OUTCOME_LABEL[d.state]}</span>
+          <span className="console-delegation-state">{OUTCOME_LABEL[phase]}</span>
           {d.state === 'failed' && d.text ? <span className="console-delegation-text">{d.text}</span> : null}
         </li>
-      ))}
+        );
+      })}
     </ul>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { conversationKey, conversationsOf, entriesOfConversation, useStudio } from '../../store';
+import { capsulePhase, conversationKey, conversationsOf, entriesOfConversation, useStudio } from '../../store';
 import { ConsoleComposer } from './ConsoleComposer';
 import { draftKey } from './drafts';
 import { ConsoleItem } from './ConsoleItem';
@@ -15,6 +15,7 @@ export function ConsolePanel() {
   const selectedId = useStudio((s) => s.selectedId);
   const capsuleIds = useStudio((s) => s.capsuleIds);
   const capsules = useStudio((s) => s.capsules);
+  const breakpointMarks = useStudio((s) => s.breakpointMarks);
   const allEntries = useStudio((s) => s.consoleEntries);
   const allConversations = useStudio((s) => s.consoleConversations);
   const dir = useStudio((s) => s.workspace?.dir);
@@ -58,7 +59,7 @@ export function ConsolePanel() {
           {capsuleIds.length === 0 ? <option value="">No capsules</option> : null}
           {capsuleIds.map((id) => (
             <option key={id} value={id}>
-              {capsules[id].name} ({capsules[id].state})
+              {capsules[id].name} ({capsulePhase({ capsules, breakpointMarks }, id)})
             </option>
           ))}
         </select>

@@ -1,6 +1,6 @@
-import type { TaskState } from '../../../src-shared/a2a';
+import type { TaskPhase } from '../../store';
 
-const LABEL: Record<TaskState, string> = {
+const LABEL: Record<TaskPhase, string> = {
   TASK_STATE_UNSPECIFIED: 'unknown',
   TASK_STATE_SUBMITTED: 'submitted',
   TASK_STATE_WORKING: 'working',
@@ -10,10 +10,11 @@ const LABEL: Record<TaskState, string> = {
   TASK_STATE_INPUT_REQUIRED: 'input required',
   TASK_STATE_REJECTED: 'rejected',
   TASK_STATE_AUTH_REQUIRED: 'auth required',
+  paused: 'paused',
 };
 
-/** A task's state as a coloured word (the colour never carries the meaning alone). */
-export function TaskStateBadge({ state }: { state: TaskState }) {
+/** A task's state as a coloured word (the colour never carries the meaning alone); `paused` at a breakpoint (store/phase.ts). */
+export function TaskStateBadge({ state }: { state: TaskPhase }) {
   return (
     <span className="task-state" data-state={LABEL[state]} data-testid="task-state">
       {LABEL[state].toUpperCase()}

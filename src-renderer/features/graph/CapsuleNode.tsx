@@ -1,20 +1,20 @@
 import { memo, useContext } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import type { CapsuleState } from '../../../src-shared/contract';
-import { useStudio, type CapsuleFlowNode } from '../../store';
+import { capsulePhase, useStudio, type CapsuleFlowNode, type CapsulePhase } from '../../store';
 import { CompactContext } from './compact';
 import { RestartToApply } from '../../app/RestartToApply';
 import { NodeActivity } from './NodeActivity';
 import { DriverIcon } from './DriverIcon';
 import { BreakpointMark } from './BreakpointMark';
 
-const STATE_LABEL: Record<CapsuleState, string> = {
+const STATE_LABEL: Record<CapsulePhase, string> = {
   stopped: 'Stopped',
   starting: 'Starting',
   idle: 'Idle',
   busy: 'Busy',
   stopping: 'Stopping',
   failed: 'Failed',
+  paused: 'Paused',
 };
 
 // The actions are read when clicked, not subscribed to: every subscription is one more selector
@@ -28,6 +28,7 @@ const stop = (id: string) => useStudio.getState().stopCapsule(id);
  */
 function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   const capsule = useStudio((s) => s.capsules[id]);
+  const phase = useStudio((s) => capsulePhase(s, id));
   // From the canvas: the node re-renders when the zoom crosses the threshold, not on every zoom step.
   const compact = useContext(CompactContext);
   if (!capsule) return null;
@@ -37,7 +38,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
     return (
       <div className="capsule-node capsule-node-compact" data-role={role} data-state={capsule.state} data-selected={selected || undefined} data-invalid={capsule.issues.length > 0 || undefined} role="group" aria-label={capsule.name}>
         {role === 'orchestrator' ? null : <Handle type="target" position={Position.Left} isConnectable={false} />}
-        <span className="capsule-node-state" data-state={capsule.state}>
+        <span className="capsule-node-state" data-state={phase} title={phase ? STATE_LABEL[phase] : undefined}>
           <span className="state-dot" aria-hidden="true" />
         </span>
         <span className="capsule-node-name">{capsule.name}</span>
@@ -63,9 +64,9 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
       {role === 'orchestrator' ? null : <Handle type="target" position={Position.Left} aria-label={`Connect to ${capsule.name}`} />}
       <header className="capsule-node-head">
         <span className="capsule-node-role"><DriverIcon driver={capsule.driver} />{role}</span>
-        <span className="capsule-node-state" data-state={capsule.state}>
+        <span className="capsule-node-state" data-state={phase}>
           <span className="state-dot" aria-hidden="true" />
-          {STATE_LABEL[capsule.state]}
+          {phase ? STATE_LABEL[phase] : null}
         </span>
       </header>
       <div className="capsule-node-name" title={capsule.name}>

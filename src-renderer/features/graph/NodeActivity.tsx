@@ -1,6 +1,6 @@
 import { memo, useEffect, useState } from 'react';
 import type { TaskState } from '../../../src-shared/a2a';
-import { useStudio } from '../../store';
+import { taskPhase, useStudio } from '../../store';
 
 // What a capsule is doing on its node: the current task (state, turn, the text streaming in or
 // the tools it waits on) and, after a run, its last output, expandable and copyable. Its own
@@ -20,6 +20,10 @@ const stateWord = (s: TaskState | undefined) => (s ? (STATE[s] ?? s.replace('TAS
 
 function NodeActivityView({ id, name }: { id: string; name: string }) {
   const activity = useStudio((s) => s.activity[id]);
+  const paused = useStudio((s) => {
+    const current = s.activity[id]?.current;
+    return !!current && taskPhase(s, current.taskId, current.state ?? 'TASK_STATE_WORKING') === 'paused';
+  });
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   useEffect(() => {
@@ -41,7 +45,7 @@ function NodeActivityView({ id, name }: { id: string; name: string }) {
       {current ? (
         <div className="node-current" role="status" aria-label={`Current task of ${name}`} data-state={current.state ?? 'TASK_STATE_WORKING'}>
           <div className="node-current-head">
-            <span className="node-current-state">{stateWord(current.state)}</span>
+            <span className="node-current-state">{paused ? 'paused' : stateWord(current.state)}</span>
             {current.turn > 0 ? <span className="node-current-turn">turn {current.turn}</span> : null}
             <span className="node-current-id mono" title={current.taskId}>
               {current.taskId.slice(-6)}

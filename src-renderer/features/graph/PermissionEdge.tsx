@@ -1,6 +1,6 @@
 import { memo, useContext } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
-import { edgeKey, useStudio, type FlowEdge } from '../../store';
+import { edgeInFlight, edgeKey, useStudio, type FlowEdge } from '../../store';
 import { CompactContext } from './compact';
 import { EdgeTasks } from './EdgeTasks';
 import { PauseIcon } from './BreakpointMark';
@@ -22,10 +22,10 @@ function PermissionEdgeView(props: EdgeProps<FlowEdge>) {
   // One narrow selector: only this edge's flow, so one edge's traffic re-renders one edge.
   const flow = useStudio((s) => s.edgeFlow[props.id]);
   const breakpoint = useStudio((s) => s.breakpointMarks.edges[edgeKey(props.source, props.target)]);
+  const inFlight = useStudio((s) => edgeInFlight(s, props.id, edgeKey(props.source, props.target)));
   const compact = useContext(CompactContext);
   const [path, labelX, labelY] = getBezierPath(props);
   const external = props.data?.targetKind === 'external';
-  const inFlight = flow?.inFlight ?? 0;
   const failed = flow?.failed ?? 0;
   const canceled = flow?.canceled ?? 0;
   const marked = failed + canceled > 0;

@@ -1,29 +1,30 @@
-import { useStudio } from '../../store';
+import { delegationPhase, useStudio } from '../../store';
 import type { DelegationView } from './taskTrace';
 
-const STATE: Record<DelegationView['state'], string> = { running: 'working…', answered: 'answered', failed: 'failed' };
+const STATE: Record<DelegationView['state'] | 'paused', string> = { running: 'working…', paused: 'paused before sending (breakpoint)', answered: 'answered', failed: 'failed' };
 
 /** The delegations the task made; each child task opens in its capsule's Tasks tab when that capsule runs here. */
-export function DelegationLinks({ list }: { list: DelegationView[] }) {
+export function DelegationLinks({ taskId, list }: { taskId: string; list: DelegationView[] }) {
   if (list.length === 0) return <p className="muted">This task delegated nothing.</p>;
   return (
     <ul className="delegation-links" aria-label="Delegations made">
       {list.map((d) => (
-        <DelegationLink key={d.callId} d={d} />
+        <DelegationLink key={d.callId} taskId={taskId} d={d} />
       ))}
     </ul>
   );
 }
 
-function DelegationLink({ d }: { d: DelegationView }) {
+function DelegationLink({ taskId, d }: { taskId: string; d: DelegationView }) {
+  const phase = useStudio((s) => delegationPhase(s, taskId, d));
   // The child task is held by the session it ran in: a formation capsule still running that session.
   const capsuleId = useStudio((s) => (d.childSessionId ? s.capsuleIds.find((id) => s.capsules[id]?.sessionId === d.childSessionId) : undefined));
   const name = d.capsule ?? d.to;
   return (
-    <li className="delegation-link" data-state={d.state}>
+    <li className="delegation-link" data-state={phase}>
       <span>→ {name === '*' ? 'every reachable worker' : name}</span>
       <span className="delegation-state">
-        {STATE[d.state]}
+        {STATE[phase]}
         {d.peerState ? ` (${d.peerState.replace('TASK_STATE_', '').toLowerCase()})` : ''}
       </span>
       {d.peerTaskId && capsuleId ? (

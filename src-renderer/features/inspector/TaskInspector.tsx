@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { residueOfTask } from '../../../src-shared/residue';
 import type { TaskTraceView } from '../../../src-shared/contract';
-import { useStudio, type TaskRecord } from '../../store';
+import { taskPhase, useStudio, type TaskRecord } from '../../store';
 import { InputReply } from '../console';
 import { Artifacts } from './Artifacts';
 import { DelegationLinks } from './DelegationLinks';
@@ -138,7 +138,7 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
         )}
         {trace?.truncated ? <p className="muted">This task has more trace lines than the inspector reads; the first ones are shown. The Sessions browser has them all.</p> : null}
       </Section>
-      <Section title="Delegations">{trace ? <DelegationLinks list={delegations} /> : null}</Section>
+      <Section title="Delegations">{trace ? <DelegationLinks taskId={task.id} list={delegations} /> : null}</Section>
       <Section title="History">
         {history.length ? (
           <ol className="task-history" aria-label="History">
@@ -179,10 +179,11 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function StatusMessage({ task, agent }: { task: Task; agent: string }) {
   const parts = task.status.message?.parts ?? [];
+  const phase = useStudio((s) => taskPhase(s, task.id, task.status.state));
   return (
     <div className="status-message">
       <div className="muted">
-        {task.status.state.replace('TASK_STATE_', '').toLowerCase().replace('_', ' ')}
+        {phase === 'paused' ? 'paused at a breakpoint' : phase.replace('TASK_STATE_', '').toLowerCase().replace('_', ' ')}
         {task.status.timestamp ? ` at ${task.status.timestamp.slice(11, 19)}` : ''}
         {task.contextId ? (
           <>

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
-import { answerText, useStudio, type TaskRecord } from '../../store';
+import { answerText, taskPhase, useStudio, type TaskRecord } from '../../store';
 import { InputReply, TaskStateBadge } from '../console';
 import { Residue } from './Residue';
 import { PausedTask } from './PausedTask';
@@ -14,6 +14,7 @@ export function firstUserText(task: Task): string {
 export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolean; children?: ReactNode }) {
   const { task, capsuleId } = rec;
   const cancel = useStudio((s) => s.cancelAnswers[task.id]);
+  const phase = useStudio((s) => taskPhase(s, task.id, task.status.state));
   const [busy, setBusy] = useState(false);
   const asked = firstUserText(task);
   const answer = open ? '' : answerText(task);
@@ -29,7 +30,7 @@ export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolea
         >
           <span aria-hidden>{open ? '▾' : '▸'}</span>
         </button>
-        <TaskStateBadge state={task.status.state} />
+        <TaskStateBadge state={phase} />
         <span className="mono task-id" title={task.id}>
           {task.id}
         </span>

@@ -1,0 +1,45 @@
+import { expect, test } from './fixtures';
+import { BreakpointsPage } from './pages/breakpoints';
+import { InspectorPage } from './pages/inspector';
+import { StudioPage } from './pages/studio';
+
+// A task paused at a breakpoint is told as paused everywhere it shows, from the one record the
+// core pushes: the node's state, the console's capsule picker, the console entry (its state and
+// the delegation that has not been sent), the Tasks tab, and the edge (paused, not in flight).
+
+test('a task paused at an edge breakpoint reads Paused on the node, picker, console, Tasks tab and edge', async ({ page, studio }) => {
+  void studio; // the fixture opened this test's own workspace
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  const bp = new BreakpointsPage(page);
+  const inspector = new InspectorPage(page);
+  await page.goto('/');
+  await app.launchAll.click();
+  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.canvas.edge('coordinator', 'writer').locator('.react-flow__edge-interaction').click({ button: 'right', force: true });
+  await app.tools.choose('Pause delegations here (breakpoint)');
+
+  const entry = await app.console.sendTo('coordinator', 'Write about otters.');
+  await expect(bp.edgePaused('coordinator', 'writer')).toBeVisible({ timeout: 15_000 });
+
+  await expect(app.stateOf('coordinator')).toHaveText('Paused');
+  await expect(app.stateOf('coordinator')).toHaveAttribute('data-state', 'paused');
+  await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (paused)');
+  await expect(entry.getByTestId('task-state')).toHaveText('PAUSED');
+  const toWriter = entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' });
+  await expect(toWriter).toContainText('paused before sending');
+  await expect(toWriter).not.toContainText('working');
+  // Nothing crosses the paused edge: it is not "in flight".
+  await expect(page.locator('.edge-labels[data-edge="coordinator->writer"]').getByRole('status', { name: /in flight/ })).toHaveCount(0);
+  await app.canvas.select('coordinator');
+  await inspector.openTab('Tasks');
+  const taskId = await app.console.taskIdOf(entry);
+  await expect(inspector.task(taskId).getByTestId('task-state')).toHaveText('PAUSED');
+  await page.screenshot({ path: '/tmp/paused-state.png' });
+
+  await bp.button('Continue').click();
+  await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
+  await expect(app.stateOf('coordinator')).toHaveText('Idle');
+  await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (idle)');
+  await expect(toWriter).toContainText('answered');
+});
