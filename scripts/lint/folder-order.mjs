@@ -14,7 +14,9 @@ export const FOLDER_ORDER = [
   ['launch'],
   ['gateway'],
   ['workspace'],
-  ['regression', 'deploy', 'runtimes'],
+  ['regression', 'runtimes'],
+  ['versions'], // history and published versions: runs the tests (regression) before a publish
+  ['deploy'], // exports the published version
   ['core'], // src-main/core.ts
   ['shell'],
   ['cli'],

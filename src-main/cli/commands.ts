@@ -25,5 +25,8 @@ export const commands: Record<string, CommandEntry> = {
   fork: ['run a recorded task again from a turn, the earlier turns replayed: fork --from <session> [--turn N] [--message TEXT]', () => require('./fork')],
   test: ['run the saved tests of a workspace against its manifests: test [--workspace W] [--junit FILE]', () => require('./test')],
   deploy: ['write Kubernetes manifests for a formation: deploy kubernetes --workspace DIR [--namespace N] [--out DIR]', () => require('./deploy')],
+  history: ['list the steps of a workspace\'s history (every Studio save is one): history [--workspace W] [--start]', () => require('./history')],
+  diff: ['what changed between two versions of a workspace, permissions named: diff <from> [to] [--workspace W]', () => require('./diff')],
+  restore: ['put an earlier version of a workspace back, as a new step: restore <version> [--workspace W]', () => require('./restore')],
   watch: ['follow a running session live: watch <session> | watch --url <door>', () => require('./watch')],
 };
