@@ -13,6 +13,7 @@ export const FOLDER_ORDER = [
   ['door'],
   ['launch'],
   ['gateway'],
+  ['tunnel'],
   ['workspace'],
   ['regression', 'deploy', 'runtimes'],
   ['core'], // src-main/core.ts
