@@ -1,4 +1,4 @@
-import { oneLine, ProviderError, publicOriginOf, type OpenedTunnel, type TunnelProvider } from './provider';
+import { oneLine, ProviderError, publicOriginOf, type TunnelProvider } from './provider';
 
 // ngrok through its Node library (@ngrok/ngrok, loaded only when asked for). Its authtoken is a
 // secret named by a variable (NGROK_AUTHTOKEN unless told otherwise), read from the shell's

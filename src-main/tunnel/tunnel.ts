@@ -72,7 +72,8 @@ export async function openTunnel(opts: TunnelOptions): Promise<Tunnel> {
     return mine;
   };
 
-  let publicUrl: string | undefined;
+  // Unknown until the engine is up: the guard answers busy meanwhile.
+  let publicUrl: string | undefined = undefined;
   const guard = await startGuard({
     gatewayUrl: opts.gatewayUrl,
     publicOrigin: () => publicUrl,
