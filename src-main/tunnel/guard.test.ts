@@ -40,12 +40,12 @@ describe('the tunnel guard', () => {
     const { signer } = await setUp();
     const link = await fetch(`${guard!.url}/?t=${signer.mint('link', Date.now() - 1)}`, { redirect: 'manual' });
     expect(link.status).toBe(401);
-    expect((await link.json()).error).toBe('tunnel_expired_link');
+    expect(((await link.json()) as any).error).toBe('tunnel_expired_link');
     const old = await fetch(`${guard!.url}/x`, { headers: { cookie: `${COOKIE_NAME}=${signer.mint('cookie', Date.now() - 1)}` } });
-    expect((await old.json()).error).toBe('tunnel_expired_link');
+    expect(((await old.json()) as any).error).toBe('tunnel_expired_link');
     // A link is not a cookie, nor the other way round.
     const swapped = await fetch(`${guard!.url}/x`, { headers: { cookie: `${COOKIE_NAME}=${signer.mint('link', Date.now() + 60_000)}` } });
-    expect((await swapped.json()).error).toBe('tunnel_bad_link');
+    expect(((await swapped.json()) as any).error).toBe('tunnel_bad_link');
   });
 
   it('above its limit answers 503 with Retry-After, never a reset', async () => {
@@ -55,7 +55,7 @@ describe('the tunnel guard', () => {
     expect(statuses).toEqual([200, 200, 503, 503, 503, 503]);
     const busy = answers.find((a) => a.status === 503)!;
     expect(busy.headers.get('retry-after')).toBe('1');
-    expect((await busy.json()).error).toBe('tunnel_busy');
+    expect(((await busy.json()) as any).error).toBe('tunnel_busy');
   });
 
   it("forwards the public host and its proof, drops the caller's forwarding headers and the tunnel cookie", async () => {

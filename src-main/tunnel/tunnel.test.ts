@@ -53,7 +53,7 @@ describe('a tunnel in front of the gateway', () => {
     const before = t.gateway.access.recent().length;
     const card = await fetch(`${edge.edge()}${cardPath()}`, { headers: { authorization: `Bearer ${token}` } });
     expect(card.status).toBe(401);
-    expect((await card.json()).error).toBe('tunnel_no_link');
+    expect(((await card.json()) as any).error).toBe('tunnel_no_link');
     expect((await send(undefined)).status).toBe(401);
     // A made-up cookie is no better.
     expect((await send('__Host-capsule_tunnel=abc.def')).status).toBe(401);
@@ -70,18 +70,18 @@ describe('a tunnel in front of the gateway', () => {
 
     const res = await fetch(`${edge.edge()}${cardPath()}`, { headers: { authorization: `Bearer ${token}`, cookie: x.cookie } });
     expect(res.status).toBe(200);
-    const card = await res.json();
+    const card = (await res.json()) as any;
     expect(card.supportedInterfaces[0].url).toBe(`${pub()}/a2a/capsules/${t.name}/`);
     // The signature verifies with the SDK, its keys fetched at the public origin (through the tunnel).
     const jwksUrl = `${pub()}/.well-known/jwks.json`;
-    const jwks = await (await fetch(viaEdge(jwksUrl), { headers: { cookie: x.cookie } })).json();
+    const jwks = (await (await fetch(viaEdge(jwksUrl), { headers: { cookie: x.cookie } })).json()) as any;
     const verify = verifyAgentCardSignature(async (kid) => jwks.keys.find((k: { kid: string }) => k.kid === kid));
     await expect(verify(card)).resolves.toBeUndefined();
     expect(card.signatures[0].protected).toBeTruthy();
 
     const sent = await send(x.cookie);
     expect(sent.status).toBe(200);
-    expect((await sent.json()).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(((await sent.json()) as any).result.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('serves the @a2a-js/sdk client, which takes the card URL as it is', async () => {
@@ -110,11 +110,11 @@ describe('a tunnel in front of the gateway', () => {
   it("believes the forwarded host only from the tunnel's guard, never from a caller's header", async () => {
     const { cookie } = await exchange(tunnel.link);
     const res = await fetch(`${edge.edge()}${cardPath()}`, { headers: { authorization: `Bearer ${token}`, cookie, 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' } });
-    expect((await res.json()).supportedInterfaces[0].url).toBe(`${pub()}/a2a/capsules/${t.name}/`);
+    expect(((await res.json()) as any).supportedInterfaces[0].url).toBe(`${pub()}/a2a/capsules/${t.name}/`);
     // Straight to the gateway, a caller's X-Forwarded-Host or a guessed proof changes nothing.
     for (const headers of [{ 'x-forwarded-host': 'evil.example' }, { 'x-forwarded-host': 'evil.example', [TUNNEL_PROOF_HEADER]: 'guess' }]) {
       const direct = await fetch(`${t.gateway.url}${cardPath()}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
-      expect((await direct.json()).supportedInterfaces[0].url).toBe(`${t.gateway.url}/a2a/capsules/${t.name}/`);
+      expect(((await direct.json()) as any).supportedInterfaces[0].url).toBe(`${t.gateway.url}/a2a/capsules/${t.name}/`);
     }
   });
 
@@ -129,7 +129,7 @@ describe('a tunnel in front of the gateway', () => {
       const foreign = second.link.replace(`https://${other.publicHost}`, pub());
       const res = await fetch(viaEdge(foreign), { redirect: 'manual' });
       expect(res.status).toBe(401);
-      expect((await res.json()).error).toBe('tunnel_bad_link');
+      expect(((await res.json()) as any).error).toBe('tunnel_bad_link');
     } finally {
       await second.close();
     }
@@ -155,7 +155,7 @@ describe('a tunnel in front of the gateway', () => {
     editTunnels(t.dataDir, (rs) => rs.map((r) => (r.id === tunnel.id ? { ...r, revokedAt: new Date().toISOString() } : r)));
     const refused = await send(cookie);
     expect(refused.status).toBe(401);
-    expect((await refused.json()).error).toBe('tunnel_revoked');
+    expect(((await refused.json()) as any).error).toBe('tunnel_revoked');
     expect((await exchange(tunnel.link)).status).toBe(401);
   });
 
@@ -171,9 +171,9 @@ describe('a tunnel that cannot open', () => {
   it('exposes nothing and leaves no record when its provider fails', async () => {
     const g = await startTestGateway();
     try {
-      const failing = { name: 'broken', open: vi.fn(async () => Promise.reject(new Error('no network'))) };
+      const failing = { name: 'broken', open: vi.fn(async (_target: string): Promise<never> => Promise.reject(new Error('no network'))) };
       await expect(openTunnel({ dataDir: g.dataDir, gatewayUrl: g.gateway.url, provider: failing, env: {} })).rejects.toThrow('no network');
-      const guardUrl = failing.open.mock.calls[0][0] as string;
+      const guardUrl = failing.open.mock.calls[0][0];
       await expect(fetch(guardUrl)).rejects.toThrow();
       expect(readTunnels(g.dataDir)).toEqual([]);
     } finally {
