@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { residueOfTask } from '../../../src-shared/residue';
-import type { TaskTraceView } from '../../../src-shared/contract';
 import { taskPhase, useStudio, type TaskRecord } from '../../store';
 import { InputReply } from '../console';
 import { Artifacts } from './Artifacts';
@@ -13,6 +12,7 @@ import { TaskRow } from './TaskRow';
 import { taskDelegations, taskFigures, taskHistory } from './taskTrace';
 import { formatMs } from './figures';
 import { Turns } from './Turns';
+import { forkFrom } from './fork';
 import { useTaskTrace } from './useTaskTrace';
 import './inspector.css';
 
@@ -157,15 +157,6 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
       </Section>
     </div>
   );
-}
-
-/** Opens the fork form in the sessions browser on this task and turn. */
-function forkFrom(sessionId: string, taskId: string, turn: number, lastTurn: number, events: TaskTraceView['events']) {
-  const received = events.find((e) => e.event_type === 'a2a_task_received') as { text?: unknown } | undefined;
-  const st = useStudio.getState();
-  st.showSessions('sessions');
-  void st.openSession(sessionId);
-  st.openForkForm({ sessionId, taskId, turn, lastTurn: Math.max(1, lastTurn), recorded: typeof received?.text === 'string' ? received.text : '' });
 }
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
