@@ -33,7 +33,7 @@ export type { SideTab } from './inspectorSlice';
 export type { ReplayState, ReplayControl } from './replaySlice';
 export { REPLAY_SPEEDS, type ReplaySpeed } from './replayPlayer';
 export { edgeKey, hasBreakpoint, type ResumeAction } from './breakpointsSlice';
-export { capsulePhase, taskPhase, delegationPhase, edgeInFlight, type CapsulePhase, type TaskPhase, type DelegationPhase } from './phase';
+export { canvasPhase, capsulePhase, taskPhase, delegationPhase, edgeInFlight, type CanvasPhase, type CapsulePhase, type TaskPhase, type DelegationPhase } from './phase';
 export type { ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';

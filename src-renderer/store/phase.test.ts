@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BreakpointsView, CapsuleView } from '../../src-shared/contract';
 import { edgeKey, marksOf } from './breakpointsSlice';
-import { capsulePhase, delegationPhase, edgeInFlight, taskPhase } from './phase';
+import { canvasPhase, capsulePhase, delegationPhase, edgeInFlight, taskPhase } from './phase';
 
 // One record (the core's breakpoints view) decides "paused" for every view: the capsule, its task,
 // the delegation waiting on an edge, and what the edge counts as in flight.
@@ -47,5 +47,16 @@ describe('phase', () => {
     expect(edgeInFlight({ edgeFlow, breakpointMarks: marksOf(paused) }, 'e1', edgeKey('coordinator', 'writer'))).toBe(1);
     expect(edgeInFlight({ edgeFlow, breakpointMarks: marksOf(none) }, 'e1', edgeKey('coordinator', 'writer'))).toBe(2);
     expect(edgeInFlight({ edgeFlow: {}, breakpointMarks: marksOf(paused) }, 'e1', edgeKey('coordinator', 'writer'))).toBe(0);
+  });
+
+  it('during a replay the canvas phase is the recording: busy while a recorded task runs there, idle between, absent when not in the run', () => {
+    const live = { ...facts(paused), replay: null, activity: {} };
+    expect(canvasPhase(live, 'coordinator')).toBe('paused');
+    const replay = { ids: { coordinator: 'coordinator', writer: 'writer' } } as never;
+    const replaying = { ...facts(paused), replay, activity: { coordinator: { current: { taskId: 'tsk_r', turn: 1, text: '' } } } };
+    expect(canvasPhase(replaying, 'coordinator')).toBe('busy');
+    expect(canvasPhase(replaying, 'writer')).toBe('idle');
+    expect(canvasPhase(replaying, 'gone')).toBe('absent');
+    expect(canvasPhase(replaying, 'nobody')).toBeUndefined();
   });
 });

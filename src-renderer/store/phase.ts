@@ -11,6 +11,8 @@ import type { StudioState } from './types';
 
 /** A capsule's state as shown: the core's, or `paused` while one of its tasks waits at a breakpoint. */
 export type CapsulePhase = CapsuleState | 'paused';
+/** What a node shows: its live phase, or during a replay the recording's (`absent`: not in the recorded run). */
+export type CanvasPhase = CapsulePhase | 'absent';
 /** A task's state as shown: its A2A state, or `paused` while it waits at a breakpoint. */
 export type TaskPhase = TaskState | 'paused';
 /** A console delegation's state as shown: `paused` while its message waits at an edge breakpoint, not yet sent. */
@@ -26,6 +28,18 @@ export function capsulePhase(s: PhaseFacts, id: string): CapsulePhase | undefine
   if (!c) return undefined;
   if (running(c.state) && (s.breakpointMarks.nodes[id]?.paused ?? 0) > 0) return 'paused';
   return c.state;
+}
+
+/**
+ * The node's state on the canvas. During a replay the canvas is the recording's, the state as much
+ * as the activity under it (both folded from the same recorded steps): busy while a recorded task
+ * runs there at the cursor, idle between tasks; live states and pauses do not leak into it.
+ */
+export function canvasPhase(s: PhaseFacts & Pick<StudioState, 'replay' | 'activity'>, id: string): CanvasPhase | undefined {
+  if (!s.replay) return capsulePhase(s, id);
+  if (!s.capsules[id]) return undefined;
+  if (!Object.values(s.replay.ids).includes(id)) return 'absent';
+  return s.activity[id]?.current ? 'busy' : 'idle';
 }
 
 export function taskPhase(s: Pick<StudioState, 'breakpointMarks'>, taskId: string, state: TaskState): TaskPhase {

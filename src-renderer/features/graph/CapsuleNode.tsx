@@ -1,13 +1,13 @@
 import { memo, useContext } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { capsulePhase, useStudio, type CapsuleFlowNode, type CapsulePhase } from '../../store';
+import { canvasPhase, useStudio, type CanvasPhase, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
 import { RestartToApply } from '../../app/RestartToApply';
 import { NodeActivity } from './NodeActivity';
 import { DriverIcon } from './DriverIcon';
 import { BreakpointMark } from './BreakpointMark';
 
-const STATE_LABEL: Record<CapsulePhase, string> = {
+const STATE_LABEL: Record<CanvasPhase, string> = {
   stopped: 'Stopped',
   starting: 'Starting',
   idle: 'Idle',
@@ -15,6 +15,7 @@ const STATE_LABEL: Record<CapsulePhase, string> = {
   stopping: 'Stopping',
   failed: 'Failed',
   paused: 'Paused',
+  absent: 'Not in this run',
 };
 
 // The actions are read when clicked, not subscribed to: every subscription is one more selector
@@ -28,7 +29,7 @@ const stop = (id: string) => useStudio.getState().stopCapsule(id);
  */
 function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   const capsule = useStudio((s) => s.capsules[id]);
-  const phase = useStudio((s) => capsulePhase(s, id));
+  const phase = useStudio((s) => canvasPhase(s, id));
   // From the canvas: the node re-renders when the zoom crosses the threshold, not on every zoom step.
   const compact = useContext(CompactContext);
   if (!capsule) return null;

@@ -34,6 +34,7 @@ import { useCanvasMenu } from './useCanvasMenu';
 import { useFocusNode } from './useFocusNode';
 import { useMinimap } from './useMinimap';
 import { RuntimeGroups } from '../runtimes';
+import { ReplayMark } from './ReplayMark';
 
 // Module scope: xyflow re-mounts every node when these objects change identity.
 const nodeTypes = { capsule: CapsuleNode, remote: RemoteNode, external: ExternalNode };
@@ -187,6 +188,7 @@ export function GraphCanvas() {
           <Background variant={BackgroundVariant.Dots} gap={20} size={1.5} />
           <RuntimeGroups />
           <Controls showInteractive={false} position="bottom-left" />
+          <ReplayMark />
           <Panel position="top-right" className="graph-tools">
             <button type="button" className="btn" disabled={empty} onClick={() => void autoLayoutAll()} title="Arrange every node: orchestrators left of their workers (one undo step)">
               Auto-layout
