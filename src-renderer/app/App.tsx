@@ -52,7 +52,8 @@ function Banners() {
   const elsewhere = useStudio((s) => s.workspace?.runningElsewhere ?? 0);
   return (
     <div className="banners">
-      {elsewhere > 0 ? (
+      {/* Only while the core answers: with the link down nobody knows what still runs. */}
+      {elsewhere > 0 && linked ? (
         <div className="banner banner-info" role="status">
           {elsewhere === 1 ? '1 capsule keeps' : `${elsewhere} capsules keep`} running in a workspace you left; open it again to see or stop {elsewhere === 1 ? 'it' : 'them'}.
         </div>
