@@ -4,7 +4,7 @@ import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog
 import { ConsolePanel } from '../features/console';
 import { ReplayBar } from '../features/replay';
 import { AddressDialog, AttachRuntimeDialog } from '../features/runtimes';
-import { CommandPalette } from './lazyFeatures';
+import { CommandPalette, StopConfirm } from './lazyFeatures';
 import { Notices } from './Notices';
 import { usePaletteOpen } from './paletteState';
 import { RestartDialog } from './RestartToApply';
@@ -40,6 +40,7 @@ export function App() {
       <RemoteUrlDialog />
       <RemoveDialog />
       <RestartDialog />
+      <StopConfirm />
       <AttachRuntimeDialog />
       <AddressDialog />
       {paletteOpen ? (

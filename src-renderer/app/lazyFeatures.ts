@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { lazyWhen } from './lazyWhen';
 
 // The features the first screen does not show load on first use, each in its own chunk: the
 // manifest editor and form (the YAML parser and the manifest schema with them), the task
@@ -14,3 +15,4 @@ export const ExportDialog = lazy(() => import('../features/deploy').then((m) => 
 export const TestsDialog = lazy(() => import('../features/tests').then((m) => ({ default: m.TestsDialog })));
 export const TelemetryDialog = lazy(() => import('../features/telemetry').then((m) => ({ default: m.TelemetryDialog })));
 export const CommandPalette = lazy(() => import('../features/commands').then((m) => ({ default: m.CommandPalette })));
+export const StopConfirm = lazyWhen((s) => s.stopAsk !== null, () => import('./StopConfirm').then((m) => m.StopConfirmDialog));

@@ -36,7 +36,7 @@ export { edgeKey, hasBreakpoint, type ResumeAction } from './breakpointsSlice';
 export type { ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
-export { answerText } from './tasksSlice';
+export { answerText, runningTaskCount } from './tasksSlice';
 export { setCoreClient } from './client';
 
 /** The Studio's one bound store. */
