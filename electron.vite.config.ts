@@ -1,7 +1,21 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { devRendererCsp } from './scripts/renderer-csp';
+
+// The shared modules (contract, manifest, trace helpers) only declare schemas, constants and
+// functions: a module none of whose exports the window uses is left out, so importing one constant
+// from the contract's index does not bring every schema (and the schema library) into the first
+// screen's JavaScript. The bundler cannot know it by itself: a schema is built by a function call.
+function sharedWithoutSideEffects(): Plugin {
+  return {
+    name: 'shared-without-side-effects',
+    transform(code, id) {
+      return id.includes('/src-shared/') ? { code, map: null, moduleSideEffects: false } : undefined;
+    },
+  };
+}
 
 // electron-vite finds only src/main, src/preload, src/renderer by itself; name our entries.
 export default defineConfig({
@@ -26,7 +40,7 @@ export default defineConfig({
   renderer: {
     root: 'src-renderer',
     // devRendererCsp: the dev server's page admits React's refresh preamble; builds are untouched.
-    plugins: [react(), devRendererCsp()],
+    plugins: [react(), devRendererCsp(), sharedWithoutSideEffects()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       minify: true,

@@ -62,6 +62,7 @@ const benches = { 'trace-ingest': traceIngest, door, 'otel-export': otelExport, 
 benches['trace-open'] = () => require('./trace-open/run')({ smoke, results: RESULTS, root: ROOT });
 benches['live-trace'] = () => require('./live-trace/run')({ smoke, results: RESULTS, root: ROOT });
 benches['main-thread'] = () => require('./main-thread/run')({ smoke, results: RESULTS, root: ROOT });
+benches.startup = () => require('./startup/run')({ smoke, results: RESULTS, root: ROOT });
 benches.replay = () => {
   const out = join(RESULTS, 'replay.json');
   const args = ['-r', 'tsx/cjs', join(__dirname, 'replay', 'fold.ts'), '--out', out, ...(smoke ? ['--smoke'] : [])];

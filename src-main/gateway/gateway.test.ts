@@ -122,6 +122,8 @@ describe('refusals', () => {
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
     const wrong = await t.rpc(`${token}x`, 'GetTask', { id: 'x' });
     expect(wrong.status).toBe(401);
+    // The access log says which: no token above, a wrong one here.
+    expect(t.gateway.access.recent().at(-1)?.outcome).toBe('unauthorized: wrong token');
     const card = await fetch(t.gateway.urlsOf(t.name).card);
     expect(card.status).toBe(401);
   });

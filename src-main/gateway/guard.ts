@@ -80,7 +80,10 @@ export function sendForbiddenOrigin(reply: FastifyReply) {
     .send(JSON.stringify({ error: 'forbidden_origin', message: 'Browser calls from another origin are refused.' }));
 }
 
-export type GuardResult = { ok: true; exposure: ExposureInfo } | { ok: false; outcome: 'forbidden_origin' | 'unauthorized' | 'not_found'; status: number; tokenId?: string };
+/** The access log's outcome for a bearer token that opens nothing. */
+export const WRONG_TOKEN = 'unauthorized: wrong token';
+
+export type GuardResult = { ok: true; exposure: ExposureInfo } | { ok: false; outcome: 'forbidden_origin' | 'unauthorized' | typeof WRONG_TOKEN | 'not_found'; status: number; tokenId?: string };
 
 /** Applies the rules; when `capsule` is given the token must open that capsule (else 404). */
 export function guard(req: FastifyRequest, reply: FastifyReply, store: ExposureStore, s: OriginSettings, capsule?: string): GuardResult {
@@ -91,8 +94,10 @@ export function guard(req: FastifyRequest, reply: FastifyReply, store: ExposureS
   const token = bearerOf(req);
   const exposure = token ? store.authenticate(token) : undefined;
   if (!exposure) {
-    sendUnauthorized(reply, token !== undefined || req.headers.authorization !== undefined);
-    return { ok: false, outcome: 'unauthorized', status: 401 };
+    const presented = token !== undefined || req.headers.authorization !== undefined;
+    sendUnauthorized(reply, presented);
+    // The access log tells a caller that sent no token from one whose token is wrong (revoked, rotated, mistyped).
+    return { ok: false, outcome: presented ? WRONG_TOKEN : 'unauthorized', status: 401 };
   }
   if (capsule !== undefined && exposure.capsule !== capsule) {
     sendNotFound(reply);

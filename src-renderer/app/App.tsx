@@ -1,10 +1,12 @@
+import { Suspense } from 'react';
 import { useStudio } from '../store';
 import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog } from '../features/graph';
 import { ConsolePanel } from '../features/console';
-import { CommandPalette } from '../features/commands';
 import { ReplayBar } from '../features/replay';
 import { AddressDialog, AttachRuntimeDialog } from '../features/runtimes';
+import { CommandPalette, StopConfirm } from './lazyFeatures';
 import { Notices } from './Notices';
+import { usePaletteOpen } from './paletteState';
 import { RestartDialog } from './RestartToApply';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
@@ -18,6 +20,7 @@ export function App() {
   const connection = useStudio((s) => s.connection);
   const hasWorkspace = useStudio((s) => s.workspace !== null);
   const replaying = useStudio((s) => s.replay !== null);
+  const paletteOpen = usePaletteOpen();
   if (!hasWorkspace) return <Welcome connection={connection} />;
   return (
     <GraphProvider>
@@ -37,9 +40,14 @@ export function App() {
       <RemoteUrlDialog />
       <RemoveDialog />
       <RestartDialog />
+      <StopConfirm />
       <AttachRuntimeDialog />
       <AddressDialog />
-      <CommandPalette />
+      {paletteOpen ? (
+        <Suspense fallback={null}>
+          <CommandPalette />
+        </Suspense>
+      ) : null}
       <ToolDialogs />
       <Notices />
     </GraphProvider>

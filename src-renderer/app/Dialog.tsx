@@ -4,10 +4,12 @@ interface DialogProps {
   title: string;
   onClose(): void;
   children: ReactNode;
+  /** A ✕ in the corner, for dialogs with no Cancel or Done of their own (Escape alone is not visible). */
+  closeButton?: boolean;
 }
 
 /** A modal dialog: labelled by its title, closes on Escape, keeps focus inside while open. */
-export function Dialog({ title, onClose, children }: DialogProps) {
+export function Dialog({ title, onClose, children, closeButton = false }: DialogProps) {
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
   // Callers often pass a new `onClose` on every render (an inline arrow). The focus effect below must
@@ -35,6 +37,11 @@ export function Dialog({ title, onClose, children }: DialogProps) {
       <div ref={box} className="dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
         <h2 id={titleId}>{title}</h2>
         {children}
+        {closeButton ? (
+          <button type="button" className="btn btn-small dialog-close" aria-label={`Close ${title.toLowerCase()}`} title="Close (Esc)" onClick={() => closeRef.current()}>
+            ✕
+          </button>
+        ) : null}
       </div>
     </div>
   );

@@ -1,9 +1,6 @@
-import { useDeferredValue, useState } from 'react';
+import { Suspense, useDeferredValue, useState } from 'react';
 import { useStudio, type SideTab } from '../store';
-import { ManifestPanel } from '../features/manifest';
-import { TaskInspector } from '../features/inspector';
-import { LiveTracePanel } from '../features/traces';
-import { ExposePanel } from '../features/expose';
+import { ExposePanel, LiveTracePanel, ManifestPanel, TaskInspector } from './lazyFeatures';
 import { FormationSummary, RemoteDetails } from './Details';
 import { FullWidthButton, SideFrame } from './SideFrame';
 
@@ -56,9 +53,13 @@ export function SidePanel() {
         ))}
       </div>
       <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} data-tab={tab}>
-        {tab === 'manifest' ? <ManifestPanel capsuleId={selectedId} /> : tab === 'tasks' ? <TaskInspector capsuleId={selectedId} /> : <LiveTracePanel capsuleId={selectedId} />}
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          {tab === 'manifest' ? <ManifestPanel capsuleId={selectedId} /> : tab === 'tasks' ? <TaskInspector capsuleId={selectedId} /> : <LiveTracePanel capsuleId={selectedId} />}
+        </Suspense>
       </div>
-      <ExposePanel key={selectedId} capsuleId={selectedId} />
+      <Suspense fallback={null}>
+        <ExposePanel key={selectedId} capsuleId={selectedId} />
+      </Suspense>
     </SideFrame>
   );
 }

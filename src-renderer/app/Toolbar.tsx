@@ -70,7 +70,7 @@ export function Toolbar() {
         <option value="dark">Dark</option>
       </select>
       <div className="toolbar-group">
-        <button type="button" className="btn" disabled={busyAll || !anyRunning} onClick={() => void s().stopAll()}>
+        <button type="button" className="btn" disabled={busyAll || !anyRunning} onClick={() => void s().requestStop()}>
           Stop all
         </button>
         <button type="button" className="btn btn-primary" disabled={busyAll || !hasCapsules} onClick={() => void s().launchAll()}>

@@ -1,8 +1,6 @@
-import { useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import { CanvasMenu } from '../features/graph';
-import { ExportDialog } from '../features/deploy';
-import { TestsDialog } from '../features/tests';
-import { TelemetryDialog } from '../features/telemetry';
+import { ExportDialog, TelemetryDialog, TestsDialog } from './lazyFeatures';
 import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
 
 // The toolbar's Tools menu: what works on the whole workspace beyond running it (export it for
@@ -40,8 +38,6 @@ export function ToolsMenu() {
 /** The open tool's dialog, if any. */
 export function ToolDialogs() {
   const tool = useOpenTool();
-  if (tool === 'export') return <ExportDialog onClose={closeTool} />;
-  if (tool === 'tests') return <TestsDialog onClose={closeTool} />;
-  if (tool === 'telemetry') return <TelemetryDialog onClose={closeTool} />;
-  return null;
+  const dialog = tool === 'export' ? <ExportDialog onClose={closeTool} /> : tool === 'tests' ? <TestsDialog onClose={closeTool} /> : tool === 'telemetry' ? <TelemetryDialog onClose={closeTool} /> : null;
+  return dialog ? <Suspense fallback={null}>{dialog}</Suspense> : null;
 }

@@ -37,7 +37,7 @@ export { canvasPhase, capsulePhase, taskPhase, delegationPhase, edgeInFlight, ty
 export type { ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
-export { answerText } from './tasksSlice';
+export { answerText, runningTaskCount } from './tasksSlice';
 export { setCoreClient } from './client';
 
 /** The Studio's one bound store. */

@@ -23,6 +23,23 @@ export interface TasksSlice {
   stopSession(capsuleId: string): Promise<void>;
   /** Cancels every task; the session keeps running. */
   cancelAllTasks(capsuleId: string): Promise<void>;
+  /** A Stop session (of `capsuleId`) or Stop all (no id) waiting for the user's yes: tasks are running. */
+  stopAsk: { capsuleId?: string; running: number } | null;
+  /** Stop session, or Stop all without an id: at once when no task runs, else asks first (stopAsk). */
+  requestStop(capsuleId?: string): Promise<void>;
+  /** The user's answer to stopAsk. */
+  answerStop(stop: boolean): Promise<void>;
+}
+
+/** Tasks not yet finished (working, waiting for input, paused) in the running sessions, of one capsule or all. */
+export function runningTaskCount(s: StudioState, capsuleId?: string): number {
+  let n = 0;
+  for (const rec of Object.values(s.tasks)) {
+    if (capsuleId !== undefined && rec.capsuleId !== capsuleId) continue;
+    const session = s.capsules[rec.capsuleId]?.sessionId;
+    if (session && (!rec.sessionId || rec.sessionId === session) && !isTerminal(rec.task.status.state)) n++;
+  }
+  return n;
 }
 
 type TaskUpdate = EventPayload<'task.updated'>;
@@ -89,6 +106,18 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     },
     stopSession: (capsuleId) => stopOrCancelAll(capsuleId, 'session.stop'),
     cancelAllTasks: (capsuleId) => stopOrCancelAll(capsuleId, 'session.cancelAll'),
+    stopAsk: null,
+    async requestStop(capsuleId) {
+      const running = runningTaskCount(get(), capsuleId);
+      if (running > 0) return set({ stopAsk: { capsuleId, running } });
+      await (capsuleId === undefined ? get().stopAll() : get().stopSession(capsuleId));
+    },
+    async answerStop(stop) {
+      const ask = get().stopAsk;
+      set({ stopAsk: null });
+      if (!ask || !stop) return;
+      await (ask.capsuleId === undefined ? get().stopAll() : get().stopSession(ask.capsuleId));
+    },
   };
 };
 

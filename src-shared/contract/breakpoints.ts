@@ -55,7 +55,7 @@ export interface BreakpointsView {
   timeoutSeconds: number;
 }
 
-export const breakpointId = (b: BreakpointSpec): string => (b.kind === 'turn' ? `turn:${b.capsuleId}` : `edge:${b.from}→${b.to}`);
+export { breakpointId } from './breakpoint-id';
 
 export const breakpointsCommands = {
   'breakpoints.set': command<BreakpointsView>()(

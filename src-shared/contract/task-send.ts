@@ -1,24 +1,13 @@
 import { z } from 'zod';
+import { base64Bytes, MAX_DATA_CHARS, MAX_FILE_BYTES, MAX_FILES, MAX_MESSAGE_BYTES, MAX_TEXT_CHARS } from './task-limits';
 
 // What the Studio may send a capsule in one message: text, a data part, files, a reply to a task
 // waiting for input. Bounded here, at the boundary, so a message the door would refuse for its
 // size (1 MiB per request) is refused with a sentence that names the part, before it leaves.
 
-/** Files in one message, decoded (base64 grows them by a third; the door takes 1 MiB per request). */
-export const MAX_FILE_BYTES = 700 * 1024;
-/** Files in one message. */
-export const MAX_FILES = 8;
-/** A data part, as JSON text. */
-export const MAX_DATA_CHARS = 256 * 1024;
-/** Text of one message. */
-export const MAX_TEXT_CHARS = 200_000;
-/** The whole message as the door receives it, in UTF-8 bytes (the door's body limit is 1 MiB). */
-export const MAX_MESSAGE_BYTES = 960 * 1024;
+export { base64Bytes, MAX_DATA_CHARS, MAX_FILE_BYTES, MAX_FILES, MAX_MESSAGE_BYTES, MAX_TEXT_CHARS } from './task-limits';
 
 const kib = (n: number) => `${Math.floor(n / 1024)} KiB`;
-
-/** Bytes a base64 text decodes to. */
-export const base64Bytes = (b64: string): number => Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
 
 const fileInput = z.strictObject({
   name: z.string().min(1).max(255),

@@ -53,7 +53,7 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
   const selectedEdge = () => s().flowEdges.find((e) => e.selected) ?? null;
   return [
     { id: 'launch-all', title: 'Launch formation', keywords: 'start run all', enabled: () => some() && !s().busyAll, run: () => s().launchAll() },
-    { id: 'stop-all', title: 'Stop all', keywords: 'end sessions formation', enabled: () => running() && !s().busyAll, run: () => s().stopAll() },
+    { id: 'stop-all', title: 'Stop all', keywords: 'end sessions formation', enabled: () => running() && !s().busyAll, run: () => s().requestStop() },
     { id: 'auto-layout', title: 'Auto-layout', keywords: 'arrange tidy dagre', enabled: () => s().flowNodes.length > 0, run: tools.autoLayout },
     { id: 'fit-view', title: 'Fit view', keywords: 'zoom show all', enabled: () => true, run: tools.fitView },
     { id: 'select-all', title: 'Select all nodes', hint: 'Ctrl+A', enabled: () => s().flowNodes.length > 0, run: tools.selectAll },

@@ -8,6 +8,7 @@ describe('expose panel words', () => {
     expect(row.ok).toBe(false);
     expect(row.outcome).toBe('error -32602 (200, 3 ms)');
     expect(accessRow({ time: 'x', remote: '::1', tokenId: null, capsule: null, method: 'POST', status: 401, outcome: 'unauthorized', durationMs: 0 }).who).toBe('::1 · no token');
+    expect(accessRow({ time: 'x', remote: '::1', tokenId: null, capsule: null, method: 'POST', status: 401, outcome: 'unauthorized: wrong token', durationMs: 0 }).who).toBe('::1 · wrong token');
   });
   it('warns with the host and parses ports', () => {
     expect(exposureWarning('0.0.0.0')).toContain('0.0.0.0');

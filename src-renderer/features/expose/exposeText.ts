@@ -6,7 +6,7 @@ import type { AccessEntryView } from '../../../src-shared/contract';
 export function accessRow(e: AccessEntryView): { when: string; who: string; method: string; outcome: string; ok: boolean } {
   const d = new Date(e.time);
   const when = Number.isNaN(d.getTime()) ? e.time : d.toLocaleTimeString(undefined, { hour12: false });
-  const who = `${e.remote}${e.tokenId ? ` · ${e.tokenId}` : ' · no token'}`;
+  const who = `${e.remote} · ${e.tokenId ?? (e.outcome.endsWith('wrong token') ? 'wrong token' : 'no token')}`;
   const ok = e.outcome === 'ok' || e.outcome === 'stream';
   const outcome = `${e.outcome === 'ok' ? 'ok' : e.outcome} (${e.status}, ${e.durationMs} ms)`;
   return { when, who, method: e.method, outcome, ok };

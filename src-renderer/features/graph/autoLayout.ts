@@ -1,4 +1,5 @@
 import { Graph, layout } from '@dagrejs/dagre';
+import { CARD } from './cardSize';
 
 // Auto-layout with dagre: orchestrators to the left of the workers they delegate to (edges run
 // left to right, as the handles do). Pure and deterministic: the same nodes and edges, in any
@@ -19,8 +20,7 @@ export interface Point {
   y: number;
 }
 
-/** A capsule card's size as drawn (graph.css), a little generous. */
-export const CARD = { width: 240, height: 180 };
+export { CARD };
 const GAP = { nodes: 40, ranks: 120 };
 /** Above this, dagre takes over a second (0.85 s for 1,000 nodes here, 2 s for 2,000): the rest go in a grid. */
 export const LAYOUT_MAX_NODES = 1000;

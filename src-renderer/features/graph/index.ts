@@ -1,6 +1,10 @@
 export { GraphCanvas } from './GraphCanvas';
 export { GraphPalette } from './GraphPalette';
-export { RemoteUrlDialog, RemoveDialog } from './GraphDialogs';
+import { lazyWhen } from '../../app/lazyWhen';
+
+// The dialogs load when first opened (see lazyWhen).
+export const RemoteUrlDialog = lazyWhen((s) => s.remotePrompt !== null, () => import('./GraphDialogs').then((m) => m.RemoteUrlDialog));
+export const RemoveDialog = lazyWhen((s) => !!s.pendingRemoval, () => import('./GraphDialogs').then((m) => m.RemoveDialog));
 export { ReactFlowProvider as GraphProvider } from '@xyflow/react';
 export { autoLayoutAll } from './layoutActions';
 export { useFocusNode } from './useFocusNode';

@@ -1,5 +1,8 @@
 import { invoke, useStudio, type FlowNode, type StudioState } from '../../store';
-import { layoutFormation, placeUnplaced, type LayoutNode } from './autoLayout';
+import type { LayoutNode } from './autoLayout';
+
+// dagre (the layout library) loads with the first layout, not with the window.
+const layoutLibrary = () => import('./autoLayout');
 
 // The canvas's two layout actions over the store: auto-layout on demand (every node, through the
 // move command, so it persists and is one undo step) and placing the nodes formation.yaml gives
@@ -16,6 +19,7 @@ export async function autoLayoutAll(): Promise<number> {
   const nodes = s.flowNodes.filter(persisted);
   if (nodes.length === 0) return 0;
   const origin = { x: Math.min(...nodes.map((n) => n.position.x)), y: Math.min(...nodes.map((n) => n.position.y)) };
+  const { layoutFormation } = await layoutLibrary();
   const at = layoutFormation(nodes.map(sized), edgesOf(s), origin);
   const moves = nodes.map((n) => ({ id: n.id, from: n.position, to: at.get(n.id) ?? n.position }));
   await s.moveNodes(moves);
@@ -33,6 +37,7 @@ export async function placeUnplacedNodes(which: readonly string[]): Promise<void
   if (ids.size === 0) return;
   const nodes = s.flowNodes.filter(persisted);
   const placed = nodes.filter((n) => !ids.has(n.id) && !s.capsules[n.id]?.unplaced && !s.remotes[n.id]?.unplaced).map((n) => ({ ...sized(n), ...n.position }));
+  const { placeUnplaced } = await layoutLibrary();
   const at = placeUnplaced(placed, nodes.filter((n) => ids.has(n.id)).map(sized), edgesOf(s));
   try {
     await Promise.all([...at].map(([id, position]) => (s.remotes[id] ? invoke('remote.move', { id, position }) : invoke('capsule.move', { id, position }))));

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useReactFlow, type NodeChange } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
-import { CARD } from './autoLayout';
+import { CARD } from './cardSize';
 
 /** Selects one node (and only it) and centres the view on it, keeping the zoom unless too far out to read. */
 export function useFocusNode(): (id: string) => void {

@@ -69,7 +69,7 @@ export function TaskInspector({ capsuleId }: { capsuleId: string }) {
             title="Cancel every task, then end the session: its door closes and the capsule stops"
             onClick={async () => {
               setBusy('stop');
-              await useStudio.getState().stopSession(capsuleId);
+              await useStudio.getState().requestStop(capsuleId);
               setBusy(undefined);
             }}
           >

@@ -45,7 +45,7 @@ export function SecretsDialog({ onClose, initialName = '' }: { onClose(): void; 
   const environments = view ? [...new Set([...view.environments, environment])] : [environment];
 
   return (
-    <Dialog title="Secrets" onClose={onClose}>
+    <Dialog title="Secrets" onClose={onClose} closeButton>
       <div className="secrets" data-testid="secrets">
         <p className="secrets-where">
           {view ? (view.store.kind === 'keychain' ? 'Kept in your system keychain.' : `Kept in ${view.store.where}, readable only by you.`) : 'Loading…'} Manifests name them as{' '}
@@ -146,18 +146,5 @@ export function SecretsDialog({ onClose, initialName = '' }: { onClose(): void; 
         ) : null}
       </div>
     </Dialog>
-  );
-}
-
-/** The toolbar's entry to the secrets dialog. */
-export function SecretsButton() {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <button type="button" className="btn" onClick={() => setOpen(true)}>
-        Secrets
-      </button>
-      {open ? <SecretsDialog onClose={() => setOpen(false)} /> : null}
-    </>
   );
 }

@@ -1,1 +1,2 @@
-export { SecretsButton, SecretsDialog } from './SecretsDialog';
+export { SecretsButton } from './SecretsButton';
+export { SecretsDialog } from './lazySecretsDialog';

@@ -30,7 +30,7 @@ export function TestsDialog({ onClose }: { onClose(): void }) {
   );
 
   return (
-    <Dialog title="Tests" onClose={onClose}>
+    <Dialog title="Tests" onClose={onClose} closeButton>
       <div className="tests" data-testid="tests">
         <div className="tests-side">
           <p className="muted">

@@ -1,0 +1,29 @@
+import { expect, test } from './fixtures';
+
+// The window's first screen (the canvas with the example formation, the console, the side panel)
+// loads only the JavaScript it shows: the manifest editor, the inspector, replay, the sessions
+// browser and the tools' dialogs load when first opened. Measured on the built renderer, as a
+// user's browser fetches it.
+const FIRST_SCREEN_JS_BUDGET = 530_000;
+
+test('the first screen loads a bounded amount of JavaScript; the rest loads when opened', async ({ page }) => {
+  const scripts = new Map<string, Promise<number>>();
+  page.on('response', (r) => {
+    if (r.url().endsWith('.js')) scripts.set(new URL(r.url()).pathname, r.body().then((b) => b.length, () => 0));
+  });
+  await page.goto('/');
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
+  await expect(page.getByRole('button', { name: 'Launch all' })).toBeEnabled();
+  await page.waitForLoadState('networkidle');
+  const sizes = await Promise.all([...scripts].map(async ([p, n]) => [p, await n] as const));
+  const total = sizes.reduce((a, [, n]) => a + n, 0);
+  expect(total, sizes.map(([p, n]) => `${p} ${n}`).join('\n')).toBeLessThanOrEqual(FIRST_SCREEN_JS_BUDGET);
+  expect(total).toBeGreaterThan(100_000); // the measure sees the page's JavaScript at all
+  expect([...scripts.keys()].some((p) => /YamlEditor|manifest-|inspector-|SessionsOverlay/.test(p))).toBe(false);
+
+  // Opening a capsule's details brings its manifest panel in, on demand.
+  await page.locator('.react-flow__node', { hasText: 'coordinator' }).first().click();
+  await expect(page.getByRole('tab', { name: 'Manifest' })).toBeVisible();
+  await expect(page.getByRole('tabpanel')).not.toContainText('Loading…');
+  expect([...scripts.keys()].some((p) => /manifest-/.test(p))).toBe(true);
+});

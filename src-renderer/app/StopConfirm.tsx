@@ -1,0 +1,31 @@
+import { useStudio } from '../store';
+import { Dialog } from './Dialog';
+
+// Stop session and Stop all end sessions, and with them every task still running (a long model
+// call, a task waiting for an answer or paused at a breakpoint). When there are any, the user is
+// told how many before anything ends.
+
+const tasks = (n: number) => (n === 1 ? '1 task is' : `${n} tasks are`);
+
+export function StopConfirmDialog() {
+  const ask = useStudio((s) => s.stopAsk);
+  const name = useStudio((s) => (ask?.capsuleId ? (s.capsules[ask.capsuleId]?.name ?? ask.capsuleId) : undefined));
+  if (!ask) return null;
+  const answer = useStudio.getState().answerStop;
+  const action = name ? 'Stop session' : 'Stop all';
+  return (
+    <Dialog title={name ? `Stop ${name}?` : 'Stop every capsule?'} onClose={() => void answer(false)}>
+      <p>
+        {tasks(ask.running)} still running{name ? ` in ${name}` : ''}. {action} cancels {ask.running === 1 ? 'it' : 'them'} and ends {name ? 'the session' : 'every session'}.
+      </p>
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={() => void answer(false)}>
+          Keep running
+        </button>
+        <button type="button" className="btn btn-danger" onClick={() => void answer(true)}>
+          {action}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,18 @@
+import { lazy } from 'react';
+import { lazyWhen } from './lazyWhen';
+
+// The features the first screen does not show load on first use, each in its own chunk: the
+// manifest editor and form (the YAML parser and the manifest schema with them), the task
+// inspector, the live trace, the expose bar, the sessions browser and timeline, and the tools'
+// dialogs. The window then starts with the canvas, its toolbar and the console alone (under
+// 500 kB of JavaScript). Each stays loaded once opened; a failed load is an ordinary render error.
+
+export const ManifestPanel = lazy(() => import('../features/manifest').then((m) => ({ default: m.ManifestPanel })));
+export const TaskInspector = lazy(() => import('../features/inspector').then((m) => ({ default: m.TaskInspector })));
+export const LiveTracePanel = lazy(() => import('../features/traces').then((m) => ({ default: m.LiveTracePanel })));
+export const ExposePanel = lazy(() => import('../features/expose').then((m) => ({ default: m.ExposePanel })));
+export const ExportDialog = lazy(() => import('../features/deploy').then((m) => ({ default: m.ExportDialog })));
+export const TestsDialog = lazy(() => import('../features/tests').then((m) => ({ default: m.TestsDialog })));
+export const TelemetryDialog = lazy(() => import('../features/telemetry').then((m) => ({ default: m.TelemetryDialog })));
+export const CommandPalette = lazy(() => import('../features/commands').then((m) => ({ default: m.CommandPalette })));
+export const StopConfirm = lazyWhen((s) => s.stopAsk !== null, () => import('./StopConfirm').then((m) => m.StopConfirmDialog));
