@@ -18,3 +18,4 @@ export * from './tests';
 export * from './versions';
 export * from './telemetry';
 export * from './runtimes';
+export * from './routes';
