@@ -61,8 +61,8 @@ export interface RuntimesOptions {
 
 export interface RuntimesService {
   handlers: Pick<Handlers, 'runtimes.list' | 'runtimes.attach' | 'runtimes.detach'>;
-  /** The answer of a command for a runtime's capsule or session, or undefined when it is this Studio's own. */
-  route(cmd: CommandName, input: unknown): Promise<ReplyEnvelope> | undefined;
+  /** The answer of a command for a runtime's capsule or session, or undefined when it is this Studio's own; `signal` cancels it there. */
+  route(cmd: CommandName, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> | undefined;
   /** The open workspace's view with the attached runtimes' capsules beside it. */
   extend(view: FormationView): FormationView;
   /** Whether a session is a runtime's (its trace lines come over that runtime's link). */
@@ -207,7 +207,7 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     return found;
   }
 
-  async function forward(r: Runtime, cmd: CommandName, inp: Record<string, unknown>): Promise<ReplyEnvelope> {
+  async function forward(r: Runtime, cmd: CommandName, inp: Record<string, unknown>, signal?: AbortSignal): Promise<ReplyEnvelope> {
     try {
       const raw: Record<string, unknown> = { ...inp };
       delete raw.runtime;
@@ -220,7 +220,7 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
         const issue = parsed.error.issues[0];
         throw new CoreError('invalid_input', `${cmd}: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
       }
-      const value = await r.link.invoke(cmd, parsed.data);
+      const value = await r.link.invoke(cmd, parsed.data, { signal });
       return { ok: true, value: relayOutput(cmd, value, r.scope) ?? null };
     } catch (err) {
       return { ok: false, error: toErrorInfo(err) };
@@ -248,7 +248,7 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
   };
 
   /** Where a command runs is the contract's declaration (COMMAND_ROUTES); only the owner of what it names is looked up here. */
-  function route(cmd: CommandName, input: unknown): Promise<ReplyEnvelope> | undefined {
+  function route(cmd: CommandName, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> | undefined {
     const declared = COMMAND_ROUTES[cmd];
     if (declared.runs === 'here' || typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
     const inp = input as Record<string, unknown>;
@@ -262,7 +262,7 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     }
     const r = runtimes.get(remote[0]);
     if (!r) return Promise.resolve({ ok: false, error: { code: 'not_found', message: `No runtime ${remote[0]} is attached.` } });
-    return forward(r, cmd, inp);
+    return forward(r, cmd, inp, signal);
   }
 
   function waitSettled(r: Runtime): Promise<void> {

@@ -1,5 +1,5 @@
 import { A2AError, INTERRUPTED_STATES, isTerminal, type Message, type Part, type Task } from '../../src-shared/a2a';
-import { CoreError, type CancelAnswer, type CommandArgs, type DataProblem, type StopSessionAnswer } from '../../src-shared/contract';
+import { CoreError, MAX_SEND_WAIT_MS, type CancelAnswer, type CommandArgs, type DataProblem, type StopSessionAnswer } from '../../src-shared/contract';
 import { newMessageId } from '../../src-shared/ids';
 import { residueOfTask } from '../../src-shared/residue';
 import { acceptsProblems, callSession } from '../door';
@@ -113,29 +113,48 @@ async function listTasks(session: Session): Promise<Task[]> {
   return tasks.slice(0, MAX_LISTED).reverse(); // ListTasks is newest first; the Studio lists oldest first
 }
 
-/** Resolves once the task is terminal or waits for input (what a blocking SendMessage waits for). */
-function settled(session: Session, taskId: string): Promise<void> {
+/**
+ * Resolves once the task is terminal or waits for input (what a blocking SendMessage waits for), or
+ * after `ms`; rejects with `canceled` when the caller stops waiting (the task runs on).
+ */
+function settled(session: Session, taskId: string, ms: number, signal?: AbortSignal): Promise<void> {
   const done = (t: Task | undefined) => !t || isTerminal(t.status.state) || INTERRUPTED_STATES.has(t.status.state);
   if (done(session.getTask(taskId, 0))) return Promise.resolve();
-  return new Promise((resolve) => {
-    const off = session.onTaskEvent((id) => {
-      if (id !== taskId || !done(session.getTask(taskId, 0))) return;
+  return new Promise((resolve, reject) => {
+    const finish = () => {
       off();
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+    };
+    const abort = () => {
+      finish();
+      reject(new CoreError('canceled', `task.send stopped waiting for ${taskId}; the task runs on (task.cancel ends it).`));
+    };
+    const end = () => {
+      finish();
       resolve();
+    };
+    const off = session.onTaskEvent((id) => {
+      if (id === taskId && done(session.getTask(taskId, 0))) end();
     });
+    const timer = setTimeout(end, ms);
+    if (signal?.aborted) return abort();
+    signal?.addEventListener('abort', abort, { once: true });
   });
 }
 
 export function taskHandlers(ctx: StudioContext): Pick<Handlers, 'task.send' | 'task.checkData' | 'task.get' | 'task.list' | 'task.cancel'> {
   return {
-    async 'task.send'(args) {
+    async 'task.send'(args, call) {
       const session = runningSession(ctx, args.capsuleId);
       checkBeforeSending(session, args);
       // Accepted (or refused) at once, like any SendMessage with returnImmediately; a blocking
-      // send then waits for the task's end here, and answers it as GetTask would.
+      // send then waits here for the task's end (bounded, and abortable by its caller), and
+      // answers the task as GetTask does.
       const { task } = await callDoorMethod<{ task: Task }>(session, 'SendMessage', { message: messageOf(args), configuration: { returnImmediately: true } });
-      if (args.returnImmediately || isTerminal(task.status.state)) return task;
-      await settled(session, task.id);
+      const wait = args.returnImmediately ? 0 : (args.timeoutMs ?? MAX_SEND_WAIT_MS);
+      if (wait === 0 || isTerminal(task.status.state)) return task;
+      await settled(session, task.id, wait, call?.signal);
       return callDoorMethod<Task>(session, 'GetTask', { id: task.id });
     },
     'task.checkData'({ capsuleId, data }) {

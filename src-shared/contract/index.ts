@@ -4,6 +4,7 @@ export * from './events';
 export * from './errors';
 export * from './types';
 export * from './client';
+export * from './calls';
 export * from './expose';
 export * from './sessions';
 export * from './replay';

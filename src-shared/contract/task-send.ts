@@ -15,6 +15,9 @@ export const MAX_TEXT_CHARS = 200_000;
 /** The whole message as the door receives it, in UTF-8 bytes (the door's body limit is 1 MiB). */
 export const MAX_MESSAGE_BYTES = 960 * 1024;
 
+/** The longest a blocking task.send waits for its task (the contract client gives every command 11 minutes). */
+export const MAX_SEND_WAIT_MS = 10 * 60_000;
+
 const kib = (n: number) => `${Math.floor(n / 1024)} KiB`;
 
 /** Bytes a base64 text decodes to. */
@@ -47,6 +50,8 @@ export const taskSendInput = z
     data: z.unknown().optional(),
     files: z.array(fileInput).max(MAX_FILES, `at most ${MAX_FILES} files in one message`).optional(),
     returnImmediately: z.boolean().optional(),
+    /** How long to wait for the task to end or ask for input: 0 does not block (as returnImmediately); at most and by default 10 minutes, then the answer is the task as it is. */
+    timeoutMs: z.number().int().min(0).max(MAX_SEND_WAIT_MS).optional(),
   })
   .superRefine((v, ctx) => {
     const dataJson = v.data === undefined ? undefined : jsonOf(v.data);

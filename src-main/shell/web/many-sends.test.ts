@@ -53,4 +53,22 @@ describe('the Studio under a thousand sends', () => {
     expect(rejected.length).toBeGreaterThan(900);
     for (const t of rejected) expect(t.status.message?.parts[0].text).toMatch(/^task rejected: queue full \(queue_depth 8\)/);
   }, 60_000);
+
+  it('a blocking send stops waiting when its caller cancels it or its timeoutMs passes; timeoutMs 0 does not block', async () => {
+    studio = await createTestStudio();
+    const file = join(studio.workspace, 'capsules', 'writer.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('delay_ms: 300', 'delay_ms: 3000'));
+    await studio.core.invoke('workspace.open', { dir: studio.workspace });
+    await studio.core.invoke('capsule.launch', { id: 'writer' });
+    const started = Date.now();
+    const now = await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'a', timeoutMs: 0 });
+    expect(now.status.state).not.toBe('TASK_STATE_COMPLETED');
+    const timed = await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'b', timeoutMs: 200 });
+    expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(timed.status.state);
+    const abort = new AbortController();
+    const waiting = studio.core.invoke('task.send', { capsuleId: 'writer', text: 'c' }, { signal: abort.signal });
+    setTimeout(() => abort.abort(), 100);
+    await expect(waiting).rejects.toMatchObject({ code: 'canceled' });
+    expect(Date.now() - started).toBeLessThan(2500);
+  }, 30_000);
 });
