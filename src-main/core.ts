@@ -12,6 +12,7 @@ import {
   type EventMap,
   type EventName,
   type FollowAnswer,
+  type InvokeOptions,
   type ReplyEnvelope,
 } from '../src-shared/contract';
 import { startSession as launchSession } from './launch';
@@ -28,6 +29,7 @@ import {
   formationResolver,
   runHandlers,
   studioHandlers,
+  type CommandCall,
   type Emit,
   type Handlers,
   type StudioConfig,
@@ -54,8 +56,8 @@ export type CoreListener = <E extends EventName>(event: E, payload: EventMap[E])
 
 /** One client of the core (a window, a web socket): its own followed sessions. */
 export interface CoreConnection {
-  /** Runs a command for this client (trace.follow and trace.unfollow apply to it): validates, runs, always answers an envelope. */
-  handle(cmd: unknown, input: unknown): Promise<ReplyEnvelope>;
+  /** Runs a command for this client (trace.follow and trace.unfollow apply to it): validates, runs, always answers an envelope; `signal` aborts it. */
+  handle(cmd: unknown, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope>;
   /** The sessions whose trace lines this client receives. */
   following(): string[];
   /** The client went away: it follows nothing and hears nothing more. */
@@ -65,10 +67,10 @@ export interface CoreConnection {
 export interface Core {
   /** Settles once the first workspace is open (or failed to open, with a notice). */
   readonly ready: Promise<void>;
-  /** Runs a command from an untrusted caller: validates, runs, and always answers an envelope. */
-  handle(cmd: unknown, input: unknown): Promise<ReplyEnvelope>;
+  /** Runs a command from an untrusted caller: validates, runs, and always answers an envelope; `signal` aborts it. */
+  handle(cmd: unknown, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope>;
   /** Typed call for in-process users (tests, CLI): throws CoreError. */
-  invoke<K extends CommandName>(cmd: K, input: CommandInput<K>): Promise<CommandOutput<K>>;
+  invoke<K extends CommandName>(cmd: K, input: CommandInput<K>, opts?: InvokeOptions): Promise<CommandOutput<K>>;
   /** Every event, every session's trace lines included (in-process users: tests, the CLI, benchmarks). */
   subscribe(listener: CoreListener): () => void;
   /** A shell's client: every event to `send`, trace lines only for the sessions it follows. */
@@ -158,19 +160,19 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   });
   const handlers: Handlers = saves.handlers;
 
-  const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
+  const handle = async (cmd: unknown, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> => {
     if (isCommandName(cmd)) {
-      const routed = runtimes.route(cmd, input);
+      const routed = runtimes.route(cmd, input, signal);
       if (routed) return routed;
     }
-    return handleHere(cmd, input);
+    return handleHere(cmd, input, signal);
   };
 
   /** Runs a command on this Studio's own formation. */
-  const handleHere = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
+  const handleHere = async (cmd: unknown, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> => {
     try {
       if (!isCommandName(cmd)) throw new CoreError('unknown_command', `Unknown command ${String(cmd).slice(0, 80)}`);
-      const value = await (handlers[cmd] as (args: unknown) => unknown)(parseInput(cmd, input));
+      const value = await (handlers[cmd] as (args: unknown, call: CommandCall) => unknown)(parseInput(cmd, input), { signal });
       return { ok: true, value: value ?? null };
     } catch (err) {
       return { ok: false, error: toErrorInfo(err) };
@@ -190,8 +192,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   return {
     ready,
     handle,
-    async invoke(cmd, input) {
-      const reply = await handle(cmd, input);
+    async invoke(cmd, input, opts) {
+      const reply = await handle(cmd, input, opts?.signal);
       if (!reply.ok) throw new CoreError(reply.error.code, reply.error.message, reply.error.details);
       return reply.value as never;
     },
@@ -223,8 +225,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
         return answer();
       };
       const connection: CoreConnection = {
-        async handle(cmd, input) {
-          if (cmd !== 'trace.follow' && cmd !== 'trace.unfollow') return handle(cmd, input);
+        async handle(cmd, input, signal) {
+          if (cmd !== 'trace.follow' && cmd !== 'trace.unfollow') return handle(cmd, input, signal);
           try {
             return { ok: true, value: await follow(cmd, input) };
           } catch (err) {

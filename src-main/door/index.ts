@@ -3,7 +3,7 @@ import type { Session } from '../runtime/api';
 import type { AgentCard } from '../../src-shared/a2a';
 import { agentCardOf as cardOf, cardPlugin } from './card';
 import { servedPart, type MethodTable } from './methods';
-import { doorMethods } from './methods/index';
+import { tableOf } from './call';
 import { BODY_LIMIT, jsonRpcPlugin } from './jsonrpc';
 import { DOOR_LIMITS, doorLimits, type DoorLimits } from './limits';
 import { liveStreamsPlugin } from './stream';
@@ -17,15 +17,6 @@ export interface DoorDeps {
   methods?: MethodTable;
   /** Overrides DOOR_LIMITS (tests). */
   limits?: Partial<DoorLimits>;
-}
-
-const tables = new WeakMap<Session, MethodTable>();
-
-/** The methods a session's door serves by default: doorMethods, narrowed by exports.methods (once per session). */
-function tableOf(session: Session): MethodTable {
-  let t = tables.get(session);
-  if (!t) tables.set(session, (t = servedPart(doorMethods, session.manifest.exports?.methods)));
-  return t;
 }
 
 export function buildDoor(deps: DoorDeps): FastifyInstance {
@@ -50,6 +41,7 @@ export { sendError, BODY_LIMIT } from './jsonrpc';
 export { DOOR_LIMITS, type DoorLimits } from './limits';
 export { MAX_PARAMS_DEPTH } from './depth';
 export { acceptFromDoor } from './methods/send';
+export { callSession } from './call';
 export { callDoor, door, DoorError, type DoorCallOptions, type DoorErrorKind, type SendParams, type StopAnswer } from './client';
 export { acceptsProblems, checkAccepts } from './accepts';
 export { parseParams, sendMessageParams, taskIdParams } from './params';

@@ -1,18 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  A2AError,
-  contentTypeNotSupported,
-  internalError,
-  invalidParams,
-  invalidRequest,
-  methodNotFound,
-  parseError,
-  PEER_HEADER,
-  versionNotSupported,
-  type JsonRpcId,
-} from '../../src-shared/a2a';
+import { A2AError, contentTypeNotSupported, invalidRequest, methodNotFound, parseError, PEER_HEADER, versionNotSupported, type JsonRpcId } from '../../src-shared/a2a';
 import type { Session } from '../runtime/api';
-import { MAX_PARAMS_DEPTH, tooDeepField } from './depth';
+import { failureOf, paramsProblem } from './call';
 import { REPLIED, type MethodHandler, type MethodTable } from './methods';
 
 // JSON-RPC 2.0 at POST / (and its trailing-slash variant). Every error goes out as a JSON-RPC
@@ -71,11 +60,7 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
     }
     reply.header('content-type', 'application/json').send(json);
   };
-  const failed = (reply: FastifyReply, id: JsonRpcId, method: string, err: unknown): void => {
-    if (err instanceof A2AError) return void sendError(reply, id, err);
-    session.trace.append({ event_type: 'door_error', method, message: (err as Error)?.message ?? String(err) });
-    sendError(reply, id, internalError());
-  };
+  const failed = (reply: FastifyReply, id: JsonRpcId, method: string, err: unknown): void => void sendError(reply, id, failureOf(session, method, err));
 
   // Not an async function: a handler that answers at once costs no promise, one that waits costs
   // one continuation (the async context makes every promise of a request cost hook calls).
@@ -96,11 +81,8 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
     if (env.jsonrpc !== '2.0' || typeof env.method !== 'string' || !idOk) {
       return void sendError(reply, id, invalidRequest('Request payload validation error: needs jsonrpc "2.0", a string method and a string, number or null id'));
     }
-    if (env.params !== undefined && (env.params === null || typeof env.params !== 'object' || Array.isArray(env.params))) {
-      return void sendError(reply, id, invalidRequest('Request payload validation error: params must be an object'));
-    }
-    const deep = tooDeepField(env.params);
-    if (deep) return void sendError(reply, id, invalidParams(deep, `nested deeper than ${MAX_PARAMS_DEPTH} levels of objects and arrays`));
+    const bad = paramsProblem(env.params);
+    if (bad) return void sendError(reply, id, bad);
     const version = versionOf(request);
     if (!supported(version)) return void sendError(reply, id, versionNotSupported(version));
     if (!acceptPeers() && request.headers[PEER_HEADER] !== undefined) return void sendError(reply, id, peerRefusal(session.manifest.name), 403);

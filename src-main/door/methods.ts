@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { JsonRpcId } from '../../src-shared/a2a';
+import { unsupportedOperation, type JsonRpcId } from '../../src-shared/a2a';
 import { servedMethods, servesMethod } from '../../src-shared/manifest';
 import type { Session } from '../runtime/api';
 
@@ -15,12 +15,19 @@ export interface MethodContext {
   methods: MethodTable;
   params: unknown;
   id: JsonRpcId;
-  request: FastifyRequest;
-  reply: FastifyReply;
+  /** The HTTP request and reply; absent when the Studio calls its own session in process (call.ts). */
+  request?: FastifyRequest;
+  reply?: FastifyReply;
   headers: IncomingHttpHeaders;
 }
 
 export type MethodHandler = (ctx: MethodContext) => unknown;
+
+/** The HTTP exchange of a method that needs one (a stream, an answer that must leave first); refused in process. */
+export function httpOf(ctx: MethodContext, method: string): { request: FastifyRequest; reply: FastifyReply } {
+  if (!ctx.request || !ctx.reply) throw unsupportedOperation(`${method} is answered over HTTP only (a stream, or an answer that must leave before it acts)`);
+  return { request: ctx.request, reply: ctx.reply };
+}
 
 /** Returned by a handler that has written the reply itself. */
 export const REPLIED: unique symbol = Symbol('door.replied');

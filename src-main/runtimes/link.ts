@@ -1,18 +1,13 @@
 import WebSocket from 'ws';
-import { CoreError, WS_PATH, type ReplyEnvelope, type RuntimeLinkState } from '../../src-shared/contract';
+import { backoffOf, CONTRACT_POLICY, CoreError, createCallTable, WS_PATH, type InvokeOptions, type ReplyEnvelope, type RuntimeLinkState } from '../../src-shared/contract';
 
 // One WebSocket to a runtime on another host (`capsule serve --studio`): the contract's invoke /
-// reply / event messages, with the token as a bearer header. A link that drops retries with a
-// bounded backoff (1 s doubling to 30 s) for as long as it is attached; a refused token (401 at the
-// upgrade, or 4401 when it is revoked) stops retrying: the user attaches again with a new one.
-// Commands sent while the link is down fail at once (nothing is queued to run later by surprise).
+// reply / event / cancel messages, with the token as a bearer header, under the contract's one
+// call policy (queueing, bounds, timeout, backoff and cancellation: src-shared/contract/calls.ts),
+// the same as the renderer's. A link that drops retries for as long as it is attached; a refused
+// token (401 at the upgrade, or 4401 when it is revoked) stops retrying: the user attaches again
+// with a new one.
 
-/** Most commands in flight on one link; one more is refused (a runaway client, not a Studio). */
-const MAX_PENDING = 256;
-/** A command's longest wait: a restart "when idle" waits up to 10 minutes on its host. */
-const INVOKE_TIMEOUT_MS = 11 * 60_000;
-/** Backoff between tries, doubling up to the last. */
-const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
 /** The largest message taken from a runtime (a formation, a page of trace lines). */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -30,12 +25,12 @@ export interface LinkOptions {
   onEvent(event: string, payload: unknown): void;
   onStatus(status: LinkStatus): void;
   /** For tests: a faster backoff. */
-  backoffMs?: number[];
+  backoffMs?: readonly number[];
 }
 
 export interface RuntimeLink {
   status(): LinkStatus;
-  invoke(cmd: string, input: unknown): Promise<unknown>;
+  invoke(cmd: string, input: unknown, opts?: InvokeOptions): Promise<unknown>;
   /** Tries now (a lost link, or a refused one after its token was replaced). */
   retry(token?: string): void;
   close(): void;
@@ -51,30 +46,23 @@ export function wsUrlOf(url: string): string {
 }
 
 export function createRuntimeLink(opts: LinkOptions): RuntimeLink {
-  const backoff = opts.backoffMs ?? BACKOFF_MS;
+  const policy = opts.backoffMs ? { ...CONTRACT_POLICY, backoffMs: opts.backoffMs } : CONTRACT_POLICY;
   let token = opts.token;
   let socket: WebSocket | undefined;
   let status: LinkStatus = { state: 'connecting' };
   let attempt = 0;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  let nextId = 1;
-  const pending = new Map<number, { done(reply: ReplyEnvelope): void; timer: NodeJS.Timeout }>();
+  const calls = createCallTable((text) => socket?.send(text), policy);
 
   const setStatus = (s: LinkStatus) => {
     status = s;
     opts.onStatus(s);
   };
-  const failPending = (why: string) => {
-    for (const [id, p] of pending) {
-      clearTimeout(p.timer);
-      pending.delete(id);
-      p.done({ ok: false, error: { code: 'remote_unreachable', message: why } });
-    }
-  };
+  const failPending = (why: string) => calls.failAll(new CoreError('remote_unreachable', why));
   const schedule = (message: string) => {
     if (closed) return;
-    const wait = backoff[Math.min(attempt, backoff.length - 1)];
+    const wait = backoffOf(policy, attempt);
     attempt++;
     setStatus({ state: 'lost', retryInS: Math.ceil(wait / 1000), message });
     timer = setTimeout(connect, wait);
@@ -97,6 +85,7 @@ export function createRuntimeLink(opts: LinkOptions): RuntimeLink {
     ws.on('open', () => {
       attempt = 0;
       setStatus({ state: 'connected' });
+      calls.opened();
       opts.onOpen();
     });
     ws.on('message', (data) => {
@@ -107,13 +96,7 @@ export function createRuntimeLink(opts: LinkOptions): RuntimeLink {
         return; // not the contract: ignored
       }
       if (msg.type === 'event' && typeof msg.event === 'string') opts.onEvent(msg.event, msg.payload);
-      else if (msg.type === 'reply' && typeof msg.id === 'number') {
-        const p = pending.get(msg.id);
-        if (!p) return;
-        pending.delete(msg.id);
-        clearTimeout(p.timer);
-        p.done(msg as ReplyEnvelope);
-      }
+      else if (msg.type === 'reply' && typeof msg.id === 'number') calls.answer(msg.id, msg as ReplyEnvelope);
     });
     ws.on('error', () => {
       // 'close' follows and decides; the error text may name the URL only.
@@ -135,27 +118,9 @@ export function createRuntimeLink(opts: LinkOptions): RuntimeLink {
 
   return {
     status: () => status,
-    invoke(cmd, input) {
-      if (!socket || socket.readyState !== WebSocket.OPEN) {
-        return Promise.reject(new CoreError('remote_unreachable', `The runtime is ${status.state}${status.message ? ` (${status.message})` : ''}; the command was not sent.`));
-      }
-      if (pending.size >= MAX_PENDING) return Promise.reject(new CoreError('limit_reached', `${MAX_PENDING} commands are already waiting for this runtime.`));
-      const id = nextId++;
-      const ws = socket;
-      return new Promise<unknown>((resolve, reject) => {
-        const t = setTimeout(() => {
-          pending.delete(id);
-          reject(new CoreError('remote_unreachable', `The runtime did not answer ${cmd} within ${INVOKE_TIMEOUT_MS / 60_000} minutes.`));
-        }, INVOKE_TIMEOUT_MS);
-        pending.set(id, {
-          timer: t,
-          done(reply) {
-            if (reply.ok) resolve(reply.value);
-            else reject(new CoreError(reply.error.code, reply.error.message, reply.error.details));
-          },
-        });
-        ws.send(JSON.stringify({ type: 'invoke', id, cmd, input }));
-      });
+    invoke(cmd, input, call) {
+      const state = socket?.readyState === WebSocket.OPEN ? 'open' : socket && status.state === 'connecting' ? 'opening' : 'down';
+      return calls.invoke(cmd, input, call, state, new CoreError('remote_unreachable', `The runtime is ${status.state}${status.message ? ` (${status.message})` : ''}; the command was not sent.`));
     },
     retry(next) {
       if (next) token = next;

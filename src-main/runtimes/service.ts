@@ -2,8 +2,8 @@ import {
   applyFormationChange,
   commands,
   CoreError,
+  COMMAND_ROUTES,
   MAX_RUNTIMES,
-  RUNTIME_SCOPED_COMMANDS,
   splitRuntimeId,
   toErrorInfo,
   type CapsuleView,
@@ -34,20 +34,6 @@ const MAX_REMEMBERED_SESSIONS = 20_000;
 /** How long runtimes.attach waits for the first answer of a new runtime (then it answers "connecting"). */
 const ATTACH_WAIT_MS = 10_000;
 
-/** The fields that name a capsule (an edge's ends only for edges: manifest.write's `source` is text). */
-const idFields = (cmd: string) => (cmd.startsWith('edge.') ? ['source', 'target'] : ['id', 'capsuleId']);
-const SESSION_FIELDS = ['sessionId', 'around'] as const;
-/**
- * Commands not carried to a runtime yet (breakpoints, replays, tests, the Kubernetes export): their
- * answers and events name capsules in ways the relay does not rename, so one that names a
- * runtime's capsule or session is refused here rather than run on this Studio's formation. The
- * extra fields they name capsules and sessions by are read too.
- */
-const NOT_CARRIED = (cmd: string) => cmd.startsWith('breakpoints.') || cmd.startsWith('tests.') || cmd.startsWith('deploy.') || cmd === 'sessions.replay';
-const NOT_CARRIED_FIELDS = { capsules: ['from', 'to'] } as const;
-/** Commands that are always this Studio's own. */
-const LOCAL = (cmd: string) => cmd.startsWith('runtimes.') || cmd.startsWith('workspace.') || cmd.startsWith('secrets.') || cmd.startsWith('shell.') || cmd.startsWith('studio.') || cmd === 'formation.get';
-
 interface Runtime {
   setting: RuntimeSetting;
   link: RuntimeLink;
@@ -75,8 +61,8 @@ export interface RuntimesOptions {
 
 export interface RuntimesService {
   handlers: Pick<Handlers, 'runtimes.list' | 'runtimes.attach' | 'runtimes.detach'>;
-  /** The answer of a command for a runtime's capsule or session, or undefined when it is this Studio's own. */
-  route(cmd: CommandName, input: unknown): Promise<ReplyEnvelope> | undefined;
+  /** The answer of a command for a runtime's capsule or session, or undefined when it is this Studio's own; `signal` cancels it there. */
+  route(cmd: CommandName, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> | undefined;
   /** The open workspace's view with the attached runtimes' capsules beside it. */
   extend(view: FormationView): FormationView;
   /** Whether a session is a runtime's (its trace lines come over that runtime's link). */
@@ -211,24 +197,21 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     return { ...local, capsules, remotes, edges: linkAcross(edges, doors) };
   }
 
-  /** The runtime a command's input names (by a capsule id or a session), '' for this Studio, or several. */
+  /** The runtimes a command's input names (by its declared capsule and session fields), '' for this Studio. */
   function owners(cmd: CommandName, inp: Record<string, unknown>): Set<string> {
+    const route = COMMAND_ROUTES[cmd];
     const found = new Set<string>();
-    for (const k of idFields(cmd)) if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
-    for (const k of SESSION_FIELDS) if (typeof inp[k] === 'string') found.add(sessions.get(inp[k] as string) ?? '');
-    if (Array.isArray(inp.sessionIds)) for (const sid of inp.sessionIds) found.add(sessions.get(String(sid)) ?? '');
-    if (NOT_CARRIED(cmd)) for (const k of NOT_CARRIED_FIELDS.capsules) if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
-    // The two runs compared: both on one runtime go there; one here and one there is refused below.
-    if (cmd === 'sessions.compare') for (const k of ['a', 'b']) if (typeof inp[k] === 'string') found.add(sessions.get(inp[k] as string) ?? '');
-    if ((RUNTIME_SCOPED_COMMANDS as readonly string[]).includes(cmd) && typeof inp.runtime === 'string') found.add(inp.runtime);
+    for (const k of route.capsules ?? []) if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
+    for (const k of route.sessions ?? []) for (const sid of [inp[k]].flat()) if (typeof sid === 'string') found.add(sessions.get(sid) ?? '');
+    if (route.runtime && typeof inp.runtime === 'string') found.add(inp.runtime);
     return found;
   }
 
-  async function forward(r: Runtime, cmd: CommandName, inp: Record<string, unknown>): Promise<ReplyEnvelope> {
+  async function forward(r: Runtime, cmd: CommandName, inp: Record<string, unknown>, signal?: AbortSignal): Promise<ReplyEnvelope> {
     try {
       const raw: Record<string, unknown> = { ...inp };
       delete raw.runtime;
-      for (const k of idFields(cmd)) if (typeof raw[k] === 'string') raw[k] = splitRuntimeId(raw[k] as string)?.id ?? raw[k];
+      for (const k of COMMAND_ROUTES[cmd].capsules ?? []) if (typeof raw[k] === 'string') raw[k] = splitRuntimeId(raw[k] as string)?.id ?? raw[k];
       const pos = raw.position as { x?: unknown; y?: unknown } | undefined;
       if (pos && typeof pos.x === 'number' && typeof pos.y === 'number') raw.position = r.namer.toRuntime({ x: pos.x, y: pos.y });
       // The same schema as for this Studio's own capsules: the boundary is here too.
@@ -237,7 +220,7 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
         const issue = parsed.error.issues[0];
         throw new CoreError('invalid_input', `${cmd}: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
       }
-      const value = await r.link.invoke(cmd, parsed.data);
+      const value = await r.link.invoke(cmd, parsed.data, { signal });
       return { ok: true, value: relayOutput(cmd, value, r.scope) ?? null };
     } catch (err) {
       return { ok: false, error: toErrorInfo(err) };
@@ -264,20 +247,22 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     },
   };
 
-  function route(cmd: CommandName, input: unknown): Promise<ReplyEnvelope> | undefined {
-    if (LOCAL(cmd) || typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  /** Where a command runs is the contract's declaration (COMMAND_ROUTES); only the owner of what it names is looked up here. */
+  function route(cmd: CommandName, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> | undefined {
+    const declared = COMMAND_ROUTES[cmd];
+    if (declared.runs === 'here' || typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
     const inp = input as Record<string, unknown>;
     const found = owners(cmd, inp);
     const remote = [...found].filter((x) => x !== '');
     if (!remote.length) return undefined;
-    if (NOT_CARRIED(cmd)) return Promise.resolve({ ok: false, error: new CoreError('invalid_input', `${cmd} is not available for capsules on other hosts yet (${remote[0]}); run it on that host.`).toInfo() });
+    if (declared.runs === 'hereOnly') return Promise.resolve({ ok: false, error: new CoreError('invalid_input', `${cmd} is not available for capsules on other hosts yet (${remote[0]}); run it on that host.`).toInfo() });
     if (found.size > 1) {
-      if (cmd === 'edge.connect' || cmd === 'edge.disconnect') return crossEdge(cmd, inp, crossScope);
+      if (declared.across && (cmd === 'edge.connect' || cmd === 'edge.disconnect')) return crossEdge(cmd, inp, crossScope);
       return Promise.resolve({ ok: false, error: { code: 'invalid_input', message: `${cmd} names capsules or sessions of different runtimes; it runs on one.` } });
     }
     const r = runtimes.get(remote[0]);
     if (!r) return Promise.resolve({ ok: false, error: { code: 'not_found', message: `No runtime ${remote[0]} is attached.` } });
-    return forward(r, cmd, inp);
+    return forward(r, cmd, inp, signal);
   }
 
   function waitSettled(r: Runtime): Promise<void> {

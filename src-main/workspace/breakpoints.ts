@@ -11,19 +11,18 @@ import {
 } from '../../src-shared/contract';
 import type { TraceEvent } from '../../src-shared/trace';
 import { BreakpointError, sameDoor, type Session, type SessionBreakpoints } from '../runtime';
-import { door } from '../door';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import type { Emit } from './sessions';
-import { viaDoor } from './task-commands';
+import { callDoorMethod } from './task-commands';
 
 // The Studio's breakpoints: held here, per workspace folder, never written into a manifest. Each
 // running session gets what concerns it (Session.setBreakpoints) when it starts and whenever the
 // set changes, as live policy edits reach it. Which tasks are paused is read from the sessions'
 // traces (breakpoint_hit / breakpoint_resumed, masked like every line), so the view says exactly
 // what the runtime did. A paused task is resumed on its session directly (the door has no method
-// for it: pausing is the Studio's own debugging, not part of A2A); a cancel goes through the door
-// like every other cancel.
+// for it: pausing is the Studio's own debugging, not part of A2A); a cancel goes through the door's
+// CancelTask, in process, like every other cancel.
 
 export interface BreakpointService {
   /** A session of capsule `capsuleId` started: hand it its breakpoints and follow its pauses. */
@@ -181,7 +180,7 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
         const running = ctx.sessions.bySessionId(sessionId);
         if (!running) throw new CoreError('not_running', `Session ${sessionId} is not running.`);
         if (action === 'cancel') {
-          await viaDoor(() => door.cancelTask(running.session.url, taskId));
+          await callDoorMethod(running.session, 'CancelTask', { id: taskId });
           return view();
         }
         try {

@@ -11,7 +11,7 @@ export { openWorkspaceFolder, type Workspace } from './workspace';
 export { readFormation, FORMATION_FILE } from './formation-file';
 export { summarizeManifest, hashSource } from './manifest-view';
 export { deriveEdges } from './edges';
-export type { Handlers } from './handlers';
+export type { CommandCall, Handlers } from './handlers';
 export { formationResolver } from './formation-resolver';
 export { createExposeService, type ExposeService } from './expose-commands';
 export { createBreakpoints, type BreakpointService } from './breakpoints';

@@ -1,15 +1,14 @@
 import { CoreError, type StopSessionAnswer } from '../../src-shared/contract';
-import { door } from '../door';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { readTraceSlice } from './trace-tail';
 import { manifestProblem } from './manifest-view';
 import { capsuleView } from './view';
 import { waitUntilIdle } from './restart';
-import { asCoreError, runningUrl, taskHandlers, viaDoor } from './task-commands';
+import { runningSession, stopTasks, taskHandlers } from './task-commands';
 
-// Handlers that run the formation and talk to its doors. The core reaches a running capsule the way
-// any A2A client would, through the one door client; the renderer never reaches a door itself.
+// Handlers that run the formation and talk to its sessions. The core reaches a running capsule
+// through its door's method table, in process (task-commands.ts); the renderer never reaches a door.
 
 function launchOrder(ctx: StudioContext): string[] {
   // Workers first: an orchestrator's first task may delegate at once.
@@ -87,23 +86,23 @@ export function runHandlers(ctx: StudioContext): Pick<
       await Promise.all(stopped.map((id) => ctx.sessions.stop(id)));
       return { stopped };
     },
-    ...taskHandlers(ctx), // send, checkData, get, list, cancel: through the door (task-commands.ts says why)
+    ...taskHandlers(ctx), // send, checkData, get, list, cancel: the door's methods, in process
     async 'session.stop'({ capsuleId }): Promise<StopSessionAnswer> {
-      // What is canceled and left behind is read from the door while the session can answer; then
-      // the Studio, which hosts the session, ends it: session_end, door closed, node Stopped.
-      const url = runningUrl(ctx, capsuleId);
+      // What is canceled and left behind is read while the session can answer; then the Studio,
+      // which hosts the session, ends it: session_end, door closed, node Stopped.
+      const session = runningSession(ctx, capsuleId);
       let answer: Omit<StopSessionAnswer, 'ended'> | undefined;
       let failure: unknown;
       try {
-        answer = await door.stopSession(url, { timeoutMs: 30_000 });
+        answer = await stopTasks(session);
       } catch (err) {
         failure = err;
       }
       await ctx.sessions.stop(capsuleId);
-      if (!answer) throw asCoreError(failure);
+      if (!answer) throw failure;
       return { ...answer, ended: true };
     },
-    'session.cancelAll': async ({ capsuleId }) => ({ ...(await viaDoor(() => door.stopSession(runningUrl(ctx, capsuleId), { timeoutMs: 30_000 }))), ended: false }),
+    'session.cancelAll': async ({ capsuleId }) => ({ ...(await stopTasks(runningSession(ctx, capsuleId))), ended: false }),
     'trace.tail'({ sessionId, after, last, limit }) {
       const running = ctx.sessions.bySessionId(sessionId);
       if (running) running.session.trace.flush();

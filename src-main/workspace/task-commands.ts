@@ -1,29 +1,30 @@
-import type { Message, Part, Task } from '../../src-shared/a2a';
-import { CoreError, type CancelAnswer, type CommandArgs, type DataProblem } from '../../src-shared/contract';
+import { A2AError, INTERRUPTED_STATES, isTerminal, type Message, type Part, type Task } from '../../src-shared/a2a';
+import { CoreError, MAX_SEND_WAIT_MS, type CancelAnswer, type CommandArgs, type DataProblem, type StopSessionAnswer } from '../../src-shared/contract';
 import { newMessageId } from '../../src-shared/ids';
-import { acceptsProblems, door, DoorError } from '../door';
+import { residueOfTask } from '../../src-shared/residue';
+import { acceptsProblems, callSession } from '../door';
+import type { Session } from '../runtime';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 
-// The Studio's task commands. The Studio reaches its own in-process sessions one way: through
-// their doors, over loopback JSON-RPC, with the same door client the CLI uses, for every task
-// command (send, get, list, cancel). Calling the session object directly would be cheaper (no
-// HTTP, no JSON), but then the Studio would test a path no caller takes: through the door it meets
-// exactly what an external A2A caller gets (the method table exports.methods narrows, the payload
-// limits, the input contract, masked answers, the trace lines a request writes). The cost is a
-// loopback round trip per user action, and task progress needs none: it arrives as task.updated.
+// The Studio's task commands (send, reply, get, list, cancel, cancel all). The Studio hosts its
+// sessions, so it calls their door methods in process (callSession): the same method table
+// (exports.methods narrows it), the same params checks, limits and masked answers an external A2A
+// caller meets, without HTTP. Nothing goes through a socket, so no connection cap can refuse the
+// Studio's own calls, and nothing is encoded twice. Task progress needs no command at all: it
+// arrives as task.updated, once.
 
 /** A door's JSON-RPC error as the contract's error: task not found keeps its code, a bad field says which. */
 export function asCoreError(err: unknown): unknown {
-  if (!(err instanceof DoorError)) return err;
-  if (err.kind !== 'rpc') return new CoreError('door_error', err.message);
-  if (err.code === -32001) return new CoreError('not_found', err.message, { rpcCode: err.code });
+  if (!(err instanceof A2AError)) return err;
+  const message = `${err.message} (${err.code})`; // as a JSON-RPC client shows it
+  if (err.code === -32001) return new CoreError('not_found', message, { rpcCode: err.code });
   if (err.code === -32602) {
     const field = fieldOf(err.data);
-    return new CoreError('invalid_input', err.message, { rpcCode: err.code, ...(field ? { field } : {}) });
+    return new CoreError('invalid_input', message, { rpcCode: err.code, ...(field ? { field } : {}) });
   }
-  if (err.code === -32601) return new CoreError('door_error', `${err.message}: this capsule's exports.methods leaves it out`, { rpcCode: err.code });
-  return new CoreError('door_error', err.message, { rpcCode: err.code });
+  if (err.code === -32601) return new CoreError('door_error', `${message}: this capsule's exports.methods leaves it out`, { rpcCode: err.code });
+  return new CoreError('door_error', message, { rpcCode: err.code });
 }
 
 /** The field a BadRequest error detail names (params.message.parts[1].data.priority). */
@@ -33,13 +34,14 @@ function fieldOf(data: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-export const viaDoor = async <T>(call: () => Promise<T>): Promise<T> => {
+/** One door method of a session the Studio hosts, called in process; its A2A error becomes a CoreError. */
+export async function callDoorMethod<T>(session: Session, method: string, params: unknown): Promise<T> {
   try {
-    return await call();
+    return (await callSession(session, method, params)) as T;
   } catch (err) {
     throw asCoreError(err);
   }
-};
+}
 
 /** Text first, then the files, then the data part (the order `capsule send` uses). */
 export function messageOf(args: CommandArgs<'task.send'>): Message {
@@ -61,19 +63,15 @@ export function messageOf(args: CommandArgs<'task.send'>): Message {
 const MAX_LISTED = 200;
 const PAGE = 100;
 
-export function runningUrl(ctx: StudioContext, id: string): string {
+/** The running session of a capsule of the open workspace, or `not_running` naming it. */
+export function runningSession(ctx: StudioContext, id: string): Session {
   const c = ctx.workspace().capsule(id);
-  return ctx.sessions.session(id, c.summary.name ?? id).url;
-}
-
-function contractOf(ctx: StudioContext, capsuleId: string): Record<string, unknown> | undefined {
-  const c = ctx.workspace().capsule(capsuleId);
-  return ctx.sessions.session(capsuleId, c.summary.name ?? capsuleId).manifest.accepts as Record<string, unknown> | undefined;
+  return ctx.sessions.session(id, c.summary.name ?? id);
 }
 
 /** A data part that misses the contract is refused before it is sent, with every problem (the door names only the first). */
-function checkBeforeSending(ctx: StudioContext, args: CommandArgs<'task.send'>): void {
-  const schema = contractOf(ctx, args.capsuleId);
+function checkBeforeSending(session: Session, args: CommandArgs<'task.send'>): void {
+  const schema = session.manifest.accepts as Record<string, unknown> | undefined;
   if (!schema || args.taskId) return; // a reply continues its task; the contract is for what starts one
   const problems: DataProblem[] =
     args.data === undefined ? [{ field: '', message: 'this capsule takes a data part matching its input contract (accepts); none was sent' }] : acceptsProblems(schema, args.data);
@@ -82,44 +80,90 @@ function checkBeforeSending(ctx: StudioContext, args: CommandArgs<'task.send'>):
   throw new CoreError('invalid_input', `data${first.field ? `.${first.field}` : ''}: ${first.message}`, { problems });
 }
 
-async function cancelTask(url: string, id: string): Promise<CancelAnswer> {
+/** CancelTask: the task and its residue, or the door's refusal (a task that already ended) as an answer. */
+export async function cancelTask(session: Session, id: string): Promise<CancelAnswer> {
   try {
-    return await door.cancelTask(url, id);
+    const task = (await callSession(session, 'CancelTask', { id })) as Task;
+    return { task, residue: residueOfTask(task) };
   } catch (err) {
-    if (!(err instanceof DoorError) || err.kind !== 'rpc') throw asCoreError(err);
-    const state = err.metadata.state;
-    return { residue: [], refused: { code: err.code!, message: err.message, ...(state ? { state: state as never } : {}) } };
+    if (!(err instanceof A2AError)) throw err;
+    const state = metadataOf(err.data).state;
+    return { residue: [], refused: { code: err.code, message: `${err.message} (${err.code})`, ...(state ? { state: state as never } : {}) } };
   }
 }
 
-async function listTasks(url: string): Promise<Task[]> {
+/** The ErrorInfo metadata of an A2A error (the state of a task that cannot be canceled). */
+function metadataOf(data: unknown): Record<string, string> {
+  const info = Array.isArray(data) ? data.find((d) => d && typeof d === 'object' && 'metadata' in d) : undefined;
+  const metadata = (info as { metadata?: unknown } | undefined)?.metadata;
+  return metadata && typeof metadata === 'object' ? (metadata as Record<string, string>) : {};
+}
+
+/** murmur.StopSession: every task canceled, what was left behind; the session keeps running. */
+export const stopTasks = (session: Session): Promise<Omit<StopSessionAnswer, 'ended'>> => callDoorMethod(session, 'murmur.StopSession', {});
+
+async function listTasks(session: Session): Promise<Task[]> {
   const tasks: Task[] = [];
   let pageToken = '';
   do {
-    const page = await viaDoor(() => door.listTaskPage(url, { pageSize: PAGE, includeArtifacts: true, ...(pageToken ? { pageToken } : {}) }));
+    const page = await callDoorMethod<{ tasks: Task[]; nextPageToken: string }>(session, 'ListTasks', { pageSize: PAGE, includeArtifacts: true, ...(pageToken ? { pageToken } : {}) });
     tasks.push(...page.tasks);
     pageToken = page.nextPageToken;
   } while (pageToken && tasks.length < MAX_LISTED);
   return tasks.slice(0, MAX_LISTED).reverse(); // ListTasks is newest first; the Studio lists oldest first
 }
 
+/**
+ * Resolves once the task is terminal or waits for input (what a blocking SendMessage waits for), or
+ * after `ms`; rejects with `canceled` when the caller stops waiting (the task runs on).
+ */
+function settled(session: Session, taskId: string, ms: number, signal?: AbortSignal): Promise<void> {
+  const done = (t: Task | undefined) => !t || isTerminal(t.status.state) || INTERRUPTED_STATES.has(t.status.state);
+  if (done(session.getTask(taskId, 0))) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const finish = () => {
+      off();
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+    };
+    const abort = () => {
+      finish();
+      reject(new CoreError('canceled', `task.send stopped waiting for ${taskId}; the task runs on (task.cancel ends it).`));
+    };
+    const end = () => {
+      finish();
+      resolve();
+    };
+    const off = session.onTaskEvent((id) => {
+      if (id === taskId && done(session.getTask(taskId, 0))) end();
+    });
+    const timer = setTimeout(end, ms);
+    if (signal?.aborted) return abort();
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
 export function taskHandlers(ctx: StudioContext): Pick<Handlers, 'task.send' | 'task.checkData' | 'task.get' | 'task.list' | 'task.cancel'> {
   return {
-    async 'task.send'(args) {
-      const url = runningUrl(ctx, args.capsuleId);
-      checkBeforeSending(ctx, args);
-      const returnImmediately = args.returnImmediately ?? false;
-      // A blocking send waits as long as the task runs; the Studio's caller can always cancel it.
-      const result = await viaDoor(() => door.sendMessage(url, { message: messageOf(args), configuration: { returnImmediately } }, { timeoutMs: returnImmediately ? undefined : 0 }));
-      if (!result.task) throw new CoreError('door_error', 'The door answered with a message instead of a task');
-      return result.task;
+    async 'task.send'(args, call) {
+      const session = runningSession(ctx, args.capsuleId);
+      checkBeforeSending(session, args);
+      // Accepted (or refused) at once, like any SendMessage with returnImmediately; a blocking
+      // send then waits here for the task's end (bounded, and abortable by its caller), and
+      // answers the task as GetTask does.
+      const { task } = await callDoorMethod<{ task: Task }>(session, 'SendMessage', { message: messageOf(args), configuration: { returnImmediately: true } });
+      const wait = args.returnImmediately ? 0 : (args.timeoutMs ?? MAX_SEND_WAIT_MS);
+      if (wait === 0 || isTerminal(task.status.state)) return task;
+      await settled(session, task.id, wait, call?.signal);
+      return callDoorMethod<Task>(session, 'GetTask', { id: task.id });
     },
     'task.checkData'({ capsuleId, data }) {
-      const schema = contractOf(ctx, capsuleId);
+      const schema = runningSession(ctx, capsuleId).manifest.accepts as Record<string, unknown> | undefined;
       return { contract: !!schema, problems: schema ? acceptsProblems(schema, data) : [] };
     },
-    'task.get': ({ capsuleId, taskId, historyLength }) => viaDoor(() => door.getTask(runningUrl(ctx, capsuleId), taskId, historyLength)),
-    'task.list': ({ capsuleId }) => listTasks(runningUrl(ctx, capsuleId)),
-    'task.cancel': ({ capsuleId, taskId }) => cancelTask(runningUrl(ctx, capsuleId), taskId),
+    'task.get': ({ capsuleId, taskId, historyLength }) =>
+      callDoorMethod(runningSession(ctx, capsuleId), 'GetTask', { id: taskId, ...(historyLength !== undefined ? { historyLength } : {}) }),
+    'task.list': ({ capsuleId }) => listTasks(runningSession(ctx, capsuleId)),
+    'task.cancel': ({ capsuleId, taskId }) => cancelTask(runningSession(ctx, capsuleId), taskId),
   };
 }

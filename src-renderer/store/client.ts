@@ -1,4 +1,4 @@
-import type { CommandInput, CommandName, CommandOutput, CoreClient } from '../../src-shared/contract';
+import type { CommandInput, CommandName, CommandOutput, CoreClient, InvokeOptions } from '../../src-shared/contract';
 
 // The one CoreClient the store talks through. It is set once at boot (main.tsx) or by a test;
 // components never hold it, they call store actions.
@@ -10,10 +10,10 @@ export function setCoreClient(client: CoreClient | null): void {
   current = client;
 }
 
-/** Runs a command on the core; rejects with a CoreError (code + message) from the reply envelope. */
-export function invoke<K extends CommandName>(cmd: K, input: CommandInput<K>): Promise<CommandOutput<K>> {
+/** Runs a command on the core; rejects with a CoreError (code + message) from the reply envelope, `canceled` once `signal` aborts. */
+export function invoke<K extends CommandName>(cmd: K, input: CommandInput<K>, opts?: InvokeOptions): Promise<CommandOutput<K>> {
   if (!current) return Promise.reject(new Error('The Studio is not connected to its core yet.'));
-  return current.invoke(cmd, input);
+  return current.invoke(cmd, input, opts);
 }
 
 /** A user-facing sentence for anything a command threw. */

@@ -136,7 +136,8 @@ describe('console conversations', () => {
     answer = (input) => task(input.contextId as string, 'TASK_STATE_WORKING', input.taskId as string);
     expect(await useStudio.getState().replyToTask('writer', waiting, 'green')).toBeUndefined();
     expect(sends()[0]).toEqual({ capsuleId: 'writer', taskId: 'tsk_wait', contextId: 'ctx_9', text: 'green', returnImmediately: true });
-    expect(useStudio.getState().tasks.tsk_wait.task.status.state).toBe('TASK_STATE_WORKING');
+    // The reply's answer writes no task: the task's new state is the next task.updated (one fact, once).
+    expect(useStudio.getState().tasks.tsk_wait.task).toBe(waiting);
 
     answer = () => {
       throw new CoreError('door_error', 'Task is not waiting for input');
@@ -144,16 +145,30 @@ describe('console conversations', () => {
     expect(await useStudio.getState().replyToTask('writer', waiting, 'again')).toBe('Task is not waiting for input');
   });
 
-  it('polls nothing: the task moves on task.updated alone, and a late update never undoes its end', async () => {
+  it('polls nothing: the task moves on task.updated alone, each event replacing the last', async () => {
     vi.useFakeTimers();
     await useStudio.getState().sendMessage('hello');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(calls.map((c) => c.cmd)).toEqual(['task.send']);
     const id = useStudio.getState().consoleEntries[0].taskId!;
+    const working: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
     const done: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'response', parts: [{ text: 'Hi.' }] }] };
+    useStudio.setState((s) => foldTaskUpdates(s, [{ capsuleId: 'writer', sessionId: 's', task: working }]));
     useStudio.setState((s) => foldTaskUpdates(s, [{ capsuleId: 'writer', sessionId: 's', task: done }]));
-    useStudio.setState((s) => foldTaskUpdates(s, [{ capsuleId: 'writer', sessionId: 's', task: { ...done, status: { state: 'TASK_STATE_WORKING' }, artifacts: [] } }]));
-    expect(useStudio.getState().tasks[id].task).toEqual(done);
+    expect(useStudio.getState().tasks[id]).toEqual({ capsuleId: 'writer', sessionId: 's', task: done });
+  });
+
+  it("the send's answer never replaces what an event already brought (one fact, once)", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const submitted = task('ctx_1', 'TASK_STATE_SUBMITTED', 'tsk_raced');
+    answer = async () => (await gate, submitted);
+    const sent = useStudio.getState().sendMessage('hello');
+    const done: Task = { ...submitted, status: { state: 'TASK_STATE_COMPLETED' } };
+    useStudio.setState((s) => foldTaskUpdates(s, [{ capsuleId: 'writer', sessionId: 's', task: done }]));
+    release();
+    await sent;
+    expect(useStudio.getState().tasks.tsk_raced.task).toEqual(done);
   });
 
   it('catches up once after a reconnect: each unfinished task is read, finished ones are not', async () => {

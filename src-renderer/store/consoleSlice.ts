@@ -3,7 +3,6 @@ import type { DataProblem } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
 import type { DelegationOutcome } from './delegationsFold';
-import { mergeTask } from './tasksSlice';
 import { addEntry, conversationKey, dropConversation, type Conversation, type ConsoleEntry } from './conversations';
 
 export type { Conversation, ConsoleEntry } from './conversations';
@@ -56,7 +55,6 @@ const chains = new Map<number, Promise<unknown>>();
 
 export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
   const patch = (key: number, p: Partial<ConsoleEntry>) => set((s) => ({ consoleEntries: s.consoleEntries.map((e) => (e.key === key ? { ...e, ...p } : e)) }));
-  const putTask = (capsuleId: string, task: Task) => set((s) => ({ tasks: { ...s.tasks, [task.id]: mergeTask(s.tasks[task.id], { capsuleId, task }) } }));
 
   /** The open conversation of the capsule, made when the first message of a new one goes out. */
   const currentConversation = (dir: string, capsuleId: string): Conversation => {
@@ -145,7 +143,8 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
     },
     async replyToTask(capsuleId, task, text) {
       try {
-        putTask(capsuleId, await invoke('task.send', { capsuleId, taskId: task.id, ...(task.contextId ? { contextId: task.contextId } : {}), text, returnImmediately: true }));
+        // The task goes on; its new state arrives as task.updated.
+        await invoke('task.send', { capsuleId, taskId: task.id, ...(task.contextId ? { contextId: task.contextId } : {}), text, returnImmediately: true });
         return undefined;
       } catch (err) {
         return describeError(err);

@@ -1,5 +1,5 @@
 import type { CancelAnswer, EventPayload, StopSessionAnswer } from '../../src-shared/contract';
-import { isTerminal, type Task } from '../../src-shared/a2a';
+import type { Task } from '../../src-shared/a2a';
 import { describeError, invoke } from './client';
 import type { SliceCreator, StudioState } from './types';
 
@@ -44,23 +44,23 @@ export function runningTaskCount(s: StudioState, capsuleId?: string): number {
 
 type TaskUpdate = EventPayload<'task.updated'>;
 
+// One fact arrives once. A task's state reaches the store as task.updated, in the order the session
+// changed it, and each event replaces what was held. Commands that change a task (send, reply,
+// cancel) answer with what no event carries (the new task's id, the residue), not the state again.
+// Reads fill what the events cannot: task.list the tasks from before this page subscribed (never one
+// it already holds, which events keep current), task.get one task after the link to the core was
+// down (its events were lost) or its full history.
+
 export function foldTaskUpdates(state: StudioState, updates: TaskUpdate[]): Partial<StudioState> {
   if (updates.length === 0) return {};
   const tasks = { ...state.tasks };
-  for (const u of updates) tasks[u.task.id] = mergeTask(tasks[u.task.id], { capsuleId: u.capsuleId, sessionId: u.sessionId, task: u.task });
+  for (const u of updates) tasks[u.task.id] = { capsuleId: u.capsuleId, sessionId: u.sessionId, task: u.task };
   return { tasks };
-}
-
-/** A terminal state is final: a late non-terminal update never overwrites it. */
-export function mergeTask(old: TaskRecord | undefined, next: TaskRecord): TaskRecord {
-  if (old && isTerminal(old.task.status.state) && !isTerminal(next.task.status.state)) return old;
-  return { ...next, sessionId: next.sessionId ?? old?.sessionId };
 }
 
 export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
   // The session a task was read from is the capsule's running one (the inspector reads its trace there).
-  const put = (capsuleId: string, task: Task) =>
-    set((s) => ({ tasks: { ...s.tasks, [task.id]: mergeTask(s.tasks[task.id], { capsuleId, sessionId: s.capsules[capsuleId]?.sessionId, task }) } }));
+  const put = (capsuleId: string, task: Task) => set((s) => ({ tasks: { ...s.tasks, [task.id]: { capsuleId, sessionId: s.capsules[capsuleId]?.sessionId, task } } }));
   const stopOrCancelAll = async (capsuleId: string, command: 'session.stop' | 'session.cancelAll') => {
     const sessionId = get().capsules[capsuleId]?.sessionId ?? '';
     try {
@@ -81,7 +81,7 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
         set((s) => {
           const tasks = { ...s.tasks };
           const sessionId = s.capsules[capsuleId]?.sessionId;
-          for (const t of list) tasks[t.id] = mergeTask(tasks[t.id], { capsuleId, sessionId, task: t });
+          for (const t of list) tasks[t.id] ??= { capsuleId, sessionId, task: t };
           return { tasks };
         });
       } catch (err) {
@@ -97,8 +97,8 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     },
     async cancelTask(capsuleId, taskId) {
       try {
+        // The canceled state arrives as task.updated; the answer adds the residue and any refusal.
         const answer = await invoke('task.cancel', { capsuleId, taskId });
-        if (answer.task) put(capsuleId, answer.task);
         set((s) => ({ cancelAnswers: { ...s.cancelAnswers, [taskId]: answer } }));
       } catch (err) {
         set((s) => ({ cancelAnswers: { ...s.cancelAnswers, [taskId]: { residue: [], error: describeError(err) } } }));

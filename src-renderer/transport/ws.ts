@@ -1,8 +1,9 @@
-import { CoreError, unwrapReply, type CoreClient, type ReplyEnvelope, type WireMessage, type WireRequest } from '../../src-shared/contract';
+import { backoffOf, CONTRACT_POLICY, CoreError, createCallTable, type CoreClient, type WireMessage } from '../../src-shared/contract';
 
-// A CoreClient over the web shell's one WebSocket. Commands sent before the socket opens wait for
-// it; when the socket drops, pending commands fail with `disconnected` and the client reconnects
-// with backoff (event listeners stay subscribed across reconnects).
+// A CoreClient over the web shell's one WebSocket, with the contract's one call policy
+// (src-shared/contract/calls.ts): commands made while the socket opens wait for it; when it drops,
+// commands waiting fail with `disconnected`, and it reconnects with the policy's backoff (event
+// listeners stay subscribed across reconnects). An aborted invoke tells the core to stop.
 
 export interface WsClientOptions {
   /** ws:// or wss:// URL of the contract socket. */
@@ -13,25 +14,25 @@ export interface WsClientOptions {
   onConnectionChange?: (connected: boolean) => void;
 }
 
+const LOST = 'The connection to the Studio core was lost.';
+
 export function createWsClient(options: WsClientOptions): CoreClient {
   const Impl = options.WebSocketImpl ?? WebSocket;
-  const pending = new Map<number, (reply: ReplyEnvelope) => void>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  let outbox: string[] = [];
-  let nextId = 1;
   let socket: WebSocket | undefined;
   let disposed = false;
-  let retryMs = 250;
+  let attempt = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  const calls = createCallTable((text) => socket?.send(text));
 
   const connect = () => {
+    retryTimer = undefined;
     const ws = new Impl(options.url);
     socket = ws;
     ws.onopen = () => {
-      retryMs = 250;
+      attempt = 0;
       options.onConnectionChange?.(true);
-      for (const m of outbox) ws.send(m);
-      outbox = [];
+      calls.opened();
     };
     ws.onmessage = (e: MessageEvent) => {
       let msg: WireMessage;
@@ -40,38 +41,24 @@ export function createWsClient(options: WsClientOptions): CoreClient {
       } catch {
         return;
       }
-      if (msg.type === 'reply') {
-        const resolve = pending.get(msg.id);
-        pending.delete(msg.id);
-        resolve?.(msg);
-      } else if (msg.type === 'event') {
-        for (const l of listeners.get(msg.event) ?? []) l(msg.payload);
-      }
+      if (msg.type === 'reply') calls.answer(msg.id, msg);
+      else if (msg.type === 'event') for (const l of listeners.get(msg.event) ?? []) l(msg.payload);
     };
     ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = undefined;
       options.onConnectionChange?.(false);
-      for (const [, resolve] of pending) resolve({ ok: false, error: { code: 'disconnected', message: 'The connection to the Studio core was lost.' } });
-      pending.clear();
-      if (socket === ws) socket = undefined;
-      if (!disposed) {
-        retryTimer = setTimeout(connect, retryMs);
-        retryMs = Math.min(retryMs * 2, 5000);
-      }
+      calls.failAll(new CoreError('disconnected', LOST));
+      if (!disposed) retryTimer = setTimeout(connect, backoffOf(CONTRACT_POLICY, attempt++));
     };
   };
   connect();
 
+  const state = () => (disposed || !socket ? 'down' : socket.readyState === Impl.OPEN ? 'open' : 'opening');
   return {
-    invoke(cmd, input) {
-      if (disposed) return Promise.reject(new CoreError('disconnected', 'The Studio client was closed.'));
-      const id = nextId++;
-      const req: WireRequest = { type: 'invoke', id, cmd, input: input ?? {} };
-      const text = JSON.stringify(req);
-      return new Promise<ReplyEnvelope>((resolve) => {
-        pending.set(id, resolve);
-        if (socket && socket.readyState === Impl.OPEN) socket.send(text);
-        else outbox.push(text);
-      }).then((reply) => unwrapReply(reply) as never);
+    invoke(cmd, input, opts) {
+      const down = disposed ? 'The Studio client was closed.' : LOST;
+      return calls.invoke(cmd, input, opts, state(), new CoreError('disconnected', down)) as never;
     },
     on(event, listener) {
       let set = listeners.get(event);
@@ -84,7 +71,10 @@ export function createWsClient(options: WsClientOptions): CoreClient {
       disposed = true;
       clearTimeout(retryTimer);
       listeners.clear();
-      socket?.close();
+      const s = socket;
+      socket = undefined;
+      calls.failAll(new CoreError('disconnected', 'The Studio client was closed.'));
+      s?.close();
     },
   };
 }

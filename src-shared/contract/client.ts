@@ -1,11 +1,12 @@
+import type { InvokeOptions } from './calls';
 import type { CommandInput, CommandName, CommandOutput } from './commands';
 import type { ReplyEnvelope } from './errors';
 import type { EventName, EventPayload } from './events';
 
 /** What the renderer uses to talk to the core, whatever the shell (IPC or WebSocket). */
 export interface CoreClient {
-  /** Runs a command; resolves with its output or rejects with a CoreError from the reply envelope. */
-  invoke<K extends CommandName>(cmd: K, input: CommandInput<K>): Promise<CommandOutput<K>>;
+  /** Runs a command; resolves with its output or rejects with a CoreError from the reply envelope (`canceled` once `signal` aborts). */
+  invoke<K extends CommandName>(cmd: K, input: CommandInput<K>, opts?: InvokeOptions): Promise<CommandOutput<K>>;
   /** Subscribes to an event; returns the unsubscribe function. */
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
   /** Closes the connection (WebSocket) or drops the listeners (IPC). */
@@ -22,8 +23,7 @@ export interface CapsuleBridge {
 export const IPC_INVOKE_CHANNEL = 'capsule:invoke';
 export const IPC_EVENT_CHANNEL = 'capsule:event';
 
-/** Messages on the web shell's one WebSocket. */
-export type WireRequest = { type: 'invoke'; id: number; cmd: string; input: unknown };
+/** Messages on the web shell's one WebSocket (what a client sends: WireRequest, calls.ts). */
 export type WireMessage = ({ type: 'reply'; id: number } & ReplyEnvelope) | { type: 'event'; event: string; payload: unknown };
 
 /** Path of the web shell's WebSocket. */

@@ -102,7 +102,7 @@ export const commands = {
   'remote.refresh': command<RemoteView>()("Fetches a remote agent's card again.", z.strictObject({ id })),
 
   'task.send': command<Task>()(
-    'Sends a message to a running capsule through its door: text, a data part, files (base64), in a conversation (`contextId`) or as the reply to a task waiting for input (`taskId`, which continues that task). Bounded: files 700 KiB in all, data 256 KiB of JSON, the message under 960 KiB. Waits for the task to finish unless returnImmediately.',
+    'Sends a message to a running capsule through its door: text, a data part, files (base64), in a conversation (`contextId`) or as the reply to a task waiting for input (`taskId`, which continues that task). Bounded: files 700 KiB in all, data 256 KiB of JSON, the message under 960 KiB. Waits for the task to end or ask for input, at most `timeoutMs` (10 minutes by default; then the task as it is), unless returnImmediately or timeoutMs 0; an aborted invoke stops waiting (the task runs on).',
     taskSendInput,
   ),
   'task.checkData': command<DataCheck>()(

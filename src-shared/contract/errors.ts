@@ -17,6 +17,9 @@ export const CORE_ERROR_CODES = [
   'remote_unreachable',
   'disconnected',
   'limit_reached',
+  // The caller stopped waiting (an aborted invoke), or no answer came in time.
+  'canceled',
+  'timeout',
   // The client may not do this here (an attached Studio outside what the host allows it).
   'forbidden',
   'internal',

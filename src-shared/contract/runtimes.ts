@@ -47,9 +47,6 @@ export function splitRuntimeId(id: string): { runtime: string; id: string } | un
   return m ? { runtime: m[1], id: m[2] } : undefined;
 }
 
-/** Commands that name no capsule but take `runtime` to run on that host instead of this one. */
-export const RUNTIME_SCOPED_COMMANDS = ['formation.launch', 'formation.stop', 'capsule.add', 'sessions.list', 'expose.list', 'gateway.configure'] as const;
-
 const httpUrl = z
   .string()
   .max(2048)

@@ -7,6 +7,9 @@ import { base64Bytes, MAX_DATA_CHARS, MAX_FILE_BYTES, MAX_FILES, MAX_MESSAGE_BYT
 
 export { base64Bytes, MAX_DATA_CHARS, MAX_FILE_BYTES, MAX_FILES, MAX_MESSAGE_BYTES, MAX_TEXT_CHARS } from './task-limits';
 
+/** The longest a blocking task.send waits for its task (the contract client gives every command 11 minutes). */
+export const MAX_SEND_WAIT_MS = 10 * 60_000;
+
 const kib = (n: number) => `${Math.floor(n / 1024)} KiB`;
 
 const fileInput = z.strictObject({
@@ -36,6 +39,8 @@ export const taskSendInput = z
     data: z.unknown().optional(),
     files: z.array(fileInput).max(MAX_FILES, `at most ${MAX_FILES} files in one message`).optional(),
     returnImmediately: z.boolean().optional(),
+    /** How long to wait for the task to end or ask for input: 0 does not block (as returnImmediately); at most and by default 10 minutes, then the answer is the task as it is. */
+    timeoutMs: z.number().int().min(0).max(MAX_SEND_WAIT_MS).optional(),
   })
   .superRefine((v, ctx) => {
     const dataJson = v.data === undefined ? undefined : jsonOf(v.data);

@@ -1,5 +1,5 @@
 import { PEER_HEADER, unsupportedOperation } from '../../../src-shared/a2a';
-import type { MethodHandler } from '../methods';
+import { httpOf, type MethodHandler } from '../methods';
 
 // murmur.EndSession: the session-level end. It cancels every task (as murmur.StopSession does),
 // answers with what was canceled and left behind, and once that answer has left, ends the session
@@ -11,10 +11,11 @@ import type { MethodHandler } from '../methods';
 export const endSession: MethodHandler = async (ctx) => {
   // A capsule asks on a model's behalf; ending another capsule's session is not a task it may give.
   if (ctx.headers[PEER_HEADER] !== undefined) throw unsupportedOperation('murmur.EndSession is for the person running the session, not for other capsules');
+  const { reply } = httpOf(ctx, 'murmur.EndSession');
   const answer = await ctx.session.stopSession();
   const end = () => void ctx.session.end('stopped');
   // 'finish' once the answer is written; 'close' also covers a caller that went away first.
-  ctx.reply.raw.once('finish', end);
-  ctx.reply.raw.once('close', end);
+  reply.raw.once('finish', end);
+  reply.raw.once('close', end);
   return answer;
 };

@@ -1,5 +1,5 @@
 import { FRAMES_EXTENSION_URI, isTerminal, taskNotFound, unsupportedOperation } from '../../../src-shared/a2a';
-import { REPLIED, type MethodContext, type MethodHandler } from '../methods';
+import { httpOf, REPLIED, type MethodContext, type MethodHandler } from '../methods';
 import { acceptFromDoor } from '../methods/send';
 import { replyMessageOf } from '../../runtime/answer';
 import { parseParams, taskIdParams } from '../params';
@@ -14,8 +14,9 @@ import { parseWatchParams, watchSession } from './watch';
 // error; only then is the reply taken over for SSE.
 
 function open(ctx: MethodContext, options: Omit<SseOptions, 'keepaliveMs' | 'maxLifeMs'> = {}) {
-  ctx.reply.hijack();
-  return openSse(ctx.request.raw, ctx.reply.raw, ctx.id, { ...streamSettings(ctx.session), ...options });
+  const { request, reply } = httpOf(ctx, 'a stream');
+  reply.hijack();
+  return openSse(request.raw, reply.raw, ctx.id, { ...streamSettings(ctx.session), ...options });
 }
 
 export const sendStreamingMessage: MethodHandler = (ctx) => {
