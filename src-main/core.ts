@@ -36,7 +36,7 @@ import {
   type StudioContext,
   type StudioPorts,
 } from './workspace';
-import { createSecretStore, launchEnv } from './secrets';
+import { createSecretStore, launchEnv, privateFolder } from './secrets';
 import { deployHandlers } from './deploy/studio-commands';
 import { testsHandlers } from './regression/studio-commands';
 import { createTracesService } from './workspace/traces';
@@ -111,6 +111,13 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   };
   // ${NAME} reads the process environment, then the secret store (the shell's, or a user-only file).
   const processEnv = config.env ?? process.env;
+  // The Studio's folder holds secrets, tokens and keys: only its owner may enter it. A folder that
+  // cannot be made is named by the first store that writes there, in its own words.
+  try {
+    privateFolder(config.userDataDir);
+  } catch {
+    /* said later, where it matters */
+  }
   const secrets = ports.secrets ?? createSecretStore({ file: join(config.userDataDir, 'secrets.json') });
   // OTEL_* for launched sessions come from the Studio's settings unless its own environment decides.
   const telemetry = createTelemetrySettings(config.userDataDir, secrets, processEnv);

@@ -8,7 +8,7 @@ import { describeFileError, UserError } from './errors';
 import { layout, openStore } from './home';
 import { resolveRecordedSession, listRunningSessions } from '../trace';
 import { recordsLayout } from '../runtime/layout';
-import { cliEnv } from './secrets-env';
+import { cliEnv, explainMissingSecrets } from './secrets-env';
 import { staticFormation, type FormationResolver, type FormationTarget } from '../runtime/tools/formation';
 import { RECORDED_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
@@ -76,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
   const manifestPath = resolve(file);
   const loaded = loadManifestFile(manifestPath, cliEnv());
   if (!loaded.ok) {
-    process.stderr.write(`${formatIssues(loaded.issues)}\ncapsule: ${file} has ${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}; the capsule did not start\n`);
+    process.stderr.write(`${formatIssues(explainMissingSecrets(loaded.issues))}\ncapsule: ${file} has ${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}; the capsule did not start\n`);
     return 1;
   }
 

@@ -3,6 +3,7 @@ import { createCore } from '../core';
 import { createExposureStore, isLoopback } from '../gateway';
 import { recordsLayout } from '../runtime/layout';
 import { createShutdown } from '../shell/shutdown';
+import { privateFolder } from '../secrets';
 import { listRunningSessions } from '../trace';
 import { startRemoteStudio, STUDIO_TOKEN_NAME } from '../shell/web';
 import { intOption } from './args';
@@ -18,6 +19,12 @@ const ROOT = resolve(__dirname, '../..');
 
 export const tokenDir = (home: string) => join(home, 'studio', 'remote');
 
+/** The token store, in the Studio's folder (made only-the-owner, as the Studio makes it). */
+function studioTokens(home: string) {
+  privateFolder(join(home, 'studio'));
+  return createExposureStore(tokenDir(home));
+}
+
 interface StudioValues {
   'studio-port'?: string;
   host?: string;
@@ -27,7 +34,7 @@ interface StudioValues {
 
 /** `--studio-token rotate|revoke`: edits the token store and returns. */
 export function manageStudioToken(action: string): number {
-  const tokens = createExposureStore(tokenDir(recordsLayout(process.env).home));
+  const tokens = studioTokens(recordsLayout(process.env).home);
   try {
     if (action === 'revoke') {
       if (!tokens.revoke(STUDIO_TOKEN_NAME)) throw new UserError('there is no Studio token to revoke');
@@ -47,7 +54,7 @@ export async function serveStudio(workspace: string, values: StudioValues, publi
   const port = intOption('studio-port', values['studio-port'], 65535);
   const host = values.host ?? '127.0.0.1';
   const layout = recordsLayout(process.env);
-  const tokens = createExposureStore(tokenDir(layout.home));
+  const tokens = studioTokens(layout.home);
   const core = createCore({ userDataDir: join(layout.home, 'studio'), recordsRoot: layout.records, resourcesDir: join(ROOT, 'resources'), workspace });
   let remote: { url: string; dispose(): Promise<void> } | undefined;
 

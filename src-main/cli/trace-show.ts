@@ -84,10 +84,24 @@ export function resolveTask(tasks: TaskSummary[], ref: string): TaskSummary {
 export function printEvents(store: TraceStore, s: SessionSummary, opts: { task?: string; types?: string[] }): void {
   const task = opts.task ? resolveTask(store.listTasks(s.id), opts.task).id : undefined;
   let afterSeq: number | undefined;
+  let skipped = 0;
+  // A line nested deeper than JavaScript's stack allows (a forged or damaged trace) parses but
+  // cannot be printed again: it is skipped and counted, as the other readers do, and the rest
+  // of the session still prints.
+  const printable = ({ seq: _seq, ...e }: { seq: number }): string[] => {
+    try {
+      return [JSON.stringify(e)];
+    } catch {
+      skipped++;
+      return [];
+    }
+  };
   for (;;) {
     const page = store.events(s.id, { task, types: opts.types, afterSeq, limit: 5000 });
-    if (page.events.length) process.stdout.write(page.events.map(({ seq: _seq, ...e }) => JSON.stringify(e)).join('\n') + '\n');
-    if (page.nextSeq === null) return;
+    const lines = page.events.flatMap(printable);
+    if (lines.length) process.stdout.write(lines.join('\n') + '\n');
+    if (page.nextSeq === null) break;
     afterSeq = page.nextSeq;
   }
+  if (skipped) process.stderr.write(`capsule: skipped ${skipped} line${skipped === 1 ? '' : 's'} nested too deeply to print\n`);
 }

@@ -83,6 +83,12 @@ describe('capsule deploy kubernetes', () => {
     expect(() => kubernetesObjects(readDeployFormation(workspace()), { ...options, secrets: new Map() })).toThrow(/--secret API_KEY=<secret>\/<key>/);
   });
 
+  it('refuses a capsule id that would name an invalid Service (starting with a digit), saying why', () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'formation.yaml'), readFileSync(join(dir, 'formation.yaml'), 'utf8').replace('id: alpha', 'id: 1worker'));
+    expect(() => readDeployFormation(dir)).toThrow(/capsule id "1worker" would name its Kubernetes Service "1worker", but a Service name must start with a letter/);
+  });
+
   it('points allow entries for other capsules at their Service names and runs the door where the Service reaches it', () => {
     const objects = kubernetesObjects(readDeployFormation(workspace()), options);
     const cm = (name: string) => parse((objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === `${name}-manifest`) as any).data['murmur.yaml']);

@@ -49,6 +49,9 @@ export function referencedVars(source: string): string[] {
 export function kubeName(id: string): string {
   const name = id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '');
   if (!name) throw new DeployError(`capsule id "${id}" has no letters or digits to name its Kubernetes objects with`);
+  // A Service name is an RFC 1035 label: it must start with a letter (a Deployment would take
+  // "1worker", its Service would not, and the export would fail only at kubectl apply).
+  if (!/^[a-z]/.test(name)) throw new DeployError(`capsule id "${id}" would name its Kubernetes Service "${name}", but a Service name must start with a letter; rename the capsule (e.g. "worker-${name}")`);
   return name;
 }
 

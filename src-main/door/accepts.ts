@@ -1,12 +1,13 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { internalError, invalidParams, type Message } from '../../src-shared/a2a';
+import { linearRegExp } from '../manifest';
 
 // A capsule's `accepts` input contract (JSON Schema) checked against the first data part of a new
 // task's message, before any task exists: -32602 naming the field (BadRequest fieldViolations).
 // Used by the door itself (door/methods/send.ts) and by the gateway before forwarding, so a
 // caller that reaches the door directly meets the same contract.
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+const ajv = new Ajv({ allErrors: false, strict: false , code: { regExp: linearRegExp } });
 const compiled = new WeakMap<object, ValidateFunction>();
 
 function validatorOf(schema: Record<string, unknown>): ValidateFunction {
@@ -51,7 +52,7 @@ export function checkAccepts(schema: Record<string, unknown> | undefined, messag
 }
 
 // Every problem at once, for the Studio's data field as the user types (the door stops at the first).
-const ajvAll = new Ajv({ allErrors: true, strict: false });
+const ajvAll = new Ajv({ allErrors: true, strict: false , code: { regExp: linearRegExp } });
 const compiledAll = new WeakMap<object, ValidateFunction>();
 const MAX_PROBLEMS = 50;
 

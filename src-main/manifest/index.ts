@@ -8,6 +8,7 @@ export { loadManifestFile, parseManifest } from './load';
 export { MAX_SOURCE_BYTES, readSourceFile, SourceReadError, sourceSizeProblem } from './read-source';
 export { describeFsError, fsReason } from './fs-reason';
 export { editManifestSource } from './edit';
+export { compileLinear, linearRegExp } from './re2';
 export { renderManifestTemplate, type ManifestTemplateOptions } from './template';
 export type { ManifestEditOp } from '../../src-shared/manifest';
 

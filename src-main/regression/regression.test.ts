@@ -84,6 +84,22 @@ describe('capsule test', () => {
     expect(outcome.mismatches.find((m) => m.path === 'task 1: delegations[1].answer')?.actual).toContain('unknown capsule \\"worker-b\\"');
   });
 
+  it('matches a regex in linear time: a pattern that backtracks for ever in JavaScript answers at once', () => {
+    const started = Date.now();
+    // JavaScript's engine takes minutes on this (2^n steps); the test's timeout could not stop it.
+    expect(unmet({ regex: '/^(a+)+$/' }, `${'a'.repeat(28)}!`)).toBe('');
+    expect(unmet({ regex: '/^(a+)+$/' }, 'a'.repeat(35))).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(unmet({ regex: '/^(a)\\1$/' }, 'aa')).toMatch(/does not compile.*no backreferences/);
+    expect(unmet({ regex: '/x/q' }, 'x')).toMatch(/does not compile: unknown flag q/);
+    expect(unmet({ regex: '/^a.b$/s' }, 'a\nb')).toBeUndefined();
+    expect(unmet({ regex: '/^b$/m' }, 'a\nb')).toBeUndefined();
+    // A JSON Schema's pattern in a test file too.
+    const slow = Date.now();
+    expect(unmet({ schema: { type: 'string', pattern: '^(a+)+$' } }, JSON.stringify(`${'a'.repeat(28)}!`))).toMatch(/pattern/);
+    expect(Date.now() - slow).toBeLessThan(1000);
+  });
+
   it('matches exact, contains, regex and JSON Schema expectations', () => {
     expect(unmet('a b', 'a b')).toBeUndefined();
     expect(unmet({ exact: 'a' }, 'ab')).toBe('');

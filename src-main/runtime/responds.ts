@@ -1,11 +1,12 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { stringify } from 'yaml';
+import { linearRegExp } from '../manifest';
 
 // The output contract (manifest `responds`, a JSON Schema): the answer a model gives is parsed,
 // checked, and described back to it in words when it does not fit. The answer is model output,
 // so hostile input: parsing is bounded and nothing in it is executed.
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+const ajv = new Ajv({ allErrors: true, strict: false , code: { regExp: linearRegExp } });
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /** At most this many validation errors are shown to the model (and named in task_failed). */

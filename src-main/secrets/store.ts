@@ -1,6 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { lockSync } from 'proper-lockfile';
 import { CoreError, DEFAULT_ENVIRONMENT, type SecretsView, type SecretStoreInfo } from '../../src-shared/contract';
+import { privateFolder } from './private-folder';
 
 // The Studio's secret store: values manifests interpolate as ${NAME}, set by name in the UI, kept
 // in one file only the user can read (0600). On the desktop each value is also sealed with the OS
@@ -39,6 +41,15 @@ interface StoreFile {
 
 /** The file is small by nature; a bigger one is not ours. */
 const MAX_FILE_BYTES = 1024 * 1024;
+/** How long a change waits for another process's change to the file (each takes milliseconds). */
+const LOCK_WAIT_MS = 5_000;
+/** A lock older than this was left by a process that died holding it (proper-lockfile's minimum). */
+const LOCK_STALE_MS = 5_000;
+
+/** Blocks this thread for `ms`: the store's API is synchronous, and a wait here is a few ms. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 const empty = (sealed: boolean): StoreFile => ({ version: 1, sealed, environment: DEFAULT_ENVIRONMENT, values: {} });
 
@@ -61,11 +72,44 @@ export function createSecretStore(opts: SecretStoreOptions): SecretStore {
   };
 
   const write = (data: StoreFile) => {
-    mkdirSync(dirname(opts.file), { recursive: true, mode: 0o700 });
     const tmp = `${opts.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
     chmodSync(tmp, 0o600); // the mode option is masked by umask on some systems
     renameSync(tmp, opts.file);
+  };
+
+  /**
+   * A change reads the file, edits it and writes it back while holding a lock every process using
+   * the file honours (the web shell, serve --studio and capsule run may share one home): without
+   * it two processes each write back their own read and one's secret is silently lost. A lock not
+   * had within LOCK_WAIT_MS is an error that says nothing was changed, never a lost write.
+   */
+  const change = (edit: (data: StoreFile) => void) => {
+    privateFolder(dirname(opts.file));
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    let release: (() => void) | undefined;
+    while (!release) {
+      try {
+        // The lock is a folder beside the file (secrets.json.lock); realpath: false lets it be
+        // taken before the file exists. A lock lost to staleness while held changes nothing here
+        // (the write is done by then), so it is not an error thrown from a timer.
+        release = lockSync(opts.file, { realpath: false, stale: LOCK_STALE_MS, onCompromised: () => undefined });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ELOCKED' || Date.now() > deadline) {
+          const why = code === 'ELOCKED' ? `another process has held it for ${LOCK_WAIT_MS / 1000} s` : (err as Error).message;
+          throw new CoreError('io_error', `Cannot lock the secrets file ${opts.file} (${why}); nothing was changed, try again.`);
+        }
+        sleepSync(5 + Math.floor(Math.random() * 20));
+      }
+    }
+    try {
+      const data = read();
+      edit(data);
+      write(data);
+    } finally {
+      release();
+    }
   };
 
   return {
@@ -79,22 +123,23 @@ export function createSecretStore(opts: SecretStoreOptions): SecretStore {
       return { store: info, environment: data.environment, environments, secrets };
     },
     set(name, value, environment = DEFAULT_ENVIRONMENT) {
-      const data = read();
-      (data.values[environment] ??= {})[name] = opts.cipher ? opts.cipher.seal(value) : value;
-      write(data);
+      const stored = opts.cipher ? opts.cipher.seal(value) : value;
+      change((data) => {
+        (data.values[environment] ??= {})[name] = stored;
+      });
     },
     delete(name, environment = DEFAULT_ENVIRONMENT) {
-      const data = read();
-      const values = data.values[environment];
-      if (!values || !(name in values)) throw new CoreError('not_found', `No secret ${name} in the ${environment} environment.`);
-      delete values[name];
-      if (Object.keys(values).length === 0) delete data.values[environment];
-      write(data);
+      change((data) => {
+        const values = data.values[environment];
+        if (!values || !(name in values)) throw new CoreError('not_found', `No secret ${name} in the ${environment} environment.`);
+        delete values[name];
+        if (Object.keys(values).length === 0) delete data.values[environment];
+      });
     },
     useEnvironment(environment) {
-      const data = read();
-      data.environment = environment;
-      write(data);
+      change((data) => {
+        data.environment = environment;
+      });
     },
     value(name) {
       const data = read();
