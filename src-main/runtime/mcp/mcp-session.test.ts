@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSession } from '../../launch';
@@ -140,5 +142,14 @@ describe('a capsule using MCP servers', () => {
     expect(byType(refusedRun.lines(), 'tool_result')[0]).toMatchObject({ ok: false, result: 'unknown tool remote__echo' });
     expect(forwarder.connections()).toBe(0);
     expect(refusedRun.task.status.state).toBe('TASK_STATE_COMPLETED');
+
+    // An allowed place that redirects to one that is not: the hop is refused before connecting.
+    const redirector = createServer((req, res) => res.writeHead(307, { location: `${forwarder.url}/mcp` }).end());
+    await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
+    s.disposers.push(() => new Promise<void>((r) => redirector.close(() => r())));
+    const hop = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`;
+    const redirected = await run({ inference: rehearsal([echo]), capabilities: { network: { allow: [hop] }, mcp: { servers: [{ name: 'remote', url: hop }] } } });
+    expect(byType(redirected.lines(), 'network_refused')[0]).toMatchObject({ url: `${forwarder.url}/mcp`, mcp_server: 'remote' });
+    expect(forwarder.connections()).toBe(0);
   });
 });
