@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSession } from '../../launch';
-import { countingForwarder, readTraceFile, rehearsal, rpc, scene, traceOf, userMessage, waitFor, type Scene } from '../tools/formation.fixture';
+import { alive, countingForwarder, readTraceFile, rehearsal, rpc, scene, traceOf, userMessage, waitFor, type Scene } from '../tools/formation.fixture';
 import { everythingHttp, everythingStdio, filesystemStdio } from './servers.fixture';
 
 // Capsules using MCP servers nobody here wrote (@modelcontextprotocol/server-filesystem and
@@ -16,15 +16,6 @@ afterEach(async () => {
 });
 
 const byType = (lines: Record<string, any>[], type: string) => lines.filter((l) => l.event_type === type);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 async function run(manifest: Record<string, unknown>, text = 'go') {
   const session = await startSession({ manifestPath: s.manifest('user', manifest), env: s.env, port: 0 });
   s.sessions.push(session);
