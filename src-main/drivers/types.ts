@@ -15,7 +15,8 @@ export interface ToolCall {
 export type ChatMessage =
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean };
+  /** `parts`: images, audio or files of the result (base64 `raw` with a media type, or a `url`), beside its text. */
+  | { role: 'tool'; toolCallId: string; name: string; content: string; parts?: Part[]; isError?: boolean };
 
 /** A tool as the model sees it (JSON Schema parameters). */
 export interface ToolSpec {

@@ -89,6 +89,8 @@ export interface ExecutorDeps {
   secrets: readonly string[];
   /** Tools offered to the model, the built-in request_input included. */
   tools: Tool[];
+  /** Tools known only while the session runs (MCP servers' tool lists), asked for before each turn. */
+  moreTools?: (signal: AbortSignal) => Promise<Tool[]>;
   priceUsd?: PriceFn;
   /** This session forks a recorded task: its first turns replay the recording (drivers/fork.ts). */
   fork?: ForkPlan;

@@ -1,6 +1,7 @@
 import { createDriver, createForkDriver, InferenceError, type ArtifactChunk, type ChatMessage, type ToolCall, type ToolSpec, type TurnFrame, type TurnRequest, type TurnResult } from '../drivers';
 import { createStreamMask, type StreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
+import type { Tool } from './tool-types';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
 import { checkAnswer, correction, parseAnswerJson, renderAnswer, RESPOND_TOOL, respondTool, respondsValidator } from './responds';
 
@@ -76,7 +77,8 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
   if (schema) respondsValidator(schema);
   // Without a provider structured-output mode the contract is offered as a tool to answer with.
   const respond = schema && driver.structuredOutput !== 'native' ? respondTool(schema) : undefined;
-  const specs = [...deps.tools.map((t) => t.spec), ...(respond ? [respond.spec] : [])];
+  const specsOf = (tools: Tool[]) => [...tools.map((t) => t.spec), ...(respond ? [respond.spec] : [])];
+  const fixedSpecs = specsOf(deps.tools);
   const streamSecrets = deps.secrets.filter((s) => s.length >= 4);
 
   const overBudget = (run: TaskRun): string | undefined => {
@@ -135,6 +137,10 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           if (turn === 1) taskText = text;
         }
       }
+      // MCP servers' tools are listed again before each turn (a server may change its list).
+      const tools = deps.moreTools ? [...deps.tools, ...(await deps.moreTools(task.signal).catch(() => []))] : deps.tools;
+      if (task.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
+      const specs = deps.moreTools ? specsOf(tools) : fixedSpecs;
       const started = Date.now();
       task.setWaiting(`inference turn ${turn}`);
       let result: TurnResult;
@@ -157,7 +163,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       if (mask) frame(mask.end());
       if (task.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
       // Expanded before anything records the turn: the trace and the conversation hold the calls run.
-      result = { ...result, toolCalls: expandToolCalls(result.toolCalls, deps.tools) };
+      result = { ...result, toolCalls: expandToolCalls(result.toolCalls, tools) };
       task.usage.turns = turn;
       task.usage.tokensIn += result.tokensIn;
       task.usage.tokensOut += result.tokensOut;
@@ -196,7 +202,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
         let results: ChatMessage[];
         try {
           // Tools (delegations, shell, MCP) may lose an error in work they detach: their scope catches it.
-          results = await task.guard(() => runToolCalls(result.toolCalls, deps.tools, task));
+          results = await task.guard(() => runToolCalls(result.toolCalls, tools, task));
         } catch (err) {
           if (err instanceof InputWaitFailed) return { ok: false, cause: 'input_timeout', message: err.message };
           throw err;

@@ -40,6 +40,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     env,
     secrets,
     tools: [...toolkit.tools, requestInputTool],
+    ...(toolkit.moreTools ? { moreTools: toolkit.moreTools } : {}),
     priceUsd,
     ...(opts.fork ? { fork: opts.fork } : {}),
   });
@@ -158,6 +159,8 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     ...(opts.ownsProcess ? { owns_process: true } : {}),
     ...(pidStart ? { pid_start: pidStart } : {}),
   });
+  // MCP servers start connecting once the trace has the session's start (their lines follow it).
+  toolkit.start((event) => trace.append(event));
   tasks.start();
   return session;
 }

@@ -1,3 +1,4 @@
+import type { Part } from '../../src-shared/a2a';
 import type { ChatMessage, ToolCall } from '../drivers';
 import { InputTimeoutError, type TaskRun } from './executor';
 import type { Tool, ToolContext, ToolOutcome } from './tool-types';
@@ -49,14 +50,16 @@ export function expandToolCalls(calls: ToolCall[], tools: Tool[]): ToolCall[] {
 /** Tool results in call order, as conversation messages. Throws InputWaitFailed on input timeout. */
 export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskRun): Promise<ChatMessage[]> {
   const ctx = toolContext(task);
-  for (const c of calls) task.trace({ event_type: 'tool_call', call_id: c.id, name: c.name, arguments: c.arguments });
-  const traced = calls.map(() => ({}) as Record<string, string | number | boolean>);
+  const fieldsOf = (c: ToolCall) => tools.find((t) => t.spec.name === c.name)?.traceFields ?? {};
+  for (const c of calls) task.trace({ event_type: 'tool_call', call_id: c.id, name: c.name, ...fieldsOf(c), arguments: c.arguments });
+  const traced = calls.map((c) => ({ ...fieldsOf(c) }) as Record<string, string | number | boolean>);
   const outcomes = await Promise.all(calls.map((c, i) => runOne(c, tools, { ...ctx, callId: c.id, traceResult: (fields) => Object.assign(traced[i], fields) })));
   const messages: ChatMessage[] = [];
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i];
     const out = outcomes[i];
     let content: string;
+    let parts: Part[] | undefined;
     let ok = true;
     if ('inputRequired' in out) {
       try {
@@ -67,14 +70,14 @@ export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskR
       }
     } else if (out.ok) {
       content = out.content;
+      parts = out.parts;
       if (out.artifact) task.addArtifact?.({ artifact: out.artifact });
-    }
-    else {
+    } else {
       ok = false;
       content = out.error;
     }
     task.trace({ ...traced[i], event_type: 'tool_result', call_id: call.id, name: call.name, ok, result: content });
-    messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content, ...(ok ? {} : { isError: true }) });
+    messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content, ...(parts?.length ? { parts } : {}), ...(ok ? {} : { isError: true }) });
   }
   return messages;
 }

@@ -42,14 +42,19 @@ export interface InFlightWork {
 }
 
 export type ToolOutcome =
-  /** `artifact`: structured output of the tool (a worker's data answer) the task passes on. */
-  | { ok: true; content: string; artifact?: import('../../src-shared/a2a').Artifact }
+  /**
+   * `artifact`: structured output of the tool (a worker's data answer) the task passes on.
+   * `parts`: images, audio or files of the result (an MCP tool's), which a driver may show the model.
+   */
+  | { ok: true; content: string; artifact?: import('../../src-shared/a2a').Artifact; parts?: import('../../src-shared/a2a').Part[] }
   | { ok: false; error: string }
   /** Puts the task in TASK_STATE_INPUT_REQUIRED with this question. */
   | { inputRequired: string };
 
 export interface Tool {
   spec: ToolSpec;
+  /** Fields every tool_call and tool_result line of this tool carries (an MCP tool names its server and tool). */
+  traceFields?: Record<string, string>;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
   /**
    * One call that stands for several (delegate_task `to: "*"`): the argument sets of the calls it

@@ -22,9 +22,18 @@ const delegation = z.object({
   child_workdir: z.string(),
 });
 
-export const residueItemSchema = z.discriminatedUnion('kind', [detachedShell, delegation]);
+/** A local MCP server process the session started; it is ended with the session. */
+const mcpServer = z.object({
+  kind: z.literal('mcp_server'),
+  server: z.string(),
+  pid: z.number(),
+  command: z.string(),
+  started_at_ms: z.number(),
+});
 
-/** Something a canceled task or stopped session left behind: a detached shell command, or a delegation it ended. */
+export const residueItemSchema = z.discriminatedUnion('kind', [detachedShell, delegation, mcpServer]);
+
+/** Something a canceled task or stopped session left behind: a detached shell command, a delegation it ended, or a running MCP server. */
 export type ResidueItem = z.infer<typeof residueItemSchema>;
 
 /** At most this many items are read from one answer (a door could send millions). */
@@ -58,8 +67,9 @@ export function residueOfTask(task: TaskLike | undefined): ResidueItem[] {
 /** How an item reads to a person: a detached shell is still running; a delegation was ended by the cancel. */
 export function describeResidue(item: ResidueItem): { status: 'running' | 'ended'; text: string } {
   if (item.kind === 'detached_shell') return { status: 'running', text: item.command };
+  if (item.kind === 'mcp_server') return { status: 'running', text: `MCP server ${item.server} (${item.command}, pid ${item.pid})` };
   return { status: 'ended', text: `${item.capsule}${item.child_session_id ? ` (${item.child_session_id})` : ''}` };
 }
 
 /** The key that names an item once (a work id or a delegation id). */
-export const residueKey = (item: ResidueItem): string => (item.kind === 'detached_shell' ? item.work_id : item.delegation_id);
+export const residueKey = (item: ResidueItem): string => (item.kind === 'detached_shell' ? item.work_id : item.kind === 'mcp_server' ? `mcp:${item.server}` : item.delegation_id);

@@ -115,3 +115,13 @@ export async function countingForwarder(targetPort: number): Promise<{ url: stri
       }),
   };
 }
+
+/** Whether a process with this pid is still running. */
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};

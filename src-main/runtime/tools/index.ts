@@ -8,6 +8,10 @@ import { createShellTool } from './shell';
 import { createShellRegistry, type ShellRegistry } from './shell-work';
 import { runningFormation } from './formation-running';
 import { recordsLayout } from '../layout';
+import { residueKey } from '../../../src-shared/residue';
+import { createMcpToolbox } from '../mcp';
+
+type TraceFn = (event: { event_type: string } & Record<string, unknown>) => void;
 
 // The tools a session offers its model besides request_input: delegate_task (when the capsule may
 // reach anything: an allow list or a formation) and shell (when it lists programs).
@@ -68,6 +72,10 @@ export function createSessionTools(deps: SessionToolDeps): Tool[] {
 export interface SessionToolkit {
   /** Tools for the executor: the caller's own first, then the session tools it did not replace. */
   tools: Tool[];
+  /** The MCP servers' tools for this turn (capabilities.mcp.servers), or undefined without servers. */
+  moreTools?: (signal: AbortSignal) => Promise<Tool[]>;
+  /** The session has its trace: the MCP servers start connecting. */
+  start(trace: TraceFn): void;
   /** A StopSession answer completed with the shell commands the session keeps running. */
   withResidue(result: StopSessionResult): StopSessionResult;
   /** Kills what the session's shell commands left running (the session's end). */
@@ -83,14 +91,34 @@ export function createSessionToolkit(deps: Omit<SessionToolDeps, 'shell'> & { ex
   const mayConnect = (deps.manifest.capabilities?.network?.allow ?? []).length > 0;
   const formation = deps.formation ?? (mayConnect ? runningFormation(recordsLayout(deps.env).running) : undefined);
   const own = createSessionTools({ ...deps, formation, shell }).filter((t) => !extra.some((e) => e.spec.name === t.spec.name));
+  const servers = deps.manifest.capabilities?.mcp?.servers ?? [];
+  let trace: TraceFn = () => {};
+  const mcp = servers.length
+    ? createMcpToolbox({
+        servers,
+        folder: dirname(deps.manifestPath),
+        env: deps.env ?? process.env,
+        // Read at each request: a running session's allow list can change (Session.updatePolicy).
+        allow: () => deps.manifest.capabilities?.network?.allow ?? [],
+        trace: (event) => trace(event),
+      })
+    : undefined;
   return {
     tools: [...extra, ...own],
+    ...(mcp ? { moreTools: (signal: AbortSignal) => mcp.tools(signal) } : {}),
+    start(t) {
+      trace = t;
+      mcp?.start();
+    },
     withResidue(result) {
-      // Commands detached by tasks that already ended are residue too; name each once.
-      const named = new Set(result.residue.map((r) => (r.kind === 'detached_shell' ? r.work_id : r.delegation_id)));
-      const more = shell.residue().filter((r) => r.kind === 'detached_shell' && !named.has(r.work_id));
+      // Commands detached by tasks that already ended are residue too, and the MCP servers the
+      // session keeps running; name each once.
+      const named = new Set(result.residue.map(residueKey));
+      const more = [...shell.residue(), ...(mcp?.residue() ?? [])].filter((r) => !named.has(residueKey(r)));
       return more.length ? { ...result, residue: [...result.residue, ...more] } : result;
     },
-    dispose: () => shell.dispose(),
+    dispose: async () => {
+      await Promise.all([shell.dispose(), mcp?.dispose()]);
+    },
   };
 }

@@ -3,19 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeTask } from './task.fixture';
+import { alive } from './formation.fixture';
 import { createShellRegistry, createShellTool, splitCommand, type ShellRegistry } from './index';
 
 // The shell tool against real processes: allow list, argv without a shell, output, timeouts, and
 // what a cancel and the session's end do to running commands.
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 
 let dirs: string[] = [];

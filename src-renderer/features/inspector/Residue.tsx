@@ -69,6 +69,13 @@ function ResidueRow({ item, sessionEnded = false }: { item: ResidueView; session
       </li>
     );
   }
+  if (item.kind === 'mcp_server') {
+    return (
+      <li>
+        MCP server {item.server} <code>{item.command}</code> (pid {item.pid}){sessionEnded ? ', stopped with the session' : ''}
+      </li>
+    );
+  }
   return (
     <li>
       delegation to {item.capsule}
