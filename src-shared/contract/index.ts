@@ -5,6 +5,7 @@ export * from './errors';
 export * from './types';
 export * from './client';
 export * from './expose';
+export * from './tunnel';
 export * from './sessions';
 export * from './replay';
 export * from './studio';
