@@ -20,6 +20,7 @@ import {
   createBreakpoints,
   createCapsuleSessions,
   createExposeService,
+  createTunnelService,
   createRecentList,
   createStudioContext,
   createTelemetrySettings,
@@ -135,6 +136,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   });
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
   const expose = createExposeService(ctx); // the gateway and its exposures
+  const tunnels = createTunnelService(ctx, { expose, env: () => launchEnv(processEnv, secrets) }); // reach from anywhere
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
   const forks = createForkService(ctx, { traces, startSession: ports.startSession ?? launchSession }); // fork, family, compare
   // Runtimes on other hosts: their capsules merged into the view clients hold, their commands routed to them.
@@ -154,6 +156,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     ...runHandlers(ctx),
     ...studioHandlers(ctx, secrets, processEnv),
     ...expose.handlers,
+    ...tunnels.handlers,
     ...deployHandlers(ctx, expose.exposedCapsules),
     ...traces.handlers,
     ...breakpoints.handlers,
@@ -256,6 +259,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
       await saves.flush();
       runtimes.dispose();
       ctx.dispose();
+      await tunnels.dispose();
       await expose.dispose();
       await forks.dispose();
       await sessions.dispose();

@@ -1,6 +1,7 @@
 import { CoreError, type FormationView } from '../../src-shared/contract';
 import type { Session, SessionOptions } from '../runtime/api';
 import type { SecretStore } from '../secrets';
+import type { TunnelProvider } from '../tunnel';
 import type { RecentList } from './recent';
 import type { CapsuleSessions, Emit } from './sessions';
 import { fetchRemoteCard } from './remote-card';
@@ -48,6 +49,8 @@ export interface StudioPorts {
   pickFolder?(purpose: 'open' | 'create' | 'export'): Promise<string | undefined>;
   /** Where secrets for ${NAME} are kept (default: a user-only file in the user data folder). */
   secrets?: SecretStore;
+  /** The engine behind a tunnel, by provider name (default: cloudflared or ngrok; tests hand in a stand-in). */
+  tunnelProvider?(name: string | undefined): TunnelProvider;
   /** Where the tokens of attached runtimes are kept, apart from ${NAME} values (default: a user-only file beside them). */
   runtimeTokens?: SecretStore;
 }

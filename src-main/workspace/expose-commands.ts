@@ -26,6 +26,10 @@ export interface ExposeService {
   handlers: Pick<Handlers, ExposeCommand>;
   /** The formation ids of the exposed capsules (an export deploys the gateway for them). */
   exposedCapsules(): string[];
+  /** The gateway, started if it was not (a tunnel forwards to it). */
+  gateway(): Promise<Gateway>;
+  /** The gateway's data folder (exposures, access log, tunnels). */
+  readonly dataDir: string;
   dispose(): Promise<void>;
 }
 
@@ -164,6 +168,8 @@ export function createExposeService(ctx: StudioContext): ExposeService {
   return {
     handlers,
     exposedCapsules: () => store().list().map((e) => e.capsule),
+    gateway: start,
+    dataDir,
     async dispose() {
       await stop();
       standalone?.dispose();

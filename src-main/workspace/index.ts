@@ -14,6 +14,7 @@ export { deriveEdges } from './edges';
 export type { CommandCall, Handlers } from './handlers';
 export { formationResolver } from './formation-resolver';
 export { createExposeService, type ExposeService } from './expose-commands';
+export { createTunnelService, type TunnelService } from './tunnel-commands';
 export { createBreakpoints, type BreakpointService } from './breakpoints';
 export { launchFork, type ForkLaunchDeps, type LaunchedFork } from './fork-run';
 export { telemetryHandlers } from './telemetry-commands';

@@ -6,6 +6,7 @@ import { testsCommands } from './tests';
 import { versionsCommands } from './versions';
 import { telemetryCommands } from './telemetry';
 import { exposeCommands } from './expose';
+import { tunnelCommands } from './tunnel';
 import { forkCommands } from './fork';
 import { sessionsCommands } from './sessions';
 import { replayCommands } from './replay';
@@ -138,6 +139,7 @@ export const commands = {
 
   'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),
   ...exposeCommands, // gateway and exposures
+  ...tunnelCommands, // reach from anywhere: tunnels in front of the gateway
   ...sessionsCommands, // sessions browser and timeline
   ...replayCommands, // replay of a recorded run
   ...forkCommands, // fork a recorded run, its family, compare two runs

@@ -3,13 +3,14 @@ import type { DelegationUpdate, TaskProgress, TraceEvent } from '../trace';
 import type { CapsuleState } from './types';
 import type { FormationChange } from './formation';
 import { EXPOSE_EVENT_NAMES, type ExposeEventMap } from './expose';
+import { TUNNEL_EVENT_NAMES, type TunnelEventMap } from './tunnel';
 import type { BreakpointsView } from './breakpoints';
 import type { RuntimesEventMap } from './runtimes';
 import type { StepView } from './versions';
 
 // The one map of events the core pushes to the UI: `noun.pastTense` -> payload.
 
-export interface EventMap extends ExposeEventMap, RuntimesEventMap {
+export interface EventMap extends ExposeEventMap, TunnelEventMap, RuntimesEventMap {
   /**
    * The formation changed (a Studio edit, another editor's edit on disk, a workspace opened): what
    * changed, numbered; the whole view only when a workspace opened (see formation.ts).
@@ -58,4 +59,4 @@ export type EventName = keyof EventMap;
 /** An event's payload. */
 export type EventPayload<E extends EventName> = EventMap[E];
 
-export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'task.progressed', 'manifest.conflicted', 'notice.raised', 'breakpoints.changed', 'history.changed', 'runtimes.changed', ...EXPOSE_EVENT_NAMES];
+export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'task.progressed', 'manifest.conflicted', 'notice.raised', 'breakpoints.changed', 'history.changed', 'runtimes.changed', ...EXPOSE_EVENT_NAMES, ...TUNNEL_EVENT_NAMES];

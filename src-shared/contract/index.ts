@@ -6,6 +6,7 @@ export * from './types';
 export * from './client';
 export * from './calls';
 export * from './expose';
+export * from './tunnel';
 export * from './sessions';
 export * from './replay';
 export * from './studio';
