@@ -23,11 +23,12 @@ import {
   createStudioContext,
   createTelemetrySettings,
   telemetryHandlers,
-  ensureExampleWorkspace,
   formationHandlers,
   formationResolver,
   runHandlers,
   studioHandlers,
+  keepHandlers,
+  startWorkspace,
   type Emit,
   type Handlers,
   type StudioConfig,
@@ -142,6 +143,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     ...formationHandlers(ctx),
     ...runHandlers(ctx),
     ...studioHandlers(ctx, secrets, processEnv),
+    // Masked out of kept conversations: every value a manifest's ${NAME} may get, from the store or the environment.
+    ...keepHandlers(ctx, { secretValues: () => secrets.view(processEnv).secrets.flatMap((e) => [secrets.value(e.name), processEnv[e.name]].filter((v): v is string => !!v)) }),
     ...expose.handlers,
     ...deployHandlers(ctx, expose.exposedCapsules),
     ...traces.handlers,
@@ -175,7 +178,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
 
   const ready = (async () => {
     try {
-      const dir = cfg.workspace ?? ensureExampleWorkspace(cfg.resourcesDir, cfg.userDataDir);
+      const dir = startWorkspace(cfg, ctx.recent);
       await ctx.open(dir);
     } catch (err) {
       ctx.startupError = toErrorInfo(err).message;

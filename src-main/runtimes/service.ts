@@ -46,7 +46,7 @@ const SESSION_FIELDS = ['sessionId', 'around'] as const;
 const NOT_CARRIED = (cmd: string) => cmd.startsWith('breakpoints.') || cmd.startsWith('tests.') || cmd.startsWith('deploy.') || cmd === 'sessions.replay';
 const NOT_CARRIED_FIELDS = { capsules: ['from', 'to'] } as const;
 /** Commands that are always this Studio's own. */
-const LOCAL = (cmd: string) => cmd.startsWith('runtimes.') || cmd.startsWith('workspace.') || cmd.startsWith('secrets.') || cmd.startsWith('shell.') || cmd.startsWith('studio.') || cmd === 'formation.get';
+const LOCAL = (cmd: string) => cmd.startsWith('runtimes.') || cmd.startsWith('workspace.') || cmd.startsWith('secrets.') || cmd.startsWith('shell.') || cmd.startsWith('studio.') || cmd.startsWith('conversations.') || cmd.startsWith('layout.') || cmd === 'formation.get';
 
 interface Runtime {
   setting: RuntimeSetting;

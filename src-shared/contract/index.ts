@@ -8,6 +8,7 @@ export * from './expose';
 export * from './sessions';
 export * from './replay';
 export * from './studio';
+export * from './keep';
 export * from './follow';
 export * from './formation';
 export * from './task-send';
