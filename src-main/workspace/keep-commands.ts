@@ -5,6 +5,9 @@ import { createMasker } from '../trace';
 import type { StudioContext } from './context';
 import { existsSync, writeFileAtomic } from './files';
 import type { Handlers } from './handlers';
+import { STUDIO_FOLDER } from './studio-folder';
+
+export { STUDIO_FOLDER };
 
 // What the Studio keeps of the user's work (see src-shared/contract/keep.ts): the console's
 // conversations in the workspace's own Studio folder, so they travel with the workspace and a
@@ -13,8 +16,6 @@ import type { Handlers } from './handlers';
 // rather than refusing to start. Text typed into the console may hold a secret the user pasted;
 // every value the secret store or the environment gives a manifest is masked before it is written.
 
-/** The Studio's folder inside a workspace (the watcher ignores it: nothing here is the formation). */
-export const STUDIO_FOLDER = '.studio';
 const CONVERSATIONS_FILE = 'conversations.json';
 const LAYOUT_FILE = 'layout.json';
 /** Bigger files are not ours (200 kept messages are well under 1 MiB). */

@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { STUDIO_FOLDER } from './keep-commands';
+import { STUDIO_FOLDER } from './studio-folder';
 
 // Watches a workspace folder so edits made by another editor show up. Bursts (an editor's
 // write-rename-chmod dance, git checkout) are debounced into one reload. Our own temporary files
