@@ -25,12 +25,13 @@ import {
   createStudioContext,
   createTelemetrySettings,
   telemetryHandlers,
-  ensureExampleWorkspace,
   formationHandlers,
   formationResolver,
   runHandlers,
   studioHandlers,
   type CommandCall,
+  keepHandlers,
+  startWorkspace,
   type Emit,
   type Handlers,
   type StudioConfig,
@@ -155,6 +156,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     ...formationHandlers(ctx),
     ...runHandlers(ctx),
     ...studioHandlers(ctx, secrets, processEnv),
+    // Masked out of kept conversations: every value a manifest's ${NAME} may get, from the store or the environment.
+    ...keepHandlers(ctx, { secretValues: () => secrets.view(processEnv).secrets.flatMap((e) => [secrets.value(e.name), processEnv[e.name]].filter((v): v is string => !!v)) }),
     ...expose.handlers,
     ...tunnels.handlers,
     ...deployHandlers(ctx, expose.exposedCapsules),
@@ -191,7 +194,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
 
   const ready = (async () => {
     try {
-      const dir = cfg.workspace ?? ensureExampleWorkspace(cfg.resourcesDir, cfg.userDataDir);
+      const dir = startWorkspace(cfg, ctx.recent);
       await ctx.open(dir);
     } catch (err) {
       ctx.startupError = toErrorInfo(err).message;

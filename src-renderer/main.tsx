@@ -6,7 +6,7 @@ import './app/app.css';
 import './features/graph/graph.css';
 import { App } from './app/App';
 import { applyTheme } from './app/useTheme';
-import { connectCoreEvents, ingest, setCoreClient, useStudio } from './store';
+import { connectCoreEvents, ingest, setCoreClient, startKeeping, useStudio } from './store';
 import { createCoreClient } from './transport';
 
 applyTheme();
@@ -27,6 +27,8 @@ const client = createCoreClient((up) => {
 });
 setCoreClient(client);
 connectCoreEvents(client, ingest);
+// Conversations, the selected capsule and panel sizes survive a reload or a restart.
+startKeeping(useStudio);
 // Attached runtimes change rarely (a link up, lost, refused): straight into the store.
 client.on('runtimes.changed', (p) => useStudio.getState().setRuntimes(p.runtimes));
 

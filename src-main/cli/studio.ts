@@ -14,7 +14,7 @@ import { UserError } from './errors';
 
 export const usage = `usage: capsule studio --web [--workspace DIR] [--port N]
   --web        serve the Studio UI on http://127.0.0.1 (the desktop app starts with npm start)
-  --workspace  the workspace folder to open (default: your copy of the example formation)
+  --workspace  the workspace folder to open (default: the one opened last, else your copy of the example)
   --port, -p   the port to listen on (default 0: the OS picks)
 Records go to $CAPSULE_HOME/records; Studio state (recent workspaces, the example copy) to $CAPSULE_HOME/studio.`;
 

@@ -24,6 +24,8 @@ export interface StudioConfig {
   recordsRoot?: string;
   /** Workspace to open at start; the example copy otherwise. */
   workspace?: string;
+  /** Where a relative workspace name is created or opened (default: the user's home). */
+  workspacesRoot?: string;
   /** Environment for ${VAR} interpolation (default process.env). */
   env?: Record<string, string | undefined>;
   /**

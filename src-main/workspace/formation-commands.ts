@@ -7,6 +7,7 @@ import { existsSync, isDirectory } from './files';
 import { FORMATION_FILE } from './formation-file';
 import { readdirSync } from 'node:fs';
 import { renderManifestTemplate } from '../manifest';
+import { resolveWorkspaceDir } from './workspace-dir';
 import { capsuleView } from './view';
 import { connectEdge, disconnectEdge } from './edge-commands';
 import { duplicateCapsule } from './duplicate-command';
@@ -52,8 +53,9 @@ export function formationHandlers(ctx: StudioContext): Pick<
   | 'remote.refresh'
 > {
   return {
-    'workspace.open': ({ dir, running }) => ctx.open(dir, { running }),
-    async 'workspace.create'({ dir, example, running }) {
+    'workspace.open': ({ dir, running }) => ctx.open(resolveWorkspaceDir(dir, ctx.config.workspacesRoot), { running }),
+    async 'workspace.create'({ dir: typed, example, running }) {
+      const dir = resolveWorkspaceDir(typed, ctx.config.workspacesRoot);
       if (existsSync(join(dir, FORMATION_FILE))) throw new CoreError('conflict', `${dir} already holds a workspace; open it instead.`);
       if (existsSync(dir) && !isDirectory(dir)) throw new CoreError('invalid_input', `${dir} is a file, not a folder.`);
       if (existsSync(dir) && !isEmptyFolder(dir)) throw new CoreError('conflict', `${dir} is not empty; choose a new or empty folder for a workspace.`);

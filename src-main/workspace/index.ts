@@ -4,9 +4,10 @@ export { createStudioContext, type StudioConfig, type StudioContext, type Studio
 export { formationHandlers } from './formation-commands';
 export { runHandlers } from './run-commands';
 export { studioHandlers } from './studio-commands';
+export { keepHandlers, conversationsFile, STUDIO_FOLDER } from './keep-commands';
 export { createCapsuleSessions, type CapsuleSessions, type Emit } from './sessions';
 export { createRecentList, type RecentList } from './recent';
-export { ensureExampleWorkspace, copyExample, EXAMPLE_FOLDER } from './example';
+export { ensureExampleWorkspace, copyExample, startWorkspace, EXAMPLE_FOLDER } from './example';
 export { openWorkspaceFolder, type Workspace } from './workspace';
 export { readFormation, FORMATION_FILE } from './formation-file';
 export { summarizeManifest, hashSource } from './manifest-view';

@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
+import { STUDIO_FOLDER } from './studio-folder';
 
 // Watches a workspace folder so edits made by another editor show up. Bursts (an editor's
 // write-rename-chmod dance, git checkout) are debounced into one reload. Our own temporary files
@@ -13,7 +14,8 @@ export function watchFolder(dir: string, onChange: () => void, onError: (message
   let watcher: FSWatcher | undefined;
   const fire = (_event: string, name: string | Buffer | null) => {
     const file = name ? String(name) : '';
-    if (file.endsWith('.tmp') || file.split(/[\\/]/).some((p) => p === 'node_modules' || p === '.git')) return;
+    // The Studio's own folder (kept conversations) is not the formation: writing it reloads nothing.
+    if (file.endsWith('.tmp') || file.split(/[\\/]/).some((p) => p === 'node_modules' || p === '.git' || p === STUDIO_FOLDER)) return;
     clearTimeout(timer);
     timer = setTimeout(onChange, debounceMs);
   };

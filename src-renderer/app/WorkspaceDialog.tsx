@@ -60,7 +60,10 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
         <label className="field-label" htmlFor="workspace-dir">
           Workspace folder
         </label>
-        <input id="workspace-dir" className="input" autoFocus placeholder="/home/me/formations/research" value={dir} onChange={(e) => setDir(e.target.value)} />
+        <input id="workspace-dir" className="input" autoFocus aria-describedby="workspace-dir-hint" placeholder="/home/me/formations/research" value={dir} onChange={(e) => setDir(e.target.value)} />
+        <span id="workspace-dir-hint" className="field-hint">
+          A name without a leading / (such as research, or ~/formations/research) is a folder in your home folder; the toolbar shows its full path once it opens.
+        </span>
       </div>
       <label className="checkbox">
         <input type="checkbox" checked={example} onChange={(e) => setExample(e.target.checked)} /> Start a new workspace from the example formation

@@ -1,8 +1,10 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { keepPanelSize, keptPanelSize, useStudio } from '../store';
 
-// The side panel's width, chosen by dragging its edge (or with the arrow keys there), kept in
-// localStorage across starts. Bounded so the canvas keeps room: SIDE_MIN at least, and at most
-// the window less the palette and CANVAS_MIN.
+// The side panel's width, chosen by dragging its edge (or with the arrow keys there), kept by the
+// core per workspace across reloads and restarts (the web shell's page gets a new origin, hence an
+// empty localStorage, on each port; localStorage only paints the first frame). Bounded so the
+// canvas keeps room: SIDE_MIN at least, and at most the window less the palette and CANVAS_MIN.
 
 const KEY = 'capsule.sidePanel.width';
 export const SIDE_DEFAULT = 400;
@@ -26,10 +28,23 @@ function read(): number {
 
 export function useSideWidth(): [number, (width: number, persist?: boolean) => void] {
   const [width, setWidth] = useState(read);
+  // Each workspace keeps its own width (as an editor keeps its layout per folder).
+  const dir = useStudio((s) => s.workspace?.dir);
+  useEffect(() => {
+    if (!dir) return;
+    let live = true;
+    void keptPanelSize('side').then((kept) => {
+      if (live && kept) setWidth(kept);
+    });
+    return () => {
+      live = false;
+    };
+  }, [dir]);
   const set = useCallback((w: number, persist = true) => {
     const next = clampSide(w, window.innerWidth);
     setWidth(next);
     if (persist) {
+      keepPanelSize('side', next);
       try {
         localStorage.setItem(KEY, String(next));
       } catch {}

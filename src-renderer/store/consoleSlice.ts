@@ -1,5 +1,5 @@
 import { isTerminal, type Task } from '../../src-shared/a2a';
-import type { DataProblem } from '../../src-shared/contract';
+import type { DataProblem, KeptConversations } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
 import type { DelegationOutcome } from './delegationsFold';
@@ -44,6 +44,11 @@ export interface ConsoleSlice {
    * the task.updated events sent while it was down are lost (nothing is polled otherwise).
    */
   catchUpTasks(): Promise<void>;
+  /**
+   * A workspace's kept conversations (read from the core when it opens), unless this page already
+   * holds some for it (those are as new or newer). Ids are renumbered: other workspaces' may clash.
+   */
+  restoreConversations(dir: string, kept: KeptConversations): void;
 }
 
 let nextKey = 1;
@@ -149,6 +154,15 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
       } catch (err) {
         return describeError(err);
       }
+    },
+    restoreConversations(dir, kept) {
+      const s = get();
+      if (s.consoleEntries.some((e) => e.dir === dir) || s.consoleConversations.some((c) => c.dir === dir)) return;
+      const ids = new Map(kept.conversations.map((c) => [c.id, nextConversation++]));
+      const conversations: Conversation[] = kept.conversations.map((c) => ({ ...c, id: ids.get(c.id)!, dir }));
+      const entries: ConsoleEntry[] = kept.entries.filter((e) => ids.has(e.conversation)).map((e) => ({ ...e, key: nextKey++, dir, conversation: ids.get(e.conversation)! }));
+      const current = Object.fromEntries(Object.entries(kept.current).flatMap(([capsuleId, id]) => (ids.has(id) ? [[conversationKey(dir, capsuleId), ids.get(id)!]] : [])));
+      set((st) => ({ consoleConversations: [...st.consoleConversations, ...conversations], consoleEntries: [...st.consoleEntries, ...entries], consoleCurrent: { ...st.consoleCurrent, ...current } }));
     },
     async catchUpTasks() {
       const open = Object.values(get().tasks).filter((r) => !isTerminal(r.task.status.state) && get().capsules[r.capsuleId]);

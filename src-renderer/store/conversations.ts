@@ -1,7 +1,11 @@
+import type { TaskState } from '../../src-shared/a2a';
+import { MAX_CONSOLE_ENTRIES, MAX_CONVERSATIONS } from '../../src-shared/contract';
+
 // The console's conversations as plain data and pure functions over it: a conversation is the
 // messages sent to one capsule in one A2A context (its contextId comes with the first task's
 // answer), the way a chat-style agent tool keeps a thread. Bounded: MAX_ENTRIES messages per
-// workspace, MAX_CONVERSATIONS per capsule; the oldest go first.
+// workspace, MAX_CONVERSATIONS per capsule; the oldest go first. The core keeps them with the
+// workspace (keep.ts), under the same bounds.
 
 /** One message the user sent from the console; the task itself lives in the tasks slice. */
 export interface ConsoleEntry {
@@ -18,6 +22,12 @@ export interface ConsoleEntry {
   files?: { name: string; size: number }[];
   taskId?: string;
   error?: string;
+  /**
+   * How its task stood when the conversation was kept, and its answer (cut):
+   * shown after a reload or a restart, when the task itself is no longer in view.
+   */
+  state?: TaskState;
+  answer?: string;
 }
 
 /** One thread with a capsule: the Studio's id for it, and the A2A contextId once the door gave one. */
@@ -28,8 +38,8 @@ export interface Conversation {
   contextId?: string;
 }
 
-export const MAX_ENTRIES = 200;
-export const MAX_CONVERSATIONS = 20;
+export const MAX_ENTRIES = MAX_CONSOLE_ENTRIES;
+export { MAX_CONVERSATIONS };
 
 /** The key of a capsule's open conversation in consoleCurrent. */
 export const conversationKey = (dir: string, capsuleId: string) => `${dir}\0${capsuleId}`;

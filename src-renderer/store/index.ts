@@ -69,4 +69,5 @@ export function ingest(batch: EventBatch): void {
   if (batch.formations.some((f) => f.change.full)) void s.loadBreakpoints();
 }
 export { connectCoreEvents } from './coreEvents';
+export { startKeeping, keepPanelSize, keptPanelSize } from './keep';
 export { invoke, describeError, onCoreEvent } from './client'; // the Expose panel calls the core itself (the token never enters the store)

@@ -1,5 +1,5 @@
 import type { CancelAnswer, EventPayload, StopSessionAnswer } from '../../src-shared/contract';
-import type { Task } from '../../src-shared/a2a';
+import { isTerminal, type Task } from '../../src-shared/a2a';
 import { describeError, invoke } from './client';
 import type { SliceCreator, StudioState } from './types';
 

@@ -11,6 +11,7 @@ import { forkCommands } from './fork';
 import { sessionsCommands } from './sessions';
 import { replayCommands } from './replay';
 import { studioCommands } from './studio';
+import { keepCommands } from './keep';
 import { taskCheckDataInput, taskSendInput, type DataCheck } from './task-send';
 import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
 import { traceFollowCommands } from './follow';
@@ -144,6 +145,7 @@ export const commands = {
   ...replayCommands, // replay of a recorded run
   ...forkCommands, // fork a recorded run, its family, compare two runs
   ...studioCommands, // shell capabilities (folder picker) and the secret store
+  ...keepCommands, // conversations (kept with the workspace) and the layout (kept for the user)
   ...breakpointsCommands, // pauses of a running formation, held by the core
   ...deployCommands, // Export for Kubernetes
   ...versionsCommands, // history, diff, restore, publish

@@ -10,6 +10,7 @@ export * from './tunnel';
 export * from './sessions';
 export * from './replay';
 export * from './studio';
+export * from './keep';
 export * from './follow';
 export * from './formation';
 export * from './task-send';

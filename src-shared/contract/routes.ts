@@ -108,4 +108,12 @@ export const COMMAND_ROUTES: { readonly [K in CommandName]: CommandRoute } = {
   'runtimes.list': here,
   'runtimes.attach': here,
   'runtimes.detach': here,
+  'conversations.get': here,
+  'conversations.save': here,
+  'layout.get': here,
+  'layout.set': here,
+  'tunnel.list': here,
+  'tunnel.create': here,
+  'tunnel.revoke': here,
+  'tunnel.stop': here,
 };

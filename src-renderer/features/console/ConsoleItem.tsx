@@ -49,6 +49,8 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
       <div className="console-reply">
         {entry.error ? (
           <span className="error-text">Not sent: {entry.error}</span>
+        ) : !task && entry.state ? (
+          <KeptReply entry={entry} />
         ) : !task ? (
           <span className="muted">Sending…</span>
         ) : (
@@ -86,6 +88,28 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
         )}
       </div>
     </li>
+  );
+}
+
+/** A message from a kept conversation whose task is no longer in view: how it stood when kept, and its answer. */
+function KeptReply({ entry }: { entry: ConsoleEntry }) {
+  return (
+    <>
+      <div className="console-meta">
+        {entry.state ? <TaskStateBadge state={entry.state} /> : null}
+        <span className="mono muted" title="Task id">
+          {entry.taskId}
+        </span>
+        <span className="muted" title="Kept with the workspace; the task itself is no longer in view (the page was reloaded or the Studio restarted).">
+          kept with the workspace
+        </span>
+      </div>
+      {entry.answer ? (
+        <div className="console-answer" aria-label="Answer">
+          {entry.answer}
+        </div>
+      ) : null}
+    </>
   );
 }
 

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { TASK_STATES } from '../a2a';
+
+// What the Studio keeps of the user's work between reloads and restarts. Conversations belong to
+// the workspace (a file in its own Studio folder, so they travel with it). The layout (panel sizes,
+// the selected capsule) is kept per workspace too, as an editor keeps its own, but in the user data
+// folder: it is the user's view, not the formation's, and the web shell's page gets a new origin
+// (so an empty localStorage) on every port. Spread into `commands` in commands.ts; the handlers
+// live in src-main/workspace/keep-commands.ts.
+
+const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const none = z.strictObject({}).optional();
+
+/** The most console messages a workspace keeps; the oldest go first. */
+export const MAX_CONSOLE_ENTRIES = 200;
+/** The most conversations one capsule keeps; the oldest goes first, with its messages. */
+export const MAX_CONVERSATIONS = 20;
+/** The most characters of a message, its data or its answer that are kept (the rest is cut, marked with …). */
+export const MAX_KEPT_TEXT = 1500;
+/** The most workspaces whose layout is remembered (the least recently changed is forgotten). */
+export const MAX_LAYOUTS_KEPT = 50;
+/** The panels whose size is kept, and the largest size (px) a panel may be kept at. */
+export const PANEL_NAMES = ['side', 'console'] as const;
+export const MAX_PANEL_SIZE = 10_000;
+
+const id = z.string().min(1).max(200);
+const text = z.string().max(MAX_KEPT_TEXT + 1);
+
+/** One message sent from the console, with how its task ended when it was kept (its answer, cut). */
+export const keptEntry = z.strictObject({
+  key: z.number().int().nonnegative(),
+  capsuleId: id,
+  conversation: z.number().int().nonnegative(),
+  text,
+  data: text.optional(),
+  files: z
+    .array(z.strictObject({ name: z.string().max(255), size: z.number().int().nonnegative() }))
+    .max(20)
+    .optional(),
+  taskId: id.optional(),
+  error: text.optional(),
+  /** The task's state when last seen. */
+  state: z.enum(TASK_STATES).optional(),
+  answer: text.optional(),
+});
+
+export const keptConversation = z.strictObject({ id: z.number().int().nonnegative(), capsuleId: id, contextId: id.optional() });
+
+export const keptConversations = z.strictObject({
+  conversations: z.array(keptConversation).max(MAX_CONSOLE_ENTRIES),
+  entries: z.array(keptEntry).max(MAX_CONSOLE_ENTRIES),
+  /** The open conversation of each capsule, by capsule id. */
+  current: z.record(id, z.number().int().nonnegative()).refine((r) => Object.keys(r).length <= MAX_CONSOLE_ENTRIES, 'too many capsules'),
+});
+
+export type KeptEntry = z.infer<typeof keptEntry>;
+export type KeptConversation = z.infer<typeof keptConversation>;
+/** A workspace's console history as kept in its Studio folder. */
+export type KeptConversations = z.infer<typeof keptConversations>;
+
+export type PanelName = (typeof PANEL_NAMES)[number];
+
+/** The open workspace's layout: panel sizes (px) and the capsule last selected there. */
+export interface KeptLayout {
+  panels: Partial<Record<PanelName, number>>;
+  selected: string | null;
+}
+
+export const keepCommands = {
+  'conversations.get': command<KeptConversations & { file: string }>()("The open workspace's console conversations as kept in its Studio folder (none yet: empty lists), and the file.", none),
+  'conversations.save': command<{ file: string }>()(
+    "Keeps the open workspace's console conversations in its Studio folder (bounded: 200 messages, 20 conversations a capsule; secret values are masked).",
+    keptConversations,
+  ),
+  'layout.get': command<KeptLayout>()("The open workspace's panel sizes and selected capsule, as last kept.", none),
+  'layout.set': command<KeptLayout>()(
+    'Keeps panel sizes and/or the selected capsule (null: none) of the open workspace.',
+    z.strictObject({
+      panels: z.partialRecord(z.enum(PANEL_NAMES), z.number().int().min(0).max(MAX_PANEL_SIZE)).optional(),
+      selected: id.nullable().optional(),
+    }),
+  ),
+} as const;
