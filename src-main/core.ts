@@ -40,6 +40,7 @@ import { testsHandlers } from './regression/studio-commands';
 import { createTracesService } from './workspace/traces';
 import { createForkService } from './workspace/fork-command';
 import { createRuntimes } from './runtimes';
+import { historyHandlers, recordSaves } from './versions';
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
 // platform needs as ports and map `handle` and `subscribe` onto IPC or a WebSocket. Every input is
@@ -138,7 +139,8 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     ...(cfg.runtimeBackoffMs ? { backoffMs: cfg.runtimeBackoffMs } : {}),
   });
   ctx.extendView = runtimes.extend;
-  const handlers: Handlers = {
+  // Every command that saves a workspace file also records a step in the workspace's history.
+  const saves = recordSaves(ctx, {
     ...formationHandlers(ctx),
     ...runHandlers(ctx),
     ...studioHandlers(ctx, secrets, processEnv),
@@ -150,9 +152,11 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     ...testsHandlers(ctx, (id) => traces.rehearsalOf(id)),
     ...telemetryHandlers(telemetry, secrets, () => cfg.env!),
     ...runtimes.handlers,
+    ...historyHandlers(ctx),
     'trace.follow': perConnection('trace.follow'),
     'trace.unfollow': perConnection('trace.unfollow'),
-  };
+  });
+  const handlers: Handlers = saves.handlers;
 
   const handle = async (cmd: unknown, input: unknown): Promise<ReplyEnvelope> => {
     if (isCommandName(cmd)) {
@@ -240,6 +244,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     },
     connections: () => clients.size,
     async dispose() {
+      await saves.flush();
       runtimes.dispose();
       ctx.dispose();
       await expose.dispose();

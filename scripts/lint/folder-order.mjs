@@ -13,8 +13,11 @@ export const FOLDER_ORDER = [
   ['door'],
   ['launch'],
   ['gateway'],
+  ['tunnel'],
   ['workspace'],
-  ['regression', 'deploy', 'runtimes'],
+  ['regression', 'runtimes'],
+  ['versions'], // history and published versions: runs the tests (regression) before a publish
+  ['deploy'], // exports the published version
   ['core'], // src-main/core.ts
   ['shell'],
   ['cli'],

@@ -3,6 +3,7 @@ import type { Task } from '../a2a';
 import type { TraceEvent } from '../trace';
 import { deployCommands } from './deploy';
 import { testsCommands } from './tests';
+import { versionsCommands } from './versions';
 import { telemetryCommands } from './telemetry';
 import { exposeCommands } from './expose';
 import { forkCommands } from './fork';
@@ -143,6 +144,7 @@ export const commands = {
   ...studioCommands, // shell capabilities (folder picker) and the secret store
   ...breakpointsCommands, // pauses of a running formation, held by the core
   ...deployCommands, // Export for Kubernetes
+  ...versionsCommands, // history, diff, restore, publish
   ...testsCommands, // the Tests panel (capsule test)
   ...telemetryCommands, // OpenTelemetry settings
   ...runtimesCommands, // runtimes on other hosts attached to this Studio

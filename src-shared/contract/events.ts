@@ -5,6 +5,7 @@ import type { FormationChange } from './formation';
 import { EXPOSE_EVENT_NAMES, type ExposeEventMap } from './expose';
 import type { BreakpointsView } from './breakpoints';
 import type { RuntimesEventMap } from './runtimes';
+import type { StepView } from './versions';
 
 // The one map of events the core pushes to the UI: `noun.pastTense` -> payload.
 
@@ -46,6 +47,8 @@ export interface EventMap extends ExposeEventMap, RuntimesEventMap {
   'manifest.conflicted': { id: string; path: string; hash: string; message: string };
   /** Breakpoints were set or cleared, or a task paused at one or went on (the whole, bounded view). */
   'breakpoints.changed': BreakpointsView;
+  /** The workspace's history gained a step (a save, a restore, a publish); the History panel reads history.list again. */
+  'history.changed': { step: StepView | null };
   /** Something the user should read (a pinned port, a failed watch, a port taken). */
   'notice.raised': { level: 'info' | 'warning' | 'error'; message: string };
 }
@@ -55,4 +58,4 @@ export type EventName = keyof EventMap;
 /** An event's payload. */
 export type EventPayload<E extends EventName> = EventMap[E];
 
-export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'task.progressed', 'manifest.conflicted', 'notice.raised', 'breakpoints.changed', 'runtimes.changed', ...EXPOSE_EVENT_NAMES];
+export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'task.progressed', 'manifest.conflicted', 'notice.raised', 'breakpoints.changed', 'history.changed', 'runtimes.changed', ...EXPOSE_EVENT_NAMES];

@@ -15,5 +15,6 @@ export * from './breakpoints';
 export * from './fork';
 export * from './deploy';
 export * from './tests';
+export * from './versions';
 export * from './telemetry';
 export * from './runtimes';

@@ -12,3 +12,4 @@ export * from './interpolate';
 export * from './outline';
 export * from './docs';
 export * from './edit-apply';
+export * from './line-diff';

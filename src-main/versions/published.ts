@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { z } from 'zod';
+import type { PublishedView } from '../../src-shared/contract';
+import { writeFileAtomic } from '../workspace';
+import { PUBLISHED_FILE } from './snapshot';
+
+// published.yaml: which version of the formation outside callers get through the gateway. It is a
+// plain file in the workspace, kept in the history like the manifests, so each publish (and the
+// override of failing tests, when there was one) is a step anyone can read in `git log`.
+
+const record = z.object({
+  version: z.string().regex(/^[0-9a-f]{40}$/),
+  published_at: z.string(),
+  overridden: z.array(z.string()).optional(),
+});
+
+const HEADER = '# The version of this formation that outside callers get through the gateway (written by Publish).\n';
+
+/** The published version, or null when nothing is published (or the file does not read). */
+export function readPublished(dir: string): PublishedView | null {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, PUBLISHED_FILE), 'utf8');
+  } catch {
+    return null;
+  }
+  let parsed: unknown;
+  try {
+    parsed = parse(text);
+  } catch {
+    return null;
+  }
+  const r = record.safeParse(parsed);
+  if (!r.success) return null;
+  return { version: r.data.version, short: r.data.version.slice(0, 7), publishedAt: r.data.published_at, ...(r.data.overridden?.length ? { overridden: r.data.overridden } : {}) };
+}
+
+export function writePublished(dir: string, version: string, overridden: string[]): PublishedView {
+  const rec = { version, published_at: new Date().toISOString(), ...(overridden.length ? { overridden } : {}) };
+  writeFileAtomic(join(dir, PUBLISHED_FILE), HEADER + stringify(rec));
+  return readPublished(dir)!;
+}
