@@ -1,4 +1,4 @@
-// Import boundaries of STYLE.md: the core is a plain Node library, only the Electron shell
+// Import boundaries (docs/README.md lists the project's notes): the core is a plain Node library, only the Electron shell
 // imports 'electron', and shared/renderer code imports no Node built-ins.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

@@ -7,7 +7,7 @@ import { frameTimes, writeBenchResult } from './helpers/frames';
 import { startSlowPeers, type SlowPeers } from './helpers/slow-peers';
 import { StudioPage } from './pages/studio';
 
-// PERFORMANCE.md: 300 and 1,000 capsule nodes, drag and pan with p95 frame time <= 16.7 ms with
+// docs/performance.md: 300 and 1,000 capsule nodes, drag and pan with p95 frame time <= 16.7 ms with
 // the flow animation on. Each size is measured twice in one run, side by side: with nothing
 // running, then with a delegation in flight on every edge, so every edge animates and shows its
 // count: each orchestrator runs and hands its task to its nine workers at their pinned ports,

@@ -5,7 +5,7 @@ import { expect, test } from './fixtures';
 import { benchFull, startFrames, stopFrames, writeBenchResult } from './helpers/frames';
 import { StudioPage } from './pages/studio';
 
-// PERFORMANCE.md: a live trace burst of 10k events/s for 10 s reaches the view with p95 frame time
+// docs/performance.md: a live trace burst of 10k events/s for 10 s reaches the view with p95 frame time
 // <= 32 ms and no lost events. The burst comes from the running writer capsule itself: its
 // rehearsal script streams N text fragments at a rate (turn `stream`), each one a trace line the
 // core forwards in trace.appended batches to the open Live trace tab. Frame times in the page

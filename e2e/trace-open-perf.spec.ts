@@ -9,7 +9,7 @@ import { recordPastSession } from './helpers/past-session';
 import { SessionsPage } from './pages/sessions';
 import { startStudio } from './support/studio';
 
-// PERFORMANCE.md: a 1,000,000-event session opens and shows its first screen in <= 1 s, and its
+// docs/performance.md: a 1,000,000-event session opens and shows its first screen in <= 1 s, and its
 // list stays virtualized while scrolling. A past session (written and indexed before the Studio
 // starts) is opened from the sessions browser; the time from the click to the first painted frame
 // with its rows, and frame times while scrolling, go to bench/results/trace-open-ui.json.

@@ -1,8 +1,9 @@
 'use strict';
-// bench/door: the fastify floor, the @a2a-js/sdk server and our door (a rehearsal capsule with
-// zero delay), each in its own child process, driven one after the other by the shared load
-// harness (../shared/bench/a2a-load.mjs) with the same flags in the same run. Writes
-// bench/results/door.json with the ratios PERFORMANCE.md asks for.
+// bench/door: the bare fastify floor, the durable floor (durable-floor-server.js), the @a2a-js/sdk
+// server and our door (a rehearsal capsule with zero delay), each in its own child process, driven
+// one after the other by the A2A load harness (a2a-load.mjs, given by A2A_LOAD or found beside the
+// checkout) with the same flags in the same run. Writes bench/results/door.json with the ratios
+// docs/performance.md sets targets for.
 const { spawn, execFile } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync, existsSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -86,8 +87,8 @@ const cpu = (r) => (r.server ? r.server.cpu_us_per_req : null);
 const ratio = (a, b) => (a && b ? Math.round((a / b) * 100) / 100 : null);
 
 async function runDoorBench({ smoke }) {
-  // The shared load harness lives beside the project (../shared/bench); without it there is
-  // nothing to measure with, which is a skip, not a failure.
+  // The load harness is not part of the project; without it there is nothing to measure with,
+  // which is a skip, not a failure.
   if (!existsSync(HARNESS)) return { skipped: true, summary: `door: skipped, load harness not found at ${HARNESS} (set A2A_LOAD)` };
   const o = smoke ? { duration: 1.5, warmup: 0.3, concurrency: 16 } : { duration: 10, warmup: 1, concurrency: 16 };
   const runs = smoke ? 1 : 3;
@@ -96,19 +97,31 @@ async function runDoorBench({ smoke }) {
     const manifest = join(dir, 'bench-door.yaml');
     writeFileSync(manifest, MANIFEST);
     const env = { CAPSULE_HOME: join(dir, 'home') };
-    // The machine is shared and noisy: full mode runs floor, SDK and door three times, one after
-    // the other each round, and reports the run whose door/floor CPU ratio is the median.
+    // The machine is shared and noisy: full mode runs the floors, SDK and door three times, one
+    // after the other each round, and reports the round whose door/durable-floor CPU ratio is the
+    // median (and the median of each ratio on its own).
     const rounds = [];
     for (let i = 0; i < runs; i++) {
       const floor = await measure('floor', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), o);
+      const durable = await measure('durable-floor', () => startServer('durable-floor', [join(__dirname, 'durable-floor-server.js')], {}, /^url (\S+)/), o);
       const sdk = await measure('sdk', () => startServer('sdk', [join(__dirname, 'sdk-server.js')], {}, /^url (\S+)/), o);
       const door = await measure('door', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), o);
-      rounds.push({ floor, sdk, door, cpuRatio: ratio(cpu(door), cpu(floor)) ?? Infinity, throughputRatio: ratio(door.throughput_rps, sdk.throughput_rps) ?? 0 });
+      rounds.push({
+        floor,
+        durable,
+        sdk,
+        door,
+        cpuRatio: ratio(cpu(door), cpu(floor)) ?? Infinity,
+        durableRatio: ratio(cpu(door), cpu(durable)) ?? Infinity,
+        durableVsFloor: ratio(cpu(durable), cpu(floor)) ?? Infinity,
+        throughputRatio: ratio(door.throughput_rps, sdk.throughput_rps) ?? 0,
+      });
     }
-    const byCpu = [...rounds].sort((a, b) => a.cpuRatio - b.cpuRatio);
-    const { floor, sdk, door } = byCpu[Math.floor(byCpu.length / 2)];
-    const medianThroughputRatio = [...rounds].map((r) => r.throughputRatio).sort((a, b) => a - b)[Math.floor(rounds.length / 2)];
-    // Streaming (PERFORMANCE.md): the door's time to first SSE event against the floor's round
+    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const byCpu = [...rounds].sort((a, b) => a.durableRatio - b.durableRatio);
+    const { floor, durable, sdk, door } = byCpu[Math.floor(byCpu.length / 2)];
+    const medianThroughputRatio = median(rounds.map((r) => r.throughputRatio));
+    // Streaming (docs/performance.md): the door's time to first SSE event against the floor's round
     // trip, both with one connection so the figures are latency, not queueing.
     const lat = { ...o, concurrency: 1 };
     const floorTrip = await measure('floor-latency', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), lat);
@@ -119,12 +132,28 @@ async function runDoorBench({ smoke }) {
       pinned_cores: haveTaskset,
       options: o,
       runs,
-      rounds: rounds.map((r) => ({ door_cpu_per_request_vs_floor: r.cpuRatio, door_throughput_vs_sdk: r.throughputRatio, floor_cpu_us: cpu(r.floor), sdk_cpu_us: cpu(r.sdk), door_cpu_us: cpu(r.door), floor_rps: r.floor.throughput_rps, sdk_rps: r.sdk.throughput_rps, door_rps: r.door.throughput_rps })),
+      rounds: rounds.map((r) => ({
+        door_cpu_per_request_vs_durable_floor: r.durableRatio,
+        door_cpu_per_request_vs_floor: r.cpuRatio,
+        durable_floor_cpu_per_request_vs_floor: r.durableVsFloor,
+        door_throughput_vs_sdk: r.throughputRatio,
+        floor_cpu_us: cpu(r.floor),
+        durable_floor_cpu_us: cpu(r.durable),
+        sdk_cpu_us: cpu(r.sdk),
+        door_cpu_us: cpu(r.door),
+        floor_rps: r.floor.throughput_rps,
+        durable_floor_rps: r.durable.throughput_rps,
+        sdk_rps: r.sdk.throughput_rps,
+        door_rps: r.door.throughput_rps,
+      })),
       floor: summary(floor),
+      durable_floor: summary(durable),
       sdk: summary(sdk),
       door: summary(door),
       ratios: {
-        door_cpu_per_request_vs_floor: ratio(cpu(door), cpu(floor)),
+        door_cpu_per_request_vs_durable_floor: median(rounds.map((r) => r.durableRatio)),
+        durable_floor_cpu_per_request_vs_floor: median(rounds.map((r) => r.durableVsFloor)),
+        door_cpu_per_request_vs_floor: median(rounds.map((r) => r.cpuRatio)),
         sdk_cpu_per_request_vs_floor: ratio(cpu(sdk), cpu(floor)),
         door_throughput_vs_sdk: medianThroughputRatio,
         door_throughput_vs_floor: ratio(door.throughput_rps, floor.throughput_rps),
@@ -136,10 +165,11 @@ async function runDoorBench({ smoke }) {
         door_time_to_final_ms: doorStream.ttfinal_ms || null,
         errors: doorStream.errors,
       },
-      targets: { door_cpu_per_request_vs_floor: '<= 2', door_throughput_vs_sdk: '>= 3', door_stream_ttfe_p50_vs_floor_round_trip_p50: '<= 1.5' },
-      raw: { floor, sdk, door, floorTrip, doorStream },
+      targets: { door_cpu_per_request_vs_durable_floor: '<= 1.5', door_throughput_vs_sdk: '>= 4', door_stream_ttfe_p50_vs_floor_round_trip_p50: '<= 1.5' },
+      raw: { floor, durable, sdk, door, floorTrip, doorStream },
     };
-    result.meets_targets = result.ratios.door_cpu_per_request_vs_floor !== null && result.ratios.door_cpu_per_request_vs_floor <= 2 && result.ratios.door_throughput_vs_sdk >= 3;
+    // A figure, not a verdict on the run: the machine is shared, the ratios say how far from the targets.
+    result.meets_targets = result.ratios.door_cpu_per_request_vs_durable_floor <= 1.5 && result.ratios.door_throughput_vs_sdk >= 4;
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 
 // Frame times measured in the page with requestAnimationFrame (the time between two frames the
 // browser got to draw), and the bench/results files the UI measurements go to. A timing is a
-// measurement, never a pass/fail assertion (PERFORMANCE.md): the specs assert functional facts.
+// measurement, never a pass/fail assertion (docs/performance.md): the specs assert functional facts.
 
 export interface FrameStats {
   p50: number;

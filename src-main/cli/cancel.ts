@@ -7,7 +7,7 @@ import { residueLine } from './residue';
 import { RUNNING_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule cancel <session> <task-id>`: CancelTask to that session's door. A task that already
-// ended is "nothing to cancel" (exit 0), as seed 000 says; an unknown task is an error.
+// ended is "nothing to cancel" (exit 0), as docs/door.md says; an unknown task is an error.
 
 export const usage = `usage: capsule cancel <session> <task-id>
   <session>  ${RUNNING_ADDRESS_HELP}

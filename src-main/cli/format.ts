@@ -20,7 +20,7 @@ export function formatTime(ms: number | null | undefined): string {
 
 const RULER_WIDTH = 49;
 
-/** `── Title ─────…` as seed 000 prints section heads. */
+/** `── Title ─────…` as docs/door.md (the terminal) shows section heads. */
 export function ruler(title: string): string {
   const head = `── ${title} `;
   return head + '─'.repeat(Math.max(3, RULER_WIDTH - head.length));

@@ -56,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     store.dispose();
   }
-  const r = makeRehearsal(tracePath, { recordsRoot: records, speed });
+  const r = await makeRehearsal(tracePath, { recordsRoot: records, speed });
   const testName = values['save-test'];
   if (testName !== undefined) {
     if (!TEST_NAME.test(testName)) throw new UserError(`--save-test: "${testName}" is not a test name (letters, digits, dot, dash, underscore)`, 2);

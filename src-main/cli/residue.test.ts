@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeRunningFile } from '../trace';
 
 // cancel and stop print what a session leaves behind. A stand-in door answers with residue the
-// way seed 000 shows it, and a sleeping child process plays the session's process for stop.
+// way docs/door.md describes it, and a sleeping child process plays the session's process for stop.
 
 const BIN = resolve(__dirname, '../../bin/capsule.js');
 const SESSION = 'ses_019ed2af53da75c2aefee84ee10c34af';

@@ -1,6 +1,6 @@
 import { describeResidue, type ResidueItem } from '../../src-shared/residue';
 
-// How the terminal names what a canceled task or a stopped session leaves behind (seed 000):
+// How the terminal names what a canceled task or a stopped session leaves behind (docs/door.md):
 // `running: <command>` for a detached shell command, `ended: <capsule> (<child session>)` for a
 // delegation the cancel ended.
 

@@ -2,7 +2,7 @@ import { liveSinceOf, taskInterrupted, type SessionSummary, type TaskSummary, ty
 import { columns, formatDuration, formatTime, ruler } from './format';
 import { UserError } from './errors';
 
-// The summary of seed 000's step 7: a Session block, a Tasks table (turns, tokens in/out,
+// The summary docs/door.md (the terminal) describes: a Session block, a Tasks table (turns, tokens in/out,
 // status, duration), a Harness block where a harness ran; or the raw events, filtered.
 
 const shortTask = (id: string) => id.slice(0, 12);

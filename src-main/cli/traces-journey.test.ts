@@ -91,8 +91,8 @@ function freePort(): Promise<number> {
 }
 
 /** Who was asked what, and the answers, of a recorded formation run (its entry capsule's trace). */
-function askedOf(session: string) {
-  return askedOfRun(gatherRun(join(home, 'records', session, 'trace.jsonl'), join(home, 'records')));
+async function askedOf(session: string) {
+  return askedOfRun(await gatherRun(join(home, 'records', session, 'trace.jsonl'), join(home, 'records')));
 }
 
 beforeAll(async () => {
@@ -141,7 +141,7 @@ it('records a real-model formation run, rehearses it offline, forks it, tests it
   const orch = live.capsules.orchestrator.session;
   expect(anthropic.requests).toHaveLength(2);
   expect(chat.requests).toHaveLength(1);
-  const recorded = askedOf(orch);
+  const recorded = await askedOf(orch);
   expect(recorded).toEqual([{ text: TASK, answer: ANSWER, exitStatus: 'ok', delegations: [{ from: 'orchestrator', to: 'worker', text: DELEGATED, answer: WORKER_SAYS }] }]);
 
   // 2. One trace in the OTLP backend: both capsules' spans, every parent among them, the worker's
@@ -180,7 +180,7 @@ it('records a real-model formation run, rehearses it offline, forks it, tests it
   const offline = await serve(rehearsal, baseEnv());
   expect(await offline.ask(TASK)).toBe(ANSWER);
   expect(await offline.stop()).toBe(0);
-  expect(askedOf(offline.capsules.orchestrator.session)).toEqual(recorded);
+  expect(await askedOf(offline.capsules.orchestrator.session)).toEqual(recorded);
 
   // 5. Fork at turn 2 with an edited message: turn 1 replays, the real model answers turn 2 and sees the edit.
   anthropic = await startFakeProvider('anthropic', { key: ANTHROPIC_KEY });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOOR_EXTENSION_URI } from '../../src-shared/a2a';
 import { startTestSession, type TestSession } from '../runtime/testing';
 
-// ListTasks paging and filters (a2a-v1.md §7), and the agent card.
+// ListTasks paging and filters (docs/door.md, ListTasks), and the agent card.
 
 let ts: TestSession;
 const ids: string[] = [];

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe('exports.methods', () => {
-  it('maps 1.0 names and seed 004 / 0.3 names to the methods served; no list serves all', () => {
+  it('maps 1.0 names and older 0.3 names to the methods served; no list serves all', () => {
     expect(servedMethods(undefined)).toBeUndefined();
     expect([...(servedMethods(['tasks/send', 'tasks/get', 'ListTasks']) ?? [])]).toEqual(['SendMessage', 'GetTask', 'ListTasks']);
     const served = servedMethods(['SendMessage']);

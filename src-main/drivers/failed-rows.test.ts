@@ -4,7 +4,7 @@ import { traceLines } from '../runtime/trace-lines';
 import { CASES, KEY, type DriverCase } from './fakes/cases';
 import { startFakeProvider, type FakeProvider, type FakeReply } from './fakes';
 
-// Seed 000's TASK_STATE_FAILED row (and the max_tokens COMPLETED exception) with real drivers on
+// The failure rules of docs/door.md (and the max_tokens COMPLETED exception) with real drivers on
 // their providers' wires: the stop reasons, usage and errors the drivers map are the ones the
 // loop's rules act on.
 

@@ -2,7 +2,7 @@ import type { DriverKind } from '../../src-shared/manifest';
 import type { Artifact, Message, Part } from '../../src-shared/a2a';
 
 // The one interface between the agent loop (runtime/) and a model. A driver runs one turn; the
-// loop owns turns, tools, limits and failure rules (seed 000's task-state table).
+// loop owns turns, tools, limits and failure rules (docs/door.md, task states and failure rules).
 
 /** A tool call the model asked for. */
 export interface ToolCall {

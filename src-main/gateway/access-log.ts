@@ -1,9 +1,11 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AccessEntryView } from '../../src-shared/contract';
+import { createLineAppender } from '../trace';
 
 // The gateway's access log: one entry per external call, kept in a ring for live views and
-// appended to <dataDir>/gateway-access.jsonl. It names the token by its id, never the token: a
+// appended to <dataDir>/gateway-access.jsonl (queued and written off the main thread: a hundred
+// calls a second must not each wait on the disk). It names the token by its id, never the token: a
 // caller may still put one where it does not belong (a query string, the path, a capsule name),
 // so what the caller wrote is logged only as a shape — the path without its query or fragment,
 // odd or long segments as `*` — and anything token-shaped is redacted before an entry is kept.
@@ -17,6 +19,8 @@ export interface AccessLog {
   record(entry: AccessEntry): void;
   recent(limit?: number): AccessEntry[];
   onAccess(listener: (entry: AccessEntry) => void): () => void;
+  /** Resolves once every entry recorded so far is in the file (the gateway awaits it on close). */
+  flush(): Promise<void>;
 }
 
 /** Gateway tokens are `capsule_` and 43 base64url characters; a shorter run is still redacted. */
@@ -47,7 +51,7 @@ export function pathForLog(url: string, presented?: string): string {
 
 export function createAccessLog(dataDir: string, capacity = 500): AccessLog {
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, ACCESS_LOG_FILE);
+  const file = createLineAppender(join(dataDir, ACCESS_LOG_FILE), { mode: 0o600 });
   const ring: AccessEntry[] = [];
   const listeners = new Set<(e: AccessEntry) => void>();
   return {
@@ -56,11 +60,8 @@ export function createAccessLog(dataDir: string, capacity = 500): AccessLog {
       const entry: AccessEntry = { ...raw, method: redactForLog(raw.method), capsule: raw.capsule === null ? null : redactForLog(raw.capsule) };
       ring.push(entry);
       if (ring.length > capacity) ring.shift();
-      try {
-        appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-      } catch {
-        // A full disk must not fail the call; the ring still has the entry.
-      }
+      // A full disk must not fail the call; the ring still has the entry.
+      file.append(JSON.stringify(entry));
       for (const l of listeners) {
         try {
           l(entry);
@@ -68,6 +69,7 @@ export function createAccessLog(dataDir: string, capacity = 500): AccessLog {
       }
     },
     recent: (limit = capacity) => ring.slice(-limit),
+    flush: () => file.flush(),
     onAccess(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -86,6 +86,7 @@ describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
     const entries = t.gateway.access.recent();
     expect(entries.some((e) => e.method === 'SendMessage' && e.outcome === 'ok' && e.tokenId?.startsWith('tok_'))).toBe(true);
     expect(entries.some((e) => e.method === 'SendStreamingMessage' && e.outcome === 'stream')).toBe(true);
+    await t.gateway.access.flush();
     const file = readFileSync(join(t.dataDir, 'gateway-access.jsonl'), 'utf8');
     expect(file).toContain('"method":"CancelTask"');
     expect(file).not.toContain(token);

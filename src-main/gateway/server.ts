@@ -208,6 +208,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       for (const set of streams.values()) for (const close of [...set]) close();
       exposures.dispose();
       await app.close();
+      await access.flush();
     },
   };
 }

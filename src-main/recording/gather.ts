@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { findTraceFiles, readTraceLines, sessionIdOfTrace } from '../trace';
+import { findTraceFiles, readTraceLinesAsync, sessionIdOfTrace } from '../trace';
 import { recordedSession, type RecordedSession, type RecordedTask } from './tasks';
 
 // A formation run as it is recorded on this machine: the session asked for, and every session
@@ -33,13 +33,14 @@ export interface RecordedRun {
 /** Bounds the walk: a formation deeper or wider than this is cut there, and says so. */
 const MAX_SESSIONS = 256;
 
-function readSession(path: string): RecordedSession {
-  return recordedSession(readTraceLines(path).lines.map((l) => l.event));
+// Read without blocking: the Studio's replay and rehearsal run this in the window's process.
+async function readSession(path: string): Promise<RecordedSession> {
+  return recordedSession((await readTraceLinesAsync(path)).lines.map((l) => l.event));
 }
 
 /** `taskId`: only that task of the session asked for, and what it caused (else every task of it). */
-export function gatherRun(tracePath: string, recordsRoot: string, opts: { taskId?: string } = {}): RecordedRun {
-  const root = readSession(tracePath);
+export async function gatherRun(tracePath: string, recordsRoot: string, opts: { taskId?: string } = {}): Promise<RecordedRun> {
+  const root = await readSession(tracePath);
   const notes: string[] = [];
   const capsules = new Map<string, RecordedCapsule>();
   const sessionPaths = new Map<string, string>([[root.sessionId, tracePath]]);
@@ -55,10 +56,10 @@ export function gatherRun(tracePath: string, recordsRoot: string, opts: { taskId
     return [...near, ...allTraces()].find((p) => sessionIdOfTrace(p) === sessionId);
   };
   let byTraceparent: Map<string, string> | undefined;
-  const locateByTraceparent = (tp: string): string | undefined => {
+  const locateByTraceparent = async (tp: string): Promise<string | undefined> => {
     if (!byTraceparent) {
       byTraceparent = new Map();
-      for (const p of allTraces()) for (const t of readSession(p).tasks) if (t.traceparent) byTraceparent.set(t.traceparent, p);
+      for (const p of allTraces()) for (const t of (await readSession(p)).tasks) if (t.traceparent) byTraceparent.set(t.traceparent, p);
     }
     return byTraceparent.get(tp);
   };
@@ -76,7 +77,7 @@ export function gatherRun(tracePath: string, recordsRoot: string, opts: { taskId
 
   const visited = new Set<string>();
   let cut = false;
-  const walk = (s: RecordedSession, tasks: RecordedTask[]) => {
+  const walk = async (s: RecordedSession, tasks: RecordedTask[]): Promise<void> => {
     add(s, tasks);
     for (const task of tasks) {
       for (const d of task.delegations) {
@@ -88,22 +89,22 @@ export function gatherRun(tracePath: string, recordsRoot: string, opts: { taskId
           cut = true;
           return;
         }
-        const path = (d.childSessionId && locate(d.childSessionId, s)) || (d.traceparent && locateByTraceparent(d.traceparent));
+        const path = (d.childSessionId && locate(d.childSessionId, s)) || (d.traceparent && (await locateByTraceparent(d.traceparent)));
         if (!path) {
           notes.push(`${d.capsule || d.to}: its records (session ${d.childSessionId || 'unknown'}) are not on this machine; in the replay it answers with acknowledgements`);
           continue;
         }
-        const peer = readSession(path);
+        const peer = await readSession(path);
         sessionPaths.set(peer.sessionId, path);
         // The peer names itself: a delegation addressed by URL is to this capsule.
         if (peer.capsule) d.capsule = peer.capsule;
         // The peer's tasks that this delegation caused (same traceparent); a sub-capsule started
         // for the delegation has no others.
         const caused = peer.tasks.filter((t) => !d.traceparent || t.traceparent === d.traceparent);
-        walk(peer, caused);
+        await walk(peer, caused);
       }
     }
   };
-  walk(root, opts.taskId ? root.tasks.filter((t) => t.taskId === opts.taskId) : root.tasks);
+  await walk(root, opts.taskId ? root.tasks.filter((t) => t.taskId === opts.taskId) : root.tasks);
   return { entry: root.capsule || root.sessionId, sessionId: root.sessionId, capsules: [...capsules.values()], notes, paths: Object.fromEntries(sessionPaths) };
 }

@@ -31,8 +31,8 @@ export interface Rehearsal {
 const SAFE_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/i;
 
 /** Reads the run behind a session's trace and makes every capsule's script and manifest. */
-export function makeRehearsal(tracePath: string, opts: RehearsalOptions): Rehearsal {
-  const run = gatherRun(tracePath, opts.recordsRoot);
+export async function makeRehearsal(tracePath: string, opts: RehearsalOptions): Promise<Rehearsal> {
+  const run = await gatherRun(tracePath, opts.recordsRoot);
   const notes = [...run.notes];
   const names = new Set(run.capsules.map((c) => c.capsule));
   // A delegation the model addressed by URL goes, in the replay, to the capsule that answered it.

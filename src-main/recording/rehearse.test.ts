@@ -46,7 +46,7 @@ describe('capsule rehearse', () => {
     rec = await recordFormation();
     // The model echoed the key; the trace (the rehearsal's only source) has it masked.
     expect(answersOf(traceOf(rec.orch))).toEqual(['Summary and questions are in. (***)']);
-    const r = makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 });
+    const r = await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 });
     expect(r.run.capsules.map((c) => c.capsule)).toEqual(['orchestrator', 'worker-a', 'worker-b']);
     expect(r.notes).toEqual([]);
     const out = join(rec.s.dir, 'rehearsal');
@@ -97,7 +97,7 @@ describe('capsule rehearse', () => {
   it('says which turn diverged when the new run does not repeat the recorded input', async () => {
     rec = await recordFormation();
     const out = join(rec.s.dir, 'rehearsal');
-    const manifests = saveRehearsal(out, makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 }));
+    const manifests = saveRehearsal(out, await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 }));
     // Each reply is chosen by the exact recorded task text.
     const a = parse(readFileSync(manifests['worker-a'], 'utf8'));
     expect(a.inference.rehearsal.replies[0].when).toBe('/^Summarise the report\\.$/');
@@ -112,7 +112,7 @@ describe('capsule rehearse', () => {
 
   it('notes a turn whose tool results differ from the recording, and still replays it', async () => {
     rec = await recordFormation();
-    const r = makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 });
+    const r = await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 });
     // worker-b's recording is lost: it acknowledges instead, so turn 2 follows different results.
     r.manifests.delete('worker-b');
     const out = join(rec.s.dir, 'rehearsal');
@@ -131,12 +131,12 @@ describe('capsule rehearse', () => {
     rec = await recordFormation();
     // worker-a also served another caller, who sent it no traceparent.
     await rpc(rec.a.url, 'SendMessage', { message: userMessage('an unrelated caller'), configuration: { returnImmediately: false } });
-    const r = makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 });
+    const r = await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 });
     const a = r.run.capsules.find((c) => c.capsule === 'worker-a')!;
     expect(a.tasks.map((t) => t.text)).toEqual(['Summarise the report.']);
     expect(r.scripts.get('worker-a')!.replies.map((x) => x.when)).toEqual(['/^Summarise the report\\.$/']);
     // Without worker-a's records the run is still rehearsed, and the note says what is missing.
-    const elsewhere = makeRehearsal(rec.orch.trace.path, { recordsRoot: join(rec.s.dir, 'nowhere'), speed: 0 });
+    const elsewhere = await makeRehearsal(rec.orch.trace.path, { recordsRoot: join(rec.s.dir, 'nowhere'), speed: 0 });
     expect(elsewhere.run.capsules.map((c) => c.capsule)).toEqual(['orchestrator', 'worker-b']);
     expect(elsewhere.notes).toEqual([expect.stringMatching(/^127\.0\.0\.1:\d+: its records \(session unknown\) are not on this machine; in the replay it answers with acknowledgements$/)]);
   });
@@ -144,8 +144,8 @@ describe('capsule rehearse', () => {
   it('scales recorded timings by --speed', async () => {
     rec = await recordFormation();
     const recorded = traceOf(rec.orch).filter((l) => l.event_type === 'inference');
-    const half = makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 2 }).scripts.get('orchestrator')!;
-    const none = makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 }).scripts.get('orchestrator')!;
+    const half = (await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 2 })).scripts.get('orchestrator')!;
+    const none = (await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 })).scripts.get('orchestrator')!;
     expect(half.replies[0].turns.map((t) => t.delay_ms ?? 0)).toEqual(recorded.map((l) => Math.round(l.duration_ms / 2) || 0));
     expect(none.replies[0].turns.every((t) => t.delay_ms === undefined)).toBe(true);
     expect(half.recorded_from).toBe(rec.orch.id);

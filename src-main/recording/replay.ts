@@ -1,7 +1,7 @@
 import { MAX_REPLAY_BYTES, MAX_REPLAY_LINE_BYTES, MAX_REPLAY_LINES, type ReplayLine, type ReplayRun, type ReplayStep, type ReplayTaskState } from '../../src-shared/contract';
 import { createFlowTracker, type TraceEvent } from '../../src-shared/trace';
 import type { TaskState } from '../../src-shared/a2a';
-import { readTraceLines } from '../trace';
+import { readTraceLinesAsync } from '../trace';
 import { gatherRun } from './gather';
 
 // A recorded formation run read for the Studio's replay: the sessions the rehearsal walk finds
@@ -56,8 +56,8 @@ function taskStateOf(e: TraceEvent & Record<string, unknown>, failures: Map<stri
 }
 
 /** One session's lines of the run's tasks, each with what it changed. */
-function readSession(path: string, order: number, capsule: string, runTasks: Set<string>): { entries: Entry[]; cut: boolean } {
-  const chunk = readTraceLines(path, 0, MAX_SESSION_BYTES);
+async function readSession(path: string, order: number, capsule: string, runTasks: Set<string>): Promise<{ entries: Entry[]; cut: boolean }> {
+  const chunk = await readTraceLinesAsync(path, 0, MAX_SESSION_BYTES);
   const tracker = createFlowTracker();
   const failures = new Map<string, string>();
   const entries: Entry[] = [];
@@ -80,8 +80,8 @@ function readSession(path: string, order: number, capsule: string, runTasks: Set
 }
 
 /** The run behind a session (or one of its tasks), read for replay from its traces alone. */
-export function replayOf(tracePath: string, recordsRoot: string, opts: { taskId?: string } = {}): ReplayRun {
-  const run = gatherRun(tracePath, recordsRoot, opts);
+export async function replayOf(tracePath: string, recordsRoot: string, opts: { taskId?: string } = {}): Promise<ReplayRun> {
+  const run = await gatherRun(tracePath, recordsRoot, opts);
   const notes = [...run.notes];
   const runTasks = new Set(run.capsules.flatMap((c) => c.tasks.map((t) => t.taskId)));
   const all: Entry[] = [];
@@ -91,7 +91,7 @@ export function replayOf(tracePath: string, recordsRoot: string, opts: { taskId?
     for (const id of c.sessionIds) {
       const path = run.paths[id];
       if (!path) continue;
-      const read = readSession(path, order++, c.capsule, runTasks);
+      const read = await readSession(path, order++, c.capsule, runTasks);
       if (read.cut) {
         truncated = true;
         notes.push(`${c.capsule}: its trace is over ${MAX_SESSION_BYTES / 1024 / 1024} MiB; only its start is replayed`);

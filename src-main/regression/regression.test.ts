@@ -21,7 +21,7 @@ async function workspaceWithTest() {
   rec = await recordFormation();
   const ws = rec.s.dir;
   writeFileSync(join(ws, 'formation.yaml'), stringify({ capsules: ['orchestrator', 'worker-a', 'worker-b'].map((id) => ({ id, manifest: `${id}/murmur.yaml` })), remotes: [] }));
-  const test = testFromRehearsal(makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 }));
+  const test = testFromRehearsal(await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 }));
   mkdirSync(join(ws, 'tests'), { recursive: true });
   const file = join(ws, 'tests', 'recorded.yaml');
   writeFileSync(file, testFileText(test));

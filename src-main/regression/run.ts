@@ -89,7 +89,7 @@ async function runTasks(test: TestFile, members: Member[], scratch: string): Pro
   } finally {
     await session.end('capsule test finished');
   }
-  const run = gatherRun(session.trace.path, join(home, 'records'));
+  const run = await gatherRun(session.trace.path, join(home, 'records'));
   const asked = askedOfRun(run);
   const mismatches = test.tasks.flatMap((t, i) => compareTask(i, t, asked[i]));
   for (const c of run.capsules) for (const t of c.tasks) for (const d of t.divergences) mismatches.push({ path: `replay: ${c.capsule} turn ${d.turn}`, expected: 'follows its recording', actual: d.reason });

@@ -33,7 +33,7 @@ async function cancelLive(core: SessionCore, t: LiveTask, by: string): Promise<C
       parts: residue.map((data) => ({ data, mediaType: 'application/json' })),
     });
   }
-  // A harness that had to be killed says so in the terminal status (seed 000, process transport).
+  // A harness that had to be killed says so in the terminal status (docs/door.md, cancel).
   const note = works.map((w) => w.canceledStatus?.()).find(Boolean);
   core.registry.setStatus(t, 'TASK_STATE_CANCELED', note ? statusMessage(t.id, t.contextId, note) : undefined);
   traceTask(core, t, { event_type: 'task_canceled', interrupted, in_flight: inFlight, residue, by });

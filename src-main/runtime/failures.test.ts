@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSession, type TestSession } from './testing';
 import { traceLines } from './trace-lines';
 
-// Seed 000's TASK_STATE_FAILED row, rule by rule, with rehearsal scripts; and the cut-off reply
+// The failure rules of docs/door.md, rule by rule, with rehearsal scripts; and the cut-off reply
 // on the last allowed turn that still completes.
 
 let ts: TestSession | undefined;

@@ -5,7 +5,7 @@ import type { Tool } from './tool-types';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
 import { checkAnswer, correction, parseAnswerJson, renderAnswer, RESPOND_TOOL, respondTool, respondsValidator } from './responds';
 
-// The agent loop: driver turns with tools, under the limits of seed 000's TASK_STATE_FAILED row.
+// The agent loop: driver turns with tools, under the failure rules of docs/door.md.
 // Each turn: ask the model; run the tool calls it made (concurrently); stop when it answers.
 // With an output contract (manifest `responds`) the answer must match it: one that does not is
 // shown its problems and asked again while turns are left, and fails the task after the last.

@@ -3,7 +3,7 @@ import { startTestSession, type TestSession } from './testing';
 import { traceLines } from './trace-lines';
 
 // The output contract (manifest `responds`) on the rehearsal driver: the script gives the data
-// (seed 004's `assuming`), an unscripted turn answers a sample of the shape, an answer that does
+// (the `assuming` answer), an unscripted turn answers a sample of the shape, an answer that does
 // not fit is retried within max_turns and then fails naming the field; the card says JSON; and an
 // orchestrator's delegate_task gets the worker's structured answer.
 

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 // Where each indexed line lives. A session's lines are kept in blocks of BLOCK consecutive lines,
 // one row per block, as packed columns (offset, time, length, task ordinal, type code): a row per
 // line cost ingest a b-tree insert per event, the largest single cost of keeping up with 100k
-// events/s (PERFORMANCE.md). Every read is a walk over consecutive lines anyway (a page, a task's
+// events/s (docs/performance.md). Every read is a walk over consecutive lines anyway (a page, a task's
 // span, a text run), so a block is read whole and picked from in memory.
 //
 // The last block of a session is usually partial; the next ingest reads it back and rewrites it.

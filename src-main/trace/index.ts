@@ -3,11 +3,12 @@ export { createStreamMask, type StreamMask } from './stream-mask';
 export { createTraceStore, type TraceStore, type TraceStoreOptions, type IngestReport, type SyncReport } from './store';
 export { builtWorkerFile, createTraceIndexer, type TraceIndexer, type IndexProgress } from './indexer';
 export type { SessionSummary, SessionFamily, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';
-export { readTraceLines, readRawTraceLines, type TraceChunk, type TraceLine } from './jsonl';
+export { readTraceLines, readTraceLinesAsync, readRawTraceLines, type TraceChunk, type TraceLine } from './jsonl';
 export { createMasker } from './mask';
 export { compactOf, compactTask, expandTask, taskOfCompact, type CompactTask } from './final-task';
 export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index';
 export { findTraceFiles } from './records';
+export { createLineAppender, type LineAppender } from './appender';
 export { liveSinceOf, taskInterrupted } from './outcome';
 export { listRunningSessions, writeRunningFile, removeRunningFile, pidAlive, hostAlive, processStart, type RunningSession, type RunningFile } from './running';
 export {

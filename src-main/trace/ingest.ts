@@ -8,7 +8,7 @@ import { ftsRowid, isSparseType } from './schema';
 // the list views need, and FTS rows for the text people search. Runs inside the caller's
 // transaction; statements are prepared once per database.
 //
-// Ingest must keep up with 100k events/s (PERFORMANCE.md), so: lines are stored a block at a
+// Ingest must keep up with 100k events/s (docs/performance.md), so: lines are stored a block at a
 // time (blocks.ts), only lines whose fields the index needs are JSON-parsed (the others are read by a
 // cheap scan of the line head), and a full-text row holds the text of a run of up to TEXT_GROUP
 // consecutive text-carrying lines (task text, answers, failures, inference text) rather than one

@@ -1,5 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 // Reads trace.jsonl from a byte offset. Only complete lines (ending in "\n") are returned, so a
 // line still being written, or torn by a crash mid-write, is left for later and reported instead
@@ -45,11 +46,7 @@ export function readTraceLines(path: string, start = 0, maxBytes = Infinity): Tr
   const raw = readRawTraceLines(path, start, maxBytes);
   const lines: TraceLine[] = [];
   const bad: number[] = [];
-  for (const l of raw.lines) {
-    const event = parseEvent(l.text);
-    if (event) lines.push({ offset: l.offset, bytes: l.bytes, text: l.text, event });
-    else bad.push(l.offset);
-  }
+  parseInto(raw.lines, lines, bad);
   return { lines, end: raw.end, size: raw.size, torn: raw.torn, bad };
 }
 
@@ -58,20 +55,75 @@ export function readRawTraceLines(path: string, start = 0, maxBytes = Infinity):
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const lines: RawTraceLine[] = [];
-    let pos = start;
-    let carry: Buffer | null = null;
-    let carryAt = start;
-    let end = start;
+    const split = lineSplitter(start, maxBytes);
     const buf = Buffer.allocUnsafe(CHUNK);
-    while (pos < size && end - start < maxBytes) {
+    for (let pos = start; pos < size && !split.full(); ) {
       const n = readSync(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
       if (n <= 0) break;
-      const data: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
-      const base = carry ? carryAt : pos;
+      split.push(buf.subarray(0, n), pos);
       pos += n;
+    }
+    return split.chunk(size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The chunk an asynchronous read hands the main thread at a time: parsing one stays a few ms. */
+const ASYNC_CHUNK = 512 * 1024;
+
+/**
+ * readTraceLines for the main process at run time (a replay, a rehearsal): the file is read in
+ * pieces off the main thread and each piece parsed between reads, so a big trace never holds the
+ * window's thread for longer than one piece takes.
+ */
+export async function readTraceLinesAsync(path: string, start = 0, maxBytes = Infinity): Promise<TraceChunk> {
+  const file = await open(path, 'r');
+  try {
+    const size = (await file.stat()).size;
+    const split = lineSplitter(start, maxBytes);
+    const buf = Buffer.allocUnsafe(ASYNC_CHUNK);
+    const lines: TraceLine[] = [];
+    const bad: number[] = [];
+    for (let pos = start; pos < size && !split.full(); ) {
+      const { bytesRead } = await file.read(buf, 0, Math.min(ASYNC_CHUNK, size - pos), pos);
+      if (bytesRead <= 0) break;
+      split.push(buf.subarray(0, bytesRead), pos);
+      pos += bytesRead;
+      parseInto(split.take(), lines, bad);
+    }
+    const raw = split.chunk(size);
+    return { lines, end: raw.end, size: raw.size, torn: raw.torn, bad };
+  } finally {
+    await file.close();
+  }
+}
+
+function parseInto(raw: readonly RawTraceLine[], lines: TraceLine[], bad: number[]): void {
+  for (const l of raw) {
+    const event = parseEvent(l.text);
+    if (event) lines.push({ offset: l.offset, bytes: l.bytes, text: l.text, event });
+    else bad.push(l.offset);
+  }
+}
+
+/**
+ * Cuts pieces of a file, read in order from `start`, into complete lines: a line cut at a piece's
+ * end waits for the next. Stops taking lines once about `maxBytes` were read (whole lines).
+ */
+function lineSplitter(start: number, maxBytes: number) {
+  let lines: RawTraceLine[] = [];
+  let carry: Buffer | null = null;
+  let carryAt = start;
+  let end = start;
+  const full = () => end - start >= maxBytes;
+  return {
+    full,
+    push(piece: Buffer, pos: number): void {
+      const data: Buffer = carry ? Buffer.concat([carry, piece]) : piece;
+      const base = carry ? carryAt : pos;
       let from = 0;
-      // Traces are mostly ASCII: then a byte is a character, the chunk decodes once and lines are
+      // Traces are mostly ASCII: then a byte is a character, the piece decodes once and lines are
       // slices of it. Otherwise each line decodes on its own.
       const ascii = isAscii(data) ? data.toString('latin1') : null;
       for (;;) {
@@ -84,17 +136,23 @@ export function readRawTraceLines(path: string, start = 0, maxBytes = Infinity):
         from = nl + 1;
         end = base + from;
         if (!blank) lines.push({ offset: at, bytes: base + nl - at, text });
-        if (end - start >= maxBytes) break;
+        if (full()) break;
       }
-      if (end - start >= maxBytes) break;
-      carry = from < data.length ? Buffer.from(data.subarray(from)) : null;
+      // Copied: the reader reuses its buffer for the next piece.
+      carry = !full() && from < data.length ? Buffer.from(data.subarray(from)) : null;
       carryAt = base + from;
-    }
-    const torn = end - start < maxBytes && end < size ? { offset: end, bytes: size - end } : undefined;
-    return { lines, end, size, torn };
-  } finally {
-    closeSync(fd);
-  }
+    },
+    /** The lines cut so far, handed over (the next call returns only newer ones). */
+    take(): RawTraceLine[] {
+      const out = lines;
+      lines = [];
+      return out;
+    },
+    chunk(size: number): RawTraceChunk {
+      const torn = !full() && end < size ? { offset: end, bytes: size - end } : undefined;
+      return { lines: this.take(), end, size, torn };
+    },
+  };
 }
 
 /** The line as a trace event, or null when it is not a JSON object with an event_type. */

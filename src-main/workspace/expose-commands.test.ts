@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyCardSignature } from '../gateway';
 import { createTestStudio, type TestStudio } from './test-studio';
 
@@ -38,7 +38,10 @@ describe('expose commands', () => {
     expect(entry).toMatchObject({ capsule: 'writer', tokenId: answer.exposure.tokenId, outcome: 'ok', status: 200 });
     expect(await t.core.invoke('expose.accessLog', { capsuleId: 'writer' })).toContainEqual(entry);
     expect(JSON.stringify(t.events)).not.toContain(answer.token);
-    expect(readFileSync(join(t.home, 'data', 'gateway', 'gateway-access.jsonl'), 'utf8')).not.toContain(answer.token);
+    // The access log is written off the main thread: wait for the call's line, then look in the file.
+    const logFile = join(t.home, 'data', 'gateway', 'gateway-access.jsonl');
+    await vi.waitFor(() => expect(readFileSync(logFile, 'utf8')).toContain('"method":"SendMessage"'));
+    expect(readFileSync(logFile, 'utf8')).not.toContain(answer.token);
   });
 
   it('card preview is the signed card callers get', async () => {

@@ -6,10 +6,10 @@ import { findTraceFiles, sessionIdOfTrace } from '../trace';
 // "Replay" in the sessions browser and the command palette: the recorded run read from its
 // traces, for the Studio to play on the canvas. Reads files only: no session starts, no door is called.
 
-export function replayRecordedRun(recordsRoot: string, sessionId: string, tracePath: string | undefined, taskId?: string): ReplayRun {
+export async function replayRecordedRun(recordsRoot: string, sessionId: string, tracePath: string | undefined, taskId?: string): Promise<ReplayRun> {
   const path = tracePath && existsSync(tracePath) ? tracePath : findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
   if (!path) throw new CoreError('not_found', `No records of session ${sessionId} on this machine.`);
-  const run = replayOf(path, recordsRoot, taskId ? { taskId } : {});
+  const run = await replayOf(path, recordsRoot, taskId ? { taskId } : {});
   if (taskId && run.lines.every((l) => l.event.task_id !== taskId)) throw new CoreError('not_found', `Session ${sessionId} has no task ${taskId}.`);
   return run;
 }

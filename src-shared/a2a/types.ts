@@ -1,4 +1,4 @@
-/** A2A 1.0 wire types (ProtoJSON shapes, lowerCamelCase), as in reference/a2a-v1.md. */
+/** A2A 1.0 wire types (ProtoJSON shapes, lowerCamelCase), as the A2A 1.0 specification defines them. */
 
 export const TASK_STATES = [
   'TASK_STATE_UNSPECIFIED',

@@ -19,7 +19,7 @@ export const A2A_METHODS = [
 export type A2AMethod = (typeof A2A_METHODS)[number];
 
 /**
- * Older names a manifest may use (seed 004 writes `tasks/send`, `tasks/get`): 0.3 and 0.1 method
+ * Older names a manifest may use (older manifests write `tasks/send`, `tasks/get`; docs/door.md): 0.3 and 0.1 method
  * names mapped to the 1.0 methods doing that job. The push-config names cover the four methods.
  */
 const OLDER_NAMES: Record<string, readonly A2AMethod[]> = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isServableMethod } from './methods';
 
-// The murmur.yaml format of seed 000, plus what the product adds (description, skills, system
+// The murmur.yaml format (docs/door.md), plus what the product adds (description, skills, system
 // prompt, rehearsal script, shell allow list, spend ceiling, input contract). Every object is
 // strict so that a misspelt key is reported instead of silently ignored.
 
@@ -178,7 +178,7 @@ export const manifestSchema = z.strictObject({
   exports: z
     .strictObject({
       peer_tasks: z.strictObject({ accept: z.boolean().default(false) }).optional(),
-      /** The A2A methods the door serves (1.0 names, or seed 004's 0.3 names); absent serves all. */
+      /** The A2A methods the door serves (1.0 names, or the older 0.3 names, docs/door.md); absent serves all. */
       methods: z.array(z.string().refine(isServableMethod, 'not an A2A method name (e.g. SendMessage, GetTask, or tasks/send)')).optional(),
     })
     .optional(),

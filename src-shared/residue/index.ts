@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Residue: what a canceled task or a stopped session leaves behind (seed 000, "What the cancel
+// Residue: what a canceled task or a stopped session leaves behind (docs/door.md, "Cancel and residue"; "What the cancel
 // names"). CancelTask carries it as an artifact named `residue` with one data part per item;
 // murmur.StopSession as a `residue` array. Doors are other programs, so every item is parsed here,
 // once, for the CLI, the Studio and the tests alike; anything that is not an item is skipped.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeResidue, parseResidueList, residueOfTask } from './index';
 
-// The residue shapes of seed 000: one data part per item in CancelTask's artifact, a plain list in
+// The residue shapes of docs/door.md: one data part per item in CancelTask's artifact, a plain list in
 // murmur.StopSession's answer.
 
 const shell = { kind: 'detached_shell', work_id: 'wrk_9f2a1c', binary: 'bash', command: 'sleep 30', started_at_ms: 1757068800123 } as const;

@@ -2,7 +2,7 @@ import type { TaskState } from '../a2a/types';
 
 /**
  * Trace events, one JSON object per line of trace.jsonl. Every line has `ts` (RFC 3339 ms),
- * `event_type` and `session_id`; task events add `task_id`. Fields are snake_case as in seed 000.
+ * `event_type` and `session_id`; task events add `task_id`. Fields are snake_case (docs/trace-events.md).
  */
 export interface TraceBase {
   ts: string;

@@ -4,7 +4,7 @@ import { withHistory } from '../../runtime/tasks';
 import type { MethodHandler } from '../methods';
 import { DEFAULT_HISTORY_LENGTH, historyLength, obj, parseParams, taskState } from '../params';
 
-// ListTasks (a2a-v1.md §7): filters, newest first by status timestamp, opaque cursor paging;
+// ListTasks (docs/door.md): filters, newest first by status timestamp, opaque cursor paging;
 // nextPageToken is always present ("" on the last page); artifacts only with includeArtifacts.
 
 const listParams = obj({

@@ -15,7 +15,7 @@ export interface PushTiming {
   backoffMs: readonly number[];
 }
 
-/** Seed 001: 10 s per POST, 3 attempts, 1 s then 5 s between them. */
+/** docs/door.md: 10 s per POST, 3 attempts, 1 s then 5 s between them. */
 export const DEFAULT_PUSH_TIMING: PushTiming = { timeoutMs: 10_000, backoffMs: [1_000, 5_000] };
 
 /** Media type of a push body (A2A 1.0: the StreamResponse as JSON). */

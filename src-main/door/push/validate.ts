@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalidParams, type TaskPushNotificationConfig } from '../../../src-shared/a2a';
 
-// The rules of seed 001 for a webhook: https only, except plain http to this machine for local
+// The rules for a webhook (docs/door.md, push notifications): https only, except plain http to this machine for local
 // testing, and never userinfo in the URL (credentials belong in `authentication`, where they are
 // kept out of traces). Any https host is accepted: the caller owns the webhook it registers.
 

@@ -14,8 +14,11 @@ export interface LiveSettings {
 
 interface Live {
   settings: LiveSettings;
-  open: Set<{ sse: SseStream; beforeDoorCloses(): void }>;
+  open: Set<{ sse: SseStream; beforeDoorCloses(): void | Promise<void> }>;
 }
+
+/** How long a closing door waits for a stream's last words (a watch finishing its replay of the file). */
+const LAST_WORDS_MS = 2000;
 
 const bySession = new WeakMap<Session, Live>();
 
@@ -35,8 +38,8 @@ export function configureStreams(session: Session, settings: Partial<LiveSetting
 
 export const streamSettings = (session: Session): LiveSettings => liveOf(session).settings;
 
-/** Tracks an open stream until it closes; `beforeDoorCloses` writes its last words. */
-export function trackStream(session: Session, sse: SseStream, beforeDoorCloses: () => void = () => {}): void {
+/** Tracks an open stream until it closes; `beforeDoorCloses` writes its last words (waited for up to LAST_WORDS_MS). */
+export function trackStream(session: Session, sse: SseStream, beforeDoorCloses: () => void | Promise<void> = () => {}): void {
   const open = liveOf(session).open;
   const entry = { sse, beforeDoorCloses };
   open.add(entry);
@@ -49,12 +52,18 @@ export const openStreams = (session: Session): number => liveOf(session).open.si
 /** Closes a session's open streams when its door starts closing. */
 export const liveStreamsPlugin: FastifyPluginAsync<{ session: Session }> = async (app, { session }) => {
   app.addHook('preClose', async () => {
-    for (const entry of [...liveOf(session).open]) {
-      try {
-        entry.beforeDoorCloses();
-      } finally {
-        entry.sse.close();
-      }
-    }
+    await Promise.all(
+      [...liveOf(session).open].map(async (entry) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([entry.beforeDoorCloses(), new Promise<void>((r) => (timer = setTimeout(r, LAST_WORDS_MS)))]);
+        } catch {
+          // Last words that fail are not said; the stream still closes.
+        } finally {
+          clearTimeout(timer);
+          entry.sse.close();
+        }
+      }),
+    );
   });
 };

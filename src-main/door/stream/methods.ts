@@ -63,7 +63,10 @@ export const subscribeToTask: MethodHandler = (ctx) => {
 export const watchSessionMethod: MethodHandler = (ctx) => {
   const { from } = parseWatchParams(ctx.params);
   const sse = open(ctx);
-  trackStream(ctx.session, sse);
-  watchSession(ctx.session, sse, from);
+  // A door closing while the file is still being read lets the replay finish first, so a watcher
+  // gets what was written (and what came live meanwhile) before the stream ends.
+  let replayed: Promise<void> = Promise.resolve();
+  trackStream(ctx.session, sse, () => replayed);
+  replayed = watchSession(ctx.session, sse, from);
   return REPLIED;
 };

@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonRpcError, JsonRpcId } from '../../../src-shared/a2a';
 
-// Server-sent events for JSON-RPC streaming (a2a-v1.md §7): every event is one `data:` line
+// Server-sent events for JSON-RPC streaming (docs/door.md, streams): every event is one `data:` line
 // holding a whole JSON-RPC response with the request's id, then a blank line. While nothing is
 // sent a `: keepalive` comment goes out every `keepaliveMs`, so proxies and clients keep the
 // connection open; a stream lives at most `maxLifeMs`, after which `onCap` may write a last event
 // (the task's real state) before the stream closes. A client that goes away only clears timers
 // and runs the close listeners (which unsubscribe): nothing else happens.
 
-/** Seed 001: a keepalive every 15 s of silence, streams closed after 30 minutes. */
+/** docs/door.md: a keepalive every 15 s of silence, streams closed after 30 minutes. */
 export const DEFAULT_KEEPALIVE_MS = 15_000;
 export const DEFAULT_STREAM_LIFE_MS = 30 * 60_000;
 /** A client that reads nothing while this much is queued is dropped rather than buffered forever. */

@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { invalidParams } from '../../../src-shared/a2a';
@@ -13,11 +13,9 @@ import type { SseStream } from './sse';
 //
 // Live events are subscribed to first and held while the file is read up to the size it had at
 // that moment (flushed in the same tick), so the replay and the live part meet without a gap or a
-// repeat. A trace of a few MiB is read at once; a longer one is streamed so the door is not
-// blocked (a door closing during that read ends the stream where the read had got to).
-
-/** Traces up to this size are replayed (or counted) in one synchronous read; bigger ones are streamed. */
-const SYNC_REPLAY_BYTES = 4 * 1024 * 1024;
+// repeat. The file is streamed, whatever its size: the door runs in the Studio's main process, whose
+// thread belongs to its window (a door closing during that read ends the stream where the read had
+// got to).
 
 export const watchParamsSchema = z
   .object({
@@ -41,7 +39,10 @@ export function parseWatchParams(params: unknown): { from: WatchFrom } {
 
 export type WatchedSession = Pick<Session, 'trace' | 'ended'>;
 
-export function watchSession(session: WatchedSession, sse: SseStream, from: WatchFrom): void {
+/** Streams the session's trace to `sse`; resolves once the file is replayed and the stream is live. */
+export function watchSession(session: WatchedSession, sse: SseStream, from: WatchFrom): Promise<void> {
+  let replayed!: () => void;
+  const done = new Promise<void>((r) => (replayed = r));
   const held: TraceEvent[] = [];
   let replaying = true;
   let seq = 0;
@@ -89,27 +90,12 @@ export function watchSession(session: WatchedSession, sse: SseStream, from: Watc
     replaying = false;
     for (const e of held.splice(0)) emit(e, true);
     if (sessionEnded) sse.close();
+    replayed();
   };
 
-  if (!size) return finishReplay();
-  if (size <= SYNC_REPLAY_BYTES) {
-    // The usual case: read it now, so the stream is caught up before anything else can happen
-    // (even a door closing right away sends what was already written).
-    const buf = Buffer.alloc(size);
-    const fd = openSync(path, 'r');
-    try {
-      readSync(fd, buf, 0, size, 0);
-    } finally {
-      closeSync(fd);
-    }
-    const lines = buf.toString('utf8').split('\n');
-    lines.pop(); // after the last newline: empty, or a torn tail that is not a line yet
-    for (const line of lines) {
-      if (sse.closed) break;
-      if (from === 'now') seq++;
-      else replayLine(line);
-    }
-    return finishReplay();
+  if (!size) {
+    finishReplay();
+    return done;
   }
   const input = createReadStream(path, { start: 0, end: size - 1 });
   sse.onClose(() => input.destroy());
@@ -120,11 +106,12 @@ export function watchSession(session: WatchedSession, sse: SseStream, from: Watc
       for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) seq++;
     });
     input.on('close', finishReplay);
-    return;
+    return done;
   }
   const lines = createInterface({ input, crlfDelay: Infinity });
   lines.on('line', (line) => {
     if (!sse.closed) replayLine(line);
   });
   lines.on('close', finishReplay);
+  return done;
 }

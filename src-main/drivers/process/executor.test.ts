@@ -5,7 +5,7 @@ import type { InFlightWork, TaskRun } from '../../runtime';
 import { createProcessExecutor, KILLED_NOTE, type ProcessExecutor } from '../../runtime/process-executor';
 
 // The process transport on a fake harness CLI: prompt in, answer out, session resume, and the
-// cancel protocol (interrupt, grace, kill) exactly as seed 000 describes it.
+// cancel protocol (interrupt, grace, kill) exactly as docs/door.md describes it.
 
 const FAKE = join(__dirname, 'fixtures', 'fake-harness.js');
 

@@ -5,7 +5,7 @@ import { traceLines } from '../../runtime/trace-lines';
 import { KILLED_NOTE } from '../../runtime/process-executor';
 
 // A capsule on the process transport, through the real session and door: answers, resume across
-// tasks of a context, and cancel mid-harness with seed 000's terminal status and trace.
+// tasks of a context, and cancel mid-harness with the terminal status of docs/door.md and trace.
 
 const FAKE = join(__dirname, 'fixtures', 'fake-harness.js');
 

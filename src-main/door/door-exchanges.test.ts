@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSession, waitFor, type TestSession } from '../runtime/testing';
 
-// Every curl exchange of seed 000 over real HTTP.
+// Every exchange of docs/door.md over real HTTP.
 
 let ts: TestSession | undefined;
 afterEach(async () => {
@@ -16,7 +16,7 @@ const send = (text: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('seed 000 over HTTP', () => {
+describe('the door exchanges of docs/door.md over HTTP', () => {
   it('submits with returnImmediately, then polls to COMPLETED with the response artifact', async () => {
     ts = await startTestSession({ lifecycle: { task_acceptance: 'queue', after_task: 'sleep', queue_depth: 2 } });
     const sent = await ts.rpc('SendMessage', send('Acknowledge message from orchestrator capsule.', { configuration: { returnImmediately: true } }), { id: 1 });
