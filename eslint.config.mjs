@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
 import { folderOrder } from './scripts/lint/folder-order.mjs';
+import { importCycles } from './scripts/lint/import-cycles.mjs';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const noNode = nodeBuiltins.map((name) => ({ name, message: 'src-shared and src-renderer stay free of Node built-ins.' }));
@@ -32,13 +33,14 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
   },
   {
-    // The order of src-main's folders (scripts/lint/folder-order.mjs). Tests and test support may
-    // reach any folder: an integration test beside the runtime drives it through a real door, as
-    // the launcher does.
+    // The order of src-main's folders (scripts/lint/folder-order.mjs), and of the files inside
+    // them (no import cycles, scripts/lint/import-cycles.mjs). Tests and test support may reach any
+    // folder: an integration test beside the runtime drives it through a real door, as the
+    // launcher does.
     files: ['src-main/**/*.ts'],
     ignores: ['src-main/**/*.test.ts', 'src-main/**/testing.ts', 'src-main/**/test-*.ts', 'src-main/**/*.fixture.ts'],
-    plugins: { capsule: { rules: { 'folder-order': folderOrder } } },
-    rules: { 'capsule/folder-order': 'error' },
+    plugins: { capsule: { rules: { 'folder-order': folderOrder, 'import-cycles': importCycles } } },
+    rules: { 'capsule/folder-order': 'error', 'capsule/import-cycles': 'error' },
   },
   {
     files: ['src-shared/**/*.ts'],

@@ -29,9 +29,10 @@ test('the palette orchestrator delegates to the worker it is wired to, and says 
   await app.launchAll.click();
   for (const name of ['orchestrator', 'worker']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
 
-  const done = await app.console.sendTo('orchestrator', 'a task: count the invoices');
+  // A newcomer's first message, in their own words (no keyword needed): the edge does the work.
+  const done = await app.console.sendTo('orchestrator', 'Summarise the quarterly sales report');
   await expect(done.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
-  await expect(done.getByLabel('Answer')).toHaveText('The workers answered:\n- worker: Acknowledged: “a task: count the invoices”');
+  await expect(done.getByLabel('Answer')).toHaveText('The workers answered:\n- worker: Acknowledged: “Summarise the quarterly sales report”');
   await expect(done.getByTestId('delegation-outcome')).toHaveText(['→ workeranswered']);
   await app.screenshot('first-formation-3-answered');
 
@@ -40,14 +41,14 @@ test('the palette orchestrator delegates to the worker it is wired to, and says 
   await page.getByRole('tab', { name: 'Live trace' }).click();
   const trace = page.getByRole('table', { name: 'Live trace' });
   await expect(trace.getByText('a2a_task_received', { exact: true })).toBeVisible();
-  await expect(trace.getByText(/a task: count the invoices/).first()).toBeVisible();
+  await expect(trace.getByText(/Summarise the quarterly sales report/).first()).toBeVisible();
   await app.screenshot('first-formation-4-worker-trace');
 
   // Without the edge the running orchestrator may reach no one, and its answer says so.
   await app.canvas.deleteEdge('orchestrator', 'worker');
   await expect(app.canvas.edge('orchestrator', 'worker')).toHaveCount(0);
   await expect(app.canvas.capsule('orchestrator').getByTestId('restart-to-apply')).toHaveCount(0);
-  const failed = await app.console.sendTo('orchestrator', 'a task: count them again');
+  const failed = await app.console.sendTo('orchestrator', 'Count them again');
   await expect(failed.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   await expect(failed.getByLabel('Answer')).toContainText('No worker could do it:');
   await expect(failed.getByLabel('Answer')).not.toContainText('The workers answered');

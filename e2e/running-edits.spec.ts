@@ -30,6 +30,42 @@ test('a saved change to a running capsule says "restart to apply" until Restart'
   await expect(app.stateOf('writer')).toHaveText('Idle');
 });
 
+test('a saved manifest that does not load offers no Restart, says what to fix, and the running session keeps going', async ({ page, studio }) => {
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await app.canvas.capsule('writer').getByRole('button', { name: 'Launch writer' }).click();
+  await expect(app.stateOf('writer')).toHaveText('Idle', { timeout: 20_000 });
+  const sessionOf = async () => (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')?.sessionId;
+  const before = await sessionOf();
+
+  // A hand edit with a key the runtime does not know.
+  const file = join(studio.workspace, 'capsules/writer.yaml');
+  const broken = `${readFileSync(file, 'utf8').trimEnd()}\ndelay_msec: 5\n`;
+  const line = broken.split('\n').length - 1;
+  writeFileSync(file, broken);
+
+  const onNode = app.canvas.capsule('writer').getByTestId('restart-to-apply');
+  await expect(onNode).toHaveText(`Fix line ${line} of the manifest to restart`);
+  await app.canvas.select('writer');
+  const banner = page.getByRole('complementary').getByTestId('restart-to-apply');
+  await expect(banner).toContainText(`capsules/writer.yaml:${line}`);
+  await expect(banner).toContainText('delay_msec');
+  await expect(banner).toContainText('keeps running the version it was launched with');
+  await expect(page.getByRole('button', { name: 'Restart writer to apply its saved manifest' })).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/running-edits-broken-manifest.png' });
+
+  // The core refuses a restart of it too, and leaves the session running.
+  await expect(studio.core.invoke('capsule.restart', { id: 'writer', when: 'now' })).rejects.toThrow(/manifest_invalid: Cannot restart writer: .*left as it is/);
+  await expect(app.stateOf('writer')).toHaveText('Idle');
+  expect(await sessionOf()).toBe(before);
+  const entry = await app.console.sendTo('writer', 'Still there?');
+  await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
+
+  // Fixed on disk: Restart is offered again.
+  writeFileSync(file, broken.replace('delay_msec: 5\n', '').replace('Drafts short paragraphs.', 'Drafts paragraphs, fixed.'));
+  await expect(page.getByRole('button', { name: 'Restart writer to apply its saved manifest' }).first()).toBeVisible();
+});
+
 test('Restart on a busy capsule asks whether to wait for its task or restart now', async ({ page, studio }) => {
   const file = join(studio.workspace, 'capsules/writer.yaml');
   writeFileSync(file, readFileSync(file, 'utf8').replace('    replies:\n', '    replies:\n      - when: stuck\n        turns:\n          - hang: true\n'));

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { forgetFailure, recentFailure, rememberFailure } from './remembered-failure';
 
 // better-sqlite3 built for Electron's ABI, in its own folder (resources/native/electron/), loaded
 // by the desktop through better-sqlite3's `nativeBinding` option. The build in node_modules stays
@@ -14,14 +15,13 @@ const BINARY = 'better_sqlite3.node';
 const STAMP = 'better_sqlite3.json';
 /** A failed attempt, remembered so npm start does not spend seconds on it again every time. */
 const FAILED = 'better_sqlite3.failed.json';
-const RETRY_AFTER_MS = 24 * 3600_000;
 
-export interface Stamp {
+export type Stamp = {
   electron: string;
   betterSqlite3: string;
   platform: string;
   arch: string;
-}
+};
 
 export type Run = (command: string, args: string[], cwd: string) => Promise<{ code: number; output: string }>;
 export type NativeResult = { ok: true; file: string; built: boolean } | { ok: false; reason: string };
@@ -54,13 +54,12 @@ export async function ensureElectronSqlite(opts: ElectronSqliteOptions): Promise
   };
   if (existsSync(file) && sameStamp(join(dir, STAMP), want)) return { ok: true, file, built: false };
   const now = opts.now ?? Date.now;
-  const failed = readFailure(join(dir, FAILED));
-  if (!opts.retry && failed && sameStamp(join(dir, FAILED), want) && now() - failed.at < RETRY_AFTER_MS) return { ok: false, reason: `${failed.reason}; tried ${Math.round((now() - failed.at) / 60_000)} min ago` };
+  const recent = opts.retry ? undefined : recentFailure(join(dir, FAILED), want, now());
+  if (recent) return { ok: false, reason: recent };
 
   opts.onBuild?.();
   const remember = (reason: string): NativeResult => {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, FAILED), JSON.stringify({ ...want, at: now(), reason }, null, 2) + '\n');
+    rememberFailure(join(dir, FAILED), want, now(), reason);
     return { ok: false, reason };
   };
   const work = mkdtempSync(join(tmpdir(), 'capsule-electron-sqlite-'));
@@ -78,21 +77,12 @@ export async function ensureElectronSqlite(opts: ElectronSqliteOptions): Promise
     mkdirSync(dir, { recursive: true });
     copyFileSync(built, file);
     writeFileSync(join(dir, STAMP), JSON.stringify(want, null, 2) + '\n');
-    rmSync(join(dir, FAILED), { force: true });
+    forgetFailure(join(dir, FAILED));
     return { ok: true, file, built: true };
   } catch (err) {
     return remember((err as Error).message.split('\n')[0]);
   } finally {
     rmSync(work, { recursive: true, force: true });
-  }
-}
-
-function readFailure(path: string): { at: number; reason: string } | undefined {
-  try {
-    const f = JSON.parse(readFileSync(path, 'utf8')) as { at: number; reason: string };
-    return typeof f.at === 'number' && typeof f.reason === 'string' ? f : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,6 +1,11 @@
-import { ensureElectronSqlite, type NativeResult } from './electron-sqlite';
+import { join } from 'node:path';
+import { ELECTRON_SQLITE_DIR, ensureElectronSqlite, type NativeResult } from './electron-sqlite';
 import { electronBinary, findElectronPackage } from './electron-package';
 import { fetchElectron, type FetchResult } from './fetch-electron';
+import { attemptOnceADay } from './remembered-failure';
+
+/** A failed Electron download, so npm start tries it at most once a day (desktop:install: always). */
+export const ELECTRON_FETCH_FAILED = join(ELECTRON_SQLITE_DIR, 'electron-download.failed.json');
 
 // The real steps behind npm start and npm run desktop:install, with progress on the terminal.
 
@@ -10,10 +15,13 @@ export function desktopSteps(root: string, env: NodeJS.ProcessEnv = process.env,
     binary: () => (pkg ? electronBinary(pkg, env) : undefined),
     async fetchElectron(): Promise<FetchResult> {
       if (!pkg) return { ok: false, reason: 'the electron package is not installed (run npm install)' };
-      process.stderr.write(`Downloading Electron ${pkg.version} (once; it is cached for later installs)…\n`);
-      const result = await fetchElectron({ pkg, env, onProgress: progressLine() });
-      endProgress();
-      return result;
+      const stamp = { electron: pkg.version, platform: process.platform, arch: process.arch };
+      return attemptOnceADay({ file: join(root, ELECTRON_FETCH_FAILED), stamp, retry: opts.retry }, async () => {
+        process.stderr.write(`Downloading Electron ${pkg.version} (once; it is cached for later installs)…\n`);
+        const result = await fetchElectron({ pkg, env, onProgress: progressLine() });
+        endProgress();
+        return result;
+      });
     },
     async ensureSqlite(): Promise<NativeResult> {
       if (!pkg) return { ok: false, reason: 'the electron package is not installed' };

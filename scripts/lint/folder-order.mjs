@@ -13,6 +13,7 @@ export const FOLDER_ORDER = [
   ['door'],
   ['launch'],
   ['gateway'],
+  ['tunnel'],
   ['workspace'],
   ['regression', 'runtimes'],
   ['versions'], // history and published versions: runs the tests (regression) before a publish

@@ -20,6 +20,7 @@ export const commands: Record<string, CommandEntry> = {
   studio: ['serve the Studio UI in a browser: studio --web [--workspace DIR] [--port N]', () => require('./studio')],
   trace: ['show or list recorded sessions: trace show [session] | trace ls', () => require('./trace')],
   expose: ['expose a capsule to outside A2A callers through the gateway: expose <session|name> [--revoke|--rotate]', () => require('./expose')],
+  tunnel: ['reach the gateway from anywhere through a guarded public URL: tunnel create [--ttl 24h] [--provider cloudflared|ngrok] | ls | revoke <id> | stop <id>', () => require('./tunnel')],
   serve: ['headless: a workspace formation plus the gateway: serve --workspace DIR [--gateway-port N]', () => require('./serve')],
   rehearse: ['make an offline rehearsal (or a test) of a recorded session: rehearse --from <session> [--out DIR] [--save-test NAME]', () => require('./rehearse')],
   fork: ['run a recorded task again from a turn, the earlier turns replayed: fork --from <session> [--turn N] [--message TEXT]', () => require('./fork')],

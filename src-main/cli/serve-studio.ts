@@ -22,6 +22,7 @@ interface StudioValues {
   'studio-port'?: string;
   host?: string;
   'public-origin'?: string;
+  'allow-host-commands'?: boolean;
 }
 
 /** `--studio-token rotate|revoke`: edits the token store and returns. */
@@ -79,10 +80,14 @@ export async function serveStudio(workspace: string, values: StudioValues, publi
     for (const id of ok) process.stdout.write(`capsule: ${id} launched\n`);
     for (const f of failed) process.stderr.write(`capsule: ${f.id} did not launch: ${f.message}\n`);
     if (shutdown.state !== 'running') return;
-    remote = await startRemoteStudio({ core, tokens, host, ...(port !== undefined ? { port } : {}), ...(publicOrigin ? { publicOrigin } : {}) }).catch((err: Error) => {
+    // An attached Studio works inside the served workspace; running commands on this host (harness
+    // CLIs, shell allow lists) and folders elsewhere need the host's explicit opt-in.
+    const scope = { allowHostCommands: values['allow-host-commands'] === true, workspaces: [workspace] };
+    remote = await startRemoteStudio({ core, tokens, host, scope, ...(port !== undefined ? { port } : {}), ...(publicOrigin ? { publicOrigin } : {}) }).catch((err: Error) => {
       throw new UserError(`the Studio cannot listen on ${host}:${port ?? 0}: ${err.message}`);
     });
     if (!isLoopback(host)) process.stderr.write(`capsule: warning: the Studio binds ${host}: other machines can reach it (every connection still needs the token; put TLS in front)\n`);
+    if (scope.allowHostCommands) process.stderr.write('capsule: warning: --allow-host-commands: the Studio token can run any command on this host as this user (harness CLIs, shell tools) and use any folder\n');
     process.stdout.write(`studio: ${remote.url}\n`);
     if (!tokens.get(STUDIO_TOKEN_NAME)) process.stdout.write(`studio token: ${tokens.enable(STUDIO_TOKEN_NAME).token}\n(shown once; capsule serve --studio-token rotate makes a new one)\n`);
   })();

@@ -25,6 +25,9 @@ export const usage = `usage: capsule serve --workspace DIR | --capsule-url NAME=
                     to it over a WebSocket with a token (printed once; made on the first start)
   --studio-port     the port for attached Studios (default 0: the OS picks; printed)
   --studio-token    rotate | revoke: a new Studio token (printed once), or none; then exit
+  --allow-host-commands  with --studio: attached Studios may also run commands on this host (harness
+                    CLIs, shell allow lists) and use folders outside the workspace; without it they
+                    work only inside the workspace
   --capsule-url     gateway only: serve a capsule whose door runs elsewhere, NAME=URL (repeat for
                     each; as on a cluster, where each capsule has its own Service); launches nothing
   --gateway-port    the gateway's port (default 0: the OS picks; printed)
@@ -39,6 +42,7 @@ const options = {
   studio: { type: 'boolean' },
   'studio-port': { type: 'string' },
   'studio-token': { type: 'string' },
+  'allow-host-commands': { type: 'boolean' },
   'gateway-port': { type: 'string' },
   host: { type: 'string' },
   'public-origin': { type: 'string' },
@@ -58,6 +62,7 @@ function readFormationFile(file: string): string {
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('serve', argv, options, usage);
   if (values['studio-token'] !== undefined) return manageStudioToken(values['studio-token']);
+  if (values['allow-host-commands'] && !values.studio) throw new UserError('--allow-host-commands goes with --studio: it widens what attached Studios may do', 2);
   if (values['capsule-url']?.length) {
     if (values.workspace) throw new UserError('--capsule-url serves doors that run elsewhere; it does not go with --workspace', 2);
     return serveGateway(values, capsuleUrls(values['capsule-url']));

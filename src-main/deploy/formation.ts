@@ -4,7 +4,7 @@ import { allowList, capsulePort, deriveEdges, type GraphEdge, type Manifest } fr
 import { DRIVER_ARTIFACTS } from '../../src-shared/manifest';
 import { gatewayOf } from '../drivers/gateway';
 import { formatIssues, parseManifest } from '../manifest';
-import { FORMATION_FILE, readFormation } from '../workspace';
+import { FORMATION_FILE, landsInside, readFormation } from '../workspace';
 
 // The formation as a cluster sees it, read from the workspace without launching anything: each
 // capsule's manifest text exactly as written (its ${VAR} references stay references; their values
@@ -70,6 +70,9 @@ export function readDeployFormation(workspace: string): DeployFormation {
   const byName = new Map<string, string>();
   const capsules = formation.capsules.map((c): DeployCapsule => {
     const path = resolve(dir, c.manifest);
+    // The export shows manifest text: one that leads out of the workspace (by .. or a symbolic
+    // link) would show a file from elsewhere on this machine.
+    if (!landsInside(dir, path)) throw new DeployError(`${c.id}: ${c.manifest} leads outside the workspace folder`);
     if (!existsSync(path)) throw new DeployError(`${c.id}: ${path} does not exist`);
     const source = readFileSync(path, 'utf8');
     const vars = referencedVars(source);

@@ -10,13 +10,20 @@ export interface OriginSettings {
   bound(): string;
   publicOrigin?: string;
   trustProxy: boolean;
+  /** The public origin of the tunnel whose guard forwarded this request (it carries the guard's proof). */
+  tunnelOrigin?: (req: FastifyRequest) => string | undefined;
 }
 
 const LOOPBACK_ANY = new Set(['0.0.0.0', '::', '[::]']);
 
-/** The origin a caller should use: the setting, else X-Forwarded-Host when trusted, else the bound one. */
+/**
+ * The origin a caller should use: the setting, else the tunnel's public origin when the request
+ * came through a tunnel's guard, else X-Forwarded-Host when trusted, else the bound one.
+ */
 export function originOf(req: FastifyRequest, s: OriginSettings): string {
   if (s.publicOrigin) return s.publicOrigin.replace(/\/+$/, '');
+  const tunnel = s.tunnelOrigin?.(req);
+  if (tunnel) return tunnel;
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0].trim();
   if (s.trustProxy) {
     const host = first(req.headers['x-forwarded-host']);

@@ -3,7 +3,7 @@
 // (workspace/expose-commands.ts), which uses the gateway from above.
 export { createGateway, isLoopback, type Gateway, type GatewayOptions } from './server';
 export { createExposureStore, EXPOSURES_FILE, type ExposureStore, type ExposureInfo } from './exposures';
-export { createAccessLog, ACCESS_LOG_FILE, type AccessEntry, type AccessLog } from './access-log';
+export { createAccessLog, pathForLog, ACCESS_LOG_FILE, type AccessEntry, type AccessLog } from './access-log';
 export { createCardSigner, verifyCardSignature, signatureJku, signingPayload, SIGNING_KEY_FILE, type CardSigner, type CardVerification } from './signing';
 export { canonicalJson } from './jcs';
 export { checkAccepts } from '../door';
@@ -14,3 +14,4 @@ export { curlExample } from './usage';
 export { gatewayDataDir, readGatewayRecord, writeGatewayRecord, removeGatewayRecord, type GatewayRecord } from './home';
 export { runningResolver, urlResolver } from './running';
 export { readSettings, writeSettings, type GatewaySettings } from './studio-settings';
+export { readTunnels, editTunnels, tunnelState, proofHashOf, TUNNELS_FILE, TUNNEL_PROOF_HEADER, type TunnelRecord, type TunnelState } from './tunnels';

@@ -7,6 +7,7 @@ import { createExposureStore, type ExposureStore } from './exposures';
 import { bearerOf, guard, originOf, sendNotFound, type GuardResult, type OriginSettings } from './guard';
 import { handleRpc } from './rpc';
 import { createCardSigner, type CardSigner } from './signing';
+import { createTunnelTrust, TUNNEL_PROOF_HEADER } from './tunnels';
 import type { ResolveCapsule } from './types';
 
 // The gateway: one listener for every exposed capsule. Index card, per-capsule cards (signed) and
@@ -54,7 +55,16 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   let bound = '';
-  const settings: OriginSettings = { bound: () => bound, publicOrigin: opts.publicOrigin, trustProxy: opts.trustProxy ?? false };
+  const tunnelTrust = createTunnelTrust(opts.dataDir);
+  const settings: OriginSettings = {
+    bound: () => bound,
+    publicOrigin: opts.publicOrigin,
+    trustProxy: opts.trustProxy ?? false,
+    tunnelOrigin: (req) => {
+      const proof = req.headers[TUNNEL_PROOF_HEADER];
+      return typeof proof === 'string' ? tunnelTrust(proof) : undefined;
+    },
+  };
   const streams = new Map<string, Set<() => void>>();
   exposures.onRevoked((ids) => {
     for (const id of ids) for (const close of [...(streams.get(id) ?? [])]) close();

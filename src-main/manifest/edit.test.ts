@@ -142,17 +142,19 @@ describe('renderManifestTemplate', () => {
     expect(r.manifest.inference.rehearsal?.replies).toEqual([]);
   });
 
-  it('renders an orchestrator whose script delegates a task with delegate_task', () => {
+  it('renders an orchestrator whose script delegates any message with delegate_task', () => {
     const r = parseManifest(renderManifestTemplate('orchestrator', 'boss', { delegateTo: ['worker-a', 'worker-b'] }), 'o.yaml', {});
     if (!r.ok) throw new Error(formatIssues(r.issues));
-    const [delegate, other] = r.manifest.inference.rehearsal?.replies ?? [];
-    expect(delegate.when).toBe('task');
+    const replies = r.manifest.inference.rehearsal?.replies ?? [];
+    // One reply for every message: whatever a newcomer types first is delegated.
+    expect(replies).toHaveLength(1);
+    const [delegate] = replies;
+    expect(delegate.when).toBeUndefined();
     expect(delegate.turns[0].tool_calls).toEqual([
       { name: 'delegate_task', arguments: { to: 'worker-a', text: expect.any(String) } },
       { name: 'delegate_task', arguments: { to: 'worker-b', text: expect.any(String) } },
     ]);
     expect(delegate.turns[1].text).toBeTruthy();
-    expect(other.when).toBeUndefined();
     expect(r.manifest.capabilities?.network?.allow).toEqual([]);
   });
 

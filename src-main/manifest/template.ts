@@ -1,5 +1,7 @@
 // Manifest text for a capsule dropped onto the canvas: runs on the rehearsal driver (no key, no
-// network), commented so a person can see what to change to make it real.
+// network), commented so a person can see what to change to make it real. The orchestrator hands
+// whatever it is sent to the workers its edges name: a newcomer's first message, whatever its words,
+// shows the edge they just drew at work.
 
 export interface ManifestTemplateOptions {
   /** Capsules (names or URLs) an orchestrator delegates to; "*" (every worker it may reach, i.e. its edges) when none is given. */
@@ -30,12 +32,12 @@ inference:
   max_turns: 8
   rehearsal:
     replies:
-      # A message that mentions a task is delegated; the delegate_task tool sends it to a peer
-      # (a capsule of this formation by name, an agent's URL, or "*": every worker this capsule
-      # may reach, i.e. each worker its edges point at) and returns the peer's answer.
-      # {{task}} is the task's text; {{tool_results}} one line per delegation's outcome.
-      - when: task
-        turns:
+      # Every message is delegated (no "when:", so this reply matches any text); the delegate_task
+      # tool sends it to a peer (a capsule of this formation by name, an agent's URL, or "*": every
+      # worker this capsule may reach, i.e. each worker its edges point at) and returns the peer's
+      # answer. {{task}} is the task's text; {{tool_results}} one line per delegation's outcome.
+      # To answer some messages directly, put a reply with a "when:" (a word or /regex/) above this one.
+      - turns:
           - tool_calls:
 ${calls}
           - text: |-
@@ -45,9 +47,6 @@ ${calls}
             failed_text: |-
               No worker could do it:
               {{tool_results}}
-      # Anything else gets a direct answer.
-      - turns:
-          - text: "Hello from ${name}. Mention a task and I will delegate it."
 
 lifecycle:
   task_acceptance: queue

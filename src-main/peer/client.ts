@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PEER_HEADER, type AgentCard, type Message, type Task } from '../../src-shared/a2a';
 import { PeerError, PolicyRefusal } from './errors';
-import { checkTarget, connectUrls, type PolicyVerdict } from './policy';
+import { checkTarget, type PolicyVerdict } from './policy';
+import { fetchGuarded } from './guarded-fetch';
 import { dialectOfCard, METHODS_TO_03, paramsTo03, resultTo10, type Dialect } from './v03';
 
 // The one outgoing A2A client every capsule uses on a model's behalf. Every place it is about to
@@ -53,8 +54,6 @@ export interface PeerClient {
   fetchCard(url: string, opts?: PeerCallOptions): Promise<AgentCard>;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 const rpcEnvelope = z.object({
   jsonrpc: z.literal('2.0'),
   result: z.unknown().optional(),
@@ -90,35 +89,17 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
   };
 
   /** One request, following redirects by hand; every hop passes the policy first. */
-  async function request(url: string, init: { method: string; body?: string }, call: PeerCallOptions, dialect?: Dialect): Promise<Response> {
+  function request(url: string, init: { method: string; body?: string }, call: PeerCallOptions, dialect?: Dialect): Promise<Response> {
     const signal = call.signal ? AbortSignal.any([call.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-    let current = url;
-    let { method, body } = init;
-    for (let hop = 0; ; hop++) {
-      const targets = connectUrls(current, allowOrThrow(current, call));
-      let res: Response | undefined;
-      for (let i = 0; !res; i++) {
-        try {
-          res = await fetch(targets[i], { method, body, headers: headers(call, body !== undefined, dialect), redirect: 'manual', signal });
-        } catch (err) {
-          // localhost: a refused connection on one loopback address moves on to the next allowed one
-          // (nothing was sent), so the peer is reached on the address family it listens on.
-          if (i + 1 < targets.length && refused(err) && !signal.aborted) continue;
-          throw networkError(current, err, call.signal);
-        }
-      }
-      if (!REDIRECTS.has(res.status)) return res;
-      const location = res.headers.get('location');
-      await res.body?.cancel().catch(() => {});
-      if (!location) throw new PeerError('bad_response', `${current} answered ${res.status} without a Location`, { url: current, status: res.status });
-      if (hop >= maxRedirects) throw new PeerError('too_many_redirects', `more than ${maxRedirects} redirects from ${url}`, { url });
-      current = new URL(location, current).href;
-      // As fetch does: 303, and 301/302 after a POST, continue as a GET without a body.
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
-        method = 'GET';
-        body = undefined;
-      }
-    }
+    return fetchGuarded(url, { ...init, headers: headers(call, init.body !== undefined, dialect), signal }, {
+      allowOrThrow: (place) => allowOrThrow(place, call),
+      maxRedirects,
+      networkError: (place, err) => networkError(place, err, call.signal),
+      redirectError: (kind, place, status) =>
+        kind === 'no_location'
+          ? new PeerError('bad_response', `${place} answered ${status} without a Location`, { url: place, status })
+          : new PeerError('too_many_redirects', `more than ${maxRedirects} redirects from ${place}`, { url: place }),
+    });
   }
 
   async function rpc(url: string, method: string, params: unknown, call: PeerCallOptions = {}, dialect?: Dialect): Promise<unknown> {
@@ -227,8 +208,6 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
     },
   };
 }
-
-const refused = (err: unknown) => (err as { cause?: { code?: string } })?.cause?.code === 'ECONNREFUSED';
 
 /** Turns a fetch failure into words: connection refused, unreachable, timeout, or the caller's abort. */
 function networkError(url: string, err: unknown, callerSignal?: AbortSignal): Error {

@@ -5,3 +5,4 @@ export { PeerError, PolicyRefusal, type PeerFailure } from './errors';
 export { checkTarget, connectUrls, type PolicyVerdict } from './policy';
 export { followTask, responseText, type FollowOptions } from './follow';
 export { formatTraceparent, newSpanId, traceIdForTask, traceIdOf } from './traceparent';
+export { fetchGuarded, type GuardedRequest, type GuardOptions } from './guarded-fetch';

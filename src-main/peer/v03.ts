@@ -1,5 +1,4 @@
-import { agentMessageTo10, messageTo03, taskTo10, type AgentCard } from '../../src-shared/a2a';
-import type { SendMessageParams } from './client';
+import { agentMessageTo10, messageTo03, taskTo10, type AgentCard, type Message } from '../../src-shared/a2a';
 
 // Speaking A2A 0.3 to an agent whose card offers nothing newer: the 0.3 method names, `kind`
 // shapes and `blocking` (0.3's default is false, so returnImmediately: true means blocking: false),
@@ -27,7 +26,7 @@ export function dialectOfCard(card: AgentCard & { protocolVersion?: unknown }): 
 /** A 1.0 request's params as the 0.3 method takes them. */
 export function paramsTo03(method: string, params: Record<string, any>): Record<string, unknown> {
   if (method === 'SendMessage') {
-    const p = params as SendMessageParams;
+    const p = params as { message: Message; configuration?: { returnImmediately?: boolean; historyLength?: number; acceptedOutputModes?: string[] }; metadata?: Record<string, unknown> };
     const c = p.configuration ?? {};
     return {
       message: messageTo03(p.message),

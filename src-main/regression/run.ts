@@ -6,7 +6,7 @@ import { newMessageId } from '../../src-shared/ids';
 import { startSession } from '../launch';
 import { askedOfRun, gatherRun, rehearsalManifestText, type AskedTask, type RecordedCapsule } from '../recording';
 import { staticFormation, type FormationTarget } from '../runtime/tools';
-import { FORMATION_FILE, readFormation } from '../workspace';
+import { FORMATION_FILE, landsInside, readFormation } from '../workspace';
 import { compareTask, type Mismatch } from './expect';
 import { readTestFile, TESTS_FOLDER, type TestFile } from './test-file';
 
@@ -45,6 +45,7 @@ function membersOf(workspace: string): Member[] {
   if (formation.issues.length) throw new Error(`${file}: ${formation.issues[0].message}`);
   return formation.capsules.map((c) => {
     const manifestPath = resolve(workspace, c.manifest);
+    if (!landsInside(workspace, manifestPath)) throw new Error(`${c.id}: ${c.manifest} leads outside the workspace folder`);
     const m = existsSync(manifestPath) ? (parse(readFileSync(manifestPath, 'utf8')) ?? {}) : {};
     return { id: c.id, name: String(m.name ?? c.id), version: String(m.version ?? ''), model: String(m.inference?.model ?? ''), manifestPath };
   });

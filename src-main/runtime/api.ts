@@ -5,7 +5,7 @@ import type { TraceWriter } from '../trace';
 import type { ForkPlan } from '../drivers';
 import type { ResidueItem, Tool } from './tool-types';
 import type { FormationResolver } from './tools/formation';
-import type { ResumeAction, SessionBreakpoints } from './breakpoints';
+import type { ResumeAction, SessionBreakpoints } from './pause';
 
 // The public shape of a running capsule session. The door, the CLI, the Studio core, streaming,
 // push and the gateway all use a session through this interface only.

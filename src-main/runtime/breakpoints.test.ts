@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSession } from '../launch';
 import type { Session } from './api';
-import type { SessionBreakpoints } from './breakpoints';
+import type { SessionBreakpoints } from './pause';
 import { rehearsal, rpc, scene, traceOf, userMessage, waitFor, type Scene } from './tools/formation.fixture';
 
 // Breakpoints: a task pauses before its next turn or before a delegation crosses an edge, with

@@ -1,6 +1,7 @@
 import { AbortedError } from '../drivers';
 import { traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
+import { DEFAULT_PAUSE_TIMEOUT_MS, PAUSE_TEXT_CHARS, type PauseOutcome, type PausePoint, type ResumeAction, type SessionBreakpoints } from './pause';
 
 // Breakpoints: a task pauses before its next model turn, or before a delegation leaves for a
 // chosen capsule, with what it is about to send. While paused it holds no running slot (it is
@@ -9,44 +10,6 @@ import { statusMessage, type LiveTask } from './tasks';
 // one turn, then pauses before the next), or cancels (a normal cancel, residue and all). A pause
 // nobody answers continues by itself after its timeout, as if no breakpoint had been set: the work
 // a forgotten breakpoint held is not lost, and the trace and the Studio say the pause timed out.
-
-/** What a running session pauses at; the Studio pushes it to its sessions as it changes. */
-export interface SessionBreakpoints {
-  /** Pause before every model turn of every task of this session. */
-  turn: boolean;
-  /** Pause before a delegation reaches one of these: by the name the model used or the capsule's, or by its door's URL. */
-  edges: { names: string[]; urls: string[] }[];
-  /** How long a pause waits before it continues by itself. */
-  timeoutMs: number;
-}
-
-/** 10 minutes, the same as a request for input waits. */
-export const DEFAULT_PAUSE_TIMEOUT_MS = 600_000;
-/** Bound on a pause: an hour at most, a second at least. */
-export const MAX_PAUSE_TIMEOUT_MS = 3_600_000;
-/** What a breakpoint_hit line carries of the message; a longer one is shown cut and cannot be edited. */
-export const PAUSE_TEXT_CHARS = 16 * 1024;
-
-/** Where a task is about to go on: its next turn (with the message the model gets) or a delegation. */
-export type PausePoint =
-  | { kind: 'turn'; turn: number; text: string }
-  | { kind: 'edge'; to: string; capsule: string; url: string; callId?: string; text: string };
-
-/** How a pause ended: the message to send, and whether the user changed it. */
-export interface PauseOutcome {
-  text: string;
-  edited: boolean;
-}
-
-export type ResumeAction = 'continue' | 'step';
-
-/** The pause a task is in, as resume finds it. */
-export interface TaskPause {
-  /** The message as the pause shows it; `editable` false when it was cut (PAUSE_TEXT_CHARS). */
-  shown: string;
-  editable: boolean;
-  resume(action: ResumeAction, text?: string): void;
-}
 
 /** Same door: same port and host, localhost and 127.0.0.1 taken as one. */
 export function sameDoor(a: string, b: string): boolean {

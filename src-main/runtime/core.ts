@@ -5,7 +5,7 @@ import { compactOf, type TraceWriter } from '../trace';
 import type { Conversations } from './conversations';
 import type { TaskExecutor } from './executor';
 import type { TaskQueue } from './queue';
-import type { SessionBreakpoints } from './breakpoints';
+import type { SessionBreakpoints } from './pause';
 import type { LiveTask, TaskRegistry } from './tasks';
 
 // The state one session's task machinery shares (accept, run, cancel, lifecycle).

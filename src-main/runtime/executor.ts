@@ -3,7 +3,7 @@ import type { Message, Part } from '../../src-shared/a2a';
 import type { ArtifactChunk, ChatMessage } from '../drivers/types';
 import type { ForkPlan, PriceFn } from '../drivers';
 import type { InFlightWork, Tool } from './tool-types';
-import type { PauseOutcome, PausePoint } from './breakpoints';
+import type { PauseOutcome, PausePoint } from './pause';
 
 // A task executor runs one task to an outcome. The agent loop (loop.ts) is the executor of the
 // http and embedded transports; the process transport brings its own (a harness CLI with its own

@@ -13,4 +13,5 @@ export { handleUnexpected, installLastResort, leaveTaskScope, runInTaskScope, ty
 export type { Tool, ToolContext, ToolOutcome, InFlightWork, ResidueItem } from './tool-types';
 // Formations (delegate_task, shell, sub-capsules) — the resolver a formation launcher passes as SessionOptions.formation.
 export { createSessionTools, liveFormation, staticFormation, type FormationMember, type FormationResolver, type FormationTarget } from './tools';
-export { BreakpointError, sameDoor, DEFAULT_PAUSE_TIMEOUT_MS, MAX_PAUSE_TIMEOUT_MS, PAUSE_TEXT_CHARS, type ResumeAction, type SessionBreakpoints } from './breakpoints';
+export { BreakpointError, sameDoor } from './breakpoints';
+export { DEFAULT_PAUSE_TIMEOUT_MS, MAX_PAUSE_TIMEOUT_MS, PAUSE_TEXT_CHARS, type ResumeAction, type SessionBreakpoints } from './pause';

@@ -7,7 +7,8 @@ import { leaveTaskScope, runInTaskScope, type TaskScope } from './last-resort';
 import type { InFlightWork } from './tool-types';
 import { conversationOf, endTask, traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
-import { pauseAt, pausesAt, type PauseOutcome, type PausePoint } from './breakpoints';
+import { pauseAt, pausesAt } from './breakpoints';
+import type { PauseOutcome, PausePoint } from './pause';
 
 // Runs one task with the session's executor and turns its outcome into the task's final state.
 

@@ -10,7 +10,8 @@ import { createTaskQueue } from './queue';
 import { runTask } from './run';
 import { createTaskRegistry } from './tasks';
 import { createConversations } from './conversations';
-import { resumePaused, type ResumeAction, type SessionBreakpoints } from './breakpoints';
+import { resumePaused } from './breakpoints';
+import type { ResumeAction, SessionBreakpoints } from './pause';
 import type { RecordedTask } from './task-records';
 import type { ResidueItem } from './tool-types';
 

@@ -12,7 +12,8 @@ import { createMasker, isoNow, type TraceWriter } from '../trace';
 import { compactTask, expandTask } from './compact';
 import type { TaskUsage } from './executor';
 import { readTaskPayload, statusTextOf, type FinishedTask, type RecordedTask } from './task-records';
-import type { InFlightWork } from './tool-types';
+import type { InFlightWork, ResidueItem } from './tool-types';
+import type { TaskPause } from './pause';
 
 // The task registry of a session, and the one place a task's visible content is produced: every
 // task and task event it hands out (door answers, streams, push, the Studio) has the session's
@@ -42,7 +43,7 @@ export interface LiveTask {
   /** Set while the task waits in INPUT_REQUIRED. */
   input?: { resolve(text: string): void };
   /** Set while the task is paused at a breakpoint (breakpoints.ts). */
-  pause?: import('./breakpoints').TaskPause;
+  pause?: TaskPause;
   /** The user stepped: pause before the next turn whatever the breakpoints say. */
   stepping?: boolean;
   /** The task's last pause, so its pauses (parallel delegations) come one after the other. */
@@ -82,7 +83,7 @@ export class TaskAbort {
 
 export interface CancelAnswer {
   task: Task;
-  residue: import('./tool-types').ResidueItem[];
+  residue: ResidueItem[];
 }
 
 export type TaskListener = (taskId: string, event: StreamResponse) => void;

@@ -1,6 +1,7 @@
 import type { ToolSpec } from '../drivers/types';
 import type { TraceEvent } from '../../src-shared/trace';
 import type { ResidueItem } from '../../src-shared/residue';
+import type { PauseOutcome, PausePoint } from './pause';
 
 // Tools the agent loop offers the model (delegate_task, shell, request_input, …). A tool that
 // leaves something running when its task is canceled reports it as residue.
@@ -25,7 +26,7 @@ export interface ToolContext {
   /** Registers work in flight; the returned function unregisters it when the work ends. */
   track(work: InFlightWork): () => void;
   /** Pauses before a delegation when a breakpoint is set on its edge (TaskRun.pauseAt). */
-  pauseAt?(point: import('./breakpoints').PausePoint): Promise<import('./breakpoints').PauseOutcome> | undefined;
+  pauseAt?(point: PausePoint): Promise<PauseOutcome> | undefined;
 }
 
 /** Work a tool has in flight that a cancel must end (or report as residue). */

@@ -5,9 +5,9 @@ import { createBlockReader, type EventEntry } from './blocks';
 import { taskOfCompact } from './final-task';
 import { readTraceRanges } from './jsonl';
 import { isSparseType } from './schema';
-import { createSearch, ftsQuery } from './search';
+import { createSearch, ftsQuery, type SearchHit } from './search';
 
-export { ftsQuery } from './search';
+export { ftsQuery, type SearchHit } from './search';
 
 // Read side of the trace index. Everything here is a bounded query (limits, paging by line
 // number), so a 1M-event session costs what one screen of it costs.
@@ -88,15 +88,6 @@ export interface EventPage {
   events: IndexedEvent[];
   /** Pass as afterSeq for the next page; null at the end. */
   nextSeq: number | null;
-}
-
-export interface SearchHit {
-  sessionId: string;
-  seq: number;
-  taskId: string | null;
-  type: string;
-  ts: number | null;
-  text: string;
 }
 
 export interface TraceQueries {

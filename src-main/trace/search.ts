@@ -2,11 +2,20 @@ import type Database from 'better-sqlite3';
 import type { createBlockReader } from './blocks';
 import { TEXT_TYPES, searchableText } from './ingest';
 import { readTraceRanges } from './jsonl';
-import type { SearchHit } from './queries';
 import { ftsSeq, ftsSid } from './schema';
 
 // Text search over the index. A full-text row covers a run of text-carrying lines (ingest.ts), so
 // a match names a run; the lines of it whose text holds every word are the hits.
+
+/** One line a search found: its session, place in the trace, task, type and the text that matched. */
+export interface SearchHit {
+  sessionId: string;
+  seq: number;
+  taskId: string | null;
+  type: string;
+  ts: number | null;
+  text: string;
+}
 
 /** FTS5 query matching every word, with the words quoted so user text is never query syntax. */
 export function ftsQuery(text: string): string | null {

@@ -1,5 +1,5 @@
-import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, lstatSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CoreError } from '../../src-shared/contract';
 import { describeFsError, readSourceFile, sourceSizeProblem } from '../manifest';
 
@@ -37,6 +37,41 @@ export function isDirectory(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Where a path really lands: symbolic links resolved as far as the path exists (a dangling link
+ * followed to where it points), the rest as written. A write to a path that does not exist yet
+ * lands there too, so checks on reads and writes both look at this, never at the path as typed.
+ */
+export function realPathOf(path: string): string {
+  let cur = resolve(path);
+  const rest: string[] = [];
+  // Links followed are bounded like the kernel's own limit on one lookup, so a loop of links ends.
+  let links = 0;
+  for (;;) {
+    try {
+      return join(realpathSync.native(cur), ...rest);
+    } catch {
+      const link = lstatSync(cur, { throwIfNoEntry: false });
+      if (link?.isSymbolicLink()) {
+        if (++links > 40) throw new CoreError('invalid_input', `${path} goes through a loop of symbolic links.`);
+        cur = resolve(dirname(cur), readlinkSync(cur));
+        continue;
+      }
+      const parent = dirname(cur);
+      if (parent === cur) return join(cur, ...rest);
+      rest.unshift(basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+/** True when `path` really lands in `root` (itself or below it), symbolic links resolved on both. */
+export function landsInside(root: string, path: string): boolean {
+  const base = realPathOf(root);
+  const real = realPathOf(path);
+  return real === base || real.startsWith(base.endsWith(sep) ? base : base + sep);
 }
 
 export { existsSync };

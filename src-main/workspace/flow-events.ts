@@ -1,11 +1,14 @@
 import type { Session } from '../runtime';
 import { createFlowTracker, type DelegationUpdate, type TaskProgress, type TraceEvent } from '../../src-shared/trace';
-import type { Emit } from './sessions';
+import type { EventMap } from '../../src-shared/contract';
 
 // The compact events every client gets about a running capsule, whether or not it follows the
 // session's trace: its delegations (delegation.updated) and its tasks' turns and streamed text
 // (task.progressed). Read from the trace as it is written, gathered for `flushMs` and sent as at
 // most one event of each per session per interval, each call and task in its latest state only.
+
+/** Sends one contract event to every client (the core's emitter; sessions.ts and the rest of the workspace share it). */
+export type Emit = <E extends keyof EventMap>(event: E, payload: EventMap[E]) => void;
 
 /** Bound on what one flush holds, whatever a burst wrote: past it the oldest entries are dropped. */
 export const MAX_PER_FLUSH = 512;

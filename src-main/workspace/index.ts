@@ -18,4 +18,4 @@ export { createBreakpoints, type BreakpointService } from './breakpoints';
 export { launchFork, type ForkLaunchDeps, type LaunchedFork } from './fork-run';
 export { telemetryHandlers } from './telemetry-commands';
 export { createTelemetrySettings } from './telemetry-settings';
-export { writeFileAtomic } from './files';
+export { landsInside, realPathOf, writeFileAtomic } from './files';

@@ -67,6 +67,29 @@ describe('a running formation and its edits', () => {
     expect(after.edges.map((e) => [e.source, e.target, e.targetKind])).toEqual([[orch, worker, 'capsule']]);
   });
 
+  it('a saved manifest that does not load is never applied: Restart is refused and the running session is left as it is', async () => {
+    const { core, worker } = await freshFormation();
+    const running = await core.invoke('capsule.launch', { id: worker });
+    const read = await core.invoke('manifest.read', { id: worker });
+    const broken = `${read.source.trimEnd()}\ndelay_msec: 5\n`;
+    const line = broken.split('\n').length - 1;
+    await core.invoke('manifest.write', { id: worker, source: broken, expected: read.hash });
+
+    const marked = (await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)!;
+    expect(marked.restartToApply).toMatch(new RegExp(`does not load \\(capsules/${worker}\\.yaml:${line}: .*delay_msec`));
+    expect(marked.restartToApply).toMatch(/keeps running the version it was launched with/);
+    for (const when of ['now', 'idle'] as const) {
+      await expect(core.invoke('capsule.restart', { id: worker, when })).rejects.toMatchObject({
+        code: 'manifest_invalid',
+        message: expect.stringMatching(new RegExp(`^Cannot restart ${worker}: capsules/${worker}\\.yaml:${line}: .*delay_msec.*left as it is`)),
+      });
+    }
+    const after = (await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)!;
+    expect(after).toMatchObject({ state: 'idle', sessionId: running.sessionId, url: running.url });
+    const done = await core.invoke('task.send', { capsuleId: worker, text: 'still there?' });
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
   it('a failed launch badge goes once the manifest is edited', async () => {
     const { core, worker } = await freshFormation();
     const blocker = createServer();

@@ -3,6 +3,7 @@ import type { Manifest } from '../../src-shared/manifest';
 import { followPortOps } from '../../src-shared/manifest';
 import { editManifestSource, loadManifestFile } from '../manifest';
 import { policyOf, samePolicy } from '../runtime';
+import { manifestProblem } from './manifest-view';
 import type { CapsuleSessions, Emit } from './sessions';
 import type { Workspace } from './workspace';
 
@@ -101,7 +102,8 @@ export function createLiveEdits(deps: Deps): LiveEdits {
       compared.set(id, seen);
       const loaded = loadManifestFile(c.file, deps.env);
       if (!loaded.ok) {
-        pending.set(id, { sessionId: session.id, reason: 'The manifest has problems; the session runs the version it was launched with.' });
+        const problem = manifestProblem(c.manifestPath, c.summary.issues) ?? `${c.manifestPath}: ${loaded.issues[0]?.message ?? 'does not load'}`;
+        pending.set(id, { sessionId: session.id, reason: `The saved manifest does not load (${problem}); the session keeps running the version it was launched with. Fix it to restart.` });
         continue;
       }
       const next = policyOf(loaded.manifest);

@@ -20,6 +20,13 @@ export interface ManifestSummary {
   issues: IssueView[];
 }
 
+/** The first thing to fix in a manifest that does not load, as `file:line: field: message`; undefined when it loads. */
+export function manifestProblem(manifestPath: string, issues: readonly IssueView[]): string | undefined {
+  const first = issues[0];
+  if (!first) return undefined;
+  return `${manifestPath}${first.line ? `:${first.line}` : ''}: ${first.path ? `${first.path}: ` : ''}${first.message}`;
+}
+
 export const hashSource = (source: string): string => createHash('sha256').update(source).digest('hex').slice(0, 16);
 
 function lineAt(doc: Document, source: string, path: string): number | undefined {

@@ -3,6 +3,7 @@ import { door } from '../door';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { readTraceSlice } from './trace-tail';
+import { manifestProblem } from './manifest-view';
 import { capsuleView } from './view';
 import { waitUntilIdle } from './restart';
 import { asCoreError, runningUrl, taskHandlers, viaDoor } from './task-commands';
@@ -34,12 +35,15 @@ export function runHandlers(ctx: StudioContext): Pick<
   | 'trace.tail'
   | 'shell.openExternal'
 > {
-  const launch = async (id: string) => {
+  /** Refuses with `manifest_invalid` (naming the file, line and field) when the saved manifest does not load. */
+  const mustLoad = (id: string, verb: string, after = '') => {
     const c = ctx.workspace().capsule(id);
-    if (c.summary.issues.length) {
-      const first = c.summary.issues[0];
-      throw new CoreError('manifest_invalid', `Cannot launch ${c.summary.name ?? id}: ${c.manifestPath}${first.line ? `:${first.line}` : ''}: ${first.path ? `${first.path}: ` : ''}${first.message}`);
-    }
+    const problem = manifestProblem(c.manifestPath, c.summary.issues);
+    if (problem) throw new CoreError('manifest_invalid', `Cannot ${verb} ${c.summary.name ?? id}: ${problem}${after}`);
+  };
+  const launch = async (id: string) => {
+    mustLoad(id, 'launch');
+    const c = ctx.workspace().capsule(id);
     await ctx.sessions.launch(id, c.file);
     // A relaunch on another port moves the allow entries that named the old one (live-edits.ts).
     ctx.changed();
@@ -53,9 +57,13 @@ export function runHandlers(ctx: StudioContext): Pick<
       ctx.changed();
     },
     async 'capsule.restart'({ id, when }) {
-      ctx.workspace().capsule(id);
+      // A manifest that does not load is never applied: the healthy session is left running, and
+      // the check is made again after waiting, since the file may have been edited meanwhile.
+      const keep = '. The running session was left as it is; fix the manifest, then restart.';
+      mustLoad(id, 'restart', keep);
       const session = ctx.sessions.session(id);
       if (when === 'idle') await waitUntilIdle(session);
+      mustLoad(id, 'restart', keep);
       await ctx.sessions.stop(id);
       return launch(id);
     },

@@ -4,14 +4,14 @@ import type { FormationResolver, Session, SessionOptions } from '../runtime';
 import type { TraceEvent } from '../../src-shared/trace';
 import { CoreError, type CapsuleState, type EventMap } from '../../src-shared/contract';
 import { formatIssues, ManifestError } from '../manifest';
-import { watchFlow } from './flow-events';
+import { watchFlow, type Emit } from './flow-events';
 
 // The running capsules of the open formation: one session each, started in-process. Turns
 // session activity into contract events: state changes, task updates, and trace lines batched per
 // session (one trace.appended per flush interval, however many lines a burst wrote), and the
 // compact delegation.updated / task.progressed every client gets (flow-events.ts).
 
-export type Emit = <E extends keyof EventMap>(event: E, payload: EventMap[E]) => void;
+export type { Emit };
 
 export interface CapsuleSessionsDeps {
   startSession(opts: SessionOptions): Promise<Session>;

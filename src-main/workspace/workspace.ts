@@ -3,7 +3,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CoreError, type IssueView, type Position } from '../../src-shared/contract';
 import { addEntry, FORMATION_FILE, readFormation, removeEntry, setPosition } from './formation-file';
 import { describeFsError } from '../manifest';
-import { checkSourceSize, existsSync, isDirectory, readText, writeFileAtomic } from './files';
+import { checkSourceSize, existsSync, isDirectory, landsInside, readText, writeFileAtomic } from './files';
 import { hashSource, summarizeManifest, type ManifestSummary } from './manifest-view';
 
 // One open workspace folder: formation.yaml plus a manifest per capsule, loaded into a snapshot
@@ -60,7 +60,17 @@ export interface Workspace {
 function inside(dir: string, rel: string): string {
   const file = resolve(dir, rel);
   if (isAbsolute(rel) || (file !== dir && !file.startsWith(dir + sep))) throw new CoreError('invalid_input', `Manifest path ${rel} leaves the workspace folder`);
+  landsHere(dir, file, rel);
   return file;
+}
+
+/**
+ * A path inside the folder as written can still lead out of it through a symbolic link (a linked
+ * folder or file): then a read would show, and a write replace, a file elsewhere on the machine.
+ * Checked right before every read and write, since a link can appear after the workspace loaded.
+ */
+function landsHere(dir: string, file: string, rel: string): void {
+  if (!landsInside(dir, file)) throw new CoreError('invalid_input', `${rel} leads outside the workspace folder through a symbolic link; the Studio reads and writes only files inside it.`);
 }
 
 export function openWorkspaceFolder(dirInput: string, env: Record<string, string | undefined> = process.env): Workspace {
@@ -71,6 +81,7 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
   if (!existsSync(formationFile)) throw new CoreError('not_found', `${dir} has no ${FORMATION_FILE}; create a workspace there instead.`);
 
   const load = (): WorkspaceSnapshot => {
+    landsHere(dir, formationFile, FORMATION_FILE);
     const read = readText(formationFile);
     if (!read.ok) throw new CoreError('io_error', `Cannot open the workspace: ${read.message}`);
     const formation = readFormation(read.text);
@@ -116,6 +127,7 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
     capsule,
     readManifestNow(id) {
       const c = capsule(id);
+      inside(dir, c.manifestPath);
       const text = readText(c.file);
       if (!text.ok) throw new CoreError('io_error', `Cannot edit ${c.manifestPath}: ${text.message}`);
       return { file: c.file, source: text.text, hash: hashSource(text.text) };
@@ -123,6 +135,7 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
     writeManifest(id, source, expected) {
       const c = capsule(id);
       checkSourceSize(c.manifestPath, source);
+      inside(dir, c.manifestPath);
       if (expected !== undefined) {
         const onDisk = readText(c.file);
         const diskHash = onDisk.ok ? hashSource(onDisk.text) : undefined;
@@ -139,6 +152,7 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
       return { hash: hashSource(source), issues: capsule(id).summary.issues };
     },
     editFormation(edit) {
+      landsHere(dir, formationFile, FORMATION_FILE);
       const read = readText(formationFile);
       if (!read.ok) throw new CoreError('io_error', `Cannot edit the formation: ${read.message}`);
       let next: string;
@@ -165,7 +179,9 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
       writeFileAtomic(file, source);
     },
     deleteManifest(id) {
-      rmSync(capsule(id).file, { force: true });
+      const c = capsule(id);
+      inside(dir, c.manifestPath);
+      rmSync(c.file, { force: true });
     },
     moveNode(kind, id, p) {
       this.editFormation((s) => setPosition(s, kind, id, p));

@@ -10,12 +10,17 @@ interface DialogProps {
 export function Dialog({ title, onClose, children }: DialogProps) {
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
+  // Callers often pass a new `onClose` on every render (an inline arrow). The focus effect below must
+  // run once per opening: re-running it would hand focus back to the page and then to the first field
+  // after every key typed in any other field. So the effect reads the latest `onClose` from a ref.
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.stopPropagation();
-        onClose();
+        closeRef.current();
       }
     };
     window.addEventListener('keydown', onKey, true);
@@ -24,7 +29,7 @@ export function Dialog({ title, onClose, children }: DialogProps) {
       window.removeEventListener('keydown', onKey, true);
       previous?.focus?.();
     };
-  }, [onClose]);
+  }, []);
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div ref={box} className="dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>

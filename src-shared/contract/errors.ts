@@ -17,6 +17,8 @@ export const CORE_ERROR_CODES = [
   'remote_unreachable',
   'disconnected',
   'limit_reached',
+  // The client may not do this here (an attached Studio outside what the host allows it).
+  'forbidden',
   'internal',
 ] as const;
 /** What went wrong, in a word the UI can branch on. */

@@ -107,6 +107,45 @@ export const harnessSchema = z.strictObject({
   env: z.record(z.string(), z.string()).optional(),
 });
 
+/**
+ * One MCP server a capsule may use: a local one started as a process (`command`, `args`, `env`,
+ * `cwd`) or a remote one over Streamable HTTP (`url`, `headers`). `tools` narrows what the model
+ * is offered (all of the server's tools when absent, none when empty).
+ */
+export const mcpServerSchema = z
+  .strictObject({
+    /** Letters, digits and dashes: the model sees the server's tools as `<name>__<tool>`. */
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/i, 'letters, digits or dashes (max 32)'),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    /** The server process's whole environment besides PATH: nothing else of the runtime's is passed on. */
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'), z.string()).optional(),
+    /** Where the process runs, relative to the manifest's folder (the manifest's folder when absent). */
+    cwd: z.string().min(1).optional(),
+    url: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).optional(),
+    headers: z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'an HTTP header name'), z.string()).optional(),
+    tools: z.array(z.string().min(1)).optional(),
+    /** How long one tool call may take (60s when absent). */
+    timeout: duration.optional(),
+  })
+  .superRefine((s, ctx) => {
+    if ((s.command === undefined) === (s.url === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'a server has exactly one of command (a local process) or url (a remote server)' });
+    const wrong = s.url !== undefined ? (['args', 'env', 'cwd'] as const) : (['headers'] as const);
+    for (const key of wrong) if (s[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: s.url !== undefined ? `${key} is for a local server (command); a remote one (url) has headers` : 'headers are for a remote server (url)' });
+  });
+
+/** `capabilities.mcp`: the MCP servers whose tools the capsule may use. */
+export const mcpSchema = z
+  .strictObject({ servers: z.array(mcpServerSchema).max(64).default([]) })
+  .superRefine((m, ctx) => {
+    const seen = new Set<string>();
+    m.servers.forEach((s, i) => {
+      const key = s.name.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['servers', i, 'name'], message: `another server is already named "${s.name}"` });
+      seen.add(key);
+    });
+  });
+
 export const manifestSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/i, 'letters, digits, dot, dash or underscore (max 63)'),
   version: z.string().min(1),
@@ -147,6 +186,7 @@ export const manifestSchema = z.strictObject({
     .strictObject({
       network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).optional(),
       shell: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).optional(),
+      mcp: mcpSchema.optional(),
     })
     .optional(),
   skills: z
@@ -172,6 +212,7 @@ export type RehearsalTurn = z.infer<typeof rehearsalTurnSchema>;
 export type RehearsalArtifact = z.infer<typeof rehearsalArtifactSchema>;
 export type RehearsalPart = z.infer<typeof rehearsalPartSchema>;
 export type HarnessSpec = z.infer<typeof harnessSchema>;
+export type McpServerSpec = z.infer<typeof mcpServerSchema>;
 
 /** Built-in driver artifacts. */
 export const DRIVER_ARTIFACTS = {

@@ -40,9 +40,10 @@ describe('delegate_task to "*"', () => {
   it('reaches the workers the allow list names at the time of each task, and reports each outcome', async () => {
     const { a, b, orch, send } = await formation();
     orch.updatePolicy({ allow: [`localhost:${a.port}`], acceptPeerTasks: false });
-    const one = await send('a task: sum the invoices');
+    // Any words at all: a newcomer's first message need not mention a "task" to be delegated.
+    const one = await send('Summarise the quarterly sales report');
     expect(one.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(answerOf(one)).toBe('The workers answered:\n- worker-a: worker-a did: a task: sum the invoices');
+    expect(answerOf(one)).toBe('The workers answered:\n- worker-a: worker-a did: Summarise the quarterly sales report');
     expect(b.listTasks()).toHaveLength(0);
 
     // An edge drawn while the orchestrator runs: the next task reaches both, one call each.

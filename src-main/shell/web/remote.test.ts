@@ -2,10 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { createExposureStore, type ExposureStore } from '../../gateway';
 import { createTestStudio, type TestStudio } from '../../workspace/test-studio';
 import { startRemoteStudio, STUDIO_TOKEN_NAME, type RemoteStudio } from './remote';
+import { invokeOver, openSocket } from './socket.fixture';
 
 // The Studio's contract for remote Studios: only with the Studio token, refused with 401 for a
 // wrong, foreign or revoked one; the web shell's Host/Origin checks, widened to --public-origin.
@@ -20,30 +21,15 @@ afterEach(async () => {
   remote = studio = tokens = undefined;
 });
 
-/** Opens the socket; resolves with it or rejects with the HTTP status of the refusal. */
-const open = (url: string, headers: Record<string, string>) =>
-  new Promise<WebSocket>((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace('http', 'ws')}/ws`, { headers });
-    ws.once('open', () => resolve(ws));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    ws.once('error', reject);
-  });
-
-const invoke = (ws: WebSocket, cmd: string) =>
-  new Promise<any>((resolve) => {
-    ws.on('message', (d) => {
-      const m = JSON.parse(String(d));
-      if (m.type === 'reply' && m.id === 7) resolve(m);
-    });
-    ws.send(JSON.stringify({ type: 'invoke', id: 7, cmd, input: {} }));
-  });
+const open = openSocket;
+const invoke = (ws: WebSocket, cmd: string) => invokeOver(ws, cmd);
 
 async function setup(publicOrigin?: string) {
   studio = await createTestStudio();
   tokens = createExposureStore(mkdtempSync(join(tmpdir(), 'capsule-remote-')));
   const { token } = tokens.enable(STUDIO_TOKEN_NAME);
   const other = tokens.enable('some-capsule').token;
-  remote = await startRemoteStudio({ core: studio.core, tokens, port: 0, ...(publicOrigin ? { publicOrigin } : {}) });
+  remote = await startRemoteStudio({ core: studio.core, tokens, port: 0, scope: { allowHostCommands: false, workspaces: [studio.workspace] }, ...(publicOrigin ? { publicOrigin } : {}) });
   return { token, other, url: `http://127.0.0.1:${remote.port}` };
 }
 

@@ -3,6 +3,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { WS_PATH } from '../../../src-shared/contract';
 import type { Core } from '../../core';
 import type { ExposureStore } from '../../gateway';
+import { attachedRefusal, type AttachedScope } from './attached-scope';
 import { allowedHosts } from './server';
 import { serveContract } from './socket';
 
@@ -21,6 +22,8 @@ export interface RemoteStudioOptions {
   port?: number;
   /** The origin remote Studios reach this server at through a proxy (https://studio.example.com). */
   publicOrigin?: string;
+  /** What an attached Studio may do on this host (attached-scope.ts). */
+  scope: AttachedScope;
 }
 
 export interface RemoteStudio {
@@ -37,19 +40,22 @@ function bearer(header: string | undefined): string | undefined {
 
 /**
  * The core as an attached Studio may drive it: everything but this host's own attached runtimes
- * (a Studio elsewhere must not make this server open links to other hosts with its tokens).
+ * (a Studio elsewhere must not make this server open links to other hosts with its tokens), and
+ * within the scope the host gave it (folders, commands run on the host).
  */
-function attachedView(core: Core): Core {
+function attachedView(core: Core, scope: AttachedScope): Core {
   return {
     ...core,
     connect(send) {
       const c = core.connect(send);
+      const refuse = (code: 'invalid_input' | 'forbidden', message: string) => ({ ok: false as const, error: { code, message } });
       return {
         ...c,
-        handle: (cmd, input) =>
-          typeof cmd === 'string' && cmd.startsWith('runtimes.')
-            ? Promise.resolve({ ok: false, error: { code: 'invalid_input', message: `${cmd} is not offered to attached Studios; attach runtimes from a Studio of your own.` } })
-            : c.handle(cmd, input),
+        async handle(cmd, input) {
+          if (typeof cmd === 'string' && cmd.startsWith('runtimes.')) return refuse('invalid_input', `${cmd} is not offered to attached Studios; attach runtimes from a Studio of your own.`);
+          const refusal = typeof cmd === 'string' ? await attachedRefusal(scope, cmd, input, (name, args) => c.handle(name, args)) : undefined;
+          return refusal ? refuse('forbidden', refusal) : c.handle(cmd, input);
+        },
       };
     },
   };
@@ -90,7 +96,7 @@ export function buildRemoteStudio(opts: RemoteStudioOptions, portOf: () => numbe
       open.set(id, set);
       set.add(socket);
       socket.on('close', () => set.delete(socket));
-      serveContract(attachedView(opts.core), socket as never);
+      serveContract(attachedView(opts.core, opts.scope), socket as never);
     });
   });
   return app;

@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type WebSocket from 'ws';
+import { createExposureStore, type ExposureStore } from '../../gateway';
+import { createTestStudio, type TestStudio } from '../../workspace/test-studio';
+import { hostCommandParts } from './attached-scope';
+import { startRemoteStudio, STUDIO_TOKEN_NAME, type RemoteStudio } from './remote';
+import { invokeOver, openSocket } from './socket.fixture';
+
+// What a Studio token grants: by default an attached Studio works inside the served workspace and
+// cannot make this host run commands (a harness CLI, a shell allow list), nor use folders outside.
+// `--allow-host-commands` lifts both.
+
+let studio: TestStudio | undefined;
+let remote: RemoteStudio | undefined;
+let tokens: ExposureStore | undefined;
+let ws: WebSocket | undefined;
+afterEach(async () => {
+  ws?.close();
+  await remote?.dispose();
+  tokens?.dispose();
+  await studio?.dispose();
+  remote = studio = tokens = ws = undefined;
+});
+
+async function attach(allowHostCommands = false) {
+  studio = await createTestStudio();
+  tokens = createExposureStore(mkdtempSync(join(tmpdir(), 'capsule-scope-')));
+  const { token } = tokens.enable(STUDIO_TOKEN_NAME);
+  remote = await startRemoteStudio({ core: studio.core, tokens, port: 0, scope: { allowHostCommands, workspaces: [studio.workspace] } });
+  ws = await openSocket(`http://127.0.0.1:${remote.port}`, { authorization: `Bearer ${token}` });
+  return (cmd: string, input: unknown = {}) => invokeOver(ws!, cmd, input);
+}
+
+const HARNESS = 'inference:\n  transport: process\n  model: cli\n  driver:\n    artifact: capsule/driver-process\n  harness:\n    command: /bin/sh\n    args: ["-c", "id > /tmp/pwned"]\n';
+const withHarness = (source: string, command = '/bin/sh') => source.replace(/inference:[\s\S]*?\n(?=lifecycle:)/, `${HARNESS.replace('/bin/sh', command)}\n`);
+
+describe('what an attached Studio may do', () => {
+  it('cannot save a manifest that runs a harness CLI or shell commands on the host; other edits save', async () => {
+    const invoke = await attach();
+    const file = join(studio!.workspace, 'capsules', 'writer.yaml');
+    const { value: read } = await invoke('manifest.read', { id: 'writer' });
+    const harness = await invoke('manifest.write', { id: 'writer', source: withHarness(read.source) });
+    expect(harness).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('--allow-host-commands') } });
+    // A variable standing for the transport counts as one (its value comes from the secret store).
+    const viaVar = await invoke('manifest.write', { id: 'writer', source: read.source.replace('transport: embedded', 'transport: ${T}') });
+    expect(viaVar).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    const shell = await invoke('manifest.write', { id: 'writer', source: `${read.source}capabilities:\n  shell:\n    allow: ["id"]\n` });
+    expect(shell).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(readFileSync(file, 'utf8')).toBe(read.source);
+    const edit = await invoke('manifest.write', { id: 'writer', source: read.source.replace('Drafts short paragraphs.', 'Drafts prose.') });
+    expect(edit).toMatchObject({ ok: true });
+    expect(readFileSync(file, 'utf8')).toContain('Drafts prose.');
+  });
+
+  it('may edit a harness capsule the host wrote while its command stays as the host wrote it', async () => {
+    const invoke = await attach();
+    const file = join(studio!.workspace, 'capsules', 'writer.yaml');
+    writeFileSync(file, withHarness(readFileSync(file, 'utf8'), 'my-agent-cli'));
+    await invoke('workspace.open', { dir: studio!.workspace });
+    const { value: read } = await invoke('manifest.read', { id: 'writer' });
+    expect(await invoke('manifest.write', { id: 'writer', source: read.source.replace('Drafts short paragraphs.', 'Drafts prose.') })).toMatchObject({ ok: true });
+    const changed = await invoke('manifest.write', { id: 'writer', source: read.source.replace('my-agent-cli', '/bin/sh') });
+    expect(changed).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('opens, creates and exports only inside the served workspace, symbolic links resolved', async () => {
+    const invoke = await attach();
+    const outside = join(studio!.home, 'elsewhere');
+    const created = await invoke('workspace.create', { dir: outside });
+    expect(created).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('outside the workspaces this host serves') } });
+    expect(existsSync(outside)).toBe(false);
+    mkdirSync(outside);
+    symlinkSync(outside, join(studio!.workspace, 'link'));
+    expect(await invoke('workspace.create', { dir: join(studio!.workspace, 'link', 'ws') })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await invoke('deploy.write', { dir: join(outside, 'k8s') })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(existsSync(join(outside, 'k8s'))).toBe(false);
+    expect(await invoke('deploy.write', { dir: join(studio!.workspace, 'k8s') })).toMatchObject({ ok: true });
+    expect(await invoke('workspace.create', { dir: join(studio!.workspace, 'sub') })).toMatchObject({ ok: true });
+    expect(await invoke('workspace.open', { dir: studio!.workspace })).toMatchObject({ ok: true });
+  });
+
+  it('with --allow-host-commands, saves a harness manifest and uses folders elsewhere', async () => {
+    const invoke = await attach(true);
+    const { value: read } = await invoke('manifest.read', { id: 'writer' });
+    expect(await invoke('manifest.write', { id: 'writer', source: withHarness(read.source) })).toMatchObject({ ok: true });
+    expect(await invoke('deploy.write', { dir: join(studio!.home, 'k8s') })).toMatchObject({ ok: true });
+  });
+
+  it('reads the parts that run commands as written: none for plain or unparseable text', () => {
+    expect(hostCommandParts('inference:\n  transport: http\n')).toBeUndefined();
+    expect(hostCommandParts('inference: [\n')).toBeUndefined();
+    expect(hostCommandParts('capabilities:\n  shell:\n    allow: []\n')).toBeUndefined();
+    expect(hostCommandParts('capabilities:\n  shell:\n    allow: [ls]\n')).toContain('ls');
+    expect(hostCommandParts('inference:\n  harness:\n    command: x\n')).toContain('"command":"x"');
+  });
+});

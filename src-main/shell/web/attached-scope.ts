@@ -1,0 +1,65 @@
+import { parseDocument } from 'yaml';
+import { commands, type ReplyEnvelope } from '../../../src-shared/contract';
+import { landsInside } from '../../workspace';
+
+// What a Studio attached to `capsule serve --studio` may do on this host. By default it works on
+// the workspaces the host serves and nothing else: it opens and creates workspaces, and writes
+// exports, only inside them (symbolic links resolved), and it cannot make a capsule run commands
+// here: no manifest it saves may add or change a harness CLI (`transport: process`) or a shell
+// allow list. The host lifts that with `serve --studio --allow-host-commands`, which makes the
+// token as good as a shell account of the user running serve.
+
+export interface AttachedScope {
+  /** The host's opt-in: attached Studios may run commands and use folders anywhere on this host. */
+  allowHostCommands: boolean;
+  /** The folders the host serves (its --workspace): the attached Studio's files stay inside them. */
+  workspaces: string[];
+}
+
+type Handle = (cmd: string, input: unknown) => Promise<ReplyEnvelope>;
+
+const OPT_IN = 'the host allows it by running capsule serve --studio --allow-host-commands';
+
+/** Commands whose `dir` is a folder the core opens, creates or writes into. */
+const FOLDER_COMMANDS = new Set(['workspace.open', 'workspace.create', 'deploy.preview', 'deploy.write']);
+
+/**
+ * The parts of a manifest that run commands on the host, as written (before ${VAR} interpolation,
+ * so a variable standing for one counts), or undefined when it has none. A text that is not YAML
+ * has none: it cannot be launched either.
+ */
+export function hostCommandParts(source: string): string | undefined {
+  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length) return undefined;
+  const raw = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as { inference?: { transport?: unknown; harness?: unknown }; capabilities?: { shell?: { allow?: unknown } } };
+  const transport = raw.inference?.transport;
+  const harness = raw.inference?.harness;
+  const shell = raw.capabilities?.shell?.allow;
+  const runsHarness = (transport !== undefined && transport !== 'http' && transport !== 'embedded') || harness !== undefined;
+  const runsShell = shell !== undefined && !(Array.isArray(shell) && shell.length === 0);
+  if (!runsHarness && !runsShell) return undefined;
+  return JSON.stringify({ transport: transport ?? null, harness: harness ?? null, shell: shell ?? null });
+}
+
+/** Why an attached Studio may not run this command here, or undefined when it may. */
+export async function attachedRefusal(scope: AttachedScope, cmd: string, input: unknown, handle: Handle): Promise<string | undefined> {
+  if (scope.allowHostCommands) return undefined;
+  // Only well-formed input is looked at: anything else the core refuses with its own message.
+  const schema = (commands as Record<string, { input: { safeParse(v: unknown): { success: boolean; data?: unknown } } }>)[cmd]?.input;
+  const parsed = schema?.safeParse(input);
+  if (!parsed?.success) return undefined;
+  const args = (parsed.data ?? {}) as { dir?: string; id?: string; source?: string };
+  if (FOLDER_COMMANDS.has(cmd) && args.dir !== undefined) {
+    if (scope.workspaces.some((root) => landsInside(root, args.dir!))) return undefined;
+    return `${args.dir} is outside the workspaces this host serves (${scope.workspaces.join(', ')}); an attached Studio works inside them unless ${OPT_IN}.`;
+  }
+  if (cmd === 'manifest.write' && args.id !== undefined && args.source !== undefined) {
+    const wanted = hostCommandParts(args.source);
+    if (wanted === undefined) return undefined;
+    const current = await handle('manifest.read', { id: args.id });
+    const before = current.ok ? hostCommandParts((current.value as { source: string }).source) : undefined;
+    if (wanted === before) return undefined;
+    return `this manifest would run commands on the host (inference.transport: process, inference.harness or capabilities.shell); an attached Studio may keep those as the host wrote them but not add or change them, unless ${OPT_IN}.`;
+  }
+  return undefined;
+}
