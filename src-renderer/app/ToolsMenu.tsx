@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { CanvasMenu } from '../features/graph';
 import { ExportDialog } from '../features/deploy';
 import { TestsDialog } from '../features/tests';
+import { HistoryDialog } from '../features/history';
 import { TelemetryDialog } from '../features/telemetry';
 import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
 
@@ -11,6 +12,7 @@ import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
 export const TOOLS: { name: ToolName; label: string }[] = [
   { name: 'export', label: 'Export for Kubernetes…' },
   { name: 'tests', label: 'Tests…' },
+  { name: 'history', label: 'History and publish…' },
   { name: 'telemetry', label: 'OpenTelemetry…' },
 ];
 
@@ -42,6 +44,7 @@ export function ToolDialogs() {
   const tool = useOpenTool();
   if (tool === 'export') return <ExportDialog onClose={closeTool} />;
   if (tool === 'tests') return <TestsDialog onClose={closeTool} />;
+  if (tool === 'history') return <HistoryDialog onClose={closeTool} />;
   if (tool === 'telemetry') return <TelemetryDialog onClose={closeTool} />;
   return null;
 }
