@@ -44,7 +44,7 @@ import { testsHandlers } from './regression/studio-commands';
 import { createTracesService } from './workspace/traces';
 import { createForkService } from './workspace/fork-command';
 import { createRuntimes } from './runtimes';
-import { historyHandlers, recordSaves } from './versions';
+import { createPublishedServing, historyHandlers, recordSaves } from './versions';
 
 // createCore: the Studio service behind the contract. Plain Node (no electron); the shells inject
 // platform needs as ports and map `handle` and `subscribe` onto IPC or a WebSocket. Every input is
@@ -136,7 +136,14 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     onSession: (id, session) => breakpoints.watch(id, session),
   });
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
-  const expose = createExposeService(ctx); // the gateway and its exposures
+  // Outside callers get an exposed capsule's published version, served apart from the draft the Studio edits.
+  const serving = createPublishedServing({ dataDir: join(cfg.userDataDir, 'published'), startSession: ports.startSession ?? launchSession, env: cfg.env, recordsRoot: cfg.recordsRoot });
+  const expose = createExposeService(ctx, {
+    served: (id, draft) => {
+      const dir = ctx.current()?.dir;
+      return dir ? serving.resolve(dir, id, draft) : Promise.resolve(draft());
+    },
+  }); // the gateway and its exposures
   const tunnels = createTunnelService(ctx, { expose, env: () => launchEnv(processEnv, secrets) }); // reach from anywhere
   const traces = createTracesService(ctx); // sessions browser and timeline over the trace store
   const forks = createForkService(ctx, { traces, startSession: ports.startSession ?? launchSession }); // fork, family, compare
@@ -264,6 +271,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
       ctx.dispose();
       await tunnels.dispose();
       await expose.dispose();
+      await serving.dispose();
       await forks.dispose();
       await sessions.dispose();
       await traces.dispose();

@@ -29,5 +29,6 @@ export const commands: Record<string, CommandEntry> = {
   history: ['list the steps of a workspace\'s history (every Studio save is one): history [--workspace W] [--start]', () => require('./history')],
   diff: ['what changed between two versions of a workspace, permissions named: diff <from> [to] [--workspace W]', () => require('./diff')],
   restore: ['put an earlier version of a workspace back, as a new step: restore <version> [--workspace W]', () => require('./restore')],
+  publish: ['publish a version for outside callers once its tests pass (exit 1 if one fails): publish [version] [--workspace W] [--override]', () => require('./publish')],
   watch: ['follow a running session live: watch <session> | watch --url <door>', () => require('./watch')],
 };

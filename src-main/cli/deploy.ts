@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
-import { applyNotes, DeployError, deployKubernetes, parseSecretRef, type SecretRef } from '../deploy';
+import { join, resolve } from 'node:path';
+import { applyNotes, DeployError, deployKubernetes, parseSecretRef, versionNote, type SecretRef } from '../deploy';
+import { publishedWorkspace } from '../versions';
 import { DEFAULT_IMAGE, DEFAULT_NAMESPACE, KUBE_HOST } from '../../src-shared/contract/deploy';
 import { createExposureStore, gatewayDataDir } from '../gateway';
 import { parseCommandArgs } from './args';
@@ -45,9 +46,11 @@ export async function main(argv: string[]): Promise<number> {
   const exposed = store.list().map((e) => e.capsule);
   store.dispose();
   const out = resolve(values.out ?? 'kubernetes');
+  // Outside callers get the published version, so that is what the cluster gets (the draft when nothing is published).
+  const published = await publishedWorkspace(values.workspace, join(layout().home, 'published'));
   let files: string[];
   try {
-    files = deployKubernetes(values.workspace, out, {
+    files = deployKubernetes(published?.folder ?? values.workspace, out, {
       namespace: values.namespace ?? DEFAULT_NAMESPACE,
       image: values.image ?? DEFAULT_IMAGE,
       secrets,
@@ -59,6 +62,7 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
   process.stdout.write(`wrote ${files.length} files to ${out}\n`);
+  if (published) process.stdout.write(`${versionNote(published.published)}\n`);
   const exposuresFile = resolve(values.data ?? gatewayDataDir(layout().home), 'exposures.json');
   for (const note of applyNotes({ files, namespace: values.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, ...(values.host ? { host: values.host } : {}) })) process.stdout.write(`${note}\n`);
   return 0;

@@ -18,7 +18,7 @@ const options = {
   junit: { type: 'string' },
 } as const;
 
-function print(o: TestOutcome): void {
+export function printOutcome(o: TestOutcome): void {
   const head = `${o.passed ? 'PASS' : 'FAIL'}  ${o.name}  ${formatDuration(o.durationMs)}`;
   process.stdout.write(`${head}\n`);
   if (o.error) process.stdout.write(`  error: ${o.error}\n`);
@@ -36,7 +36,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const f of files) {
     const o = await runTest(workspace, f);
     outcomes.push(o);
-    print(o);
+    printOutcome(o);
   }
   const failed = outcomes.filter((o) => !o.passed).length;
   process.stdout.write(`${outcomes.length - failed} passed, ${failed} failed\n`);

@@ -14,7 +14,7 @@ import { capsuleWorkloads } from './workloads';
 export { DeployError, readDeployFormation, type DeployFormation } from './formation';
 export { parseSecretRef, type KubeObject, type SecretRef } from './objects';
 export { EXPOSURES_SECRET, TLS_SECRET } from './gateway';
-export { applyNotes } from './notes';
+export { applyNotes, versionNote } from './notes';
 
 export interface KubernetesOptions {
   namespace: string;

@@ -22,3 +22,8 @@ export function applyNotes(o: ApplyNotesInput): string[] {
   notes.push(`apply with: kubectl apply -k ${o.out}`);
   return notes;
 }
+
+/** Which version of the workspace the files hold: the published one, when there is one. */
+export function versionNote(published: { short: string }): string {
+  return `these files hold the published version ${published.short} (what outside callers get), not the draft; publish again to ship the draft`;
+}

@@ -1,11 +1,12 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CoreError, DEFAULT_IMAGE, DEFAULT_NAMESPACE, type CommandArgs, type DeployEdgeView, type DeployPreview } from '../../src-shared/contract';
+import { CoreError, DEFAULT_IMAGE, DEFAULT_NAMESPACE, type CommandArgs, type DeployEdgeView, type DeployPreview, type PublishedView } from '../../src-shared/contract';
 import { describeFsError } from '../manifest';
 import type { Handlers, StudioContext } from '../workspace';
 import { DeployError, readDeployFormation, type DeployFormation } from './formation';
 import { kubernetesFiles, kubernetesObjects, makeFolder, writeKubernetesFiles } from './index';
-import { applyNotes } from './notes';
+import { applyNotes, versionNote } from './notes';
+import { publishedWorkspace } from '../versions';
 import type { SecretRef } from './objects';
 
 // "Export for Kubernetes…": the objects `capsule deploy kubernetes` writes (the same functions),
@@ -46,10 +47,12 @@ function writableFolder(dir: string): string {
 
 export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pick<Handlers, 'deploy.preview' | 'deploy.write'> {
   const exposuresFile = join(ctx.config.userDataDir, 'gateway', 'exposures.json');
-  const build = (o: Options) => {
+  const build = async (o: Options) => {
     let formation: DeployFormation;
+    // An exposed capsule is served from the published version, so that is what a cluster gets.
+    const published = await publishedWorkspace(ctx.workspace().dir, join(ctx.config.userDataDir, 'published'));
     try {
-      formation = readDeployFormation(ctx.workspace().dir);
+      formation = readDeployFormation(published?.folder ?? ctx.workspace().dir);
     } catch (err) {
       if (err instanceof DeployError) throw new CoreError('invalid_input', err.message);
       throw err;
@@ -57,16 +60,19 @@ export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pic
     const vars = [...new Set(formation.capsules.flatMap((c) => c.vars))].sort();
     try {
       const files = kubernetesFiles(kubernetesObjects(formation, kubeOptions(o, exposed())));
-      return { formation, vars, files };
+      return { formation, vars, files, published: published?.published };
     } catch (err) {
-      if (err instanceof DeployError) return { formation, vars, files: [], problem: err.message };
+      if (err instanceof DeployError) return { formation, vars, files: [], problem: err.message, published: published?.published };
       throw err;
     }
   };
-  const notesFor = (o: Options, names: string[], out: string) => applyNotes({ files: names, namespace: o.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, ...(o.host ? { host: o.host } : {}) });
+  const notesFor = (o: Options, names: string[], out: string, published: PublishedView | undefined) => [
+    ...(published ? [versionNote(published)] : []),
+    ...applyNotes({ files: names, namespace: o.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, ...(o.host ? { host: o.host } : {}) }),
+  ];
   return {
-    'deploy.preview'(o): DeployPreview {
-      const { formation, vars, files, problem } = build(o);
+    async 'deploy.preview'(o): Promise<DeployPreview> {
+      const { formation, vars, files, problem, published } = await build(o);
       const names = files.map((f) => f.name);
       const out = o.dir ? resolve(o.dir) : '<folder>';
       return {
@@ -76,11 +82,11 @@ export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pic
         edges: edgesOf(formation),
         ...(problem ? { problem } : {}),
         existing: o.dir ? names.filter((n) => existsSync(join(out, n))) : [],
-        notes: files.length ? notesFor(o, names, out) : [],
+        notes: files.length ? notesFor(o, names, out, published) : [],
       };
     },
-    'deploy.write'(o) {
-      const { files, problem } = build(o);
+    async 'deploy.write'(o) {
+      const { files, problem, published } = await build(o);
       if (problem) throw new CoreError('invalid_input', problem);
       const dir = writableFolder(o.dir);
       const replaced = files.map((f) => f.name).filter((n) => existsSync(join(dir, n)));
@@ -95,7 +101,7 @@ export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pic
       }
       for (const f of files) if (f.object) kinds[f.object.kind] = (kinds[f.object.kind] ?? 0) + 1;
       const names = files.map((f) => f.name);
-      return { dir, files: names, kinds, replaced, notes: notesFor(o, names, dir) };
+      return { dir, files: names, kinds, replaced, notes: notesFor(o, names, dir, published) };
     },
   };
 }

@@ -5,3 +5,4 @@ export { compareTask, describeMatcher, formatDiff, unmet, type Mismatch } from '
 export { saveTest, TEST_NAME } from './save';
 export { listTests, runTest, runWorkspaceTests, type TestOutcome } from './run';
 export { junitReport } from './junit';
+export { testResultView } from './studio-commands';

@@ -4,7 +4,7 @@ import { CoreError, type ExpectedTaskView, type MatcherView, type TestResultView
 import type { Rehearsal } from '../recording';
 import type { Handlers, StudioContext } from '../workspace';
 import { describeMatcher } from './expect';
-import { listTests, runTest } from './run';
+import { listTests, runTest, type TestOutcome } from './run';
 import { saveTest } from './save';
 import { readTestFile, TESTS_FOLDER, type Matcher, type TestFile } from './test-file';
 
@@ -26,6 +26,18 @@ function expectedTasks(test: TestFile): ExpectedTaskView[] {
       ? { delegations: t.expect.delegations.map((d) => ({ ...(d.from ? { from: d.from } : {}), to: d.to, text: matcher(d.text), data: matcher(d.data), answer: matcher(d.answer) })) }
       : {}),
   }));
+}
+
+/** A test's outcome as the Tests panel (and the publish dialog) shows it. */
+export function testResultView(o: TestOutcome): TestResultView {
+  return {
+    name: o.name,
+    passed: o.passed,
+    durationMs: o.durationMs,
+    mismatches: o.mismatches,
+    ...(o.actual ? { actual: o.actual.map((t) => ({ text: t.text, answer: t.answer, status: t.exitStatus, delegations: t.delegations })) } : {}),
+    ...(o.error ? { error: o.error } : {}),
+  };
 }
 
 const nameOf = (file: string) => basename(file).replace(/\.ya?ml$/, '');
@@ -52,15 +64,7 @@ export function testsHandlers(ctx: StudioContext, rehearsalOf: (sessionId: strin
       if (running) throw new CoreError('conflict', `The test ${running} is running; one test runs at a time.`);
       running = name;
       try {
-        const o = await runTest(ctx.workspace().dir, file);
-        return {
-          name,
-          passed: o.passed,
-          durationMs: o.durationMs,
-          mismatches: o.mismatches,
-          ...(o.actual ? { actual: o.actual.map((t) => ({ text: t.text, answer: t.answer, status: t.exitStatus, delegations: t.delegations })) } : {}),
-          ...(o.error ? { error: o.error } : {}),
-        };
+        return testResultView(await runTest(ctx.workspace().dir, file));
       } finally {
         running = undefined;
       }

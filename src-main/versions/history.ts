@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
-import { CoreError } from '../../src-shared/contract';
+import { CoreError, type StepView } from '../../src-shared/contract';
 import { authorOf, findRepo, gitFs, headCommit, initRepo, readAt, repoPath, type WorkspaceRepo } from './repo';
 import { keptPaths, readVersion } from './snapshot';
 import { updateTree, type TreeChanges } from './tree';
@@ -10,17 +10,8 @@ import { updateTree, type TreeChanges } from './tree';
 // snapshot.ts), in the workspace's own repository, or in one created in the workspace on the
 // first save. A user's hand commits sit in the same history and are listed like any step.
 
-export interface Step {
-  /** The commit id. */
-  version: string;
-  short: string;
-  message: string;
-  author: string;
-  /** Seconds since the epoch. */
-  time: number;
-  /** The capsules whose manifest this step added, removed or changed. */
-  capsules: string[];
-}
+/** A step as the contract carries it (a Studio save, a publish, a restore, or a hand commit). */
+export type Step = StepView;
 
 export interface SaveResult {
   /** The new step, or undefined when nothing the Studio keeps had changed. */

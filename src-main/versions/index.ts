@@ -8,3 +8,5 @@ export { readVersion, readWorkingVersion, PUBLISHED_FILE, type VersionFiles } fr
 export { findRepo, type WorkspaceRepo } from './repo';
 export { readPublished, writePublished } from './published';
 export { historyHandlers, recordSaves, recordStep } from './studio-commands';
+export { publishVersion, publishedWorkspace, materialize, type PublishOutcome, type PublishOptions } from './publish';
+export { createPublishedServing, type PublishedServing } from './served';

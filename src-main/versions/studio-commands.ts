@@ -1,4 +1,6 @@
-import type { CommandArgs, CommandName, StepView } from '../../src-shared/contract';
+import { CoreError, type CommandArgs, type CommandName, type StepView } from '../../src-shared/contract';
+import { testResultView } from '../regression';
+import { publishVersion } from './publish';
 import type { Handlers, StudioContext } from '../workspace';
 import { listSteps, saveStep, serialized } from './history';
 import { compareVersions } from './compare';
@@ -8,7 +10,7 @@ import { readPublished } from './published';
 // The Studio's history: every command that saves a workspace file becomes a step named after
 // what the user did, and the History panel's commands (list, diff, restore) read it back.
 
-type HistoryCommand = 'history.list' | 'history.diff' | 'history.restore';
+type HistoryCommand = 'history.list' | 'history.diff' | 'history.restore' | 'history.publish';
 
 /** The commands that save workspace files, and the step message each one leaves in the history. */
 const SAVES: { [K in CommandName]?: (args: CommandArgs<K>) => string } = {
@@ -80,6 +82,7 @@ export async function recordStep(ctx: StudioContext, dir: string, message: strin
 }
 
 export function historyHandlers(ctx: StudioContext): Pick<Handlers, HistoryCommand> {
+  let publishing = false;
   return {
     async 'history.list'(args) {
       const dir = ctx.workspace().dir;
@@ -97,6 +100,20 @@ export function historyHandlers(ctx: StudioContext): Pick<Handlers, HistoryComma
       if (ctx.workspace().reload()) ctx.changed();
       ctx.emit('history.changed', { step });
       return step;
+    },
+    async 'history.publish'({ version, override }) {
+      const dir = ctx.workspace().dir;
+      if (historyOff(ctx)) throw new CoreError('invalid_input', 'This Studio keeps no history (CAPSULE_HISTORY=off), and a published version is a step of the history.');
+      if (publishing) throw new CoreError('conflict', 'A publish is running (its tests first); wait for it to finish.');
+      publishing = true;
+      try {
+        const out = await publishVersion(dir, { ...(version ? { version } : {}), ...(override ? { override } : {}) });
+        const step = out.step && view(out.step);
+        if (step) ctx.emit('history.changed', { step });
+        return { published: out.published, results: out.results.map(testResultView), ...(step ? { step } : {}) };
+      } finally {
+        publishing = false;
+      }
     },
   };
 }

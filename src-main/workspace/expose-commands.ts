@@ -12,6 +12,7 @@ import {
   type ExposureStore,
   type Gateway,
   type GatewaySettings,
+  type ResolvedCapsule,
 } from '../gateway';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
@@ -33,7 +34,15 @@ export interface ExposeService {
   dispose(): Promise<void>;
 }
 
-export function createExposeService(ctx: StudioContext): ExposeService {
+export interface ExposeOptions {
+  /**
+   * Which session serves an exposed capsule to callers; by default the Studio's running one
+   * (`draft`). The core passes the published version's session here (src-main/versions).
+   */
+  served?(id: string, draft: () => ResolvedCapsule | undefined): Promise<ResolvedCapsule | undefined>;
+}
+
+export function createExposeService(ctx: StudioContext, opts: ExposeOptions = {}): ExposeService {
   const dataDir = join(ctx.config.userDataDir, 'gateway');
   let settings: GatewaySettings = readSettings(dataDir);
   let gateway: Gateway | undefined;
@@ -57,8 +66,11 @@ export function createExposeService(ctx: StudioContext): ExposeService {
       ...settings,
       dataDir,
       resolveCapsule: (id) => {
-        const s = session(id);
-        return s ? { url: s.url, card: agentCardOf(s), accepts: s.manifest.accepts } : undefined;
+        const draft = () => {
+          const s = session(id);
+          return s ? { url: s.url, card: agentCardOf(s), accepts: s.manifest.accepts } : undefined;
+        };
+        return opts.served ? opts.served(id, draft) : draft();
       },
     }).then(
       (g) => {

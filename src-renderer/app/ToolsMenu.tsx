@@ -1,6 +1,7 @@
 import { Suspense, useRef, useState } from 'react';
 import { CanvasMenu } from '../features/graph';
 import { ExportDialog, TelemetryDialog, TestsDialog } from './lazyFeatures';
+import { HistoryDialog } from '../features/history';
 import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
 
 // The toolbar's Tools menu: what works on the whole workspace beyond running it (export it for
@@ -9,6 +10,7 @@ import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
 export const TOOLS: { name: ToolName; label: string }[] = [
   { name: 'export', label: 'Export for Kubernetes…' },
   { name: 'tests', label: 'Tests…' },
+  { name: 'history', label: 'History and publish…' },
   { name: 'telemetry', label: 'OpenTelemetry…' },
 ];
 
@@ -38,6 +40,7 @@ export function ToolsMenu() {
 /** The open tool's dialog, if any. */
 export function ToolDialogs() {
   const tool = useOpenTool();
-  const dialog = tool === 'export' ? <ExportDialog onClose={closeTool} /> : tool === 'tests' ? <TestsDialog onClose={closeTool} /> : tool === 'telemetry' ? <TelemetryDialog onClose={closeTool} /> : null;
+  const dialog =
+    tool === 'export' ? <ExportDialog onClose={closeTool} /> : tool === 'tests' ? <TestsDialog onClose={closeTool} /> : tool === 'history' ? <HistoryDialog onClose={closeTool} /> : tool === 'telemetry' ? <TelemetryDialog onClose={closeTool} /> : null;
   return dialog ? <Suspense fallback={null}>{dialog}</Suspense> : null;
 }

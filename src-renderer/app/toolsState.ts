@@ -1,9 +1,9 @@
 import { createUiState } from './uiState';
 
-// Which tool dialog is open (Export for Kubernetes, Tests, OpenTelemetry): opened from the
+// Which tool dialog is open (Export for Kubernetes, Tests, OpenTelemetry, History): opened from the
 // toolbar's Tools menu or the command palette, one at a time.
 
-export type ToolName = 'export' | 'tests' | 'telemetry';
+export type ToolName = 'export' | 'tests' | 'telemetry' | 'history';
 
 const tool = createUiState<ToolName | null>(null);
 

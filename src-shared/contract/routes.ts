@@ -100,6 +100,7 @@ export const COMMAND_ROUTES: { readonly [K in CommandName]: CommandRoute } = {
   'history.list': here,
   'history.diff': here,
   'history.restore': here,
+  'history.publish': here,
   'tests.list': here,
   'tests.run': here,
   'tests.saveFromSession': { runs: 'hereOnly', sessions: ['sessionId'] },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TestResultView } from './tests';
 
 // The workspace's history (every Studio save is a step, kept in git in the workspace), the diff of
 // two versions, restore, and the published version outside callers get through the gateway.
@@ -65,6 +66,15 @@ export interface PublishedView {
   overridden?: string[];
 }
 
+export interface PublishAnswer {
+  /** The version callers get now; null when failing tests refused the publish. */
+  published: PublishedView | null;
+  /** The step that recorded the publish (and the override, when there was one). */
+  step?: StepView;
+  /** Every test run against the version, expected beside actual for a failing one. */
+  results: TestResultView[];
+}
+
 export const versionsCommands = {
   'history.list': command<HistoryView>()("The open workspace's history, newest first (at most `limit` steps), with its published version.", z.strictObject({ limit: z.number().int().min(1).max(500).optional() }).optional()),
   'history.diff': command<VersionDiffView>()(
@@ -74,5 +84,9 @@ export const versionsCommands = {
   'history.restore': command<StepView>()(
     "Puts a version's formation and manifests back on disk as a new step (nothing is lost: the step before it stays in the history).",
     z.strictObject({ version }),
+  ),
+  'history.publish': command<PublishAnswer>()(
+    "Publishes a version (default: the draft, saved as a step first) as the one outside callers get through the gateway. The workspace's tests run against it first; a failing test refuses the publish unless `override`, which the history records with the failing tests' names. Publishing an earlier version rolls back.",
+    z.strictObject({ version: version.optional(), override: z.boolean().optional() }),
   ),
 } as const;

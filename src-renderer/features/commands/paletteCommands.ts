@@ -82,6 +82,7 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     { id: 'replay', title: 'Replay session', keywords: 'recording play trace run animate', enabled: () => !s().replayLoading, run: () => replayLatest() },
     { id: 'replay-exit', title: 'Exit replay', keywords: 'live back', enabled: () => s().replay !== null, run: () => s().exitReplay() },
     { id: 'export-kubernetes', title: 'Export for Kubernetes…', keywords: 'deploy cluster manifests kubectl kustomize', enabled: () => some(), run: () => openTool('export') },
+    { id: 'history', title: 'Open history and publish', keywords: 'versions git diff restore publish rollback draft', enabled: () => true, run: () => openTool('history') },
     { id: 'tests', title: 'Open tests', keywords: 'regression capsule test run expectations diff', enabled: () => true, run: () => openTool('tests') },
     { id: 'telemetry', title: 'OpenTelemetry settings…', keywords: 'otel otlp spans traces jaeger tempo export observability', enabled: () => true, run: () => openTool('telemetry') },
     { id: 'undo', title: 'Undo', hint: 'Ctrl+Z', enabled: () => s().canUndo, run: () => s().undo() },

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { AgentCard } from '../../../src-shared/a2a';
 import { useStudio } from '../../store';
+import { openTool } from '../../app/toolsState';
+import { PublishedLine } from '../history';
 import { GatewaySettings } from './GatewaySettings';
 import { accessRow, exposureWarning } from './exposeText';
 import { useExpose } from './useExpose';
@@ -58,7 +60,8 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
           A2A 0.3 callers
         </label>
       </div>
-      {exposed && !running ? <p className="muted">{name} is not running: callers get 404 until it is launched.</p> : null}
+      {exposed && !running ? <p className="muted">{name} is not running: callers get 404 until it is launched (or a version of it is published).</p> : null}
+      {exposed ? <PublishedLine onOpenHistory={() => openTool('history')} /> : null}
 
       {x.exposure ? (
         <>

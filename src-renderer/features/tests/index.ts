@@ -1,2 +1,3 @@
 export { TestsDialog } from './TestsDialog';
 export { SaveAsTest } from './SaveAsTest';
+export { TestResult } from './TestResult';

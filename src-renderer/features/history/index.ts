@@ -1,0 +1,2 @@
+export { HistoryDialog } from './HistoryDialog';
+export { PublishedLine } from './PublishedLine';
