@@ -55,6 +55,13 @@ describe('what an attached Studio may do', () => {
     expect(readFileSync(file, 'utf8')).toContain('Drafts prose.');
   });
 
+  it('cannot open a tunnel (it runs a program on the host and opens the gateway to the internet)', async () => {
+    const invoke = await attach();
+    const r = await invoke('tunnel.create', { ttl: '1h' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('--allow-host-commands') } });
+    expect((await invoke('tunnel.list', {})).value).toEqual({ tunnels: [] });
+  });
+
   it('may edit a harness capsule the host wrote while its command stays as the host wrote it', async () => {
     const invoke = await attach();
     const file = join(studio!.workspace, 'capsules', 'writer.yaml');

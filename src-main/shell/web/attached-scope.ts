@@ -53,6 +53,8 @@ export async function attachedRefusal(scope: AttachedScope, cmd: string, input: 
     if (scope.workspaces.some((root) => landsInside(root, args.dir!))) return undefined;
     return `${args.dir} is outside the workspaces this host serves (${scope.workspaces.join(', ')}); an attached Studio works inside them unless ${OPT_IN}.`;
   }
+  // A tunnel starts a tunnel engine (cloudflared) on the host and puts its gateway on the internet.
+  if (cmd === 'tunnel.create') return `a tunnel runs a program on the host and opens its gateway to the internet; an attached Studio may not open one unless ${OPT_IN}.`;
   if (cmd === 'manifest.write' && args.id !== undefined && args.source !== undefined) {
     const wanted = hostCommandParts(args.source);
     if (wanted === undefined) return undefined;
