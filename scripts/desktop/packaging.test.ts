@@ -21,6 +21,15 @@ const R = '/opt/Capsule Studio/resources';
 const packaged = shellPaths({ isPackaged: true, resourcesPath: R, mainDir: `${R}/app.asar/out/main` });
 const inAsar = (abs: string) => posix.relative(`${R}/app.asar`, abs);
 
+/** A package's main file, or its package.json when it has no root entry (only subpath exports, like the MCP SDK). */
+function entryOf(name: string): string {
+  try {
+    return require.resolve(name, { paths: [ROOT] });
+  } catch {
+    return realpathSync(join(ROOT, 'node_modules', name, 'package.json'));
+  }
+}
+
 describe('the desktop package', () => {
   it('carries every file of out/ the main process loads, and the trace index worker outside the asar', () => {
     const loads = builtLoads(ROOT);
@@ -38,8 +47,7 @@ describe('the desktop package', () => {
     expect(packages.map((p) => p.name)).toContain('better-sqlite3');
     for (const { name, byWorker } of packages) {
       expect(deps, `${name} is a production dependency`).toContain(name);
-      const main = require.resolve(name, { paths: [ROOT] });
-      const rel = posix.join('node_modules', name, posix.relative(realpathSync(join(ROOT, 'node_modules', name)), main));
+      const rel = posix.join('node_modules', name, posix.relative(realpathSync(join(ROOT, 'node_modules', name)), entryOf(name)));
       expect(inApp(config, rel), `${rel} is packed`).toBe(true);
       if (byWorker) expect(unpacked(config, rel), `${rel} is unpacked for the worker`).toBe(true);
     }
