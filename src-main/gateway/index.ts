@@ -14,4 +14,4 @@ export { curlExample } from './usage';
 export { gatewayDataDir, readGatewayRecord, writeGatewayRecord, removeGatewayRecord, type GatewayRecord } from './home';
 export { runningResolver, urlResolver } from './running';
 export { readSettings, writeSettings, type GatewaySettings } from './studio-settings';
-export { readTunnels, editTunnels, tunnelState, proofHashOf, TUNNELS_FILE, TUNNEL_PROOF_HEADER, type TunnelRecord, type TunnelState } from './tunnels';
+export { readTunnels, tunnelsReader, editTunnels, tunnelState, proofHashOf, TUNNELS_FILE, TUNNEL_PROOF_HEADER, type TunnelRecord, type TunnelState } from './tunnels';

@@ -84,16 +84,12 @@ export function editTunnels(dataDir: string, edit: (records: TunnelRecord[]) => 
   }
 }
 
-/**
- * The public origin of the tunnel whose guard sent this proof, or undefined. The forwarded host is
- * believed only from a tunnel's own guard (it holds the proof), never from a caller's header. The
- * file is read again only when it changed.
- */
-export function createTunnelTrust(dataDir: string): (proof: string | undefined) => string | undefined {
+/** The records of tunnels.json, read again only when the file changed (a stat per call). */
+export function tunnelsReader(dataDir: string): () => TunnelRecord[] {
   const file = join(dataDir, TUNNELS_FILE);
   let stamp = '';
   let records: TunnelRecord[] = [];
-  const refresh = () => {
+  return () => {
     let s = 'none';
     try {
       const st = statSync(file);
@@ -103,10 +99,20 @@ export function createTunnelTrust(dataDir: string): (proof: string | undefined) 
       records = readFile(file);
       stamp = s;
     }
+    return records;
   };
+}
+
+/**
+ * The public origin of the tunnel whose guard sent this proof, or undefined. The forwarded host is
+ * believed only from a tunnel's own guard (it holds the proof), never from a caller's header. The
+ * file is read again only when it changed.
+ */
+export function createTunnelTrust(dataDir: string): (proof: string | undefined) => string | undefined {
+  const latest = tunnelsReader(dataDir);
   return (proof) => {
     if (!proof || proof.length > 200) return undefined;
-    refresh();
+    const records = latest();
     const presented = Buffer.from(proofHashOf(proof), 'hex');
     let match: TunnelRecord | undefined;
     for (const r of records) {

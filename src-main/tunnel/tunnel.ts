@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { statSync, watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
-import { editTunnels, proofHashOf, readTunnels, TUNNELS_FILE, type TunnelRecord } from '../gateway';
+import { watch, type FSWatcher } from 'node:fs';
+import { editTunnels, proofHashOf, tunnelsReader, TUNNELS_FILE, type TunnelRecord } from '../gateway';
 import { startGuard, type GuardEntry } from './guard';
 import { createLinkSigner } from './link';
 import type { TunnelProvider } from './provider';
@@ -54,23 +53,10 @@ export async function openTunnel(opts: TunnelOptions): Promise<Tunnel> {
   const expires = Date.now() + ttl;
   const signer = createLinkSigner(id);
   const proof = randomBytes(32).toString('base64url');
-  const file = join(opts.dataDir, TUNNELS_FILE);
 
   // The record as other processes left it, read again only when the file changed.
-  let stamp = '';
-  let mine: TunnelRecord | undefined;
-  const current = () => {
-    let s = 'none';
-    try {
-      const st = statSync(file);
-      s = `${st.mtimeMs}:${st.size}:${st.ino}`;
-    } catch {}
-    if (s !== stamp) {
-      stamp = s;
-      mine = readTunnels(opts.dataDir).find((r) => r.id === id);
-    }
-    return mine;
-  };
+  const latest = tunnelsReader(opts.dataDir);
+  const current = () => latest().find((r) => r.id === id);
 
   // Unknown until the engine is up: the guard answers busy meanwhile.
   let publicUrl: string | undefined = undefined;
