@@ -32,7 +32,8 @@ export const test = base.extend<{ studio: StudioFixture }, { studioServer: Studi
     await use({ url: studioServer.url, workspace, core });
     await core.invoke('formation.stop', {}).catch(() => undefined);
     core.close();
-    rmSync(workspace, { recursive: true, force: true });
+    // The Studio may still be writing the last edit's history step into the workspace's .git.
+    rmSync(workspace, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   },
   baseURL: async ({ studioServer }, use) => use(studioServer.url),
 });

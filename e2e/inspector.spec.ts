@@ -56,6 +56,10 @@ test('cancel a running task from the inspector, then stop the session', async ({
   const third = await app.console.sendTo('writer', 'A third slow draft');
   await expect(third.getByTestId('task-state')).toHaveText('WORKING', { timeout: 15_000 });
   await page.getByRole('button', { name: 'Stop session' }).click();
+  // A task is running: the Studio says so and asks first.
+  const confirm = page.getByRole('dialog', { name: 'Stop writer?' });
+  await expect(confirm).toContainText('1 task is still running in writer');
+  await confirm.getByRole('button', { name: 'Stop session' }).click();
   const result = page.getByRole('status', { name: 'Stop session result' });
   await expect(result).toContainText('1 task canceled');
   await expect(result).toContainText('Nothing was left running');
@@ -95,6 +99,7 @@ test('stop session shows what the tasks left behind: a delegation ended, a detac
   await app.canvas.select('coordinator');
   await page.getByRole('tab', { name: 'Tasks' }).click();
   await page.getByRole('button', { name: 'Stop session' }).click();
+  await page.getByRole('dialog', { name: 'Stop coordinator?' }).getByRole('button', { name: 'Stop session' }).click();
   const stopped = page.getByRole('status', { name: 'Stop session result' });
   await expect(stopped).toContainText('1 task canceled');
   await expect(stopped.getByRole('list', { name: 'Ended' })).toContainText('delegation to writer@0.1.0');

@@ -1,7 +1,6 @@
 import { Suspense, useRef, useState } from 'react';
 import { CanvasMenu } from '../features/graph';
-import { ExportDialog, TelemetryDialog, TestsDialog } from './lazyFeatures';
-import { HistoryDialog } from '../features/history';
+import { ExportDialog, HistoryDialog, TelemetryDialog, TestsDialog } from './lazyFeatures';
 import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
 
 // The toolbar's Tools menu: what works on the whole workspace beyond running it (export it for

@@ -11,6 +11,7 @@ export * from './sessions';
 export * from './replay';
 export * from './studio';
 export * from './keep';
+export * from './keep-limits';
 export * from './follow';
 export * from './formation';
 export * from './task-send';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TASK_STATES } from '../a2a';
+import { MAX_CONSOLE_ENTRIES, MAX_KEPT_TEXT, MAX_PANEL_SIZE, PANEL_NAMES } from './keep-limits';
 
 // What the Studio keeps of the user's work between reloads and restarts. Conversations belong to
 // the workspace (a file in its own Studio folder, so they travel with it). The layout (panel sizes,
@@ -11,17 +12,6 @@ import { TASK_STATES } from '../a2a';
 const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
 
-/** The most console messages a workspace keeps; the oldest go first. */
-export const MAX_CONSOLE_ENTRIES = 200;
-/** The most conversations one capsule keeps; the oldest goes first, with its messages. */
-export const MAX_CONVERSATIONS = 20;
-/** The most characters of a message, its data or its answer that are kept (the rest is cut, marked with …). */
-export const MAX_KEPT_TEXT = 1500;
-/** The most workspaces whose layout is remembered (the least recently changed is forgotten). */
-export const MAX_LAYOUTS_KEPT = 50;
-/** The panels whose size is kept, and the largest size (px) a panel may be kept at. */
-export const PANEL_NAMES = ['side', 'console'] as const;
-export const MAX_PANEL_SIZE = 10_000;
 
 const id = z.string().min(1).max(200);
 const text = z.string().max(MAX_KEPT_TEXT + 1);
