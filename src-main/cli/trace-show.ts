@@ -1,4 +1,4 @@
-import { liveSinceOf, taskInterrupted, type SessionSummary, type TaskSummary, type TraceStore } from '../trace';
+import { describeSkipped, liveSinceOf, taskInterrupted, type SessionSummary, type TaskSummary, type TraceStore } from '../trace';
 import { columns, formatDuration, formatTime, ruler } from './format';
 import { UserError } from './errors';
 
@@ -24,7 +24,8 @@ function sessionBlock(s: SessionSummary): string[] {
   if (s.parentId) lines.push(`parent:     ${s.parentId}`);
   if (s.tracePath) lines.push(`trace:      ${s.tracePath}`);
   if (s.tornBytes) lines.push(`note:       the last line of trace.jsonl is incomplete (${s.tornBytes} bytes, a crash mid-write?); it was skipped`);
-  if (s.badLines) lines.push(`note:       ${s.badLines} line${s.badLines === 1 ? '' : 's'} of trace.jsonl could not be read and were skipped`);
+  const skipped = describeSkipped({ bad: s.badLines, deep: s.deepLines, long: s.longLines, foreign: s.foreignLines });
+  if (skipped) lines.push(`note:       skipped ${skipped} of trace.jsonl`);
   return lines;
 }
 
@@ -84,24 +85,10 @@ export function resolveTask(tasks: TaskSummary[], ref: string): TaskSummary {
 export function printEvents(store: TraceStore, s: SessionSummary, opts: { task?: string; types?: string[] }): void {
   const task = opts.task ? resolveTask(store.listTasks(s.id), opts.task).id : undefined;
   let afterSeq: number | undefined;
-  let skipped = 0;
-  // A line nested deeper than JavaScript's stack allows (a forged or damaged trace) parses but
-  // cannot be printed again: it is skipped and counted, as the other readers do, and the rest
-  // of the session still prints.
-  const printable = ({ seq: _seq, ...e }: { seq: number }): string[] => {
-    try {
-      return [JSON.stringify(e)];
-    } catch {
-      skipped++;
-      return [];
-    }
-  };
   for (;;) {
     const page = store.events(s.id, { task, types: opts.types, afterSeq, limit: 5000 });
-    const lines = page.events.flatMap(printable);
-    if (lines.length) process.stdout.write(lines.join('\n') + '\n');
-    if (page.nextSeq === null) break;
+    if (page.events.length) process.stdout.write(page.events.map(({ seq: _seq, ...e }) => JSON.stringify(e)).join('\n') + '\n');
+    if (page.nextSeq === null) return;
     afterSeq = page.nextSeq;
   }
-  if (skipped) process.stderr.write(`capsule: skipped ${skipped} line${skipped === 1 ? '' : 's'} nested too deeply to print\n`);
 }

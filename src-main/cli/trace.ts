@@ -1,5 +1,5 @@
 import { basename, dirname } from 'node:path';
-import { resolveRecordedSession, type SessionQuery, type TraceStore } from '../trace';
+import { describeSkipped, resolveRecordedSession, type IngestReport, type SessionQuery, type TraceStore } from '../trace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { columns, formatDuration, formatTime, parseSince } from './format';
@@ -35,8 +35,13 @@ const lsOptions = {
   records: { type: 'string' },
 } as const;
 
-function warnTorn(reports: { path: string; torn?: { bytes: number } }[]) {
-  for (const r of reports) if (r.torn) process.stderr.write(`capsule: note: ${r.path} ends with an incomplete line (${r.torn.bytes} bytes); skipped\n`);
+/** What the index left out of each file: a torn last line, and lines the readers' rules skip (trace/line.ts). */
+function warnSkipped(reports: IngestReport[]) {
+  for (const r of reports) {
+    if (r.torn) process.stderr.write(`capsule: note: ${r.path} ends with an incomplete line (${r.torn.bytes} bytes); skipped\n`);
+    const skipped = describeSkipped(r.skipped);
+    if (skipped) process.stderr.write(`capsule: note: ${r.path}: skipped ${skipped}\n`);
+  }
 }
 
 /** Brings the index up to date; a big backlog (a first index of long sessions) says how far it is on stderr. */
@@ -48,7 +53,7 @@ function sync(store: TraceStore, records: string) {
     showing = finished ? null : path;
     process.stderr.write(`capsule: indexing ${basename(dirname(path))}: ${Math.floor((100 * done) / Math.max(1, total))}%${finished ? '\n' : '\r'}`);
   });
-  warnTorn(report.reports);
+  warnSkipped(report.reports);
 }
 
 function show(argv: string[]): number {

@@ -3,28 +3,10 @@
 // trace's JSON.stringify, message text, masking) would run out of stack, and a caller would get
 // -32603 for what is bad input. The check is iterative, so no depth can exhaust it.
 
+import { nestedDeeperThan } from '../trace';
+
 /** Objects and arrays, counting params itself as level 1 (a data part's value starts at level 5). */
 export const MAX_PARAMS_DEPTH = 64;
-
-type Frame = { value: unknown; depth: number };
-
-function exceeds(value: unknown, max: number): boolean {
-  const stack: Frame[] = [{ value, depth: 1 }];
-  while (stack.length) {
-    const { value: v, depth } = stack.pop()!;
-    if (depth > max) return true;
-    if (Array.isArray(v)) {
-      for (const item of v) if (item !== null && typeof item === 'object') stack.push({ value: item, depth: depth + 1 });
-    } else {
-      const o = v as Record<string, unknown>;
-      for (const k in o) {
-        const item = o[k];
-        if (item !== null && typeof item === 'object') stack.push({ value: item, depth: depth + 1 });
-      }
-    }
-  }
-  return false;
-}
 
 /** The field to name for a value nested too deep: up to its first data or metadata key, else 6 keys. */
 function fieldOf(value: unknown, max: number, root: string): string {
@@ -46,6 +28,6 @@ function fieldOf(value: unknown, max: number, root: string): string {
 
 /** The field nested deeper than MAX_PARAMS_DEPTH, or undefined when params are within it. */
 export function tooDeepField(params: unknown, root = 'params', max = MAX_PARAMS_DEPTH): string | undefined {
-  if (params === null || typeof params !== 'object' || !exceeds(params, max)) return undefined;
+  if (!nestedDeeperThan(params, max)) return undefined;
   return fieldOf(params, max, root);
 }

@@ -52,7 +52,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     : opts.parent
       ? join(opts.parent.workdir, 'children', `${manifest.name}-${randomBytes(8).toString('hex')}`)
       : join(opts.recordsRoot ?? layout.records, id);
-  const previous = opts.resume ? finishedTasksOf(join(workdir, 'trace.jsonl')) : [];
+  const previous = opts.resume ? finishedTasksOf(join(workdir, 'trace.jsonl'), id) : [];
   const trace = createTraceWriter(join(workdir, 'trace.jsonl'), id, secrets);
   const tasks = createSessionTasks({
     sessionId: id,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Artifact, Message, Task, TaskState } from '../../src-shared/a2a';
-import { readRawTraceLines, readTraceLines, taskOfCompact } from '../trace';
+import { parseTraceLine, readRawTraceLines, readTraceLines, taskOfCompact } from '../trace';
 
 // A finished task's content, read back from its session's trace.jsonl (the source of truth). The
 // registry keeps only the newest finished tasks whole; an older one is a few fields in memory
@@ -72,8 +72,12 @@ const inputMessage = (id: string, contextId: string, text: string, n: number): M
   parts: [{ text, mediaType: 'text/plain' }],
 });
 
-/** Reads task `id` from `path`, scanning from `offset` to its task_end line. */
-export function readTaskPayload(path: string, offset: number, id: string): TaskPayload | undefined {
+/**
+ * Reads task `id` of session `sessionId` from `path`, scanning from `offset` to its task_end line.
+ * Lines go by the rules every trace reader follows (trace/line.ts): one claiming another session
+ * is not this task's, whatever task id it names.
+ */
+export function readTaskPayload(path: string, offset: number, id: string, sessionId: string): TaskPayload | undefined {
   if (!existsSync(path)) return undefined;
   // The writer puts task_id in every line's head: lines of other tasks are skipped unparsed.
   const needle = `"task_id":${JSON.stringify(id)}`;
@@ -84,13 +88,8 @@ export function readTaskPayload(path: string, offset: number, id: string): TaskP
     const chunk = readRawTraceLines(path, pos, size);
     for (const line of chunk.lines) {
       if (!line.text.includes(needle)) continue;
-      let e: Record<string, unknown>;
-      try {
-        e = JSON.parse(line.text) as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      if (e.task_id !== id) continue;
+      const e = parseTraceLine(line.text);
+      if (typeof e === 'string' || e.task_id !== id || (typeof e.session_id === 'string' && e.session_id !== sessionId)) continue;
       found = true;
       if (typeof e.context_id === 'string' && !out.contextId) out.contextId = e.context_id;
       switch (e.event_type) {
@@ -135,10 +134,10 @@ export interface RecordedTask extends FinishedTask {
  * FAILED, saying so, for a task the old process never ended (a crash mid-task), rather than left
  * working forever.
  */
-export function finishedTasksOf(tracePath: string): RecordedTask[] {
+export function finishedTasksOf(tracePath: string, sessionId: string): RecordedTask[] {
   if (!existsSync(tracePath)) return [];
   const tasks = new Map<string, RecordedTask & { failure?: string; rejection?: string }>();
-  for (const { event, offset } of readTraceLines(tracePath).lines) {
+  for (const { event, offset } of readTraceLines(tracePath, 0, Infinity, sessionId).lines) {
     const e = event;
     const id = typeof e.task_id === 'string' ? e.task_id : undefined;
     if (!id) continue;

@@ -120,7 +120,7 @@ export function withHistory(task: Task, historyLength?: number): Task {
 
 export interface TaskRegistryOptions {
   /** The session's trace: where old tasks are read back from. */
-  trace: Pick<TraceWriter, 'path' | 'flush'>;
+  trace: Pick<TraceWriter, 'path' | 'flush' | 'sessionId'>;
   /** Masked in everything the registry hands out. */
   secrets?: readonly string[];
   /** Overrides KEEP_FINISHED (tests). */
@@ -173,7 +173,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     if (payload || f.statusText === undefined) {
       trace.flush();
       try {
-        read = readTaskPayload(trace.path, f.offset, id);
+        read = readTaskPayload(trace.path, f.offset, id, trace.sessionId);
       } catch {
         read = undefined;
       }

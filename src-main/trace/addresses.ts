@@ -1,5 +1,6 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readTraceLines } from './jsonl';
 import { listRunningSessions, type RunningSession } from './running';
 import type { SessionSummary } from './queries';
 import type { TraceStore } from './store';
@@ -45,19 +46,11 @@ export function resolveAddress<T extends { id: string }>(address: string, candid
 
 /** The session id on the first line of a trace file, or undefined. */
 export function sessionIdOfTrace(path: string): string | undefined {
-  let fd: number;
+  // The file's session is its first event's, as every reader takes it (trace/line.ts).
   try {
-    fd = openSync(path, 'r');
+    return readTraceLines(path, 0, 4096).session;
   } catch {
     return undefined;
-  }
-  try {
-    const buf = Buffer.alloc(4096);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const m = /"session_id"\s*:\s*"([^"]+)"/.exec(buf.toString('utf8', 0, n));
-    return m?.[1];
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -3,7 +3,17 @@ export { createStreamMask, type StreamMask } from './stream-mask';
 export { createTraceStore, type TraceStore, type TraceStoreOptions, type IngestReport, type SyncReport } from './store';
 export { builtWorkerFile, createTraceIndexer, type TraceIndexer, type IndexProgress } from './indexer';
 export type { SessionSummary, SessionFamily, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';
-export { readTraceLines, readTraceLinesAsync, readRawTraceLines, type TraceChunk, type TraceLine } from './jsonl';
+export { readTraceLines, readTraceLinesAsync, readRawTraceLines, streamTraceLines, type ReadLine, type TraceChunk, type TraceLine } from './jsonl';
+export {
+  MAX_TRACE_LINE_BYTES,
+  MAX_TRACE_LINE_DEPTH,
+  describeSkipped,
+  nestedDeeperThan,
+  noSkippedLines,
+  parseTraceLine,
+  sessionGate,
+  type SkippedLines,
+} from './line';
 export { createMasker } from './mask';
 export { compactOf, compactTask, expandTask, taskOfCompact, type CompactTask } from './final-task';
 export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index';

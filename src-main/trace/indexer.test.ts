@@ -39,7 +39,7 @@ describe('trace indexer (worker thread)', () => {
     spin();
     const report = await indexer.ingestFile(s.path);
     stop = true;
-    expect(report).toMatchObject({ sessionId: s.id, added: s.events.length, badLines: 0 });
+    expect(report).toMatchObject({ sessionId: s.id, added: s.events.length, skipped: { bad: 0, deep: 0, long: 0, foreign: 0 } });
     // A blocking ingest would have held this thread for the whole file.
     expect(turns).toBeGreaterThan(10);
     expect(progress.length).toBeGreaterThanOrEqual(2);

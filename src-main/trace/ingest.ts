@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createBlockWriter } from './blocks';
-import { parseEvent, type RawTraceLine } from './jsonl';
+import type { RawTraceLine } from './jsonl';
+import { noSkippedLines, parseTraceLine, shallowText, type SkippedLines, type SkipReason } from './line';
 import { scanLineHead, scanLineType, timestampMs } from './line-scan';
 import { ftsRowid, isSparseType } from './schema';
 
@@ -18,6 +19,8 @@ import { ftsRowid, isSparseType } from './schema';
 /** What an ingest keeps in memory for one session between lines (written back once per batch). */
 export interface SessionCounters {
   sid: number;
+  /** The session's id: a line claiming another is skipped. */
+  id: string;
   events: number;
   tasks: number;
   tokensIn: number;
@@ -138,21 +141,25 @@ export function createIngester(db: Database.Database) {
     return t;
   }
 
-  /** Indexes one line; false when it is not a trace event (a bad line, skipped). */
-  function apply(c: SessionCounters, line: RawTraceLine): boolean {
+  /** Indexes one line; why it was skipped when it was (line.ts says which lines a reader takes). */
+  function apply(c: SessionCounters, line: RawTraceLine): SkipReason | undefined {
     const first = scanLineType(line.text);
-    const head = first !== null && !needsParse(first, line.text) ? scanLineHead(line.text) : null;
+    // A line read only by its head is stored unparsed and printed later: it must be shallow too.
+    const head = first !== null && !needsParse(first, line.text) && shallowText(line.text) ? scanLineHead(line.text) : null;
     let e: Record<string, unknown> | null = null;
     let type: string;
     let taskId: string | null;
     let ts: number | null;
     if (head) {
+      if (head.sessionId !== null && head.sessionId !== c.id) return 'foreign';
       type = head.type;
       taskId = head.taskId;
       ts = time(head.ts);
     } else {
-      e = parseEvent(line.text);
-      if (!e) return false;
+      const parsed = parseTraceLine(line.text);
+      if (typeof parsed === 'string') return parsed;
+      if (typeof parsed.session_id === 'string' && parsed.session_id !== c.id) return 'foreign';
+      e = parsed;
       type = e.event_type as string;
       taskId = str(e.task_id);
       ts = time(e.ts);
@@ -165,7 +172,7 @@ export function createIngester(db: Database.Database) {
     const t = taskId ? taskRow(c, taskId, seq, ts) : null;
     blocks.add(c.sid, seq, t ? t.ord : null, type, ts, line.offset, line.bytes);
     if (isSparseType(type)) s.sparse.run(c.sid, type, seq);
-    if (!e) return true;
+    if (!e) return undefined;
     const text = searchableText(e);
     if (text) {
       if (!run) run = { sid: c.sid, first: seq, last: seq, lines: 0, texts: new Set() };
@@ -177,33 +184,33 @@ export function createIngester(db: Database.Database) {
       case 'session_start': {
         const fork = e.forked_from && typeof e.forked_from === 'object' ? (e.forked_from as Record<string, unknown>) : {};
         s.sessionStart.run(str(e.capsule), str(e.version), str(e.url), num(e.pid) || null, str(e.manifest_path), str(e.parent_session_id), str(e.driver), str(e.model), str(fork.session_id), str(fork.task_id), num(fork.turn) || null, ts, c.sid);
-        return true;
+        return undefined;
       }
       case 'session_end':
         s.sessionEnd.run(ts, str(e.reason), num(e.tokens_in), num(e.tokens_out), c.sid);
-        return true;
+        return undefined;
     }
-    if (!t) return true;
+    if (!t) return undefined;
     const context = str(e.context_id);
     if (context) t.context_id = context;
     switch (type) {
       case 'a2a_task_received':
         t.text = str(e.text);
-        return true;
+        return undefined;
       case 'task_start':
         t.started_at ??= ts;
         if (t.state === 'TASK_STATE_SUBMITTED') t.state = 'TASK_STATE_WORKING';
-        return true;
+        return undefined;
       case 'inference':
         c.tokensIn += num(e.tokens_in);
         c.tokensOut += num(e.tokens_out);
         t.turns = Math.max(t.turns, num(e.turn));
         t.tokens_in += num(e.tokens_in);
         t.tokens_out += num(e.tokens_out);
-        return true;
+        return undefined;
       case 'task_failed':
         t.failure = [str(e.cause), str(e.message)].filter(Boolean).join(': ');
-        return true;
+        return undefined;
       case 'task_end':
         t.state = str(e.state) ?? t.state;
         t.exit_status = str(e.exit_status);
@@ -216,23 +223,28 @@ export function createIngester(db: Database.Database) {
         // The final task: `final` (compact, expanded when read), or `task` as older sessions wrote it.
         if (Array.isArray(e.final)) t.task_json = JSON.stringify(e.final);
         else if (e.task && typeof e.task === 'object') t.task_json = JSON.stringify(e.task);
-        return true;
+        return undefined;
     }
-    return true;
+    return undefined;
   }
 
   return {
     /**
      * Applies a batch of lines, then writes the touched tasks, their text and the session counters
-     * once. Returns how many lines were events and how many were not (bad lines, skipped).
+     * once. Returns how many lines were events and the others, skipped, by reason.
      */
-    ingest(c: SessionCounters, lines: readonly RawTraceLine[]): { added: number; bad: number } {
+    ingest(c: SessionCounters, lines: readonly RawTraceLine[]): { added: number; skipped: SkippedLines } {
       touched.clear();
       run = null;
       c.firstTs = null;
-      let bad = 0;
+      const skipped = noSkippedLines();
+      let added = 0;
       try {
-        for (const line of lines) if (!apply(c, line)) bad++;
+        for (const line of lines) {
+          const reason = apply(c, line);
+          if (reason) skipped[reason]++;
+          else added++;
+        }
         blocks.flush();
         for (const t of touched.values()) s.taskPut.run(TASK_COLUMNS.map((col) => t[col]));
         flushText();
@@ -244,7 +256,7 @@ export function createIngester(db: Database.Database) {
         touched.clear();
       }
       s.counters.run(c.events, c.tasks, c.tokensIn, c.tokensOut, c.lastTs, c.firstTs, c.sid);
-      return { added: lines.length - bad, bad };
+      return { added, skipped };
     },
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readTraceLines, readTraceLinesAsync } from './jsonl';
+import { MAX_TRACE_LINE_BYTES } from './line';
 
 // The asynchronous reader the main process uses at run time reads exactly what the synchronous one
 // does: the same lines, offsets, bad lines and torn tail, whatever falls on the edge of a piece.
@@ -27,7 +28,7 @@ describe('readTraceLinesAsync', () => {
     const async = await readTraceLinesAsync(path);
     expect(sync.lines.length).toBe(6000);
     expect(async).toEqual(sync);
-    expect(async.bad).toHaveLength(1);
+    expect(async.skipped).toEqual({ bad: 1, deep: 0, long: 0, foreign: 0 });
     expect(async.torn).toEqual({ offset: async.end, bytes: '{"event_type":"tor'.length });
   });
 
@@ -42,7 +43,38 @@ describe('readTraceLinesAsync', () => {
   });
 
   it('reads an empty file and a missing one as the synchronous reader does', async () => {
-    expect(await readTraceLinesAsync(traceFile('empty.jsonl', []))).toEqual({ lines: [], end: 0, size: 0, torn: undefined, bad: [] });
+    expect(await readTraceLinesAsync(traceFile('empty.jsonl', []))).toEqual({ lines: [], end: 0, size: 0, torn: undefined, skipped: { bad: 0, deep: 0, long: 0, foreign: 0 } });
     await expect(readTraceLinesAsync(join(dir, 'none.jsonl'))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('the readers skip and count what line.ts refuses', () => {
+  const S = 'ses_own';
+  const ev = (session: string, i: number) => JSON.stringify({ ts: 't', event_type: 'note', session_id: session, i });
+  // Over the limit, in one piece of the synchronous reader and across many of the asynchronous one.
+  const long = `{"event_type":"note","session_id":"${S}","x":"${'y'.repeat(MAX_TRACE_LINE_BYTES)}"}`;
+  const deep = `{"event_type":"note","session_id":"${S}","x":${'['.repeat(300)}${']'.repeat(300)}}`;
+  const path = traceFile('hostile.jsonl', [ev(S, 0), long, ev('ses_forged', 1), deep, ev(S, 2), '{"event_type":"note","i":3}']);
+
+  it('reads the file own lines only, counting a long, a deep and a foreign one', async () => {
+    for (const chunk of [readTraceLines(path), await readTraceLinesAsync(path)]) {
+      expect(chunk.lines.map((l) => l.event.i)).toEqual([0, 2, 3]);
+      expect(chunk.skipped).toEqual({ bad: 0, deep: 1, long: 1, foreign: 1 });
+      expect(chunk.session).toBe(S);
+      expect(chunk.torn).toBeUndefined();
+      expect(chunk.lines[1].offset).toBe(ev(S, 0).length + long.length + ev('ses_forged', 1).length + deep.length + 4);
+    }
+    // Read from the middle, the file's session comes from the caller.
+    const mid = readTraceLines(path, ev(S, 0).length + 1, Infinity, 'ses_forged');
+    expect(mid.lines.map((l) => l.event.i)).toEqual([1, 3]);
+  });
+
+  it('reports a long line still without its newline as torn, not as skipped', async () => {
+    const torn = traceFile('long-torn.jsonl', [ev(S, 0)], long);
+    for (const chunk of [readTraceLines(torn), await readTraceLinesAsync(torn)]) {
+      expect(chunk.lines).toHaveLength(1);
+      expect(chunk.skipped.long).toBe(0);
+      expect(chunk.torn).toEqual({ offset: ev(S, 0).length + 1, bytes: long.length });
+    }
   });
 });

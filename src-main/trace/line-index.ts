@@ -1,5 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { TraceEvent } from '../../src-shared/trace';
+import { streamTraceLines } from './jsonl';
+import { noSkippedLines, type SkippedLines } from './line';
 
 // Trace lines by line index without reading the file from its start: where every STEP-th line
 // begins is remembered per file, and only bytes not seen before are scanned. Live views ask for
@@ -100,49 +102,38 @@ export interface TraceSlice {
   from: number;
   /** The line index to ask for next. */
   next: number;
+  /** Lines of the slice skipped by the readers' rules (trace/line.ts), by reason. */
+  skipped: SkippedLines;
 }
 
 /**
  * Up to `limit` events from line `after` (0-based), or from the last `last` lines when given. A
- * line that is not JSON is skipped (and counted as a line); a torn last line is left for later.
+ * line the readers' rules skip (not an event, too long, nested too deep, claiming another session
+ * than `session`) is counted, and still counted as a line; a torn last line is left for later.
  * Rejects with ENOENT-style errors for a missing file.
  */
-export async function readTraceLinesAt(path: string, q: { after?: number; last?: number; limit: number }): Promise<TraceSlice> {
+export async function readTraceLinesAt(path: string, q: { after?: number; last?: number; limit: number }, session?: string): Promise<TraceSlice> {
   const fh = await open(path, 'r');
+  let f: FileLines;
   try {
-    const f = await serialized(path, () => scan(fh, path));
-    const lines = f.lines;
-    const end = f.bytes;
-    const from = q.last !== undefined ? Math.max(0, lines - q.last) : Math.min(q.after ?? 0, lines);
-    const events: TraceEvent[] = [];
-    let line = Math.floor(from / STEP) * STEP;
-    let pos = f.offsets[line / STEP];
-    // Whole lines are decoded at a time (a chunk may end inside a multi-byte character).
-    let carry: Buffer = Buffer.alloc(0);
-    const buf = Buffer.allocUnsafe(CHUNK);
-    while (line < lines && events.length < q.limit && pos < end) {
-      const { bytesRead: n } = await fh.read(buf, 0, Math.min(CHUNK, end - pos), pos);
-      if (n <= 0) break;
-      pos += n;
-      const data = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
-      const last = data.lastIndexOf(10) + 1;
-      carry = Buffer.from(data.subarray(last));
-      const text = data.toString('utf8', 0, last);
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl >= 0 && events.length < q.limit; nl = text.indexOf('\n', start)) {
-        if (line >= from) {
-          try {
-            events.push(JSON.parse(text.slice(start, nl)) as TraceEvent);
-          } catch {
-            // not JSON: skipped, never fatal
-          }
-        }
-        line++;
-        start = nl + 1;
-      }
-    }
-    return { events, from, next: Math.max(line, from) };
+    f = await serialized(path, () => scan(fh, path));
   } finally {
     await fh.close();
   }
+  const from = q.last !== undefined ? Math.max(0, f.lines - q.last) : Math.min(q.after ?? 0, f.lines);
+  const events: TraceEvent[] = [];
+  const skipped = noSkippedLines();
+  let line = Math.floor(from / STEP) * STEP;
+  if (line < f.lines && q.limit > 0) {
+    // Blank lines come too, so that every line read moves the line index by one.
+    await streamTraceLines(path, { start: f.offsets[line / STEP], upTo: f.bytes, session, blank: true }, (batch) => {
+      for (const l of batch) {
+        if (line++ < from) continue;
+        if ('event' in l) events.push(l.event as TraceEvent);
+        else skipped[l.skipped]++;
+        if (events.length >= q.limit) return false;
+      }
+    });
+  }
+  return { events, from, next: Math.max(line, from), skipped };
 }

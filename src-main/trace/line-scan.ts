@@ -7,6 +7,8 @@
 export interface LineHead {
   ts: string;
   type: string;
+  /** The session the line claims (null: none in its head). */
+  sessionId: string | null;
   taskId: string | null;
 }
 
@@ -41,10 +43,14 @@ export function scanLineHead(text: string): LineHead | null {
   const type = plainValue(text, at + TYPE.length);
   if (!type) return null;
   at += TYPE.length + type.length + 1;
+  let sessionId: string | null = null;
   if (text.startsWith(SESSION, at)) {
-    const session = plainValue(text, at + SESSION.length);
-    if (session === null) return null;
-    at += SESSION.length + session.length + 1;
+    sessionId = plainValue(text, at + SESSION.length);
+    if (sessionId === null) return null;
+    at += SESSION.length + sessionId.length + 1;
+  } else if (text.includes('"session_id":')) {
+    // A session id further down the line: only a parse finds it reliably.
+    return null;
   }
   let taskId: string | null = null;
   if (text.startsWith(TASK, at)) {
@@ -54,7 +60,7 @@ export function scanLineHead(text: string): LineHead | null {
     // A task id further down the line: only a parse finds it reliably.
     return null;
   }
-  return { ts, type, taskId };
+  return { ts, type, sessionId, taskId };
 }
 
 let lastSecond = '';

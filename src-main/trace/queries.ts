@@ -40,7 +40,11 @@ export interface SessionSummary {
   tornBytes: number;
   /** Bytes of trace.jsonl the index has read (complete lines); with tornBytes, the file's size when last read. */
   indexedBytes: number;
+  /** Complete lines skipped (trace/line.ts): not a trace event, nested too deep, too long, claiming another session. */
   badLines: number;
+  deepLines: number;
+  longLines: number;
+  foreignLines: number;
 }
 
 /** A task as the index knows it. */
@@ -128,7 +132,8 @@ function alive(pid: number | null): boolean {
 
 const SESSION_COLUMNS = `s.id, s.capsule, s.version, s.url, s.pid, s.manifest_path AS manifestPath, s.parent_id AS parentId, s.forked_from AS forkedSession, s.forked_task AS forkedTask, s.forked_turn AS forkedTurn, s.driver, s.model,
   s.started_at AS startedAt, s.ended_at AS endedAt, s.end_reason AS endReason, s.status, s.tasks, s.tokens_in AS tokensIn,
-  s.tokens_out AS tokensOut, s.events, s.last_ts AS lastTs, s.trace_path AS tracePath, s.torn_bytes AS tornBytes, s.indexed_offset AS indexedBytes, s.bad_lines AS badLines`;
+  s.tokens_out AS tokensOut, s.events, s.last_ts AS lastTs, s.trace_path AS tracePath, s.torn_bytes AS tornBytes, s.indexed_offset AS indexedBytes, s.bad_lines AS badLines,
+  s.deep_lines AS deepLines, s.long_lines AS longLines, s.foreign_lines AS foreignLines`;
 const TASK_COLUMNS = `t.id, s.id AS sessionId, t.ord, t.context_id AS contextId, t.text, t.state, t.exit_status AS exitStatus, t.answer, t.failure,
   t.turns, t.tokens_in AS tokensIn, t.tokens_out AS tokensOut, t.received_at AS receivedAt, t.started_at AS startedAt,
   t.ended_at AS endedAt, t.duration_ms AS durationMs`;

@@ -2,7 +2,7 @@
 // time and is rebuilt from the files, so a schema change just bumps SCHEMA_VERSION (a database
 // with another version is rebuilt rather than migrated).
 
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /**
  * Event types that come once or more per task or turn: dense enough that a type filter finds a
@@ -43,7 +43,10 @@ CREATE TABLE IF NOT EXISTS sessions (
   trace_path TEXT,
   indexed_offset INTEGER NOT NULL DEFAULT 0,
   torn_bytes INTEGER NOT NULL DEFAULT 0,
-  bad_lines INTEGER NOT NULL DEFAULT 0
+  bad_lines INTEGER NOT NULL DEFAULT 0,
+  deep_lines INTEGER NOT NULL DEFAULT 0,
+  long_lines INTEGER NOT NULL DEFAULT 0,
+  foreign_lines INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS sessions_started ON sessions (started_at);
 CREATE INDEX IF NOT EXISTS sessions_path ON sessions (trace_path);

@@ -239,7 +239,7 @@ describe('trace store', () => {
     expect(store.getSession(id)).toMatchObject({ status: 'running', tornBytes: 25 });
     appendFileSync(path, tail.slice(25) + '\n{not json}\n');
     const again = store.ingestFile(path);
-    expect(again).toMatchObject({ added: 1, badLines: 1 });
+    expect(again).toMatchObject({ added: 1, skipped: { bad: 1, deep: 0, long: 0, foreign: 0 } });
     expect(again.torn).toBeUndefined();
     expect(store.getSession(id)).toMatchObject({ status: 'ended', tornBytes: 0, badLines: 1 });
   });
@@ -256,7 +256,7 @@ describe('trace store', () => {
     w.append({ event_type: 'session_end', reason: 'stopped' });
     w.dispose();
     const again = store.ingestFile(path);
-    expect(again).toMatchObject({ added: 2, badLines: 1 });
+    expect(again).toMatchObject({ added: 2, skipped: { bad: 1, deep: 0, long: 0, foreign: 0 } });
     expect(again.torn).toBeUndefined();
     expect(store.getSession(id)).toMatchObject({ status: 'ended', events: before + 2, tornBytes: 0 });
   });

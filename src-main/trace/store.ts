@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node
 import { basename, dirname, resolve } from 'node:path';
 import { createIngester, type SessionCounters } from './ingest';
 import { parseEvent, readRawTraceLines } from './jsonl';
+import { noSkippedLines, type SkippedLines } from './line';
 import { createQueries, type TraceQueries } from './queries';
 import { findTraceFiles } from './records';
 import { SCHEMA, SCHEMA_VERSION } from './schema';
@@ -29,8 +30,8 @@ export interface IngestReport {
   rebuilt: boolean;
   /** A trailing partial line (a crash mid-write, or a write in progress) left out for now. */
   torn?: { offset: number; bytes: number };
-  /** Complete lines that were not JSON, skipped. */
-  badLines: number;
+  /** Complete lines this ingest skipped, by reason (trace/line.ts). */
+  skipped: SkippedLines;
 }
 
 export interface SyncReport {
@@ -165,14 +166,12 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
         report.torn = chunk.torn;
         if (!sessionRowNow) {
           if (!chunk.lines.length) return false;
-          // The session id is on its first event line; a file with none is named by its folder.
+          // The session id is on its first event line that names one (the line readers take a file's
+          // session from); a file with none is named by its folder.
           let first: unknown;
           for (const line of chunk.lines) {
-            const event = parseEvent(line.text);
-            if (event) {
-              first = event.session_id;
-              break;
-            }
+            first = parseEvent(line.text)?.session_id;
+            if (typeof first === 'string') break;
           }
           const id = typeof first === 'string' ? first : basename(dirname(tracePath));
           const other = sessionRow(id);
@@ -187,20 +186,19 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
         report.sessionId = sessionRowNow.id;
         const c: SessionCounters = {
           sid: sessionRowNow.sid,
+          id: sessionRowNow.id,
           events: sessionRowNow.events,
           tasks: sessionRowNow.tasks,
           tokensIn: sessionRowNow.tokens_in,
           tokensOut: sessionRowNow.tokens_out,
           lastTs: sessionRowNow.last_ts,
         };
-        const { added, bad } = ingester.ingest(c, chunk.lines);
-        report.badLines += bad;
-        db.prepare('UPDATE sessions SET indexed_offset = ?, torn_bytes = ?, bad_lines = bad_lines + ? WHERE sid = ?').run(
-          chunk.end,
-          chunk.torn?.bytes ?? 0,
-          bad,
-          c.sid,
-        );
+        const { added, skipped } = ingester.ingest(c, chunk.lines);
+        skipped.long += chunk.long;
+        for (const k of Object.keys(skipped) as (keyof SkippedLines)[]) report.skipped[k] += skipped[k];
+        db.prepare(
+          'UPDATE sessions SET indexed_offset = ?, torn_bytes = ?, bad_lines = bad_lines + ?, deep_lines = deep_lines + ?, long_lines = long_lines + ?, foreign_lines = foreign_lines + ? WHERE sid = ?',
+        ).run(chunk.end, chunk.torn?.bytes ?? 0, skipped.bad, skipped.deep, skipped.long, skipped.foreign, c.sid);
         report.added += added;
         progress.done = chunk.end;
         progress.total = size;
@@ -232,7 +230,7 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
 
   function ingestFile(path: string, onProgress?: IngestProgress): IngestReport {
     const tracePath = resolve(path);
-    const report: IngestReport = { sessionId: basename(dirname(tracePath)), path: tracePath, added: 0, rebuilt: false, badLines: 0 };
+    const report: IngestReport = { sessionId: basename(dirname(tracePath)), path: tracePath, added: 0, rebuilt: false, skipped: noSkippedLines() };
     const progress = { done: 0, total: 0 };
     for (let attempt = 0; ; attempt++) {
       try {

@@ -17,7 +17,7 @@ export async function readTraceSlice(
   if (!SESSION_ID_RE.test(sessionId)) throw new CoreError('invalid_input', `${sessionId} is not a session id (ses_ and 32 hex digits).`);
   const file = join(workdir ?? join(recordsRoot, sessionId), 'trace.jsonl');
   try {
-    return await readTraceLinesAt(file, q);
+    return await readTraceLinesAt(file, q, sessionId);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CoreError('not_found', `No trace for session ${sessionId} under ${recordsRoot}.`);
     throw err;

@@ -1,25 +1,17 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { CommandArgs, SessionEventView, SessionItemView } from '../../src-shared/contract';
 import type { Session } from '../runtime/api';
-import { findTraceFiles } from '../trace';
+import { findTraceFiles, readTraceLines } from '../trace';
 import { readTraceSlice } from './trace-tail';
 
 // Answers for when the trace index cannot open: sessions from the first line of each trace.jsonl
 // (no counts, no text search beyond the capsule name) and events read from the file.
 
 function firstLine(path: string): Record<string, unknown> | undefined {
-  const fd = openSync(path, 'r');
   try {
-    const buf = Buffer.alloc(16 * 1024);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.subarray(0, n).toString('utf8');
-    const end = text.indexOf('\n');
-    return end > 0 ? (JSON.parse(text.slice(0, end)) as Record<string, unknown>) : undefined;
+    return readTraceLines(path, 0, 16 * 1024).lines[0]?.event;
   } catch {
     return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -1,9 +1,9 @@
 import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { invalidParams } from '../../../src-shared/a2a';
 import type { TraceEvent } from '../../../src-shared/trace';
 import type { Session } from '../../runtime/api';
+import { streamTraceLines } from '../../trace';
 import type { SseStream } from './sse';
 
 // murmur.WatchSession: the session's trace events on an SSE stream, live. Each event's result is
@@ -15,7 +15,8 @@ import type { SseStream } from './sse';
 // that moment (flushed in the same tick), so the replay and the live part meet without a gap or a
 // repeat. The file is streamed, whatever its size: the door runs in the Studio's main process, whose
 // thread belongs to its window (a door closing during that read ends the stream where the read had
-// got to).
+// got to). Old lines are read by the rules every trace reader follows (trace/line.ts): a line too
+// long, not an event, nested too deep or claiming another session is not sent, but keeps its seq.
 
 export const watchParamsSchema = z
   .object({
@@ -77,14 +78,6 @@ export function watchSession(session: WatchedSession, sse: SseStream, from: Watc
     if (!replaying) setImmediate(() => sse.close());
   });
 
-  const replayLine = (line: string) => {
-    try {
-      emit(JSON.parse(line) as TraceEvent, false);
-    } catch {
-      seq++; // a torn line still holds its place, so seqs stay line numbers
-    }
-  };
-
   const finishReplay = () => {
     if (!replaying) return;
     replaying = false;
@@ -97,10 +90,10 @@ export function watchSession(session: WatchedSession, sse: SseStream, from: Watc
     finishReplay();
     return done;
   }
-  const input = createReadStream(path, { start: 0, end: size - 1 });
-  sse.onClose(() => input.destroy());
   if (from === 'now') {
     // Nothing old is sent: count lines for the seqs without parsing them.
+    const input = createReadStream(path, { start: 0, end: size - 1 });
+    sse.onClose(() => input.destroy());
     input.on('data', (chunk) => {
       const buf = chunk as Buffer;
       for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) seq++;
@@ -108,10 +101,13 @@ export function watchSession(session: WatchedSession, sse: SseStream, from: Watc
     input.on('close', finishReplay);
     return done;
   }
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  lines.on('line', (line) => {
-    if (!sse.closed) replayLine(line);
-  });
-  lines.on('close', finishReplay);
+  // A skipped line still holds its place, so seqs stay line numbers.
+  streamTraceLines(path, { upTo: size, session: session.trace.sessionId, blank: true }, (batch) => {
+    for (const l of batch) {
+      if (sse.closed) return false;
+      if ('event' in l) emit(l.event as TraceEvent, false);
+      else seq++;
+    }
+  }).then(finishReplay, finishReplay);
   return done;
 }
