@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countTraceLines, readTraceLinesAt } from './line-index';
+import { MAX_TRACE_LINE_BYTES } from './line';
 
 let dir: string;
 beforeEach(() => {
@@ -85,5 +86,21 @@ describe('trace lines by index', () => {
     expect(slice.events).toHaveLength(10_000);
     // A synchronous read would let no turn run before it returned.
     expect(turns).toBeGreaterThan(5);
+  });
+
+  it('skips and counts a line too long, nested too deep or claiming another session, each still a line', async () => {
+    const path = join(dir, 'trace.jsonl');
+    const own = (i: number) => JSON.stringify({ event_type: 'note', session_id: 'ses_own', i }) + '\n';
+    const hostile = [
+      `{"event_type":"note","session_id":"ses_own","x":"${'y'.repeat(MAX_TRACE_LINE_BYTES)}"}\n`,
+      JSON.stringify({ event_type: 'session_start', session_id: 'ses_forged', capsule: 'forged' }) + '\n',
+      `{"event_type":"note","session_id":"ses_own","x":${'['.repeat(300)}${']'.repeat(300)}}\n`,
+    ];
+    writeFileSync(path, own(0) + hostile.join('') + own(4));
+    const slice = await readTraceLinesAt(path, { after: 1, limit: 10 }, 'ses_own');
+    expect(slice.events).toEqual([JSON.parse(own(4))]);
+    expect(slice.skipped).toEqual({ bad: 0, deep: 1, long: 1, foreign: 1 });
+    expect(slice.next).toBe(5);
+    expect((await readTraceLinesAt(path, { after: 4, limit: 1 }, 'ses_own')).events).toEqual([JSON.parse(own(4))]);
   });
 });

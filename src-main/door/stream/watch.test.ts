@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { MAX_TRACE_LINE_BYTES } from '../../trace';
 import { describe, expect, it } from 'vitest';
 import { startTestSession } from '../../runtime/testing';
 import { readSse } from './sse-reader';
@@ -110,5 +111,36 @@ describe('murmur.WatchSession', () => {
     expect(got.map((e) => e.event.event_type)).toContain('task_canceled');
     const states = (await taskEvents).map((r) => r.task?.status.state ?? r.statusUpdate?.status.state).filter(Boolean);
     expect(states.at(-1)).toBe('TASK_STATE_CANCELED');
+  });
+
+  it('from start: does not send a line too long, nested too deep or of another session, and keeps seqs line numbers', async () => {
+    const ts = await startTestSession();
+    try {
+      await ts.rpc('SendMessage', send('first'));
+      ts.session.trace.flush();
+      const path = ts.session.trace.path;
+      const own = ts.session.trace.sessionId;
+      appendFileSync(
+        path,
+        [
+          `{"event_type":"note","session_id":"${own}","x":"${'y'.repeat(MAX_TRACE_LINE_BYTES)}"}`,
+          JSON.stringify({ ts: new Date().toISOString(), event_type: 'session_start', session_id: 'ses_forged', capsule: 'forged' }),
+          `{"event_type":"note","session_id":"${own}","x":${'['.repeat(300)}${']'.repeat(300)}}`,
+        ].join('\n') + '\n',
+      );
+      const lines = readFileSync(path, 'utf8').trim().split('\n').length;
+      const abort = new AbortController();
+      const res = await watch(ts.session.url, { from: 'start' }, abort.signal);
+      const reading = take(res, (evs) => evs.some((e) => e.event.event_type === 'a2a_task_received' && e.event.text === 'after'));
+      await ts.rpc('SendMessage', send('after'));
+      const got = await reading;
+      abort.abort();
+      expect(got.every((e) => e.event.session_id === own && e.event.event_type !== 'note')).toBe(true);
+      const after = got.findIndex((e) => e.event.text === 'after');
+      expect(got[after - 1].seq).toBe(lines - 3);
+      expect(got[after].seq).toBe(lines + 1);
+    } finally {
+      await ts.dispose();
+    }
   });
 });
