@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
 // The client alone, not the door's index: a command that only calls doors need not load fastify.
 import { door, DoorError } from '../door/client';
-import { resolveRunningSession } from '../trace';
+import { readTraceLines, resolveRunningSession, sessionIdOfTrace } from '../trace';
 import { parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { formatDuration } from './format';
@@ -108,16 +108,19 @@ async function follow(url: string, from: 'now' | 'start' | number, out: (line: s
   return { ended, lastSeq, reachable: true };
 }
 
+/** A session_end line is a few hundred bytes: this much of the file's end holds it. */
+const TAIL_BYTES = 64 * 1024;
+
 /** The session_end line of a local session's trace, waited for briefly (it follows the door's close). */
 async function sessionEndFromTrace(workdir: string, out: (line: string) => void): Promise<boolean> {
   const path = join(workdir, 'trace.jsonl');
   const until = Date.now() + 3000;
   while (Date.now() < until) {
     if (existsSync(path)) {
-      const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
-      const last = lines[lines.length - 1];
-      if (last?.includes('"session_end"')) {
-        const line = watchLine(JSON.parse(last) as TraceEvent);
+      // Only the file's tail, read by the readers' rules (the cut first line is skipped as bad).
+      const last = readTraceLines(path, Math.max(0, statSync(path).size - TAIL_BYTES), Infinity, sessionIdOfTrace(path)).lines.at(-1)?.event;
+      if (last?.event_type === 'session_end') {
+        const line = watchLine(last as TraceEvent);
         if (line) out(line);
         return true;
       }
