@@ -249,7 +249,10 @@ function endRun(core: SessionCore, t: LiveTask, ending: Ending): void {
     // SendMessage hands it to its caller instead of the Task (door/methods/send.ts).
     const reply = outcome.answerAs === 'message' ? replyMessage(t, outcome) : undefined;
     if (reply) t.history.push(reply);
-    const settled = core.registry.setStatus(t, 'TASK_STATE_COMPLETED', reply ?? statusMessage(t.id, t.contextId, 'task completed'));
+    // A note (every delegation failed) is the status text, or rides on the reply Message as metadata.
+    if (reply && outcome.note) reply.metadata = { ...reply.metadata, note: outcome.note };
+    const status = outcome.note ? `task completed, but ${outcome.note}` : 'task completed';
+    const settled = core.registry.setStatus(t, 'TASK_STATE_COMPLETED', reply ?? statusMessage(t.id, t.contextId, status));
     endTask(core, t, 'ok', 'TASK_STATE_COMPLETED', outcome.answer, settled);
   } else {
     traceTask(core, t, { event_type: 'task_failed', cause: outcome.cause, message: outcome.message });
