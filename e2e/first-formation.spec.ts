@@ -44,13 +44,13 @@ test('the palette orchestrator delegates to the worker it is wired to, and says 
   await expect(trace.getByText(/Summarise the quarterly sales report/).first()).toBeVisible();
   await app.screenshot('first-formation-4-worker-trace');
 
-  // Without the edge the running orchestrator may reach no one, and its answer says so.
+  // Without the edge the running orchestrator may reach no one: the task fails and says why.
   await app.canvas.deleteEdge('orchestrator', 'worker');
   await expect(app.canvas.edge('orchestrator', 'worker')).toHaveCount(0);
   await expect(app.canvas.capsule('orchestrator').getByTestId('restart-to-apply')).toHaveCount(0);
   const failed = await app.console.sendTo('orchestrator', 'Count them again');
-  await expect(failed.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
-  await expect(failed.getByLabel('Answer')).toContainText('No worker could do it:');
+  await expect(failed.getByTestId('task-state')).toHaveText('FAILED', { timeout: 20_000 });
+  await expect(failed.getByLabel('Answer')).toContainText('task failed: every delegation failed (1 of 1)');
   await expect(failed.getByLabel('Answer')).not.toContainText('The workers answered');
   await expect(failed.getByTestId('delegation-outcome')).toHaveCount(1);
   await expect(failed.getByTestId('delegation-outcome')).toContainText('failed');

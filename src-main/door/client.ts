@@ -196,15 +196,15 @@ export const door = {
 export type StreamOptions = DoorCallOptions & { extensions?: string };
 
 /**
- * A streaming method: each event's result as it comes. A door that cannot be reached, or is closing
- * (HTTP 503), throws `unreachable`; one that answers with an error instead of a stream throws that
+ * A streaming method: each event's result as it comes. A door that cannot be reached, is closing or
+ * is past its connection cap (HTTP 503), throws `unreachable`; one that answers with an error instead of a stream throws that
  * error; a stream that breaks off later throws whatever broke it (the caller decides what it means).
  */
 async function* stream(url: string, method: string, params: unknown, opts: StreamOptions): AsyncGenerator<unknown> {
   const res = await post(url, method, params, opts, { accept: 'text/event-stream', ...(opts.extensions ? { 'a2a-extensions': opts.extensions } : {}) }, true);
   if (res.status === 503) {
     await res.body?.cancel().catch(() => undefined);
-    throw new DoorError('unreachable', `the door at ${url} is closing`, url);
+    throw new DoorError('unreachable', `the door at ${url} is closing or busy (HTTP 503)`, url);
   }
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     decode(url, res.status, await readBounded(url, res));

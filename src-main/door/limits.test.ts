@@ -6,6 +6,7 @@ import { startTestSession, type TestSession } from '../runtime/testing';
 import { traceLines } from '../runtime/trace-lines';
 import { buildDoor, DOOR_LIMITS, MAX_PARAMS_DEPTH } from './index';
 import { MAX_ID_CHARS } from './params';
+import { DOOR_BUSY_CODE } from './turn-away';
 
 // The door's request timeouts and connection cap, on real sockets; and params nested too deep.
 
@@ -48,10 +49,11 @@ describe('door limits', () => {
     expect(door.server.requestTimeout).toBe(DOOR_LIMITS.requestTimeoutMs);
     expect(door.server.headersTimeout).toBe(DOOR_LIMITS.headersTimeoutMs);
     expect(door.server.keepAliveTimeout).toBe(DOOR_LIMITS.keepAliveTimeoutMs);
-    expect(door.server.maxConnections).toBe(DOOR_LIMITS.maxConnections);
+    // Node's own cap only closes what is past the cap and the sockets being turned away with a 503.
+    expect(door.server.maxConnections).toBe(DOOR_LIMITS.maxConnections + DOOR_LIMITS.maxTurningAway);
   });
 
-  it('closes 200 trickling sockets: those past the cap at once, the rest at the request timeout, and keeps answering', async () => {
+  it('closes 200 trickling sockets: those past the cap at once with a 503, the rest at the request timeout, and keeps answering', async () => {
     ts = await startTestSession();
     door = buildDoor({ session: ts.session, limits: { requestTimeoutMs: 2000, headersTimeoutMs: 1000, maxConnections: 50, checkIntervalMs: 100 } });
     await door.listen({ host: '127.0.0.1', port: 0 });
@@ -61,12 +63,15 @@ describe('door limits', () => {
     const timedOut = answers.filter((a) => a.startsWith('HTTP/1.1 408'));
     expect(timedOut.length).toBe(50);
     expect(timedOut[0]).toContain('"code":-32600');
-    expect(answers.filter((a) => a === '').length).toBe(150);
+    const busy = answers.filter((a) => a.startsWith('HTTP/1.1 503'));
+    expect(busy.length).toBe(150);
+    expect(busy[0]).toContain('\r\nRetry-After: 1\r\n');
+    expect(JSON.parse(busy[0].slice(busy[0].indexOf('\r\n\r\n') + 4))).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: DOOR_BUSY_CODE } });
     // One trace line a second per kind, each with how many it stands for.
     await expect.poll(() => counted(ts!.session, 'door_connection_refused'), { timeout: 5000 }).toBe(150);
     await expect.poll(() => counted(ts!.session, 'door_request_timeout'), { timeout: 5000 }).toBe(50);
     const refused = traceLines(ts.session).find((l) => l.event_type === 'door_connection_refused');
-    expect(refused).toMatchObject({ remote_address: '127.0.0.1', max_connections: 50 });
+    expect(refused).toMatchObject({ remote_address: '127.0.0.1', max_connections: 50, answered: 503 });
     // The door still answers (a request well within its 2 s, however busy the machine).
     const res = await fetch(`http://127.0.0.1:${port}/`, {
       method: 'POST',

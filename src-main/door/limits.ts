@@ -1,6 +1,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
+import { turnAway, type TurnedAway } from './turn-away';
 
 // How long a caller may take to send a request, how long an idle keep-alive connection stays
 // open, and how many connections a door holds at once. Without them a caller trickling a body, or
@@ -15,8 +16,13 @@ export interface DoorLimits {
   headersTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
-  /** Connections held at once; the next ones are closed as they arrive. */
+  /** Connections served at once; the next ones are answered HTTP 503 with Retry-After and closed. */
   maxConnections: number;
+  /**
+   * Connections past the cap being answered 503 at once (each for at most a second or two); past
+   * these too, a flood's sockets are closed unanswered, so it cannot hold the process's files.
+   */
+  maxTurningAway: number;
   /** How often the server looks for requests past their timeout (the timeouts' granularity). */
   checkIntervalMs: number;
 }
@@ -26,6 +32,7 @@ export const DOOR_LIMITS: DoorLimits = {
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 256,
+  maxTurningAway: 1024,
   checkIntervalMs: 1_000,
 };
 
@@ -78,7 +85,8 @@ function answerClientError(limits: DoorLimits, err: NodeJS.ErrnoException, socke
  * its connections once the app exists. Refusals and timeouts are traced through `append`.
  */
 export function doorLimits(limits: DoorLimits, append: Append) {
-  const refused = throttled(append, 'door_connection_refused', { max_connections: limits.maxConnections });
+  const refused = throttled(append, 'door_connection_refused', { max_connections: limits.maxConnections, answered: 503 });
+  const dropped = throttled(append, 'door_connection_refused', { max_connections: limits.maxConnections, answered: null, max_turning_away: limits.maxTurningAway });
   const timedOut = throttled(append, 'door_request_timeout', { request_timeout_ms: limits.requestTimeoutMs, headers_timeout_ms: limits.headersTimeoutMs });
   const options = {
     requestTimeout: limits.requestTimeoutMs,
@@ -95,12 +103,45 @@ export function doorLimits(limits: DoorLimits, append: Append) {
   return {
     options,
     attach(app: FastifyInstance) {
-      app.server.maxConnections = limits.maxConnections;
-      app.server.on('drop', (data?: { remoteAddress?: string }) => refused.hit(data?.remoteAddress));
+      const turnedAway = gateConnections(app.server, limits, (socket) => refused.hit(socket.remoteAddress));
+      // Past both bounds Node closes the socket as it arrives: the only refusal without an answer.
+      app.server.maxConnections = limits.maxConnections + limits.maxTurningAway;
+      app.server.on('drop', (data?: { remoteAddress?: string }) => dropped.hit(data?.remoteAddress));
       app.addHook('onClose', async () => {
+        turnedAway.dispose();
         refused.dispose();
+        dropped.dispose();
         timedOut.dispose();
       });
+    },
+  };
+}
+
+/**
+ * Serves at most `maxConnections` sockets; each one past them is answered 503 by turnAway instead
+ * of reaching HTTP. Node's own cap (server.maxConnections) would close it unanswered, which a
+ * caller sees as a reset ("socket hang up") it cannot tell from a crash. The HTTP server's own
+ * connection listener is taken out and called from here, so a turned-away socket never reaches it.
+ */
+function gateConnections(server: Server, limits: DoorLimits, onRefused: (socket: Socket) => void): TurnedAway {
+  const serve = server.listeners('connection') as ((socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  const turning = new Set<Socket>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= limits.maxConnections) {
+      onRefused(socket);
+      turnAway(socket, limits.maxConnections, turning);
+      return;
+    }
+    open++;
+    socket.once('close', () => open--);
+    for (const listener of serve) listener.call(server, socket);
+  });
+  return {
+    dispose() {
+      for (const socket of turning) socket.destroy();
+      turning.clear();
     },
   };
 }

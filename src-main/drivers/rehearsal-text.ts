@@ -54,10 +54,15 @@ export function fillArguments(args: Record<string, unknown>, taskText: string): 
   return out;
 }
 
+/** Whether a scripted turn answers with its `failed_text`: it has one and every previous tool call failed. */
+export function answersWithFailedText(turn: { failed_text?: string }, messages: readonly ChatMessage[]): boolean {
+  if (turn.failed_text === undefined) return false;
+  const results = lastToolResults(messages);
+  return results.length > 0 && results.every((r) => !r.ok);
+}
+
 /** The text a scripted turn answers with: `failed_text` when every previous tool call failed. */
 export function scriptedText(turn: { text?: string; failed_text?: string }, taskText: string, messages: readonly ChatMessage[]): string {
-  const results = lastToolResults(messages);
-  const allFailed = results.length > 0 && results.every((r) => !r.ok);
-  const chosen = allFailed && turn.failed_text !== undefined ? turn.failed_text : (turn.text ?? '');
-  return fillPlaceholders(chosen, taskText, results);
+  const chosen = answersWithFailedText(turn, messages) ? turn.failed_text! : (turn.text ?? '');
+  return fillPlaceholders(chosen, taskText, lastToolResults(messages));
 }

@@ -3,7 +3,7 @@ import { AbortedError, InferenceError, type Driver, type ToolCall, type TurnRequ
 import { pause } from './retry';
 import { givenDivergence, latestToolResults } from './rehearsal-given';
 import { matchesMessage, sampleOf, toArtifact, toPart } from './rehearsal-output';
-import { fillArguments, scriptedText } from './rehearsal-text';
+import { answersWithFailedText, fillArguments, scriptedText } from './rehearsal-text';
 
 // The embedded default driver: deterministic and offline. Without a script it acknowledges the
 // task by quoting its text (or, for a capsule with an output contract, answers a sample of its
@@ -160,7 +160,10 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
       await sendArtifacts(req, turn);
       // A scripted turn arrives whole, so it streams no frames (unless its script says `stream`): its
       // inference and tool_call trace lines already carry everything a live view shows.
-      return answer(req, scriptedText(turn, taskText, req.messages), turn);
+      const result = answer(req, scriptedText(turn, taskText, req.messages), turn);
+      // The script's answer for when everything failed says so; it is not an answer of its own.
+      if (answersWithFailedText(turn, req.messages)) result.reportsFailure = true;
+      return result;
     },
   };
 }

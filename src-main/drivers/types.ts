@@ -77,6 +77,11 @@ export interface TurnResult {
   answerAs?: 'task' | 'message';
   /** More parts for the answer (files, data) beside its text. */
   parts?: Part[];
+  /**
+   * The text only reports that the work could not be done (a rehearsal script's `failed_text`): a
+   * task whose delegations all failed then fails with it rather than completing.
+   */
+  reportsFailure?: boolean;
   toolCalls: ToolCall[];
   stopReason: StopReason;
   tokensIn: number;

@@ -107,6 +107,7 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
     usage: { turns: 0, tokensIn: 0, tokensOut: 0 },
     settlers: [],
     offset: core.trace.written,
+    lostAtArrival: core.trace.lostLines,
     payload: text.length,
   };
   core.registry.add(t);

@@ -66,10 +66,12 @@ export type TaskOutcome =
       answerAs?: 'task' | 'message';
       /** More parts of the answer (files, data). */
       parts?: Part[];
+      /** What the caller must know beside the answer (every delegation failed): said in the final status message. */
+      note?: string;
     }
   | { ok: false; cause: FailureCause; message: string };
 
-export type FailureCause = 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error' | 'invalid_response' | 'runtime_error';
+export type FailureCause = 'delegations_failed' | 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error' | 'invalid_response' | 'runtime_error';
 
 export interface TaskExecutor {
   run(task: TaskRun): Promise<TaskOutcome>;

@@ -3,6 +3,7 @@ import { createStreamMask, type StreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
 import type { Tool } from './tool-types';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
+import { DelegationTally } from './delegations';
 import { checkAnswer, correction, parseAnswerJson, renderAnswer, RESPOND_TOOL, respondTool, respondsValidator } from './responds';
 
 // The agent loop: driver turns with tools, under the failure rules of docs/door.md.
@@ -117,7 +118,8 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
     message: `the answer does not match the responds schema after ${maxTurns} turn(s) (inference.max_turns): ${problems.join('; ')}`,
   });
 
-  async function run(task: TaskRun): Promise<TaskOutcome> {
+  /** The task's turns; `tally` counts its delegations, `last` says whether its last turn only reported a failure. */
+  async function runTurns(task: TaskRun, tally: DelegationTally, last: { reportsFailure: boolean }): Promise<TaskOutcome> {
     const conv = task.conversation;
     const push = pusher(task, conv);
     push({ role: 'user', content: task.text });
@@ -164,6 +166,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       if (task.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
       // Expanded before anything records the turn: the trace and the conversation hold the calls run.
       result = { ...result, toolCalls: expandToolCalls(result.toolCalls, tools) };
+      last.reportsFailure = result.reportsFailure === true;
       task.usage.turns = turn;
       task.usage.tokensIn += result.tokensIn;
       task.usage.tokensOut += result.tokensOut;
@@ -208,6 +211,7 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           throw err;
         }
         for (const r of results) push(r);
+        tally.note(result.toolCalls, results, tools);
         continue;
       }
       if (result.stopReason === 'max_tokens') {
@@ -242,6 +246,12 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       push({ role: 'user', content: correction(settled.retry) });
     }
     return { ok: false, cause: 'max_turns', message: `used every turn inference.max_turns allows (${maxTurns}) without a final answer` };
+  }
+
+  async function run(task: TaskRun): Promise<TaskOutcome> {
+    const tally = new DelegationTally();
+    const last = { reportsFailure: false };
+    return tally.judge(await runTurns(task, tally, last), last.reportsFailure);
   }
 
   return {

@@ -249,11 +249,32 @@ function endRun(core: SessionCore, t: LiveTask, ending: Ending): void {
     // SendMessage hands it to its caller instead of the Task (door/methods/send.ts).
     const reply = outcome.answerAs === 'message' ? replyMessage(t, outcome) : undefined;
     if (reply) t.history.push(reply);
-    const settled = core.registry.setStatus(t, 'TASK_STATE_COMPLETED', reply ?? statusMessage(t.id, t.contextId, 'task completed'));
+    // A note (every delegation failed) is the status text, or rides on the reply Message as metadata.
+    if (reply && outcome.note) reply.metadata = { ...reply.metadata, note: outcome.note };
+    const record = recordIncomplete(core, t);
+    const status = (outcome.note ? `task completed, but ${outcome.note}` : 'task completed') + (record ? `; ${record}` : '');
+    const message = reply ?? statusMessage(t.id, t.contextId, status);
+    // The Studio (and any caller) reads it from the metadata without parsing the text.
+    if (record) message.metadata = { ...message.metadata, record };
+    const settled = core.registry.setStatus(t, 'TASK_STATE_COMPLETED', message);
     endTask(core, t, 'ok', 'TASK_STATE_COMPLETED', outcome.answer, settled);
   } else {
     traceTask(core, t, { event_type: 'task_failed', cause: outcome.cause, message: outcome.message });
-    const settled = core.registry.setStatus(t, 'TASK_STATE_FAILED', statusMessage(t.id, t.contextId, `task failed: ${outcome.message}`));
+    const record = recordIncomplete(core, t);
+    const message = statusMessage(t.id, t.contextId, `task failed: ${outcome.message}${record ? `; ${record}` : ''}`);
+    if (record) message.metadata = { record };
+    const settled = core.registry.setStatus(t, 'TASK_STATE_FAILED', message);
     endTask(core, t, 'failed', 'TASK_STATE_FAILED', undefined, settled);
   }
+}
+
+/**
+ * What the final status adds when the task's record may not be whole: lines of its session were
+ * lost while it ran (a full disk, a write error), or writes are failing as it ends, so its last
+ * lines are likely lost too. A task's answer never claims it was safely recorded when it was not.
+ */
+function recordIncomplete(core: SessionCore, t: LiveTask): string | undefined {
+  const lost = core.trace.lostLines - t.lostAtArrival;
+  if (lost <= 0 && !core.trace.failing) return undefined;
+  return `its trace record is incomplete: ${lost > 0 ? `${lost} line(s) of this session could not be written` : 'the trace cannot be written now'} (the session's trace.jsonl)`;
 }

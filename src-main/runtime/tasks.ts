@@ -54,6 +54,8 @@ export interface LiveTask {
   canceling?: Promise<CancelAnswer>;
   /** Where the task's trace lines begin at the earliest (the trace's size when it arrived). */
   offset: number;
+  /** The trace's lost line count when the task arrived: more at its end means its record is incomplete. */
+  lostAtArrival: number;
   /** Characters of message text the task took so far (first message and follow-ups). */
   payload: number;
 }

@@ -56,6 +56,8 @@ export interface Tool {
   /** Fields every tool_call and tool_result line of this tool carries (an MCP tool names its server and tool). */
   traceFields?: Record<string, string>;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+  /** A call hands work to another agent (delegate_task): a task whose every such call failed says so (delegations.ts). */
+  delegates?: boolean;
   /**
    * One call that stands for several (delegate_task `to: "*"`): the argument sets of the calls it
    * becomes, each then traced, run and answered on its own. Undefined or empty: run it as it is.

@@ -41,12 +41,16 @@ describe('trace writer on a full disk', () => {
     expect(() => w.flush()).not.toThrow();
     w.append({ event_type: 'inference', task_id: 'tsk_1' });
     expect(() => w.flush()).not.toThrow();
+    // Both lines are counted lost (the cut-short one too), and the writer knows it is failing.
+    expect(w.lostLines).toBe(2);
+    expect(w.failing).toBe(true);
     expect(stderr.mock.calls.map(([line]) => String(line))).toEqual([`capsule: cannot write ${path} (ENOSPC: no space left on device, write); trace lines of session ses_full are lost until it can\n`]);
 
     disk.room = Infinity; // room again
     w.append({ event_type: 'task_end', task_id: 'tsk_1' });
     w.append({ event_type: 'session_end' });
     w.flush();
+    expect(w.failing).toBe(false);
     expect(w.written).toBe(readFileSync(path).length);
     expect(() => w.dispose()).not.toThrow();
 

@@ -17,6 +17,10 @@ export interface TraceWriter {
   append(event: { event_type: string } & Record<string, unknown>, last?: SerializedField): TraceEvent;
   /** Bytes in the file so far: a line appended after reading this starts at or past it. */
   readonly written: number;
+  /** Lines that could not be written (disk full, write error) since the writer opened. */
+  readonly lostLines: number;
+  /** The last write failed: lines appended now are likely lost too. */
+  readonly failing: boolean;
   /** Listeners see every event as appended (live views, WatchSession, the index). */
   subscribe(listener: (event: TraceEvent) => void): () => void;
   flush(): void;
@@ -102,6 +106,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
   let midLine = false;
   /** A write is failing (disk full, read-only, gone): said once, not once per flush. */
   let failing = false;
+  let lostLines = 0;
 
   // A failed write loses its lines, as a crash loses the unflushed tail, but never the file's
   // shape: what did reach the disk stays a line of its own, and the session keeps running.
@@ -117,6 +122,8 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       failing = false;
     } catch (err) {
       if (done > 0) midLine = bytes[done - 1] !== 0x0a;
+      // Every line not wholly written is lost, the one cut short included.
+      for (let i = done; i < length; i++) if (bytes[i] === 0x0a) lostLines++;
       if (!failing) reportWriteFailure(path, sessionId, err);
       failing = true;
     }
@@ -160,6 +167,12 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
   return {
     path,
     sessionId,
+    get lostLines() {
+      return lostLines;
+    },
+    get failing() {
+      return failing;
+    },
     get written() {
       if (written < 0) written = closed ? 0 : fstatSync(fd).size;
       return written;

@@ -39,7 +39,8 @@ describe('a running formation and its edits', () => {
     const view = await core.invoke('formation.get', {});
     expect(view.capsules.find((c) => c.id === orch)?.restartToApply).toBeUndefined();
     const after = await core.invoke('task.send', { capsuleId: orch, text: 'a task again' });
-    expect(answer(after)).toMatch(/^No worker could do it:\n- delegate_task failed: no worker is reachable from orchestrator/);
+    expect(after.status.state).toBe('TASK_STATE_FAILED');
+    expect(after.status.message?.parts[0].text).toMatch(/^task failed: every delegation failed \(1 of 1\): delegate_task: no worker is reachable from orchestrator/);
     const workerTasks = await core.invoke('task.list', { capsuleId: worker });
     expect(workerTasks).toHaveLength(1);
   });

@@ -59,7 +59,7 @@ export const MANIFEST_DOCS: Readonly<Record<string, string>> = {
   [`${ARTIFACT}.delay_ms`]: 'A pause before this artifact goes out, in milliseconds.',
   [`${ARTIFACT}.metadata`]: 'Free metadata sent with the artifact.',
   [`${TURN}.answer_as`]: 'task (default) or message: a blocking SendMessage is answered with a Message instead of the Task.',
-  [`${TURN}.failed_text`]: 'Used instead of `text` when every tool call of the previous turn failed.',
+  [`${TURN}.failed_text`]: 'Used instead of `text` when every tool call of the previous turn failed. When those were all the task\'s delegations, the task then fails, its status naming each failed delegation.',
   [`${TURN}.tool_calls`]: 'Tool calls the turn makes (delegations, shell commands).',
   [`${TURN}.tool_calls[].name`]: 'The tool to call.',
   [`${TURN}.tool_calls[].arguments`]: "The call's arguments, a map.",

@@ -17,6 +17,7 @@ afterEach(async () => {
 });
 
 const answerOf = (task: { artifacts?: { parts: { text?: string }[] }[] }) => (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
+const statusOf = (task: { status: { message?: { parts: { text?: string }[] } } }) => (task.status.message?.parts ?? []).map((p) => p.text ?? '').join('');
 
 async function formation() {
   s = scene();
@@ -58,17 +59,20 @@ describe('delegate_task to "*"', () => {
     expect(traceOf(orch).find((l) => l.event_type === 'policy_changed')).toMatchObject({ allow: [`localhost:${a.port}`], accept_peer_tasks: false });
   });
 
-  it('never claims success when every delegation failed', async () => {
+  it('never claims success when every delegation failed: the task fails, its status saying why', async () => {
     const { a, orch, send } = await formation();
     // No edge at all: nobody to reach.
     const none = await send('a task');
-    expect(answerOf(none)).toBe(`No worker could do it:\n- delegate_task failed: no worker is reachable from boss: its capabilities.network.allow names no capsule of this formation and no agent URL (in the Studio, draw an edge from boss to a worker)`);
+    expect(none.status.state).toBe('TASK_STATE_FAILED');
+    expect(answerOf(none)).toBe('');
+    expect(statusOf(none)).toBe(`task failed: every delegation failed (1 of 1): delegate_task: no worker is reachable from boss: its capabilities.network.allow names no capsule of this formation and no agent URL (in the Studio, draw an edge from boss to a worker)`);
 
     // An edge whose worker stopped taking peer tasks (its export changed while it runs).
     orch.updatePolicy({ allow: [`localhost:${a.port}`], acceptPeerTasks: false });
     a.updatePolicy({ allow: [], acceptPeerTasks: false });
     const refused = await send('a task');
-    expect(answerOf(refused)).toMatch(/^No worker could do it:\n- worker-a failed: .*peer_not_accepted/);
+    expect(refused.status.state).toBe('TASK_STATE_FAILED');
+    expect(statusOf(refused)).toMatch(/^task failed: every delegation failed \(1 of 1\): worker-a: .*peer_not_accepted/);
     expect(a.listTasks()).toHaveLength(0);
   });
 });

@@ -130,6 +130,7 @@ export function createDelegateTool(deps: DelegateDeps): Tool {
   const cancelTimeout = deps.cancelTimeoutMs ?? 5000;
   const names = () => deps.formation?.names?.() ?? [];
   return {
+    delegates: true,
     spec: {
       name: 'delegate_task',
       description:

@@ -60,6 +60,12 @@ export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolea
           )}
         </div>
         {asked && !open ? <div className="task-asked">{asked}</div> : null}
+        {/* Lines of this task's session could not be written: what the records say of it may be partial. */}
+        {typeof task.status.message?.metadata?.record === 'string' ? (
+          <div className="task-record-warning" role="note">
+            ⚠ {task.status.message.metadata.record}
+          </div>
+        ) : null}
         {answer ? <div className="task-answer">{answer}</div> : null}
         {finished && sessionId ? (
           <div className="task-row-actions">
