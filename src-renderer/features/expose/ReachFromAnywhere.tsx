@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
+import { useStudio } from '../../store';
 import { TUNNEL_PROVIDERS, TUNNEL_TTLS, type TunnelView } from '../../../src-shared/contract';
 import { CopyField } from './CopyField';
 import { tunnelStore } from './tunnelStore';
@@ -34,7 +35,11 @@ export function ReachFromAnywhere({ name, gatewayUrl }: { name: string; gatewayU
   // "I have copied it", revoking or stopping the tunnel forgets it for good.
   const [fresh, setFresh] = useState<{ id: string; link: string } | null>(null);
   const now = useNow(s.tunnels.length > 0 ? 1000 : null);
-  useEffect(() => void t.load(), [t]);
+  // Read the list when the section mounts and again after a reconnect (events were missed meanwhile).
+  const linked = useStudio((st) => st.linked);
+  useEffect(() => {
+    if (linked) void t.load();
+  }, [t, linked]);
   const shown = fresh && s.tunnels.some((x) => x.id === fresh.id && x.state === 'open') ? fresh : null;
 
   return (
