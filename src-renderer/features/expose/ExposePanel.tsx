@@ -3,12 +3,14 @@ import type { AgentCard } from '../../../src-shared/a2a';
 import { useStudio } from '../../store';
 import { openTool } from '../../app/toolsState';
 import { PublishedLine } from '../history';
+import { CopyField } from './CopyField';
 import { GatewaySettings } from './GatewaySettings';
+import { ReachFromAnywhere } from './ReachFromAnywhere';
 import { accessRow, exposureWarning } from './exposeText';
 import { useExpose } from './useExpose';
 import './expose.css';
 
-/** Expose a capsule to outside A2A callers: toggle, URL, one-time token + curl, card, token lifecycle, live calls. */
+/** Expose a capsule to outside A2A callers: toggle, URL, one-time token + curl, card, token lifecycle, reach from anywhere, live calls. */
 export function ExposePanel({ capsuleId }: { capsuleId: string }) {
   const name = useStudio((s) => s.capsules[capsuleId]?.name ?? capsuleId);
   const running = useStudio((s) => {
@@ -19,10 +21,11 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
   const host = useStudio((s) => (x.runtime ? (s.runtimes.find((r) => r.id === x.runtime)?.label ?? x.runtime) : undefined));
   const [compat, setCompat] = useState(false);
   const [card, setCard] = useState<AgentCard | null>(null);
+  const [open, setOpen] = useState(false);
   const exposed = !!x.exposure;
 
   return (
-    <details className="expose">
+    <details className="expose" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="expose-summary">
         Expose to outside callers {exposed ? <span className="expose-badge">exposed</span> : null}
       </summary>
@@ -110,6 +113,10 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
         </>
       ) : null}
 
+      {/* Tunnels front this Studio's own gateway (an attached runtime's capsule is exposed by its host's).
+          Rendered only while the panel is open, so a tunnel link shown once goes when it closes. */}
+      {open && !x.runtime ? <ReachFromAnywhere name={name} gatewayUrl={x.exposure?.url} /> : null}
+
       <h4 className="expose-sub">External calls</h4>
       {x.log.length === 0 ? (
         <p className="muted">No external call yet.</p>
@@ -140,27 +147,5 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
       )}
       {x.gateway ? <GatewaySettings gateway={x.gateway} busy={x.busy} onApply={x.configure} host={host} /> : null}
     </details>
-  );
-}
-
-function CopyField({ label, value, multiline }: { label: string; value: string; multiline?: boolean }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="expose-field">
-      <span className="expose-label">{label}</span>
-      {multiline ? <pre className="expose-value mono">{value}</pre> : <input className="expose-value mono" readOnly value={value} aria-label={label} onFocus={(e) => e.target.select()} />}
-      <button
-        type="button"
-        className="btn btn-small"
-        aria-label={`Copy ${label.toLowerCase()}`}
-        onClick={async () => {
-          await navigator.clipboard?.writeText(value).catch(() => undefined);
-          setCopied(true);
-          setTimeout(() => setCopied(false), 1500);
-        }}
-      >
-        {copied ? 'Copied' : 'Copy'}
-      </button>
-    </div>
   );
 }
