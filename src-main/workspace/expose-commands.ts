@@ -68,7 +68,8 @@ export function createExposeService(ctx: StudioContext, opts: ExposeOptions = {}
       resolveCapsule: (id) => {
         const draft = () => {
           const s = session(id);
-          return s ? { url: s.url, card: agentCardOf(s), accepts: s.manifest.accepts } : undefined;
+          // doorOf: a task a caller started on the draft before the first publish is still answered by it.
+          return s ? { url: s.url, card: agentCardOf(s), accepts: s.manifest.accepts, doorOf: (taskId: string) => (s.getTask(taskId, 0) ? s.url : undefined) } : undefined;
         };
         return opts.served ? opts.served(id, draft) : draft();
       },
