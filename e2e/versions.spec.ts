@@ -7,20 +7,27 @@ import { StudioPage } from './pages/studio';
 // Versions you can trust, offline on the rehearsal driver: an outside A2A caller gets the writer's
 // published answer while the draft is edited and relaunched; a publish with a failing test (the
 // edge coordinator → writer deleted) is refused with expected beside actual; drawing the edge
-// again fixes it and the caller gets the new answer; rolling back brings the old one; the history
-// and the diff show each step, the permission the edge grants named.
+// again fixes it and the caller gets the new answer; rolling back brings the old one while a task
+// started on the newer version is still answered there; the history and the diff show each step,
+// the permission the edge grants named; Restore puts an older version back as a new step.
 
 const FLOW_TEST = readFileSync(join(__dirname, '../src-main/versions/fixtures/writer-flow.yaml'), 'utf8');
 const OLD = 'Draft: a short, clear paragraph that answers the request.';
 const NEW = 'Draft v2: tides rise twice a day.';
 
-async function ask(url: string, token: string): Promise<string> {
+async function call(url: string, token: string, method: string, params: unknown): Promise<any> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: `e2e-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: 'Write about tides' }] } } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  const body = (await res.json()) as any;
+  return res.json();
+}
+
+const tides = (returnImmediately = false) => ({ message: { messageId: `e2e-${Date.now()}-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'Write about tides' }] }, configuration: { returnImmediately } });
+
+async function ask(url: string, token: string): Promise<string> {
+  const body = await call(url, token, 'SendMessage', tides());
   expect(body.result?.task?.status?.state, JSON.stringify(body)).toBe('TASK_STATE_COMPLETED');
   return JSON.stringify(body.result.task);
 }
@@ -93,9 +100,21 @@ test('edit an exposed capsule, publish behind its tests, roll back; history and 
   await expect(history.diff.getByRole('table', { name: 'writer manifest side by side' })).toBeVisible();
   await app.screenshot('history-diff');
 
-  // Roll back: publish the first version again; the caller gets the old answer.
+  // Roll back: publish the first version again; the caller gets the old answer, and a task it
+  // started on the newer version just before is still answered, by that version.
+  const started = await call(url, token, 'SendMessage', tides(true));
+  expect(started.result?.task?.id, JSON.stringify(started)).toMatch(/^tsk_/);
   await history.steps.getByRole('listitem', { name: new RegExp(`^Step ${v1}:`) }).getByRole('button', { name: `Publish ${v1}` }).click();
   await expect(history.outcome).toContainText(`Published ${v1}`, { timeout: 60_000 });
   await expect(history.published).toContainText(`Callers get ${v1}`);
   expect(await ask(url, token)).toContain(OLD);
+  await expect.poll(async () => (await call(url, token, 'GetTask', { id: started.result.task.id })).result?.status?.state, { timeout: 20_000 }).toBe('TASK_STATE_COMPLETED');
+  expect(JSON.stringify((await call(url, token, 'GetTask', { id: started.result.task.id })).result.artifacts)).toContain(NEW);
+
+  // Restore the first version: the draft on disk is v1's again, as a new step on top of the others.
+  await history.outcome.getByRole('button', { name: 'OK' }).click();
+  await history.steps.getByRole('listitem', { name: new RegExp(`^Step ${v1}:`) }).getByRole('button', { name: `Restore ${v1}` }).click();
+  await expect(history.steps.getByRole('listitem').first()).toHaveAccessibleName(new RegExp(`^Step [0-9a-f]{7}: Restore version ${v1}`));
+  expect(readFileSync(join(studio.workspace, 'capsules', 'writer.yaml'), 'utf8')).toContain(OLD);
+  await expect(history.step(`Publish ${v2}`)).toBeVisible();
 });

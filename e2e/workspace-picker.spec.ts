@@ -1,7 +1,8 @@
 import { expect, test } from './fixtures';
 
-// The web shell has no folder dialog: Open… keeps the typed path, and offers no picker buttons
-// (the desktop adds them; its e2e checks the capability).
+// The web shell has no system folder dialog: Open… keeps the typed path and offers none of the
+// desktop's dialog buttons (its e2e checks the capability); its own folder browser is
+// folder-browser.spec.ts.
 
 test('the web shell opens a workspace by typed path, with no folder picker', async ({ page, studio }) => {
   void studio;

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { agentCardOf } from '../door';
-import { createGateway, gatewayDataDir, runningResolver } from '../gateway';
+import { createGateway, gatewayDataDir, runningResolver, sessionCapsule } from '../gateway';
 import { formatIssues, ManifestError, readSourceFile } from '../manifest';
 import { startSession } from '../launch';
 import type { Session } from '../runtime';
 import { liveFormation } from '../runtime/tools/formation';
 import { readFormation, FORMATION_FILE } from '../workspace';
+import { createPublishedServing } from '../versions';
 import { intOption, parseCommandArgs } from './args';
 import { createShutdown } from '../shell/shutdown';
 import { describeFileError, UserError } from './errors';
@@ -18,6 +18,9 @@ import { manageStudioToken, serveStudio } from './serve-studio';
 // each, doors on loopback) plus the gateway, prints the gateway URL and each exposed capsule's
 // card; SIGINT/SIGTERM end every session and close the gateway. Exposures come from
 // `capsule expose` (which edits the gateway's exposures.json; this process sees it at once).
+// Once the workspace has a published version (`capsule publish`), the gateway serves that
+// version, as the Studio's does, and follows each new publish (tasks running on the older
+// version finish there); the formation's own sessions run the files on disk.
 
 export const usage = `usage: capsule serve --workspace DIR | --capsule-url NAME=URL … [--gateway-port N] [--host H] [--public-origin URL] [--trust-proxy] [--data DIR]
   --workspace, -w   the workspace folder (holds formation.yaml)
@@ -88,9 +91,10 @@ export async function main(argv: string[]): Promise<number> {
   const sessions = new Map<string, Session>();
   const members = () => formation.capsules.map((c) => ({ names: [c.id], manifestPath: resolve(dir, c.manifest), ...(sessions.get(c.id) ? { session: sessions.get(c.id)! } : {}) }));
   let stopping = false;
+  const published = createPublishedServing({ dataDir: join(layout().home, 'published'), startSession });
   const stopAll = () => {
     stopping = true;
-    return Promise.all([...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)));
+    return Promise.all([...[...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)), published.dispose()]);
   };
   let announced: { close(): Promise<void> } | undefined;
 
@@ -144,9 +148,12 @@ export async function main(argv: string[]): Promise<number> {
       trustProxy: values['trust-proxy'] ?? false,
       dataDir,
       resolveCapsule: (name) => {
-        const s = sessions.get(name);
         // A session started with `capsule run` and exposed by name is served too.
-        return s ? { url: s.url, card: agentCardOf(s), accepts: s.manifest.accepts } : fromRun(name);
+        if (!formation.capsules.some((c) => c.id === name)) return fromRun(name);
+        return published.resolve(dir, name, () => {
+          const s = sessions.get(name);
+          return s && sessionCapsule(s);
+        });
       },
     }).catch((err: Error) => {
       throw new UserError(`the gateway cannot listen on ${host}:${port ?? 0}: ${err.message}`);

@@ -9,6 +9,7 @@ export { canonicalJson } from './jcs';
 export { checkAccepts } from '../door';
 export { capsuleCard, indexCard, indexEntriesOf, card03, ACCEPTS_EXTENSION_URI, GATEWAY_INDEX_EXTENSION_URI, type IndexEntry } from './cards';
 export type { ResolvedCapsule, ResolveCapsule } from './types';
+export { sessionCapsule } from './session-capsule';
 export { verifyRemoteCard, type RemoteCardSignature } from './remote-verify';
 export { curlExample } from './usage';
 export { gatewayDataDir, readGatewayRecord, writeGatewayRecord, removeGatewayRecord, type GatewayRecord } from './home';

@@ -31,6 +31,13 @@ export interface RpcOutcome {
   done?: Promise<string>;
 }
 
+/** The task a call names (in its 1.0 form), which decides the session it goes to. */
+function taskIdOf(method: string, params: any): string | undefined {
+  if (!params || typeof params !== 'object') return undefined;
+  const id = method === 'GetTask' || method === 'CancelTask' || method === 'SubscribeToTask' ? params.id : method.endsWith('TaskPushNotificationConfig') || method === 'ListTaskPushNotificationConfigs' ? params.taskId : method === 'SendMessage' || method === 'SendStreamingMessage' ? params.message?.taskId : undefined;
+  return typeof id === 'string' && id.length > 0 && id.length <= 256 ? id : undefined;
+}
+
 const STREAMING = new Set(['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe']);
 
 function envelopeOf(raw: string): { id: JsonRpcId; method: string; params: any } | undefined {
@@ -59,6 +66,7 @@ export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
   const method = env?.method ?? '(unreadable)';
   let body = raw;
   let version: string | undefined;
+  let doorUrl = capsule.url;
   const compat = !!env && exposure.compat03 && is03Method(method);
   if (env) {
     // The door's own extension methods (StopSession, WatchSession) act on the whole session:
@@ -79,6 +87,8 @@ export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
       if ((method10 === 'SendMessage' || method10 === 'SendStreamingMessage') && Array.isArray(params?.message?.parts)) {
         checkAccepts(capsule.accepts, params.message);
       }
+      const taskId = taskIdOf(method10, params);
+      doorUrl = (taskId && capsule.doorOf?.(taskId)) || capsule.url;
       if (compat) {
         body = JSON.stringify({ jsonrpc: '2.0', id: env.id, method: method10, params });
         version = '1.0';
@@ -97,7 +107,7 @@ export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
   reply.raw.on('close', onClose);
   let res: Response;
   try {
-    res = await forwardToDoor({ doorUrl: capsule.url, body, headers: req.headers, query: (req.query ?? {}) as Record<string, unknown>, version, signal: abort.signal });
+    res = await forwardToDoor({ doorUrl, body, headers: req.headers, query: (req.query ?? {}) as Record<string, unknown>, version, signal: abort.signal });
   } catch {
     reply.raw.off('close', onClose);
     return errorOut(reply, env?.id ?? null, method, new A2AError(-32603, 'The capsule did not answer (is it still running?)'));

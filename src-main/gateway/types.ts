@@ -10,6 +10,11 @@ export interface ResolvedCapsule {
   accepts?: Record<string, unknown>;
   /** Description for the index card (defaults to the card's). */
   description?: string;
+  /**
+   * The door of the session that holds a task, when that is not `url`: a task still running on an
+   * older published version is answered there. Undefined: the task is `url`'s (or nobody's).
+   */
+  doorOf?(taskId: string): string | undefined;
 }
 
 /** May answer asynchronously (a session started elsewhere, whose card is fetched from its door). */

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { CoreError, type CommandArgs, type ExposeAnswer, type ExposureView, type GatewayView } from '../../src-shared/contract';
-import { agentCardOf } from '../door';
 import {
   createExposureStore,
   createGateway,
   curlExample,
   isLoopback,
   readSettings,
+  sessionCapsule,
   writeSettings,
   type ExposureInfo,
   type ExposureStore,
@@ -68,7 +68,7 @@ export function createExposeService(ctx: StudioContext, opts: ExposeOptions = {}
       resolveCapsule: (id) => {
         const draft = () => {
           const s = session(id);
-          return s ? { url: s.url, card: agentCardOf(s), accepts: s.manifest.accepts } : undefined;
+          return s && sessionCapsule(s);
         };
         return opts.served ? opts.served(id, draft) : draft();
       },

@@ -21,3 +21,4 @@ export { launchFork, type ForkLaunchDeps, type LaunchedFork } from './fork-run';
 export { telemetryHandlers } from './telemetry-commands';
 export { createTelemetrySettings } from './telemetry-settings';
 export { landsInside, realPathOf, writeFileAtomic } from './files';
+export { resolveWorkspaceDir } from './workspace-dir';

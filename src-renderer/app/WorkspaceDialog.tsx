@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { invoke, useStudio } from '../store';
 import { Dialog } from './Dialog';
+import { FolderBrowser } from './FolderBrowser';
 
 interface WorkspaceFormProps {
   /** Called after a workspace opened. */
@@ -15,8 +16,9 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
   const [busy, setBusy] = useState(false);
   // Leaving a workspace whose capsules run: asked first (stop them, keep them running, or stay).
   const [leaving, setLeaving] = useState<{ action: 'open' | 'create'; path: string; names: string[] } | null>(null);
-  // The desktop offers the system's folder dialog; the web shell has only the typed path.
-  const [canPick, setCanPick] = useState(false);
+  // The desktop offers the system's folder dialog; the web shell browses the folders the core lists.
+  const [canPick, setCanPick] = useState<boolean | null>(null);
+  const [browsing, setBrowsing] = useState(false);
   useEffect(() => void useStudio.getState().loadRecents(), []);
   useEffect(() => {
     invoke('studio.capabilities', {}).then(
@@ -77,6 +79,16 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
             Choose a folder to open…
           </button>
         </div>
+      ) : canPick === false ? (
+        browsing ? (
+          <FolderBrowser busy={busy} onVisit={setDir} onOpen={(path) => void run('open', path)} onCreate={(path) => void run('create', path)} />
+        ) : (
+          <div className="dialog-actions">
+            <button type="button" className="btn" onClick={() => setBrowsing(true)}>
+              Browse folders…
+            </button>
+          </div>
+        )
       ) : null}
       {leaving ? (
         <div className="workspace-leaving" role="group" aria-label="Running capsules">

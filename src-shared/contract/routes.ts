@@ -36,6 +36,7 @@ export const COMMAND_ROUTES: { readonly [K in CommandName]: CommandRoute } = {
   'workspace.recent': here,
   'workspace.current': here,
   'workspace.pickFolder': here,
+  'workspace.browse': here, // this host's folders (an attached Studio's are refused outside its workspaces)
   'formation.get': here, // this Studio's view, the runtimes' capsules merged in
   'formation.launch': byRuntime,
   'formation.stop': byRuntime,

@@ -28,6 +28,32 @@ export interface StudioCapabilities {
   secrets: SecretStoreInfo;
 }
 
+/** One folder in a listing of the web shell's folder browser. */
+export interface FolderEntry {
+  name: string;
+  /** Its real path (a symbolic link resolved), the `dir` to list it. */
+  path: string;
+  /** It holds a formation.yaml: a workspace to open. */
+  workspace: boolean;
+}
+
+/** The folders of one folder under the user's home, as the web shell's folder browser shows them. */
+export interface FolderListing {
+  /** The folder listed, as its real path. */
+  dir: string;
+  /** The user's home: the browser never goes above it. */
+  home: string;
+  /** The folder above, or null at the home (or at the open workspace, when it lies outside the home). */
+  parent: string | null;
+  /** Sub-folders by name; links that lead out of the home are left out. */
+  folders: FolderEntry[];
+  /** More folders than a listing holds (FOLDER_LISTING_MAX): type the path of the one you want. */
+  truncated: boolean;
+}
+
+/** The most folders one listing of the folder browser holds. */
+export const FOLDER_LISTING_MAX = 500;
+
 /** One secret as the UI shows it: never its value. */
 export interface SecretEntry {
   name: string;
@@ -53,6 +79,10 @@ export const studioCommands = {
   'workspace.pickFolder': command<{ dir: string | null }>()(
     'Asks the user for a folder with the system dialog (desktop only): to open or create a workspace, or to export into; null when they cancel.',
     z.strictObject({ purpose: z.enum(['open', 'create', 'export']) }),
+  ),
+  'workspace.browse': command<FolderListing>()(
+    "Lists the folders of a folder under the user's home (default: the home; a relative path is under it), for the web shell's folder browser. Symbolic links are resolved; a folder outside the home (other than the open workspace's) is refused. `hidden`: include folders whose name starts with a dot.",
+    z.strictObject({ dir: z.string().min(1).max(4096).optional(), hidden: z.boolean().optional() }),
   ),
   'secrets.list': command<SecretsView>()('Secret names (never values), environments and the one launches use.', none),
   'secrets.set': command<SecretsView>()(

@@ -89,6 +89,36 @@ describe('what an attached Studio may do', () => {
     expect(await invoke('workspace.open', { dir: studio!.workspace })).toMatchObject({ ok: true });
   });
 
+  it('lists folders only inside the served workspace: not the home, not through a link out of it', async () => {
+    const invoke = await attach();
+    const listed = await invoke('workspace.browse', { dir: studio!.workspace });
+    expect(listed).toMatchObject({ ok: true });
+    expect(listed.value.folders.map((f: { name: string }) => f.name)).toContain('capsules');
+    expect(await invoke('workspace.browse', {})).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('outside the workspaces this host serves') } });
+    expect(await invoke('workspace.browse', { dir: studio!.home })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    mkdirSync(join(studio!.home, 'elsewhere'));
+    symlinkSync(join(studio!.home, 'elsewhere'), join(studio!.workspace, 'out'));
+    expect(await invoke('workspace.browse', { dir: join(studio!.workspace, 'out') })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('reads a relative workspace name where the core does (under the home), not under the host process folder', async () => {
+    const invoke = await attach();
+    const cwd = process.cwd();
+    const home = process.env.HOME;
+    // The host process runs from inside the served workspace; the home is the test's own.
+    process.env.HOME = studio!.home;
+    process.chdir(studio!.workspace);
+    try {
+      // Both would be inside the served workspace if read against this process's folder.
+      expect(await invoke('workspace.browse', { dir: 'capsules' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(await invoke('workspace.create', { dir: 'capsules-elsewhere' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(existsSync(join(studio!.home, 'capsules-elsewhere'))).toBe(false);
+    } finally {
+      process.chdir(cwd);
+      process.env.HOME = home;
+    }
+  });
+
   it('with --allow-host-commands, saves a harness manifest and uses folders elsewhere', async () => {
     const invoke = await attach(true);
     const { value: read } = await invoke('manifest.read', { id: 'writer' });

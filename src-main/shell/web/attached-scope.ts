@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
 import { commands, type ReplyEnvelope } from '../../../src-shared/contract';
-import { landsInside } from '../../workspace';
+import { landsInside, resolveWorkspaceDir } from '../../workspace';
 
 // What a Studio attached to `capsule serve --studio` may do on this host. By default it works on
 // the workspaces the host serves and nothing else: it opens and creates workspaces, and writes
@@ -20,8 +20,10 @@ type Handle = (cmd: string, input: unknown) => Promise<ReplyEnvelope>;
 
 const OPT_IN = 'the host allows it by running capsule serve --studio --allow-host-commands';
 
-/** Commands whose `dir` is a folder the core opens, creates or writes into. */
-const FOLDER_COMMANDS = new Set(['workspace.open', 'workspace.create', 'deploy.preview', 'deploy.write']);
+/** Commands whose `dir` is a folder the core opens, creates, lists or writes into. */
+const FOLDER_COMMANDS = new Set(['workspace.open', 'workspace.create', 'workspace.browse', 'deploy.preview', 'deploy.write']);
+/** Of those, the ones that read `dir` as a workspace name (relative: under the home; none: the home). */
+const WORKSPACE_NAMED = new Set(['workspace.open', 'workspace.create', 'workspace.browse']);
 
 /**
  * The parts of a manifest that run commands on the host, as written (before ${VAR} interpolation,
@@ -49,9 +51,11 @@ export async function attachedRefusal(scope: AttachedScope, cmd: string, input: 
   const parsed = schema?.safeParse(input);
   if (!parsed?.success) return undefined;
   const args = (parsed.data ?? {}) as { dir?: string; id?: string; source?: string };
-  if (FOLDER_COMMANDS.has(cmd) && args.dir !== undefined) {
-    if (scope.workspaces.some((root) => landsInside(root, args.dir!))) return undefined;
-    return `${args.dir} is outside the workspaces this host serves (${scope.workspaces.join(', ')}); an attached Studio works inside them unless ${OPT_IN}.`;
+  if (FOLDER_COMMANDS.has(cmd) && (args.dir !== undefined || cmd === 'workspace.browse')) {
+    // Checked where the core will look: a relative workspace name lands under the home, not here.
+    const dir = WORKSPACE_NAMED.has(cmd) ? resolveWorkspaceDir(args.dir ?? '~') : args.dir!;
+    if (scope.workspaces.some((root) => landsInside(root, dir))) return undefined;
+    return `${args.dir ?? 'Your home folder'} is outside the workspaces this host serves (${scope.workspaces.join(', ')}); an attached Studio works inside them unless ${OPT_IN}.`;
   }
   // A tunnel starts a tunnel engine (cloudflared) on the host and puts its gateway on the internet.
   if (cmd === 'tunnel.create') return `a tunnel runs a program on the host and opens its gateway to the internet; an attached Studio may not open one unless ${OPT_IN}.`;
