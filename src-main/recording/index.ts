@@ -47,6 +47,7 @@ export async function makeRehearsal(tracePath: string, opts: RehearsalOptions): 
       notes.push(`a capsule named ${JSON.stringify(c.capsule)} cannot be a folder name; left out`);
       continue;
     }
+    for (const t of c.tasks) for (const turn of t.turns) for (const call of turn.toolCalls) if (call.modelText !== undefined) notes.push(`${c.capsule}: task ${t.taskId} turn ${turn.turn}: the delegation to ${String(call.arguments.to ?? '?')} was edited at a breakpoint; the replay sends the edited message`);
     const { script, notes: scriptNotes } = scriptFromTasks(c.tasks, { sessionId: c.sessionIds[0] ?? run.sessionId, speed: opts.speed, delegateTo });
     notes.push(...scriptNotes.map((n) => `${c.capsule}: ${n}`));
     scripts.set(c.capsule, script);
