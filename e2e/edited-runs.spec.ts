@@ -17,12 +17,10 @@ test('save a breakpoint-edited run as a test that passes, then fork it at turn 2
   const sessions = new SessionsPage(page);
   const tests = new TestsPage(page);
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
 
   // Pause the coordinator → writer delegation, edit what the writer gets, continue.
-  await app.canvas.edge('coordinator', 'writer').locator('.react-flow__edge-interaction').click({ button: 'right', force: true });
-  await app.tools.choose('Pause delegations here (breakpoint)');
+  await bp.setOnEdge(app, 'coordinator', 'writer');
   const entry = await app.console.sendTo('coordinator', 'Write about otters.');
   await bp.pausedBadge('coordinator').click({ timeout: 15_000 });
   await expect(bp.message()).toHaveValue('Draft a short paragraph for this request.');
@@ -68,8 +66,10 @@ test('save a breakpoint-edited run as a test that passes, then fork it at turn 2
   await expect(form.getByRole('button', { name: 'Fork from turn 1 instead' })).toBeVisible();
   await toWriter.fill('Draft a haiku about sea otters.');
   await expect(form.getByText('edited', { exact: true })).toHaveCount(2);
-  await form.screenshot({ path: 'test-results/screenshots/fork-form-delegations.png' });
-  await page.screenshot({ path: 'test-results/screenshots/fork-form-delegations-page.png' });
+  await page.screenshot({ path: 'test-results/screenshots/fork-form-delegations.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: 'test-results/screenshots/fork-form-delegations-dark.png' });
+  await page.emulateMedia({ colorScheme: 'light' });
   await form.getByRole('button', { name: 'Start fork' }).click();
   await expect(page.getByRole('status').filter({ hasText: `of …${origin.slice(-6)} at turn 2: COMPLETED` })).toBeVisible({ timeout: 30_000 });
 

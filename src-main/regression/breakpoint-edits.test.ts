@@ -54,3 +54,24 @@ it('a test saved from a run whose delegation was edited at a breakpoint passes o
   expect(outcome).toMatchObject({ name: 'edited', passed: true });
   expect(outcome.actual?.[0].delegations[0]).toMatchObject({ text: 'Draft a haiku instead.', answer: 'writer got: Draft a haiku instead.' });
 });
+
+it('a test saved from a run whose first turn was edited at a breakpoint passes too: it sends the message the user sent and replays what the model did', async () => {
+  s = scene();
+  const solo = s.manifest('solo', { inference: rehearsal([]) });
+  writeFileSync(join(s.dir, 'formation.yaml'), stringify({ capsules: [{ id: 'solo', manifest: 'solo/murmur.yaml' }], remotes: [] }));
+  const session = await startSession({ manifestPath: solo, env: s.env, port: 0 });
+  s.sessions.push(session);
+  session.setBreakpoints({ ...none, turn: true });
+  const id = (await rpc(session.url, 'SendMessage', { message: userMessage('original question'), configuration: { returnImmediately: true } })).task.id as string;
+  await waitFor('the pause', () => traceOf(session).find((l) => l.event_type === 'breakpoint_hit'));
+  session.resumeBreakpoint(id, 'continue', 'edited question');
+  await waitFor('the answer', () => session.getTask(id)?.status.state === 'TASK_STATE_COMPLETED');
+
+  const test = testFromRehearsal(await makeRehearsal(session.trace.path, { recordsRoot: join(s.env.CAPSULE_HOME!, 'records'), speed: 0 }));
+  expect(test.tasks).toEqual([{ text: 'original question', expect: { answer: 'Acknowledged: “edited question”', status: 'ok', delegations: [] } }]);
+  mkdirSync(join(s.dir, 'tests'), { recursive: true });
+  writeFileSync(join(s.dir, 'tests', 'first-turn.yaml'), testFileText(test));
+  const [outcome] = await runWorkspaceTests(s.dir);
+  expect(outcome.mismatches).toEqual([]);
+  expect(outcome.passed).toBe(true);
+});

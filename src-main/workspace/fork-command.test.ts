@@ -11,12 +11,18 @@ afterEach(async () => {
   studio = undefined;
 });
 
-it('forks a recorded task at a turn, lists it in the family and compares it with its origin', async () => {
+/** The example formation launched and its coordinator asked to plan a picnic: the run to fork. */
+async function picnicRun() {
   studio = await createTestStudio();
   const { core } = studio;
   expect((await core.invoke('formation.launch', {})).failed).toEqual([]);
   const task = await core.invoke('task.send', { capsuleId: 'coordinator', text: 'Plan a picnic' });
   const origin = (await core.invoke('formation.get', {})).capsules.find((c) => c.id === 'coordinator')!.sessionId!;
+  return { core, task, origin };
+}
+
+it('forks a recorded task at a turn, lists it in the family and compares it with its origin', async () => {
+  const { core, task, origin } = await picnicRun();
 
   const fork = await core.invoke('sessions.fork', { sessionId: origin, taskId: task.id, turn: 2, message: 'Plan a beach day', driver: 'real' });
   expect(fork.state).toBe('TASK_STATE_COMPLETED');
@@ -44,11 +50,7 @@ it('forks a recorded task at a turn, lists it in the family and compares it with
 });
 
 it('a fork at turn 2 lists the delegations turn 1 replays, and sends a delegation as edited in the fork', async () => {
-  studio = await createTestStudio();
-  const { core } = studio;
-  expect((await core.invoke('formation.launch', {})).failed).toEqual([]);
-  const task = await core.invoke('task.send', { capsuleId: 'coordinator', text: 'Plan a picnic' });
-  const origin = (await core.invoke('formation.get', {})).capsules.find((c) => c.id === 'coordinator')!.sessionId!;
+  const { core, task, origin } = await picnicRun();
 
   const options = await core.invoke('sessions.forkOptions', { sessionId: origin, taskId: task.id });
   expect(options.message).toBe('Plan a picnic');
