@@ -64,6 +64,6 @@ export function saveRehearsal(dir: string, r: Rehearsal): Record<string, string>
 export { askedOfRun, type AskedDelegation, type AskedTask } from './asked';
 export { rehearsalManifestText } from './write';
 export { prepareFork, forkOptions, ForkError, MAX_FORK_MESSAGE, type ForkRequest, type PreparedFork } from './fork';
-export { MAX_FORK_DELEGATIONS, type DelegationEdit, type ForkDelegation } from './fork-delegations';
+export { MAX_FORK_DELEGATIONS, replayedDelegations, type DelegationEdit, type ForkDelegation } from './fork-delegations';
 export { compareRuns, MAX_DIFF_TASKS, MAX_DIFF_TURNS } from './compare';
 export { replayOf } from './replay';
