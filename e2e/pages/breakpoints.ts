@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import type { StudioPage } from './studio';
 
 // Breakpoints on the canvas and a paused task in the inspector.
 
@@ -8,6 +9,12 @@ export class BreakpointsPage {
   /** The Paused badge on a capsule node (a button that opens the paused task). */
   pausedBadge(capsuleName: string): Locator {
     return this.page.getByRole('button', { name: new RegExp(`paused in ${capsuleName}: open$`) });
+  }
+
+  /** Sets a breakpoint on an edge from its context menu. */
+  async setOnEdge(app: StudioPage, source: string, target: string): Promise<void> {
+    await app.canvas.edge(source, target).locator('.react-flow__edge-interaction').click({ button: 'right', force: true });
+    await app.tools.choose('Pause delegations here (breakpoint)');
   }
 
   /** The marks drawn over an edge while it has a breakpoint. */

@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { CanvasPage } from './canvas';
 import { CanvasToolsPage } from './canvasTools';
 import { CommandPalettePage } from './commandPalette';
@@ -32,6 +32,12 @@ export class StudioPage {
   /** The state word shown on a capsule node (Stopped, Idle, Busy, …). */
   stateOf(name: string): Locator {
     return this.canvas.capsule(name).locator('.capsule-node-state');
+  }
+
+  /** Launch all, then wait until each named capsule reads Idle. */
+  async launchAndWait(names: readonly string[]): Promise<void> {
+    await this.launchAll.click();
+    for (const name of names) await expect(this.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   }
 
   async screenshot(name: string): Promise<void> {

@@ -24,8 +24,10 @@ export interface ForkPlan {
   earlier?: { messageId: string; text: string; turns: RehearsalTurn[] }[];
   /** Who answers from the fork point: the capsule's configured driver, or the recording's rehearsal. */
   driver: 'real' | 'rehearsal';
-  /** The fork's message differs from the recorded one. */
+  /** The fork's message, or a replayed delegation's text, differs from the recorded one. */
   edited: boolean;
+  /** How many replayed delegations send an edited text. */
+  editedDelegations?: number;
 }
 
 /** What session_start says of a fork (no message text: the task's own lines carry it, masked). */
@@ -36,6 +38,7 @@ export function forkedFromLine(plan: ForkPlan): Record<string, unknown> {
     turn: plan.from.turn,
     driver: plan.driver,
     edited: plan.edited,
+    ...(plan.editedDelegations ? { edited_delegations: plan.editedDelegations } : {}),
     message_id: plan.messageId,
     ...(plan.earlier?.length ? { replayed_tasks: plan.earlier.length } : {}),
   };

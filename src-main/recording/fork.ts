@@ -3,6 +3,7 @@ import { newContextId, newMessageId } from '../../src-shared/ids';
 import type { Message } from '../../src-shared/a2a';
 import { MAX_FORK_PREFIX, type ForkPlan } from '../drivers';
 import { formatIssues, loadManifestFile, parseManifest } from '../manifest';
+import { MAX_FORK_DELEGATIONS, replayedDelegations, withEditedDelegations, type DelegationEdit, type ForkDelegation } from './fork-delegations';
 import { scriptFromTasks, type RehearsalScript } from './script';
 import type { RecordedSession, RecordedTask } from './tasks';
 import { rehearsalManifestText } from './write';
@@ -23,6 +24,8 @@ export interface ForkRequest {
   turn: number;
   /** Replaces the recorded task's message (its text); absent keeps it. */
   message?: string;
+  /** What replayed delegations (turns before `turn`) send instead of their recorded text. */
+  delegations?: DelegationEdit[];
   driver: 'real' | 'rehearsal';
   env: Record<string, string | undefined>;
 }
@@ -67,19 +70,36 @@ function rehearsalManifest(session: RecordedSession, task: RecordedTask, message
   return { manifest: loaded.manifest, secrets: loaded.secrets };
 }
 
+function taskOf(session: RecordedSession, taskId: string): RecordedTask {
+  const task = session.tasks.find((t) => t.taskId === taskId);
+  if (!task) throw new ForkError('not_found', `Session ${session.sessionId} has no task ${taskId}.`);
+  return task;
+}
+
+/** What a fork of the task can change: its message, the turns to start from, the delegations that may replay. */
+export function forkOptions(session: RecordedSession, taskId: string): { message: string; lastTurn: number; delegations: ForkDelegation[] } {
+  const task = taskOf(session, taskId);
+  return { message: task.text, lastTurn: Math.max(1, task.turns.length), delegations: replayedDelegations(task) };
+}
+
 export function prepareFork(session: RecordedSession, req: ForkRequest): PreparedFork {
-  const task = session.tasks.find((t) => t.taskId === req.taskId);
-  if (!task) throw new ForkError('not_found', `Session ${session.sessionId} has no task ${req.taskId}.`);
+  const task = taskOf(session, req.taskId);
   const last = Math.max(1, task.turns.length);
   if (!Number.isInteger(req.turn) || req.turn < 1 || req.turn > last) throw new ForkError('invalid_input', `Task ${req.taskId} can be forked at turn 1 to ${last}, not ${req.turn}.`);
   if (req.turn - 1 > MAX_FORK_PREFIX) throw new ForkError('invalid_input', `A fork replays at most ${MAX_FORK_PREFIX} recorded turns.`);
   if (req.message !== undefined && (!req.message.trim() || req.message.length > MAX_FORK_MESSAGE)) throw new ForkError('invalid_input', `A fork's message must be 1 to ${MAX_FORK_MESSAGE} characters.`);
+  const edits = req.delegations ?? [];
+  if (edits.length > MAX_FORK_DELEGATIONS) throw new ForkError('invalid_input', `A fork edits at most ${MAX_FORK_DELEGATIONS} delegations.`);
+  if (edits.some((e) => !e.text.trim() || e.text.length > MAX_FORK_MESSAGE)) throw new ForkError('invalid_input', `A delegation's text must be 1 to ${MAX_FORK_MESSAGE} characters.`);
+  // The replayed turns as the fork runs them: with the delegations' texts as edited for the fork.
+  const replayed = withEditedDelegations(task, req.turn, edits);
+  if (typeof replayed === 'string') throw new ForkError('invalid_input', `Cannot edit that delegation: ${replayed}.`);
   const path = session.manifestPath;
   if (!path) throw new ForkError('not_found', `The trace of ${session.sessionId} names no manifest to fork.`);
   const messageId = newMessageId();
   const text = req.message ?? task.text;
   let loaded: { manifest: Manifest; secrets: string[] };
-  if (req.driver === 'rehearsal') loaded = rehearsalManifest(session, task, messageId, path, req.env);
+  if (req.driver === 'rehearsal') loaded = rehearsalManifest(session, replayed, messageId, path, req.env);
   else {
     const own = loadManifestFile(path, req.env);
     if (!own.ok) throw new ForkError('manifest_invalid', `Cannot fork ${session.capsule}: ${path}:\n${formatIssues(own.issues)}`);
@@ -96,10 +116,11 @@ export function prepareFork(session: RecordedSession, req: ForkRequest): Prepare
   const plan: ForkPlan = {
     from: { sessionId: session.sessionId, taskId: task.taskId, turn: req.turn },
     messageId,
-    prefix: recordedTurns(session, task).slice(0, req.turn - 1),
+    prefix: recordedTurns(session, replayed).slice(0, req.turn - 1),
     ...(earlier.length ? { earlier } : {}),
     driver: req.driver,
-    edited: text !== task.text,
+    edited: text !== task.text || replayed !== task,
+    ...(replayed !== task ? { editedDelegations: new Set(edits.map((e) => e.callId)).size } : {}),
   };
   const message: Message = { messageId, role: 'ROLE_USER', parts: [{ text }], contextId };
   const earlierMessages: Message[] = earlier.map((e) => ({ messageId: e.messageId, role: 'ROLE_USER', parts: [{ text: e.text }], contextId }));

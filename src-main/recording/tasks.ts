@@ -7,7 +7,10 @@ type Line = Record<string, any>;
 export interface RecordedToolCall {
   id: string;
   name: string;
+  /** As the call went out: a delegation's text edited at a breakpoint is the edited one. */
   arguments: Record<string, unknown>;
+  /** The text the model wrote, when a breakpoint edited it before it was sent. */
+  modelText?: string;
 }
 
 export interface RecordedTurn {
@@ -114,6 +117,17 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
       case 'tool_result': {
         const at = callsById.get(`${id}/${str(l.call_id)}`);
         if (at) at.turn.results[at.index] = str(l.result);
+        break;
+      }
+      case 'breakpoint_resumed': {
+        // An edited delegation: what the worker got is what the run did, so a replay, a saved
+        // test and a fork send it (the model's own words stay beside it).
+        const at = l.edited === true && typeof l.text === 'string' ? callsById.get(`${id}/${str(l.call_id)}`) : undefined;
+        const call = at?.turn.toolCalls[at.index];
+        if (call?.name === 'delegate_task') {
+          call.modelText ??= str(call.arguments.text);
+          call.arguments = { ...call.arguments, text: l.text };
+        }
         break;
       }
       case 'delegation_start':

@@ -92,7 +92,10 @@ function pause(core: SessionCore, t: LiveTask, point: PausePoint): Promise<Pause
       resume(action, text) {
         // A cut message cannot be edited (resumeBreakpoint refuses it): what was not shown would be lost.
         const edited = text !== undefined && text !== shown && shown === point.text;
-        end({ action, edited, by: 'user' });
+        // The edited text goes into the trace (masked like every line): a recording of this run
+        // (a replay, a saved test, a fork) then sends what the worker really got, not what the
+        // model first wrote.
+        end({ action, edited, by: 'user', ...(edited ? { text, ...(point.kind === 'edge' && point.callId ? { call_id: point.callId } : {}) } : {}) });
         if (action === 'step') t.stepping = true;
         back();
         resolve({ text: edited ? text : point.text, edited });

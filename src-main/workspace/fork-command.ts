@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Task } from '../../src-shared/a2a';
 import { CoreError, type ForkStarted, type SessionItemView } from '../../src-shared/contract';
-import { compareRuns, ForkError, prepareFork, recordedSession, type RecordedSession } from '../recording';
+import { compareRuns, ForkError, forkOptions, prepareFork, recordedSession, type RecordedSession } from '../recording';
 import type { Session, SessionOptions } from '../runtime';
 import { findTraceFiles, readTraceLines, sessionIdOfTrace } from '../trace';
 import type { StudioContext } from './context';
@@ -25,7 +25,7 @@ const FORK_LIMIT_MS = 30 * 60_000;
 /** The biggest trace a fork or a comparison reads whole. */
 const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
-export type ForkHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.family' | 'sessions.compare'>;
+export type ForkHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.forkOptions' | 'sessions.family' | 'sessions.compare'>;
 
 export interface ForkService {
   handlers: ForkHandlers;
@@ -67,18 +67,26 @@ export function createForkService(ctx: StudioContext, deps: { traces: TracesServ
     return c ? formationResolver(ctx, c.id) : undefined;
   };
 
+  /** A ForkError as the contract's error (its code and words). */
+  const forkStep = <T>(step: () => T): T => {
+    try {
+      return step();
+    } catch (err) {
+      if (err instanceof ForkError) throw new CoreError(err.code, err.message);
+      throw err;
+    }
+  };
+
   const handlers: ForkHandlers = {
-    async 'sessions.fork'({ sessionId, taskId, turn, message, driver }): Promise<ForkStarted> {
+    async 'sessions.forkOptions'({ sessionId, taskId }) {
+      const recorded = await readSession(sessionId);
+      return forkStep(() => forkOptions(recorded, taskId));
+    },
+    async 'sessions.fork'({ sessionId, taskId, turn, message, delegations, driver }): Promise<ForkStarted> {
       if (running.size >= MAX_RUNNING_FORKS) throw new CoreError('conflict', `${MAX_RUNNING_FORKS} forks are running already; wait for one to finish.`);
       const recorded = await readSession(sessionId);
       const env = ctx.config.env ?? process.env;
-      let prepared;
-      try {
-        prepared = prepareFork(recorded, { taskId, turn, driver, env, ...(message !== undefined ? { message } : {}) });
-      } catch (err) {
-        if (err instanceof ForkError) throw new CoreError(err.code, err.message);
-        throw err;
-      }
+      const prepared = forkStep(() => prepareFork(recorded, { taskId, turn, driver, env, ...(message !== undefined ? { message } : {}), ...(delegations ? { delegations } : {}) }));
       const formation = formationOf(prepared.manifestPath);
       const launched = await launchFork(prepared, { startSession: deps.startSession, recordsRoot, env, ...(formation ? { formation } : {}) });
       const { session } = launched;

@@ -1,9 +1,14 @@
-import type { ForkDriver, SessionDiffView, SessionFamilyView } from '../../src-shared/contract';
+import type { ForkDelegationView, ForkDriver, SessionDiffView, SessionFamilyView } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
 
 // Forks in the sessions browser: the "Fork from here" form (from a task there, or a turn in the
 // inspector), the opened session's family, and the side-by-side comparison of two runs.
+
+/** A delegation the recorded task made, as the fork form edits it (`text`; `recorded` is what it sent). */
+export interface ForkDelegationDraft extends ForkDelegationView {
+  recorded: string;
+}
 
 /** The fork form, open on a recorded task and turn. */
 export interface ForkDraft {
@@ -17,6 +22,8 @@ export interface ForkDraft {
   recorded: string;
   driver: ForkDriver;
   busy: boolean;
+  /** The task's delegations (a fork replays those of turns before `turn`); null while they are read. */
+  delegations: ForkDelegationDraft[] | null;
 }
 
 export interface ForkSlice {
@@ -26,8 +33,9 @@ export interface ForkSlice {
   /** The first session picked for a comparison, waiting for the second. */
   comparePick: string | null;
   comparison: SessionDiffView | null;
-  openForkForm(draft: Omit<ForkDraft, 'busy' | 'driver' | 'message'> & { driver?: ForkDriver }): void;
-  editForkDraft(patch: Partial<Pick<ForkDraft, 'turn' | 'message' | 'driver'>>): void;
+  /** Opens the form, then reads the task's delegations from its recording (`sessions.forkOptions`). */
+  openForkForm(draft: Omit<ForkDraft, 'busy' | 'driver' | 'message' | 'delegations'> & { driver?: ForkDriver }): Promise<void>;
+  editForkDraft(patch: Partial<Pick<ForkDraft, 'turn' | 'message' | 'driver'>> & { delegation?: { callId: string; text: string } }): void;
   closeForkForm(): void;
   /** Starts the fork; once it has answered, the browser opens the fork's session. */
   startFork(): Promise<void>;
@@ -37,6 +45,11 @@ export interface ForkSlice {
   closeComparison(): void;
 }
 
+/** The delegations the fork replays (turns before its turn). */
+export const replayedDelegations = (d: ForkDraft): ForkDelegationDraft[] => (d.delegations ?? []).filter((x) => x.turn < d.turn);
+/** The replayed delegations whose text was edited in the form. */
+export const editedDelegations = (d: ForkDraft): ForkDelegationDraft[] => replayedDelegations(d).filter((x) => x.text !== x.recorded);
+
 export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
   const fail = (what: string, err: unknown) => get().notify('error', `${what}: ${describeError(err)}`);
   return {
@@ -44,11 +57,25 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
     family: null,
     comparePick: null,
     comparison: null,
-    openForkForm(d) {
-      set({ comparison: null, forkDraft: { ...d, message: d.recorded, driver: d.driver ?? 'real', busy: false } });
+    async openForkForm(d) {
+      set({ comparison: null, forkDraft: { ...d, message: d.recorded, driver: d.driver ?? 'real', busy: false, delegations: null } });
+      const same = (x: ForkDraft | null): x is ForkDraft => !!x && x.sessionId === d.sessionId && x.taskId === d.taskId;
+      try {
+        const o = await invoke('sessions.forkOptions', { sessionId: d.sessionId, taskId: d.taskId });
+        const delegations = (o?.delegations ?? []).map((x) => ({ ...x, recorded: x.text }));
+        set((s) => (same(s.forkDraft) ? { forkDraft: { ...s.forkDraft, delegations, ...(o ? { lastTurn: o.lastTurn } : {}) } } : {}));
+      } catch (err) {
+        set((s) => (same(s.forkDraft) ? { forkDraft: { ...s.forkDraft, delegations: [] } } : {}));
+        fail('Could not read the recorded delegations', err);
+      }
     },
-    editForkDraft(patch) {
-      set((s) => (s.forkDraft ? { forkDraft: { ...s.forkDraft, ...patch } } : {}));
+    editForkDraft({ delegation, ...patch }) {
+      set((s) => {
+        const d = s.forkDraft;
+        if (!d) return {};
+        const delegations = delegation && d.delegations ? d.delegations.map((x) => (x.callId === delegation.callId ? { ...x, text: delegation.text } : x)) : d.delegations;
+        return { forkDraft: { ...d, ...patch, delegations } };
+      });
     },
     closeForkForm() {
       set({ forkDraft: null });
@@ -59,7 +86,8 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
       set({ forkDraft: { ...d, busy: true } });
       try {
         const edited = d.message !== d.recorded;
-        const r = await invoke('sessions.fork', { sessionId: d.sessionId, taskId: d.taskId, turn: d.turn, driver: d.driver, ...(edited ? { message: d.message } : {}) });
+        const delegations = editedDelegations(d).map(({ callId, text }) => ({ callId, text }));
+        const r = await invoke('sessions.fork', { sessionId: d.sessionId, taskId: d.taskId, turn: d.turn, driver: d.driver, ...(edited ? { message: d.message } : {}), ...(delegations.length ? { delegations } : {}) });
         set({ forkDraft: null, comparison: null });
         const state = r.state.replace('TASK_STATE_', '');
         const short = (id: string) => `…${id.slice(-6)}`;

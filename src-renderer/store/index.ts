@@ -34,7 +34,7 @@ export type { ReplayState, ReplayControl } from './replaySlice';
 export { REPLAY_SPEEDS, type ReplaySpeed } from './replayPlayer';
 export { edgeKey, hasBreakpoint, type ResumeAction } from './breakpointsSlice';
 export { canvasPhase, capsulePhase, taskPhase, delegationPhase, edgeInFlight, type CanvasPhase, type CapsulePhase, type TaskPhase, type DelegationPhase } from './phase';
-export type { ForkDraft } from './forkSlice';
+export { editedDelegations, replayedDelegations, type ForkDelegationDraft, type ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText, runningTaskCount } from './tasksSlice';

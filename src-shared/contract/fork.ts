@@ -13,6 +13,9 @@ export const MAX_FORK_MESSAGE_CHARS = 100_000;
 /** The latest turn a fork may start from (the turns before it are replayed). */
 export const MAX_FORK_TURN = 257;
 
+/** The most replayed delegations a fork lists, and accepts edits of. */
+export const MAX_FORK_DELEGATIONS = 64;
+
 /** Who answers a fork from its fork point on. */
 export type ForkDriver = 'real' | 'rehearsal';
 
@@ -23,6 +26,28 @@ export interface ForkStarted {
   /** The task's state when sessions.fork answered (it waits up to a bound, then the fork goes on). */
   state: string;
   answer: string | null;
+}
+
+/** A delegation a recorded task made at a turn: replayed by a fork from a later turn, its text editable. */
+export interface ForkDelegationView {
+  turn: number;
+  callId: string;
+  /** The capsule (or address) the model delegated to. */
+  to: string;
+  /** What it sent in the recorded run. */
+  text: string;
+  /** Set when a breakpoint edited it in the recorded run: what the model had written. */
+  modelText?: string;
+}
+
+/** What a fork of a recorded task can change. */
+export interface ForkOptionsView {
+  /** The task's recorded message. */
+  message: string;
+  /** The latest turn a fork may start from. */
+  lastTurn: number;
+  /** Its delegations in call order (at most MAX_FORK_DELEGATIONS): a fork from turn N replays those of turns before N. */
+  delegations: ForkDelegationView[];
 }
 
 /** A session's fork family: what it was forked from (nearest first) and the forks made of it. */
@@ -86,14 +111,23 @@ export interface SessionDiffView {
 
 export const forkCommands = {
   'sessions.fork': command<ForkStarted>()(
-    "Forks a recorded task at a turn: a new session of its capsule replays the turns before it from the recording, then `driver` answers (the capsule's configured one, or the recording's rehearsal); `message` replaces the task's message. Answers once the fork's task settles, or after a bound with the fork still running.",
+    "Forks a recorded task at a turn: a new session of its capsule replays the turns before it from the recording, then `driver` answers (the capsule's configured one, or the recording's rehearsal); `message` replaces the task's message (read from `turn` on: the replayed turns were made with the recorded one), `delegations` what replayed delegations send. Answers once the fork's task settles, or after a bound with the fork still running.",
     z.strictObject({
       sessionId,
       taskId: z.string().min(1).max(200),
       turn: z.number().int().min(1).max(MAX_FORK_TURN),
       message: z.string().min(1).max(MAX_FORK_MESSAGE_CHARS).optional(),
+      /** What replayed delegations (of turns before `turn`) send instead of their recorded text. */
+      delegations: z
+        .array(z.strictObject({ callId: z.string().min(1).max(200), text: z.string().min(1).max(MAX_FORK_MESSAGE_CHARS) }))
+        .max(MAX_FORK_DELEGATIONS)
+        .optional(),
       driver: z.enum(['real', 'rehearsal']),
     }),
+  ),
+  'sessions.forkOptions': command<ForkOptionsView>()(
+    'What a fork of a recorded task can change: its message, the turns it may start from, and the delegations its turns made (a fork replays those before its turn; `sessions.fork` `delegations` edits what they send).',
+    z.strictObject({ sessionId, taskId: z.string().min(1).max(200) }),
   ),
   'sessions.family': command<SessionFamilyView>()('A session\'s fork family: the sessions it was forked from and the forks made of it.', z.strictObject({ sessionId })),
   'sessions.compare': command<SessionDiffView>()(

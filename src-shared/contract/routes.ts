@@ -84,6 +84,7 @@ export const COMMAND_ROUTES: { readonly [K in CommandName]: CommandRoute } = {
   'sessions.timeline': session('sessionIds', 'around'),
   'sessions.replay': { runs: 'hereOnly', sessions: ['sessionId'] },
   'sessions.fork': session('sessionId'),
+  'sessions.forkOptions': session('sessionId'),
   'sessions.family': session('sessionId'),
   'sessions.compare': session('a', 'b'), // both runs on one host; one here and one there is refused
   'studio.capabilities': here,

@@ -11,7 +11,7 @@ export function forkFrom(sessionId: string, taskId: string, turn: number, lastTu
   const st = useStudio.getState();
   st.showSessions('sessions');
   void st.openSession(sessionId);
-  st.openForkForm({ sessionId, taskId, turn, lastTurn: Math.max(1, lastTurn), recorded: typeof received?.text === 'string' ? received.text : '' });
+  void st.openForkForm({ sessionId, taskId, turn, lastTurn: Math.max(1, lastTurn), recorded: typeof received?.text === 'string' ? received.text : '' });
 }
 
 /** Reads the task's trace (how many turns it took), then opens the fork form at its first turn. */

@@ -12,7 +12,7 @@ export function ForkButton({ o }: { o: OpenSession }) {
       title={!task ? 'Pick a task to fork' : ended ? 'Run this task again from a turn: earlier turns replay the recording' : 'The task has not ended yet'}
       onClick={() =>
         task &&
-        useStudio.getState().openForkForm({ sessionId: o.session.id, taskId: task.id, turn: 1, lastTurn: Math.max(1, task.turns), recorded: task.text ?? '' })
+        void useStudio.getState().openForkForm({ sessionId: o.session.id, taskId: task.id, turn: 1, lastTurn: Math.max(1, task.turns), recorded: task.text ?? '' })
       }
     >
       Fork from here

@@ -1,15 +1,20 @@
 import { MAX_FORK_MESSAGE_CHARS } from '../../../src-shared/contract';
-import { useStudio } from '../../store';
+import { replayedDelegations, useStudio } from '../../store';
+import { ReplayedDelegations } from './ReplayedDelegations';
 
 /**
  * "Fork from here": a new run of the task's capsule whose turns before the chosen one replay the
  * recording, then the capsule's driver (or the recording) answers, with the message as edited here.
+ * The replayed turns were made with the recorded message, so an edited message does not change
+ * what they delegate: the form says so, lets each replayed delegation's text be edited, and offers
+ * to fork from turn 1 instead, where the model reads the edit from the start.
  */
 export function ForkForm() {
   const d = useStudio((s) => s.forkDraft)!;
   const st = useStudio.getState();
   const replayed = d.turn - 1;
   const edited = d.message !== d.recorded;
+  const delegations = replayedDelegations(d);
   return (
     <form
       className="fork-form"
@@ -43,6 +48,16 @@ export function ForkForm() {
         <span>Message {edited ? <em className="fork-edited">edited</em> : null}</span>
         <textarea className="input fork-message" rows={4} maxLength={MAX_FORK_MESSAGE_CHARS} value={d.message} aria-label="Fork message" onChange={(e) => st.editForkDraft({ message: e.target.value })} />
       </label>
+      {edited && replayed > 0 ? (
+        <p className="fork-note" role="note">
+          The model reads your edited message from turn {d.turn} on. {replayed === 1 ? 'Turn 1 replays' : `Turns 1–${replayed} replay`} what it did with the recorded message
+          {delegations.length ? ', so the delegations below send their texts as shown (edit them there)' : ''}.{' '}
+          <button type="button" className="btn btn-small" onClick={() => st.editForkDraft({ turn: 1 })}>
+            Fork from turn 1 instead
+          </button>
+        </p>
+      ) : null}
+      {replayed > 0 ? <ReplayedDelegations draft={d} delegations={delegations} /> : null}
       <fieldset className="fork-field fork-drivers">
         <legend>Answered by</legend>
         <label>
@@ -53,7 +68,7 @@ export function ForkForm() {
         </label>
       </fieldset>
       <div className="fork-actions">
-        <button type="submit" className="btn btn-primary" disabled={d.busy || !d.message.trim()}>
+        <button type="submit" className="btn btn-primary" disabled={d.busy || !d.message.trim() || delegations.some((x) => !x.text.trim())}>
           {d.busy ? 'Forking…' : 'Start fork'}
         </button>
         <button type="button" className="btn" onClick={() => st.closeForkForm()} disabled={d.busy}>
