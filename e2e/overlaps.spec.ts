@@ -74,7 +74,7 @@ test('the minimap clears the Stop buttons, and a toast clears the expose bar and
   expect(intersects(await boxOf(toast), await boxOf(page.getByRole('region', { name: 'Console' })))).toBe(false);
 });
 
-test('the manifest form keeps its fields visible under the restart banner, and a turn's Fork link fits a narrow panel', async ({ page }) => {
+test('the manifest form keeps its fields visible under the restart banner, and the Fork link of a turn fits a narrow panel', async ({ page }) => {
   const app = new StudioPage(page);
   await page.goto('/');
   await app.launchAll.click();

@@ -37,12 +37,13 @@ export function usePanelSize(name: PanelName, fallback: number, clamp: (size: nu
       const next = clamp(s);
       setSize(next);
       if (!persist) return;
-      keepPanelSize(name, next);
+      // Kept for the workspace open now (a write that lands after another opened is refused).
+      if (dir) keepPanelSize(dir, name, next);
       try {
         localStorage.setItem(key, String(next));
       } catch {}
     },
-    [clamp, key, name],
+    [clamp, key, name, dir],
   );
   return [size, set];
 }
