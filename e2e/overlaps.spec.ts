@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { startServe, type ServedRuntime } from './helpers/serve';
+import { detachAll, startServe, type ServedRuntime } from './helpers/serve';
 import { StudioPage } from './pages/studio';
 
 // Nothing the user needs is covered or clipped: the minimap clears the nodes' Stop buttons, the
@@ -9,7 +9,11 @@ import { StudioPage } from './pages/studio';
 // beside a runtime chip. Checked as boxes on screen.
 
 let served: ServedRuntime | undefined;
-test.afterEach(() => served?.close());
+test.afterEach(async ({ studio }) => {
+  await detachAll(studio.core);
+  served?.close();
+  served = undefined;
+});
 
 type Box = { x: number; y: number; width: number; height: number };
 const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { startServe, type ServedRuntime } from './helpers/serve';
+import { detachAll, startServe, type ServedRuntime } from './helpers/serve';
 import { StudioPage } from './pages/studio';
 import { CommandPalettePage } from './pages/commandPalette';
 
@@ -9,7 +9,11 @@ import { CommandPalettePage } from './pages/commandPalette';
 
 let served: ServedRuntime | undefined;
 
-test.afterEach(() => served?.close());
+test.afterEach(async ({ studio }) => {
+  await detachAll(studio.core);
+  served?.close();
+  served = undefined;
+});
 
 test('attach a runtime from the dialog, see its capsules grouped and labelled, run one, detach', async ({ page, studio }) => {
   void studio;

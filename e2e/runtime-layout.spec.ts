@@ -1,13 +1,17 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { startServe, type ServedRuntime } from './helpers/serve';
+import { detachAll, startServe, type ServedRuntime } from './helpers/serve';
 import { StudioPage } from './pages/studio';
 
 // An attached runtime's capsules stand in a frame of their own: the Studio's own nodes never land
 // inside it or under it, whether added from the palette or arranged by Auto-layout.
 
 let served: ServedRuntime | undefined;
-test.afterEach(() => served?.close());
+test.afterEach(async ({ studio }) => {
+  await detachAll(studio.core);
+  served?.close();
+  served = undefined;
+});
 
 type Box = { x: number; y: number; width: number; height: number };
 const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ROOT } from '../support/studio';
+import { ROOT, type ContractConnection } from '../support/studio';
 
 // A runtime on "another host": a `capsule serve --studio` with its own home, records and port
 // (loopback only), serving a workspace with one rehearsal worker, far-writer. The test attaches it
@@ -48,4 +48,12 @@ export async function startServe(): Promise<ServedRuntime> {
     throw err;
   }
   return { url: lines.find((l) => l.startsWith('studio: '))!.slice(8), token: lines.find((l) => l.startsWith('studio token: '))!.slice(14), process: serve, close };
+}
+
+/**
+ * Detaches every runtime attached to the Studio: attachments are kept by the Studio, which the
+ * worker's next tests share, and a runtime left attached would stand on their canvas.
+ */
+export async function detachAll(core: ContractConnection): Promise<void> {
+  for (const r of await core.invoke('runtimes.list', {})) await core.invoke('runtimes.detach', { id: r.id }).catch(() => undefined);
 }
