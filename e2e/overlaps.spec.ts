@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { boxOf, intersects } from './helpers/boxes';
 import { detachAll, startServe, type ServedRuntime } from './helpers/serve';
 import { StudioPage } from './pages/studio';
 
@@ -14,15 +15,6 @@ test.afterEach(async ({ studio }) => {
   served?.close();
   served = undefined;
 });
-
-type Box = { x: number; y: number; width: number; height: number };
-const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-
-async function boxOf(l: Locator): Promise<Box> {
-  const b = await l.boundingBox();
-  if (!b) throw new Error('not on screen');
-  return b;
-}
 
 /** Whether the element's text is shown whole (not cut by its own box or by a scrolling ancestor). */
 async function shownWhole(l: Locator): Promise<boolean> {

@@ -1,5 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { boxOf, intersects, type Box } from './helpers/boxes';
 import { detachAll, startServe, type ServedRuntime } from './helpers/serve';
 import { StudioPage } from './pages/studio';
 
@@ -13,9 +14,6 @@ test.afterEach(async ({ studio }) => {
   served = undefined;
 });
 
-type Box = { x: number; y: number; width: number; height: number };
-const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-
 /** The boxes on screen of this Studio's own nodes (ids without the runtime's `@` prefix). */
 async function localBoxes(page: Page): Promise<{ id: string; box: Box }[]> {
   return page.locator('.react-flow__node').evaluateAll((ns) =>
@@ -26,12 +24,6 @@ async function localBoxes(page: Page): Promise<{ id: string; box: Box }[]> {
         return { id: n.getAttribute('data-id') ?? '', box: { x: r.x, y: r.y, width: r.width, height: r.height } };
       }),
   );
-}
-
-async function boxOf(l: Locator): Promise<Box> {
-  const b = await l.boundingBox();
-  if (!b) throw new Error('not on screen');
-  return b;
 }
 
 test('a palette click and Auto-layout keep the local nodes out of an attached runtime frame', async ({ page, studio }) => {

@@ -28,7 +28,7 @@ export function ResizeHandle({ label, orientation, className, size, min, max, in
   const [grow, shrink] = orientation === 'vertical' ? ['ArrowLeft', 'ArrowRight'] : ['ArrowUp', 'ArrowDown'];
   return (
     <div
-      className={className}
+      className={`resize-handle ${className}`}
       role="separator"
       aria-orientation={orientation}
       aria-label={label}

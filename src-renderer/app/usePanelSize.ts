@@ -16,6 +16,16 @@ function read(key: string, fallback: number): number {
   }
 }
 
+/**
+ * A panel's bounds in a window: at least `min`, and at most the window's size (along the panel's
+ * axis) less `reserved` (what the rest of the window keeps).
+ */
+export function panelBounds(min: number, reserved: number) {
+  const max = (windowSize: number): number => Math.max(min, windowSize - reserved);
+  const clamp = (size: number, windowSize: number): number => Math.round(Math.min(max(windowSize), Math.max(min, size)));
+  return { max, clamp };
+}
+
 /** The panel's size and its setter (`persist` false while a drag is under way: the drop keeps it). */
 export function usePanelSize(name: PanelName, fallback: number, clamp: (size: number) => number): [number, (size: number, persist?: boolean) => void] {
   const key = `capsule.${name}.size`;

@@ -1,17 +1,13 @@
-import { usePanelSize } from './usePanelSize';
+import { panelBounds, usePanelSize } from './usePanelSize';
 
 // The side panel's width (see usePanelSize), bounded so the canvas keeps room: SIDE_MIN at least,
-// and at most the window less the palette and CANVAS_MIN.
+// and at most the window less the palette (168 px) and the canvas's least width (320 px).
 
 export const SIDE_DEFAULT = 400;
 export const SIDE_MIN = 320;
-const PALETTE = 168;
-const CANVAS_MIN = 320;
 
-/** The widest the panel may be in a window this wide. */
-export const sideMax = (windowWidth: number): number => Math.max(SIDE_MIN, windowWidth - PALETTE - CANVAS_MIN);
-
-export const clampSide = (width: number, windowWidth: number): number => Math.round(Math.min(sideMax(windowWidth), Math.max(SIDE_MIN, width)));
+/** The widest the panel may be in a window this wide, and a width brought within it. */
+export const { max: sideMax, clamp: clampSide } = panelBounds(SIDE_MIN, 168 + 320);
 
 const clampToWindow = (width: number) => clampSide(width, window.innerWidth);
 

@@ -1,18 +1,14 @@
-import { usePanelSize } from '../../app/usePanelSize';
+import { panelBounds, usePanelSize } from '../../app/usePanelSize';
 
 // The console's height (see usePanelSize), bounded so its bar, a line of the conversation and the
-// composer always show, and the canvas above keeps room: at most the window less the toolbar and
-// CANVAS_MIN.
+// composer always show, and the canvas keeps room: at most the window less the toolbar (48 px) and
+// the canvas's least height (160 px).
 
 export const CONSOLE_DEFAULT = 220;
 export const CONSOLE_MIN = 150;
-const TOOLBAR = 48;
-const CANVAS_MIN = 160;
 
-/** The tallest the console may be in a window this tall. */
-export const consoleMax = (windowHeight: number): number => Math.max(CONSOLE_MIN, windowHeight - TOOLBAR - CANVAS_MIN);
-
-export const clampConsole = (height: number, windowHeight: number): number => Math.round(Math.min(consoleMax(windowHeight), Math.max(CONSOLE_MIN, height)));
+/** The tallest the console may be in a window this tall, and a height brought within it. */
+export const { max: consoleMax, clamp: clampConsole } = panelBounds(CONSOLE_MIN, 48 + 160);
 
 const clampToWindow = (height: number) => clampConsole(height, window.innerHeight);
 
