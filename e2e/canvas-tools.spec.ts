@@ -182,8 +182,6 @@ test('a formation without positions is laid out when opened, and Auto-layout rea
     await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeDisabled();
 
     // On demand: drag one away, Auto-layout brings the tidy layout back; one undo undoes it.
-    // (The first save's notice stands over the canvas's top right, where the writer is: read, dismissed.)
-    for (const dismiss of await page.getByRole('button', { name: 'Dismiss notice' }).all()) await dismiss.click();
     await app.canvas.dragNode('writer', -300, 60);
     await expect.poll(() => parse(readFileSync(file, 'utf8')).capsules.find((c: { id: string }) => c.id === 'writer').position.x).not.toBe(at.writer.x);
     const dragged = parse(readFileSync(file, 'utf8')).capsules;

@@ -33,7 +33,6 @@ export function App() {
           <main className="studio-center" aria-label="Formation" data-replay={replaying || undefined}>
             <GraphCanvas />
             <ConsolePanel />
-            <Notices />
           </main>
           <SidePanel />
         </div>
@@ -50,6 +49,7 @@ export function App() {
         </Suspense>
       ) : null}
       <ToolDialogs />
+      <Notices />
     </GraphProvider>
   );
 }

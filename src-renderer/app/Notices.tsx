@@ -20,7 +20,7 @@ function NoticeItem({ notice }: { notice: Notice }) {
   );
 }
 
-/** Messages for the user (over the canvas's top right; bottom right on the welcome screen): errors stay until dismissed. */
+/** Messages for the user, bottom right: errors stay until dismissed. */
 export function Notices() {
   const notices = useStudio((s) => s.notices);
   return (
