@@ -1,10 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { expect, test } from './fixtures';
-import { ROOT } from './support/studio';
+import { detachAll, startServe, type ServedRuntime } from './helpers/serve';
 import { StudioPage } from './pages/studio';
 import { CommandPalettePage } from './pages/commandPalette';
 
@@ -12,41 +7,17 @@ import { CommandPalettePage } from './pages/commandPalette';
 // loopback only), attached from the UI dialog: its capsule stands in a frame labelled with the
 // runtime and its link state, runs a task sent from the console, and leaves when detached.
 
-let serve: ChildProcess | undefined;
-let home: string | undefined;
+let served: ServedRuntime | undefined;
 
-test.afterEach(() => {
-  if (serve && serve.exitCode === null) serve.kill('SIGKILL');
-  if (home) rmSync(home, { recursive: true, force: true });
+test.afterEach(async ({ studio }) => {
+  await detachAll(studio.core);
+  served?.close();
+  served = undefined;
 });
-
-async function startServe(): Promise<{ url: string; token: string }> {
-  home = mkdtempSync(join(tmpdir(), 'studio-remote-'));
-  const ws = join(home, 'ws');
-  mkdirSync(ws);
-  writeFileSync(
-    join(ws, 'far-writer.yaml'),
-    'name: far-writer\nversion: "1"\nrole: worker\ninference:\n  transport: embedded\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n  rehearsal:\n    replies:\n      - turns:\n          - text: "Written on the far host."\n',
-  );
-  writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: far-writer\n    manifest: far-writer.yaml\n    position: { x: 100, y: 40 }\nremotes: []\n');
-  serve = spawn(process.execPath, [join(ROOT, 'bin', 'capsule.js'), 'serve', '--workspace', ws, '--studio', '--studio-port', '0'], { env: { ...process.env, CAPSULE_HOME: join(home, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`serve printed no token: ${lines.join(' | ')}`)), 30_000);
-    createInterface({ input: serve!.stdout! }).on('line', (l) => {
-      lines.push(l);
-      if (l.startsWith('studio token: ')) {
-        clearTimeout(timer);
-        done();
-      }
-    });
-  });
-  return { url: lines.find((l) => l.startsWith('studio: '))!.slice(8), token: lines.find((l) => l.startsWith('studio token: '))!.slice(14) };
-}
 
 test('attach a runtime from the dialog, see its capsules grouped and labelled, run one, detach', async ({ page, studio }) => {
   void studio;
-  const remote = await startServe();
+  const remote = (served = await startServe());
   const app = new StudioPage(page);
   await page.goto('/');
   await expect(app.stateOf('coordinator')).toHaveText('Stopped');
@@ -121,7 +92,7 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
   await page.screenshot({ path: '/tmp/remote-expose.png' });
 
   // The far host goes away: its frame and chip say the link is lost and when it is tried again.
-  serve!.kill('SIGKILL');
+  remote.process.kill('SIGKILL');
   await expect(page.getByTestId('runtime-far-host')).toHaveAttribute('data-state', 'lost');
   await expect(group).toContainText(/lost, retrying in \d+ s/);
   await expect(group).toHaveAttribute('data-state', 'lost');

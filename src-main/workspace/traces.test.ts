@@ -75,6 +75,9 @@ describe('sessions over the trace store', () => {
     expect(all.sessions.map((s) => s.id)).toEqual([orch, worker, plain]);
     const found = await core.invoke('sessions.list', { search: 'anemones' });
     expect(found.sessions.map((s) => s.id)).toEqual([orch]);
+    // The list says where it matched: the line, as a snippet around the words.
+    expect(found.sessions[0].match).toMatchObject({ taskId: orchTask, type: 'task_end', text: expect.stringContaining('anemones everywhere') });
+    expect(all.sessions[0].match).toBeUndefined();
     expect((await core.invoke('sessions.list', { capsule: 'plain' })).sessions.map((s) => s.id)).toEqual([plain]);
 
     const got = await core.invoke('sessions.get', { sessionId: plain });

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { CoreError, type SessionItemView, type SessionTaskView } from '../../src-shared/contract';
-import { liveSinceOf, taskInterrupted, type SessionSummary, type TaskSummary } from '../trace';
+import { liveSinceOf, taskInterrupted, type SearchHit, type SessionSummary, type TaskSummary } from '../trace';
+import { snippetOf } from '../../src-shared/trace';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
 import { fallbackEvents, fallbackSessions } from './traces-fallback';
@@ -69,6 +70,19 @@ export function sessionItem(s: SessionSummary, capsuleId?: string): SessionItemV
   };
 }
 
+/** Lines a search reads for the sessions' snippets (newest first; an older session past them lists without one). */
+const SEARCH_HITS = 500;
+
+/** Each session's newest matching line, as the snippet the list shows. */
+function matchesOf(hits: SearchHit[], search: string): Map<string, NonNullable<SessionItemView['match']>> {
+  const out = new Map<string, NonNullable<SessionItemView['match']>>();
+  for (const h of hits) {
+    if (out.has(h.sessionId)) continue;
+    out.set(h.sessionId, { taskId: h.taskId, seq: h.seq, type: h.type, text: snippetOf(h.text, search).map((p) => p.text).join('') });
+  }
+  return out;
+}
+
 export function createTracesService(ctx: StudioContext, opts: { dbPath?: string } = {}): TracesService {
   const recordsRoot = ctx.config.recordsRoot ?? join(ctx.config.userDataDir, 'records');
   const index = createTraceIndexAccess(ctx, recordsRoot, opts.dbPath ?? join(dirname(recordsRoot), 'studio.db'));
@@ -84,8 +98,10 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       const s = index.open();
       if (!s) return { sessions: fallbackSessions(recordsRoot, q, capsuleOf), store: index.state() };
       await index.sync();
-      const rows = s.listSessions({ capsule: q.capsule, status: q.state, since: q.since, until: q.until, search: q.search?.trim() || undefined, limit: q.limit ?? 500 });
-      return { sessions: rows.map((r) => sessionItem(r, capsuleOf(r.id)?.id)), store: index.state() };
+      const search = q.search?.trim() || undefined;
+      const rows = s.listSessions({ capsule: q.capsule, status: q.state, since: q.since, until: q.until, search, limit: q.limit ?? 500 });
+      const matches = search ? matchesOf(s.search(search, { limit: SEARCH_HITS }), search) : undefined;
+      return { sessions: rows.map((r) => ({ ...sessionItem(r, capsuleOf(r.id)?.id), ...(matches?.has(r.id) ? { match: matches.get(r.id) } : {}) })), store: index.state() };
     },
     async 'sessions.get'({ sessionId }) {
       const s = index.open();

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { ResizeHandle } from './ResizeHandle';
+import { usePanelFull } from './usePanelFull';
+import { useWindowSize } from './usePanelSize';
 import { clampSide, SIDE_DEFAULT, SIDE_MIN, sideMax, useSideWidth } from './useSideWidth';
-
-const STEP = 16;
-const BIG_STEP = 64;
 
 /**
  * The side panel's frame: a resize handle on its left edge (drag it, or focus it and use the
@@ -10,59 +10,15 @@ const BIG_STEP = 64;
  */
 export function SideFrame({ label, full, onFull, children }: { label: string; full: boolean; onFull: (full: boolean) => void; children: ReactNode }) {
   const [width, setWidth] = useSideWidth();
-  const [winWidth, setWinWidth] = useState(() => window.innerWidth);
-  const drag = useRef<{ startX: number; startWidth: number } | null>(null);
-  useEffect(() => {
-    const onResize = () => setWinWidth(window.innerWidth);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  useEffect(() => {
-    if (!full) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !e.defaultPrevented && onFull(false);
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [full, onFull]);
+  const winWidth = useWindowSize().width;
+  usePanelFull(full, onFull);
   const shown = clampSide(width, winWidth);
   const max = sideMax(winWidth);
 
   return (
     <aside className="studio-side" aria-label={label} data-full={full || undefined} style={full ? undefined : { width: shown }}>
       {full ? null : (
-        <div
-          className="side-resize"
-          role="separator"
-          aria-orientation="vertical"
-          aria-label="Resize the details panel"
-          aria-valuemin={SIDE_MIN}
-          aria-valuemax={max}
-          aria-valuenow={shown}
-          tabIndex={0}
-          onPointerDown={(e) => {
-            e.preventDefault();
-            e.currentTarget.setPointerCapture(e.pointerId);
-            drag.current = { startX: e.clientX, startWidth: shown };
-          }}
-          onPointerMove={(e) => {
-            if (!drag.current) return;
-            // The panel sits on the right: dragging its left edge leftwards widens it.
-            setWidth(drag.current.startWidth + drag.current.startX - e.clientX, false);
-          }}
-          onPointerUp={(e) => {
-            if (!drag.current) return;
-            setWidth(drag.current.startWidth + drag.current.startX - e.clientX);
-            drag.current = null;
-          }}
-          onPointerCancel={() => (drag.current = null)}
-          onDoubleClick={() => setWidth(SIDE_DEFAULT)}
-          onKeyDown={(e) => {
-            const step = e.shiftKey ? BIG_STEP : STEP;
-            const next = { ArrowLeft: shown + step, ArrowRight: shown - step, Home: max, End: SIDE_MIN }[e.key];
-            if (next === undefined) return;
-            e.preventDefault();
-            setWidth(next);
-          }}
-        />
+        <ResizeHandle className="side-resize" orientation="vertical" label="Resize the details panel" size={shown} min={SIDE_MIN} max={max} initial={SIDE_DEFAULT} onSize={setWidth} />
       )}
       {children}
     </aside>

@@ -24,9 +24,9 @@ export function Toolbar() {
 
   return (
     <header className="toolbar">
-      <div className="toolbar-brand">
+      <div className="toolbar-brand" title="Capsule Studio">
         <span className="toolbar-logo" aria-hidden="true" />
-        Capsule Studio
+        <span className="toolbar-brand-name">Capsule Studio</span>
       </div>
       <span className="toolbar-sep" aria-hidden="true" />
       <div className="toolbar-workspace" aria-label="Workspace">
@@ -65,7 +65,7 @@ export function Toolbar() {
         {!linked ? 'Connection lost' : connection === 'ready' ? 'Connected' : connection === 'error' ? 'Disconnected' : connection === 'connecting' ? 'Connecting…' : 'No workspace'}
       </span>
       <select className="select" aria-label="Theme" value={theme} onChange={(e) => setTheme(e.target.value as ThemeChoice)}>
-        <option value="system">System theme</option>
+        <option value="system">System</option>
         <option value="light">Light</option>
         <option value="dark">Dark</option>
       </select>

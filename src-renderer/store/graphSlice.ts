@@ -3,6 +3,7 @@ import type { CapsuleView } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { FlowEdge, FlowNode } from './graphModel';
 import { createHistory, type HistoryStep, type NodeRef } from './history';
+import { runtimeAt } from './runtimeFrames';
 import type { SliceCreator, StudioState } from './types';
 
 export interface PendingRemoval {
@@ -36,23 +37,6 @@ export interface GraphSlice {
   undo(): Promise<void>;
   redo(): Promise<void>;
   resetHistory(): void;
-}
-
-/** Room a node card takes, and the frame drawn around a runtime's cards (as RuntimeGroups draws it). */
-const CARD = { w: 240, h: 190 };
-const FRAME = { x: 24, top: 48, bottom: 24 };
-
-/** The attached runtime whose frame holds a point of the canvas, if any. */
-export function runtimeAt(s: Pick<StudioState, 'capsules' | 'capsuleIds'>, p: { x: number; y: number }): string | undefined {
-  const boxes = new Map<string, { x0: number; y0: number; x1: number; y1: number }>();
-  for (const id of s.capsuleIds) {
-    const c = s.capsules[id];
-    if (!c?.runtime) continue;
-    const b = boxes.get(c.runtime) ?? { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
-    boxes.set(c.runtime, { x0: Math.min(b.x0, c.position.x), y0: Math.min(b.y0, c.position.y), x1: Math.max(b.x1, c.position.x + CARD.w), y1: Math.max(b.y1, c.position.y + CARD.h) });
-  }
-  for (const [rt, b] of boxes) if (p.x >= b.x0 - FRAME.x && p.x <= b.x1 + FRAME.x && p.y >= b.y0 - FRAME.top && p.y <= b.y1 + FRAME.bottom) return rt;
-  return undefined;
 }
 
 export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {

@@ -41,6 +41,8 @@ export interface SessionItemView {
   tokensIn: number;
   tokensOut: number;
   events: number;
+  /** Listed for a text search: the newest line that matched, as a snippet around the words (at most ~200 characters). */
+  match?: { taskId: string | null; seq: number; type: string; text: string };
 }
 
 /** One task of a session, as the index summarises it. */

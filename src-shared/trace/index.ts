@@ -1,3 +1,4 @@
 export * from './events';
 export * from './describe';
 export * from './flow';
+export * from './snippet';

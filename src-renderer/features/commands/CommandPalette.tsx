@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
-import { autoLayoutAll, FIT_VIEW_ANIMATED, useFocusNode, useSelectAll } from '../graph';
+import { autoLayoutAll, FIT_VIEW_ANIMATED, useFocusNode, useNewNodeSpot, useSelectAll } from '../graph';
 import { fuzzyFilter, type FuzzyMatch } from './fuzzy';
 import { paletteCommands, type PaletteCommand } from './paletteCommands';
 import { closePalette, usePaletteOpen } from '../../app/paletteState';
@@ -26,6 +26,7 @@ function PaletteDialog() {
   const rf = useReactFlow<FlowNode, FlowEdge>();
   const focusNode = useFocusNode();
   const selectAll = useSelectAll();
+  const spot = useNewNodeSpot();
   const capsules = useStudio((s) => s.capsules);
   const capsuleIds = useStudio((s) => s.capsuleIds);
   const remotes = useStudio((s) => s.remotes);
@@ -37,13 +38,9 @@ function PaletteDialog() {
         fitView: () => void rf.fitView(FIT_VIEW_ANIMATED),
         autoLayout: autoLayoutAll,
         selectAll,
-        centre: () => {
-          const box = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
-          const p = rf.screenToFlowPosition(box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : { x: 400, y: 300 });
-          return { x: Math.round(p.x - 116), y: Math.round(p.y - 90) };
-        },
+        centre: () => spot(),
       }),
-    [rf, selectAll],
+    [rf, selectAll, spot],
   );
   const entries = useMemo<Entry[]>(
     () => [

@@ -1,5 +1,9 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { capsulePhase, conversationKey, conversationsOf, entriesOfConversation, useStudio } from '../../store';
+import { ResizeHandle } from '../../app/ResizeHandle';
+import { usePanelFull } from '../../app/usePanelFull';
+import { useWindowSize } from '../../app/usePanelSize';
+import { clampConsole, CONSOLE_DEFAULT, CONSOLE_MIN, consoleMax, useConsoleHeight } from './useConsoleHeight';
 import { ConsoleComposer } from './ConsoleComposer';
 import { draftKey } from './drafts';
 import { ConsoleItem } from './ConsoleItem';
@@ -24,6 +28,11 @@ export function ConsolePanel() {
   const current = conversations.find((c) => c.id === currentId);
   const entries = useMemo(() => entriesOfConversation(allEntries, current?.id), [allEntries, current?.id]);
   const log = useRef<HTMLOListElement>(null);
+  const [height, setHeight] = useConsoleHeight();
+  const winHeight = useWindowSize().height;
+  const shown = clampConsole(height, winHeight);
+  const [full, setFull] = useState(false);
+  usePanelFull(full, setFull);
 
   // Default target: the selected capsule, else the first orchestrator.
   useEffect(() => {
@@ -49,7 +58,10 @@ export function ConsolePanel() {
   const placeholder = running ? (current ? `Follow up with ${capsule?.name}…` : `Message ${capsule?.name}…`) : capsule ? `Launch ${capsule.name} to send it a message` : 'Add a capsule first';
 
   return (
-    <section className="console" aria-label="Console">
+    <section className="console" aria-label="Console" data-full={full || undefined} style={full ? undefined : { height: shown }}>
+      {full ? null : (
+        <ResizeHandle className="console-resize" orientation="horizontal" label="Resize the console" size={shown} min={CONSOLE_MIN} max={consoleMax(winHeight)} initial={CONSOLE_DEFAULT} onSize={setHeight} />
+      )}
       <div className="console-bar">
         <h2 className="console-title">Console</h2>
         <label className="visually-hidden" htmlFor="console-target">
@@ -93,6 +105,9 @@ export function ConsolePanel() {
         </span>
         <button type="button" className="btn btn-small" disabled={!target || !current} onClick={() => target && useStudio.getState().newConversation(target)}>
           New conversation
+        </button>
+        <button type="button" className="btn btn-small" aria-pressed={full} aria-label={full ? 'Restore the console' : 'Maximise the console'} title={full ? 'Back to its size (Esc)' : 'Maximise'} onClick={() => setFull(!full)}>
+          {full ? '⤓' : '⤒'}
         </button>
       </div>
       <ol className="console-log" ref={log} aria-label="Conversation">

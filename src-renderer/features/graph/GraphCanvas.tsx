@@ -33,6 +33,7 @@ import { useAutoPlace } from './useAutoPlace';
 import { useCanvasMenu } from './useCanvasMenu';
 import { useFocusNode } from './useFocusNode';
 import { useMinimap } from './useMinimap';
+import { minimapCorner, MINIMAP_SIZE } from './minimapCorner';
 import { RuntimeGroups } from '../runtimes';
 import { ReplayMark } from './ReplayMark';
 
@@ -44,13 +45,14 @@ const proOptions = { hideAttribution: true };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 /** Shift-click adds a node to the selection (as do Ctrl and Cmd); Shift-drag draws a selection box. */
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
-const MINIMAP_SIZE = { width: 168, height: 112 };
 /** Minimap nodes take the colour of the node card's top border (orchestrator, worker, remote). */
 const minimapColor = (n: Node) => {
   if (n.type === 'remote') return 'var(--busy)';
   if (n.type === 'external') return 'var(--text-faint)';
   return useStudio.getState().capsules[n.id]?.role === 'orchestrator' ? 'var(--accent)' : 'var(--ok)';
 };
+
+const noCorner = () => 'bottom-right' as const;
 
 /** A change xyflow sends for every pointer move of a drag. */
 const isDragMove = (c: NodeChange<FlowNode>) => c.type === 'position' && c.dragging === true;
@@ -82,6 +84,10 @@ export function GraphCanvas() {
   const dragOrigins = useRef(new Map<string, XYPosition>());
   useAutoPlace();
   const [minimap, toggleMinimap] = useMinimap(storeNodes.length);
+  const replaying = useStudio((s) => s.replay !== null);
+  // The replay's mark holds the top left while a replay is on.
+  const corner = useStore(minimap ? minimapCorner : noCorner);
+  const minimapAt = corner === 'top-left' && replaying ? 'under' : corner;
   const focusNode = useFocusNode();
   const onMinimapNodeClick = useCallback((_e: ReactMouseEvent, n: Node) => focusNode(n.id), [focusNode]);
   const menu = useCanvasMenu();
@@ -200,7 +206,19 @@ export function GraphCanvas() {
               Fit view
             </button>
           </Panel>
-          {minimap ? <MiniMap pannable zoomable position="bottom-right" ariaLabel="Minimap" nodeColor={minimapColor} nodeBorderRadius={4} style={MINIMAP_SIZE} onNodeClick={onMinimapNodeClick} /> : null}
+          {minimap ? (
+            <MiniMap
+              pannable
+              zoomable
+              position={minimapAt === 'top-left' ? 'top-left' : 'bottom-right'}
+              className={minimapAt === 'under' ? 'minimap-under' : undefined}
+              ariaLabel="Minimap"
+              nodeColor={minimapColor}
+              nodeBorderRadius={4}
+              style={MINIMAP_SIZE}
+              onNodeClick={onMinimapNodeClick}
+            />
+          ) : null}
         </ReactFlow>
       </CompactContext.Provider>
       {menu.element}

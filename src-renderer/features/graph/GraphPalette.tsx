@@ -1,24 +1,21 @@
 import { useCallback } from 'react';
-import { useReactFlow } from '@xyflow/react';
 import { useStudio } from '../../store';
 import { Palette } from './Palette';
 import type { PaletteKind } from './palette';
+import { useNewNodeSpot } from './useNewNodeSpot';
 
 /** The palette wired to the canvas: Enter/click adds the item in the middle of the view. */
 export function GraphPalette() {
-  const { screenToFlowPosition } = useReactFlow();
+  const spot = useNewNodeSpot();
   const onPick = useCallback(
     (kind: PaletteKind) => {
-      const canvas = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
-      const centre = canvas ? { x: canvas.left + canvas.width / 2, y: canvas.top + canvas.height / 2 } : { x: 400, y: 300 };
-      const p = screenToFlowPosition(centre);
+      const s = useStudio.getState();
       // Nudge repeated adds so they do not stack exactly on top of each other.
-      const n = useStudio.getState().capsuleIds.length % 5;
-      const position = { x: Math.round(p.x - 116 + n * 24), y: Math.round(p.y - 40 + n * 24) };
-      if (kind === 'remote') useStudio.getState().askRemoteUrl(position);
-      else void useStudio.getState().addCapsuleAt(kind, position);
+      const position = spot((s.capsuleIds.length % 5) * 24);
+      if (kind === 'remote') s.askRemoteUrl(position);
+      else void s.addCapsuleAt(kind, position);
     },
-    [screenToFlowPosition],
+    [spot],
   );
   return <Palette onPick={onPick} />;
 }

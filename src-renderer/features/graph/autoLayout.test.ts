@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CARD, LAYOUT_MAX_NODES, layoutFormation, placeUnplaced, type LayoutNode, type Point } from './autoLayout';
+import { CARD, LAYOUT_MAX_NODES, layoutByHost, layoutFormation, placeUnplaced, type LayoutNode, type Point } from './autoLayout';
 
 const box = (p: Point, n: LayoutNode) => ({ x: p.x, y: p.y, w: n.width ?? CARD.width, h: n.height ?? CARD.height });
 function overlapping(nodes: LayoutNode[], at: Map<string, Point>): string[] {
@@ -82,5 +82,29 @@ describe('placeUnplaced', () => {
   it('lays out from a margin when nothing is placed', () => {
     const at = placeUnplaced([], [{ id: 'x' }], []);
     expect(at.get('x')).toEqual({ x: 80, y: 80 });
+  });
+});
+
+describe('layoutByHost', () => {
+  it("lays out each host's nodes as its own block, a runtime's frame below this Studio's nodes and clear of them", () => {
+    const local = star(3);
+    const far: LayoutNode[] = [{ id: '@far/a', height: 190 }, { id: '@far/b', height: 190 }];
+    const frame = { top: 48, bottom: 24 };
+    // An edge across hosts does not pull the blocks together.
+    const edges = [...local.edges, { source: 'lead', target: '@far/a' }, { source: '@far/a', target: '@far/b' }];
+    const at = layoutByHost([{ nodes: local.nodes }, { nodes: far, frame }], edges, { x: 10, y: 20 });
+    expect(at.size).toBe(6);
+    const localBottom = Math.max(...local.nodes.map((n) => at.get(n.id)!.y + CARD.height));
+    const frameTop = Math.min(...far.map((n) => at.get(n.id)!.y)) - frame.top;
+    expect(frameTop).toBeGreaterThan(localBottom);
+    expect(Math.min(...local.nodes.map((n) => at.get(n.id)!.y))).toBe(20);
+    expect(overlapping([...local.nodes, ...far], at)).toEqual([]);
+    // The runtime's own edge still lays it out left to right.
+    expect(at.get('@far/b')!.x).toBeGreaterThan(at.get('@far/a')!.x);
+  });
+
+  it('skips a host with no nodes', () => {
+    const at = layoutByHost([{ nodes: [] }, { nodes: [{ id: 'x' }], frame: { top: 48, bottom: 24 } }], [], { x: 0, y: 0 });
+    expect(at.get('x')).toEqual({ x: 0, y: 48 });
   });
 });

@@ -80,3 +80,31 @@ export function placeUnplaced(
   const bottom = Math.max(...placed.map((n) => n.y + (n.height ?? CARD.height)));
   return layoutFormation(unplaced, edges, { x: left, y: bottom + GAP.ranks / 2 });
 }
+
+/** One host's nodes in a layout by host; `frame` is the room its frame takes above and below them (none for this Studio's own). */
+export interface HostGroup {
+  nodes: readonly LayoutNode[];
+  frame?: { top: number; bottom: number };
+}
+
+/**
+ * Lays out each host's nodes as a block of its own, one under the other from `origin`: this
+ * Studio's formation first, then each attached runtime's in its frame. The blocks never overlap,
+ * so no local node lands in (or under) a runtime's frame; edges between hosts do not pull them together.
+ */
+export function layoutByHost(groups: readonly HostGroup[], edges: readonly LayoutEdge[], origin: Point): Map<string, Point> {
+  const out = new Map<string, Point>();
+  let top = origin.y;
+  for (const g of groups) {
+    if (g.nodes.length === 0) continue;
+    const at = layoutFormation(g.nodes, edges, { x: origin.x, y: top + (g.frame?.top ?? 0) });
+    let bottom = top;
+    for (const n of g.nodes) {
+      const p = at.get(n.id)!;
+      out.set(n.id, p);
+      bottom = Math.max(bottom, p.y + (n.height ?? CARD.height));
+    }
+    top = bottom + (g.frame?.bottom ?? 0) + GAP.ranks / 2;
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ export { ReactFlowProvider as GraphProvider } from '@xyflow/react';
 export { autoLayoutAll } from './layoutActions';
 export { useFocusNode } from './useFocusNode';
 export { useSelectAll } from './useSelectAll';
+export { useNewNodeSpot } from './useNewNodeSpot';
 export { FIT_VIEW_ANIMATED } from './fitView';
 export { PauseIcon } from './BreakpointMark';
 export { CanvasMenu, type MenuItem } from './CanvasMenu';

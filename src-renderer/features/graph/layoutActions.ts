@@ -1,4 +1,4 @@
-import { invoke, useStudio, type FlowNode, type StudioState } from '../../store';
+import { FRAME_NODE, FRAME_PAD, invoke, useStudio, type FlowNode, type StudioState } from '../../store';
 import type { LayoutNode } from './autoLayout';
 
 // dagre (the layout library) loads with the first layout, not with the window.
@@ -13,14 +13,26 @@ const persisted = (n: FlowNode) => n.type !== 'external';
 const sized = (n: FlowNode): LayoutNode => ({ id: n.id, width: n.measured?.width, height: n.measured?.height });
 const edgesOf = (s: StudioState) => s.edgeViews.filter((e) => e.targetKind !== 'external');
 
-/** Lays out every node with dagre; one "move" step in the undo history. */
+/** The host a node runs on: an attached runtime's id, or '' for this Studio. */
+const hostOf = (s: StudioState, n: FlowNode) => s.capsules[n.id]?.runtime ?? s.remotes[n.id]?.runtime ?? '';
+
+/**
+ * Lays out every node with dagre, each host's apart: this Studio's nodes, then each attached
+ * runtime's in its frame below them. One "move" step in the undo history.
+ */
 export async function autoLayoutAll(): Promise<number> {
   const s = useStudio.getState();
   const nodes = s.flowNodes.filter(persisted);
   if (nodes.length === 0) return 0;
   const origin = { x: Math.min(...nodes.map((n) => n.position.x)), y: Math.min(...nodes.map((n) => n.position.y)) };
-  const { layoutFormation } = await layoutLibrary();
-  const at = layoutFormation(nodes.map(sized), edgesOf(s), origin);
+  const hosts = ['', ...s.runtimes.map((r) => r.id)];
+  for (const n of nodes) if (!hosts.includes(hostOf(s, n))) hosts.push(hostOf(s, n));
+  const groups = hosts.map((host) => ({
+    nodes: nodes.filter((n) => hostOf(s, n) === host).map((n) => (host ? { ...sized(n), height: Math.max(n.measured?.height ?? 0, FRAME_NODE.h) } : sized(n))),
+    ...(host ? { frame: { top: FRAME_PAD.top, bottom: FRAME_PAD.bottom } } : {}),
+  }));
+  const { layoutByHost } = await layoutLibrary();
+  const at = layoutByHost(groups, edgesOf(s), origin);
   const moves = nodes.map((n) => ({ id: n.id, from: n.position, to: at.get(n.id) ?? n.position }));
   await s.moveNodes(moves);
   return moves.length;

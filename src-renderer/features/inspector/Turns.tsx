@@ -18,29 +18,29 @@ export function Turns({ figures, model, priced, onFork }: { figures: TaskFigures
               Tokens
             </th>
             {priced ? <th scope="col">Cost</th> : null}
-            {onFork ? <th scope="col" aria-label="Fork" /> : null}
           </tr>
         </thead>
         <tbody>
           {turns.map((t) => (
             <tr key={t.turn} aria-label={`Turn ${t.turn}`}>
-              <td>{t.turn}</td>
+              <td>
+                {t.turn}
+                {/* In the turn's own cell, not a column of its own: the table fits the narrowest panel. */}
+                {onFork ? (
+                  <button type="button" className="link-button turns-fork" aria-label={`Fork from turn ${t.turn}`} title="Run the task again from this turn: the turns before it replay the recording" onClick={() => onFork(t.turn)}>
+                    Fork…
+                  </button>
+                ) : null}
+              </td>
               <td>{t.offsetMs === null ? '–' : `+${formatMs(t.offsetMs)}`}</td>
               <td>{formatMs(t.modelMs)}</td>
-              <td title={t.tools.map((c) => `${c.name}${c.durationMs === undefined ? ' (running)' : ` ${formatMs(c.durationMs)}${c.ok ? '' : ', failed'}`}`).join('\n')}>
+              <td className="turns-tools" title={t.tools.map((c) => `${c.name}${c.durationMs === undefined ? ' (running)' : ` ${formatMs(c.durationMs)}${c.ok ? '' : ', failed'}`}`).join('\n')}>
                 {t.tools.length === 0 ? '–' : `${t.tools.length} · ${t.toolsMs === null ? 'running' : formatMs(t.toolsMs)}`}
               </td>
               <td>
                 {formatTokens(t.tokensIn)} / {formatTokens(t.tokensOut)}
               </td>
               {priced ? <td>{t.costUsd === null ? '–' : formatUsd(t.costUsd)}</td> : null}
-              {onFork ? (
-                <td>
-                  <button type="button" className="link-button" aria-label={`Fork from turn ${t.turn}`} title="Run the task again from this turn: the turns before it replay the recording" onClick={() => onFork(t.turn)}>
-                    Fork from here
-                  </button>
-                </td>
-              ) : null}
             </tr>
           ))}
         </tbody>
@@ -54,7 +54,6 @@ export function Turns({ figures, model, priced, onFork }: { figures: TaskFigures
               {formatTokens(figures.tokensIn)} / {formatTokens(figures.tokensOut)}
             </td>
             {priced ? <td>{figures.costUsd === null ? '–' : formatUsd(figures.costUsd)}</td> : null}
-            {onFork ? <td /> : null}
           </tr>
         </tfoot>
       </table>

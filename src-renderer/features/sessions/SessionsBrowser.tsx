@@ -5,6 +5,7 @@ import { SessionFilters } from './SessionFilters';
 import { SessionTrace } from './SessionTrace';
 import { ForkForm } from './ForkForm';
 import { CompareView } from './CompareView';
+import { SearchSnippet } from './SearchSnippet';
 import './fork.css';
 
 const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : '—');
@@ -82,6 +83,7 @@ function SessionItem({ s, active }: { s: SessionItemView; active: boolean }) {
         </span>
         <span className="session-id mono">{s.id}</span>
         {s.forkedFrom ? <span className="session-forked muted">fork of …{s.forkedFrom.sessionId.slice(-6)} at turn {s.forkedFrom.turn}</span> : null}
+        {s.match ? <SearchSnippet match={s.match} /> : null}
       </button>
     </li>
   );

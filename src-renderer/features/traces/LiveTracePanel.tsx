@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { TraceEvent } from '../../../src-shared/trace';
 import { useStudio } from '../../store';
 import { EventRowView, GroupRowView, GroupTitle, ROW } from './TraceRowView';
 import { createTraceGrouper } from './traceRows';
 import { rowLayout } from './rowLayout';
+import { createTraceFilter, isFiltering, NO_FILTER, type TraceFilter } from './traceFilter';
+import { TraceFilterBar } from './TraceFilterBar';
 import './traces.css';
 
 const OVERSCAN = 12;
@@ -50,7 +52,13 @@ function ReplayTraceList({ capsule }: { capsule: string }) {
   return <TraceList title={<>Replay · {capsule}</>} count={count} events={events} version={upTo} label="Replayed trace" />;
 }
 
-function TraceList({ title, count, events, version, label = 'Live trace' }: { title: ReactNode; count: string; events: TraceEvent[]; version: number; label?: string }) {
+function TraceList({ title, count, events: all, version, label = 'Live trace' }: { title: ReactNode; count: string; events: TraceEvent[]; version: number; label?: string }) {
+  const [filterNow, setFilter] = useState<TraceFilter>(NO_FILTER);
+  // Typing in the filter never waits on a pass over a long trace.
+  const filter = useDeferredValue(filterNow);
+  const filterer = useMemo(() => createTraceFilter(), []);
+  const filtered = useMemo(() => filterer(all, filter), [all, filter, filterer, version]);
+  const events = filtered.events;
   const grouper = useMemo(() => createTraceGrouper(), []);
   // `version` is the signal that the events array grew in place; the grouper only visits new lines.
   const view = useMemo(() => grouper.update(events), [events, grouper, version]);
@@ -150,6 +158,7 @@ function TraceList({ title, count, events, version, label = 'Live trace' }: { ti
         <span>{title}</span>
         <span data-testid="trace-count">{count}</span>
       </div>
+      <TraceFilterBar filter={filterNow} onFilter={setFilter} types={filtered.types} tasks={filtered.tasks} shown={isFiltering(filter) ? events.length : null} />
       <div
         ref={box}
         className="trace-scroll"

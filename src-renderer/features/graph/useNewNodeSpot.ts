@@ -1,0 +1,24 @@
+import { useCallback } from 'react';
+import { useReactFlow } from '@xyflow/react';
+import { clearOfFrames, FRAME_NODE, runtimeFrames, useStudio } from '../../store';
+
+/**
+ * Where a node added without a pointer (a palette click, Enter, the command palette) goes: the
+ * middle of the view, in this Studio's formation. An attached runtime's frame there is kept clear
+ * (a capsule goes into a runtime only when dropped in its frame): the node goes just beside it
+ * and the view follows it there. `nudge` shifts repeated adds so they do not stack exactly.
+ */
+export function useNewNodeSpot(): (nudge?: number) => { x: number; y: number } {
+  const { screenToFlowPosition, setCenter, getZoom } = useReactFlow();
+  return useCallback(
+    (nudge = 0) => {
+      const canvas = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
+      const p = screenToFlowPosition(canvas ? { x: canvas.left + canvas.width / 2, y: canvas.top + canvas.height / 2 } : { x: 400, y: 300 });
+      const want = { x: Math.round(p.x - FRAME_NODE.w / 2 + nudge), y: Math.round(p.y - FRAME_NODE.h / 2 + nudge) };
+      const spot = clearOfFrames(want, FRAME_NODE, runtimeFrames(useStudio.getState()));
+      if (spot !== want) void setCenter(spot.x + FRAME_NODE.w / 2, spot.y + FRAME_NODE.h / 2, { zoom: getZoom(), duration: 200 });
+      return spot;
+    },
+    [screenToFlowPosition, setCenter, getZoom],
+  );
+}
