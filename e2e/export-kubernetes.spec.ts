@@ -85,6 +85,11 @@ test('export the example formation for Kubernetes, check the files, and replace 
   expect(container.env).toContainEqual({ name: 'WRITER_KEY', valueFrom: { secretKeyRef: { name: 'writer-keys', key: 'notes-api' } } });
   for (const f of files) expect(readFileSync(join(out, f), 'utf8')).not.toContain(VALUE);
   expect(await page.content()).not.toContain(VALUE);
+  // The preview now sees the files there; a success says what it wrote, and does not turn that
+  // into a caution about files "already" there.
+  await expect(dialog.files.getByText('written', { exact: true })).toHaveCount(files.length);
+  await expect(dialog.files.getByText('exists', { exact: true })).toHaveCount(0);
+  await expect(dialog.dialog.getByText(/already (exist|in this folder)/)).toHaveCount(0);
   await page.screenshot({ path: '/tmp/studio-tools-export-written.png' });
 
   // Again into the same folder: asked first, kept when the user says so, replaced when asked.
@@ -95,4 +100,13 @@ test('export the example formation for Kubernetes, check the files, and replace 
   await dialog.export.click();
   await dialog.confirm.getByRole('button', { name: 'Replace files' }).click();
   await expect(dialog.written).toContainText(`(${files.length} replaced)`);
+  await expect(dialog.dialog.getByText(/already (exist|in this folder)/)).toHaveCount(0);
+
+  // Opened again on that folder, the files there are told as plain information before Export.
+  await dialog.dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await dialog.openFromMenu();
+  await dialog.folder.fill(out);
+  // (All but the namespace's file: the dialog starts on the default namespace again.)
+  await expect(dialog.dialog.getByText(`${files.length - 1} files of this export are already in this folder; Export asks before replacing them.`)).toBeVisible();
+  await expect(dialog.written).toHaveCount(0);
 });

@@ -24,7 +24,7 @@ const client = createCoreClient((up) => {
     void s.loadBreakpoints();
     void s.loadRuntimes();
   }
-});
+}, (url) => useStudio.getState().setMoved(url));
 setCoreClient(client);
 connectCoreEvents(client, ingest);
 // Conversations, the selected capsule and panel sizes survive a reload or a restart.

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createCore } from '../core';
 import { recordsLayout } from '../runtime/layout';
 import { createShutdown } from '../shell/shutdown';
-import { startWebShell } from '../shell/web';
+import { pointEarlierAddresses, startWebShell } from '../shell/web';
 import { listRunningSessions } from '../trace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
@@ -54,11 +54,14 @@ export async function main(argv: string[]): Promise<number> {
   if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) process.stderr.write('studio: the UI is not built yet; run npm run build\n');
 
   const web = shell;
+  // A page still open on an earlier start's address learns this one from there (shell/web/moved.ts).
+  const earlier = await pointEarlierAddresses({ dataDir: join(layout.home, 'studio'), port: web.port, url: web.url });
   // The command returns (and the process exits with its code) once the shutdown is done or forced.
   return new Promise<number>((exit) => {
     const shutdown = createShutdown({
       async stop() {
         offNotice();
+        await earlier.dispose();
         await web.dispose();
         await core.dispose();
       },

@@ -4,6 +4,7 @@ import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog
 import { ConsolePanel } from '../features/console';
 import { ReplayBar } from '../features/replay';
 import { AddressDialog, AttachRuntimeDialog } from '../features/runtimes';
+import { ConnectionBanner } from './ConnectionBanner';
 import { CommandPalette, StopConfirm } from './lazyFeatures';
 import { Notices } from './Notices';
 import { usePaletteOpen } from './paletteState';
@@ -66,11 +67,7 @@ function Banners() {
           {elsewhere === 1 ? '1 capsule keeps' : `${elsewhere} capsules keep`} running in a workspace you left; open it again to see or stop {elsewhere === 1 ? 'it' : 'them'}.
         </div>
       ) : null}
-      {!linked ? (
-        <div className="banner" role="alert">
-          The connection to the Studio core was lost. Reconnecting… Your unsaved edits stay here.
-        </div>
-      ) : null}
+      <ConnectionBanner />
       {issues && issues.length > 0 ? (
         <div className="banner" role="alert">
           formation.yaml: {issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.message}`).join('; ')}
@@ -84,6 +81,8 @@ function Welcome({ connection }: { connection: string }) {
   const error = useStudio((s) => s.connectionError);
   return (
     <div className="welcome">
+      {/* Before the first link, "Connecting…" below says it. */}
+      {connection !== 'connecting' ? <ConnectionBanner /> : null}
       <div className="welcome-card">
         <div className="toolbar-brand">
           <span className="toolbar-logo" aria-hidden="true" />

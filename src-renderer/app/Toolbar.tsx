@@ -13,6 +13,7 @@ export function Toolbar() {
   const workspace = useStudio((s) => s.workspace);
   const connection = useStudio((s) => s.connection);
   const linked = useStudio((s) => s.linked);
+  const movedTo = useStudio((s) => s.movedTo);
   const canUndo = useStudio((s) => s.canUndo);
   const canRedo = useStudio((s) => s.canRedo);
   const busyAll = useStudio((s) => s.busyAll);
@@ -62,7 +63,7 @@ export function Toolbar() {
       {/* The link's state is told here once; while it is down the banner below says what happens. */}
       <span className="connection" data-status={!linked ? 'error' : connection === 'ready' ? 'ready' : connection === 'error' ? 'error' : 'other'}>
         <span className="connection-dot" aria-hidden="true" />
-        {!linked ? 'Connection lost' : connection === 'ready' ? 'Connected' : connection === 'error' ? 'Disconnected' : connection === 'connecting' ? 'Connecting…' : 'No workspace'}
+        {!linked ? (movedTo ? 'Moved' : 'Connection lost') : connection === 'ready' ? 'Connected' : connection === 'error' ? 'Disconnected' : connection === 'connecting' ? 'Connecting…' : 'No workspace'}
       </span>
       <select className="select" aria-label="Theme" value={theme} onChange={(e) => setTheme(e.target.value as ThemeChoice)}>
         <option value="system">System</option>

@@ -10,6 +10,8 @@ export interface FormationSlice {
   connectionError: string | null;
   /** Whether the link to the core is up right now (it reconnects by itself when it drops). */
   linked: boolean;
+  /** The address the Studio runs at now, when it was started again elsewhere while this page was open (web shell). */
+  movedTo: string | null;
   /** The open workspace; `runningElsewhere` counts sessions kept running in workspaces left. */
   workspace: { dir: string; name: string; issues: IssueView[]; runningElsewhere?: number } | null;
   capsules: Record<string, CapsuleView>;
@@ -25,6 +27,7 @@ export interface FormationSlice {
   busyAll: boolean;
   setConnection(status: ConnectionStatus, error?: string): void;
   setLinked(up: boolean): void;
+  setMoved(url: string): void;
   loadFormation(): Promise<void>;
   loadRecents(): Promise<void>;
   /** `running`: what becomes of the capsules running in the workspace open now (the core stops them by default). */
@@ -72,6 +75,7 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
     connection: 'connecting',
     connectionError: null,
     linked: false,
+    movedTo: null,
     workspace: null,
     capsules: {},
     capsuleIds: [],
@@ -87,6 +91,9 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
     },
     setLinked(up) {
       set({ linked: up });
+    },
+    setMoved(url) {
+      set({ movedTo: url });
     },
     loadFormation() {
       // One formation.get at a time: changes missed while it is on its way are in its answer.

@@ -3,7 +3,8 @@ import { backoffOf, CONTRACT_POLICY, CoreError, createCallTable, type CoreClient
 // A CoreClient over the web shell's one WebSocket, with the contract's one call policy
 // (src-shared/contract/calls.ts): commands made while the socket opens wait for it; when it drops,
 // commands waiting fail with `disconnected`, and it reconnects with the policy's backoff (event
-// listeners stay subscribed across reconnects). An aborted invoke tells the core to stop.
+// listeners stay subscribed across reconnects) until the Studio turns out to run at another
+// address (`findMoved`). An aborted invoke tells the core to stop.
 
 export interface WsClientOptions {
   /** ws:// or wss:// URL of the contract socket. */
@@ -12,6 +13,12 @@ export interface WsClientOptions {
   WebSocketImpl?: typeof WebSocket;
   /** Called when the connection opens (true) or drops (false). */
   onConnectionChange?: (connected: boolean) => void;
+  /**
+   * Asked after each drop, before trying again: the Studio's new address when it was started again
+   * elsewhere. Then the client stops reconnecting and tells `onMoved`.
+   */
+  findMoved?: () => Promise<string | undefined>;
+  onMoved?: (url: string) => void;
 }
 
 const LOST = 'The connection to the Studio core was lost.';
@@ -49,7 +56,16 @@ export function createWsClient(options: WsClientOptions): CoreClient {
       socket = undefined;
       options.onConnectionChange?.(false);
       calls.failAll(new CoreError('disconnected', LOST));
-      if (!disposed) retryTimer = setTimeout(connect, backoffOf(CONTRACT_POLICY, attempt++));
+      const retry = () => {
+        if (!disposed) retryTimer = setTimeout(connect, backoffOf(CONTRACT_POLICY, attempt++));
+      };
+      if (disposed) return;
+      if (!options.findMoved) return retry();
+      void options.findMoved().then((url) => {
+        if (disposed) return;
+        if (url) options.onMoved?.(url);
+        else retry();
+      }, retry);
     };
   };
   connect();

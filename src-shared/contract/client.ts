@@ -28,3 +28,9 @@ export type WireMessage = ({ type: 'reply'; id: number } & ReplyEnvelope) | { ty
 
 /** Path of the web shell's WebSocket. */
 export const WS_PATH = '/ws';
+
+/**
+ * Where a web shell page asks, on its own origin, whether the Studio now runs at another address
+ * (`{ url }`, answered by a later web shell on the page's old port; see shell/web/moved.ts).
+ */
+export const MOVED_PATH = '/studio-moved';

@@ -2,3 +2,4 @@ export { startWebShell, buildWebShell, type WebShell, type WebShellOptions } fro
 export { startRemoteStudio, buildRemoteStudio, STUDIO_TOKEN_NAME, type RemoteStudio, type RemoteStudioOptions } from './remote';
 export { serveContract } from './socket';
 export { CSP } from '../csp';
+export { pointEarlierAddresses, type EarlierAddresses } from './moved';

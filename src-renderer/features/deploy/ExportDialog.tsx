@@ -30,7 +30,9 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const [busy, setBusy] = useState(false);
   const [version, setVersion] = useState(0);
   const [confirm, setConfirm] = useState<string[] | null>(null);
-  const [written, setWritten] = useState<DeployWritten | null>(null);
+  // What the last Export wrote, and into which folder as typed: files of an export just written
+  // are "already there" by construction, which is no news to tell the user about.
+  const [written, setWritten] = useState<{ result: DeployWritten; folder: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const folder = dir.trim();
@@ -58,7 +60,7 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
     setError(null);
     setConfirm(null);
     try {
-      setWritten(await invoke('deploy.write', { ...options, dir: folder, overwrite }));
+      setWritten({ result: await invoke('deploy.write', { ...options, dir: folder, overwrite }), folder });
     } catch (err) {
       const existing = (err as { code?: string; details?: { existing?: string[] } }).details?.existing;
       if ((err as { code?: string }).code === 'conflict' && existing) setConfirm(existing);
@@ -78,6 +80,7 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   };
   const setRow = (name: string, field: 'secret' | 'key', value: string) => setSecrets((s) => ({ ...s, [name]: { ...(s[name] ?? suggested(name)), [field]: value } }));
   const problem = previewError ?? preview?.problem;
+  const alreadyThere = written?.folder === folder ? 0 : (preview?.existing.length ?? 0);
 
   return (
     <Dialog title="Export for Kubernetes" onClose={onClose}>
@@ -118,7 +121,11 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
                 </button>
               ) : null}
             </div>
-            {preview && preview.existing.length > 0 ? <span className="export-hint">{plural(preview.existing.length, 'file')} of this export already exist there.</span> : null}
+            {alreadyThere > 0 ? (
+              <span className="export-hint">
+                {plural(alreadyThere, 'file')} of this export {alreadyThere === 1 ? 'is' : 'are'} already in this folder; Export asks before replacing {alreadyThere === 1 ? 'it' : 'them'}.
+              </span>
+            ) : null}
           </div>
           {problem ? (
             <p className="error-text" role="alert">
@@ -146,7 +153,7 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
               {error}
             </p>
           ) : null}
-          {written ? <Written written={written} /> : null}
+          {written ? <Written written={written.result} /> : null}
           <div className="dialog-actions">
             <button type="button" className="btn" onClick={onClose}>
               Close
@@ -156,7 +163,7 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
             </button>
           </div>
         </form>
-        {preview ? <ExportPreview preview={preview} /> : <p className="muted">Reading the formation…</p>}
+        {preview ? <ExportPreview preview={preview} written={written?.folder === folder ? written.result.files : undefined} /> : <p className="muted">Reading the formation…</p>}
       </div>
     </Dialog>
   );

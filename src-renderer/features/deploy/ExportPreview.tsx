@@ -4,7 +4,8 @@ import type { DeployPreview } from '../../../src-shared/contract';
 // What an export holds: each file with its object's kind, the selected file's YAML, and how every
 // edge of the graph becomes two NetworkPolicies (the source's egress, the target's ingress).
 
-export function ExportPreview({ preview }: { preview: DeployPreview }) {
+/** `written`: the files the last Export wrote into the folder shown (marked written, not "exists"). */
+export function ExportPreview({ preview, written = [] }: { preview: DeployPreview; written?: readonly string[] }) {
   const [chosen, setChosen] = useState<string | null>(null);
   const file = preview.files.find((f) => f.name === chosen) ?? preview.files[0];
   if (!file) return null;
@@ -18,7 +19,7 @@ export function ExportPreview({ preview }: { preview: DeployPreview }) {
               <button type="button" className="export-file" aria-pressed={f === file} title={f.name} onClick={() => setChosen(f.name)}>
                 <span className="export-kind">{f.kind}</span>
                 <span className="mono">{f.name}</span>
-                {preview.existing.includes(f.name) ? <span className="export-exists">exists</span> : null}
+                {written.includes(f.name) ? <span className="export-done">written</span> : preview.existing.includes(f.name) ? <span className="export-exists">exists</span> : null}
               </button>
             </li>
           ))}
