@@ -76,6 +76,21 @@ export const rehearsalTurnSchema = z.strictObject({
   given: z.array(z.string()).optional(),
 });
 
+/**
+ * One recorded MCP tool call (a script made from a recording): what the server answered to this
+ * tool and these arguments. A script that has them plays MCP calls back; no server is started.
+ */
+export const rehearsalMcpCallSchema = z.strictObject({
+  server: z.string().min(1),
+  tool: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  /** false: the call failed, and `result` is what the model read of the failure. */
+  ok: z.boolean().default(true),
+  result: z.string(),
+  /** Images, audio and files of the result (bytes or url), as the model was handed them. */
+  parts: z.array(rehearsalPartSchema).max(64).optional(),
+});
+
 export const rehearsalSchema = z.strictObject({
   delay_ms: z.number().int().nonnegative().optional(),
   /** The session this script was made from (capsule rehearse): a task it has no reply for is traced as a divergence. */
@@ -93,6 +108,11 @@ export const rehearsalSchema = z.strictObject({
       }),
     )
     .default([]),
+  /**
+   * Recorded MCP tool calls, answered in place of the servers. A script with these, or one made
+   * from a recording (`recorded_from`), starts no MCP server: a call it has no answer for fails.
+   */
+  mcp_calls: z.array(rehearsalMcpCallSchema).max(10_000).optional(),
 });
 
 export const harnessSchema = z.strictObject({
@@ -211,6 +231,7 @@ export type Manifest = z.infer<typeof manifestSchema>;
 export type RehearsalTurn = z.infer<typeof rehearsalTurnSchema>;
 export type RehearsalArtifact = z.infer<typeof rehearsalArtifactSchema>;
 export type RehearsalPart = z.infer<typeof rehearsalPartSchema>;
+export type RehearsalMcpCall = z.infer<typeof rehearsalMcpCallSchema>;
 export type HarnessSpec = z.infer<typeof harnessSchema>;
 export type McpServerSpec = z.infer<typeof mcpServerSchema>;
 
