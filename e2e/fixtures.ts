@@ -31,9 +31,17 @@ export const test = base.extend<{ studio: StudioFixture }, { studioServer: Studi
     await core.invoke('workspace.open', { dir: workspace });
     await use({ url: studioServer.url, workspace, core });
     await core.invoke('formation.stop', {}).catch(() => undefined);
+    // History commands wait for the steps still being written, so the folder is quiet before it goes.
+    await core.invoke('history.list', {}).catch(() => undefined);
     core.close();
-    // The Studio may still be writing the last edit's history step into the workspace's .git.
     rmSync(workspace, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  },
+  // The page closes before its workspace is cleaned up (it depends on the studio fixture, so it is
+  // torn down first): a console save it still had pending never lands in a folder being removed.
+  page: async ({ page, studio }, use) => {
+    void studio;
+    await use(page);
+    await page.close();
   },
   baseURL: async ({ studioServer }, use) => use(studioServer.url),
 });

@@ -68,7 +68,10 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByText('Replay · researcher')).toBeVisible();
     await app.screenshot(`replay-${scheme}-2-last-output`);
 
-    // Play, then pause: it holds its place.
+    // Play, then pause: it holds its place. From the start, so a slow machine cannot reach the end
+    // between the two clicks.
+    await replay.scrubber.fill('0');
+    await expect(replay.position).toHaveText(new RegExp(`^0/${of}`));
     await replay.speed.selectOption('0.25');
     await replay.play.click();
     await expect(replay.pause).toBeVisible();

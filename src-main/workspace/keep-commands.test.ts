@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -124,5 +124,22 @@ describe('kept layout', () => {
     expect(await second.invoke('layout.get', {})).toEqual({ panels: { side: 520, console: 260 }, selected: 'writer' });
     await second.invoke('layout.set', { selected: null });
     expect((await second.invoke('layout.get', {})).selected).toBeNull();
+  });
+
+  it('refuses a late write meant for another workspace, and never brings a deleted workspace back', async () => {
+    home = mkdtempSync(join(tmpdir(), 'studio-keep-'));
+    const a = workspaceCopy('a');
+    const b = workspaceCopy('b');
+    const core = await start(a);
+    await core.invoke('workspace.open', { dir: b });
+    // A page still showing `a` saves after `b` opened: nothing lands in `b`.
+    await expect(core.invoke('conversations.save', { ...sample('for a'), workspace: a })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(core.invoke('layout.set', { workspace: a, selected: 'writer' })).rejects.toMatchObject({ code: 'conflict' });
+    expect((await core.invoke('conversations.get', {})).entries).toEqual([]);
+    expect((await core.invoke('layout.get', {})).selected).toBeNull();
+    // The open workspace's folder removed under the Studio: a save does not recreate it.
+    rmSync(b, { recursive: true });
+    await expect(core.invoke('conversations.save', { ...sample('late'), workspace: b })).rejects.toMatchObject({ code: 'workspace_missing' });
+    expect(existsSync(b)).toBe(false);
   });
 });

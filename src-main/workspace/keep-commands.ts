@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { keptConversations, MAX_CONVERSATIONS, MAX_LAYOUTS_KEPT, PANEL_NAMES, type KeptConversations, type KeptLayout } from '../../src-shared/contract';
+import { CoreError, keptConversations, MAX_CONVERSATIONS, MAX_LAYOUTS_KEPT, PANEL_NAMES, type KeptConversations, type KeptLayout } from '../../src-shared/contract';
 import { createMasker } from '../trace';
 import type { StudioContext } from './context';
 import { existsSync, writeFileAtomic } from './files';
@@ -60,6 +60,18 @@ function layoutOf(raw: unknown): KeptLayout | undefined {
   return { panels, selected: typeof l.selected === 'string' ? l.selected : null };
 }
 
+/**
+ * The open workspace's folder, when it is the one the writer meant and it still exists: a late
+ * write for a workspace since closed must not land in the one open now, nor bring a deleted folder
+ * back to life.
+ */
+function openFolderFor(ctx: StudioContext, meant: string | undefined): string {
+  const dir = ctx.workspace().dir;
+  if (meant !== undefined && meant !== dir) throw new CoreError('conflict', `Not kept: it was written for ${meant}, and ${dir} is open now.`);
+  if (!existsSync(dir)) throw new CoreError('workspace_missing', `Not kept: the workspace folder ${dir} no longer exists.`);
+  return dir;
+}
+
 export interface KeepDeps {
   /** Secret values to mask in what is written (the secret store's, and the environment's for the same names). */
   secretValues(): string[];
@@ -85,11 +97,11 @@ export function keepHandlers(ctx: StudioContext, deps: KeepDeps): Pick<Handlers,
       const parsed = keptConversations.safeParse(readJson(file));
       return { ...(parsed.success ? boundConversations(parsed.data) : EMPTY), file };
     },
-    'conversations.save'(kept) {
-      const dir = ctx.workspace().dir;
+    'conversations.save'({ workspace, ...kept }) {
+      const dir = openFolderFor(ctx, workspace);
       const file = conversationsFile(dir);
       const masked = createMasker(deps.secretValues())(boundConversations(kept));
-      mkdirSync(join(dir, STUDIO_FOLDER), { recursive: true });
+      mkdirSync(join(dir, STUDIO_FOLDER), { recursive: true }); // the workspace itself exists (checked above)
       // Conversations are the user's, not the formation's: a workspace kept in git leaves them out.
       const ignore = join(dir, STUDIO_FOLDER, '.gitignore');
       if (!existsSync(ignore)) writeFileAtomic(ignore, '# The Studio keeps your console conversations here; they stay out of version control.\n*\n');
@@ -97,8 +109,8 @@ export function keepHandlers(ctx: StudioContext, deps: KeepDeps): Pick<Handlers,
       return { file };
     },
     'layout.get': () => readLayouts()[ctx.workspace().dir] ?? NO_LAYOUT,
-    'layout.set'({ panels, selected }) {
-      const dir = ctx.workspace().dir;
+    'layout.set'({ workspace, panels, selected }) {
+      const dir = openFolderFor(ctx, workspace);
       const layouts = readLayouts();
       const mine = layouts[dir] ?? NO_LAYOUT;
       const next: KeptLayout = { panels: { ...mine.panels, ...panels }, selected: selected === undefined ? mine.selected : selected };

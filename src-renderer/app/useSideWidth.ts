@@ -44,11 +44,11 @@ export function useSideWidth(): [number, (width: number, persist?: boolean) => v
     const next = clampSide(w, window.innerWidth);
     setWidth(next);
     if (persist) {
-      keepPanelSize('side', next);
+      if (dir) keepPanelSize(dir, 'side', next);
       try {
         localStorage.setItem(KEY, String(next));
       } catch {}
     }
-  }, []);
+  }, [dir]);
   return [width, set];
 }

@@ -76,9 +76,11 @@ describe('keeping the console', () => {
       ['And the open questions?', 'TASK_STATE_SUBMITTED'],
     ]);
     expect(Object.values(saved.current)).toEqual([saved.conversations[0].id]);
+    // Each write names the workspace it is for, so the core refuses it once another opened.
+    expect(saves[0].input).toMatchObject({ workspace: '/ws' });
     // The user picks another capsule: kept for this workspace.
     useStudio.getState().select('writer');
-    expect(calls.at(-1)).toEqual({ cmd: 'layout.set', input: { selected: 'writer' } });
+    expect(calls.at(-1)).toEqual({ cmd: 'layout.set', input: { workspace: '/ws', selected: 'writer' } });
   });
 
   it('never overwrites the file before it was read, and keeps only the open workspace’s messages, cut to size', async () => {

@@ -1,5 +1,5 @@
 import { isTerminal, type TaskState } from '../../src-shared/a2a';
-import { MAX_KEPT_TEXT, type KeptConversations, type KeptEntry, type PanelName } from '../../src-shared/contract';
+import { CoreError, MAX_KEPT_TEXT, type KeptConversations, type KeptEntry, type PanelName } from '../../src-shared/contract';
 import { invoke } from './client';
 import { conversationKey, conversationsOf, entriesOf } from './conversations';
 import { answerText } from './tasksSlice';
@@ -43,6 +43,9 @@ export function toKept(s: Pick<StudioState, 'consoleEntries' | 'consoleConversat
   return { conversations, entries, current };
 }
 
+/** A write refused because the workspace it was for is no longer the open one. */
+const isStale = (err: unknown) => err instanceof CoreError && (err.code === 'conflict' || err.code === 'workspace_missing');
+
 /** Whether a kept task may still be running, so its live state is worth asking for. */
 export const keptUnfinished = (state: TaskState | undefined) => !!state && !isTerminal(state);
 
@@ -70,7 +73,11 @@ export function startKeeping(store: Store, delayMs = SAVE_DELAY_MS): () => void 
     const text = JSON.stringify(kept);
     if (text === lastSaved) return;
     lastSaved = text;
-    invoke('conversations.save', kept).catch((err) => store.getState().notify('warning', `Could not keep the console's conversations: ${(err as Error).message}`));
+    invoke('conversations.save', { ...kept, workspace: dir }).catch((err) => {
+      // Another workspace opened (or this one was removed) before the write: nothing to keep there.
+      if (isStale(err)) return;
+      store.getState().notify('warning', `Could not keep the console's conversations: ${(err as Error).message}`);
+    });
   };
 
   const restore = async (dir: string) => {
@@ -100,7 +107,7 @@ export function startKeeping(store: Store, delayMs = SAVE_DELAY_MS): () => void 
       void restore(dir);
     }
     if (dir && s.selectedId !== prev.selectedId && restored === dir && (s.selectedId === null || s.capsules[s.selectedId])) {
-      void invoke('layout.set', { selected: s.selectedId }).catch(() => undefined);
+      void invoke('layout.set', { workspace: dir, selected: s.selectedId }).catch(() => undefined);
     }
     if (s.consoleEntries !== prev.consoleEntries || s.consoleConversations !== prev.consoleConversations || s.consoleCurrent !== prev.consoleCurrent || s.tasks !== prev.tasks) {
       // At most one write per delay, even while a long task keeps changing.
@@ -109,9 +116,9 @@ export function startKeeping(store: Store, delayMs = SAVE_DELAY_MS): () => void 
   });
 }
 
-/** Keeps one panel's size for the open workspace (the core's layout file; the web shell's origin changes with its port). */
-export function keepPanelSize(name: PanelName, size: number): void {
-  void invoke('layout.set', { panels: { [name]: Math.round(size) } }).catch(() => undefined);
+/** Keeps one panel's size for the workspace `dir` (the core's layout file; the web shell's origin changes with its port). */
+export function keepPanelSize(dir: string, name: PanelName, size: number): void {
+  void invoke('layout.set', { workspace: dir, panels: { [name]: Math.round(size) } }).catch(() => undefined);
 }
 
 /** The open workspace's kept size of a panel, once the core answers. */

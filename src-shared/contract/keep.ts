@@ -14,6 +14,12 @@ const none = z.strictObject({}).optional();
 
 
 const id = z.string().min(1).max(200);
+/**
+ * The workspace folder the page had open when it wrote: a save that arrives after another
+ * workspace opened (a debounced write, a page closing) is refused rather than written into the
+ * wrong workspace.
+ */
+const writtenFor = z.string().min(1).max(4096).optional();
 const text = z.string().max(MAX_KEPT_TEXT + 1);
 
 /** One message sent from the console, with how its task ended when it was kept (its answer, cut). */
@@ -59,13 +65,14 @@ export interface KeptLayout {
 export const keepCommands = {
   'conversations.get': command<KeptConversations & { file: string }>()("The open workspace's console conversations as kept in its Studio folder (none yet: empty lists), and the file.", none),
   'conversations.save': command<{ file: string }>()(
-    "Keeps the open workspace's console conversations in its Studio folder (bounded: 200 messages, 20 conversations a capsule; secret values are masked).",
-    keptConversations,
+    "Keeps the open workspace's console conversations in its Studio folder (bounded: 200 messages, 20 conversations a capsule; secret values are masked). With `workspace`, refused (conflict) unless that folder is the one open.",
+    keptConversations.extend({ workspace: writtenFor }),
   ),
   'layout.get': command<KeptLayout>()("The open workspace's panel sizes and selected capsule, as last kept.", none),
   'layout.set': command<KeptLayout>()(
-    'Keeps panel sizes and/or the selected capsule (null: none) of the open workspace.',
+    'Keeps panel sizes and/or the selected capsule (null: none) of the open workspace. With `workspace`, refused (conflict) unless that folder is the one open.',
     z.strictObject({
+      workspace: writtenFor,
       panels: z.partialRecord(z.enum(PANEL_NAMES), z.number().int().min(0).max(MAX_PANEL_SIZE)).optional(),
       selected: id.nullable().optional(),
     }),
