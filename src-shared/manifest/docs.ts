@@ -72,6 +72,7 @@ export const MANIFEST_DOCS: Readonly<Record<string, string>> = {
   [`${ARTIFACT}.delay_ms`]: 'A pause before this artifact goes out, in milliseconds.',
   [`${ARTIFACT}.metadata`]: 'Free metadata sent with the artifact.',
   [`${TURN}.answer_as`]: 'task (default) or message: a blocking SendMessage is answered with a Message instead of the Task.',
+  [`${TURN}.pass_tool_parts`]: "true: the answer carries the images, audio and files of the previous turn's tool results (an MCP tool's) as parts.",
   [`${TURN}.failed_text`]: 'Used instead of `text` when every tool call of the previous turn failed.',
   [`${TURN}.tool_calls`]: 'Tool calls the turn makes (delegations, shell commands).',
   [`${TURN}.tool_calls[].name`]: 'The tool to call.',

@@ -61,6 +61,8 @@ export const rehearsalTurnSchema = z.strictObject({
   artifacts: z.array(rehearsalArtifactSchema).max(1000).optional(),
   /** `message`: a blocking SendMessage is answered with a Message rather than the Task. */
   answer_as: z.enum(['task', 'message']).optional(),
+  /** The answer carries the images, audio and files of the previous turn's tool results (an MCP tool's) as parts. */
+  pass_tool_parts: z.boolean().optional(),
   /** Used instead of `text` when every tool call of the previous turn failed (so the answer never claims success). */
   failed_text: z.string().optional(),
   tool_calls: z.array(z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })).optional(),
