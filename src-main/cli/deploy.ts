@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { applyNotes, DeployError, deployKubernetes, parseSecretRef, versionNote, type SecretRef } from '../deploy';
+import { applyNotes, DeployError, kubernetesObjects, parseSecretRef, readDeployFormation, versionNote, writeKubernetes, type DeployFormation, type SecretRef } from '../deploy';
 import { publishedWorkspace } from '../versions';
 import { DEFAULT_IMAGE, DEFAULT_NAMESPACE, KUBE_HOST } from '../../src-shared/contract/deploy';
 import { createExposureStore, gatewayDataDir } from '../gateway';
@@ -49,14 +49,16 @@ export async function main(argv: string[]): Promise<number> {
   // Outside callers get the published version, so that is what the cluster gets (the draft when nothing is published).
   const published = await publishedWorkspace(values.workspace, join(layout().home, 'published'));
   let files: string[];
+  let formation: DeployFormation;
   try {
-    files = deployKubernetes(published?.folder ?? values.workspace, out, {
+    formation = readDeployFormation(published?.folder ?? values.workspace);
+    files = writeKubernetes(out, kubernetesObjects(formation, {
       namespace: values.namespace ?? DEFAULT_NAMESPACE,
       image: values.image ?? DEFAULT_IMAGE,
       secrets,
       exposed,
       ...(values.host ? { host: values.host } : {}),
-    });
+    }));
   } catch (err) {
     if (err instanceof DeployError) throw new UserError(err.message);
     throw err;
@@ -64,6 +66,6 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(`wrote ${files.length} files to ${out}\n`);
   if (published) process.stdout.write(`${versionNote(published.published)}\n`);
   const exposuresFile = resolve(values.data ?? gatewayDataDir(layout().home), 'exposures.json');
-  for (const note of applyNotes({ files, namespace: values.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, ...(values.host ? { host: values.host } : {}) })) process.stdout.write(`${note}\n`);
+  for (const note of applyNotes({ files, namespace: values.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, formation, ...(values.host ? { host: values.host } : {}) })) process.stdout.write(`${note}\n`);
   return 0;
 }

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { loopbackPort, parseAllowPattern } from '../../src-shared/manifest';
+import { allowList, loopbackPort, matchAllow, parseAllowPattern, sameAllowEntry, type McpServerSpec } from '../../src-shared/manifest';
 import type { DeployCapsule, DeployFormation } from './formation';
 import { CAPSULE_LABEL, GATEWAY_NAME, meta, PART_OF, type KubeObject } from './objects';
 
@@ -10,7 +10,9 @@ import { CAPSULE_LABEL, GATEWAY_NAME, meta, PART_OF, type KubeObject } from './o
 // connections only from the capsules with an edge to it (and the gateway when it is exposed).
 // A NetworkPolicy speaks addresses, not names: an allow entry naming a host by DNS name opens
 // its port to the internet outside the cluster's private ranges, and the runtime's own allow
-// list (checked before every connection) keeps to the exact host.
+// list (checked before every connection) keeps to the exact host. A remote MCP server the
+// capsule may use (its URL admitted by the allow list) is an edge of its own: its own egress
+// policy, `<capsule>-mcp-<server>`, so deleting the server takes exactly that opening away.
 
 export const GATEWAY_PORT = 8080;
 
@@ -41,6 +43,20 @@ export function externalRule(entry: string): Rule | undefined {
   return { to, ...(port !== undefined ? { ports: [tcp(port)] } : {}) };
 }
 
+/** The capsule's remote MCP servers that its allow list admits (the runtime refuses the others). */
+export function remoteMcpServers(c: DeployCapsule): McpServerSpec[] {
+  const allow = allowList(c.manifest);
+  return (c.manifest.capabilities?.mcp?.servers ?? []).filter((s) => s.url !== undefined && matchAllow(s.url, allow) !== undefined);
+}
+
+export const mcpPolicyName = (c: DeployCapsule, server: string): string => `${c.name}-mcp-${server.toLowerCase()}`;
+
+/** The egress policy that opens an allow entry of the capsule: its MCP server's own, or the capsule's. */
+export function egressPolicyOf(c: DeployCapsule, entry: string): string {
+  const server = remoteMcpServers(c).find((s) => sameAllowEntry(s.url!, entry));
+  return server ? mcpPolicyName(c, server.name) : `${c.name}-egress`;
+}
+
 const policy = (name: string, namespace: string, spec: Record<string, unknown>): KubeObject => ({
   apiVersion: 'networking.k8s.io/v1',
   kind: 'NetworkPolicy',
@@ -58,11 +74,18 @@ export function networkPolicies(f: DeployFormation, namespace: string, exposed: 
       const t = byId.get(id)!;
       rules.push({ to: [{ podSelector: selectorOf(t.name) }], ports: [tcp(t.port)] });
     }
-    for (const entry of [...edges.filter((x) => x.kind !== 'capsule').map((e) => e.allowEntry), ...(c.inferenceEndpoint ? [c.inferenceEndpoint] : [])]) {
+    const mcp = remoteMcpServers(c);
+    // An entry that is exactly a remote MCP server's URL is opened by that server's policy alone.
+    const external = edges.filter((x) => x.kind !== 'capsule' && !mcp.some((s) => sameAllowEntry(s.url!, x.allowEntry))).map((e) => e.allowEntry);
+    for (const entry of [...external, ...(c.inferenceEndpoint ? [c.inferenceEndpoint] : [])]) {
       const rule = externalRule(entry);
       if (rule) rules.push(rule);
     }
     out.push(policy(`${c.name}-egress`, namespace, { podSelector: selectorOf(c.name), policyTypes: ['Egress'], egress: rules }));
+    for (const s of mcp) {
+      const rule = externalRule(s.url!);
+      if (rule) out.push(policy(mcpPolicyName(c, s.name), namespace, { podSelector: selectorOf(c.name), policyTypes: ['Egress'], egress: [rule] }));
+    }
     const callers: DeployCapsule[] = [...new Set(f.edges.filter((e) => e.kind === 'capsule' && e.target === c.id).map((e) => e.source))].map((id) => byId.get(id)!);
     const from = callers.map((s) => ({ podSelector: selectorOf(s.name) }));
     if (exposed.has(c.id)) from.push({ podSelector: selectorOf(GATEWAY_NAME) });

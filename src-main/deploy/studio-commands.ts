@@ -6,6 +6,7 @@ import type { Handlers, StudioContext } from '../workspace';
 import { DeployError, readDeployFormation, type DeployFormation } from './formation';
 import { kubernetesFiles, kubernetesObjects, makeFolder, writeKubernetesFiles } from './index';
 import { applyNotes, versionNote } from './notes';
+import { egressPolicyOf } from './policies';
 import { publishedWorkspace } from '../versions';
 import type { SecretRef } from './objects';
 
@@ -27,7 +28,7 @@ function edgesOf(f: DeployFormation): DeployEdgeView[] {
   return f.edges.map((e) => {
     const source = byId.get(e.source)!;
     const target = e.kind === 'capsule' ? byId.get(e.target) : undefined;
-    return { source: e.source, target: e.target, allowEntry: e.allowEntry, kind: e.kind, egressPolicy: `${source.name}-egress`, ...(target ? { ingressPolicy: `${target.name}-ingress` } : {}) };
+    return { source: e.source, target: e.target, allowEntry: e.allowEntry, kind: e.kind, egressPolicy: e.kind === 'capsule' ? `${source.name}-egress` : egressPolicyOf(source, e.allowEntry), ...(target ? { ingressPolicy: `${target.name}-ingress` } : {}) };
   });
 }
 
@@ -66,9 +67,9 @@ export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pic
       throw err;
     }
   };
-  const notesFor = (o: Options, names: string[], out: string, published: PublishedView | undefined) => [
+  const notesFor = (o: Options, names: string[], out: string, published: PublishedView | undefined, formation: DeployFormation) => [
     ...(published ? [versionNote(published)] : []),
-    ...applyNotes({ files: names, namespace: o.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, ...(o.host ? { host: o.host } : {}) }),
+    ...applyNotes({ files: names, namespace: o.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, formation, ...(o.host ? { host: o.host } : {}) }),
   ];
   return {
     async 'deploy.preview'(o): Promise<DeployPreview> {
@@ -82,11 +83,11 @@ export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pic
         edges: edgesOf(formation),
         ...(problem ? { problem } : {}),
         existing: o.dir ? names.filter((n) => existsSync(join(out, n))) : [],
-        notes: files.length ? notesFor(o, names, out, published) : [],
+        notes: files.length ? notesFor(o, names, out, published, formation) : [],
       };
     },
     async 'deploy.write'(o) {
-      const { files, problem, published } = await build(o);
+      const { formation, files, problem, published } = await build(o);
       if (problem) throw new CoreError('invalid_input', problem);
       const dir = writableFolder(o.dir);
       const replaced = files.map((f) => f.name).filter((n) => existsSync(join(dir, n)));
@@ -101,7 +102,7 @@ export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pic
       }
       for (const f of files) if (f.object) kinds[f.object.kind] = (kinds[f.object.kind] ?? 0) + 1;
       const names = files.map((f) => f.name);
-      return { dir, files: names, kinds, replaced, notes: notesFor(o, names, dir, published) };
+      return { dir, files: names, kinds, replaced, notes: notesFor(o, names, dir, published, formation) };
     },
   };
 }

@@ -3,10 +3,11 @@ import { parseArguments } from './arguments';
 import { classifyFailure } from './failure';
 import type { HttpDriverOptions } from './gateway';
 import { withRetries } from './retry';
+import { toolImages } from './tool-images';
 import { AbortedError, InferenceError, type ChatMessage, type Driver, type StopReason, type ToolCall, type TurnRequest, type TurnResult } from './types';
 
 // Anthropic Messages API, streamed. Tool results go back as tool_result blocks in the user turn
-// that follows the assistant's tool_use blocks.
+// that follows the assistant's tool_use blocks, with their images as image blocks.
 
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 
@@ -25,7 +26,10 @@ export function toAnthropicMessages(messages: ChatMessage[]): Param[] {
   for (const m of messages) {
     if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
     else if (m.role === 'tool') {
-      push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
+      // A result with images (an MCP tool's) is a list of blocks: its text, then each image.
+      const images = toolImages(m.parts).map((img) => ({ type: 'image', source: img.url ? { type: 'url', url: img.url } : { type: 'base64', media_type: img.mediaType, data: img.data } }));
+      const content = images.length ? [{ type: 'text', text: m.content }, ...images] : m.content;
+      push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content, ...(m.isError ? { is_error: true } : {}) }]);
     } else {
       const blocks: Block[] = m.content ? [{ type: 'text', text: m.content }] : [];
       for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });

@@ -12,6 +12,7 @@ export * from './types';
 export { createRehearsalDriver, acknowledgement, estimateTokens, matchesWhen } from './rehearsal';
 export { createForkDriver, forkedFromLine, MAX_FORK_PREFIX, type ForkPlan } from './fork';
 export { givenEntry, givenDivergence, GIVEN_TEXT_LIMIT } from './rehearsal-given';
+export { toPart } from './rehearsal-output';
 
 export interface DriverOptions {
   /** Environment the manifest was interpolated from (keys the provider drivers may read). */

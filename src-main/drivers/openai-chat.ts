@@ -4,19 +4,31 @@ import { classifyFailure } from './failure';
 import type { HttpDriverOptions } from './gateway';
 import { deepseekModelId, planOpenAiModel } from './openai-models';
 import { withRetries } from './retry';
+import { imageUrl, toolImages } from './tool-images';
 import { AbortedError, InferenceError, type ChatMessage, type Driver, type StopReason, type ToolCall, type TurnRequest, type TurnResult } from './types';
 
 // Chat Completions, streamed: OpenAI itself, DeepSeek, and local OpenAI-compatible servers
-// (Ollama, llama.cpp server, vLLM). Tool results go back as role "tool" messages.
+// (Ollama, llama.cpp server, vLLM). Tool results go back as role "tool" messages, their images in
+// a user message after them.
 
 export type ChatKind = 'openai' | 'deepseek' | 'openai-compatible';
 
 export function toChatMessages(messages: ChatMessage[], system: string | undefined, systemRole: 'system' | 'developer'): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = system ? [{ role: systemRole, content: system }] : [];
+  // A tool message holds text only: the images of a turn's results follow its tool messages, in
+  // one user message (tool messages must come straight after the assistant's calls).
+  let images: { type: 'image_url'; image_url: { url: string } }[] = [];
+  const flushImages = () => {
+    if (images.length) out.push({ role: 'user', content: [{ type: 'text', text: 'The images the tool results above returned:' }, ...images] });
+    images = [];
+  };
   for (const m of messages) {
+    if (m.role !== 'tool') flushImages();
     if (m.role === 'user') out.push({ role: 'user', content: m.content });
-    else if (m.role === 'tool') out.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.isError ? `error: ${m.content}` : m.content });
-    else {
+    else if (m.role === 'tool') {
+      out.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.isError ? `error: ${m.content}` : m.content });
+      for (const img of toolImages(m.parts)) images.push({ type: 'image_url', image_url: { url: imageUrl(img) } });
+    } else {
       const calls = m.toolCalls ?? [];
       out.push({
         role: 'assistant',
@@ -27,6 +39,7 @@ export function toChatMessages(messages: ChatMessage[], system: string | undefin
       });
     }
   }
+  flushImages();
   return out;
 }
 

@@ -6,6 +6,7 @@ import type { HttpDriverOptions } from './gateway';
 import { openAiClient } from './openai-chat';
 import { planOpenAiModel } from './openai-models';
 import { withRetries } from './retry';
+import { imageUrl, toolImages } from './tool-images';
 import { AbortedError, InferenceError, type ChatMessage, type Driver, type ToolCall, type TurnRequest, type TurnResult } from './types';
 
 // OpenAI Responses API, streamed, for the models Chat Completions does not serve (the -pro and
@@ -16,7 +17,12 @@ export function toResponsesInput(messages: ChatMessage[]): Record<string, unknow
   const out: Record<string, unknown>[] = [];
   for (const m of messages) {
     if (m.role === 'user') out.push({ role: 'user', content: m.content });
-    else if (m.role === 'tool') out.push({ type: 'function_call_output', call_id: m.toolCallId, output: m.isError ? `error: ${m.content}` : m.content });
+    else if (m.role === 'tool') {
+      const text = m.isError ? `error: ${m.content}` : m.content;
+      // A result with images is a list of inputs: its text, then each image.
+      const images = toolImages(m.parts).map((img) => ({ type: 'input_image', image_url: imageUrl(img) }));
+      out.push({ type: 'function_call_output', call_id: m.toolCallId, output: images.length ? [{ type: 'input_text', text }, ...images] : text });
+    }
     else {
       if (m.content) out.push({ role: 'assistant', content: m.content });
       for (const c of m.toolCalls ?? []) out.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: JSON.stringify(c.arguments) });

@@ -1,3 +1,4 @@
+import type { Part } from '../../src-shared/a2a';
 import type { ChatMessage, ToolCall } from './types';
 
 // Placeholders of a rehearsal script, so a scripted answer can say what really happened rather
@@ -32,6 +33,17 @@ export function lastToolResults(messages: readonly ChatMessage[]): ToolResultLin
     // A "*" left unexpanded reached nobody: name the tool rather than the asterisk.
     return { target: typeof to === 'string' && to && to !== '*' ? to : r.name, ok: !r.isError, content: r.content };
   });
+}
+
+/** The images, audio and files of the last turn's tool results (an MCP tool's), in call order. */
+export function lastToolParts(messages: readonly ChatMessage[]): Part[] {
+  const parts: Part[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'tool') break;
+    if (m.parts) parts.unshift(...m.parts);
+  }
+  return parts;
 }
 
 const quote = (s: string) => (s.length > RESULT_QUOTE_CHARS ? `${s.slice(0, RESULT_QUOTE_CHARS)}…` : s);

@@ -3,7 +3,7 @@ import { AbortedError, InferenceError, type Driver, type ToolCall, type TurnRequ
 import { pause } from './retry';
 import { givenDivergence, latestToolResults } from './rehearsal-given';
 import { matchesMessage, sampleOf, toArtifact, toPart } from './rehearsal-output';
-import { answersWithFailedText, fillArguments, scriptedText } from './rehearsal-text';
+import { answersWithFailedText, fillArguments, lastToolParts, scriptedText } from './rehearsal-text';
 
 // The embedded default driver: deterministic and offline. Without a script it acknowledges the
 // task by quoting its text (or, for a capsule with an output contract, answers a sample of its
@@ -109,6 +109,10 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
     if (turn?.answer_as) result.answerAs = turn.answer_as;
     // A Message reply carries the turn's artifacts as its own parts: a Message has no artifacts.
     if (turn?.answer_as === 'message' && turn.artifacts?.length) result.parts = turn.artifacts.flatMap((a) => a.parts.map(toPart));
+    if (turn?.pass_tool_parts) {
+      const passed = lastToolParts(req.messages);
+      if (passed.length) result.parts = [...(result.parts ?? []), ...passed];
+    }
     return result;
   };
 

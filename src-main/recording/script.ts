@@ -1,4 +1,4 @@
-import type { Manifest, RehearsalTurn } from '../../src-shared/manifest';
+import type { Manifest, RehearsalMcpCall, RehearsalTurn } from '../../src-shared/manifest';
 import { givenEntry } from '../drivers';
 import type { RecordedTask, RecordedTurn } from './tasks';
 
@@ -85,5 +85,29 @@ export function scriptFromTasks(tasks: readonly RecordedTask[], opts: ScriptOpti
     seen.set(task.text, task);
     replies.push({ when: exactWhen(task.text), turns });
   }
-  return { script: { recorded_from: opts.sessionId, delay_ms: 0, replies }, notes };
+  const mcpCalls = recordedMcpCalls(tasks, notes);
+  return { script: { recorded_from: opts.sessionId, delay_ms: 0, replies, ...(mcpCalls.length ? { mcp_calls: mcpCalls } : {}) }, notes };
+}
+
+/** The most recorded MCP calls one script holds (the manifest schema's bound). */
+const MAX_MCP_CALLS = 10_000;
+
+/** What the MCP servers answered in these tasks, each distinct answer once, in the order given. */
+function recordedMcpCalls(tasks: readonly RecordedTask[], notes: string[]): RehearsalMcpCall[] {
+  const out: RehearsalMcpCall[] = [];
+  const seen = new Set<string>();
+  for (const task of tasks) {
+    for (const c of task.mcpCalls) {
+      const call: RehearsalMcpCall = { server: c.server, tool: c.tool, arguments: c.arguments, ok: c.ok, result: c.result, ...(c.parts ? { parts: c.parts } : {}) };
+      const key = JSON.stringify(call);
+      if (seen.has(key)) continue;
+      if (out.length >= MAX_MCP_CALLS) {
+        notes.push(`more than ${MAX_MCP_CALLS} distinct MCP calls were recorded; the replay answers the first ${MAX_MCP_CALLS}`);
+        return out;
+      }
+      seen.add(key);
+      out.push(call);
+    }
+  }
+  return out;
 }

@@ -2,6 +2,8 @@
 // given, every model turn (text, tool calls, tokens, time) with the tool results that followed,
 // the delegations it made, and how it ended. Pure: trace lines in, records out.
 
+import type { RehearsalPart } from '../../src-shared/manifest';
+
 type Line = Record<string, any>;
 
 export interface RecordedToolCall {
@@ -25,6 +27,17 @@ export interface RecordedTurn {
   results: string[];
 }
 
+/** An MCP tool call and what the server answered (tool_call and tool_result lines naming an mcp_server). */
+export interface RecordedMcpCall {
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  ok: boolean;
+  result: string;
+  /** The result's images, audio and files, when its line kept them. */
+  parts?: RehearsalPart[];
+}
+
 export interface RecordedDelegation {
   to: string;
   capsule: string;
@@ -41,6 +54,8 @@ export interface RecordedTask {
   traceparent?: string;
   turns: RecordedTurn[];
   delegations: RecordedDelegation[];
+  /** The MCP tool calls the task made, in the order they were answered. */
+  mcpCalls: RecordedMcpCall[];
   exitStatus?: string;
   answer?: string;
   /** task_failed: why (an inference error becomes a scripted error turn). */
@@ -85,6 +100,8 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
   if (fork && typeof fork === 'object' && str(fork.session_id)) session.forkedFrom = { sessionId: str(fork.session_id), taskId: str(fork.task_id), turn: Number(fork.turn) || 1, ...(str(fork.message_id) ? { messageId: str(fork.message_id) } : {}) };
   const byId = new Map<string, RecordedTask>();
   const callsById = new Map<string, { task: RecordedTask; turn: RecordedTurn; index: number }>();
+  // task/call id -> the arguments of an MCP tool call, until its result line comes.
+  const mcpCalls = new Map<string, Record<string, unknown>>();
   for (const l of lines) {
     const id = str(l.task_id);
     if (!id) continue;
@@ -92,7 +109,7 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
     if (l.event_type === 'a2a_task_received') {
       // A second one is the answer to a request_input wait: it reaches the model as a tool result.
       if (t) continue;
-      t = { taskId: id, contextId: str(l.context_id), ...(l.message_id ? { messageId: str(l.message_id) } : {}), text: str(l.text), ...(l.traceparent ? { traceparent: str(l.traceparent) } : {}), turns: [], delegations: [], divergences: [] };
+      t = { taskId: id, contextId: str(l.context_id), ...(l.message_id ? { messageId: str(l.message_id) } : {}), text: str(l.text), ...(l.traceparent ? { traceparent: str(l.traceparent) } : {}), turns: [], delegations: [], mcpCalls: [], divergences: [] };
       byId.set(id, t);
       session.tasks.push(t);
       continue;
@@ -114,9 +131,18 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
         t.turns.push(turn);
         break;
       }
+      case 'tool_call':
+        if (str(l.mcp_server) && str(l.mcp_tool)) mcpCalls.set(`${id}/${str(l.call_id)}`, l.arguments && typeof l.arguments === 'object' ? l.arguments : {});
+        break;
       case 'tool_result': {
-        const at = callsById.get(`${id}/${str(l.call_id)}`);
+        const key = `${id}/${str(l.call_id)}`;
+        const at = callsById.get(key);
         if (at) at.turn.results[at.index] = str(l.result);
+        const args = mcpCalls.get(key);
+        if (args) {
+          const parts = Array.isArray(l.result_parts) ? (l.result_parts as RehearsalPart[]) : undefined;
+          t.mcpCalls.push({ server: str(l.mcp_server), tool: str(l.mcp_tool), arguments: args, ok: l.ok !== false, result: str(l.result), ...(parts ? { parts } : {}) });
+        }
         break;
       }
       case 'breakpoint_resumed': {

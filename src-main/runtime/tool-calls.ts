@@ -52,7 +52,7 @@ export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskR
   const ctx = toolContext(task);
   const fieldsOf = (c: ToolCall) => tools.find((t) => t.spec.name === c.name)?.traceFields ?? {};
   for (const c of calls) task.trace({ event_type: 'tool_call', call_id: c.id, name: c.name, ...fieldsOf(c), arguments: c.arguments });
-  const traced = calls.map((c) => ({ ...fieldsOf(c) }) as Record<string, string | number | boolean>);
+  const traced = calls.map((c) => ({ ...fieldsOf(c) }) as Record<string, unknown>);
   const outcomes = await Promise.all(calls.map((c, i) => runOne(c, tools, { ...ctx, callId: c.id, traceResult: (fields) => Object.assign(traced[i], fields) })));
   const messages: ChatMessage[] = [];
   for (let i = 0; i < calls.length; i++) {

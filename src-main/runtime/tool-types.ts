@@ -22,7 +22,7 @@ export interface ToolContext {
   /** Appends to the session trace (session_id, task_id and ts are filled in). */
   trace(event: { event_type: string } & Record<string, unknown>): void;
   /** Adds fields to this call's tool_result trace line (a delegation names the peer task it made). */
-  traceResult?(fields: Record<string, string | number | boolean>): void;
+  traceResult?(fields: Record<string, unknown>): void;
   /** Registers work in flight; the returned function unregisters it when the work ends. */
   track(work: InFlightWork): () => void;
   /** Pauses before a delegation when a breakpoint is set on its edge (TaskRun.pauseAt). */

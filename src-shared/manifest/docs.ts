@@ -6,6 +6,17 @@ const TURN = 'inference.rehearsal.replies[].turns[]';
 const ARTIFACT = `${TURN}.artifacts[]`;
 const PART = `${ARTIFACT}.parts[]`;
 
+/** The keys of one scripted part (an artifact's, or a recorded MCP result's), under `at`. */
+const partDocs = (at: string): Record<string, string> => ({
+  [`${at}.text`]: 'A text part.',
+  [`${at}.data`]: 'A data part: any JSON value.',
+  [`${at}.bytes`]: "A file part: the file's content as base64.",
+  [`${at}.url`]: 'A file part by reference: its URL.',
+  [`${at}.media_type`]: 'The media type, e.g. "application/pdf".',
+  [`${at}.filename`]: 'The file name shown for a file part.',
+  [`${at}.metadata`]: 'Free metadata sent with the part.',
+});
+
 export const MANIFEST_DOCS: Readonly<Record<string, string>> = {
   name: "The capsule's name: letters, digits, dot, dash or underscore (at most 63). Other capsules and the gateway address it by this name.",
   version: 'The version of this capsule, as text (quote it: "0.1.0").',
@@ -35,6 +46,14 @@ export const MANIFEST_DOCS: Readonly<Record<string, string>> = {
   'inference.rehearsal': 'The script the rehearsal driver plays instead of a model (offline, no key).',
   'inference.rehearsal.delay_ms': 'A pause before every scripted turn, in milliseconds.',
   'inference.rehearsal.recorded_from': 'The session this script was made from; a task it has no reply for is traced as a divergence.',
+  'inference.rehearsal.mcp_calls': 'Recorded MCP tool calls answered in place of the servers (no server is started); a script made from a recording has them.',
+  'inference.rehearsal.mcp_calls[].server': 'The MCP server the call went to (its name in capabilities.mcp.servers).',
+  'inference.rehearsal.mcp_calls[].tool': "The server's own name of the tool.",
+  'inference.rehearsal.mcp_calls[].arguments': 'The arguments of the call; a call with other arguments has no recorded answer.',
+  'inference.rehearsal.mcp_calls[].ok': 'false when the call failed (result is then what the model read of the failure).',
+  'inference.rehearsal.mcp_calls[].result': 'The text the model read.',
+  'inference.rehearsal.mcp_calls[].parts': 'Images, audio or files of the result, each with exactly one of bytes (base64) or url.',
+  ...partDocs('inference.rehearsal.mcp_calls[].parts[]'),
   'inference.rehearsal.replies': 'Scripted replies, tried in order; the first whose conditions match the task plays.',
   'inference.rehearsal.replies[].when': 'A case-insensitive piece of the task text, or /regex/; absent matches any task.',
   'inference.rehearsal.replies[].message_id': "Matches a task whose first message's messageId starts with this.",
@@ -47,18 +66,13 @@ export const MANIFEST_DOCS: Readonly<Record<string, string>> = {
   [`${ARTIFACT}.name`]: "The artifact's name.",
   [`${ARTIFACT}.description`]: 'What the artifact holds.',
   [`${ARTIFACT}.parts`]: "The artifact's parts (at least one).",
-  [`${PART}.text`]: 'A text part.',
-  [`${PART}.data`]: 'A data part: any JSON value.',
-  [`${PART}.bytes`]: "A file part: the file's content as base64.",
-  [`${PART}.url`]: 'A file part by reference: its URL.',
-  [`${PART}.media_type`]: 'The media type, e.g. "application/pdf".',
-  [`${PART}.filename`]: 'The file name shown for a file part.',
-  [`${PART}.metadata`]: 'Free metadata sent with the part.',
+  ...partDocs(PART),
   [`${ARTIFACT}.append`]: 'true: these parts extend the artifact with the same id sent before.',
   [`${ARTIFACT}.last_chunk`]: 'false when more chunks of this artifact follow (true by default).',
   [`${ARTIFACT}.delay_ms`]: 'A pause before this artifact goes out, in milliseconds.',
   [`${ARTIFACT}.metadata`]: 'Free metadata sent with the artifact.',
   [`${TURN}.answer_as`]: 'task (default) or message: a blocking SendMessage is answered with a Message instead of the Task.',
+  [`${TURN}.pass_tool_parts`]: "true: the answer carries the images, audio and files of the previous turn's tool results (an MCP tool's) as parts.",
   [`${TURN}.failed_text`]: 'Used instead of `text` when every tool call of the previous turn failed. When those were all the task\'s delegations, the task then fails, its status naming each failed delegation.',
   [`${TURN}.tool_calls`]: 'Tool calls the turn makes (delegations, shell commands).',
   [`${TURN}.tool_calls[].name`]: 'The tool to call.',

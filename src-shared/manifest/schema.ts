@@ -61,6 +61,8 @@ export const rehearsalTurnSchema = z.strictObject({
   artifacts: z.array(rehearsalArtifactSchema).max(1000).optional(),
   /** `message`: a blocking SendMessage is answered with a Message rather than the Task. */
   answer_as: z.enum(['task', 'message']).optional(),
+  /** The answer carries the images, audio and files of the previous turn's tool results (an MCP tool's) as parts. */
+  pass_tool_parts: z.boolean().optional(),
   /** Used instead of `text` when every tool call of the previous turn failed (so the answer never claims success). */
   failed_text: z.string().optional(),
   tool_calls: z.array(z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })).optional(),
@@ -74,6 +76,21 @@ export const rehearsalTurnSchema = z.strictObject({
   stream: z.strictObject({ frames: z.number().int().positive().max(10_000_000), per_second: z.number().int().positive().max(1_000_000) }).optional(),
   /** In a script made from a recording: the tool results this turn followed there; others are traced as a divergence. */
   given: z.array(z.string()).optional(),
+});
+
+/**
+ * One recorded MCP tool call (a script made from a recording): what the server answered to this
+ * tool and these arguments. A script that has them plays MCP calls back; no server is started.
+ */
+export const rehearsalMcpCallSchema = z.strictObject({
+  server: z.string().min(1),
+  tool: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  /** false: the call failed, and `result` is what the model read of the failure. */
+  ok: z.boolean().default(true),
+  result: z.string(),
+  /** Images, audio and files of the result (bytes or url), as the model was handed them. */
+  parts: z.array(rehearsalPartSchema).max(64).optional(),
 });
 
 export const rehearsalSchema = z.strictObject({
@@ -93,6 +110,11 @@ export const rehearsalSchema = z.strictObject({
       }),
     )
     .default([]),
+  /**
+   * Recorded MCP tool calls, answered in place of the servers. A script with these, or one made
+   * from a recording (`recorded_from`), starts no MCP server: a call it has no answer for fails.
+   */
+  mcp_calls: z.array(rehearsalMcpCallSchema).max(10_000).optional(),
 });
 
 export const harnessSchema = z.strictObject({
@@ -211,6 +233,7 @@ export type Manifest = z.infer<typeof manifestSchema>;
 export type RehearsalTurn = z.infer<typeof rehearsalTurnSchema>;
 export type RehearsalArtifact = z.infer<typeof rehearsalArtifactSchema>;
 export type RehearsalPart = z.infer<typeof rehearsalPartSchema>;
+export type RehearsalMcpCall = z.infer<typeof rehearsalMcpCallSchema>;
 export type HarnessSpec = z.infer<typeof harnessSchema>;
 export type McpServerSpec = z.infer<typeof mcpServerSchema>;
 

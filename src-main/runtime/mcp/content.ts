@@ -1,4 +1,5 @@
 import type { Part } from '../../../src-shared/a2a';
+import type { RehearsalPart } from '../../../src-shared/manifest';
 
 // A tool result from an MCP server, turned into what the model reads (text, bounded) and the
 // parts a driver may pass on (images, audio and embedded resources, each bounded). The server's
@@ -66,4 +67,22 @@ export function resultContent(content: unknown, structured?: unknown): ResultCon
 export function cut(text: string): string {
   if (text.length <= MAX_RESULT_TEXT) return text;
   return `${text.slice(0, MAX_RESULT_TEXT)}\n[… ${text.length - MAX_RESULT_TEXT} more characters cut: a tool result is at most ${MAX_RESULT_TEXT} characters]`;
+}
+
+/** The most base64 of one result's parts its tool_result line keeps, so a rehearsal can hand them on again. */
+export const MAX_RECORDED_PARTS_CHARS = 512 * 1024;
+
+/**
+ * A result's parts as its trace line records them (the rehearsal script's part shape), or
+ * undefined when they are over MAX_RECORDED_PARTS_CHARS together: a replay then has the text only.
+ */
+export function recordedParts(parts: readonly Part[]): RehearsalPart[] | undefined {
+  let chars = 0;
+  const out: RehearsalPart[] = [];
+  for (const p of parts) {
+    chars += (p.raw ?? p.url ?? '').length;
+    if (chars > MAX_RECORDED_PARTS_CHARS) return undefined;
+    out.push({ ...(p.raw !== undefined ? { bytes: p.raw } : { url: p.url }), ...(p.mediaType ? { media_type: p.mediaType } : {}), ...(p.filename ? { filename: p.filename } : {}) });
+  }
+  return out;
 }

@@ -2,4 +2,5 @@
 export { createMcpToolbox, type McpToolbox, type McpToolboxDeps } from './toolbox';
 export { McpCallError, DEFAULT_MCP_LIMITS, type McpLimits } from './connection';
 export { modelToolNames } from './names';
-export { resultContent, MAX_RESULT_TEXT, MAX_BINARY_BYTES } from './content';
+export { resultContent, recordedParts, MAX_RESULT_TEXT, MAX_BINARY_BYTES } from './content';
+export { createMcpPlayback, playsBackMcp } from './playback';

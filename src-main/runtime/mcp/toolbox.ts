@@ -1,7 +1,7 @@
 import { durationMs, type McpServerSpec } from '../../../src-shared/manifest';
 import type { ResidueItem, Tool, ToolOutcome } from '../tool-types';
 import { McpCallError, McpServerConnection, type McpLimits } from './connection';
-import { resultContent } from './content';
+import { recordedParts, resultContent } from './content';
 import { modelToolNames } from './names';
 
 // The MCP tools of a session: one connection per server of capabilities.mcp.servers, started
@@ -52,7 +52,9 @@ function mcpTool(conn: McpServerConnection, spec: McpServerSpec, modelName: stri
       try {
         const result = await conn.call(tool.name, args, call.signal, timeoutMs);
         const { text, parts } = resultContent(result.content, result.structuredContent);
-        ctx.traceResult?.({ duration_ms: Date.now() - started, bytes: Buffer.byteLength(text), ...(parts.length ? { parts: parts.length } : {}) });
+        // The parts are kept in the trace (when not too big) so a rehearsal hands them on again.
+        const kept = parts.length ? recordedParts(parts) : undefined;
+        ctx.traceResult?.({ duration_ms: Date.now() - started, bytes: Buffer.byteLength(text), ...(parts.length ? { parts: parts.length } : {}), ...(kept ? { result_parts: kept } : {}) });
         if (result.isError) return { ok: false, error: `MCP tool ${spec.name}/${tool.name} failed: ${text}` };
         return { ok: true, content: text, ...(parts.length ? { parts } : {}) };
       } catch (err) {

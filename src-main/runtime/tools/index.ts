@@ -9,7 +9,7 @@ import { createShellRegistry, type ShellRegistry } from './shell-work';
 import { runningFormation } from './formation-running';
 import { recordsLayout } from '../layout';
 import { residueKey } from '../../../src-shared/residue';
-import { createMcpToolbox } from '../mcp';
+import { createMcpPlayback, createMcpToolbox, playsBackMcp } from '../mcp';
 
 type TraceFn = (event: { event_type: string } & Record<string, unknown>) => void;
 
@@ -93,16 +93,18 @@ export function createSessionToolkit(deps: Omit<SessionToolDeps, 'shell'> & { ex
   const own = createSessionTools({ ...deps, formation, shell }).filter((t) => !extra.some((e) => e.spec.name === t.spec.name));
   const servers = deps.manifest.capabilities?.mcp?.servers ?? [];
   let trace: TraceFn = () => {};
-  const mcp = servers.length
-    ? createMcpToolbox({
+  const mcp = !servers.length
+    ? undefined
+    : playsBackMcp(deps.manifest)
+      ? createMcpPlayback({ servers, calls: deps.manifest.inference.rehearsal?.mcp_calls ?? [] })
+      : createMcpToolbox({
         servers,
         folder: dirname(deps.manifestPath),
         env: deps.env ?? process.env,
         // Read at each request: a running session's allow list can change (Session.updatePolicy).
         allow: () => deps.manifest.capabilities?.network?.allow ?? [],
         trace: (event) => trace(event),
-      })
-    : undefined;
+      });
   return {
     tools: [...extra, ...own],
     ...(mcp ? { moreTools: (signal: AbortSignal) => mcp.tools(signal) } : {}),
