@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { Message, StreamResponse, Task } from '../../src-shared/a2a';
 import { parseResidueList, residueOfTask, type ResidueItem } from '../../src-shared/residue';
+import { decodeAnswer, MAX_ANSWER_BYTES, readBounded, requestBody, sendResultShape, shapedAs, taskPageShape, taskShape } from '../peer/jsonrpc';
 import { readSse } from './stream/sse-reader';
 
-// The one JSON-RPC client the CLI and the Studio use to reach a session's door, as any A2A client
-// would. It is not the peer client: that one speaks for a capsule (network policy, peer header,
-// trace); this one speaks for the person at the terminal or in the Studio. Every answer is
+// The JSON-RPC client the CLI and the Studio's core use to reach a session's door, as any A2A
+// client would, over the wire shared with the peer client (peer/jsonrpc.ts). It is not the peer
+// client: that one speaks for a capsule (network policy, peer header, trace); this one speaks for
+// the person at the terminal or in the Studio. Every answer is
 // checked before it is believed, and one error type says what went wrong:
 //  - `unreachable`: nothing answered (refused, timed out);
 //  - `bad_answer`: something answered, but not JSON-RPC;
@@ -38,17 +40,7 @@ export interface DoorCallOptions {
   timeoutMs?: number;
 }
 
-/** The longest answer read from a door (its own request limit is 1 MiB; answers carry history). */
-const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 10_000;
-
-const envelope = z.object({
-  jsonrpc: z.literal('2.0'),
-  result: z.unknown().optional(),
-  error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
-});
-
-let nextId = 1;
 
 const headers = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 
@@ -72,7 +64,7 @@ async function post(url: string, method: string, params: unknown, opts: DoorCall
     return await fetch(url, {
       method: 'POST',
       headers: { ...headers, ...extra },
-      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+      body: requestBody(method, params),
       signal,
     });
   } catch (err) {
@@ -86,59 +78,31 @@ async function post(url: string, method: string, params: unknown, opts: DoorCall
 }
 
 function decode(url: string, status: number, text: string): unknown {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new DoorError('bad_answer', `the door at ${url} answered HTTP ${status} without JSON-RPC`, url);
-  }
-  const env = envelope.safeParse(json);
-  if (!env.success) throw new DoorError('bad_answer', `the door at ${url} answered HTTP ${status} with something that is not JSON-RPC 2.0`, url);
-  const { error, result } = env.data;
-  if (error) throw new DoorError('rpc', `${error.message} (${error.code})`, url, error.code, error.data);
-  return result;
+  const answer = decodeAnswer(text);
+  if (answer.ok) return answer.result;
+  if ('error' in answer) throw new DoorError('rpc', `${answer.error.message} (${answer.error.code})`, url, answer.error.code, answer.error.data);
+  throw new DoorError('bad_answer', answer.notRpc === 'not_json' ? `the door at ${url} answered HTTP ${status} without JSON-RPC` : `the door at ${url} answered HTTP ${status} with something that is not JSON-RPC 2.0`, url);
 }
 
 /** One JSON-RPC call; resolves with `result`, throws DoorError. */
 export async function callDoor(url: string, method: string, params: unknown, opts: DoorCallOptions = {}): Promise<unknown> {
   const res = await post(url, method, params, opts);
-  return decode(url, res.status, await readBounded(url, res));
+  return decode(url, res.status, await readAnswer(url, res));
 }
 
 /** The answer's body as text, refused past MAX_ANSWER_BYTES whether or not it said its length. */
-async function readBounded(url: string, res: Response): Promise<string> {
-  const tooBig = () => new DoorError('bad_answer', `the door at ${url} answered more than ${MAX_ANSWER_BYTES} bytes`, url);
-  if (Number(res.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooBig();
-  }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > MAX_ANSWER_BYTES) {
-        await res.body.cancel().catch(() => undefined);
-        throw tooBig();
-      }
-      chunks.push(chunk);
-    }
-  } catch (err) {
-    if (err instanceof DoorError) throw err;
-    throw new DoorError('unreachable', `the door at ${url} broke off its answer (${(err as Error).message})`, url);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+const readAnswer = (url: string, res: Response): Promise<string> =>
+  readBounded(res, {
+    tooBig: () => new DoorError('bad_answer', `the door at ${url} answered more than ${MAX_ANSWER_BYTES} bytes`, url),
+    broken: (err) => new DoorError('unreachable', `the door at ${url} broke off its answer (${err.message})`, url),
+  });
 
-const taskShape = z.looseObject({ id: z.string().min(1), status: z.looseObject({ state: z.string() }) });
-const sendShape = z.union([z.looseObject({ task: taskShape }), z.looseObject({ message: z.looseObject({ parts: z.array(z.unknown()) }) })]);
 const stopShape = z.looseObject({ session_id: z.string(), canceled: z.array(z.string()).max(100_000), residue: z.unknown() });
 
 function shaped<T>(schema: z.ZodType, value: unknown, url: string, what: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new DoorError('bad_answer', `the door at ${url} answered ${what} in an unexpected shape`, url);
-  return r.data as T;
+  const r = shapedAs<T>(schema, value);
+  if (r === undefined) throw new DoorError('bad_answer', `the door at ${url} answered ${what} in an unexpected shape`, url);
+  return r;
 }
 
 export interface SendParams {
@@ -155,20 +119,19 @@ export interface StopAnswer {
 
 export const door = {
   async sendMessage(url: string, params: SendParams, opts?: DoorCallOptions): Promise<{ task?: Task; message?: Message }> {
-    return shaped(sendShape, await callDoor(url, 'SendMessage', params, opts), url, 'SendMessage');
+    return shaped(sendResultShape, await callDoor(url, 'SendMessage', params, opts), url, 'SendMessage');
   },
   async getTask(url: string, id: string, historyLength?: number, opts?: DoorCallOptions): Promise<Task> {
     return shaped(taskShape, await callDoor(url, 'GetTask', { id, ...(historyLength !== undefined ? { historyLength } : {}) }, opts), url, 'GetTask');
   },
   async listTasks(url: string, pageSize = 100, opts?: DoorCallOptions): Promise<Task[]> {
-    const answer = shaped<{ tasks?: Task[] }>(z.looseObject({ tasks: z.array(taskShape).optional() }), await callDoor(url, 'ListTasks', { pageSize }, opts), url, 'ListTasks');
+    const answer = shaped<{ tasks?: Task[] }>(taskPageShape, await callDoor(url, 'ListTasks', { pageSize }, opts), url, 'ListTasks');
     return answer.tasks ?? [];
   },
   /** One ListTasks page (newest first) and the token of the next ("" on the last). */
   async listTaskPage(url: string, params: { pageSize?: number; pageToken?: string; includeArtifacts?: boolean; historyLength?: number }, opts?: DoorCallOptions): Promise<{ tasks: Task[]; nextPageToken: string }> {
-    const shape = z.looseObject({ tasks: z.array(taskShape).max(100), nextPageToken: z.string().optional() });
-    const answer = shaped<{ tasks: Task[]; nextPageToken?: string }>(shape, await callDoor(url, 'ListTasks', params, opts), url, 'ListTasks');
-    return { tasks: answer.tasks, nextPageToken: answer.nextPageToken ?? '' };
+    const answer = shaped<{ tasks?: Task[]; nextPageToken?: string }>(taskPageShape, await callDoor(url, 'ListTasks', params, opts), url, 'ListTasks');
+    return { tasks: answer.tasks ?? [], nextPageToken: answer.nextPageToken ?? '' };
   },
   /** CancelTask: the canceled task and its residue. A task that already ended throws DoorError code -32002. */
   async cancelTask(url: string, id: string, opts?: DoorCallOptions): Promise<{ task: Task; residue: ResidueItem[] }> {
@@ -207,7 +170,7 @@ async function* stream(url: string, method: string, params: unknown, opts: Strea
     throw new DoorError('unreachable', `the door at ${url} is closing or busy (HTTP 503)`, url);
   }
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    decode(url, res.status, await readBounded(url, res));
+    decode(url, res.status, await readAnswer(url, res));
     throw new DoorError('bad_answer', `the door at ${url} answered ${method} without a stream`, url);
   }
   if (!res.body) return;

@@ -1,4 +1,5 @@
 import { artifactTo03, messageTo03, messageTo10, statusTo03, taskTo03 } from '../../src-shared/a2a';
+import { METHODS_03_TO_10 } from '../peer';
 
 // A2A 0.3 compatibility (opt-in per exposure): 0.3 method names and `kind` shapes (mapped in
 // src-shared/a2a/compat03) translated to the 1.0 door and back: `final` on status updates,
@@ -7,13 +8,7 @@ import { artifactTo03, messageTo03, messageTo10, statusTo03, taskTo03 } from '..
 type Obj = Record<string, any>;
 
 /** 0.3 method -> 1.0 method the door answers. */
-export const METHODS_03: Record<string, string> = {
-  'message/send': 'SendMessage',
-  'message/stream': 'SendStreamingMessage',
-  'tasks/get': 'GetTask',
-  'tasks/cancel': 'CancelTask',
-  'tasks/resubscribe': 'SubscribeToTask',
-};
+export const METHODS_03 = METHODS_03_TO_10;
 export const EXTENDED_CARD_03 = 'agent/getAuthenticatedExtendedCard';
 export const is03Method = (m: string) => m in METHODS_03 || m === EXTENDED_CARD_03;
 

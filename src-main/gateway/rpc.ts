@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2AError, methodNotFound, type JsonRpcId } from '../../src-shared/a2a';
 import { checkAccepts } from '../door';
+import { decodeAnswer, readRequest } from '../peer';
 import { card03 } from './cards';
 import { envelopeTo03, EXTENDED_CARD_03, is03Method, METHODS_03, paramsTo10 } from './compat03';
 import { answerHeaders, forwardToDoor } from './forward';
@@ -40,17 +41,6 @@ function taskIdOf(method: string, params: any): string | undefined {
 
 const STREAMING = new Set(['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe']);
 
-function envelopeOf(raw: string): { id: JsonRpcId; method: string; params: any } | undefined {
-  try {
-    const env = JSON.parse(raw);
-    if (!env || typeof env !== 'object' || typeof env.method !== 'string') return undefined;
-    const id = typeof env.id === 'string' || typeof env.id === 'number' ? env.id : null;
-    return { id, method: env.method, params: env.params };
-  } catch {
-    return undefined;
-  }
-}
-
 const sendJson = (reply: FastifyReply, body: unknown, headers: Record<string, string> = {}) =>
   reply.code(200).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
 
@@ -62,7 +52,7 @@ const errorOut = (reply: FastifyReply, id: JsonRpcId, method: string, err: A2AEr
 export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
   const { req, reply, exposure, capsule } = call;
   const raw = typeof req.body === 'string' ? req.body : '';
-  const env = envelopeOf(raw);
+  const env = readRequest(raw);
   const method = env?.method ?? '(unreadable)';
   let body = raw;
   let version: string | undefined;
@@ -121,11 +111,9 @@ export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
   const text = await res.text();
   let outcome = res.ok ? 'ok' : `http ${res.status}`;
   let out = text;
-  try {
-    const parsed = JSON.parse(text);
-    if (parsed?.error) outcome = `error ${parsed.error.code}`;
-    if (compat) out = JSON.stringify(envelopeTo03(parsed, method));
-  } catch {}
+  const answer = decodeAnswer(text);
+  if (!answer.ok && 'error' in answer) outcome = `error ${answer.error.code}`;
+  if (compat && !(!answer.ok && 'notRpc' in answer)) out = JSON.stringify(envelopeTo03(JSON.parse(text), method));
   if (STREAMING.has(method) && outcome === 'ok') outcome = 'stream';
   reply.code(res.status).headers(headers).send(out);
   return { method, status: res.status, outcome };

@@ -187,4 +187,21 @@ describe('peer client', () => {
     expect(notFound.reason).toBe('rpc_error');
     expect(notFound.detail.code).toBe(-32001);
   });
+
+  it('reads a peer answer up to a bound: a peer that answers without end fails that call, not the process', async () => {
+    // A valid JSON-RPC answer whose artifact is 20 MiB, streamed without a length.
+    const huge = await place((_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"jsonrpc":"2.0","id":${body.id},"result":{"id":"tsk_1","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"`);
+      const chunk = 'x'.repeat(1024 * 1024);
+      for (let i = 0; i < 20; i++) res.write(chunk);
+      res.end('"}}}');
+    });
+    const { c } = client([`localhost:${huge.port}`]);
+    const err = await c.getTask(huge.url, 'tsk_1').catch((e) => e);
+    expect(err).toBeInstanceOf(PeerError);
+    expect(err.reason).toBe('bad_response');
+    expect(err.message).toContain('more than');
+  });
 });
+

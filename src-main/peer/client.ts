@@ -3,6 +3,7 @@ import { PEER_HEADER, type AgentCard, type Message, type Task } from '../../src-
 import { PeerError, PolicyRefusal } from './errors';
 import { checkTarget, type PolicyVerdict } from './policy';
 import { fetchGuarded } from './guarded-fetch';
+import { decodeAnswer, readBounded, requestBody, sendResultShape, shapedAs, taskShape } from './jsonrpc';
 import { dialectOfCard, METHODS_TO_03, paramsTo03, resultTo10, type Dialect } from './v03';
 
 // The one outgoing A2A client every capsule uses on a model's behalf. Every place it is about to
@@ -54,20 +55,11 @@ export interface PeerClient {
   fetchCard(url: string, opts?: PeerCallOptions): Promise<AgentCard>;
 }
 
-const rpcEnvelope = z.object({
-  jsonrpc: z.literal('2.0'),
-  result: z.unknown().optional(),
-  error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
-});
-const taskShape = z.looseObject({ id: z.string().min(1), status: z.looseObject({ state: z.string() }) });
-const messageShape = z.looseObject({ messageId: z.string(), role: z.string(), parts: z.array(z.unknown()) });
-const sendResult = z.union([z.object({ task: taskShape }), z.object({ message: messageShape })]);
 const cardShape = z.looseObject({ name: z.string(), version: z.string().optional(), supportedInterfaces: z.array(z.unknown()).optional() });
 
 export function createPeerClient(opts: PeerClientOptions): PeerClient {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxRedirects = opts.maxRedirects ?? 5;
-  let rpcId = 0;
 
   const dialects = new Map<string, Dialect>(); // by peer URL, once its card was read
 
@@ -103,19 +95,19 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
   }
 
   async function rpc(url: string, method: string, params: unknown, call: PeerCallOptions = {}, dialect?: Dialect): Promise<unknown> {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params });
-    const res = await request(url, { method: 'POST', body }, call, dialect);
-    const text = await res.text().catch(() => '');
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new PeerError('http_error', `${url} answered HTTP ${res.status} with no JSON-RPC body`, { url, status: res.status });
+    const res = await request(url, { method: 'POST', body: requestBody(method, params) }, call, dialect);
+    // A peer is anyone the allow list names: its answer is read up to a bound, never whole.
+    const text = await readBounded(res, {
+      tooBig: () => new PeerError('bad_response', `${url} answered more than the bytes a peer may send`, { url, status: res.status }),
+      broken: (err) => networkError(url, err, call.signal),
+    });
+    const answer = decodeAnswer(text);
+    if (!answer.ok && 'notRpc' in answer) {
+      if (answer.notRpc === 'not_json') throw new PeerError('http_error', `${url} answered HTTP ${res.status} with no JSON-RPC body`, { url, status: res.status });
+      throw new PeerError('bad_response', `${url} answered something that is not JSON-RPC 2.0`, { url, status: res.status });
     }
-    const env = rpcEnvelope.safeParse(json);
-    if (!env.success) throw new PeerError('bad_response', `${url} answered something that is not JSON-RPC 2.0`, { url, status: res.status });
-    const { error, result } = env.data;
-    if (error) {
+    if (!answer.ok) {
+      const { error } = answer;
       const detail = { url, status: res.status, code: error.code, data: error.data };
       if (res.status === 403 && error.message.startsWith('peer_not_accepted')) {
         throw new PeerError('peer_not_accepted', `${url} does not take tasks from other capsules (${error.message})`, detail);
@@ -123,7 +115,7 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
       throw new PeerError('rpc_error', `${method} failed at ${url}: ${error.code} ${error.message}`, detail);
     }
     if (!res.ok) throw new PeerError('http_error', `${url} answered HTTP ${res.status}`, { url, status: res.status });
-    return result;
+    return answer.result;
   }
 
   const call03 = async (url: string, method: string, params: Record<string, any>, call: PeerCallOptions) =>
@@ -172,14 +164,14 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
   }
 
   const parse = <T>(schema: z.ZodType, value: unknown, url: string, what: string): T => {
-    const r = schema.safeParse(value);
-    if (!r.success) throw new PeerError('bad_response', `${url} answered ${what} in an unexpected shape`, { url });
-    return r.data as T;
+    const r = shapedAs<T>(schema, value);
+    if (r === undefined) throw new PeerError('bad_response', `${url} answered ${what} in an unexpected shape`, { url });
+    return r;
   };
 
   return {
     async sendMessage(url, params, call = {}) {
-      const result = parse<SendMessageResult>(sendResult, await rpc10(url, 'SendMessage', params as unknown as Record<string, unknown>, call), url, 'SendMessage');
+      const result = parse<SendMessageResult>(sendResultShape, await rpc10(url, 'SendMessage', params as unknown as Record<string, unknown>, call), url, 'SendMessage');
       const peerTaskId = result.task?.id ?? '';
       // The session trace stamps task lines with its own task id, so the peer's also goes in
       // peer_task_id (task_id is the peer's only where the trace is written without a task).

@@ -1,4 +1,5 @@
 import { agentMessageTo10, messageTo03, taskTo10, type AgentCard, type Message } from '../../src-shared/a2a';
+import { METHODS_10_TO_03 } from './jsonrpc';
 
 // Speaking A2A 0.3 to an agent whose card offers nothing newer: the 0.3 method names, `kind`
 // shapes and `blocking` (0.3's default is false, so returnImmediately: true means blocking: false),
@@ -7,7 +8,7 @@ import { agentMessageTo10, messageTo03, taskTo10, type AgentCard, type Message }
 export type Dialect = '1.0' | '0.3';
 
 /** The 1.0 methods the peer client uses, by their 0.3 names. */
-export const METHODS_TO_03: Record<string, string> = { SendMessage: 'message/send', GetTask: 'tasks/get', CancelTask: 'tasks/cancel' };
+export const METHODS_TO_03 = METHODS_10_TO_03;
 
 const major = (v: unknown) => (typeof v === 'string' ? Number.parseInt(v, 10) : Number.NaN);
 
