@@ -49,7 +49,7 @@ describe('the core', () => {
     expect(tail.events.map((e) => e.event_type)).toContain('task_end');
     expect(tail.next).toBe(tail.events.length);
     const lastTwo = await studio.core.invoke('trace.tail', { sessionId: launched.sessionId!, last: 2 });
-    expect(lastTwo).toEqual({ events: tail.events.slice(-2), from: tail.next - 2, next: tail.next });
+    expect(lastTwo).toEqual({ events: tail.events.slice(-2), from: tail.next - 2, next: tail.next, skipped: { bad: 0, deep: 0, foreign: 0, long: 0 } });
     // Live batches carry their line index, so tail + live stream join without gaps or repeats.
     const live = studio.events.filter((e) => e.event === 'trace.appended').map((e) => e.payload as { sessionId: string; first: number; events: unknown[] });
     const mine = live.filter((b) => b.sessionId === launched.sessionId);
