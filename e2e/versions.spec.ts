@@ -53,8 +53,8 @@ test('edit an exposed capsule, publish behind its tests, roll back; history and 
   await expect(history.published).toContainText('Nothing published yet');
   await history.publish.click();
   await expect(history.outcome).toContainText('1 test passed', { timeout: 60_000 });
+  await expect(history.published.locator('.mono')).toHaveText(/^[0-9a-f]{7}$/);
   const v1 = (await history.published.locator('.mono').textContent())!;
-  expect(v1).toMatch(/^[0-9a-f]{7}$/);
   await history.close();
   expect(await ask(url, token)).toContain(OLD);
 
@@ -87,8 +87,9 @@ test('edit an exposed capsule, publish behind its tests, roll back; history and 
   await history.publish.click();
   await expect(history.outcome).toContainText('1 test passed', { timeout: 60_000 });
   await history.outcome.getByRole('button', { name: 'OK' }).click();
+  // The panel shows the new published version once the core has told it.
+  await expect(history.published.locator('.mono')).not.toHaveText(v1);
   const v2 = (await history.published.locator('.mono').textContent())!;
-  expect(v2).not.toBe(v1);
   expect(await ask(url, token)).toContain(NEW);
 
   // The history shows each step; the edge's step names the permission it grants.
