@@ -1,8 +1,8 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { expect, test } from './fixtures';
-import { manifestExists, readManifest } from './helpers/workspace';
+import { manifestExists, readManifest, removeOpenedWorkspace } from './helpers/workspace';
 import { StudioPage } from './pages/studio';
 import { copyExampleWorkspace } from './support/studio';
 
@@ -195,7 +195,7 @@ test('a formation without positions is laid out when opened, and Auto-layout rea
     await page.keyboard.press('Control+Z');
     await expect.poll(() => parse(readFileSync(file, 'utf8')).capsules).toEqual(dragged);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await removeOpenedWorkspace(studio, dir);
   }
 });
 

@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { frameTimes, writeBenchResult } from './helpers/frames';
 import { startSlowPeers, type SlowPeers } from './helpers/slow-peers';
+import { removeOpenedWorkspace } from './helpers/workspace';
 import { StudioPage } from './pages/studio';
 
 // docs/performance.md: 300 and 1,000 capsule nodes, drag and pan with p95 frame time <= 16.7 ms with
@@ -266,9 +267,8 @@ for (const count of [300, 1000]) {
       expect(animated.pan.frames).toBeGreaterThan(5);
       expect(animated.drag.frames).toBeGreaterThan(5);
     } finally {
-      await studio.core.invoke('formation.stop', {}).catch(() => undefined);
       await peers?.close();
-      rmSync(dir, { recursive: true, force: true });
+      await removeOpenedWorkspace(studio, dir);
     }
   });
 }

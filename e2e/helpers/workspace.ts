@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -35,4 +35,21 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+interface StudioHandle {
+  workspace: string;
+  core: { invoke(command: string, args: unknown): Promise<unknown> };
+}
+
+/**
+ * Removes a workspace a test opened in the Studio. The Studio first goes back to the fixture's own
+ * workspace, so nothing new is written into the folder (a page still open gets `conflict` for it),
+ * and waits for the history steps still being written; only then does the folder go.
+ */
+export async function removeOpenedWorkspace(studio: StudioHandle, dir: string): Promise<void> {
+  await studio.core.invoke('formation.stop', {}).catch(() => undefined);
+  await studio.core.invoke('history.list', {}).catch(() => undefined);
+  await studio.core.invoke('workspace.open', { dir: studio.workspace }).catch(() => undefined);
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
