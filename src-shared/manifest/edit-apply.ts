@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, parseDocument, Scalar, type Document, type Node, type ToStringOptions } from 'yaml';
 import { sameAllowEntry } from './allow';
 import { manifestEditOpSchema, type ManifestEditOp } from './edit-ops';
+import { addMcpServer, removeMcpServer, setMcpTools } from './mcp-edit';
 
 // Edits the YAML text of a manifest through yaml's Document API, so the user's comments, key order,
 // quoting and blank lines survive. Edits work on the raw source: ${VAR} references stay as written.
@@ -78,6 +79,12 @@ function apply(doc: Document, op: ManifestEditOp): void {
       if (doc.hasIn(path)) doc.deleteIn(path);
       return;
     }
+    case 'addMcpServer':
+      return addMcpServer(doc, op.server);
+    case 'removeMcpServer':
+      return removeMcpServer(doc, op.name);
+    case 'setMcpTools':
+      return setMcpTools(doc, op.name, op.tools);
   }
 }
 

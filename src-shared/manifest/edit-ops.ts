@@ -13,6 +13,12 @@ export const manifestEditOpSchema = z.discriminatedUnion('op', [
   /** Sets a field (missing parent maps are created); numeric segments index into lists. */
   z.strictObject({ op: z.literal('set'), path: z.array(z.string().min(1)).min(1), value: z.unknown() }),
   z.strictObject({ op: z.literal('delete'), path: z.array(z.string().min(1)).min(1) }),
+  /** Adds an entry to capabilities.mcp.servers (and a remote one's URL to the allow list, marked as the edge's). */
+  z.strictObject({ op: z.literal('addMcpServer'), server: z.looseObject({ name: z.string().min(1) }) }),
+  /** Removes an MCP server entry by name, the allow entry its edge added, and the sections left empty. */
+  z.strictObject({ op: z.literal('removeMcpServer'), name: z.string().min(1) }),
+  /** Narrows an MCP server entry's `tools` (null: all of the server's tools). */
+  z.strictObject({ op: z.literal('setMcpTools'), name: z.string().min(1), tools: z.array(z.string().min(1)).max(1000).nullable() }),
 ]);
 
 export type ManifestEditOp = z.infer<typeof manifestEditOpSchema>;

@@ -13,3 +13,4 @@ export * from './outline';
 export * from './docs';
 export * from './edit-apply';
 export * from './line-diff';
+export * from './mcp-edit';
