@@ -26,6 +26,7 @@ import {
   createTelemetrySettings,
   telemetryHandlers,
   formationHandlers,
+  toolServerHandlers,
   formationResolver,
   runHandlers,
   studioHandlers,
@@ -161,6 +162,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   // Every command that saves a workspace file also records a step in the workspace's history.
   const saves = recordSaves(ctx, {
     ...formationHandlers(ctx),
+    ...toolServerHandlers(ctx),
     ...runHandlers(ctx),
     ...studioHandlers(ctx, secrets, processEnv),
     // Masked out of kept conversations: every value a manifest's ${NAME} may get, from the store or the environment.

@@ -15,3 +15,4 @@ export type { Tool, ToolContext, ToolOutcome, InFlightWork, ResidueItem } from '
 export { createSessionTools, liveFormation, staticFormation, type FormationMember, type FormationResolver, type FormationTarget } from './tools';
 export { BreakpointError, sameDoor } from './breakpoints';
 export { DEFAULT_PAUSE_TIMEOUT_MS, MAX_PAUSE_TIMEOUT_MS, PAUSE_TEXT_CHARS, type ResumeAction, type SessionBreakpoints } from './pause';
+export { listMcpTools, type ListedTools } from './mcp';

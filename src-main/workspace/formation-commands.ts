@@ -93,7 +93,7 @@ export function formationHandlers(ctx: StudioContext): Pick<
       ctx.changed();
     },
 
-    'edge.connect': ({ source, target }) => connectEdge(ctx, source, target),
+    'edge.connect': ({ source, target, tools }) => connectEdge(ctx, source, target, tools),
     'edge.disconnect': ({ source, target }) => disconnectEdge(ctx, source, target),
 
     'manifest.read'({ id }) {

@@ -2,6 +2,7 @@
 // capsules of the open formation, and the contract handlers over them. core.ts composes it.
 export { createStudioContext, type StudioConfig, type StudioContext, type StudioPorts } from './context';
 export { formationHandlers } from './formation-commands';
+export { toolServerHandlers } from './tool-server-commands';
 export { runHandlers } from './run-commands';
 export { studioHandlers } from './studio-commands';
 export { keepHandlers, conversationsFile, STUDIO_FOLDER } from './keep-commands';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { DRIVER_ARTIFACTS } from '../../src-shared/manifest';
-import type { IssueView } from '../../src-shared/contract';
+import type { IssueView, McpUseView } from '../../src-shared/contract';
 import { parseManifest } from '../manifest';
 
 // What a canvas node needs to know about a manifest, read from the text as written: the summary
@@ -17,7 +17,33 @@ export interface ManifestSummary {
   port: number | null;
   acceptsPeerTasks: boolean;
   allow: string[];
+  /** capabilities.mcp.servers entries that have a name (as written: ${VAR} stays a reference). */
+  mcpServers: McpUseView[];
   issues: IssueView[];
+}
+
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
+const stringMap = (v: unknown): Record<string, string> | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string')) : undefined;
+
+/** The named entries of capabilities.mcp.servers, read leniently (a wrong field is the loader's issue, not a missing edge). */
+function mcpUses(servers: unknown): McpUseView[] {
+  if (!Array.isArray(servers)) return [];
+  return servers.flatMap((s): McpUseView[] => {
+    if (!s || typeof s !== 'object' || typeof s.name !== 'string') return [];
+    const pick = {
+      name: s.name,
+      command: typeof s.command === 'string' ? s.command : undefined,
+      args: strings(s.args),
+      env: stringMap(s.env),
+      cwd: typeof s.cwd === 'string' ? s.cwd : undefined,
+      url: typeof s.url === 'string' ? s.url : undefined,
+      headers: stringMap(s.headers),
+      timeout: typeof s.timeout === 'string' || typeof s.timeout === 'number' ? s.timeout : undefined,
+      tools: strings(s.tools),
+    };
+    return [Object.fromEntries(Object.entries(pick).filter(([, v]) => v !== undefined)) as McpUseView];
+  });
 }
 
 /** The first thing to fix in a manifest that does not load, as `file:line: field: message`; undefined when it loads. */
@@ -67,6 +93,7 @@ export function summarizeManifest(source: string, file: string, env: Record<stri
     port: Number.isInteger(port) ? port : null,
     acceptsPeerTasks: obj.exports?.peer_tasks?.accept === true,
     allow: Array.isArray(allow) ? allow.filter((a): a is string => typeof a === 'string') : [],
+    mcpServers: mcpUses(obj.capabilities?.mcp?.servers),
     issues,
   };
 }

@@ -1,6 +1,7 @@
 import type { CapsuleView, FormationView, RemoteCardView, RemoteView } from '../../src-shared/contract';
 import { deriveEdges } from './edges';
 import { remoteAddress } from './remote-card';
+import { toolServerViews, withToolServerEdges } from './tool-servers';
 import type { CapsuleStatus } from './sessions';
 import type { LoadedCapsule, LoadedRemote, WorkspaceSnapshot } from './workspace';
 
@@ -26,6 +27,7 @@ export function capsuleView(c: LoadedCapsule, status: CapsuleStatus, restartToAp
     issues: s.issues,
     acceptsPeerTasks: s.acceptsPeerTasks,
     allow: s.allow,
+    ...(s.mcpServers.length ? { mcpServers: s.mcpServers } : {}),
     state: status.state,
     ...(status.url ? { url: status.url } : {}),
     ...(status.sessionId ? { sessionId: status.sessionId } : {}),
@@ -53,12 +55,15 @@ export function remoteView(r: LoadedRemote, cards: RemoteCards): RemoteView {
 export function formationView(snap: WorkspaceSnapshot, status: (id: string) => CapsuleStatus, cards: RemoteCards, restartReason: (id: string) => string | undefined = () => undefined): FormationView {
   const capsules = snap.capsules.map((c) => capsuleView(c, status(c.id), restartReason(c.id)));
   const remotes = snap.remotes.map((r) => remoteView(r, cards));
+  const toolServers = toolServerViews(snap);
   return {
     dir: snap.dir,
     name: snap.name,
     capsules,
     remotes,
-    edges: deriveEdges(capsules, remotes),
+    // Listed only when there are any, so a formation without tool servers looks as it always did.
+    ...(toolServers.length ? { toolServers } : {}),
+    edges: withToolServerEdges(deriveEdges(capsules, remotes), capsules, toolServers),
     issues: snap.issues,
   };
 }

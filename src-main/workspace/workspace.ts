@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CoreError, type IssueView, type Position } from '../../src-shared/contract';
-import { addEntry, FORMATION_FILE, readFormation, removeEntry, setPosition } from './formation-file';
+import { addEntry, FORMATION_FILE, readFormation, removeEntry, replaceFields, setPosition, type FormationListKey, type FormationToolServerEntry } from './formation-file';
 import { describeFsError } from '../manifest';
 import { checkSourceSize, existsSync, isDirectory, landsInside, readText, writeFileAtomic } from './files';
 import { hashSource, summarizeManifest, type ManifestSummary } from './manifest-view';
@@ -33,6 +33,8 @@ export interface WorkspaceSnapshot {
   name: string;
   capsules: LoadedCapsule[];
   remotes: LoadedRemote[];
+  /** formation.yaml `tool_servers` (paths in their definitions are relative to the workspace folder). */
+  toolServers: FormationToolServerEntry[];
   issues: IssueView[];
   /** Hash over every file read, to tell whether a reload changed anything. */
   fingerprint: string;
@@ -52,9 +54,11 @@ export interface Workspace {
   /** Creates a manifest file (refuses to overwrite one). */
   createManifest(relPath: string, source: string): void;
   deleteManifest(id: string): void;
-  moveNode(kind: 'capsules' | 'remotes', id: string, p: Position): void;
-  removeNode(kind: 'capsules' | 'remotes', id: string): void;
-  addNode(kind: 'capsules' | 'remotes', entry: { id: string; position: Position } & Record<string, unknown>): void;
+  moveNode(kind: FormationListKey, id: string, p: Position): void;
+  removeNode(kind: FormationListKey, id: string): void;
+  addNode(kind: FormationListKey, entry: { id: string; position: Position } & Record<string, unknown>): void;
+  /** Replaces an entry's fields besides id and position. */
+  updateNode(kind: FormationListKey, id: string, fields: Record<string, unknown>): void;
 }
 
 function inside(dir: string, rel: string): string {
@@ -101,7 +105,7 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
       return { id: entry.id, manifestPath: entry.manifest, file, position: entry.position, ...(entry.unplaced ? { unplaced: true } : {}), source, hash: hashSource(source), summary };
     });
     const fingerprint = hashSource([read.text, ...capsules.map((c) => `${c.id}:${c.hash}:${c.summary.issues.length}`)].join('\0'));
-    return { dir, name: basename(dir), capsules, remotes: formation.remotes, issues: formation.issues, fingerprint };
+    return { dir, name: basename(dir), capsules, remotes: formation.remotes, toolServers: formation.toolServers, issues: formation.issues, fingerprint };
   };
 
   let current = load();
@@ -191,6 +195,9 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
     },
     addNode(kind, entry) {
       this.editFormation((s) => addEntry(s, kind, entry));
+    },
+    updateNode(kind, id, fields) {
+      this.editFormation((s) => replaceFields(s, kind, id, fields));
     },
   };
 }

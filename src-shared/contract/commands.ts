@@ -17,6 +17,7 @@ import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspac
 import { traceFollowCommands } from './follow';
 import { breakpointsCommands } from './breakpoints';
 import { runtimeId, runtimesCommands } from './runtimes';
+import { toolServerCommands } from './tool-servers';
 
 // The one map of commands between the UI and the core: `domain.verb` -> input schema (zod, parsed
 // at every shell boundary), output type, one line of doc. Adding a command is one entry here plus
@@ -78,11 +79,11 @@ export const commands = {
   ),
 
   'edge.connect': command<{ edge: EdgeView; pinnedPort?: number; message: string }>()(
-    "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none. Across runtimes (hosts), `address` is the worker's door as the orchestrator's host reaches it (host:port or URL); without it the core derives it from the runtime's URL, and answers `invalid_input` with details.needsAddress when it cannot.",
-    z.strictObject({ source: id, target: id, address: z.string().min(1).max(300).optional() }),
+    "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none. Across runtimes (hosts), `address` is the worker's door as the orchestrator's host reaches it (host:port or URL); without it the core derives it from the runtime's URL, and answers `invalid_input` with details.needsAddress when it cannot. To a tool server (`mcp:<name>`), any capsule: adds the server to its capabilities.mcp.servers (a remote one's URL to its allow list), narrowed to `tools` when given.",
+    z.strictObject({ source: id, target: id, address: z.string().min(1).max(300).optional(), tools: z.array(z.string().min(1).max(200)).max(1000).optional() }),
   ),
   'edge.disconnect': command<{ revokedExport: boolean; message: string }>()(
-    "Takes the allow entry back, and the worker's export when no other edge points at it.",
+    "Takes the allow entry back, and the worker's export when no other edge points at it; to a tool server, the manifest entry and the allow entry the edge added.",
     z.strictObject({ source: id, target: id }),
   ),
 
@@ -102,6 +103,7 @@ export const commands = {
   'remote.move': command<void>()('Moves a remote node.', z.strictObject({ id, position })),
   'remote.remove': command<void>()('Removes a remote agent and the allow entries that point at it.', z.strictObject({ id })),
   'remote.refresh': command<RemoteView>()("Fetches a remote agent's card again.", z.strictObject({ id })),
+  ...toolServerCommands, // tool servers (MCP) on the canvas
 
   'task.send': command<Task>()(
     'Sends a message to a running capsule through its door: text, a data part, files (base64), in a conversation (`contextId`) or as the reply to a task waiting for input (`taskId`, which continues that task). Bounded: files 700 KiB in all, data 256 KiB of JSON, the message under 960 KiB. Waits for the task to end or ask for input, at most `timeoutMs` (10 minutes by default; then the task as it is), unless returnImmediately or timeoutMs 0; an aborted invoke stops waiting (the task runs on).',

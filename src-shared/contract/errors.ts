@@ -15,6 +15,8 @@ export const CORE_ERROR_CODES = [
   'not_running',
   'door_error',
   'remote_unreachable',
+  // A tool server (MCP) could not be started, reached or listed.
+  'tool_server_unavailable',
   'disconnected',
   'limit_reached',
   // The caller stopped waiting (an aborted invoke), or no answer came in time.

@@ -1,4 +1,5 @@
 import type { CapsuleView, EdgeView, FormationView, IssueView, RemoteView } from './types';
+import type { ToolServerView } from './tool-servers';
 
 // formation.changed carries what changed, not the whole formation: one capsule moved is that
 // capsule's position, not every capsule's manifest text. Changes are numbered; a client applies
@@ -30,6 +31,7 @@ export interface FormationChange {
   full?: FormationView;
   capsules?: ListChange<CapsuleView, ItemChange<CapsuleView>>;
   remotes?: ListChange<RemoteView, ItemChange<RemoteView>>;
+  toolServers?: ListChange<ToolServerView, ItemChange<ToolServerView>>;
   /** An edge that changed comes back whole in `updated` (edges are small). */
   edges?: ListChange<EdgeView, EdgeView>;
   name?: string;
@@ -102,6 +104,7 @@ export function applyList<T extends { id: string }, C>(list: T[], change: ListCh
 export function diffFormation(before: FormationView, after: FormationView, version: number): FormationChange | undefined {
   const capsules = diffList(before.capsules, after.capsules, diffItem);
   const remotes = diffList(before.remotes, after.remotes, diffItem);
+  const toolServers = diffList(before.toolServers ?? [], after.toolServers ?? [], diffItem);
   const edges = diffList(before.edges, after.edges, (a, b) => (same(a, b) ? undefined : b));
   const elsewhere = (v: FormationView) => v.runningElsewhere ?? 0;
   const change: FormationChange = {
@@ -109,6 +112,7 @@ export function diffFormation(before: FormationView, after: FormationView, versi
     dir: after.dir,
     ...(capsules ? { capsules } : {}),
     ...(remotes ? { remotes } : {}),
+    ...(toolServers ? { toolServers } : {}),
     ...(edges ? { edges } : {}),
     ...(before.name !== after.name ? { name: after.name } : {}),
     ...(!same(before.issues, after.issues) ? { issues: after.issues } : {}),
@@ -129,6 +133,7 @@ export function applyFormationChange(view: FormationView | undefined, change: Fo
     version: change.version,
     capsules: applyList(view.capsules, change.capsules, applyItem, (c) => c.id),
     remotes: applyList(view.remotes, change.remotes, applyItem, (c) => c.id),
+    ...(view.toolServers || change.toolServers ? { toolServers: applyList(view.toolServers ?? [], change.toolServers, applyItem, (c) => c.id) } : {}),
     edges: applyList(view.edges, change.edges, (_old, e) => e, (e) => e.id),
     ...(change.name !== undefined ? { name: change.name } : {}),
     ...(change.issues !== undefined ? { issues: change.issues } : {}),

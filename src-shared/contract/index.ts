@@ -23,3 +23,4 @@ export * from './versions';
 export * from './telemetry';
 export * from './runtimes';
 export * from './routes';
+export * from './tool-servers';

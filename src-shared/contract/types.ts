@@ -1,4 +1,5 @@
 import type { AgentSkill, TaskState } from '../a2a';
+import type { ToolServerDefinition, ToolServerView } from './tool-servers';
 
 // The shapes the core shows the renderer. Plain data (JSON over IPC or WebSocket); no secrets:
 // manifest sources are sent as written (with ${VAR} references, never their values).
@@ -63,6 +64,8 @@ export interface CapsuleView {
   acceptsPeerTasks: boolean;
   /** capabilities.network.allow as written. */
   allow: string[];
+  /** capabilities.mcp.servers as written (only when it names any): the edges to tool servers. */
+  mcpServers?: McpUseView[];
   /** Set while the running session is older than the saved manifest (changes beyond the allow list and peer export): why a restart is needed. */
   restartToApply?: string;
   /** The attached runtime (another host) that runs it; absent for this Studio's own capsules. */
@@ -96,16 +99,25 @@ export interface RemoteView {
   runtime?: string;
 }
 
-/** An edge orchestrator -> target, derived from the orchestrator's allow list. */
+/** One entry of a capsule's capabilities.mcp.servers: its definition as written and the tools it narrows to. */
+export interface McpUseView extends ToolServerDefinition {
+  name: string;
+  /** The tools the capsule may call; absent: all of the server's. */
+  tools?: string[];
+}
+
+/** An edge orchestrator -> target, derived from the orchestrator's allow list (or capsule -> tool server, from its MCP entry). */
 export interface EdgeView {
   id: string;
   /** Capsule id of the orchestrator. */
   source: string;
-  /** Capsule id, remote id, or `external:<address>` for an allow entry that matches nothing. */
+  /** Capsule id, remote id, `mcp:<name>` for a tool server, or `external:<address>` for an allow entry that matches nothing. */
   target: string;
-  targetKind: 'capsule' | 'remote' | 'external';
-  /** The allow entry that makes this edge. */
+  targetKind: 'capsule' | 'remote' | 'external' | 'tool_server';
+  /** The allow entry that makes this edge (a tool server's: its name). */
   address: string;
+  /** To a tool server: the tools the capsule may call; absent: all of them. */
+  tools?: string[];
 }
 
 /** The open workspace as the canvas draws it. */
@@ -116,6 +128,8 @@ export interface FormationView {
   name: string;
   capsules: CapsuleView[];
   remotes: RemoteView[];
+  /** Tool servers (MCP): formation.yaml's, then those only manifests name. Absent from older cores. */
+  toolServers?: ToolServerView[];
   edges: EdgeView[];
   /** Sessions still running in other workspaces (kept running when the user left them). */
   runningElsewhere?: number;

@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, parseDocument, Scalar, type Document, type Node
 import { sameAllowEntry } from './allow';
 import { manifestEditOpSchema, type ManifestEditOp } from './edit-ops';
 import { addMcpServer, removeMcpServer, setMcpTools } from './mcp-edit';
+import { lineDiff } from './line-diff';
 
 // Edits the YAML text of a manifest through yaml's Document API, so the user's comments, key order,
 // quoting and blank lines survive. Edits work on the raw source: ${VAR} references stay as written.
@@ -123,7 +124,29 @@ export function openManifestForEdit(source: string): OpenedManifest {
 export function editOpenedManifest(m: OpenedManifest, edit: (doc: Document) => void): string {
   edit(m.doc);
   const after = m.doc.toString(m.options);
-  return after === m.before ? m.source : after;
+  return after === m.before ? m.source : keepUntouchedLines(m.source, m.before, after);
+}
+
+/**
+ * The edited text with every line the edit did not touch exactly as the user wrote it: yaml
+ * re-spaces a comment or re-quotes a value when it prints a document, and an edit elsewhere must
+ * not rewrite those lines (nor must an edit and its inverse leave the file any different). Only
+ * when the source and its printed form have the same lines (no reflowed block) can they be paired.
+ */
+function keepUntouchedLines(source: string, before: string, after: string): string {
+  const written = source.split('\n');
+  if (written.length !== before.split('\n').length) return after;
+  const out: string[] = [];
+  let i = 0;
+  for (const line of lineDiff(before, after)) {
+    if (line.kind === 'same') out.push(written[i++]);
+    else if (line.kind === 'removed') i++;
+    else out.push(line.text);
+  }
+  // lineDiff drops the final newline: the rest of the source (its last line, or the empty tail) follows.
+  out.push(...written.slice(i));
+  const text = out.join('\n');
+  return after.endsWith('\n') && !text.endsWith('\n') ? `${text}\n` : text;
 }
 
 /**

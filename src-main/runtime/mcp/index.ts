@@ -4,3 +4,4 @@ export { McpCallError, DEFAULT_MCP_LIMITS, type McpLimits } from './connection';
 export { modelToolNames } from './names';
 export { resultContent, recordedParts, MAX_RESULT_TEXT, MAX_BINARY_BYTES } from './content';
 export { createMcpPlayback, playsBackMcp } from './playback';
+export { listMcpTools, type ListedTools } from './list-tools';
