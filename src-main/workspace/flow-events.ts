@@ -1,6 +1,6 @@
 import type { Session } from '../runtime';
 import { createFlowTracker, type DelegationUpdate, type TaskProgress, type TraceEvent } from '../../src-shared/trace';
-import type { EventMap } from '../../src-shared/contract';
+import type { EventMap, ToolCallView } from '../../src-shared/contract';
 
 // The compact events every client gets about a running capsule, whether or not it follows the
 // session's trace: its delegations (delegation.updated) and its tasks' turns and streamed text
@@ -23,6 +23,9 @@ export function createFlowBatcher(sessionId: string, capsuleId: string, emit: Em
   const tracker = createFlowTracker();
   const delegations = new Map<string, DelegationUpdate>();
   const progress = new Map<string, TaskProgress>();
+  const toolCalls = new Map<string, ToolCallView>();
+  /** Calls started and not ended yet: their result line names the server again, their start time is here. */
+  const started = new Map<string, number>();
   const keep = <V>(map: Map<string, V>, key: string, v: V) => {
     map.delete(key);
     map.set(key, v);
@@ -35,10 +38,27 @@ export function createFlowBatcher(sessionId: string, capsuleId: string, emit: Em
       if (out.progress) keep(progress, out.progress.taskId, out.progress);
       // A task that ended has no current turn: its last progress would only be noise.
       if (line.event_type === 'task_end' && line.task_id) progress.delete(line.task_id);
+      const l = line as TraceEvent & Record<string, unknown>;
+      if ((l.event_type === 'tool_call' || l.event_type === 'tool_result') && typeof l.mcp_server === 'string' && typeof l.call_id === 'string') {
+        const key = `${l.task_id ?? ''}\0${l.call_id}`;
+        const at = l.event_type === 'tool_call' ? Date.parse(String(l.ts)) || Date.now() : (started.get(key) ?? Date.now());
+        if (l.event_type === 'tool_call') {
+          started.set(key, at);
+          if (started.size > MAX_PER_FLUSH) started.delete(started.keys().next().value as string);
+        } else started.delete(key);
+        const state = l.event_type === 'tool_call' ? 'running' : l.ok === false ? 'failed' : 'ok';
+        keep(toolCalls, key, {
+          capsuleId, sessionId, callId: l.call_id, server: l.mcp_server, tool: typeof l.mcp_tool === 'string' ? l.mcp_tool : String(l.name ?? ''), state, at,
+          ...(typeof l.task_id === 'string' ? { taskId: l.task_id } : {}),
+          ...(typeof l.duration_ms === 'number' ? { durationMs: l.duration_ms } : {}),
+        });
+      }
     },
     flush() {
       if (delegations.size) emit('delegation.updated', { sessionId, capsuleId, delegations: [...delegations.values()] });
       if (progress.size) emit('task.progressed', { sessionId, capsuleId, tasks: [...progress.values()] });
+      if (toolCalls.size) emit('mcp.called', { sessionId, capsuleId, calls: [...toolCalls.values()] });
+      toolCalls.clear();
       delegations.clear();
       progress.clear();
     },

@@ -22,7 +22,7 @@ describe('tool servers', () => {
     const s = studio;
     const before = read(s, 'capsules/writer.yaml');
     const formationBefore = read(s, 'formation.yaml');
-    const node = await s.core.invoke('toolServer.add', { name: 'files', server: { command: 'node', args: [FS_SERVER, '.'] }, position: { x: 600, y: 40 } });
+    const node = await s.core.invoke('mcp.addServer', { name: 'files', server: { command: 'node', args: [FS_SERVER, '.'] }, position: { x: 600, y: 40 } });
     expect(node).toMatchObject({ id: 'mcp:files', name: 'files', command: 'node' });
     expect(read(s, 'formation.yaml')).toContain('tool_servers:\n  - id: files\n    command: node');
 
@@ -41,7 +41,7 @@ describe('tool servers', () => {
 
     // Deleting the node takes its edges (the permissions) with it.
     await s.core.invoke('edge.connect', { source: 'writer', target: 'mcp:files', tools: ['read_text_file'] });
-    await s.core.invoke('toolServer.remove', { id: 'mcp:files' });
+    await s.core.invoke('mcp.removeServer', { id: 'mcp:files' });
     expect(read(s, 'capsules/writer.yaml')).toBe(before);
     expect(read(s, 'formation.yaml')).toBe(formationBefore);
   });
@@ -62,16 +62,16 @@ describe('tool servers', () => {
   it('lists the tools of a local server with descriptions, and fails with one line when it cannot start', async () => {
     studio = await createTestStudio();
     const s = studio;
-    await s.core.invoke('toolServer.add', { name: 'files', server: { command: 'node', args: [FS_SERVER, '.'] }, position: { x: 0, y: 0 } });
-    const listed = await s.core.invoke('toolServer.tools', { id: 'mcp:files' });
+    await s.core.invoke('mcp.addServer', { name: 'files', server: { command: 'node', args: [FS_SERVER, '.'] }, position: { x: 0, y: 0 } });
+    const listed = await s.core.invoke('mcp.listTools', { id: 'mcp:files' });
     expect(listed.tools.map((t) => t.name)).toContain('read_text_file');
     expect(listed.tools.find((t) => t.name === 'read_text_file')?.description).toBeTruthy();
 
-    await s.core.invoke('toolServer.add', { name: 'broken', server: { command: 'node', args: ['-e', 'process.exit(3)'] }, position: { x: 0, y: 0 } });
-    await expect(s.core.invoke('toolServer.tools', { id: 'mcp:broken' })).rejects.toThrow(/MCP server "broken" could not be reached/);
-    await s.core.invoke('toolServer.add', { name: 'missing', server: { command: 'no-such-program-here' }, position: { x: 0, y: 0 } });
-    await expect(s.core.invoke('toolServer.tools', { id: 'mcp:missing' })).rejects.toThrow(/could not be reached.*ENOENT|could not be reached/);
-    await s.core.invoke('toolServer.add', { name: 'secret', server: { command: 'node', env: { TOKEN: '${NOT_SET_ANYWHERE}' } }, position: { x: 0, y: 0 } });
-    await expect(s.core.invoke('toolServer.tools', { id: 'mcp:secret' })).rejects.toThrow(/needs \$\{NOT_SET_ANYWHERE\}/);
+    await s.core.invoke('mcp.addServer', { name: 'broken', server: { command: 'node', args: ['-e', 'process.exit(3)'] }, position: { x: 0, y: 0 } });
+    await expect(s.core.invoke('mcp.listTools', { id: 'mcp:broken' })).rejects.toThrow(/MCP server "broken" could not be reached/);
+    await s.core.invoke('mcp.addServer', { name: 'missing', server: { command: 'no-such-program-here' }, position: { x: 0, y: 0 } });
+    await expect(s.core.invoke('mcp.listTools', { id: 'mcp:missing' })).rejects.toThrow(/could not be reached.*ENOENT|could not be reached/);
+    await s.core.invoke('mcp.addServer', { name: 'secret', server: { command: 'node', env: { TOKEN: '${NOT_SET_ANYWHERE}' } }, position: { x: 0, y: 0 } });
+    await expect(s.core.invoke('mcp.listTools', { id: 'mcp:secret' })).rejects.toThrow(/needs \$\{NOT_SET_ANYWHERE\}/);
   }, 30_000);
 });

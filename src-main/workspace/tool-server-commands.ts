@@ -67,16 +67,16 @@ function filled(def: ToolServerDefinition, name: string, env: Record<string, str
   return { ...def, ...(def.args ? { args: def.args.map(fill) } : {}), ...(def.env ? { env: map(def.env) } : {}), ...(def.headers ? { headers: map(def.headers) } : {}), ...(def.url ? { url: fill(def.url) } : {}) };
 }
 
-export function toolServerHandlers(ctx: StudioContext): Pick<Handlers, 'toolServer.add' | 'toolServer.update' | 'toolServer.move' | 'toolServer.remove' | 'toolServer.tools' | 'edge.setTools'> {
+export function toolServerHandlers(ctx: StudioContext): Pick<Handlers, 'mcp.addServer' | 'mcp.updateServer' | 'mcp.moveServer' | 'mcp.removeServer' | 'mcp.listTools' | 'edge.setTools'> {
   return {
-    'toolServer.add'({ name, server: def, position }) {
+    'mcp.addServer'({ name, server: def, position }) {
       const ws = ctx.workspace();
       if (serverNamed(ctx.view().toolServers ?? [], name)) throw new CoreError('conflict', `A tool server named ${name} is already in the formation.`);
       ws.addNode('tool_servers', { id: name, ...definitionOf(def), position });
       ctx.changed();
       return server(ctx, `mcp:${name}`);
     },
-    'toolServer.update'({ id, server: def }) {
+    'mcp.updateServer'({ id, server: def }) {
       const ws = ctx.workspace();
       const s = server(ctx, id);
       if (s.derived) ws.addNode('tool_servers', { id: s.name, ...definitionOf(def), position: s.position });
@@ -93,14 +93,14 @@ export function toolServerHandlers(ctx: StudioContext): Pick<Handlers, 'toolServ
       ctx.changed();
       return { updated };
     },
-    'toolServer.move'({ id, position }) {
+    'mcp.moveServer'({ id, position }) {
       const ws = ctx.workspace();
       const s = server(ctx, id);
       if (s.derived) ws.addNode('tool_servers', { id: s.name, ...definitionOf(s), position });
       else ws.moveNode('tool_servers', s.name, position);
       ctx.changed();
     },
-    'toolServer.remove'({ id }) {
+    'mcp.removeServer'({ id }) {
       const ws = ctx.workspace();
       const s = server(ctx, id);
       // Its edges are permissions in the capsules' manifests: they go with the node.
@@ -108,7 +108,7 @@ export function toolServerHandlers(ctx: StudioContext): Pick<Handlers, 'toolServ
       if (!s.derived) ws.removeNode('tool_servers', s.name);
       ctx.changed();
     },
-    async 'toolServer.tools'({ id }) {
+    async 'mcp.listTools'({ id }) {
       const s = server(ctx, id);
       const env = ctx.config.env ?? process.env;
       const def = filled(definitionOf(s), s.name, env);

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { useStudio } from '../store';
-import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog } from '../features/graph';
+import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog, ToolServerDialog } from '../features/graph';
 import { ConsolePanel } from '../features/console';
 import { ReplayBar } from '../features/replay';
 import { AddressDialog, AttachRuntimeDialog } from '../features/runtimes';
@@ -39,6 +39,7 @@ export function App() {
         </div>
       </div>
       <RemoteUrlDialog />
+      <ToolServerDialog />
       <RemoveDialog />
       <RestartDialog />
       <StopConfirm />

@@ -50,6 +50,7 @@ export function connectCoreEvents(client: CoreClient, ingest: (batch: EventBatch
     client.on('trace.appended', (p) => queue((b) => b.traces.push(p))),
     client.on('delegation.updated', (p) => queue((b) => b.delegations.push(p))),
     client.on('task.progressed', (p) => queue((b) => b.progress.push(p))),
+    client.on('mcp.called', (p) => queue((b) => b.toolCalls.push(p))),
     client.on('manifest.conflicted', (p) => queue((b) => b.conflicts.push(p))),
     client.on('notice.raised', (p) => queue((b) => b.notices.push(p))),
     client.on('breakpoints.changed', (p) => queue((b) => void (b.breakpoints = p))),

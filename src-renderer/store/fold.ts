@@ -8,6 +8,7 @@ import { foldDelegations } from './delegationsFold';
 import { foldActivity, foldEdgeFlow } from './flowSlice';
 import type { StudioState } from './types';
 import { withMarks } from './breakpointsSlice';
+import { foldToolCalls } from './toolServersSlice';
 
 /** Core events gathered during one animation frame. */
 export interface EventBatch {
@@ -18,13 +19,14 @@ export interface EventBatch {
   traces: EventPayload<'trace.appended'>[];
   delegations: EventPayload<'delegation.updated'>[];
   progress: EventPayload<'task.progressed'>[];
+  toolCalls: EventPayload<'mcp.called'>[];
   conflicts: EventPayload<'manifest.conflicted'>[];
   notices: EventPayload<'notice.raised'>[];
   /** The latest breakpoints.changed of the frame (each carries the whole view). */
   breakpoints?: EventPayload<'breakpoints.changed'>;
 }
 
-export const emptyBatch = (): EventBatch => ({ formations: [], capsuleStates: [], tasks: [], traces: [], delegations: [], progress: [], conflicts: [], notices: [] });
+export const emptyBatch = (): EventBatch => ({ formations: [], capsuleStates: [], tasks: [], traces: [], delegations: [], progress: [], toolCalls: [], conflicts: [], notices: [] });
 
 /** During a replay the canvas shows the recording: live flow folds into what the replay keeps aside. */
 function foldLiveAside(s: StudioState, batch: EventBatch): Partial<StudioState> {
@@ -62,6 +64,7 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
   merge(foldTaskUpdates(next, batch.tasks));
   merge(foldTraceAppends(next, batch.traces));
   merge(foldDelegations(next, batch.delegations));
+  merge(foldToolCalls(next, batch.toolCalls));
   if (next.replay) merge(foldLiveAside(next, batch));
   else {
     merge(foldEdgeFlow(next, batch.delegations, batch.capsuleStates));

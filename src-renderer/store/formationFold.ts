@@ -1,4 +1,4 @@
-import { applyItem, type CapsuleView, type EventPayload, type FormationChange, type FormationView, type ItemChange, type ListChange, type RemoteView } from '../../src-shared/contract';
+import { applyItem, type CapsuleView, type EventPayload, type FormationChange, type FormationView, type ItemChange, type ListChange, type RemoteView, type ToolServerView } from '../../src-shared/contract';
 import type { StudioState } from './types';
 
 type CapsuleStatePatch = EventPayload<'capsule.stateChanged'>;
@@ -21,8 +21,14 @@ export function foldFormation(state: StudioState, view: FormationView, version: 
     const old = state.remotes[r.id];
     remotes[r.id] = old && sameJson(old, r) ? old : r;
   }
+  const toolServers: Record<string, ToolServerView> = {};
+  for (const t of view.toolServers ?? []) {
+    const old = state.toolServers[t.id];
+    toolServers[t.id] = old && sameJson(old, t) ? old : t;
+  }
   const capsuleIds = view.capsules.map((c) => c.id);
   const remoteIds = view.remotes.map((r) => r.id);
+  const toolServerIds = (view.toolServers ?? []).map((t) => t.id);
   const workspace = { dir: view.dir, name: view.name, issues: view.issues, runningElsewhere: view.runningElsewhere ?? 0 };
   return {
     connection: 'ready',
@@ -32,6 +38,8 @@ export function foldFormation(state: StudioState, view: FormationView, version: 
     remotes,
     capsuleIds: sameJson(state.capsuleIds, capsuleIds) ? state.capsuleIds : capsuleIds,
     remoteIds: sameJson(state.remoteIds, remoteIds) ? state.remoteIds : remoteIds,
+    toolServers,
+    toolServerIds: sameJson(state.toolServerIds, toolServerIds) ? state.toolServerIds : toolServerIds,
     edgeViews: sameJson(state.edgeViews, view.edges) ? state.edgeViews : view.edges,
     formationVersion: version,
     formationBehind: false,
@@ -79,7 +87,8 @@ export function foldFormationChange(state: StudioState, change: FormationChange)
   if (held === null || change.version !== held + 1 || state.workspace?.dir !== change.dir) return state.formationBehind ? {} : { formationBehind: true };
   const capsules = foldRecord(state.capsules, change.capsules);
   const remotes = foldRecord(state.remotes, change.remotes);
-  if (!capsules || !remotes) return { formationBehind: true };
+  const toolServers = foldRecord(state.toolServers, change.toolServers);
+  if (!capsules || !remotes || !toolServers) return { formationBehind: true };
   const gone = new Set(change.edges?.removed ?? []);
   const updated = new Map((change.edges?.updated ?? []).map((e) => [e.id, e]));
   let edgeViews = state.edgeViews;
@@ -101,6 +110,8 @@ export function foldFormationChange(state: StudioState, change: FormationChange)
     remotes,
     capsuleIds: foldIds(state.capsuleIds, change.capsules),
     remoteIds: foldIds(state.remoteIds, change.remotes),
+    toolServers,
+    toolServerIds: foldIds(state.toolServerIds, change.toolServers),
     edgeViews,
     workspace,
     formationVersion: change.version,

@@ -1,5 +1,5 @@
 import type { Edge, Node } from '@xyflow/react';
-import type { CapsuleView, EdgeView, RemoteView } from '../../src-shared/contract';
+import type { CapsuleView, EdgeView, RemoteView, ToolServerView } from '../../src-shared/contract';
 
 // How the formation becomes xyflow nodes and edges. Nodes carry ids only: the node components
 // read the live capsule/remote from the store, so the node array changes only when the set of
@@ -8,14 +8,17 @@ import type { CapsuleView, EdgeView, RemoteView } from '../../src-shared/contrac
 export type CapsuleFlowNode = Node<{ kind: 'capsule' }, 'capsule'>;
 export type RemoteFlowNode = Node<{ kind: 'remote' }, 'remote'>;
 export type ExternalFlowNode = Node<{ kind: 'external'; address: string }, 'external'>;
-export type FlowNode = CapsuleFlowNode | RemoteFlowNode | ExternalFlowNode;
-export type FlowEdge = Edge<{ address: string; targetKind: EdgeView['targetKind'] }>;
+export type ToolServerFlowNode = Node<{ kind: 'toolServer' }, 'toolServer'>;
+export type FlowNode = CapsuleFlowNode | RemoteFlowNode | ExternalFlowNode | ToolServerFlowNode;
+export type FlowEdge = Edge<{ address: string; targetKind: EdgeView['targetKind']; tools?: string[] }>;
 
 export interface FlowInput {
   capsules: Record<string, CapsuleView>;
   capsuleIds: string[];
   remotes: Record<string, RemoteView>;
   remoteIds: string[];
+  toolServers?: Record<string, ToolServerView>;
+  toolServerIds?: string[];
   edgeViews: EdgeView[];
   flowNodes: FlowNode[];
   flowEdges: FlowEdge[];
@@ -72,6 +75,22 @@ export function deriveFlow(input: FlowInput): { flowNodes: FlowNode[]; flowEdges
     const position = prev?.dragging ? prev.position : r.position;
     nodes.push(keep(prev, { id, type: 'remote', position, data: { kind: 'remote' } } as RemoteFlowNode));
   }
+  // Tool servers: formation.yaml places them; one only manifests name (derived) stands below the
+  // first capsule that uses it until it is moved (the move adds it to formation.yaml).
+  const perUser = new Map<string, number>();
+  for (const id of input.toolServerIds ?? []) {
+    const t = input.toolServers![id];
+    const prev = old.get(id);
+    let position = prev?.dragging ? prev.position : t.position;
+    if (t.derived && !prev?.dragging) {
+      const user = input.edgeViews.find((e) => e.target === id)?.source;
+      const src = user ? input.capsules[user] : undefined;
+      const k = perUser.get(user ?? '') ?? 0;
+      perUser.set(user ?? '', k + 1);
+      position = prev?.type === 'toolServer' ? prev.position : { x: (src?.position.x ?? 0) + k * NODE_BOX.w, y: (src?.position.y ?? 0) + NODE_BOX.h + 40 };
+    }
+    nodes.push(keep(prev, { id, type: 'toolServer', position, data: { kind: 'toolServer' } } as ToolServerFlowNode));
+  }
   // Allow entries that match nothing get one node per address, beside the first orchestrator
   // that names it (stacked when one orchestrator names several). Positions are not persisted.
   const perSource = new Map<string, number>();
@@ -94,7 +113,18 @@ export function deriveFlow(input: FlowInput): { flowNodes: FlowNode[]; flowEdges
   const oldEdges = new Map(input.flowEdges.map((e) => [e.id, e]));
   const edges: FlowEdge[] = input.edgeViews.map((e) => {
     const prev = oldEdges.get(e.id);
-    if (prev && prev.source === e.source && prev.target === e.target && prev.data?.address === e.address) return prev;
+    if (prev && prev.source === e.source && prev.target === e.target && prev.data?.address === e.address && prev.data?.tools === e.tools) return prev;
+    if (e.targetKind === 'tool_server') {
+      return {
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        sourceHandle: 'tools',
+        type: 'tool',
+        data: { address: e.address, targetKind: e.targetKind, ...(e.tools ? { tools: e.tools } : {}) },
+        ariaLabel: `${input.capsules[e.source]?.name ?? e.source} may use tool server ${e.address}`,
+      };
+    }
     return {
       id: e.id,
       source: e.source,

@@ -37,6 +37,10 @@ export interface GraphSlice {
   undo(): Promise<void>;
   redo(): Promise<void>;
   resetHistory(): void;
+  /** Runs one edit and records its undo step; a failure becomes a notice (false). */
+  recordStep(what: string, run: () => Promise<HistoryStep | null>): Promise<boolean>;
+  /** Narrows which tools of a tool server the edge lets its capsule call (null: all); one undo step. */
+  setEdgeTools(edgeId: string, tools: string[] | null): Promise<void>;
 }
 
 export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
@@ -56,8 +60,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
 
   const kindOf = (c: CapsuleView): 'orchestrator' | 'worker' => (c.role === 'orchestrator' ? 'orchestrator' : 'worker');
 
-  async function connectRefs(source: NodeRef, target: NodeRef, announce: boolean) {
-    const result = await invoke('edge.connect', { source: source.id, target: target.id });
+  async function connectRefs(source: NodeRef, target: NodeRef, announce: boolean, tools?: string[]) {
+    const result = await invoke('edge.connect', { source: source.id, target: target.id, ...(tools ? { tools } : {}) });
     if (announce || result.pinnedPort) get().notify('info', result.message);
   }
 
@@ -69,6 +73,7 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     const outgoing = s.edgeViews.filter((e) => e.source === c.id && e.targetKind !== 'external').map((e) => history.ref(e.target));
     return {
       ref,
+      tools: new Map<NodeRef, string[]>(),
       async restore() {
         // A runtime's capsule comes back on its own host.
         const view = await invoke('capsule.add', { kind: kindOf(c), name: c.name, position: c.position, ...(c.runtime ? { runtime: c.runtime } : {}) });
@@ -91,7 +96,27 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
         history.rebind(ref, view.id);
       },
       links: incoming.map((src) => [src, ref] as const),
+      tools: new Map<NodeRef, string[]>(),
       remove: () => invoke('remote.remove', { id: ref.id }),
+    };
+  }
+
+  /** A tool server comes back with its definition, place and edges, each edge with its own tools. */
+  function toolServerRestorer(id: string, s: StudioState) {
+    const t = s.toolServers[id];
+    const { id: _id, name, position, unplaced: _u, derived, ...server } = t;
+    const ref = history.ref(id);
+    const incoming = s.edgeViews.filter((e) => e.target === id);
+    const tools = new Map(incoming.flatMap((e) => (e.tools ? [[history.ref(e.source), e.tools] as const] : [])));
+    return {
+      ref,
+      async restore() {
+        // A derived server (named only by manifests) comes back through its edges alone.
+        if (!derived) await invoke('mcp.addServer', { name, server, position });
+      },
+      links: incoming.map((e) => [history.ref(e.source), ref] as const),
+      tools,
+      remove: () => invoke('mcp.removeServer', { id: ref.id }),
     };
   }
 
@@ -151,7 +176,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       const real = moves.filter((m) => !m.id.startsWith('external:') && (m.from.x !== m.to.x || m.from.y !== m.to.y));
       if (real.length === 0) return;
       const move = (ref: NodeRef, position: XYPosition) =>
-        get().remotes[ref.id] ? invoke('remote.move', { id: ref.id, position }) : invoke('capsule.move', { id: ref.id, position });
+        get().remotes[ref.id]
+          ? invoke('remote.move', { id: ref.id, position })
+          : get().toolServers[ref.id]
+            ? invoke('mcp.moveServer', { id: ref.id, position })
+            : invoke('capsule.move', { id: ref.id, position });
       await edit('Could not save the new position', async () => {
         const refs = real.map((m) => ({ ...m, ref: history.ref(m.id) }));
         await Promise.all(refs.map((m) => move(m.ref, m.to)));
@@ -166,6 +195,17 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       const s = get();
       const from = s.capsules[source];
       if (!from) return;
+      if (s.toolServers[target]) {
+        // Any capsule may be given a tool server's tools: the edge is its manifest entry.
+        if (s.edgeViews.some((e) => e.source === source && e.target === target)) return;
+        await edit('Could not connect', async () => {
+          const src = history.ref(source);
+          const dst = history.ref(target);
+          await connectRefs(src, dst, true);
+          return { label: 'connect', undo: async () => void (await invoke('edge.disconnect', { source: src.id, target: dst.id })), redo: () => connectRefs(src, dst, false) };
+        });
+        return;
+      }
       if (from.role !== 'orchestrator') {
         s.notify('warning', `${from.name} is not an orchestrator: only orchestrators delegate to other capsules.`);
         return;
@@ -194,7 +234,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
           get().notify('info', result.message);
           return {
             label: 'disconnect',
-            undo: () => connectRefs(src, dst, false),
+            // An edge to a tool server comes back narrowed as it was.
+            undo: () => connectRefs(src, dst, false, e.tools),
             redo: async () => void (await invoke('edge.disconnect', { source: src.id, target: dst.id })),
           };
         });
@@ -217,8 +258,12 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       // One confirm, one undo step: every node is snapshotted before the first goes, so edges
       // between removed nodes come back too.
       const s = get();
-      const targets = pending.nodeIds.filter((id) => s.capsules[id] || s.remotes[id]);
-      const restorers = targets.map((id) => ({ id, name: s.capsules[id]?.name ?? s.remotes[id]?.card?.name ?? id, r: s.capsules[id] ? capsuleRestorer(s.capsules[id], s) : remoteRestorer(id, s) }));
+      const targets = pending.nodeIds.filter((id) => s.capsules[id] || s.remotes[id] || s.toolServers[id]);
+      const restorers = targets.map((id) => ({
+        id,
+        name: s.capsules[id]?.name ?? s.remotes[id]?.card?.name ?? s.toolServers[id]?.name ?? id,
+        r: s.capsules[id] ? capsuleRestorer(s.capsules[id], s) : s.toolServers[id] ? toolServerRestorer(id, s) : remoteRestorer(id, s),
+      }));
       const gone: typeof restorers = [];
       for (const x of restorers) {
         try {
@@ -236,12 +281,13 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
           for (const x of gone) await x.r.restore();
           // An edge between two removed nodes is in both their snapshots: connect it once.
           const done = new Set<string>();
+          const tools = new Map<string, string[]>(gone.flatMap((x) => [...x.r.tools].map(([src, t]): [string, string[]] => [`${src.id}\0${x.r.ref.id}`, t])));
           for (const [from, to] of gone.flatMap((x) => x.r.links)) {
             const key = `${from.id}\0${to.id}`;
             if (done.has(key)) continue;
             done.add(key);
             // A node on the other end may have gone since: the rest still come back.
-            await connectRefs(from, to, false).catch((err: unknown) => get().notify('warning', `An edge did not come back: ${describeError(err)}`));
+            await connectRefs(from, to, false, tools.get(key)).catch((err: unknown) => get().notify('warning', `An edge did not come back: ${describeError(err)}`));
           }
         },
         async redo() {
@@ -281,6 +327,22 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     },
     resetHistory() {
       history.clear();
+    },
+    recordStep: edit,
+    async setEdgeTools(edgeId, tools) {
+      const e = get().edgeViews.find((x) => x.id === edgeId);
+      if (!e || e.targetKind !== 'tool_server') return;
+      const before = e.tools ?? null;
+      await edit('Could not change the tools', async () => {
+        const src = history.ref(e.source);
+        const dst = history.ref(e.target);
+        await invoke('edge.setTools', { source: src.id, target: dst.id, tools });
+        return {
+          label: 'tools',
+          undo: async () => void (await invoke('edge.setTools', { source: src.id, target: dst.id, tools: before })),
+          redo: async () => void (await invoke('edge.setTools', { source: src.id, target: dst.id, tools })),
+        };
+      });
     },
   };
 };

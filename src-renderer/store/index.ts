@@ -15,10 +15,12 @@ import { createReplaySlice } from './replaySlice';
 import { createBreakpointsSlice } from './breakpointsSlice';
 import { createForkSlice } from './forkSlice';
 import { createRuntimesSlice } from './runtimesSlice';
+import { createToolServersSlice } from './toolServersSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
-export type { CapsuleFlowNode, RemoteFlowNode, ExternalFlowNode, FlowNode, FlowEdge } from './graphModel';
+export type { CapsuleFlowNode, RemoteFlowNode, ExternalFlowNode, ToolServerFlowNode, FlowNode, FlowEdge } from './graphModel';
+export { CALLS_KEPT, type ServerTools, type ToolServerPrompt } from './toolServersSlice';
 export type { ConsoleEntry, Conversation, Outgoing, SendOutcome } from './consoleSlice';
 export { conversationKey, conversationsOf, entriesOf, entriesOfConversation } from './consoleSlice';
 export type { DelegationOutcome } from './delegationsFold';
@@ -57,6 +59,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createBreakpointsSlice(...a),
   ...createForkSlice(...a),
   ...createRuntimesSlice(...a),
+  ...createToolServersSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */

@@ -13,9 +13,10 @@ import type { ReplaySlice } from './replaySlice';
 import type { BreakpointsSlice } from './breakpointsSlice';
 import type { ForkSlice } from './forkSlice';
 import type { RuntimesSlice } from './runtimesSlice';
+import type { ToolServersSlice } from './toolServersSlice';
 
 /** The one bound store: every feature's slice side by side. */
-export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice & ReplaySlice & BreakpointsSlice & ForkSlice & RuntimesSlice;
+export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice & ReplaySlice & BreakpointsSlice & ForkSlice & RuntimesSlice & ToolServersSlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<T> = StateCreator<StudioState, [], [], T>;

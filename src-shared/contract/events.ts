@@ -7,6 +7,7 @@ import { TUNNEL_EVENT_NAMES, type TunnelEventMap } from './tunnel';
 import type { BreakpointsView } from './breakpoints';
 import type { RuntimesEventMap } from './runtimes';
 import type { StepView } from './versions';
+import type { ToolCallView } from './tool-servers';
 
 // The one map of events the core pushes to the UI: `noun.pastTense` -> payload.
 
@@ -42,6 +43,8 @@ export interface EventMap extends ExposeEventMap, TunnelEventMap, RuntimesEventM
    * console need them without following the session.
    */
   'delegation.updated': { sessionId: string; capsuleId: string; delegations: DelegationUpdate[] };
+  /** Calls to tool servers (MCP) as they start and end (from the trace's tool_call/tool_result lines naming mcp_server), the latest state of each per batch, to every client. */
+  'mcp.called': { sessionId: string; capsuleId: string; calls: ToolCallView[] };
   /** The running tasks of a capsule: turn and streamed text tail, the latest of each task per batch. */
   'task.progressed': { sessionId: string; capsuleId: string; tasks: TaskProgress[] };
   /** A manifest changed on disk while the Studio held another version of it (a write was refused or an editor saved over it). */
@@ -59,4 +62,4 @@ export type EventName = keyof EventMap;
 /** An event's payload. */
 export type EventPayload<E extends EventName> = EventMap[E];
 
-export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'task.progressed', 'manifest.conflicted', 'notice.raised', 'breakpoints.changed', 'history.changed', 'runtimes.changed', ...EXPOSE_EVENT_NAMES, ...TUNNEL_EVENT_NAMES];
+export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'mcp.called', 'task.progressed', 'manifest.conflicted', 'notice.raised', 'breakpoints.changed', 'history.changed', 'runtimes.changed', ...EXPOSE_EVENT_NAMES, ...TUNNEL_EVENT_NAMES];

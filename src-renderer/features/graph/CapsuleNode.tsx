@@ -45,6 +45,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
         <span className="capsule-node-name">{capsule.name}</span>
         <BreakpointMark id={id} name={capsule.name} />
         {role === 'orchestrator' ? <Handle type="source" position={Position.Right} isConnectable={false} /> : null}
+        <Handle type="source" id="tools" position={Position.Bottom} isConnectable={false} />
       </div>
     );
   }
@@ -129,6 +130,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
         )}
       </footer>
       {role === 'orchestrator' ? <Handle type="source" position={Position.Right} aria-label={`Connect ${capsule.name} to a worker`} /> : null}
+      <Handle type="source" id="tools" position={Position.Bottom} className="tools-handle" aria-label={`Give ${capsule.name} a tool server`} />
     </div>
   );
 }

@@ -26,6 +26,8 @@ import { CompactContext, isCompact } from './compact';
 import { ExternalNode } from './ExternalNode';
 import { PermissionEdge } from './PermissionEdge';
 import { RemoteNode } from './RemoteNode';
+import { ToolEdge } from './ToolEdge';
+import { ToolServerNode } from './ToolServerNode';
 import { isPaletteKind, PALETTE_MIME } from './palette';
 import { FIT_VIEW, FIT_VIEW_ANIMATED } from './fitView';
 import { autoLayoutAll } from './layoutActions';
@@ -38,8 +40,8 @@ import { RuntimeGroups } from '../runtimes';
 import { ReplayMark } from './ReplayMark';
 
 // Module scope: xyflow re-mounts every node when these objects change identity.
-const nodeTypes = { capsule: CapsuleNode, remote: RemoteNode, external: ExternalNode };
-const edgeTypes = { permission: PermissionEdge };
+const nodeTypes = { capsule: CapsuleNode, remote: RemoteNode, external: ExternalNode, toolServer: ToolServerNode };
+const edgeTypes = { permission: PermissionEdge, tool: ToolEdge };
 const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } };
 const proOptions = { hideAttribution: true };
 const DELETE_KEYS = ['Delete', 'Backspace'];
@@ -49,6 +51,7 @@ const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
 const minimapColor = (n: Node) => {
   if (n.type === 'remote') return 'var(--busy)';
   if (n.type === 'external') return 'var(--text-faint)';
+  if (n.type === 'toolServer') return 'var(--tool)';
   return useStudio.getState().capsules[n.id]?.role === 'orchestrator' ? 'var(--accent)' : 'var(--ok)';
 };
 
@@ -108,6 +111,7 @@ export function GraphCanvas() {
       const position = { x: Math.round(p.x - 116), y: Math.round(p.y - 40) };
       const s = useStudio.getState();
       if (kind === 'remote') s.askRemoteUrl(position);
+      else if (kind === 'toolServer') s.askToolServer({ position });
       else void s.addCapsuleAt(kind, position);
     },
     [screenToFlowPosition],
@@ -142,7 +146,9 @@ export function GraphCanvas() {
 
   const isValidConnection: IsValidConnection<FlowEdge> = useCallback((c) => {
     const s = useStudio.getState();
-    return c.source !== c.target && s.capsules[c.source]?.role === 'orchestrator' && !c.target.startsWith('external:') && !s.capsules[c.target]?.role?.startsWith('orch');
+    // Any capsule may be given a tool server (from its tools handle); only orchestrators delegate.
+    if (s.toolServers[c.target]) return !!s.capsules[c.source];
+    return c.source !== c.target && c.sourceHandle !== 'tools' && s.capsules[c.source]?.role === 'orchestrator' && !c.target.startsWith('external:') && !s.capsules[c.target]?.role?.startsWith('orch');
   }, []);
 
   // Deletes never happen inside xyflow: nodes ask for confirmation, edges become edge.disconnect,

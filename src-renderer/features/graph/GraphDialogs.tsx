@@ -61,7 +61,7 @@ export function RemoveDialog() {
   const capsules = useStudio((s) => s.capsules);
   const remotes = useStudio((s) => s.remotes);
   if (!pending) return null;
-  const names = pending.nodeIds.map((id) => capsules[id]?.name ?? remotes[id]?.card?.name ?? remotes[id]?.url ?? id);
+  const names = pending.nodeIds.map((id) => capsules[id]?.name ?? remotes[id]?.card?.name ?? remotes[id]?.url ?? useStudio.getState().toolServers[id]?.name ?? id);
   const files = pending.nodeIds.map((id) => capsules[id]?.manifestPath).filter(Boolean);
   const { cancelRemoval, confirmRemoval } = useStudio.getState();
   return (

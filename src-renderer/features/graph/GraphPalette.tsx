@@ -13,6 +13,7 @@ export function GraphPalette() {
       // Nudge repeated adds so they do not stack exactly on top of each other.
       const position = spot((s.capsuleIds.length % 5) * 24);
       if (kind === 'remote') s.askRemoteUrl(position);
+      else if (kind === 'toolServer') s.askToolServer({ position });
       else void s.addCapsuleAt(kind, position);
     },
     [spot],

@@ -19,7 +19,7 @@ export interface MenuTools {
 
 const label = (id: string) => {
   const s = useStudio.getState();
-  return s.capsules[id]?.name ?? s.remotes[id]?.card?.name ?? s.remotes[id]?.url ?? id;
+  return s.capsules[id]?.name ?? s.remotes[id]?.card?.name ?? s.remotes[id]?.url ?? s.toolServers[id]?.name ?? id;
 };
 
 function selectionIds(): string[] {
@@ -55,6 +55,7 @@ export function menuItems(subject: MenuSubject, tools: MenuTools): MenuItem[] {
       { label: 'Add orchestrator here', run: () => void s.addCapsuleAt('orchestrator', subject.at) },
       { label: 'Add worker here', run: () => void s.addCapsuleAt('worker', subject.at) },
       { label: 'Add remote agent here…', run: () => s.askRemoteUrl(subject.at) },
+      { label: 'Add tool server (MCP) here…', run: () => s.askToolServer({ position: subject.at }) },
       { ...layout, disabled: s.flowNodes.length === 0 },
       { label: 'Fit view', run: tools.fitView },
       { label: 'Select all', hint: 'Ctrl+A', run: tools.selectAll, disabled: s.flowNodes.length === 0 },
@@ -71,6 +72,13 @@ export function menuItems(subject: MenuSubject, tools: MenuTools): MenuItem[] {
     ];
   }
   const c = s.capsules[id];
+  if (!c && s.toolServers[id]) {
+    return [
+      { label: 'Edit tool server…', run: () => s.askToolServer({ id }) },
+      { label: 'List its tools again', run: () => void s.loadServerTools(id) },
+      { label: `Delete ${label(id)}…`, danger: true, hint: 'Del', run: () => s.askRemoval([id]) },
+    ];
+  }
   if (!c) {
     if (!s.remotes[id]) return [];
     return [
