@@ -3,6 +3,9 @@ import { expect, type Locator, type Page } from '@playwright/test';
 // The formation canvas and its palette. Gestures follow TOOLCHAIN.md: a 1 px nudge after
 // mouse.down() so the drag threshold does not swallow the first step, and moves with steps.
 
+/** An orchestrator's delegation handle (right), not the tools handle every capsule has. */
+const DELEGATE_HANDLE = '.react-flow__handle.source:not([data-handleid="tools"])';
+
 export class CanvasPage {
   readonly canvas: Locator;
   constructor(readonly page: Page) {
@@ -57,9 +60,11 @@ export class CanvasPage {
       .toBe(true);
   }
 
-  async connect(sourceId: string, targetId: string): Promise<void> {
-    await this.settled(this.nodeById(sourceId).locator('.react-flow__handle.source'), this.nodeById(targetId).locator('.react-flow__handle.target'));
-    const from = await this.nodeById(sourceId).locator('.react-flow__handle.source').boundingBox();
+  async connect(sourceId: string, targetId: string, handle: 'delegate' | 'tools' = 'delegate'): Promise<void> {
+    // Every capsule also has a tools handle (bottom) for edges to tool servers (MCP).
+    const sourceHandle = handle === 'tools' ? '.react-flow__handle.source[data-handleid="tools"]' : DELEGATE_HANDLE;
+    await this.settled(this.nodeById(sourceId).locator(sourceHandle), this.nodeById(targetId).locator('.react-flow__handle.target'));
+    const from = await this.nodeById(sourceId).locator(sourceHandle).boundingBox();
     const to = await this.nodeById(targetId).locator('.react-flow__handle.target').boundingBox();
     if (!from || !to) throw new Error(`handles of ${sourceId} or ${targetId} are not visible`);
     await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
@@ -72,7 +77,7 @@ export class CanvasPage {
   /** Drags from a node's target handle (a worker's left side) onto another node's source handle: the wrong way round. */
   async connectBackwards(fromId: string, toId: string): Promise<void> {
     const from = await this.nodeById(fromId).locator('.react-flow__handle.target').boundingBox();
-    const to = await this.nodeById(toId).locator('.react-flow__handle.source').boundingBox();
+    const to = await this.nodeById(toId).locator(DELEGATE_HANDLE).boundingBox();
     if (!from || !to) throw new Error(`handles of ${fromId} or ${toId} are not visible`);
     await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await this.page.mouse.down();
