@@ -33,11 +33,11 @@ for (const scheme of ['light', 'dark'] as const) {
     // Add the server from the palette: a local process, the reference file server from node_modules.
     await app.canvas.dropFromPalette('Tool server (MCP)', { x: 620, y: 520 });
     const dialog = page.getByRole('dialog', { name: 'Add a tool server (MCP)' });
-    await dialog.getByLabel('Name').fill('files');
-    await dialog.getByLabel('Command').fill('node');
+    await dialog.getByLabel('Name', { exact: true }).fill('files');
+    await dialog.getByLabel('Command', { exact: true }).fill('node');
     await dialog.getByLabel('Arguments (one a line)').fill(`${FS_SERVER}\n.`);
     await dialog.getByRole('button', { name: 'Add tool server' }).click();
-    const node = page.getByRole('group', { name: 'Tool server files' });
+    const node = page.getByRole('group', { name: 'Tool server files', exact: true });
     await expect(node).toBeVisible();
     // Its tools, from tools/list, with descriptions.
     const tools = node.getByRole('list', { name: 'Tools of files' });
@@ -61,6 +61,8 @@ for (const scheme of ['light', 'dark'] as const) {
     const writer = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')!;
     const trace = await studio.core.invoke('trace.tail', { sessionId: writer.sessionId! });
     expect(trace.events).toContainEqual(expect.objectContaining({ event_type: 'tool_result', mcp_server: 'files', mcp_tool: 'list_directory', ok: true }));
+    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await expect(node).toBeInViewport({ ratio: 0.95 });
     await app.screenshot(`mcp-canvas-call-${scheme}`);
 
     // Untick a tool on the edge: the entry's tools narrow.
@@ -68,12 +70,17 @@ for (const scheme of ['light', 'dark'] as const) {
     const ticks = page.getByRole('group', { name: 'Tools writer may call' });
     await expect(ticks.getByRole('checkbox', { name: 'read_text_file' })).toBeChecked();
     await app.screenshot(`mcp-canvas-ticks-${scheme}`);
-    await ticks.getByRole('checkbox', { name: 'read_text_file' }).uncheck();
+    // The tick follows the file: it turns off once the core has written the narrowed entry.
+    await ticks.getByRole('checkbox', { name: 'read_text_file' }).click();
+    await expect(ticks.getByRole('checkbox', { name: 'read_text_file' })).not.toBeChecked();
+    await expect(app.canvas.edgeLabels('writer', 'mcp:files').getByText(/^\d+ of \d+ tools$/)).toBeVisible();
     await expect.poll(() => readFileSync(writerFile, 'utf8')).toMatch(/tools: \[[^\]]*list_directory[^\]]*\]/);
     expect(readFileSync(writerFile, 'utf8')).not.toMatch(/tools: \[[^\]]*read_text_file/);
     const narrowed = readFileSync(writerFile, 'utf8');
 
-    // Delete the edge: the manifest is back byte for byte.
+    // Delete the edge: the manifest is back byte for byte. (Delete in a focused checkbox is not a
+    // canvas delete: the focus leaves the tick list first.)
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await app.canvas.deleteEdge('writer', 'mcp:files');
     await expect(app.canvas.edge('writer', 'mcp:files')).toHaveCount(0);
     await expect.poll(() => readFileSync(writerFile, 'utf8')).toBe(before);

@@ -121,6 +121,8 @@ export function deriveFlow(input: FlowInput): { flowNodes: FlowNode[]; flowEdges
         target: e.target,
         sourceHandle: 'tools',
         type: 'tool',
+        // Narrowing its tools changes the edge: it stays selected, its tick list open.
+        ...(prev?.selected ? { selected: true } : {}),
         data: { address: e.address, targetKind: e.targetKind, ...(e.tools ? { tools: e.tools } : {}) },
         ariaLabel: `${input.capsules[e.source]?.name ?? e.source} may use tool server ${e.address}`,
       };

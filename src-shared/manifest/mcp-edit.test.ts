@@ -89,3 +89,10 @@ capabilities:
     expect(() => editManifestSource(TEMPLATE, [{ op: 'setMcpTools', name: 'files', tools: [] }])).toThrow(/no server named files/);
   });
 });
+
+describe('an edge drawn again with its tools', () => {
+  it('writes the same text as drawing it and narrowing it', () => {
+    const narrowed = editManifestSource(editManifestSource(TEMPLATE, [{ op: 'addMcpServer', server: local }]), [{ op: 'setMcpTools', name: 'files', tools: ['a', 'b'] }]);
+    expect(editManifestSource(TEMPLATE, [{ op: 'addMcpServer', server: { ...local, tools: ['a', 'b'] } }])).toBe(narrowed);
+  });
+});

@@ -46,11 +46,18 @@ function pruneEmpty(doc: Document, path: string[], levels: number): void {
 export function addMcpServer(doc: Document, server: McpServerEntry): void {
   if (entryIndex(doc, server.name) >= 0) return;
   const seq = serversSeq(doc);
-  const node = doc.createNode(server);
+  const node = doc.createNode(server) as YAMLMap;
+  // `tools` is one line, as setMcpTools writes it (so an undone delete writes the same text).
+  const tools = node.get('tools', true);
+  if (isSeq(tools)) tools.flow = true;
   if (seq) {
     if (seq.flow && seq.items.length === 0) seq.flow = false;
     seq.add(node);
-  } else doc.setIn(SERVERS_PATH, doc.createNode([server]));
+  } else {
+    const list = doc.createNode([]) as YAMLSeq;
+    list.add(node);
+    doc.setIn(SERVERS_PATH, list);
+  }
   const url = typeof server.url === 'string' ? server.url : undefined;
   if (!url) return;
   const allowNode = doc.getIn(ALLOW_PATH, true);

@@ -26,7 +26,7 @@ function ToolEdgeView(props: EdgeProps<FlowEdge>) {
     <>
       <BaseEdge id={props.id} path={path} markerEnd={props.markerEnd} className="tool-edge" />
       <EdgeLabelRenderer>
-        <div className="edge-labels nodrag nopan" data-edge={props.id} style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}>
+        <div className="edge-labels tool-edge-labels nodrag nopan" data-edge={props.id} style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}>
           <div className="edge-label tool-edge-label">{summary}</div>
           {props.selected ? (
             <fieldset className="tool-ticks" aria-label={`Tools ${capsule} may call`}>

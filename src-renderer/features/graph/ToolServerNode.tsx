@@ -2,6 +2,9 @@ import { memo, useEffect } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { useStudio, type ToolServerFlowNode } from '../../store';
 
+/** Tools listed on the node (the edge's tick list has them all). */
+const SHOWN = 8;
+
 /**
  * A tool server (MCP): how it starts or where it is, the tools it lists (tools/list, read once
  * when the node first shows: a local server is started for it and ended), and the latest calls
@@ -41,13 +44,13 @@ function ToolServerNodeView({ id, selected }: NodeProps<ToolServerFlowNode>) {
         ) : null}
         {listed?.tools ? (
           <ul className="tool-list" aria-label={`Tools of ${server.name}`}>
-            {listed.tools.slice(0, 12).map((t) => (
+            {listed.tools.slice(0, SHOWN).map((t) => (
               <li key={t.name} title={t.description}>
                 <span className="tool-name">{t.name}</span>
                 {t.description ? <span className="tool-desc">{t.description}</span> : null}
               </li>
             ))}
-            {listed.tools.length > 12 ? <li className="tool-more">and {listed.tools.length - 12} more</li> : null}
+            {listed.tools.length > SHOWN ? <li className="tool-more">and {listed.tools.length - SHOWN} more</li> : null}
           </ul>
         ) : null}
         {calls?.length ? (
