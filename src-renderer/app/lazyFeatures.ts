@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { lazyWhen } from './lazyWhen';
+import { lazyWhen } from '../ui/lazyWhen';
 
 // The features the first screen does not show load on first use, each in its own chunk: the
 // manifest editor and form (the YAML parser and the manifest schema with them), the task

@@ -4,7 +4,7 @@ import { useStudio, type FlowEdge, type FlowNode } from '../../store';
 import { autoLayoutAll, FIT_VIEW_ANIMATED, useFocusNode, useNewNodeSpot, useSelectAll } from '../graph';
 import { fuzzyFilter, type FuzzyMatch } from './fuzzy';
 import { paletteCommands, type PaletteCommand } from './paletteCommands';
-import { closePalette, usePaletteOpen } from '../../app/paletteState';
+import { closePalette, usePaletteOpen } from '../../ui/paletteState';
 import './commands.css';
 
 type Entry = { kind: 'capsule'; id: string; name: string; detail: string } | { kind: 'command'; cmd: PaletteCommand };

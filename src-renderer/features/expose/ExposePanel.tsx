@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AgentCard } from '../../../src-shared/a2a';
 import { useStudio } from '../../store';
-import { openTool } from '../../app/toolsState';
+import { openTool } from '../../ui/toolsState';
 import { PublishedLine } from '../history';
 import { CopyField } from './CopyField';
 import { GatewaySettings } from './GatewaySettings';

@@ -20,7 +20,7 @@ import {
   type XYPosition,
 } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
-import { useColorMode } from '../../app/useTheme';
+import { useColorMode } from '../../ui/useTheme';
 import { CapsuleNode } from './CapsuleNode';
 import { CompactContext, isCompact } from './compact';
 import { ExternalNode } from './ExternalNode';

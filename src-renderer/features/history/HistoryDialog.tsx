@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { StepView, VersionDiffView } from '../../../src-shared/contract';
-import { Dialog } from '../../app/Dialog';
+import { Dialog } from '../../ui/Dialog';
 import { describeError, invoke } from '../../store';
 import { PublishOutcome } from './PublishOutcome';
 import { VersionDiff } from './VersionDiff';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Dialog } from '../../app/Dialog';
+import { Dialog } from '../../ui/Dialog';
 import { TestResult } from './TestResult';
 import { useTestRuns, type TestState } from './useTestRuns';
 import './tests.css';
