@@ -11,5 +11,4 @@ export { useFocusNode } from './useFocusNode';
 export { useSelectAll } from './useSelectAll';
 export { useNewNodeSpot } from './useNewNodeSpot';
 export { FIT_VIEW_ANIMATED } from './fitView';
-export { PauseIcon } from './BreakpointMark';
 export { CanvasMenu, type MenuItem } from './CanvasMenu';

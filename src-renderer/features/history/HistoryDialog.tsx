@@ -4,7 +4,7 @@ import { Dialog } from '../../ui/Dialog';
 import { describeError, invoke } from '../../store';
 import { PublishOutcome } from './PublishOutcome';
 import { VersionDiff } from './VersionDiff';
-import { useHistory } from './useHistory';
+import { useHistory } from '../../ui/useHistory';
 import './history.css';
 
 // The History panel: every save is a step (who, when, what, which capsules); the changes of any

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
-import { autoLayoutAll, FIT_VIEW_ANIMATED, useFocusNode, useNewNodeSpot, useSelectAll } from '../graph';
+import { autoLayoutAll, FIT_VIEW_ANIMATED, useFocusNode, useNewNodeSpot, useSelectAll } from '../../features/graph';
 import { fuzzyFilter, type FuzzyMatch } from './fuzzy';
 import { paletteCommands, type PaletteCommand } from './paletteCommands';
 import { closePalette, usePaletteOpen } from '../../ui/paletteState';
