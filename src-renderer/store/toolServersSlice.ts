@@ -1,6 +1,8 @@
-import type { EventPayload, ToolCallView, ToolServerDefinition, ToolServerTool, ToolServerView } from '../../src-shared/contract';
+import type { EventPayload } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator, StudioState } from './types';
+import type { ToolServersSlice } from './state/toolServers';
+export type { ServerTools, ToolServerPrompt, ToolServersSlice } from './state/toolServers';
 
 // Tool servers (MCP) on the canvas: the nodes (folded from formation.changed with the capsules),
 // the tools each one lists (read on demand: starting a server is not free), and the calls going
@@ -8,31 +10,6 @@ import type { SliceCreator, StudioState } from './types';
 
 /** How many recent calls a tool server node keeps. */
 export const CALLS_KEPT = 6;
-
-export interface ServerTools {
-  loading: boolean;
-  tools?: ToolServerTool[];
-  error?: string;
-}
-
-/** The Add / Edit tool server dialog: where a new one goes, or which one is edited. */
-export type ToolServerPrompt = { position: { x: number; y: number } } | { id: string };
-
-export interface ToolServersSlice {
-  toolServers: Record<string, ToolServerView>;
-  toolServerIds: string[];
-  /** Tools listed per tool server id. */
-  serverTools: Record<string, ServerTools>;
-  /** Recent calls per tool server name (lowercase), newest first. */
-  toolCalls: Record<string, ToolCallView[]>;
-  toolServerPrompt: ToolServerPrompt | null;
-  askToolServer(prompt: ToolServerPrompt | null): void;
-  loadServerTools(id: string): Promise<void>;
-  /** Adds a tool server node (one undo step). */
-  addToolServer(name: string, server: ToolServerDefinition, position: { x: number; y: number }): Promise<boolean>;
-  /** Changes a tool server's definition, in formation.yaml and in every capsule with an edge to it. */
-  updateToolServer(id: string, server: ToolServerDefinition): Promise<boolean>;
-}
 
 export const createToolServersSlice: SliceCreator<ToolServersSlice> = (set, get) => ({
   toolServers: {},

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toolServerDefinition, type ToolServerDefinition } from '../../../src-shared/contract';
 import { useStudio } from '../../store';
-import { Dialog } from '../../app/Dialog';
+import { Dialog } from '../../ui/Dialog';
 
 // Adds or edits a tool server (MCP): a local process (command, arguments, environment, folder) or
 // a remote server (URL, headers). Secrets are written as ${VAR}: the value stays in Secrets.
