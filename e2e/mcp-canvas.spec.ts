@@ -89,5 +89,19 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.keyboard.press('Control+Z');
     await expect(app.canvas.edge('writer', 'mcp:files')).toBeVisible();
     await expect.poll(() => readFileSync(writerFile, 'utf8')).toBe(narrowed);
+
+    // Deleting the node deletes its edges (the permissions) too; one Undo brings both back.
+    const formation = join(studio.workspace, 'formation.yaml');
+    const withServer = readFileSync(formation, 'utf8');
+    await app.canvas.nodeById('mcp:files').click({ position: { x: 60, y: 12 } });
+    await page.keyboard.press('Delete');
+    await page.getByRole('dialog', { name: 'Remove files?' }).getByRole('button', { name: 'Remove' }).click();
+    await expect(node).toHaveCount(0);
+    await expect.poll(() => readFileSync(writerFile, 'utf8')).toBe(before);
+    expect(readFileSync(formation, 'utf8')).not.toContain('tool_servers');
+    await page.keyboard.press('Control+Z');
+    await expect(node).toBeVisible();
+    await expect.poll(() => readFileSync(writerFile, 'utf8')).toBe(narrowed);
+    expect(readFileSync(formation, 'utf8')).toBe(withServer);
   });
 }
