@@ -103,5 +103,11 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(node).toBeVisible();
     await expect.poll(() => readFileSync(writerFile, 'utf8')).toBe(narrowed);
     expect(readFileSync(formation, 'utf8')).toBe(withServer);
+
+    // Selected, the side panel shows the server: who may use it (narrowed) and its tools.
+    await app.canvas.nodeById('mcp:files').click({ position: { x: 60, y: 12 } });
+    await expect(page.getByRole('heading', { name: 'Tool server files' })).toBeAttached();
+    await expect(page.getByRole('listitem').filter({ hasText: /^writer/ })).toContainText('list_directory');
+    await app.screenshot(`mcp-canvas-details-${scheme}`);
   });
 }

@@ -1,7 +1,7 @@
 import { Suspense, useDeferredValue, useState } from 'react';
 import { useStudio, type SideTab } from '../store';
 import { ExposePanel, LiveTracePanel, ManifestPanel, TaskInspector } from './lazyFeatures';
-import { FormationSummary, RemoteDetails } from './Details';
+import { FormationSummary, RemoteDetails, ToolServerDetails } from './Details';
 import { FullWidthButton, SideFrame } from './SideFrame';
 
 const TABS: { id: SideTab; label: string }[] = [
@@ -17,6 +17,7 @@ export function SidePanel() {
   const selectedId = useDeferredValue(useStudio((s) => s.selectedId));
   const capsuleName = useStudio((s) => (selectedId ? s.capsules[selectedId]?.name : undefined));
   const isRemote = useStudio((s) => !!selectedId && !!s.remotes[selectedId]);
+  const isToolServer = useStudio((s) => !!selectedId && !!s.toolServers[selectedId]);
   const tab = useStudio((s) => s.sideTab);
   const [full, setFull] = useState(false);
 
@@ -24,6 +25,13 @@ export function SidePanel() {
     return (
       <SideFrame label="Details" full={false} onFull={setFull}>
         <RemoteDetails id={selectedId} />
+      </SideFrame>
+    );
+  }
+  if (selectedId && isToolServer) {
+    return (
+      <SideFrame label="Details" full={false} onFull={setFull}>
+        <ToolServerDetails id={selectedId} />
       </SideFrame>
     );
   }
