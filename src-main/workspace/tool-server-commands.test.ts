@@ -46,6 +46,20 @@ describe('tool servers', () => {
     expect(read(s, 'formation.yaml')).toBe(formationBefore);
   });
 
+  it("edits a server's definition in formation.yaml and in the manifest of every capsule with an edge to it, tools kept", async () => {
+    studio = await createTestStudio();
+    const s = studio;
+    await s.core.invoke('mcp.addServer', { name: 'files', server: { command: 'node', args: [FS_SERVER, '.'] }, position: { x: 0, y: 0 } });
+    await s.core.invoke('edge.connect', { source: 'writer', target: 'mcp:files', tools: ['read_text_file'] });
+    const { updated } = await s.core.invoke('mcp.updateServer', { id: 'mcp:files', server: { command: 'node', args: [FS_SERVER, 'docs'], env: { LEVEL: '${LOG_LEVEL}' } } });
+    expect(updated).toEqual(['writer']);
+    const text = read(s, 'capsules/writer.yaml');
+    expect(text).toMatch(/- docs\n/);
+    expect(text).toContain('LEVEL: ${LOG_LEVEL}');
+    expect(text).toContain('tools: [read_text_file]');
+    expect(read(s, 'formation.yaml')).toMatch(/- docs\n[\s\S]*LEVEL: \$\{LOG_LEVEL\}/);
+  });
+
   it('draws a server only a manifest names, and leaves no external edge for its allow entry', async () => {
     studio = await createTestStudio();
     const s = studio;
