@@ -6,6 +6,7 @@ import { ReplayBar } from '../features/replay';
 import { AddressDialog, AttachRuntimeDialog } from '../features/runtimes';
 import { ConnectionBanner } from './ConnectionBanner';
 import { CommandPalette, StopConfirm } from './lazyFeatures';
+import { LongCommandBar } from './LongCommandBar';
 import { Notices } from './Notices';
 import { usePaletteOpen } from './paletteState';
 import { RestartDialog } from './RestartToApply';
@@ -51,6 +52,7 @@ export function App() {
       ) : null}
       <ToolDialogs />
       <Notices />
+      <LongCommandBar />
     </GraphProvider>
   );
 }
