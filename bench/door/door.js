@@ -141,6 +141,7 @@ async function runDoorBench({ smoke }) {
         durable_floor_cpu_us: cpu(r.durable),
         sdk_cpu_us: cpu(r.sdk),
         door_cpu_us: cpu(r.door),
+        other_procs_cores: r.door.host ? r.door.host.other_procs_cores : null,
         floor_rps: r.floor.throughput_rps,
         durable_floor_rps: r.durable.throughput_rps,
         sdk_rps: r.sdk.throughput_rps,
@@ -165,6 +166,11 @@ async function runDoorBench({ smoke }) {
         door_time_to_final_ms: doorStream.ttfinal_ms || null,
         errors: doorStream.errors,
       },
+      // How far the rounds spread (the machine is shared): a ratio is only as good as its spread.
+      spread: {
+        door_cpu_per_request_vs_durable_floor: spreadOf(rounds.map((r) => r.durableRatio)),
+        door_throughput_vs_sdk: spreadOf(rounds.map((r) => r.throughputRatio)),
+      },
       targets: { door_cpu_per_request_vs_durable_floor: '<= 1.5', door_throughput_vs_sdk: '>= 4', door_stream_ttfe_p50_vs_floor_round_trip_p50: '<= 1.5' },
       raw: { floor, durable, sdk, door, floorTrip, doorStream },
     };
@@ -175,6 +181,9 @@ async function runDoorBench({ smoke }) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The lowest and highest of a ratio over the rounds. */
+const spreadOf = (values) => ({ min: Math.min(...values), max: Math.max(...values) });
 
 function summary(r) {
   return {
