@@ -98,14 +98,22 @@ async function runDoorBench({ smoke }) {
     writeFileSync(manifest, MANIFEST);
     const env = { CAPSULE_HOME: join(dir, 'home') };
     // The machine is shared and noisy: full mode runs the floors, SDK and door three times, one
-    // after the other each round, and reports the round whose door/durable-floor CPU ratio is the
+    // after the other each round (in turn forwards and backwards), and reports the round whose door/durable-floor CPU ratio is the
     // median (and the median of each ratio on its own).
     const rounds = [];
     for (let i = 0; i < runs; i++) {
-      const floor = await measure('floor', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), o);
-      const durable = await measure('durable-floor', () => startServer('durable-floor', [join(__dirname, 'durable-floor-server.js')], {}, /^url (\S+)/), o);
-      const sdk = await measure('sdk', () => startServer('sdk', [join(__dirname, 'sdk-server.js')], {}, /^url (\S+)/), o);
-      const door = await measure('door', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), o);
+      const servers = {
+        floor: () => measure('floor', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), o),
+        durable: () => measure('durable-floor', () => startServer('durable-floor', [join(__dirname, 'durable-floor-server.js')], {}, /^url (\S+)/), o),
+        sdk: () => measure('sdk', () => startServer('sdk', [join(__dirname, 'sdk-server.js')], {}, /^url (\S+)/), o),
+        door: () => measure('door', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), o),
+      };
+      // Every other round runs them in the reverse order, so a load that rises or falls through
+      // a round (other work on the machine) does not always favour the same server.
+      const order = i % 2 ? ['door', 'sdk', 'durable', 'floor'] : ['floor', 'durable', 'sdk', 'door'];
+      const got = {};
+      for (const name of order) got[name] = await servers[name]();
+      const { floor, durable, sdk, door } = got;
       rounds.push({
         floor,
         durable,
