@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { AgentCard } from '../../../src-shared/a2a';
 import { useStudio } from '../../store';
-import { openTool } from '../../app/toolsState';
-import { PublishedLine } from '../history';
+import { openTool } from '../../ui/toolsState';
+import { PublishedLine } from './PublishedLine';
 import { CopyField } from './CopyField';
 import { GatewaySettings } from './GatewaySettings';
 import { ReachFromAnywhere } from './ReachFromAnywhere';
