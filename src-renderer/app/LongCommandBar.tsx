@@ -1,4 +1,5 @@
 import { cancelLongCommand, useLongCommand } from '../store';
+import './longCommand.css';
 
 /** While a long command waits (a test run, a publish, a fork): what runs, and how to stop it. */
 export function LongCommandBar() {
