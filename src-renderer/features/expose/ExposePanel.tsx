@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { AgentCard } from '../../../src-shared/a2a';
 import { useStudio } from '../../store';
 import { openTool } from '../../ui/toolsState';
+import { ErrorText } from '../../ui/ErrorText';
 import { PublishedLine } from './PublishedLine';
 import { CopyField } from './CopyField';
 import { GatewaySettings } from './GatewaySettings';
@@ -34,11 +35,7 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
           {exposureWarning(x.gateway.host)}
         </p>
       ) : null}
-      {x.error ? (
-        <p className="error-text" role="alert">
-          {x.error}
-        </p>
-      ) : null}
+      <ErrorText error={x.error} />
       <div className="expose-row">
         <label className="expose-toggle">
           <input
