@@ -13,3 +13,12 @@ export function curlExample(url: string, token: string, opts: { accepts?: boolea
     `  -d ${shellQuote(JSON.stringify(body))}`,
   ].join('\n');
 }
+
+/**
+ * An MCP client's server entry for the gateway (the `mcpServers` shape Claude Desktop, Cursor and
+ * VS Code read), with the token as written: the Studio passes a placeholder, the CLI the token it
+ * just printed.
+ */
+export function mcpClientConfig(mcpUrl: string, token: string, name = 'capsule-studio'): string {
+  return JSON.stringify({ mcpServers: { [name]: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
+}
