@@ -1,4 +1,7 @@
-// What the CLI and the Studio show a user who just exposed a capsule: a curl call that works.
+// What the CLI and the Studio show a user who just exposed a capsule: a curl call that works, and
+// an MCP client's config (the shared helper, which the Studio's page uses too).
+
+export { mcpClientConfig } from '../../src-shared/contract';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -14,11 +17,3 @@ export function curlExample(url: string, token: string, opts: { accepts?: boolea
   ].join('\n');
 }
 
-/**
- * An MCP client's server entry for the gateway (the `mcpServers` shape Claude Desktop, Cursor and
- * VS Code read), with the token as written: the Studio passes a placeholder, the CLI the token it
- * just printed.
- */
-export function mcpClientConfig(mcpUrl: string, token: string, name = 'capsule-studio'): string {
-  return JSON.stringify({ mcpServers: { [name]: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
-}
