@@ -24,7 +24,14 @@ import { startTestSession } from '../../src-main/runtime/testing';
 // the priming event and retry field that resumable streams would need).
 // Usage: node -r tsx/cjs bench/mcp-conformance/conformance.ts [--smoke] [--out FILE]
 
-export const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'server-sse-multiple-streams', 'server-sse-polling', 'dns-rebinding-protection'] as const;
+export const APPLICABLE = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'server-sse-multiple-streams',
+  'server-sse-polling',
+  'dns-rebinding-protection',
+] as const;
 
 export interface ScenarioResult {
   scenario: string;
@@ -38,7 +45,8 @@ export interface ScenarioResult {
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 // fs.globSync arrived in Node 22; on Node 20 the suite starts with a stub for it.
-const NODE_ARGS = typeof (fs as { globSync?: unknown }).globSync === 'function' ? [] : ['--import', join(__dirname, 'node20-glob.mjs')];
+const NODE_ARGS =
+  typeof (fs as { globSync?: unknown }).globSync === 'function' ? [] : ['--import', join(__dirname, 'node20-glob.mjs')];
 
 function bearerProxy(target: URL, token: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
@@ -46,41 +54,67 @@ function bearerProxy(target: URL, token: string): Promise<{ url: string; server:
     const headers = { ...req.headers, authorization: `Bearer ${token}` };
     if (headers.host === own) headers.host = target.host;
     if (headers.origin === `http://${own}`) headers.origin = target.origin;
-    const out = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     res.on('close', () => out.destroy());
     req.pipe(out);
   });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`, server })));
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () =>
+      ok({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`, server }),
+    ),
+  );
 }
 
 function runScenario(url: string, scenario: string, outDir: string): Promise<ScenarioResult> {
   mkdirSync(outDir, { recursive: true });
   return new Promise((ok) => {
-    execFile(process.execPath, [...NODE_ARGS, CLI, 'server', '--url', url, '--scenario', scenario, '-o', outDir], { cwd: outDir, timeout: 60_000 }, (err, _stdout, stderr) => {
-      if (err && !readdirSync(outDir).length) process.stderr.write(`${scenario}: ${stderr || err.message}\n`);
-      const found = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('checks.json') && f.includes(scenario));
-      const checks: { id: string; status: string; errorMessage?: string }[] = found.length ? JSON.parse(readFileSync(join(outDir, found[found.length - 1]), 'utf8')) : [{ id: scenario, status: 'FAILURE', errorMessage: 'the suite wrote no checks' }];
-      const of = (s: string) => checks.filter((c) => c.status === s).length;
-      ok({
-        scenario,
-        passed: of('SUCCESS'),
-        failed: of('FAILURE'),
-        warnings: of('WARNING'),
-        problems: checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => ({ id: c.id, status: c.status, ...(c.errorMessage ? { message: c.errorMessage } : {}) })),
-      });
-    });
+    execFile(
+      process.execPath,
+      [...NODE_ARGS, CLI, 'server', '--url', url, '--scenario', scenario, '-o', outDir],
+      { cwd: outDir, timeout: 60_000 },
+      (err, _stdout, stderr) => {
+        if (err && !readdirSync(outDir).length) process.stderr.write(`${scenario}: ${stderr || err.message}\n`);
+        const found = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter(
+          (f) => f.endsWith('checks.json') && f.includes(scenario),
+        );
+        const checks: { id: string; status: string; errorMessage?: string }[] = found.length
+          ? JSON.parse(readFileSync(join(outDir, found[found.length - 1]), 'utf8'))
+          : [{ id: scenario, status: 'FAILURE', errorMessage: 'the suite wrote no checks' }];
+        const of = (s: string) => checks.filter((c) => c.status === s).length;
+        ok({
+          scenario,
+          passed: of('SUCCESS'),
+          failed: of('FAILURE'),
+          warnings: of('WARNING'),
+          problems: checks
+            .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+            .map((c) => ({ id: c.id, status: c.status, ...(c.errorMessage ? { message: c.errorMessage } : {}) })),
+        });
+      },
+    );
   });
 }
 
 /** Runs the applicable scenarios against a fresh gateway and capsule; everything is removed after. */
 export async function runConformance(scenarios: readonly string[] = APPLICABLE): Promise<ScenarioResult[]> {
-  const capsule = await startTestSession({ name: 'helper', description: 'Answers in one line.', inference: { rehearsal: { replies: [{ turns: [{ text: 'done' }] }] } } });
+  const capsule = await startTestSession({
+    name: 'helper',
+    description: 'Answers in one line.',
+    inference: { rehearsal: { replies: [{ turns: [{ text: 'done' }] }] } },
+  });
   const dataDir = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
-  const gateway = await createGateway({ dataDir, port: 0, resolveCapsule: (n) => (n === 'helper' ? sessionCapsule(capsule.session) : undefined) });
+  const gateway = await createGateway({
+    dataDir,
+    port: 0,
+    resolveCapsule: (n) => (n === 'helper' ? sessionCapsule(capsule.session) : undefined),
+  });
   const { token } = gateway.exposures.enable('helper');
   const proxy = await bearerProxy(new URL(gateway.urlsOf('helper').mcp), token);
   try {
@@ -98,7 +132,9 @@ export async function runConformance(scenarios: readonly string[] = APPLICABLE):
 
 if (require.main === module) {
   const args = process.argv.slice(2);
-  const out = resolve(args.includes('--out') ? args[args.indexOf('--out') + 1] : join(__dirname, '..', 'results', 'mcp-conformance.json'));
+  const out = resolve(
+    args.includes('--out') ? args[args.indexOf('--out') + 1] : join(__dirname, '..', 'results', 'mcp-conformance.json'),
+  );
   void runConformance().then((results) => {
     const failed = results.reduce((n, r) => n + r.failed, 0);
     const summary = `mcp-conformance: ${results.filter((r) => r.failed === 0).length}/${results.length} applicable scenarios pass (${results.map((r) => `${r.scenario} ${r.failed ? 'FAIL' : 'ok'}`).join(', ')})`;

@@ -26,7 +26,12 @@ export interface McpLimits {
   maxCallMs: number;
 }
 
-export const MCP_LIMITS: McpLimits = { maxSessions: 32, idleMs: 15 * 60_000, maxCallsPerSession: 8, maxCallMs: 60 * 60_000 };
+export const MCP_LIMITS: McpLimits = {
+  maxSessions: 32,
+  idleMs: 15 * 60_000,
+  maxCallsPerSession: 8,
+  maxCallMs: 60 * 60_000,
+};
 
 type Logged = Pick<AccessEntry, 'tokenId' | 'capsule' | 'method' | 'status' | 'outcome'>;
 
@@ -35,7 +40,13 @@ export interface McpEndpointDeps {
   settings: OriginSettings;
   resolveCapsule: ResolveCapsule;
   log(req: FastifyRequest, started: number, entry: Logged): void;
-  refused(req: FastifyRequest, started: number, g: Extract<GuardResult, { ok: false }>, capsule: string | null, method: string): void;
+  refused(
+    req: FastifyRequest,
+    started: number,
+    g: Extract<GuardResult, { ok: false }>,
+    capsule: string | null,
+    method: string,
+  ): void;
   limits?: Partial<McpLimits>;
 }
 
@@ -58,15 +69,26 @@ export interface McpEndpoint {
 const RETRY_AFTER_S = 1;
 const SWEEP_MS = 30_000;
 
-const rpcError = (reply: FastifyReply, status: number, code: number, message: string, headers: Record<string, string> = {}) =>
-  reply.code(status).headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+const rpcError = (
+  reply: FastifyReply,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+) =>
+  reply
+    .code(status)
+    .headers({ 'content-type': 'application/json', 'cache-control': 'no-store', ...headers })
+    .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 
 /** The JSON-RPC messages of a POST body (one or a batch), or undefined when it is not JSON. */
 function messagesOf(body: unknown): { parsed: unknown; list: Record<string, unknown>[] } | undefined {
   if (typeof body !== 'string') return undefined;
   try {
     const parsed: unknown = JSON.parse(body);
-    const list = (Array.isArray(parsed) ? parsed : [parsed]).filter((m): m is Record<string, unknown> => !!m && typeof m === 'object');
+    const list = (Array.isArray(parsed) ? parsed : [parsed]).filter(
+      (m): m is Record<string, unknown> => !!m && typeof m === 'object',
+    );
     return { parsed, list };
   } catch {
     return undefined;
@@ -87,10 +109,13 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
   const offRevoked = deps.exposures.onRevoked((ids) => {
     for (const s of [...sessions.values()]) if (ids.includes(s.tokenId)) end(s);
   });
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const s of [...sessions.values()]) if (s.calls.size === 0 && now - s.lastUsed > limits.idleMs) end(s);
-  }, Math.min(SWEEP_MS, limits.idleMs));
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const s of [...sessions.values()]) if (s.calls.size === 0 && now - s.lastUsed > limits.idleMs) end(s);
+    },
+    Math.min(SWEEP_MS, limits.idleMs),
+  );
   sweep.unref();
 
   /** The tools of a token: one per capsule it opens that runs now. */
@@ -112,9 +137,21 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
   const start = (tokenId: string, capsule: string): McpSession => {
     const server = new Server(
       { name: 'capsule-studio-gateway', title: 'Capsule Studio gateway', version: '1.0.0' },
-      { capabilities: { tools: { listChanged: false } }, instructions: 'Each tool is a Capsule Studio capsule (an agent or a formation of agents). A call runs one task and answers with its result; canceling the call cancels the task and its delegations.' },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions:
+          'Each tool is a Capsule Studio capsule (an agent or a formation of agents). A call runs one task and answers with its result; canceling the call cancels the task and its delegations.',
+      },
     );
-    const s: McpSession = { id: '', tokenId, capsule, server, lastUsed: Date.now(), calls: new Map(), transport: undefined as never };
+    const s: McpSession = {
+      id: '',
+      tokenId,
+      capsule,
+      server,
+      lastUsed: Date.now(),
+      calls: new Map(),
+      transport: undefined as never,
+    };
     s.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -124,12 +161,26 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
       onsessionclosed: () => end(s),
     });
     s.transport.onclose = () => end(s);
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await toolsOf(tokenId)).map((t) => t.tool) }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: (await toolsOf(tokenId)).map((t) => t.tool),
+    }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const t = (await toolsOf(tokenId)).find((x) => x.tool.name === request.params.name);
-      if (!t) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name).slice(0, 80)}: this token opens ${(await toolsOf(tokenId)).map((x) => x.tool.name).join(', ') || 'no running capsule'}.`);
+      if (!t)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool ${JSON.stringify(request.params.name).slice(0, 80)}: this token opens ${(await toolsOf(tokenId)).map((x) => x.tool.name).join(', ') || 'no running capsule'}.`,
+        );
       if (s.calls.size >= limits.maxCallsPerSession) {
-        return { content: [{ type: 'text', text: `Busy: this MCP session already runs ${limits.maxCallsPerSession} calls; retry when one ends.` }], isError: true };
+        return {
+          content: [
+            {
+              type: 'text',
+              text: `Busy: this MCP session already runs ${limits.maxCallsPerSession} calls; retry when one ends.`,
+            },
+          ],
+          isError: true,
+        };
       }
       const key = String(extra.requestId);
       const abort = new AbortController();
@@ -142,7 +193,13 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
           progress:
             progressToken === undefined
               ? undefined
-              : (progress, message) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => undefined),
+              : (progress, message) =>
+                  void extra
+                    .sendNotification({
+                      method: 'notifications/progress',
+                      params: { progressToken, progress, message },
+                    })
+                    .catch(() => undefined),
         });
       } finally {
         s.calls.delete(key);
@@ -158,7 +215,8 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
     const g = guard(req, reply, deps.exposures, deps.settings);
     if (!g.ok) return deps.refused(req, started, g, null, method);
     const { tokenId, capsule } = g.exposure;
-    const logged = (status: number, outcome: string, what = method) => deps.log(req, started, { tokenId, capsule, method: what, status, outcome });
+    const logged = (status: number, outcome: string, what = method) =>
+      deps.log(req, started, { tokenId, capsule, method: what, status, outcome });
 
     const sid = req.headers['mcp-session-id'];
     let body: ReturnType<typeof messagesOf>;
@@ -182,19 +240,32 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
       }
     } else if (req.method === 'POST' && body!.list.some((m) => m.method === 'initialize')) {
       if (sessions.size >= limits.maxSessions) {
-        rpcError(reply, 503, -32000, `gateway_busy: at most ${limits.maxSessions} MCP sessions at once; retry after ${RETRY_AFTER_S} s.`, { 'retry-after': String(RETRY_AFTER_S) });
+        rpcError(
+          reply,
+          503,
+          -32000,
+          `gateway_busy: at most ${limits.maxSessions} MCP sessions at once; retry after ${RETRY_AFTER_S} s.`,
+          { 'retry-after': String(RETRY_AFTER_S) },
+        );
         return logged(503, 'busy', what);
       }
       s = start(tokenId, capsule);
       await s.server.connect(s.transport);
     } else {
-      rpcError(reply, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required (initialize first).');
+      rpcError(
+        reply,
+        400,
+        ErrorCode.InvalidRequest,
+        'Bad Request: Mcp-Session-Id header is required (initialize first).',
+      );
       return logged(400, 'bad_request', what);
     }
     s.lastUsed = Date.now();
 
     // The caller went away before its answers were complete: cancel the tasks its calls started.
-    const ids = (body?.list ?? []).filter((m) => m.method === 'tools/call' && m.id !== undefined).map((m) => String(m.id));
+    const ids = (body?.list ?? [])
+      .filter((m) => m.method === 'tools/call' && m.id !== undefined)
+      .map((m) => String(m.id));
     const session = s;
     open.add(reply.raw);
     reply.raw.on('close', () => {

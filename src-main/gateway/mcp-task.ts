@@ -10,7 +10,8 @@ import type { ResolvedCapsule } from './types';
 // ends its delegations with it.
 
 /** How a task ended for the caller: its last state as the capsule reported it, or why it was not started. */
-export type TaskOutcome = { kind: 'refused'; message: string } | { kind: 'message'; message: Message } | { kind: 'task'; task: Task };
+export type TaskOutcome =
+  { kind: 'refused'; message: string } | { kind: 'message'; message: Message } | { kind: 'task'; task: Task };
 
 export interface RunTaskOptions {
   signal: AbortSignal;
@@ -42,7 +43,11 @@ interface TaskLink {
 function inProcess(cap: ResolvedCapsule & { session: NonNullable<ResolvedCapsule['session']> }): TaskLink {
   const s = cap.session;
   return {
-    send: async (message) => (await callSession(s, 'SendMessage', { message, configuration: { returnImmediately: true } })) as { task?: Task; message?: Message },
+    send: async (message) =>
+      (await callSession(s, 'SendMessage', { message, configuration: { returnImmediately: true } })) as {
+        task?: Task;
+        message?: Message;
+      },
     get: async (id) => s.getTask(id, 0),
     cancel: async (id) => {
       await callSession(s, 'CancelTask', { id });
@@ -77,7 +82,10 @@ export async function runTask(cap: ResolvedCapsule, message: Message, opts: RunT
     if (r) return r;
     throw err;
   }
-  if (!sent.task) return sent.message ? { kind: 'message', message: sent.message } : { kind: 'refused', message: 'The capsule answered without a task or a message.' };
+  if (!sent.task)
+    return sent.message
+      ? { kind: 'message', message: sent.message }
+      : { kind: 'refused', message: 'The capsule answered without a task or a message.' };
   const id = sent.task.id;
   let last: Task = sent.task;
 
@@ -95,7 +103,8 @@ export async function runTask(cap: ResolvedCapsule, message: Message, opts: RunT
       void link.get(id).then(
         (t) => {
           if (finished || !t) return;
-          if (t.status.state !== last.status.state || t.status.timestamp !== last.status.timestamp) opts.onProgress?.(t);
+          if (t.status.state !== last.status.state || t.status.timestamp !== last.status.timestamp)
+            opts.onProgress?.(t);
           last = t;
           if (settled(t)) finish('done');
         },
@@ -116,7 +125,11 @@ export async function runTask(cap: ResolvedCapsule, message: Message, opts: RunT
   if (ended !== 'done' || INTERRUPTED_STATES.has(last.status.state)) {
     await link.cancel(id).catch(() => undefined);
     last = (await link.get(id).catch(() => undefined)) ?? last;
-    if (ended === 'timeout') return { kind: 'refused', message: `The task ${id} took longer than ${Math.round(opts.maxWaitMs / 1000)} s and was canceled.` };
+    if (ended === 'timeout')
+      return {
+        kind: 'refused',
+        message: `The task ${id} took longer than ${Math.round(opts.maxWaitMs / 1000)} s and was canceled.`,
+      };
   }
   return { kind: 'task', task: last };
 }

@@ -25,7 +25,8 @@ export interface CapsuleTool {
   cap: ResolvedCapsule;
 }
 
-const isObjectSchema = (s: Record<string, unknown> | undefined): s is Record<string, unknown> => !!s && s.type === 'object';
+const isObjectSchema = (s: Record<string, unknown> | undefined): s is Record<string, unknown> =>
+  !!s && s.type === 'object';
 
 /** Tool names for capsule names, unambiguous within one list (a clash takes a number). */
 export function toolNames(capsules: readonly string[]): Map<string, string> {
@@ -49,7 +50,12 @@ export function capsuleTool(capsule: string, name: string, cap: ResolvedCapsule)
       ? (accepts as Tool['inputSchema'])
       : input === 'wrapped'
         ? { type: 'object' as const, properties: { data: accepts }, required: ['data'], additionalProperties: false }
-        : { type: 'object' as const, properties: { text: { type: 'string', description: 'The task, in words.' } }, required: ['text'], additionalProperties: false };
+        : {
+            type: 'object' as const,
+            properties: { text: { type: 'string', description: 'The task, in words.' } },
+            required: ['text'],
+            additionalProperties: false,
+          };
   const description = (cap.description ?? cap.card.description) || `The capsule ${capsule}.`;
   const tool: Tool = {
     name,
@@ -61,18 +67,28 @@ export function capsuleTool(capsule: string, name: string, cap: ResolvedCapsule)
   return { capsule, tool, input, cap };
 }
 
-const textResult = (text: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) });
+const textResult = (text: string, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  ...(isError ? { isError: true } : {}),
+});
 
 /** The task's message, or the refusal of arguments that miss the tool's input schema. */
-export function messageFor(t: CapsuleTool, args: Record<string, unknown> | undefined): { message: Message } | { refused: CallToolResult } {
+export function messageFor(
+  t: CapsuleTool,
+  args: Record<string, unknown> | undefined,
+): { message: Message } | { refused: CallToolResult } {
   const r = checkedParts(t, args);
   return 'refused' in r ? r : { message: { messageId: newMessageId(), role: 'ROLE_USER', parts: r.parts } };
 }
 
-function checkedParts(t: CapsuleTool, args: Record<string, unknown> | undefined): { parts: Part[] } | { refused: CallToolResult } {
+function checkedParts(
+  t: CapsuleTool,
+  args: Record<string, unknown> | undefined,
+): { parts: Part[] } | { refused: CallToolResult } {
   const refuse = (why: string) => ({ refused: textResult(`Invalid arguments for ${t.tool.name}: ${why}`, true) });
   const a = args ?? {};
-  if (Buffer.byteLength(JSON.stringify(a)) > MAX_ARGUMENT_BYTES) return refuse(`larger than ${MAX_ARGUMENT_BYTES} bytes as JSON.`);
+  if (Buffer.byteLength(JSON.stringify(a)) > MAX_ARGUMENT_BYTES)
+    return refuse(`larger than ${MAX_ARGUMENT_BYTES} bytes as JSON.`);
   if (t.input === 'text') {
     const extra = Object.keys(a).filter((k) => k !== 'text');
     if (typeof a.text !== 'string' || !a.text.trim()) return refuse('text: a non-empty string is required.');
@@ -80,7 +96,10 @@ function checkedParts(t: CapsuleTool, args: Record<string, unknown> | undefined)
     return { parts: [{ text: a.text }] };
   }
   const data = t.input === 'object' ? a : a.data;
-  const problems = t.input === 'wrapped' && !('data' in a) ? [{ field: '', message: 'is required' }] : acceptsProblems(t.cap.accepts!, data);
+  const problems =
+    t.input === 'wrapped' && !('data' in a)
+      ? [{ field: '', message: 'is required' }]
+      : acceptsProblems(t.cap.accepts!, data);
   if (problems.length) {
     const where = (f: string) => (t.input === 'wrapped' ? `data${f ? `.${f}` : ''}` : f || '(arguments)');
     return refuse(problems.map((p) => `${where(p.field)}: ${p.message}`).join('; '));
@@ -90,7 +109,13 @@ function checkedParts(t: CapsuleTool, args: Record<string, unknown> | undefined)
 
 const textOf = (parts: readonly Part[]) =>
   parts
-    .map((p) => (typeof p.text === 'string' ? p.text : p.raw !== undefined || p.url !== undefined ? `[file ${p.filename ?? ''} ${p.mediaType ?? ''} not passed on]`.replace(/\s+/g, ' ') : undefined))
+    .map((p) =>
+      typeof p.text === 'string'
+        ? p.text
+        : p.raw !== undefined || p.url !== undefined
+          ? `[file ${p.filename ?? ''} ${p.mediaType ?? ''} not passed on]`.replace(/\s+/g, ' ')
+          : undefined,
+    )
     .filter((x): x is string => x !== undefined)
     .join('\n');
 
@@ -101,15 +126,27 @@ export function resultOf(t: CapsuleTool, outcome: TaskOutcome): CallToolResult {
   if (outcome.kind === 'task') {
     const { state, message } = outcome.task.status;
     const why = message ? textOf(message.parts) : '';
-    if (state === 'TASK_STATE_CANCELED') return textResult(`The task ${outcome.task.id} was canceled${why ? `: ${why}` : '.'}`, true);
-    if (state !== 'TASK_STATE_COMPLETED') return textResult(`The task ${outcome.task.id} ended ${state.replace('TASK_STATE_', '').toLowerCase()}${why ? `: ${why}` : '.'}`, true);
+    if (state === 'TASK_STATE_CANCELED')
+      return textResult(`The task ${outcome.task.id} was canceled${why ? `: ${why}` : '.'}`, true);
+    if (state !== 'TASK_STATE_COMPLETED')
+      return textResult(
+        `The task ${outcome.task.id} ended ${state.replace('TASK_STATE_', '').toLowerCase()}${why ? `: ${why}` : '.'}`,
+        true,
+      );
   }
   const text = textOf(parts);
   const data = parts.find((p) => p.data !== undefined)?.data;
   const structured = data !== undefined ? data : parseObject(text);
   if (t.tool.outputSchema) {
-    if (!structured || typeof structured !== 'object' || Array.isArray(structured)) return textResult(`The capsule answered without the structured answer its responds contract promises:\n${text}`, true);
-    return { content: [{ type: 'text', text: text || JSON.stringify(structured) }], structuredContent: structured as Record<string, unknown> };
+    if (!structured || typeof structured !== 'object' || Array.isArray(structured))
+      return textResult(
+        `The capsule answered without the structured answer its responds contract promises:\n${text}`,
+        true,
+      );
+    return {
+      content: [{ type: 'text', text: text || JSON.stringify(structured) }],
+      structuredContent: structured as Record<string, unknown>,
+    };
   }
   return textResult(text || (data !== undefined ? JSON.stringify(data) : ''));
 }
@@ -134,7 +171,11 @@ export interface CallContext {
 }
 
 /** One tools/call: arguments checked, the task run to its end (or canceled with the call), the answer as tool content. */
-export async function callCapsuleTool(t: CapsuleTool, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
+export async function callCapsuleTool(
+  t: CapsuleTool,
+  args: Record<string, unknown> | undefined,
+  ctx: CallContext,
+): Promise<CallToolResult> {
   const checked = messageFor(t, args);
   if ('refused' in checked) return checked.refused;
   let step = 0;
@@ -143,7 +184,10 @@ export async function callCapsuleTool(t: CapsuleTool, args: Record<string, unkno
     maxWaitMs: ctx.maxWaitMs,
     onProgress: (task) => {
       const said = task.status.message ? textOf(task.status.message.parts) : '';
-      ctx.progress?.(++step, `${task.status.state.replace('TASK_STATE_', '').toLowerCase()}${said ? `: ${said.slice(0, 200)}` : ''}`);
+      ctx.progress?.(
+        ++step,
+        `${task.status.state.replace('TASK_STATE_', '').toLowerCase()}${said ? `: ${said.slice(0, 200)}` : ''}`,
+      );
     },
   });
   return resultOf(t, outcome);

@@ -27,14 +27,21 @@ async function capsule(manifest: ManifestInput): Promise<TestSession> {
 async function gatewayFor(capsules: TestSession[], mcpLimits: Partial<McpLimits> = {}): Promise<Gateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'capsule-mcp-'));
   const byName = new Map(capsules.map((c) => [c.session.manifest.name, c.session]));
-  const gateway = await createGateway({ dataDir, port: 0, mcpLimits, resolveCapsule: (n) => (byName.has(n) ? sessionCapsule(byName.get(n)!) : undefined) });
+  const gateway = await createGateway({
+    dataDir,
+    port: 0,
+    mcpLimits,
+    resolveCapsule: (n) => (byName.has(n) ? sessionCapsule(byName.get(n)!) : undefined),
+  });
   owned.push({ close: async () => (await gateway.close(), rmSync(dataDir, { recursive: true, force: true })) });
   return gateway;
 }
 
 async function connect(gateway: Gateway, token: string): Promise<Client> {
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(gateway.urlsOf('x').mcp), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(gateway.urlsOf('x').mcp), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   owned.push({ close: () => client.close() });
   return client;
@@ -45,9 +52,20 @@ const textOf = (r: any) => r.content.map((c: { text?: string }) => c.text ?? '')
 
 describe('the gateway as an MCP server', () => {
   it('lists one tool per capsule the token opens, with its contracts as schemas; an unexposed capsule is not listed', async () => {
-    const accepts = { type: 'object', properties: { topic: { type: 'string', minLength: 2 } }, required: ['topic'], additionalProperties: false };
+    const accepts = {
+      type: 'object',
+      properties: { topic: { type: 'string', minLength: 2 } },
+      required: ['topic'],
+      additionalProperties: false,
+    };
     const responds = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] };
-    const writer = await capsule({ name: 'writer', description: 'Writes summaries.', accepts, responds, inference: { rehearsal: { replies: [{ turns: [{ data: { summary: 'short' } }] }] } } });
+    const writer = await capsule({
+      name: 'writer',
+      description: 'Writes summaries.',
+      accepts,
+      responds,
+      inference: { rehearsal: { replies: [{ turns: [{ data: { summary: 'short' } }] }] } },
+    });
     const other = await capsule({ name: 'other.capsule', ...reply('other') });
     const g = await gatewayFor([writer, other]);
     const { token } = g.exposures.enable('writer');
@@ -59,22 +77,34 @@ describe('the gateway as an MCP server', () => {
 
     // Exposed with its own token: listed there (name made valid), never beside writer.
     const second = g.exposures.enable('other.capsule').token;
-    expect((await (await connect(g, second)).listTools()).tools.map((t) => [t.name, t.inputSchema.required])).toEqual([['other_capsule', ['text']]]);
+    expect((await (await connect(g, second)).listTools()).tools.map((t) => [t.name, t.inputSchema.required])).toEqual([
+      ['other_capsule', ['text']],
+    ]);
   });
 
   it('runs a task per call and answers its result (structuredContent when responds is declared)', async () => {
     const responds = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] };
-    const writer = await capsule({ name: 'writer', responds, inference: { rehearsal: { replies: [{ turns: [{ data: { summary: 'three words here' } }] }] } } });
+    const writer = await capsule({
+      name: 'writer',
+      responds,
+      inference: { rehearsal: { replies: [{ turns: [{ data: { summary: 'three words here' } }] }] } },
+    });
     const echo = await capsule({ name: 'echo', ...reply('You asked: {{task}}') });
     const g = await gatewayFor([writer, echo]);
-    const w = await (await connect(g, g.exposures.enable('writer').token)).callTool({ name: 'writer', arguments: { text: 'summarise' } });
+    const w = await (
+      await connect(g, g.exposures.enable('writer').token)
+    ).callTool({ name: 'writer', arguments: { text: 'summarise' } });
     expect(w.isError).toBeFalsy();
     expect(w.structuredContent).toEqual({ summary: 'three words here' });
-    const e = await (await connect(g, g.exposures.enable('echo').token)).callTool({ name: 'echo', arguments: { text: 'hello there' } });
+    const e = await (
+      await connect(g, g.exposures.enable('echo').token)
+    ).callTool({ name: 'echo', arguments: { text: 'hello there' } });
     expect(textOf(e)).toBe('You asked: hello there');
     expect(echo.session.listTasks().at(-1)?.status.state).toBe('TASK_STATE_COMPLETED');
     // The call is in the access log under the capsule, by token id only.
-    expect(g.access.recent().some((a) => a.capsule === 'echo' && a.method === 'MCP tools/call' && a.status === 200)).toBe(true);
+    expect(
+      g.access.recent().some((a) => a.capsule === 'echo' && a.method === 'MCP tools/call' && a.status === 200),
+    ).toBe(true);
   });
 
   it('refuses a wrong or missing token before any session', async () => {
@@ -82,7 +112,11 @@ describe('the gateway as an MCP server', () => {
     const g = await gatewayFor([echo]);
     g.exposures.enable('echo');
     await expect(connect(g, 'capsule_not-the-token-at-all-xxxxxxxx')).rejects.toThrow(/bearer token is not valid/);
-    const res = await fetch(g.urlsOf('echo').mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const res = await fetch(g.urlsOf('echo').mcp, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(g.mcpSessions()).toBe(0);
     expect(g.access.recent().at(-1)).toMatchObject({ method: 'POST /mcp', status: 401 });
@@ -107,20 +141,42 @@ describe('the gateway as an MCP server', () => {
   });
 
   it('a canceled call cancels the task and its delegation (orchestrator -> worker)', async () => {
-    const worker = await capsule({ name: 'worker', exports: { peer_tasks: { accept: true } }, inference: { rehearsal: { replies: [{ turns: [{ hang: true }] }] } } });
+    const worker = await capsule({
+      name: 'worker',
+      exports: { peer_tasks: { accept: true } },
+      inference: { rehearsal: { replies: [{ turns: [{ hang: true }] }] } },
+    });
     const port = new URL(worker.session.url).port;
     const boss = await capsule({
       name: 'boss',
       role: 'orchestrator',
       capabilities: { network: { allow: [`127.0.0.1:${port}`] } },
-      inference: { rehearsal: { replies: [{ turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { to: worker.session.url, text: 'work forever' } }] }, { text: '{{tool_results}}' }] }] } },
+      inference: {
+        rehearsal: {
+          replies: [
+            {
+              turns: [
+                {
+                  tool_calls: [{ name: 'delegate_task', arguments: { to: worker.session.url, text: 'work forever' } }],
+                },
+                { text: '{{tool_results}}' },
+              ],
+            },
+          ],
+        },
+      },
     });
     const g = await gatewayFor([boss, worker]);
     const client = await connect(g, g.exposures.enable('boss').token);
     const abort = new AbortController();
     const progress: string[] = [];
-    const call = client.callTool({ name: 'boss', arguments: { text: 'go' } }, CallToolResultSchema, { signal: abort.signal, onprogress: (p) => progress.push(p.message ?? '') });
-    await waitFor(worker.session, () => worker.session.listTasks().some((t) => t.status.state === 'TASK_STATE_WORKING'));
+    const call = client.callTool({ name: 'boss', arguments: { text: 'go' } }, CallToolResultSchema, {
+      signal: abort.signal,
+      onprogress: (p) => progress.push(p.message ?? ''),
+    });
+    await waitFor(worker.session, () =>
+      worker.session.listTasks().some((t) => t.status.state === 'TASK_STATE_WORKING'),
+    );
     abort.abort();
     await expect(call).rejects.toThrow();
     const bossTask = boss.session.listTasks()[0];
@@ -140,8 +196,19 @@ describe('the gateway as an MCP server', () => {
     const res = fetch(g.urlsOf('slow').mcp, {
       method: 'POST',
       signal: abort.signal,
-      headers: { authorization: `Bearer ${token}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'slow', arguments: { text: 'wait' } } }),
+      headers: {
+        authorization: `Bearer ${token}`,
+        'mcp-session-id': sid,
+        'mcp-protocol-version': '2025-06-18',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 77,
+        method: 'tools/call',
+        params: { name: 'slow', arguments: { text: 'wait' } },
+      }),
     });
     await waitFor(slow.session, () => slow.session.listTasks().some((t) => t.status.state === 'TASK_STATE_WORKING'));
     abort.abort();
