@@ -61,6 +61,7 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   const placeholder = page.locator('.expose-field').filter({ hasText: 'MCP client config' }).locator('pre');
   await expect(placeholder).toContainText('Bearer <token>');
   await expect(placeholder).not.toContainText(token);
+  await page.getByRole('textbox', { name: 'MCP URL' }).scrollIntoViewIfNeeded();
   await app.screenshot('expose-mcp');
   await page.getByRole('button', { name: 'Rotate the token (the old one stops working)' }).click();
   const rotated = await page.getByRole('region', { name: 'New token' }).getByRole('textbox', { name: 'Token' }).inputValue();
