@@ -275,7 +275,16 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
       logged(reply.raw.statusCode, reply.raw.writableFinished ? 'ok' : 'closed', what);
     });
     reply.hijack();
-    await s.transport.handleRequest(req.raw, reply.raw, body?.parsed);
+    try {
+      await s.transport.handleRequest(req.raw, reply.raw, body?.parsed);
+    } catch {
+      // The transport failed this one request (a broken stream): it ends here, the gateway runs on.
+      if (!reply.raw.headersSent)
+        reply.raw
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }));
+      else reply.raw.destroy();
+    }
   };
 
   app.post(MCP_PATH, handle);

@@ -1,7 +1,8 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Message, Part, Task } from '../../src-shared/a2a';
 import { newMessageId } from '../../src-shared/ids';
-import { acceptsProblems } from '../door';
+import { acceptsProblems, MAX_PARAMS_DEPTH } from '../door';
+import { nestedDeeperThan } from '../trace';
 import { runTask, type TaskOutcome } from './mcp-task';
 import type { ResolvedCapsule } from './types';
 
@@ -14,6 +15,8 @@ import type { ResolvedCapsule } from './types';
 export const MAX_TOOL_NAME = 64;
 /** Arguments larger than this (as JSON) are refused before any task starts. */
 export const MAX_ARGUMENT_BYTES = 256 * 1024;
+/** The door's params depth, less the levels the message around a data part takes. */
+export const MAX_ARGUMENT_DEPTH = MAX_PARAMS_DEPTH - 5;
 
 export type InputShape = 'object' | 'wrapped' | 'text';
 
@@ -87,6 +90,9 @@ function checkedParts(
 ): { parts: Part[] } | { refused: CallToolResult } {
   const refuse = (why: string) => ({ refused: textResult(`Invalid arguments for ${t.tool.name}: ${why}`, true) });
   const a = args ?? {};
+  // Checked without recursion first: everything after this walks the value recursively.
+  if (nestedDeeperThan(a, MAX_ARGUMENT_DEPTH))
+    return refuse(`nested deeper than ${MAX_ARGUMENT_DEPTH} levels of objects and arrays.`);
   if (Buffer.byteLength(JSON.stringify(a)) > MAX_ARGUMENT_BYTES)
     return refuse(`larger than ${MAX_ARGUMENT_BYTES} bytes as JSON.`);
   if (t.input === 'text') {

@@ -134,6 +134,10 @@ describe('the gateway as an MCP server', () => {
     expect(textOf(missing)).toMatch(/topic/);
     const big = await client.callTool({ name: 'writer', arguments: { topic: 'y'.repeat(300 * 1024) } });
     expect(textOf(big)).toMatch(/larger than 262144 bytes/);
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 300; i++) deep = [deep];
+    const nested = await client.callTool({ name: 'writer', arguments: { topic: deep } });
+    expect(textOf(nested)).toMatch(/nested deeper than 59 levels/);
     expect(writer.session.listTasks()).toHaveLength(0);
     const ok = await client.callTool({ name: 'writer', arguments: { topic: 'tides' } });
     expect(textOf(ok)).toBe('done');
