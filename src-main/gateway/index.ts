@@ -1,6 +1,6 @@
 // The gateway: exposure of capsules to outside callers (auth, origin checks, index card, signed
-// cards, the `accepts` contract, A2A 0.3 compatibility). Its Studio commands are the workspace's
-// (workspace/expose-commands.ts), which uses the gateway from above.
+// cards, the `accepts` contract, A2A 0.3 compatibility, and an MCP endpoint at /mcp: mcp-*.ts). Its
+// Studio commands are the workspace's (workspace/expose-commands.ts), which uses the gateway from above.
 export { createGateway, isLoopback, type Gateway, type GatewayOptions } from './server';
 export { MCP_LIMITS, MCP_PATH, type McpLimits } from './mcp-endpoint';
 export { mcpClientConfig } from './usage';

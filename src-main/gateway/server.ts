@@ -12,7 +12,8 @@ import { createTunnelTrust, TUNNEL_PROOF_HEADER } from './tunnels';
 import type { ResolveCapsule } from './types';
 
 // The gateway: one listener for every exposed capsule. Index card, per-capsule cards (signed) and
-// JSON-RPC endpoints forwarded to each capsule's door; token, origin and 404 rules in guard.ts.
+// JSON-RPC endpoints forwarded to each capsule's door; token, origin and 404 rules in guard.ts; the
+// MCP endpoint (/mcp) in mcp-endpoint.ts.
 
 export interface GatewayOptions {
   /** 127.0.0.1 unless another interface is chosen explicitly (the Studio warns). */
