@@ -49,6 +49,14 @@ export default tseslint.config(
     },
   },
   {
+    // The renderer's floor plan (scripts/lint/folder-order.mjs): transport → store → ui → features
+    // (side by side) → app → main.tsx, and no import cycles inside it. Tests may compose anything.
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    ignores: ['src-renderer/**/*.test.{ts,tsx}'],
+    plugins: { capsule: { rules: { 'folder-order': folderOrder, 'import-cycles': importCycles } } },
+    rules: { 'capsule/folder-order': 'error', 'capsule/import-cycles': 'error' },
+  },
+  {
     files: ['src-renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {

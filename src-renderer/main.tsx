@@ -5,7 +5,7 @@ import './app/theme.css';
 import './app/app.css';
 import './features/graph/graph.css';
 import { App } from './app/App';
-import { applyTheme } from './app/useTheme';
+import { applyTheme } from './ui/useTheme';
 import { connectCoreEvents, ingest, setCoreClient, startKeeping, useStudio } from './store';
 import { createCoreClient } from './transport';
 

@@ -1,8 +1,11 @@
-// ESLint rule: src-main's folders import only folders below them in this order, never one beside
-// or above. The order is the core's architecture: the runtime runs sessions on what is below it,
-// the door serves a session, the launcher composes the two, and so on up to the shells and the
-// CLI. A cycle between folders (the runtime building the door that imports the runtime) is
-// exactly what this forbids. Folders on one line sit side by side and do not import each other.
+// ESLint rule: the folders of src-main, and of src-renderer, import only folders below them in
+// their order, never one beside or above. src-main's order is the core's architecture: the runtime
+// runs sessions on what is below it, the door serves a session, the launcher composes the two, and
+// so on up to the shells and the CLI. A cycle between folders (the runtime building the door that
+// imports the runtime) is exactly what this forbids. src-renderer's order is its floor plan: the
+// transport to the core, the store, the UI kit, the features side by side, the shell that composes
+// them, and main.tsx. Folders on one line sit side by side and do not import each other. src-shared
+// sits below both trees (imports leaving the tree are not this rule's business).
 import { dirname, resolve, sep } from 'node:path';
 
 export const FOLDER_ORDER = [
@@ -23,46 +26,79 @@ export const FOLDER_ORDER = [
   ['cli'],
 ];
 
-const levelOf = new Map(FOLDER_ORDER.flatMap((line, level) => line.map((name) => [name, level])));
-const orderText = FOLDER_ORDER.map((line) => line.join(', ')).join(' → ');
+/**
+ * The renderer's floor plan. Each folder of `features/` is a place of its own on the `features` line:
+ * features sit side by side and share through the UI kit (`ui/`) or the store, never each other.
+ */
+export const RENDERER_ORDER = [
+  ['transport'], // the CoreClient: IPC in the desktop app, WebSocket in the browser
+  ['store'], // one zustand store of slices and pure folds
+  ['ui'], // the UI kit: shared controls, hooks and UI-only state
+  ['features'], // features/<name>, each beside every other
+  ['app'], // the shell: toolbar, side panel, layout, lazy loading
+  ['main'], // src-renderer/main.tsx
+];
 
-const ROOT = `${sep}src-main${sep}`;
+/** One tree the rule orders: where it is, its order, and the folders whose sub-folders are places of their own. */
+const TREES = [
+  { root: 'src-main', order: FOLDER_ORDER, split: new Set(), hint: '' },
+  { root: 'src-renderer', order: RENDERER_ORDER, split: new Set(['features']), hint: ' Share through src-renderer/ui or the store instead.' },
+].map((tree) => ({
+  ...tree,
+  marker: `${sep}${tree.root}${sep}`,
+  levelOf: new Map(tree.order.flatMap((line, level) => line.map((name) => [name, level]))),
+  orderText: tree.order.map((line) => line.join(', ')).join(' → '),
+}));
 
-/** The src-main folder a path is in ('core' for src-main/core.ts), or undefined outside src-main. */
-function folderOf(path) {
-  const at = path.lastIndexOf(ROOT);
-  if (at < 0) return undefined;
-  const first = path.slice(at + ROOT.length).split(sep)[0];
-  return first.replace(/(\.test)?\.[cm]?[jt]sx?$/, '');
+const stripExt = (name) => name.replace(/(\.test)?\.[cm]?[jt]sx?$/, '');
+
+/** The tree a path is in and its place there ('core' for src-main/core.ts, 'features/graph' for a feature), or undefined. */
+function placeOf(path) {
+  for (const tree of TREES) {
+    const at = path.lastIndexOf(tree.marker);
+    if (at < 0) continue;
+    const parts = path.slice(at + tree.marker.length).split(sep);
+    const first = stripExt(parts[0]);
+    const place = tree.split.has(first) && parts.length > 1 ? `${first}/${stripExt(parts[1])}` : first;
+    return { tree, place, at };
+  }
+  return undefined;
 }
+
+/** The line of the order a place sits on (a feature sits on the `features` line). */
+const levelIn = (tree, place) => tree.levelOf.get(place) ?? (place.includes('/') ? tree.levelOf.get(place.split('/')[0]) : undefined);
 
 /** @type {import('eslint').Rule.RuleModule} */
 export const folderOrder = {
   meta: {
     type: 'problem',
-    docs: { description: "src-main's folders import only the folders below them" },
+    docs: { description: "src-main's and src-renderer's folders import only the folders below them" },
     schema: [],
     messages: {
-      upward: "src-main/{{from}} may not import src-main/{{to}}: a folder imports only those below it ({{order}}).",
-      beside: 'src-main/{{from}} may not import src-main/{{to}}: they sit side by side in the order ({{order}}), so neither imports the other.',
-      unplaced: 'src-main/{{name}} is not in the folder order; place it in FOLDER_ORDER (scripts/lint/folder-order.mjs).',
+      upward: '{{root}}/{{from}} may not import {{root}}/{{to}}: a folder imports only those below it ({{order}}).{{hint}}',
+      beside: '{{root}}/{{from}} may not import {{root}}/{{to}}: they sit side by side in the order ({{order}}), so neither imports the other.{{hint}}',
+      unplaced: '{{root}}/{{name}} is not in the folder order; place it in scripts/lint/folder-order.mjs.',
     },
   },
   create(context) {
     const file = context.filename;
-    const from = folderOf(file);
-    if (from === undefined) return {};
+    const here = placeOf(file);
+    if (here === undefined) return {};
+    const { tree, place: from } = here;
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const to = folderOf(resolve(dirname(file), spec));
-      if (to === undefined || to === from) return;
+      const there = placeOf(resolve(dirname(file), spec));
+      if (there === undefined || there.tree !== tree || there.at !== here.at) return;
+      const to = there.place;
+      if (to === from) return;
       for (const name of [from, to]) {
-        if (!levelOf.has(name)) return context.report({ node, messageId: 'unplaced', data: { name } });
+        if (levelIn(tree, name) === undefined) return context.report({ node, messageId: 'unplaced', data: { root: tree.root, name } });
       }
-      const a = levelOf.get(from);
-      const b = levelOf.get(to);
+      const a = levelIn(tree, from);
+      const b = levelIn(tree, to);
       if (b < a) return;
-      context.report({ node, messageId: b === a ? 'beside' : 'upward', data: { from, to, order: orderText } });
+      const data = { root: tree.root, from, to, order: tree.orderText, hint: tree.hint };
+      context.report({ node, messageId: b === a ? 'beside' : 'upward', data });
     };
     const fromSource = (node) => node.source && check(node.source, node.source.value);
     return {
@@ -72,7 +108,7 @@ export const folderOrder = {
       ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),
       // import('../door').Session in a type position
       TSImportType: (node) => {
-        const lit = node.argument?.literal ?? node.argument;
+        const lit = node.source ?? node.argument?.literal ?? node.argument;
         if (lit?.type === 'Literal') check(node, lit.value);
       },
       CallExpression: (node) => {

@@ -41,3 +41,30 @@ describe('folder order lint rule', () => {
     expect(await orderProblems('src-main/runtime/testing.ts', "export * from '../launch';\n")).toEqual([]);
   });
 });
+
+describe('the renderer floor plan', () => {
+  it('refuses a feature importing another feature: features share through the UI kit or the store', async () => {
+    const found = await orderProblems('src-renderer/features/graph/Probe.tsx', "export { RuntimeGroups } from '../runtimes';\n");
+    expect(found).toEqual([expect.stringMatching(/src-renderer\/features\/graph may not import src-renderer\/features\/runtimes: they sit side by side.*src-renderer\/ui or the store/)]);
+  });
+
+  it('refuses the kit, the store or a feature reaching up to the shell, and the store reaching the kit', async () => {
+    expect(await orderProblems('src-renderer/ui/Probe.tsx', "export * from '../app/Toolbar';\n")).toEqual([expect.stringContaining('src-renderer/ui may not import src-renderer/app')]);
+    expect(await orderProblems('src-renderer/features/console/Probe.tsx', "export const p = () => import('../../app/App');\n")).toEqual([expect.stringContaining('src-renderer/features/console may not import src-renderer/app')]);
+    expect(await orderProblems('src-renderer/store/probe.ts', "export * from '../ui/Dialog';\n")).toEqual([expect.stringContaining('src-renderer/store may not import src-renderer/ui')]);
+    expect(await orderProblems('src-renderer/ui/Probe.tsx', "export * from '../features/graph';\n")).toEqual([expect.stringContaining('src-renderer/ui may not import src-renderer/features/graph')]);
+    expect(await orderProblems('src-renderer/transport/probe.ts', "export type S = import('../store').StudioState;\n")).toEqual([expect.stringContaining('src-renderer/transport may not import src-renderer/store')]);
+    expect(await orderProblems('src-renderer/widgets/Probe.tsx', "export * from '../store';\n")).toEqual([expect.stringContaining('src-renderer/widgets is not in the folder order')]);
+  });
+
+  it('lets imports go down: the shell to features, features to the kit and the store, all to src-shared', async () => {
+    expect(await orderProblems('src-renderer/main.tsx', "export * from './app/App';\nexport * from './transport';\n")).toEqual([]);
+    expect(await orderProblems('src-renderer/app/Probe.tsx', "export * from '../features/graph';\nexport * from '../features/runtimes';\nexport * from '../ui/Dialog';\n")).toEqual([]);
+    expect(await orderProblems('src-renderer/features/graph/deep/Probe.tsx', "export * from '../GraphCanvas';\nexport * from '../../../ui/Dialog';\nexport * from '../../../store';\nexport * from '../../../../src-shared/contract';\n")).toEqual([]);
+    expect(await orderProblems('src-renderer/ui/Probe.tsx', "export * from '../store';\nexport * from './Dialog';\n")).toEqual([]);
+  });
+
+  it('leaves renderer tests free to compose anything', async () => {
+    expect(await orderProblems('src-renderer/store/probe.test.ts', "export * from '../features/graph';\n")).toEqual([]);
+  });
+});

@@ -1,7 +1,9 @@
-// ESLint rule: no file in src-main imports itself back through others. folder-order.mjs orders the
-// folders; this one orders the files inside a folder. A ring of files that all import one another
+// ESLint rule: no file in src-main or src-renderer imports itself back through others (a cycle
+// stays inside one tree: the trees do not import each other). folder-order.mjs orders the folders;
+// this one orders the files inside a folder. A ring of files that all import one another
 // (even for types only) cannot be read, tested or changed one piece at a time: the shared shapes
-// belong in a file below all of them (runtime/pause.ts is one, made for that reason).
+// belong in a file below all of them (src-main/runtime/pause.ts is one, made for that reason, and
+// src-renderer/store/types.ts another).
 //
 // The file being linted contributes its imports as written (so an editor sees a cycle as it is
 // typed); every other file is read from disk, its imports found by a plain scan that is cached by
@@ -9,7 +11,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
-const ROOT = `${sep}src-main${sep}`;
+const ROOTS = ['src-main', 'src-renderer'].map((name) => `${sep}${name}${sep}`);
+/** The tree marker (`/src-main/`) a path is in, or undefined. */
+const rootOf = (path) => ROOTS.find((root) => path.includes(root));
 const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"]*)['"]/g;
 /** Test files and test support may compose anything; they are not part of the graph. */
 const TEST_SUPPORT = /(\.test|\.fixture)\.tsx?$|[\\/](testing|test-[^\\/]*)\.tsx?$/;
@@ -36,9 +40,10 @@ function importsOnDisk(file) {
 
 function targetsOf(file, specs) {
   const out = new Set();
+  const root = rootOf(file);
   for (const spec of specs) {
     const target = resolveSpec(file, spec);
-    if (target && target.includes(ROOT) && !TEST_SUPPORT.test(target)) out.add(target);
+    if (target && root && target.includes(root) && !TEST_SUPPORT.test(target)) out.add(target);
   }
   return [...out];
 }
@@ -63,7 +68,7 @@ function pathBack(file, start) {
 export const importCycles = {
   meta: {
     type: 'problem',
-    docs: { description: 'no src-main file imports itself back through other files' },
+    docs: { description: 'no src-main or src-renderer file imports itself back through other files' },
     schema: [],
     messages: {
       cycle: 'Import cycle: {{ring}}. Move what these files share into a file below them all, so the imports run one way.',
@@ -71,11 +76,12 @@ export const importCycles = {
   },
   create(context) {
     const file = context.filename;
-    if (!file.includes(ROOT) || TEST_SUPPORT.test(file)) return {};
+    const ROOT = rootOf(file);
+    if (!ROOT || TEST_SUPPORT.test(file)) return {};
     const found = []; // [node, spec]
     const add = (node, spec) => typeof spec === 'string' && spec.startsWith('.') && found.push([node, spec]);
     const fromSource = (node) => node.source && add(node.source, node.source.value);
-    const name = (f) => relative(resolve(file.slice(0, file.lastIndexOf(ROOT)), 'src-main'), f).split(sep).join('/');
+    const name = (f) => relative(file.slice(0, file.lastIndexOf(ROOT) + ROOT.length), f).split(sep).join('/');
     return {
       ImportDeclaration: fromSource,
       ExportAllDeclaration: fromSource,

@@ -37,3 +37,23 @@ describe('import cycles lint rule', () => {
     expect(await cycles('src-main/runtime/testing.ts', "export * from './session';\n")).toEqual([]);
   });
 });
+
+describe('import cycles in the renderer', () => {
+  it('refuses the store knot coming back: the store type importing a slice that imports it', async () => {
+    const source = `${readFileSync('src-renderer/store/types.ts', 'utf8')}\nexport type { ConsoleSlice } from './consoleSlice';\n`;
+    const found = await cycles('src-renderer/store/types.ts', source);
+    expect(found).toEqual([expect.stringMatching(/^Import cycle: store\/types\.ts → store\/consoleSlice\.ts → store\/types\.ts\. Move what these files share/)]);
+  });
+
+  it('catches a cycle between a feature file and the UI kit it uses', async () => {
+    const found = await cycles('src-renderer/ui/Dialog.tsx', `${readFileSync('src-renderer/ui/Dialog.tsx', 'utf8')}\nexport type R = import('./RestartToApply').Probe;\n`);
+    expect(found).toEqual([expect.stringContaining('ui/Dialog.tsx → ui/RestartToApply.tsx → ui/Dialog.tsx')]);
+  });
+
+  it('passes the store as it is: slices import their shapes (store/state) and the store type, never the reverse', async () => {
+    for (const file of ['types', 'consoleSlice', 'formationSlice', 'fold', 'flowSlice', 'replaySlice', 'replayFold', 'delegationsFold', 'state/console', 'index']) {
+      const path = `src-renderer/store/${file}.ts`;
+      expect(await cycles(path, readFileSync(path, 'utf8'))).toEqual([]);
+    }
+  });
+});

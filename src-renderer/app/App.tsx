@@ -3,12 +3,12 @@ import { useStudio } from '../store';
 import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog } from '../features/graph';
 import { ConsolePanel } from '../features/console';
 import { ReplayBar } from '../features/replay';
-import { AddressDialog, AttachRuntimeDialog } from '../features/runtimes';
+import { AddressDialog, AttachRuntimeDialog, RuntimeGroups } from '../features/runtimes';
 import { ConnectionBanner } from './ConnectionBanner';
 import { CommandPalette, StopConfirm } from './lazyFeatures';
 import { Notices } from './Notices';
-import { usePaletteOpen } from './paletteState';
-import { RestartDialog } from './RestartToApply';
+import { usePaletteOpen } from '../ui/paletteState';
+import { RestartDialog } from '../ui/RestartToApply';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
 import { ToolDialogs } from './ToolsMenu';
@@ -32,7 +32,9 @@ export function App() {
         <div className="studio-body">
           <GraphPalette />
           <main className="studio-center" aria-label="Formation" data-replay={replaying || undefined}>
-            <GraphCanvas />
+            <GraphCanvas>
+              <RuntimeGroups />
+            </GraphCanvas>
             <ConsolePanel />
           </main>
           <SidePanel />

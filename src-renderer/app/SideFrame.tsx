@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { ResizeHandle } from './ResizeHandle';
-import { usePanelFull } from './usePanelFull';
-import { useWindowSize } from './usePanelSize';
+import { ResizeHandle } from '../ui/ResizeHandle';
+import { usePanelFull } from '../ui/usePanelFull';
+import { useWindowSize } from '../ui/usePanelSize';
 import { clampSide, SIDE_DEFAULT, SIDE_MIN, sideMax, useSideWidth } from './useSideWidth';
 
 /**

@@ -1,5 +1,5 @@
 import { useStudio } from '../store';
-import { Dialog } from './Dialog';
+import { Dialog } from '../ui/Dialog';
 
 // Stop session and Stop all end sessions, and with them every task still running (a long model
 // call, a task waiting for an answer or paused at a breakpoint). When there are any, the user is

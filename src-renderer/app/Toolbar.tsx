@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useStudio } from '../store';
-import { setTheme, useThemeChoice, type ThemeChoice } from './useTheme';
+import { setTheme, useThemeChoice, type ThemeChoice } from '../ui/useTheme';
 import { WorkspaceDialog } from './WorkspaceDialog';
-import { openPalette } from './paletteState';
+import { openPalette } from '../ui/paletteState';
 import { SessionsButton } from '../features/sessions';
 import { SecretsButton } from '../features/secrets';
 import { ToolsMenu } from './ToolsMenu';

@@ -1,7 +1,7 @@
 import { Suspense, useRef, useState } from 'react';
 import { CanvasMenu } from '../features/graph';
 import { ExportDialog, HistoryDialog, TelemetryDialog, TestsDialog } from './lazyFeatures';
-import { closeTool, openTool, useOpenTool, type ToolName } from './toolsState';
+import { closeTool, openTool, useOpenTool, type ToolName } from '../ui/toolsState';
 
 // The toolbar's Tools menu: what works on the whole workspace beyond running it (export it for
 // Kubernetes, run its tests, send its traces to OpenTelemetry). The palette opens the same dialogs.

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { invoke, useStudio } from '../store';
-import { Dialog } from './Dialog';
+import { Dialog } from '../ui/Dialog';
 import { FolderBrowser } from './FolderBrowser';
 
 interface WorkspaceFormProps {

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { lazyWhen } from './lazyWhen';
+import { lazyWhen } from '../ui/lazyWhen';
 
 // The features the first screen does not show load on first use, each in its own chunk: the
 // manifest editor and form (the YAML parser and the manifest schema with them), the task
@@ -15,5 +15,5 @@ export const ExportDialog = lazy(() => import('../features/deploy').then((m) => 
 export const TestsDialog = lazy(() => import('../features/tests').then((m) => ({ default: m.TestsDialog })));
 export const HistoryDialog = lazy(() => import('../features/history').then((m) => ({ default: m.HistoryDialog })));
 export const TelemetryDialog = lazy(() => import('../features/telemetry').then((m) => ({ default: m.TelemetryDialog })));
-export const CommandPalette = lazy(() => import('../features/commands').then((m) => ({ default: m.CommandPalette })));
+export const CommandPalette = lazy(() => import('./commands').then((m) => ({ default: m.CommandPalette })));
 export const StopConfirm = lazyWhen((s) => s.stopAsk !== null, () => import('./StopConfirm').then((m) => m.StopConfirmDialog));

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useStudio } from '../store';
-import { togglePalette } from './paletteState';
+import { togglePalette } from '../ui/paletteState';
 
 const isTextField = (t: EventTarget | null) =>
   t instanceof HTMLElement && (t.isContentEditable || t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox'));

@@ -1,4 +1,4 @@
-import { panelBounds, usePanelSize } from './usePanelSize';
+import { panelBounds, usePanelSize } from '../ui/usePanelSize';
 
 // The side panel's width (see usePanelSize), bounded so the canvas keeps room: SIDE_MIN at least,
 // and at most the window less the palette (168 px) and the canvas's least width (320 px).

@@ -1,20 +1,13 @@
-import type { BreakpointSpec, BreakpointsView, PausedTask } from '../../src-shared/contract';
+import type { BreakpointSpec, BreakpointsView } from '../../src-shared/contract';
 import { breakpointId } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
+import type { BreakpointMarks, BreakpointsSlice } from './state/breakpoints';
+export type { ResumeAction, BreakpointMarks, BreakpointsSlice } from './state/breakpoints';
 
 // The core's breakpoints and the tasks paused at them, as breakpoints.changed last said (the
 // whole, bounded view each time). The canvas marks nodes and edges from it; the inspector shows a
 // paused task's message to edit and its Continue / Step / Cancel.
-
-export type ResumeAction = 'continue' | 'step' | 'cancel';
-
-/** What the views draw, by node id and by `from→to`: a breakpoint set, and how many tasks are paused there; and each paused task by id. */
-export interface BreakpointMarks {
-  nodes: Record<string, { set: boolean; paused: number }>;
-  edges: Record<string, { set: boolean; paused: number }>;
-  tasks: Record<string, PausedTask>;
-}
 
 export const edgeKey = (from: string, to: string) => `${from}→${to}`;
 
@@ -32,16 +25,6 @@ export function marksOf(view: BreakpointsView): BreakpointMarks {
 }
 
 const withMarks = (breakpoints: BreakpointsView) => ({ breakpoints, breakpointMarks: marksOf(breakpoints) });
-
-export interface BreakpointsSlice {
-  breakpoints: BreakpointsView;
-  breakpointMarks: BreakpointMarks;
-  loadBreakpoints(): Promise<void>;
-  /** Sets the breakpoint, or clears it when it is set. */
-  toggleBreakpoint(spec: BreakpointSpec): Promise<void>;
-  clearBreakpoints(): Promise<void>;
-  resumePaused(p: PausedTask, action: ResumeAction, message?: string): Promise<void>;
-}
 
 export const emptyBreakpoints = (): BreakpointsView => ({ breakpoints: [], paused: [], timeoutSeconds: 600 });
 

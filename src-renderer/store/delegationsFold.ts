@@ -1,23 +1,11 @@
 import type { EventPayload } from '../../src-shared/contract';
-import type { DelegationState } from '../../src-shared/trace';
 import type { StudioState } from './types';
+import type { DelegationOutcome } from './state/delegations';
+export type { DelegationOutcome } from './state/delegations';
 
 // Each delegation a task made, as the console shows it under the task: who it went to and how it
 // ended. Folded from delegation.updated (the core's compact event, sent to every client), so
 // nothing scans a trace when the console renders and no client needs to follow a session's trace.
-
-/** One delegate_task call of a task. */
-export interface DelegationOutcome {
-  callId: string;
-  /** The capsule name or URL it went to. */
-  to: string;
-  state: DelegationState;
-  /** The answer or the error, cut short by the core (TEXT_CHARS). */
-  text?: string;
-  /** The capsule it reached, by name, and the task it became there, once known. */
-  capsule?: string;
-  childTaskId?: string;
-}
 
 /** Tasks whose delegations are kept (the console keeps 50 entries; a burst of peers' tasks is dropped first). */
 const MAX_TASKS = 200;

@@ -1,27 +1,16 @@
-import { isTerminal, type TaskState } from '../../src-shared/a2a';
+import { isTerminal } from '../../src-shared/a2a';
 import type { EventPayload } from '../../src-shared/contract';
 import { edgeOf, endRunning, withHop, type EdgeFlow } from './flowModel';
 import { answerText } from './tasksSlice';
 import type { SliceCreator, StudioState } from './types';
+import type { NodeActivity, FlowSlice } from './state/flow';
+export type { NodeActivity, FlowSlice } from './state/flow';
 
 // Work flowing through the canvas: each edge's delegations in flight and the marks of the latest
 // run's failed and canceled hops, each capsule's current task (state, turn, streamed text) and its
 // last output, and the task the inspector should show. Folded from delegation.updated,
 // task.progressed and task.updated, never from raw trace lines (a client sees those only for the
 // sessions it follows).
-
-/** What a capsule is doing now, and what it answered last. */
-export interface NodeActivity {
-  current?: { taskId: string; state?: TaskState; turn: number; text: string; waiting?: string };
-  last?: { taskId: string; state: TaskState; text: string };
-}
-
-export interface FlowSlice {
-  /** Edge id -> its flow (bounded per edge: see flowModel.ts; one entry per edge that carried work). */
-  edgeFlow: Record<string, EdgeFlow>;
-  /** Capsule id -> its activity (one entry per capsule of the formation, texts cut to OUTPUT_CHARS). */
-  activity: Record<string, NodeActivity>;
-}
 
 /** The last output kept per capsule; the node shows less and expands to this. */
 export const OUTPUT_CHARS = 4000;

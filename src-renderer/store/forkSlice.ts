@@ -1,49 +1,10 @@
-import type { ForkDelegationView, ForkDriver, SessionDiffView, SessionFamilyView } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
+import type { ForkDelegationDraft, ForkDraft, ForkSlice } from './state/fork';
+export type { ForkDelegationDraft, ForkDraft, ForkSlice } from './state/fork';
 
 // Forks in the sessions browser: the "Fork from here" form (from a task there, or a turn in the
 // inspector), the opened session's family, and the side-by-side comparison of two runs.
-
-/** A delegation the recorded task made, as the fork form edits it (`text`; `recorded` is what it sent). */
-export interface ForkDelegationDraft extends ForkDelegationView {
-  recorded: string;
-}
-
-/** The fork form, open on a recorded task and turn. */
-export interface ForkDraft {
-  sessionId: string;
-  taskId: string;
-  turn: number;
-  /** The task's last recorded turn (the latest a fork may start from). */
-  lastTurn: number;
-  message: string;
-  /** The recorded message, to tell whether it was edited. */
-  recorded: string;
-  driver: ForkDriver;
-  busy: boolean;
-  /** The task's delegations (a fork replays those of turns before `turn`); null while they are read. */
-  delegations: ForkDelegationDraft[] | null;
-}
-
-export interface ForkSlice {
-  forkDraft: ForkDraft | null;
-  /** The family of the session opened in the browser. */
-  family: { sessionId: string; view: SessionFamilyView } | null;
-  /** The first session picked for a comparison, waiting for the second. */
-  comparePick: string | null;
-  comparison: SessionDiffView | null;
-  /** Opens the form, then reads the task's delegations from its recording (`sessions.forkOptions`). */
-  openForkForm(draft: Omit<ForkDraft, 'busy' | 'driver' | 'message' | 'delegations'> & { driver?: ForkDriver }): Promise<void>;
-  editForkDraft(patch: Partial<Pick<ForkDraft, 'turn' | 'message' | 'driver'>> & { delegation?: { callId: string; text: string } }): void;
-  closeForkForm(): void;
-  /** Starts the fork; once it has answered, the browser opens the fork's session. */
-  startFork(): Promise<void>;
-  loadFamily(sessionId: string): Promise<void>;
-  pickForCompare(sessionId: string | null): void;
-  compareSessions(a: string, b: string): Promise<void>;
-  closeComparison(): void;
-}
 
 /** The delegations the fork replays (turns before its turn). */
 export const replayedDelegations = (d: ForkDraft): ForkDelegationDraft[] => (d.delegations ?? []).filter((x) => x.turn < d.turn);

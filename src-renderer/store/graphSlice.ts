@@ -1,43 +1,11 @@
-import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange, type XYPosition } from '@xyflow/react';
+import { applyEdgeChanges, applyNodeChanges, type XYPosition } from '@xyflow/react';
 import type { CapsuleView } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
-import type { FlowEdge, FlowNode } from './graphModel';
 import { createHistory, type HistoryStep, type NodeRef } from './history';
 import { runtimeAt } from './runtimeFrames';
 import type { SliceCreator, StudioState } from './types';
-
-export interface PendingRemoval {
-  nodeIds: string[];
-}
-
-export interface GraphSlice {
-  flowNodes: FlowNode[];
-  flowEdges: FlowEdge[];
-  /** The capsule or remote whose details the side panel shows. */
-  selectedId: string | null;
-  pendingRemoval: PendingRemoval | null;
-  /** Where a remote agent will go once the user gives its URL. */
-  remotePrompt: XYPosition | null;
-  canUndo: boolean;
-  canRedo: boolean;
-  onNodesChange(changes: NodeChange<FlowNode>[]): void;
-  onEdgesChange(changes: EdgeChange<FlowEdge>[]): void;
-  select(id: string | null): void;
-  addCapsuleAt(kind: 'orchestrator' | 'worker', position: XYPosition): Promise<void>;
-  addRemoteAt(url: string, position: XYPosition): Promise<boolean>;
-  moveNodes(moves: { id: string; from: XYPosition; to: XYPosition }[]): Promise<void>;
-  connect(source: string, target: string): Promise<void>;
-  disconnect(edgeIds: string[]): Promise<void>;
-  askRemoteUrl(position: XYPosition | null): void;
-  askRemoval(nodeIds: string[]): void;
-  cancelRemoval(): void;
-  confirmRemoval(): Promise<void>;
-  /** A copy of the capsule (same manifest, new name) beside it, selected; one undo step. */
-  duplicateCapsule(id: string): Promise<void>;
-  undo(): Promise<void>;
-  redo(): Promise<void>;
-  resetHistory(): void;
-}
+import type { GraphSlice } from './state/graph';
+export type { PendingRemoval, GraphSlice } from './state/graph';
 
 export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
   const history = createHistory(() => set({ canUndo: history.canUndo, canRedo: history.canRedo }));

@@ -1,18 +1,6 @@
 import type { SliceCreator } from './types';
-
-/** The side panel's tabs for a capsule. */
-export type SideTab = 'manifest' | 'tasks' | 'trace';
-
-export interface InspectorSlice {
-  sideTab: SideTab;
-  /** The task whose details are open in each capsule's Tasks tab. */
-  inspectedTasks: Record<string, string | undefined>;
-  setSideTab(tab: SideTab): void;
-  /** Opens a task's details in its capsule's Tasks tab (null closes them). */
-  inspectTask(capsuleId: string, taskId: string | null): void;
-  /** Selects a capsule and opens one of its tasks there (a delegation's child task, from its parent). */
-  openTask(capsuleId: string, taskId: string): void;
-}
+import type { InspectorSlice } from './state/inspector';
+export type { SideTab, InspectorSlice } from './state/inspector';
 
 export const createInspectorSlice: SliceCreator<InspectorSlice> = (set, get) => ({
   sideTab: 'manifest',

@@ -1,29 +1,8 @@
-import type { EventPayload, IssueView } from '../../src-shared/contract';
+import type { EventPayload } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator, StudioState } from './types';
-
-/** The manifest being edited in the side panel. The draft is never dropped behind the user's back. */
-export interface ManifestEditor {
-  id: string;
-  /** The text and hash the draft started from (what is on disk, as far as we know). */
-  baseSource: string;
-  baseHash: string;
-  draft: string;
-  /** Issues the core reported for baseSource. */
-  issues: IssueView[];
-  /** Set when the file changed on disk while the draft had unsaved edits, or a save was refused. */
-  conflict: { hash: string; message: string } | null;
-  saving: boolean;
-}
-
-export interface ManifestSlice {
-  editor: ManifestEditor | null;
-  openEditor(id: string | null): void;
-  setDraft(text: string): void;
-  saveManifest(): Promise<void>;
-  reloadManifest(): Promise<void>;
-  overwriteManifest(): Promise<void>;
-}
+import type { ManifestSlice } from './state/manifest';
+export type { ManifestEditor, ManifestSlice } from './state/manifest';
 
 type Conflicted = EventPayload<'manifest.conflicted'>;
 

@@ -1,17 +1,6 @@
 import type { SliceCreator } from './types';
-
-/** A message the user should read; errors stay until dismissed, others fade out. */
-export interface Notice {
-  id: number;
-  level: 'info' | 'warning' | 'error';
-  message: string;
-}
-
-export interface NoticeSlice {
-  notices: Notice[];
-  notify(level: Notice['level'], message: string): void;
-  dismissNotice(id: number): void;
-}
+import type { Notice, NoticeSlice } from './state/notice';
+export type { Notice, NoticeSlice } from './state/notice';
 
 let nextNoticeId = 1;
 /** At most this many notices stack up; the oldest go first (an error outlives older notices). */

@@ -1,15 +1,11 @@
 import type { ReplayRun, ReplayStep } from '../../src-shared/contract';
 import type { Task } from '../../src-shared/a2a';
-import { foldActivity, foldEdgeFlow, type FlowBase, type NodeActivity } from './flowSlice';
-import type { EdgeFlow } from './flowModel';
+import { foldActivity, foldEdgeFlow, type FlowBase } from './flowSlice';
+import type { ReplayFlow } from './state/replay';
+export type { ReplayFlow } from './state/replay';
 
 // A recorded run's steps folded into what the canvas draws, by the same folds the live
 // delegation.updated / task.progressed / task.updated events go through. Pure.
-
-export interface ReplayFlow {
-  edgeFlow: Record<string, EdgeFlow>;
-  activity: Record<string, NodeActivity>;
-}
 
 export const EMPTY_FLOW: ReplayFlow = { edgeFlow: {}, activity: {} };
 

@@ -1,38 +1,15 @@
 import type { ReplayRun } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import { EMPTY_FLOW, capsulesOnCanvas, foldSteps, type ReplayFlow } from './replayFold';
-import { createReplayPlayer, realClock, type ReplayClock, type ReplayPlayer, type ReplaySpeed } from './replayPlayer';
+import { createReplayPlayer, realClock, type ReplayClock, type ReplayPlayer } from './replayPlayer';
 import type { SliceCreator, StudioState } from './types';
+import type { ReplayState, ReplaySlice } from './state/replay';
+export type { ReplayState, ReplayControl, ReplaySlice } from './state/replay';
 
 // Replay mode: a recorded run played on the canvas from its trace alone. While it lasts the
 // canvas's edgeFlow and activity are the replay's; the live ones keep folding aside (`live`)
 // and come back on exit, so live work is never drawn into the recording, nor the recording into
 // live state. Nothing is run: the only core call is sessions.replay, which reads files.
-
-export interface ReplayState {
-  run: ReplayRun;
-  /** Steps played: 0 … run.steps.length. */
-  cursor: number;
-  playing: boolean;
-  speed: ReplaySpeed;
-  /** Recorded capsule name -> canvas capsule id; recorded capsules the canvas has not. */
-  ids: Record<string, string>;
-  missing: string[];
-  /** The live flow, folded aside while the replay shows. */
-  live: ReplayFlow;
-}
-
-export type ReplayControl = { do: 'play' } | { do: 'pause' } | { do: 'step' } | { do: 'stepHop' } | { do: 'jump'; cursor: number } | { do: 'jumpTime'; ms: number } | { do: 'speed'; speed: ReplaySpeed };
-
-export interface ReplaySlice {
-  replay: ReplayState | null;
-  replayLoading: boolean;
-  /** Reads the run of a recorded session (or one task of it) and shows it, paused before its first step. */
-  startReplay(sessionId: string, taskId?: string): Promise<void>;
-  replayControl(c: ReplayControl): void;
-  /** Back to live: the live flow as it stands now. */
-  exitReplay(): void;
-}
 
 let player: ReplayPlayer | null = null;
 let clock: ReplayClock = realClock;

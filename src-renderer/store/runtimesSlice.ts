@@ -1,28 +1,11 @@
-import type { RuntimeView } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
 import type { SliceCreator } from './types';
+import type { RuntimesSlice } from './state/runtimes';
+export type { RuntimesSlice } from './state/runtimes';
 
 // Runtimes on other hosts attached to this Studio: how each link stands (runtimes.changed) and the
 // Attach runtime dialog. The token typed in the dialog goes to the core once (runtimes.attach) and
 // is never kept here; the core answers with the runtime's URL, label and state only.
-
-export interface RuntimesSlice {
-  runtimes: RuntimeView[];
-  /** The Attach runtime… dialog is open. */
-  attachOpen: boolean;
-  openAttach(): void;
-  closeAttach(): void;
-  setRuntimes(runtimes: RuntimeView[]): void;
-  loadRuntimes(): Promise<void>;
-  /** Attaches a runtime; answers the reason it could not (a refused token, an unreachable URL) or null. */
-  attachRuntime(url: string, token: string, label?: string): Promise<string | null>;
-  detachRuntime(id: string): Promise<void>;
-  /** An edge across hosts waiting for the worker's address as the orchestrator's host reaches it. */
-  addressAsk: { source: string; target: string; message: string; port?: number } | null;
-  /** Draws an edge between capsules of different runtimes (the core writes each half on its host); asks for the address when it cannot be derived. */
-  connectAcross(source: string, target: string, address?: string): Promise<void>;
-  cancelAddress(): void;
-}
 
 export const createRuntimesSlice: SliceCreator<RuntimesSlice> = (set, get) => ({
   runtimes: [],

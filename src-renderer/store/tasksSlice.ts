@@ -1,35 +1,9 @@
-import type { CancelAnswer, EventPayload, StopSessionAnswer } from '../../src-shared/contract';
+import type { EventPayload } from '../../src-shared/contract';
 import { isTerminal, type Task } from '../../src-shared/a2a';
 import { describeError, invoke } from './client';
 import type { SliceCreator, StudioState } from './types';
-
-/** A task as the Studio last saw it, with the capsule whose door holds it. */
-export interface TaskRecord {
-  capsuleId: string;
-  sessionId?: string;
-  task: Task;
-}
-
-export interface TasksSlice {
-  tasks: Record<string, TaskRecord>;
-  /** What the door said to the last Cancel of each task. */
-  cancelAnswers: Record<string, CancelAnswer & { error?: string }>;
-  /** What the last Stop session (or Cancel all tasks) of each capsule canceled and left behind. */
-  stopAnswers: Record<string, StopSessionAnswer & { error?: string }>;
-  loadTasks(capsuleId: string): Promise<void>;
-  refreshTask(capsuleId: string, taskId: string): Promise<void>;
-  cancelTask(capsuleId: string, taskId: string): Promise<void>;
-  /** Ends the session (its tasks canceled first). */
-  stopSession(capsuleId: string): Promise<void>;
-  /** Cancels every task; the session keeps running. */
-  cancelAllTasks(capsuleId: string): Promise<void>;
-  /** A Stop session (of `capsuleId`) or Stop all (no id) waiting for the user's yes: tasks are running. */
-  stopAsk: { capsuleId?: string; running: number } | null;
-  /** Stop session, or Stop all without an id: at once when no task runs, else asks first (stopAsk). */
-  requestStop(capsuleId?: string): Promise<void>;
-  /** The user's answer to stopAsk. */
-  answerStop(stop: boolean): Promise<void>;
-}
+import type { TasksSlice } from './state/tasks';
+export type { TaskRecord, TasksSlice } from './state/tasks';
 
 /** Tasks not yet finished (working, waiting for input, paused) in the running sessions, of one capsule or all. */
 export function runningTaskCount(s: StudioState, capsuleId?: string): number {

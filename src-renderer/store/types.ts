@@ -1,18 +1,21 @@
 import type { StateCreator } from 'zustand';
-import type { ConsoleSlice } from './consoleSlice';
-import type { FlowSlice } from './flowSlice';
-import type { FormationSlice } from './formationSlice';
-import type { GraphSlice } from './graphSlice';
-import type { ManifestSlice } from './manifestSlice';
-import type { NoticeSlice } from './noticeSlice';
-import type { TasksSlice } from './tasksSlice';
-import type { TracesSlice } from './tracesSlice';
-import type { SessionsSlice } from './sessionsSlice';
-import type { InspectorSlice } from './inspectorSlice';
-import type { ReplaySlice } from './replaySlice';
-import type { BreakpointsSlice } from './breakpointsSlice';
-import type { ForkSlice } from './forkSlice';
-import type { RuntimesSlice } from './runtimesSlice';
+import type { ConsoleSlice } from './state/console';
+import type { FlowSlice } from './state/flow';
+import type { FormationSlice } from './state/formation';
+import type { GraphSlice } from './state/graph';
+import type { ManifestSlice } from './state/manifest';
+import type { NoticeSlice } from './state/notice';
+import type { TasksSlice } from './state/tasks';
+import type { TracesSlice } from './state/traces';
+import type { SessionsSlice } from './state/sessions';
+import type { InspectorSlice } from './state/inspector';
+import type { ReplaySlice } from './state/replay';
+import type { BreakpointsSlice } from './state/breakpoints';
+import type { ForkSlice } from './state/fork';
+import type { RuntimesSlice } from './state/runtimes';
+
+// The whole store's type, made of the slices' shapes (state/*.ts). Slice files import this and
+// never the other way round, so the store's files import one way only.
 
 /** The one bound store: every feature's slice side by side. */
 export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice & ReplaySlice & BreakpointsSlice & ForkSlice & RuntimesSlice;

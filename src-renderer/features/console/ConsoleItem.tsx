@@ -1,7 +1,7 @@
 import { isTerminal, type Message, type Task } from '../../../src-shared/a2a';
 import { answerText, delegationPhase, taskPhase, useStudio, type ConsoleEntry, type DelegationOutcome, type DelegationPhase } from '../../store';
-import { InputReply, questionOf } from './InputReply';
-import { TaskStateBadge } from './TaskStateBadge';
+import { InputReply, questionOf } from '../../ui/InputReply';
+import { TaskStateBadge } from '../../ui/TaskStateBadge';
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${Math.ceil(n / 1024)} KiB`);
 const textOf = (m: Message) => m.parts.map((p) => p.text ?? (p.data !== undefined ? JSON.stringify(p.data) : p.filename ? `[${p.filename}]` : '')).filter(Boolean).join(' ');

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { capsulePhase, conversationKey, conversationsOf, entriesOfConversation, useStudio } from '../../store';
-import { ResizeHandle } from '../../app/ResizeHandle';
-import { usePanelFull } from '../../app/usePanelFull';
-import { useWindowSize } from '../../app/usePanelSize';
+import { ResizeHandle } from '../../ui/ResizeHandle';
+import { usePanelFull } from '../../ui/usePanelFull';
+import { useWindowSize } from '../../ui/usePanelSize';
 import { clampConsole, CONSOLE_DEFAULT, CONSOLE_MIN, consoleMax, useConsoleHeight } from './useConsoleHeight';
 import { ConsoleComposer } from './ConsoleComposer';
 import { draftKey } from './drafts';

@@ -1,3 +1,1 @@
 export { ConsolePanel } from './ConsolePanel';
-export { TaskStateBadge } from './TaskStateBadge';
-export { InputReply } from './InputReply';

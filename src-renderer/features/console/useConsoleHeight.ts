@@ -1,4 +1,4 @@
-import { panelBounds, usePanelSize } from '../../app/usePanelSize';
+import { panelBounds, usePanelSize } from '../../ui/usePanelSize';
 
 // The console's height (see usePanelSize), bounded so its bar, a line of the conversation and the
 // composer always show, and the canvas keeps room: at most the window less the toolbar (48 px) and

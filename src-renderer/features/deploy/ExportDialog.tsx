@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { DEFAULT_IMAGE, DEFAULT_NAMESPACE } from '../../../src-shared/contract/deploy';
 import type { DeployWritten } from '../../../src-shared/contract';
-import { Dialog } from '../../app/Dialog';
-import { TextInput } from '../../app/TextInput';
+import { Dialog } from '../../ui/Dialog';
+import { TextInput } from '../../ui/TextInput';
 import { describeError, invoke } from '../../store';
 import { ExportPreview } from './ExportPreview';
 import { useExportPreview, type ExportOptions } from './useExportPreview';

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { useStudio } from '../../store';
+import { PauseIcon } from '../../ui/PauseIcon';
 
 // A node's breakpoint: a red dot while one is set, and a Paused badge while a task of the
 // capsule waits at one. The badge opens that task in the inspector, where it is resumed.
@@ -9,14 +10,6 @@ const openPaused = (capsuleId: string) => {
   const p = s.breakpoints.paused.find((x) => x.capsuleId === capsuleId);
   if (p) s.openTask(capsuleId, p.taskId);
 };
-
-/** Two bars, drawn (the UI font has no pause glyph everywhere). */
-export const PauseIcon = () => (
-  <svg className="pause-icon" width="8" height="8" viewBox="0 0 8 8" aria-hidden="true">
-    <rect x="1" y="0.5" width="2" height="7" rx="0.5" fill="currentColor" />
-    <rect x="5" y="0.5" width="2" height="7" rx="0.5" fill="currentColor" />
-  </svg>
-);
 
 function BreakpointMarkView({ id, name }: { id: string; name: string }) {
   // One lookup in marks computed once per change: stable identity, no re-render of other nodes.

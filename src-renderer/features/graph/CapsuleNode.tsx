@@ -2,7 +2,7 @@ import { memo, useContext } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { canvasPhase, useStudio, type CanvasPhase, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
-import { RestartToApply } from '../../app/RestartToApply';
+import { RestartToApply } from '../../ui/RestartToApply';
 import { NodeActivity } from './NodeActivity';
 import { DriverIcon } from './DriverIcon';
 import { BreakpointMark } from './BreakpointMark';

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { useCallback, useRef, useState, type DragEvent, type ReactNode, type MouseEvent as ReactMouseEvent } from 'react';
 import {
   applyNodeChanges,
   Background,
@@ -20,7 +20,7 @@ import {
   type XYPosition,
 } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
-import { useColorMode } from '../../app/useTheme';
+import { useColorMode } from '../../ui/useTheme';
 import { CapsuleNode } from './CapsuleNode';
 import { CompactContext, isCompact } from './compact';
 import { ExternalNode } from './ExternalNode';
@@ -34,7 +34,6 @@ import { useCanvasMenu } from './useCanvasMenu';
 import { useFocusNode } from './useFocusNode';
 import { useMinimap } from './useMinimap';
 import { minimapCorner, MINIMAP_SIZE } from './minimapCorner';
-import { RuntimeGroups } from '../runtimes';
 import { ReplayMark } from './ReplayMark';
 
 // Module scope: xyflow re-mounts every node when these objects change identity.
@@ -57,8 +56,11 @@ const noCorner = () => 'bottom-right' as const;
 /** A change xyflow sends for every pointer move of a drag. */
 const isDragMove = (c: NodeChange<FlowNode>) => c.type === 'position' && c.dragging === true;
 
-/** The formation canvas: nodes and edges from the store, every edit goes through a store action. */
-export function GraphCanvas() {
+/**
+ * The formation canvas: nodes and edges from the store, every edit goes through a store action.
+ * `children` are drawn on the canvas under its controls (the shell puts the runtime groups there).
+ */
+export function GraphCanvas({ children }: { children?: ReactNode }) {
   const storeNodes = useStudio((s) => s.flowNodes);
   const edges = useStudio((s) => s.flowEdges);
   const empty = useStudio((s) => s.capsuleIds.length === 0 && s.remoteIds.length === 0);
@@ -192,7 +194,7 @@ export function GraphCanvas() {
           aria-label="Formation canvas"
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1.5} />
-          <RuntimeGroups />
+          {children}
           <Controls showInteractive={false} position="bottom-left" />
           <ReplayMark />
           <Panel position="top-right" className="graph-tools">

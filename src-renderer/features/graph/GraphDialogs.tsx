@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStudio } from '../../store';
-import { Dialog } from '../../app/Dialog';
+import { Dialog } from '../../ui/Dialog';
 
 /** Asks for a remote agent's URL after the Remote agent item was dropped. */
 export function RemoteUrlDialog() {

@@ -3,7 +3,7 @@ import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyf
 import { edgeInFlight, edgeKey, useStudio, type FlowEdge } from '../../store';
 import { CompactContext } from './compact';
 import { EdgeTasks } from './EdgeTasks';
-import { PauseIcon } from './BreakpointMark';
+import { PauseIcon } from '../../ui/PauseIcon';
 import './flow.css';
 
 /**

@@ -1,6 +1,6 @@
 export { GraphCanvas } from './GraphCanvas';
 export { GraphPalette } from './GraphPalette';
-import { lazyWhen } from '../../app/lazyWhen';
+import { lazyWhen } from '../../ui/lazyWhen';
 
 // The dialogs load when first opened (see lazyWhen).
 export const RemoteUrlDialog = lazyWhen((s) => s.remotePrompt !== null, () => import('./GraphDialogs').then((m) => m.RemoteUrlDialog));
@@ -11,5 +11,4 @@ export { useFocusNode } from './useFocusNode';
 export { useSelectAll } from './useSelectAll';
 export { useNewNodeSpot } from './useNewNodeSpot';
 export { FIT_VIEW_ANIMATED } from './fitView';
-export { PauseIcon } from './BreakpointMark';
 export { CanvasMenu, type MenuItem } from './CanvasMenu';

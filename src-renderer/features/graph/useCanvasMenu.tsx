@@ -1,7 +1,7 @@
 import { useCallback, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { useReactFlow, type Edge, type Node, type XYPosition } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
-import { openPalette } from '../../app/paletteState';
+import { openPalette } from '../../ui/paletteState';
 import { CanvasMenu } from './CanvasMenu';
 import { FIT_VIEW_ANIMATED } from './fitView';
 import { menuItems, menuTitle, type MenuSubject } from './canvasMenuItems';

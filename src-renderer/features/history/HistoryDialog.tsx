@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { StepView, VersionDiffView } from '../../../src-shared/contract';
-import { Dialog } from '../../app/Dialog';
+import { Dialog } from '../../ui/Dialog';
 import { describeError, invoke } from '../../store';
 import { PublishOutcome } from './PublishOutcome';
 import { VersionDiff } from './VersionDiff';
-import { useHistory } from './useHistory';
+import { useHistory } from '../../ui/useHistory';
 import './history.css';
 
 // The History panel: every save is a step (who, when, what, which capsules); the changes of any

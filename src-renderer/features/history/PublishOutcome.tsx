@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { PublishAnswer, TestView } from '../../../src-shared/contract';
 import { invoke } from '../../store';
-import { TestResult } from '../tests';
+import { TestResult } from '../../ui/TestResult';
 
 // What a publish answered: published (with the tests it ran, or the ones overridden), or refused
 // by failing tests, each shown with its expectations beside what the run did, and the one way on:

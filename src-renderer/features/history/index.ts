@@ -1,2 +1,1 @@
 export { HistoryDialog } from './HistoryDialog';
-export { PublishedLine } from './PublishedLine';

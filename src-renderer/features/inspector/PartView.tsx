@@ -1,7 +1,7 @@
 import type { Part } from '../../../src-shared/a2a';
 import { describeError, invoke, useStudio } from '../../store';
 import { base64Bytes, formatBytes } from './figures';
-import { JsonBlock } from './JsonBlock';
+import { JsonBlock } from '../../ui/JsonBlock';
 
 /** One part of a message or artifact: text as it is, data as JSON, a file as a card with a download. */
 export function PartView({ part, label }: { part: Part; label: string }) {

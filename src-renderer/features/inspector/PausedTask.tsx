@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { PausedTask as PausedTaskView } from '../../../src-shared/contract';
 import { useStudio, type ResumeAction } from '../../store';
-import { PauseIcon } from '../graph';
+import { PauseIcon } from '../../ui/PauseIcon';
 
 // A task paused at a breakpoint: where it waits, the message it is about to send in a box the
 // user may edit, and Continue / Step / Cancel. Shown in the task's row of the Tasks tab.

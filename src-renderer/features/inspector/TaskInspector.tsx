@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { residueOfTask } from '../../../src-shared/residue';
 import { taskPhase, useStudio, type TaskRecord } from '../../store';
-import { InputReply } from '../console';
+import { InputReply } from '../../ui/InputReply';
 import { Artifacts } from './Artifacts';
 import { DelegationLinks } from './DelegationLinks';
 import { Messages } from './Messages';

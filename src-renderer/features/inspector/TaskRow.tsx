@@ -1,10 +1,11 @@
 import { useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { answerText, taskPhase, useStudio, type TaskRecord } from '../../store';
-import { InputReply, TaskStateBadge } from '../console';
+import { InputReply } from '../../ui/InputReply';
+import { TaskStateBadge } from '../../ui/TaskStateBadge';
 import { Residue } from './Residue';
 import { PausedTask } from './PausedTask';
-import { SaveAsTest } from '../tests';
+import { SaveAsTest } from '../../ui/SaveAsTest';
 import { forkTask } from './fork';
 
 export function firstUserText(task: Task): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { base64Bytes, costUsd, formatBytes, formatMs, formatUsd } from './figures';
-import { clipText, formatJson } from './json';
+import { clipText, formatJson } from '../../ui/json';
 
 describe('cost', () => {
   it('prices input and output tokens apart, per million', () => {

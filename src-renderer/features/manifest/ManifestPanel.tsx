@@ -3,7 +3,7 @@ import { useStudio } from '../../store';
 import { checkManifest } from './manifestCheck';
 import { ManifestForm } from './ManifestForm';
 import { revealLine } from './code/reveal';
-import { RestartToApply } from '../../app/RestartToApply';
+import { RestartToApply } from '../../ui/RestartToApply';
 import './manifest.css';
 
 // CodeMirror loads with the first YAML view, not with the Studio.

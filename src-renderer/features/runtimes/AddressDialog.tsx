@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStudio } from '../../store';
-import { Dialog } from '../../app/Dialog';
+import { Dialog } from '../../ui/Dialog';
 
 // An edge across hosts whose worker address the Studio cannot know (say the worker's runtime is
 // reached over loopback from here, but the orchestrator runs elsewhere): the user says where the

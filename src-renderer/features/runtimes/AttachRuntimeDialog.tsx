@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStudio } from '../../store';
-import { Dialog } from '../../app/Dialog';
+import { Dialog } from '../../ui/Dialog';
 
 // Attach runtime…: the URL and token `capsule serve --studio` printed on the other host. The token
 // goes to the core once and the field is cleared; the core keeps it in its secret store.

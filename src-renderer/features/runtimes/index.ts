@@ -1,6 +1,6 @@
 export { RuntimeChips } from './RuntimeChips';
 export { RuntimeGroups } from './RuntimeGroups';
-import { lazyWhen } from '../../app/lazyWhen';
+import { lazyWhen } from '../../ui/lazyWhen';
 
 // The dialogs load when first opened (see lazyWhen).
 export const AttachRuntimeDialog = lazyWhen((s) => s.attachOpen, () => import('./AttachRuntimeDialog').then((m) => m.AttachRuntimeDialog));

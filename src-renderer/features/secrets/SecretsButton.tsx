@@ -1,15 +1,15 @@
-import { useState } from 'react';
+import { closeSecrets, openSecrets, useSecretsAsk } from '../../ui/secretsState';
 import { SecretsDialog } from './lazySecretsDialog';
 
-/** The toolbar's entry to the secrets dialog. */
+/** The toolbar's entry to the secrets dialog; it also draws the dialog when another panel asks for it. */
 export function SecretsButton() {
-  const [open, setOpen] = useState(false);
+  const ask = useSecretsAsk();
   return (
     <>
-      <button type="button" className="btn" onClick={() => setOpen(true)}>
+      <button type="button" className="btn" onClick={() => openSecrets()}>
         Secrets
       </button>
-      {open ? <SecretsDialog onClose={() => setOpen(false)} /> : null}
+      {ask ? <SecretsDialog initialName={ask.initialName} onClose={closeSecrets} /> : null}
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import './secrets.css';
 import type { SecretsView } from '../../../src-shared/contract';
-import { Dialog } from '../../app/Dialog';
+import { Dialog } from '../../ui/Dialog';
 import { describeError, invoke } from '../../store';
 
 // Secrets for ${NAME} in manifests: set, replace or delete one by name. The value typed here goes

@@ -6,7 +6,7 @@ import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
 import { sessionRows } from './sessionRows';
 import { SessionFamily } from './SessionFamily';
 import { ForkButton, CompareWith } from './ForkButton';
-import { SaveAsTest } from '../tests';
+import { SaveAsTest } from '../../ui/SaveAsTest';
 
 const ROW_H = 24;
 const OVERSCAN = 10;

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useStudio } from '../../store';
-import { TimelineView } from '../timeline';
+import { TimelineView } from './timeline';
 import { SessionsBrowser } from './SessionsBrowser';
 import './sessions.css';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { TelemetryView } from '../../../src-shared/contract';
-import { Dialog } from '../../app/Dialog';
-import { TextInput } from '../../app/TextInput';
+import { Dialog } from '../../ui/Dialog';
+import { TextInput } from '../../ui/TextInput';
 import { describeError, invoke } from '../../store';
 import './telemetry.css';
 

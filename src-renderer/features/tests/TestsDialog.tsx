@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Dialog } from '../../app/Dialog';
-import { TestResult } from './TestResult';
+import { Dialog } from '../../ui/Dialog';
+import { TestResult } from '../../ui/TestResult';
 import { useTestRuns, type TestState } from './useTestRuns';
 import './tests.css';
 

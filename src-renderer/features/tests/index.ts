@@ -1,3 +1,1 @@
 export { TestsDialog } from './TestsDialog';
-export { SaveAsTest } from './SaveAsTest';
-export { TestResult } from './TestResult';

@@ -1,7 +1,7 @@
 import { memo, type KeyboardEvent } from 'react';
 import type { TraceEvent } from '../../../src-shared/trace';
 import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
-import { JsonBlock } from '../inspector';
+import { JsonBlock } from '../../ui/JsonBlock';
 
 export const ROW = 22;
 

@@ -1,6 +1,5 @@
-import { useCallback, useId, useState } from 'react';
-import { createPortal } from 'react-dom';
-import { SecretsDialog } from '../../secrets';
+import { useId, useState } from 'react';
+import { openSecrets } from '../../../ui/secretsState';
 import { issuesAt, useForm } from './FormContext';
 import { artifactIndex, choosePreset, DRIVER_PRESETS, presetOf, readGateway, SECRET_NAME, setEndpoint, setKeyVar } from './driverPresets';
 import { Problems, Section, SelectField, TextField } from './fields';
@@ -69,8 +68,6 @@ function Gateway({ artifact }: { artifact: string }) {
   const index = artifactIndex(data, artifact);
   const endpointId = useId();
   const keyId = useId();
-  const [secretsOpen, setSecretsOpen] = useState(false);
-  const closeSecrets = useCallback(() => setSecretsOpen(false), []);
   const endpointProblems = index >= 0 ? issuesAt(issues, ['artifacts', index, 'gateway', 'endpoint']) : [];
   const keyProblems = index >= 0 ? issuesAt(issues, ['artifacts', index, 'gateway', 'api_key']) : [];
   const [typedName, setTypedName] = useState<string | null>(null);
@@ -121,7 +118,7 @@ function Gateway({ artifact }: { artifact: string }) {
           <span className="var-affix mono" aria-hidden="true">
             {'}'}
           </span>
-          <button type="button" className="btn" disabled={!SECRET_NAME.test(shownName)} onClick={() => setSecretsOpen(true)}>
+          <button type="button" className="btn" disabled={!SECRET_NAME.test(shownName)} onClick={() => openSecrets({ initialName: shownName })}>
             Set secret…
           </button>
         </div>
@@ -138,8 +135,6 @@ function Gateway({ artifact }: { artifact: string }) {
         />
         <span className="field-hint">The manifest holds only {'${NAME}'}; the value comes from the environment or the Studio’s secrets.</span>
       </div>
-      {/* Out of the form's DOM, so the form's styles and layout do not reach the dialog. */}
-      {secretsOpen ? createPortal(<SecretsDialog initialName={shownName} onClose={closeSecrets} />, document.body) : null}
     </>
   );
 }

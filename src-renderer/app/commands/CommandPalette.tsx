@@ -1,10 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
-import { autoLayoutAll, FIT_VIEW_ANIMATED, useFocusNode, useNewNodeSpot, useSelectAll } from '../graph';
+import { autoLayoutAll, FIT_VIEW_ANIMATED, useFocusNode, useNewNodeSpot, useSelectAll } from '../../features/graph';
 import { fuzzyFilter, type FuzzyMatch } from './fuzzy';
 import { paletteCommands, type PaletteCommand } from './paletteCommands';
-import { closePalette, usePaletteOpen } from '../../app/paletteState';
+import { closePalette, usePaletteOpen } from '../../ui/paletteState';
 import './commands.css';
 
 type Entry = { kind: 'capsule'; id: string; name: string; detail: string } | { kind: 'command'; cmd: PaletteCommand };

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { describeError, invoke, useStudio } from '../../store';
+import { describeError, invoke, useStudio } from '../store';
 
 // "Save as test" in the sessions browser: the run becomes tests/<name>.yaml (as
 // `capsule rehearse --save-test`), expecting what it did; a taken name is replaced only when asked.

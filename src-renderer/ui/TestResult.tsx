@@ -1,4 +1,4 @@
-import type { ActualTaskView, ExpectedTaskView, MatcherView, TestResultView, TestView } from '../../../src-shared/contract';
+import type { ActualTaskView, ExpectedTaskView, MatcherView, TestResultView, TestView } from '../../src-shared/contract';
 
 // One test's expectations beside what its last run did, task by task: the answer, the status and
 // every delegation (who was asked what, and the answer), with the rows that differ marked, then

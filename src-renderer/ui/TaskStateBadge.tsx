@@ -1,4 +1,4 @@
-import type { TaskPhase } from '../../store';
+import type { TaskPhase } from '../store';
 
 const LABEL: Record<TaskPhase, string> = {
   TASK_STATE_UNSPECIFIED: 'unknown',

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { TimelineBar } from '../../../src-shared/contract';
-import { useStudio } from '../../store';
+import type { TimelineBar } from '../../../../src-shared/contract';
+import { useStudio } from '../../../store';
 import { formatSpan, layoutTimeline, type LaidBar } from './timelineLayout';
 import './timeline.css';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { HistoryView, PublishAnswer } from '../../../src-shared/contract';
-import { describeError, invoke, onCoreEvent } from '../../store';
+import type { HistoryView, PublishAnswer } from '../../src-shared/contract';
+import { describeError, invoke, onCoreEvent } from '../store';
 
 // The workspace's history as the History panel and the Expose panel show it: read with
 // history.list, read again whenever the core says a step was added (a save, a restore, a publish).

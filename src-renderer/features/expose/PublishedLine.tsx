@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { VersionDiffView } from '../../../src-shared/contract';
 import { invoke } from '../../store';
-import { useHistory } from './useHistory';
+import { useHistory } from '../../ui/useHistory';
 
 // For the Expose panel: which version outside callers get, and what the draft changes from it.
 

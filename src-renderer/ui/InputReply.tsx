@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import type { Task } from '../../../src-shared/a2a';
-import { useStudio } from '../../store';
+import type { Task } from '../../src-shared/a2a';
+import { useStudio } from '../store';
 import './InputReply.css';
 
 /** The question of a task waiting for input (its status message). */

@@ -1,6 +1,6 @@
 import { useStudio } from '../../store';
-import { setTheme } from '../../app/useTheme';
-import { openTool } from '../../app/toolsState';
+import { setTheme } from '../../ui/useTheme';
+import { openTool } from '../../ui/toolsState';
 
 // The commands the palette runs, by title. Each reads the store when run, and says whether it can
 // run now (a disabled command is listed, marked, and does nothing).

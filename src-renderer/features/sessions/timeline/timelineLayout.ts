@@ -1,4 +1,4 @@
-import type { TimelineBar } from '../../../src-shared/contract';
+import type { TimelineBar } from '../../../../src-shared/contract';
 
 // Orders timeline bars so every task sits under the task that caused it (depth-first, by start
 // time), and maps times onto the shared axis. Pure: the view only draws what this returns.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineBar } from '../../../src-shared/contract';
+import type { TimelineBar } from '../../../../src-shared/contract';
 import { formatSpan, layoutTimeline } from './timelineLayout';
 
 const bar = (taskId: string, start: number, end: number, parentTaskId?: string): TimelineBar => ({
