@@ -186,6 +186,8 @@ describe('the gateway as an MCP server', () => {
     const bossTask = boss.session.listTasks()[0];
     await waitFor(boss.session, () => boss.session.getTask(bossTask.id)?.status.state === 'TASK_STATE_CANCELED');
     await waitFor(worker.session, () => worker.session.listTasks()[0]?.status.state === 'TASK_STATE_CANCELED');
+    // The client said so with notifications/cancelled (its stream for the call stays open until answered or closed).
+    expect(g.access.recent().some((a) => a.method === 'MCP notifications/cancelled')).toBe(true);
     expect(progress.length).toBeGreaterThan(0); // the task's progress reached the client while it worked
     expect(progress[0]).toMatch(/^working/);
   });
