@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSession, waitFor, type ManifestInput, type TestSession } from '../runtime/testing';
+import { agentCardOf } from '../door';
 import { createGateway, type Gateway, type McpLimits } from './index';
 import { sessionCapsule } from './session-capsule';
 
@@ -105,6 +106,33 @@ describe('the gateway as an MCP server', () => {
     expect(
       g.access.recent().some((a) => a.capsule === 'echo' && a.method === 'MCP tools/call' && a.status === 200),
     ).toBe(true);
+  });
+
+  it('reaches a capsule whose door runs in another process through that door, cancel included', async () => {
+    const slow = await capsule({
+      name: 'slow',
+      inference: {
+        rehearsal: { replies: [{ when: 'wait', turns: [{ hang: true }] }, { turns: [{ text: 'over the door' }] }] },
+      },
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'capsule-mcp-'));
+    // Only the door's URL and card, as a headless gateway knows a `capsule run` session.
+    const g = await createGateway({
+      dataDir,
+      port: 0,
+      resolveCapsule: (n) => (n === 'slow' ? { url: slow.session.url, card: agentCardOf(slow.session) } : undefined),
+    });
+    owned.push({ close: async () => (await g.close(), rmSync(dataDir, { recursive: true, force: true })) });
+    const client = await connect(g, g.exposures.enable('slow').token);
+    expect(textOf(await client.callTool({ name: 'slow', arguments: { text: 'hello' } }))).toBe('over the door');
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'slow', arguments: { text: 'wait' } }, CallToolResultSchema, {
+      signal: abort.signal,
+    });
+    await waitFor(slow.session, () => slow.session.listTasks().some((t) => t.status.state === 'TASK_STATE_WORKING'));
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    await waitFor(slow.session, () => slow.session.listTasks().at(-1)?.status.state === 'TASK_STATE_CANCELED');
   });
 
   it('refuses a wrong or missing token before any session', async () => {
