@@ -19,6 +19,8 @@ export const MCP_PATH = '/mcp';
 
 export interface McpLimits {
   maxSessions: number;
+  /** Sessions one token may hold at once (so one client cannot take them all). */
+  maxSessionsPerToken: number;
   idleMs: number;
   /** Tool calls running at once in one session. */
   maxCallsPerSession: number;
@@ -239,12 +241,14 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
         return logged(404, 'not_found', what);
       }
     } else if (req.method === 'POST' && body!.list.some((m) => m.method === 'initialize')) {
-      if (sessions.size >= limits.maxSessions) {
+      // One token cannot hold every session: past its share, it waits like everyone past the cap.
+      const mine = [...sessions.values()].filter((x) => x.tokenId === tokenId).length;
+      if (sessions.size >= limits.maxSessions || mine >= limits.maxSessionsPerToken) {
         rpcError(
           reply,
           503,
           -32000,
-          `gateway_busy: at most ${limits.maxSessions} MCP sessions at once; retry after ${RETRY_AFTER_S} s.`,
+          `gateway_busy: at most ${limits.maxSessions} MCP sessions at once, ${limits.maxSessionsPerToken} per token; retry after ${RETRY_AFTER_S} s.`,
           { 'retry-after': String(RETRY_AFTER_S) },
         );
         return logged(503, 'busy', what);

@@ -266,5 +266,15 @@ describe('the gateway as an MCP server', () => {
     g.exposures.rotate('echo');
     expect(g.mcpSessions()).toBe(0);
     await expect(again.listTools()).rejects.toThrow(/bearer token is not valid/);
+
+    // One token holds at most its share of the sessions; another token still gets one.
+    const other = await capsule({ name: 'other', ...reply('hi') });
+    const g2 = await gatewayFor([echo, other], { maxSessions: 3, maxSessionsPerToken: 2 });
+    const t1 = g2.exposures.enable('echo').token;
+    await connect(g2, t1);
+    await connect(g2, t1);
+    await expect(connect(g2, t1)).rejects.toThrow(/gateway_busy/);
+    await connect(g2, g2.exposures.enable('other').token);
+    expect(g2.mcpSessions()).toBe(3);
   });
 });
