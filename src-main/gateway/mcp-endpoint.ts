@@ -30,6 +30,7 @@ export interface McpLimits {
 
 export const MCP_LIMITS: McpLimits = {
   maxSessions: 32,
+  maxSessionsPerToken: 8,
   idleMs: 15 * 60_000,
   maxCallsPerSession: 8,
   maxCallMs: 60 * 60_000,
