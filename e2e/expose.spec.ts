@@ -1,8 +1,11 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect, test } from './fixtures';
 import { StudioPage } from './pages/studio';
 
 // Expose a capsule from its details, call it from outside with the token shown once,
-// watch the call appear live, preview the signed card, rotate, warn off loopback, revoke.
+// watch the call appear live, call it as an MCP tool with the config shown, preview the signed
+// card, rotate, warn off loopback, revoke.
 
 const call = (url: string, token: string) =>
   fetch(url, {
@@ -24,7 +27,7 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   await expect(fresh).toBeVisible();
   const token = await fresh.getByRole('textbox', { name: 'Token' }).inputValue();
   expect(token).toMatch(/^capsule_/);
-  await expect(fresh.locator('pre')).toContainText(`Bearer ${token}`);
+  await expect(fresh.locator('pre').first()).toContainText(`Bearer ${token}`);
   const url = await page.getByRole('textbox', { name: 'Gateway URL' }).inputValue();
   expect(url).toMatch(/\/a2a\/capsules\/writer\/$/); // the slash lets SDKs resolve the card from it
   await expect(page.getByText(/createFromUrl\(url\)/)).toBeVisible();
@@ -34,6 +37,19 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   const log = page.getByRole('table', { name: 'External calls to writer' });
   await expect(log.getByRole('row').filter({ hasText: 'SendMessage' })).toContainText('ok');
 
+  // The MCP endpoint: the config shown once carries the URL and the token; an MCP client calls writer as a tool.
+  const mcpUrl = await page.getByRole('textbox', { name: 'MCP URL' }).inputValue();
+  expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  const config = JSON.parse((await fresh.locator('pre').nth(1).textContent()) ?? '');
+  expect(config.mcpServers['capsule-studio']).toEqual({ type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } });
+  const mcp = new Client({ name: 'e2e', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: config.mcpServers['capsule-studio'].headers } }));
+  expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['writer']);
+  const result = (await mcp.callTool({ name: 'writer', arguments: { text: 'a paragraph on tides' } })) as any;
+  expect(result.content[0].text).toMatch(/^Draft:/);
+  await mcp.close();
+  await expect(log.getByRole('row').filter({ hasText: 'MCP tools/call' })).toContainText('ok');
+
   await page.getByRole('button', { name: 'Show the agent card callers get' }).click();
   await expect(page.getByLabel('Agent card preview')).toContainText('httpAuthSecurityScheme');
   await expect(page.getByLabel('Agent card preview')).toContainText('"signatures"');
@@ -41,6 +57,12 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
 
   await page.getByRole('button', { name: 'Hide the token' }).click();
   await expect(fresh).toBeHidden();
+  // Once the token is hidden, the MCP config stays with a placeholder in its place.
+  const placeholder = page.locator('.expose-field').filter({ hasText: 'MCP client config' }).locator('pre');
+  await expect(placeholder).toContainText('Bearer <token>');
+  await expect(placeholder).not.toContainText(token);
+  await page.getByRole('textbox', { name: 'MCP URL' }).scrollIntoViewIfNeeded();
+  await app.screenshot('expose-mcp');
   await page.getByRole('button', { name: 'Rotate the token (the old one stops working)' }).click();
   const rotated = await page.getByRole('region', { name: 'New token' }).getByRole('textbox', { name: 'Token' }).inputValue();
   expect(rotated).not.toBe(token);

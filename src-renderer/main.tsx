@@ -6,7 +6,7 @@ import './app/app.css';
 import './features/graph/graph.css';
 import { App } from './app/App';
 import { applyTheme } from './ui/useTheme';
-import { connectCoreEvents, ingest, setCoreClient, startKeeping, useStudio } from './store';
+import { connectCoreEvents, ingest, installEscToCancel, setCoreClient, startKeeping, useStudio } from './store';
 import { createCoreClient } from './transport';
 
 applyTheme();
@@ -26,6 +26,8 @@ const client = createCoreClient((up) => {
   }
 }, (url) => useStudio.getState().setMoved(url));
 setCoreClient(client);
+// Esc cancels a long command (a test run, a publish, a fork) before a dialog hears it.
+installEscToCancel(window);
 connectCoreEvents(client, ingest);
 // Conversations, the selected capsule and panel sizes survive a reload or a restart.
 startKeeping(useStudio);

@@ -98,14 +98,22 @@ async function runDoorBench({ smoke }) {
     writeFileSync(manifest, MANIFEST);
     const env = { CAPSULE_HOME: join(dir, 'home') };
     // The machine is shared and noisy: full mode runs the floors, SDK and door three times, one
-    // after the other each round, and reports the round whose door/durable-floor CPU ratio is the
+    // after the other each round (in turn forwards and backwards), and reports the round whose door/durable-floor CPU ratio is the
     // median (and the median of each ratio on its own).
     const rounds = [];
     for (let i = 0; i < runs; i++) {
-      const floor = await measure('floor', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), o);
-      const durable = await measure('durable-floor', () => startServer('durable-floor', [join(__dirname, 'durable-floor-server.js')], {}, /^url (\S+)/), o);
-      const sdk = await measure('sdk', () => startServer('sdk', [join(__dirname, 'sdk-server.js')], {}, /^url (\S+)/), o);
-      const door = await measure('door', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), o);
+      const servers = {
+        floor: () => measure('floor', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), o),
+        durable: () => measure('durable-floor', () => startServer('durable-floor', [join(__dirname, 'durable-floor-server.js')], {}, /^url (\S+)/), o),
+        sdk: () => measure('sdk', () => startServer('sdk', [join(__dirname, 'sdk-server.js')], {}, /^url (\S+)/), o),
+        door: () => measure('door', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), o),
+      };
+      // Every other round runs them in the reverse order, so a load that rises or falls through
+      // a round (other work on the machine) does not always favour the same server.
+      const order = i % 2 ? ['door', 'sdk', 'durable', 'floor'] : ['floor', 'durable', 'sdk', 'door'];
+      const got = {};
+      for (const name of order) got[name] = await servers[name]();
+      const { floor, durable, sdk, door } = got;
       rounds.push({
         floor,
         durable,
@@ -141,6 +149,7 @@ async function runDoorBench({ smoke }) {
         durable_floor_cpu_us: cpu(r.durable),
         sdk_cpu_us: cpu(r.sdk),
         door_cpu_us: cpu(r.door),
+        other_procs_cores: r.door.host ? r.door.host.other_procs_cores : null,
         floor_rps: r.floor.throughput_rps,
         durable_floor_rps: r.durable.throughput_rps,
         sdk_rps: r.sdk.throughput_rps,
@@ -165,6 +174,11 @@ async function runDoorBench({ smoke }) {
         door_time_to_final_ms: doorStream.ttfinal_ms || null,
         errors: doorStream.errors,
       },
+      // How far the rounds spread (the machine is shared): a ratio is only as good as its spread.
+      spread: {
+        door_cpu_per_request_vs_durable_floor: spreadOf(rounds.map((r) => r.durableRatio)),
+        door_throughput_vs_sdk: spreadOf(rounds.map((r) => r.throughputRatio)),
+      },
       targets: { door_cpu_per_request_vs_durable_floor: '<= 1.5', door_throughput_vs_sdk: '>= 4', door_stream_ttfe_p50_vs_floor_round_trip_p50: '<= 1.5' },
       raw: { floor, durable, sdk, door, floorTrip, doorStream },
     };
@@ -175,6 +189,9 @@ async function runDoorBench({ smoke }) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The lowest and highest of a ratio over the rounds. */
+const spreadOf = (values) => ({ min: Math.min(...values), max: Math.max(...values) });
 
 function summary(r) {
   return {

@@ -6,6 +6,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UserError } from './errors';
 import { main } from './expose';
 
@@ -114,6 +116,17 @@ describe('capsule serve + capsule expose', () => {
     expect(((await plain.getTask({ tenant: '', id: sent.id, historyLength: 0 })) as any).id).toBe(sent.id);
     expect(exposed.stdout).toContain(`createFromUrl('${url}')`);
     expect((await call(`${gatewayUrl}/a2a/capsules/beta`, token)).status).toBe(404);
+
+    // The MCP URL printed beside the A2A one, with the config printed: alpha is the one tool there, and answers.
+    expect(await waitLine(/^mcp: /)).toMatch(new RegExp(`^mcp: ${gatewayUrl}/mcp `));
+    const mcpUrl = /^mcp: (\S+)$/m.exec(exposed.stdout)![1];
+    expect(mcpUrl).toBe(`${gatewayUrl}/mcp`);
+    const config = JSON.parse(exposed.stdout.slice(exposed.stdout.indexOf('{\n  "mcpServers"')));
+    const mcp = new McpClient({ name: 'cli-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(config.mcpServers['capsule-studio'].url), { requestInit: { headers: config.mcpServers['capsule-studio'].headers } }));
+    expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['alpha']);
+    expect(((await mcp.callTool({ name: 'alpha', arguments: { text: 'hi over MCP' } })) as any).isError).toBeFalsy();
+    await mcp.close();
     expect((await expose('alpha')).code).toBe(1); // already exposed: the token is never shown again
 
     expect((await expose('alpha', '--revoke')).code).toBe(0);

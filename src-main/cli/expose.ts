@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createExposureStore, createGateway, curlExample, gatewayDataDir, readGatewayRecord, runningResolver, type Gateway } from '../gateway';
+import { createExposureStore, createGateway, curlExample, gatewayDataDir, mcpClientConfig, MCP_PATH, readGatewayRecord, runningResolver, type Gateway } from '../gateway';
 import { resolveRunningSession } from '../trace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
@@ -8,8 +8,8 @@ import { RUNNING_ADDRESS_HELP, ADDRESS_RULE_HELP } from './session-help';
 
 // `capsule expose <session|name>`: exposes a capsule through the headless gateway. It edits the
 // gateway's exposures.json (a running `capsule serve` sees the change at once) and prints the
-// token once, with a curl call. With no gateway running, it hosts one in the foreground for the
-// sessions of this machine until Ctrl-C.
+// token once, with a curl call and an MCP client's config. With no gateway running, it hosts one
+// in the foreground for the sessions of this machine until Ctrl-C.
 
 export const usage = `usage: capsule expose <session|name> [--revoke] [--rotate] [--compat-03] [--gateway-port N] [--data DIR]
   <session|name>   a running session (${RUNNING_ADDRESS_HELP}) or a capsule name / formation id
@@ -73,9 +73,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     // The trailing slash is part of the URL: A2A SDKs resolve the card path against it.
     const url = `${base}/a2a/capsules/${encodeURIComponent(name)}/`;
-    process.stdout.write(`exposed: ${name}\ncard: ${url}.well-known/agent-card.json\nurl: ${url}\n`);
+    const mcp = `${base}${MCP_PATH}`;
+    process.stdout.write(`exposed: ${name}\ncard: ${url}.well-known/agent-card.json\nurl: ${url}\nmcp: ${mcp}\n`);
     process.stdout.write(`token: ${token}\n(shown once: only its hash is kept)\n`);
-    process.stdout.write(`A2A clients take the url as it is, e.g. new ClientFactory().createFromUrl('${url}') with Authorization: Bearer <token> on every request.\n\n${curlExample(url, token)}\n`);
+    process.stdout.write(`A2A clients take the url as it is, e.g. new ClientFactory().createFromUrl('${url}') with Authorization: Bearer <token> on every request.\n\n${curlExample(url, token)}\n\n`);
+    process.stdout.write(`MCP clients (Streamable HTTP) see ${name} as a tool at the mcp URL with the same token, e.g. in .mcp.json:\n${mcpClientConfig(mcp, token)}\n`);
     if (!hosted) return 0;
 
     process.stderr.write(`capsule: no gateway was running; hosting one at ${hosted.url} until Ctrl-C\n`);

@@ -45,7 +45,7 @@ interface GatewayValues {
 export function announceGateway(gateway: Gateway, host: string, dataDir: string, listCapsules: () => void): { close(): Promise<void> } {
   writeGatewayRecord(dataDir, { pid: process.pid, url: gateway.url, host: gateway.host, port: gateway.port, started_at: new Date().toISOString() });
   if (!isLoopback(host)) process.stderr.write(`capsule: warning: the gateway binds ${host}: other machines can reach it (every call still needs a token)\n`);
-  process.stdout.write(`gateway: ${gateway.url}\n`);
+  process.stdout.write(`gateway: ${gateway.url}\nmcp: ${gateway.urlsOf('').mcp} (MCP clients: Streamable HTTP, a capsule's token lists that capsule as a tool)\n`);
   listCapsules();
   const unsubscribe = gateway.onAccess((e) => process.stderr.write(`access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`));
   return {

@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExposureStore, gatewayDataDir } from '../gateway';
 import { publishVersion } from '../versions';
@@ -81,6 +83,12 @@ describe('capsule serve with a published version', () => {
     // The card names the version callers get.
     const card = (await (await fetch(`${url}.well-known/agent-card.json`, { headers: { authorization: `Bearer ${token}` } })).json()) as any;
     expect(card.version).toMatch(/^0\.1\.0\+[0-9a-f]{7}$/);
+    // An MCP client gets the published version too.
+    const mcp = new Client({ name: 'published-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${gateway}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const viaMcp = (await mcp.callTool({ name: 'alpha', arguments: { text: 'hi' } })) as any;
+    expect(viaMcp.content[0].text).toBe('Published answer.');
+    await mcp.close();
 
     expect((await publishVersion(ws)).published).not.toBeNull();
     expect(await ask(url, token)).toContain('Draft answer.');

@@ -161,7 +161,7 @@ export async function main(argv: string[]): Promise<number> {
     announced = announceGateway(gateway, host, dataDir, () => {
       for (const c of formation.capsules) {
         const exposed = gateway.exposures.get(c.id);
-        process.stdout.write(exposed ? `exposed: ${c.id} ${gateway.urlsOf(c.id).card}\n` : `not exposed: ${c.id} (capsule expose ${c.id} --data ${dataDir})\n`);
+        process.stdout.write(exposed ? `exposed: ${c.id} ${gateway.urlsOf(c.id).card} (MCP: ${gateway.urlsOf(c.id).mcp})\n` : `not exposed: ${c.id} (capsule expose ${c.id} --data ${dataDir})\n`);
       }
     });
   })();

@@ -41,7 +41,7 @@ export { sendError, BODY_LIMIT } from './jsonrpc';
 export { DOOR_LIMITS, type DoorLimits } from './limits';
 export { MAX_PARAMS_DEPTH } from './depth';
 export { acceptFromDoor } from './methods/send';
-export { callSession } from './call';
+export { callSession, serves } from './call';
 export { callDoor, door, DoorError, type DoorCallOptions, type DoorErrorKind, type SendParams, type StopAnswer } from './client';
 export { acceptsProblems, checkAccepts } from './accepts';
 export { parseParams, sendMessageParams, taskIdParams } from './params';

@@ -1,7 +1,9 @@
 // The gateway: exposure of capsules to outside callers (auth, origin checks, index card, signed
-// cards, the `accepts` contract, A2A 0.3 compatibility). Its Studio commands are the workspace's
-// (workspace/expose-commands.ts), which uses the gateway from above.
+// cards, the `accepts` contract, A2A 0.3 compatibility, and an MCP endpoint at /mcp: mcp-*.ts). Its
+// Studio commands are the workspace's (workspace/expose-commands.ts), which uses the gateway from above.
 export { createGateway, isLoopback, type Gateway, type GatewayOptions } from './server';
+export { MCP_LIMITS, MCP_PATH, type McpLimits } from './mcp-endpoint';
+export { mcpClientConfig } from './usage';
 export { createExposureStore, EXPOSURES_FILE, type ExposureStore, type ExposureInfo } from './exposures';
 export { createAccessLog, pathForLog, ACCESS_LOG_FILE, type AccessEntry, type AccessLog } from './access-log';
 export { createCardSigner, verifyCardSignature, signatureJku, signingPayload, SIGNING_KEY_FILE, type CardSigner, type CardVerification } from './signing';

@@ -5,13 +5,15 @@ import { createAccessLog, pathForLog, redactForLog, type AccessEntry, type Acces
 import { capsuleCard, card03, indexCard } from './cards';
 import { createExposureStore, type ExposureStore } from './exposures';
 import { bearerOf, guard, originOf, sendNotFound, type GuardResult, type OriginSettings } from './guard';
+import { mountMcpEndpoint, MCP_PATH, type McpLimits } from './mcp-endpoint';
 import { handleRpc } from './rpc';
 import { createCardSigner, type CardSigner } from './signing';
 import { createTunnelTrust, TUNNEL_PROOF_HEADER } from './tunnels';
 import type { ResolveCapsule } from './types';
 
 // The gateway: one listener for every exposed capsule. Index card, per-capsule cards (signed) and
-// JSON-RPC endpoints forwarded to each capsule's door; token, origin and 404 rules in guard.ts.
+// JSON-RPC endpoints forwarded to each capsule's door; token, origin and 404 rules in guard.ts; the
+// MCP endpoint (/mcp) in mcp-endpoint.ts.
 
 export interface GatewayOptions {
   /** 127.0.0.1 unless another interface is chosen explicitly (the Studio warns). */
@@ -24,6 +26,8 @@ export interface GatewayOptions {
   /** Where exposures.json, the access log and the signing key live. */
   dataDir: string;
   resolveCapsule: ResolveCapsule;
+  /** Overrides the MCP endpoint's bounds (tests). */
+  mcpLimits?: Partial<McpLimits>;
 }
 
 export interface Gateway {
@@ -35,8 +39,10 @@ export interface Gateway {
   readonly signer: CardSigner;
   /** The signed card a capsule has on this gateway (the Studio's preview), or undefined. */
   cardOf(name: string): Promise<AgentCard | undefined>;
-  /** URLs of an exposed capsule on this gateway. */
-  urlsOf(name: string): { url: string; card: string };
+  /** URLs of an exposed capsule on this gateway: A2A JSON-RPC, its card, and the MCP endpoint (Streamable HTTP). */
+  urlsOf(name: string): { url: string; card: string; mcp: string };
+  /** MCP sessions open now. */
+  mcpSessions(): number;
   onAccess(listener: (entry: AccessEntry) => void): () => void;
   close(): Promise<void>;
 }
@@ -50,7 +56,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const exposures = createExposureStore(opts.dataDir);
   const access = createAccessLog(opts.dataDir);
   const signer = await createCardSigner(opts.dataDir);
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, trustProxy: opts.trustProxy ?? false, routerOptions: { ignoreTrailingSlash: true } });
+  // Closing ends every connection: an MCP client's stream may outlive its session otherwise.
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, trustProxy: opts.trustProxy ?? false, forceCloseConnections: true, routerOptions: { ignoreTrailingSlash: true } });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
@@ -107,7 +114,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     try {
       capsule = m ? decodeURIComponent(m[1]) : null;
     } catch {}
-    refused(req, started, g, capsule, 'POST');
+    refused(req, started, g, capsule, req.url.split('?')[0] === MCP_PATH ? `POST ${MCP_PATH}` : 'POST');
     return reply;
   });
 
@@ -179,6 +186,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     else log(req, started, { ...entry, outcome: result.outcome });
   });
 
+  const mcp = mountMcpEndpoint(app, { exposures, settings, resolveCapsule: opts.resolveCapsule, log, refused, limits: opts.mcpLimits });
+
   app.setNotFoundHandler((req, reply) => {
     const started = Date.now();
     const g = guard(req, reply, exposures, settings, '\u0000');
@@ -201,11 +210,13 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     cardOf: (name) => signedCard(opts.publicOrigin?.replace(/\/+$/, '') ?? bound, name),
     urlsOf(name) {
       const origin = opts.publicOrigin?.replace(/\/+$/, '') ?? bound;
-      return { url: capsuleUrl(origin, name), card: cardUrlOf(origin, name) };
+      return { url: capsuleUrl(origin, name), card: cardUrlOf(origin, name), mcp: `${origin}${MCP_PATH}` };
     },
+    mcpSessions: () => mcp.sessionCount(),
     onAccess: access.onAccess,
     async close() {
       for (const set of streams.values()) for (const close of [...set]) close();
+      await mcp.close();
       exposures.dispose();
       await app.close();
       await access.flush();

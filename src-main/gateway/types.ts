@@ -1,4 +1,5 @@
 import type { AgentCard } from '../../src-shared/a2a';
+import type { Session } from '../runtime/api';
 
 /** What the gateway needs to know about a running capsule, by name. */
 export interface ResolvedCapsule {
@@ -8,6 +9,13 @@ export interface ResolvedCapsule {
   card: AgentCard;
   /** The manifest's `accepts` input contract, when declared. */
   accepts?: Record<string, unknown>;
+  /** The manifest's `responds` output contract, when declared (the MCP tool's output schema). */
+  responds?: Record<string, unknown>;
+  /**
+   * The session itself when it runs in this process: the MCP endpoint starts and cancels its tasks
+   * in process, through the door's method table, instead of over HTTP to its own door.
+   */
+  session?: Session;
   /** Description for the index card (defaults to the card's). */
   description?: string;
   /**

@@ -1,4 +1,7 @@
-// What the CLI and the Studio show a user who just exposed a capsule: a curl call that works.
+// What the CLI and the Studio show a user who just exposed a capsule: a curl call that works, and
+// an MCP client's config (the shared helper, which the Studio's page uses too).
+
+export { mcpClientConfig } from '../../src-shared/contract';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -13,3 +16,4 @@ export function curlExample(url: string, token: string, opts: { accepts?: boolea
     `  -d ${shellQuote(JSON.stringify(body))}`,
   ].join('\n');
 }
+

@@ -60,7 +60,10 @@ export function listTests(workspace: string): string[] {
     .map((f) => join(dir, f));
 }
 
-async function runTasks(test: TestFile, members: Member[], scratch: string): Promise<{ mismatches: Mismatch[]; records: string; actual: AskedTask[] }> {
+/** The run was stopped by its caller (Esc in the Studio): its task is canceled and the run ends. */
+export class TestRunCanceled extends Error {}
+
+async function runTasks(test: TestFile, members: Member[], scratch: string, signal?: AbortSignal): Promise<{ mismatches: Mismatch[]; records: string; actual: AskedTask[] }> {
   const entry = members.find((m) => m.id === test.entry || m.name === test.entry);
   if (!entry) throw new Error(`entry capsule ${test.entry} is not in ${FORMATION_FILE}`);
   const notes: string[] = [];
@@ -80,11 +83,20 @@ async function runTasks(test: TestFile, members: Member[], scratch: string): Pro
   const session = await startSession({ manifestPath: paths.get(entry.id)!, env, port: 0, formation: staticFormation(targets) });
   try {
     for (const t of test.tasks) {
+      if (signal?.aborted) throw new TestRunCanceled(`${test.entry}: the run was canceled`);
       const { task, settled } = session.acceptMessage({ message: { messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text: t.text }] } });
       let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
       const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), test.timeout_ms)));
-      if ((await Promise.race([settled, late])) === 'late') await session.cancelTask(task.id, 'capsule test: timeout').catch(() => undefined);
+      const stopped = new Promise<'stopped'>((r) => signal?.addEventListener('abort', (onAbort = () => r('stopped')), { once: true }));
+      const why = await Promise.race([settled, late, stopped]);
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      if (why === 'late') await session.cancelTask(task.id, 'capsule test: timeout').catch(() => undefined);
+      if (why === 'stopped') {
+        await session.cancelTask(task.id, 'capsule test: canceled by its caller').catch(() => undefined);
+        throw new TestRunCanceled(`${test.entry}: the run was canceled`);
+      }
     }
   } finally {
     await session.end('capsule test finished');
@@ -97,24 +109,26 @@ async function runTasks(test: TestFile, members: Member[], scratch: string): Pro
 }
 
 /** Runs one test file against the workspace's current manifests. */
-export async function runTest(workspace: string, file: string): Promise<TestOutcome> {
+/** `signal` stops the run: its task is canceled, its records removed, and TestRunCanceled thrown. */
+export async function runTest(workspace: string, file: string, signal?: AbortSignal): Promise<TestOutcome> {
   const started = Date.now();
   const name = basename(file).replace(/\.ya?ml$/, '');
   const scratch = mkdtempSync(join(tmpdir(), 'capsule-test-'));
   try {
     const test = readTestFile(readFileSync(file, 'utf8'));
-    const { mismatches, records, actual } = await runTasks(test, membersOf(workspace), scratch);
+    const { mismatches, records, actual } = await runTasks(test, membersOf(workspace), scratch, signal);
     const passed = mismatches.length === 0;
     if (passed) rmSync(scratch, { recursive: true, force: true });
     return { name, file, passed, mismatches, actual, durationMs: Date.now() - started, ...(passed ? {} : { records }) };
   } catch (err) {
     rmSync(scratch, { recursive: true, force: true });
+    if (err instanceof TestRunCanceled) throw err;
     return { name, file, passed: false, mismatches: [], error: (err as Error).message, durationMs: Date.now() - started };
   }
 }
 
-export async function runWorkspaceTests(workspace: string): Promise<TestOutcome[]> {
+export async function runWorkspaceTests(workspace: string, signal?: AbortSignal): Promise<TestOutcome[]> {
   const out: TestOutcome[] = [];
-  for (const file of listTests(workspace)) out.push(await runTest(workspace, file));
+  for (const file of listTests(workspace)) out.push(await runTest(workspace, file, signal));
   return out;
 }

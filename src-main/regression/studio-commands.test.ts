@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createTestStudio, type TestStudio } from '../workspace/test-studio';
@@ -47,4 +47,26 @@ it('saves a session as a test, lists it, passes, and fails with the diff after a
   expect(fail.mismatches.map((m) => m.path)).toContain('task 1: answer');
   expect(fail.actual).toHaveLength(1);
   await expect(core.invoke('tests.run', { name: 'nope' })).rejects.toMatchObject({ code: 'not_found' });
+});
+
+it('a test run its caller stops (Esc in the Studio) cancels its task and frees the runner at once', async () => {
+  studio = await createTestStudio();
+  const { core, workspace } = studio;
+  // The coordinator's scripted turn takes 30 s: the run is stopped long before.
+  mkdirSync(join(workspace, 'tests'), { recursive: true });
+  writeFileSync(
+    join(workspace, 'tests', 'slow.yaml'),
+    'entry: coordinator\nscripts:\n  coordinator:\n    delay_ms: 30000\n    replies:\n      - turns:\n          - text: late\ntasks:\n  - text: take your time\n',
+  );
+  const stop = new AbortController();
+  const started = Date.now();
+  const run = core.invoke('tests.run', { name: 'slow' }, { signal: stop.signal });
+  setTimeout(() => stop.abort(), 500);
+  await expect(run).rejects.toMatchObject({ code: 'canceled' });
+  expect(Date.now() - started).toBeLessThan(10_000);
+  // The runner is free again (one test at a time): the next run is not refused as running.
+  const again = new AbortController();
+  const next = core.invoke('tests.run', { name: 'slow' }, { signal: again.signal });
+  setTimeout(() => again.abort(), 200);
+  await expect(next).rejects.toMatchObject({ code: 'canceled' });
 });

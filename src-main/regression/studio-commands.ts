@@ -4,7 +4,7 @@ import { CoreError, type ExpectedTaskView, type MatcherView, type TestResultView
 import type { Rehearsal } from '../recording';
 import type { Handlers, StudioContext } from '../workspace';
 import { describeMatcher } from './expect';
-import { listTests, runTest, type TestOutcome } from './run';
+import { listTests, runTest, TestRunCanceled, type TestOutcome } from './run';
 import { saveTest } from './save';
 import { readTestFile, TESTS_FOLDER, type Matcher, type TestFile } from './test-file';
 
@@ -58,13 +58,17 @@ export function testsHandlers(ctx: StudioContext, rehearsalOf: (sessionId: strin
       });
       return { dir: join(dir, TESTS_FOLDER), tests };
     },
-    async 'tests.run'({ name }): Promise<TestResultView> {
+    async 'tests.run'({ name }, call): Promise<TestResultView> {
       const file = fileOf(name);
       if (!file) throw new CoreError('not_found', `No test ${name} in ${join(ctx.workspace().dir, TESTS_FOLDER)}.`);
       if (running) throw new CoreError('conflict', `The test ${running} is running; one test runs at a time.`);
       running = name;
       try {
-        return testResultView(await runTest(ctx.workspace().dir, file));
+        // The caller stopping (Esc in the Studio) cancels the test's task and ends its run here.
+        return testResultView(await runTest(ctx.workspace().dir, file, call?.signal));
+      } catch (err) {
+        if (err instanceof TestRunCanceled) throw new CoreError('canceled', `The test ${name} was canceled; its task was stopped.`);
+        throw err;
       } finally {
         running = undefined;
       }

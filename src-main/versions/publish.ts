@@ -45,13 +45,13 @@ export async function materialize(repo: WorkspaceRepo, oid: string, target: stri
 }
 
 /** Runs today's tests against a version of the workspace, in a scratch copy. */
-async function testVersion(dir: string, repo: WorkspaceRepo, oid: string): Promise<TestOutcome[]> {
+async function testVersion(dir: string, repo: WorkspaceRepo, oid: string, signal?: AbortSignal): Promise<TestOutcome[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'capsule-publish-'));
   try {
     const copy = join(scratch, 'ws');
     await materialize(repo, oid, copy);
     if (existsSync(join(dir, TESTS_FOLDER))) cpSync(join(dir, TESTS_FOLDER), join(copy, TESTS_FOLDER), { recursive: true });
-    return await runWorkspaceTests(copy);
+    return await runWorkspaceTests(copy, signal);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -62,6 +62,8 @@ export interface PublishOptions {
   version?: string;
   /** Publish even when tests fail; the history records which. */
   override?: boolean;
+  /** Stops the tests (and so the publish) when its caller stops waiting; nothing is published then. */
+  signal?: AbortSignal;
 }
 
 export async function publishVersion(dir: string, opts: PublishOptions = {}): Promise<PublishOutcome> {
@@ -73,7 +75,7 @@ export async function publishVersion(dir: string, opts: PublishOptions = {}): Pr
   }
   if (!repo) throw new CoreError('not_found', `${dir} has no history yet: publish the draft first (a version is a step of the history).`);
   const oid = await resolveVersion(repo, opts.version ?? 'HEAD');
-  const results = await testVersion(dir, repo, oid);
+  const results = await testVersion(dir, repo, oid, opts.signal);
   const failing = results.filter((r) => !r.passed).map((r) => r.name);
   if (failing.length && !opts.override) return { published: null, results };
   const published = writePublished(dir, oid, failing);

@@ -149,6 +149,8 @@ export function createPublishedServing(opts: PublishedServingOptions): Published
         url: current.url,
         card: held.card,
         ...(current.manifest.accepts ? { accepts: current.manifest.accepts } : {}),
+        ...(current.manifest.responds ? { responds: current.manifest.responds } : {}),
+        session: current,
         // A task of an older version (or of the draft served before the first publish) is answered where it runs.
         doorOf: (taskId) => (current.getTask(taskId, 0) ? current.url : (holderOf(key, taskId)?.session.url ?? draft()?.doorOf?.(taskId))),
       };

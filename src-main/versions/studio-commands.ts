@@ -1,5 +1,5 @@
 import { CoreError, type CommandArgs, type CommandName, type StepView } from '../../src-shared/contract';
-import { testResultView } from '../regression';
+import { testResultView, TestRunCanceled } from '../regression';
 import { publishVersion } from './publish';
 import type { Handlers, StudioContext } from '../workspace';
 import { listSteps, saveStep, serialized } from './history';
@@ -101,13 +101,20 @@ export function historyHandlers(ctx: StudioContext): Pick<Handlers, HistoryComma
       ctx.emit('history.changed', { step });
       return step;
     },
-    async 'history.publish'({ version, override }) {
+    async 'history.publish'({ version, override }, call) {
       const dir = ctx.workspace().dir;
       if (historyOff(ctx)) throw new CoreError('invalid_input', 'This Studio keeps no history (CAPSULE_HISTORY=off), and a published version is a step of the history.');
       if (publishing) throw new CoreError('conflict', 'A publish is running (its tests first); wait for it to finish.');
       publishing = true;
       try {
-        const out = await publishVersion(dir, { ...(version ? { version } : {}), ...(override ? { override } : {}) });
+        let out: Awaited<ReturnType<typeof publishVersion>>;
+        try {
+          out = await publishVersion(dir, { ...(version ? { version } : {}), ...(override ? { override } : {}), ...(call?.signal ? { signal: call.signal } : {}) });
+        } catch (err) {
+          // Esc in the Studio: the tests stop and nothing is published (the draft may be saved as a step).
+          if (err instanceof TestRunCanceled) throw new CoreError('canceled', 'The publish was canceled while its tests ran; nothing was published.');
+          throw err;
+        }
         const step = out.step && view(out.step);
         if (step) ctx.emit('history.changed', { step });
         return { published: out.published, results: out.results.map(testResultView), ...(step ? { step } : {}) };

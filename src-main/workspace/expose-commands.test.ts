@@ -27,6 +27,8 @@ describe('expose commands', () => {
     expect(answer.exposure).toMatchObject({ capsuleId: 'writer', running: true, compat03: false });
     expect(answer.exposure.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/a2a\/capsules\/writer\/$/);
     expect(answer.curl).toContain(answer.token);
+    expect(answer.exposure.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(JSON.parse(answer.mcpConfig).mcpServers['capsule-studio']).toEqual({ type: 'http', url: answer.exposure.mcpUrl, headers: { Authorization: `Bearer ${answer.token}` } });
     const list = await t.core.invoke('expose.list', {});
     expect(JSON.stringify(list)).not.toContain(answer.token);
     expect(list.gateway).toMatchObject({ running: true, loopback: true });

@@ -5,6 +5,7 @@ import {
   createGateway,
   curlExample,
   isLoopback,
+  mcpClientConfig,
   readSettings,
   sessionCapsule,
   writeSettings,
@@ -108,14 +109,14 @@ export function createExposeService(ctx: StudioContext, opts: ExposeOptions = {}
     ...(error ? { error } : {}),
   });
   const view = (e: ExposureInfo): ExposureView => {
-    const urls = gateway?.urlsOf(e.capsule) ?? { url: '', card: '' };
-    return { capsuleId: e.capsule, tokenId: e.tokenId, compat03: e.compat03, createdAt: e.createdAt, ...(e.rotatedAt ? { rotatedAt: e.rotatedAt } : {}), url: urls.url, cardUrl: urls.card, running: !!session(e.capsule) };
+    const urls = gateway?.urlsOf(e.capsule) ?? { url: '', card: '', mcp: '' };
+    return { capsuleId: e.capsule, tokenId: e.tokenId, compat03: e.compat03, createdAt: e.createdAt, ...(e.rotatedAt ? { rotatedAt: e.rotatedAt } : {}), url: urls.url, cardUrl: urls.card, mcpUrl: urls.mcp, running: !!session(e.capsule) };
   };
   const list = () => store().list().map(view);
   const changed = () => ctx.emit('exposure.changed', { gateway: status(), exposures: list() });
   const answer = (e: ExposureInfo, token: string): ExposeAnswer => {
     const v = view(e);
-    return { exposure: v, token, curl: curlExample(v.url, token, { accepts: !!session(e.capsule)?.manifest.accepts }) };
+    return { exposure: v, token, curl: curlExample(v.url, token, { accepts: !!session(e.capsule)?.manifest.accepts }), mcpConfig: mcpClientConfig(v.mcpUrl, token) };
   };
   const known = (id: string) => ctx.workspace().capsule(id); // throws a CoreError naming an unknown capsule
   const exposed = (id: string) => {

@@ -1,8 +1,8 @@
-import { A2AError, INTERRUPTED_STATES, isTerminal, type Message, type Part, type Task } from '../../src-shared/a2a';
+import { A2AError, INTERRUPTED_STATES, isTerminal, methodNotFound, type Message, type Part, type Task } from '../../src-shared/a2a';
 import { CoreError, MAX_SEND_WAIT_MS, type CancelAnswer, type CommandArgs, type DataProblem, type StopSessionAnswer } from '../../src-shared/contract';
 import { newMessageId } from '../../src-shared/ids';
 import { residueOfTask } from '../../src-shared/residue';
-import { acceptsProblems, callSession } from '../door';
+import { acceptsProblems, callSession, serves } from '../door';
 import type { Session } from '../runtime';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
@@ -11,8 +11,9 @@ import type { Handlers } from './handlers';
 // sessions, so it calls their door methods in process (callSession): the same method table
 // (exports.methods narrows it), the same params checks, limits and masked answers an external A2A
 // caller meets, without HTTP. Nothing goes through a socket, so no connection cap can refuse the
-// Studio's own calls, and nothing is encoded twice. Task progress needs no command at all: it
-// arrives as task.updated, once.
+// Studio's own calls, and nothing is encoded twice. Cancel asks the session straight (its ids were
+// checked at the contract's boundary; docs/cancel-walk.md). Task progress needs no command at all:
+// it arrives as task.updated, once.
 
 /** A door's JSON-RPC error as the contract's error: task not found keeps its code, a bad field says which. */
 export function asCoreError(err: unknown): unknown {
@@ -80,10 +81,16 @@ function checkBeforeSending(session: Session, args: CommandArgs<'task.send'>): v
   throw new CoreError('invalid_input', `data${first.field ? `.${first.field}` : ''}: ${first.message}`, { problems });
 }
 
-/** CancelTask: the task and its residue, or the door's refusal (a task that already ended) as an answer. */
+/**
+ * task.cancel: the task and its residue, or the refusal (a task that already ended) as an answer.
+ * The session is asked straight, as the door's CancelTask asks it (same `by`, same answer): the
+ * contract checked the ids at the boundary, so nothing is parsed again. A capsule whose
+ * exports.methods leaves CancelTask out still refuses it, as its door would.
+ */
 export async function cancelTask(session: Session, id: string): Promise<CancelAnswer> {
   try {
-    const task = (await callSession(session, 'CancelTask', { id })) as Task;
+    if (!serves(session, 'CancelTask')) throw methodNotFound('CancelTask');
+    const task = await session.cancelTask(id, 'client');
     return { task, residue: residueOfTask(task) };
   } catch (err) {
     if (!(err instanceof A2AError)) throw err;

@@ -6,6 +6,7 @@ import { ReplayBar } from '../features/replay';
 import { AddressDialog, AttachRuntimeDialog, RuntimeGroups } from '../features/runtimes';
 import { ConnectionBanner } from './ConnectionBanner';
 import { CommandPalette, StopConfirm } from './lazyFeatures';
+import { LongCommandBar } from './LongCommandBar';
 import { Notices } from './Notices';
 import { usePaletteOpen } from '../ui/paletteState';
 import { RestartDialog } from '../ui/RestartToApply';
@@ -54,6 +55,7 @@ export function App() {
       ) : null}
       <ToolDialogs />
       <Notices />
+      <LongCommandBar />
     </GraphProvider>
   );
 }

@@ -1,4 +1,5 @@
 import { describeError, invoke } from './client';
+import { runLong } from './longCommand';
 import type { SliceCreator } from './types';
 import type { ForkDelegationDraft, ForkDraft, ForkSlice } from './state/fork';
 export type { ForkDelegationDraft, ForkDraft, ForkSlice } from './state/fork';
@@ -48,7 +49,9 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
       try {
         const edited = d.message !== d.recorded;
         const delegations = editedDelegations(d).map(({ callId, text }) => ({ callId, text }));
-        const r = await invoke('sessions.fork', { sessionId: d.sessionId, taskId: d.taskId, turn: d.turn, driver: d.driver, ...(edited ? { message: d.message } : {}), ...(delegations.length ? { delegations } : {}) });
+        const input = { sessionId: d.sessionId, taskId: d.taskId, turn: d.turn, driver: d.driver, ...(edited ? { message: d.message } : {}), ...(delegations.length ? { delegations } : {}) };
+        // Esc stops waiting; the fork's run is not stopped and lands in the sessions browser.
+        const r = await runLong('Forking the task', (signal) => invoke('sessions.fork', input, { signal }));
         set({ forkDraft: null, comparison: null });
         const state = r.state.replace('TASK_STATE_', '');
         const short = (id: string) => `…${id.slice(-6)}`;
@@ -58,7 +61,8 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
         await get().openSession(r.sessionId);
       } catch (err) {
         set((s) => (s.forkDraft ? { forkDraft: { ...s.forkDraft, busy: false } } : {}));
-        fail('Could not fork', err);
+        if ((err as { code?: string }).code === 'canceled') get().notify('info', 'Stopped waiting for the fork: it finishes in the background, and the sessions browser lists it.');
+        else fail('Could not fork', err);
       }
     },
     async loadFamily(sessionId) {

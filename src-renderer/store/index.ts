@@ -41,6 +41,7 @@ export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText, runningTaskCount } from './tasksSlice';
 export { setCoreClient } from './client';
+export { cancelLongCommand, installEscToCancel, runLong, useLongCommand, type LongCommand } from './longCommand';
 export { clearOfFrames, FRAME_NODE, FRAME_PAD, runtimeAt, runtimeFrames, type Rect, type RuntimeFrame } from './runtimeFrames';
 
 /** The Studio's one bound store. */

@@ -2,21 +2,25 @@ import { CoreError, unwrapReply, type CapsuleBridge, type CoreClient } from '../
 
 /**
  * A CoreClient over the Electron preload bridge (`window.capsule`). IPC has no queue, connection or
- * timeout of its own to manage; an aborted invoke stops waiting here (Electron's invoke cannot be
- * withdrawn, so the main process finishes the command and its answer is dropped).
+ * timeout of its own to manage; an aborted invoke stops waiting here and tells the main process
+ * (`bridge.cancel`), which stops the command where it can, as the web shell does.
  */
 export function createIpcClient(bridge: CapsuleBridge): CoreClient {
   const unsubscribers = new Set<() => void>();
+  let nextCall = 1;
   return {
     async invoke(cmd, input, opts) {
       const signal = opts?.signal;
       const canceled = () => new CoreError('canceled', `${cmd} was canceled.`);
       if (signal?.aborted) throw canceled();
       if (!signal) return unwrapReply(await bridge.invoke(cmd, input)) as never;
+      const callId = nextCall++;
       let onAbort = () => undefined as void;
-      const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', (onAbort = () => reject(canceled())), { once: true }));
+      const aborted = new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', (onAbort = () => (bridge.cancel?.(callId), reject(canceled()))), { once: true }),
+      );
       try {
-        return unwrapReply(await Promise.race([bridge.invoke(cmd, input), aborted])) as never;
+        return unwrapReply(await Promise.race([bridge.invoke(cmd, input, callId), aborted])) as never;
       } finally {
         signal.removeEventListener('abort', onAbort);
       }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HistoryView, PublishAnswer } from '../../src-shared/contract';
-import { describeError, invoke, onCoreEvent } from '../store';
+import { describeError, invoke, onCoreEvent, runLong } from '../store';
 
 // The workspace's history as the History panel and the Expose panel show it: read with
 // history.list, read again whenever the core says a step was added (a save, a restore, a publish).
@@ -60,7 +60,8 @@ export function useHistory(): History {
     restore: (version) => act('restore', async () => void (await invoke('history.restore', { version }))),
     publish: (opts) =>
       act('publish', async () => {
-        const answer = await invoke('history.publish', opts);
+        // Its tests can take long: Esc stops them, and nothing is published.
+        const answer = await runLong('Publishing (running the tests first)', (signal) => invoke('history.publish', opts, { signal }));
         if (alive.current) setPublishAnswer(answer);
       }),
     clearPublish: () => setPublishAnswer(null),

@@ -15,13 +15,17 @@ export interface CoreClient {
 
 /** The object the Electron preload exposes as `window.capsule` (only the contract, nothing else). */
 export interface CapsuleBridge {
-  invoke(cmd: string, input: unknown): Promise<ReplyEnvelope>;
+  /** `callId` (chosen by the page) names the call for `cancel`. */
+  invoke(cmd: string, input: unknown, callId?: number): Promise<ReplyEnvelope>;
+  /** The page stopped waiting for call `callId` (Esc): the core stops the command where it can. */
+  cancel?(callId: number): void;
   on(event: string, listener: (payload: unknown) => void): () => void;
 }
 
 /** IPC channel names used by the Electron shell. */
 export const IPC_INVOKE_CHANNEL = 'capsule:invoke';
 export const IPC_EVENT_CHANNEL = 'capsule:event';
+export const IPC_CANCEL_CHANNEL = 'capsule:cancel';
 
 /** Messages on the web shell's one WebSocket (what a client sends: WireRequest, calls.ts). */
 export type WireMessage = ({ type: 'reply'; id: number } & ReplyEnvelope) | { type: 'event'; event: string; payload: unknown };

@@ -35,6 +35,8 @@ export interface ExposureView {
   /** The JSON-RPC URL on the gateway, and its card. */
   url: string;
   cardUrl: string;
+  /** The gateway's MCP endpoint (Streamable HTTP), where the same token lists this capsule as a tool. */
+  mcpUrl: string;
   /** Whether the capsule runs now (a stopped one answers 404 until launched). */
   running: boolean;
 }
@@ -44,6 +46,17 @@ export interface ExposeAnswer {
   exposure: ExposureView;
   token: string;
   curl: string;
+  /** An MCP client's server entry for the capsule, the token in it (shown once, like the token). */
+  mcpConfig: string;
+}
+
+/**
+ * An MCP client's server entry for the gateway (the `mcpServers` shape of Claude Code's .mcp.json
+ * and Cursor's mcp.json), with the token as given: the token itself right after exposing, a
+ * placeholder anywhere it stays on screen.
+ */
+export function mcpClientConfig(mcpUrl: string, token: string, name = 'capsule-studio'): string {
+  return JSON.stringify({ mcpServers: { [name]: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
 }
 
 /** One external call from the gateway's access log (the token named by its id only). */

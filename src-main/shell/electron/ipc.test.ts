@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../../src-shared/contract';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../../src-shared/contract';
 import { createTestStudio, type TestStudio } from '../../workspace/test-studio';
 import { wireIpc, type IpcInvokeEventLike, type IpcMainLike } from './ipc';
 
@@ -7,15 +9,19 @@ import { wireIpc, type IpcInvokeEventLike, type IpcMainLike } from './ipc';
 
 function fakeIpcMain() {
   const handlers = new Map<string, (event: IpcInvokeEventLike, ...args: unknown[]) => unknown>();
+  const on = new Map<string, (event: IpcInvokeEventLike, ...args: unknown[]) => void>();
   const ipcMain: IpcMainLike = {
     handle: (channel, listener) => {
       if (handlers.has(channel)) throw new Error(`second handler for ${channel}`);
       handlers.set(channel, listener);
     },
     removeHandler: (channel) => handlers.delete(channel),
+    on: (channel, listener) => on.set(channel, listener),
+    removeListener: (channel) => on.delete(channel),
   };
   const invoke = (url: string, ...args: unknown[]) => handlers.get(IPC_INVOKE_CHANNEL)!({ senderFrame: { url } }, ...args);
-  return { ipcMain, handlers, invoke };
+  const cancel = (url: string, callId: unknown) => on.get(IPC_CANCEL_CHANNEL)?.({ senderFrame: { url } }, callId);
+  return { ipcMain, handlers, invoke, cancel };
 }
 
 let studio: TestStudio | undefined;
@@ -72,6 +78,25 @@ describe('IPC wiring', () => {
     const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => ({ send: (...a) => sent.push(a), isDestroyed: () => true }), isTrustedUrl: () => true });
     await studio.core.invoke('capsule.move', { id: 'writer', position: { x: 1, y: 1 } });
     expect(sent).toEqual([]);
+    wiring.dispose();
+  });
+
+  it('a call the page numbered stops when the page cancels it (Esc), as over the web shell', async () => {
+    studio = await createTestStudio();
+    const { ipcMain, invoke, cancel } = fakeIpcMain();
+    const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => undefined, isTrustedUrl: (u) => u.startsWith('app://studio/') });
+    mkdirSync(join(studio.workspace, 'tests'), { recursive: true });
+    writeFileSync(
+      join(studio.workspace, 'tests', 'slow.yaml'),
+      'entry: coordinator\nscripts:\n  coordinator:\n    delay_ms: 30000\n    replies:\n      - turns:\n          - text: late\ntasks:\n  - text: take your time\n',
+    );
+    const started = Date.now();
+    const run = invoke('app://studio/index.html', 'tests.run', { name: 'slow' }, 7);
+    await new Promise((r) => setTimeout(r, 300));
+    cancel('https://evil.example/', 7); // only the Studio's page cancels its calls
+    cancel('app://studio/index.html', 7);
+    expect(await run).toMatchObject({ ok: false, error: { code: 'canceled' } });
+    expect(Date.now() - started).toBeLessThan(10_000);
     wiring.dispose();
   });
 });

@@ -1,8 +1,9 @@
-import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../../src-shared/contract';
+import { IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../../src-shared/contract';
 import type { Core } from '../../core';
 
 // Maps the contract onto Electron IPC: every command through one ipcMain.handle channel (input
-// validated by the core, the answer always a reply envelope), core events onto the window's
+// validated by the core, the answer always a reply envelope; a call the page numbered can be
+// canceled on the cancel channel, as the web shell's socket cancels), core events onto the window's
 // webContents. The window's page is one client of the core (trace lines only for the sessions it
 // follows); a page that loads again or goes away starts over following nothing (`reset`).
 // Written against small interfaces so tests drive it with a fake ipcMain.
@@ -10,6 +11,8 @@ import type { Core } from '../../core';
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcInvokeEventLike, ...args: unknown[]) => unknown): void;
   removeHandler(channel: string): void;
+  on(channel: string, listener: (event: IpcInvokeEventLike, ...args: unknown[]) => void): unknown;
+  removeListener(channel: string, listener: (event: IpcInvokeEventLike, ...args: unknown[]) => void): unknown;
 }
 export interface IpcInvokeEventLike {
   senderFrame?: { url: string } | null;
@@ -42,19 +45,40 @@ export function wireIpc(opts: IpcWiringOptions): IpcWiring {
       if (wc && !wc.isDestroyed()) wc.send(IPC_EVENT_CHANNEL, event, payload);
     });
   let client = connect();
-  opts.ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, cmd, input) => {
+  // Calls the page named (a long command it may cancel with Esc), by the page's call id.
+  const running = new Map<number, AbortController>();
+  const abortAll = () => {
+    for (const a of running.values()) a.abort();
+    running.clear();
+  };
+  opts.ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, cmd, input, callId) => {
     const url = event.senderFrame?.url ?? '';
     if (!opts.isTrustedUrl(url)) return { ok: false, error: { code: 'invalid_input', message: 'Calls are accepted from the Studio window only.' } };
-    return client.handle(cmd, input);
+    if (typeof callId !== 'number' || !Number.isSafeInteger(callId) || running.has(callId)) return client.handle(cmd, input);
+    const abort = new AbortController();
+    running.set(callId, abort);
+    try {
+      return await client.handle(cmd, input, abort.signal);
+    } finally {
+      if (running.get(callId) === abort) running.delete(callId);
+    }
   });
+  const onCancel = (event: IpcInvokeEventLike, callId: unknown) => {
+    if (opts.isTrustedUrl(event.senderFrame?.url ?? '') && typeof callId === 'number') running.get(callId)?.abort();
+  };
+  opts.ipcMain.on(IPC_CANCEL_CHANNEL, onCancel);
   return {
     reset() {
+      // The page that made these calls is gone: nobody waits for them any more.
+      abortAll();
       client.close();
       client = connect();
     },
     dispose() {
+      abortAll();
       client.close();
       opts.ipcMain.removeHandler(IPC_INVOKE_CHANNEL);
+      opts.ipcMain.removeListener(IPC_CANCEL_CHANNEL, onCancel);
     },
   };
 }

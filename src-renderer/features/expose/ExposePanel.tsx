@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { AgentCard } from '../../../src-shared/a2a';
+import { mcpClientConfig } from '../../../src-shared/contract';
 import { useStudio } from '../../store';
 import { openTool } from '../../ui/toolsState';
+import { ErrorText } from '../../ui/ErrorText';
 import { PublishedLine } from './PublishedLine';
 import { CopyField } from './CopyField';
 import { GatewaySettings } from './GatewaySettings';
@@ -10,7 +12,7 @@ import { accessRow, exposureWarning } from './exposeText';
 import { useExpose } from './useExpose';
 import './expose.css';
 
-/** Expose a capsule to outside A2A callers: toggle, URL, one-time token + curl, card, token lifecycle, reach from anywhere, live calls. */
+/** Expose a capsule to outside A2A and MCP callers: toggle, URLs, one-time token + curl + MCP config, card, token lifecycle, reach from anywhere, live calls. */
 export function ExposePanel({ capsuleId }: { capsuleId: string }) {
   const name = useStudio((s) => s.capsules[capsuleId]?.name ?? capsuleId);
   const running = useStudio((s) => {
@@ -34,11 +36,7 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
           {exposureWarning(x.gateway.host)}
         </p>
       ) : null}
-      {x.error ? (
-        <p className="error-text" role="alert">
-          {x.error}
-        </p>
-      ) : null}
+      <ErrorText error={x.error} />
       <div className="expose-row">
         <label className="expose-toggle">
           <input
@@ -74,11 +72,15 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
             A2A clients take the gateway URL as it is, trailing slash included (an SDK&apos;s <span className="mono">createFromUrl(url)</span> finds the card from it), with{' '}
             <span className="mono">Authorization: Bearer &lt;token&gt;</span> on every request.
           </p>
+          <CopyField label="MCP URL" value={x.exposure.mcpUrl} />
+          <p className="muted">MCP clients (desktop assistants, IDEs) see {name} as a tool there (Streamable HTTP), with the same token; canceling a call cancels its task.</p>
+          {x.fresh ? null : <CopyField label="MCP client config" value={mcpClientConfig(x.exposure.mcpUrl, '<token>')} multiline />}
           {x.fresh ? (
             <div className="expose-token" role="region" aria-label="New token">
               <p className="expose-warning">This token is shown once. Copy it now; only its hash is kept.</p>
               <CopyField label="Token" value={x.fresh.token} />
               <CopyField label="curl example" value={x.fresh.curl} multiline />
+              <CopyField label="MCP client config" value={x.fresh.mcpConfig} multiline />
               <button type="button" className="btn btn-small" onClick={x.dismissToken} aria-label="Hide the token">
                 I have copied it
               </button>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { useStudio } from '../../store';
+import { ErrorText } from '../../ui/ErrorText';
 import { TUNNEL_PROVIDERS, TUNNEL_TTLS, type TunnelView } from '../../../src-shared/contract';
 import { CopyField } from './CopyField';
 import { tunnelStore } from './tunnelStore';
@@ -51,11 +52,7 @@ export function ReachFromAnywhere({ name, gatewayUrl }: { name: string; gatewayU
         A public https URL to this Studio&apos;s gateway (cloudflared needs no account; ngrok its authtoken in the secret NGROK_AUTHTOKEN). Only callers who opened its link get through, each with a capsule&apos;s token.
       </p>
       {gatewayUrl ? null : <p className="muted">{name} is not exposed: callers through a tunnel reach only exposed capsules.</p>}
-      {s.error ? (
-        <p className="error-text" role="alert">
-          {s.error}
-        </p>
-      ) : null}
+      <ErrorText error={s.error} />
       <div className="expose-row">
         <Choice label="Provider" name="Tunnel provider" value={provider} options={TUNNEL_PROVIDERS} disabled={s.busy} onChange={setProvider} />
         <Choice label="Lifetime" name="Tunnel lifetime" value={ttl} options={TUNNEL_TTLS} disabled={s.busy} onChange={setTtl} />

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TestView } from '../../../src-shared/contract';
-import { describeError, invoke } from '../../store';
+import { describeError, invoke, runLong } from '../../store';
 import { runQueue, type TestState } from './testQueue';
 
 // The Tests panel's state: the workspace's tests, each one's last result, and the queue that runs
@@ -55,10 +55,14 @@ export function useTestRuns(): TestRuns {
     busy.current = true;
     stopped.current = false;
     void runQueue(names, {
+      // A long command: Esc cancels the running test (the core stops its task) and the queue.
       run: (name) =>
-        invoke('tests.run', { name }).then(
+        runLong(`Running test ${name}`, (signal) => invoke('tests.run', { name }, { signal })).then(
           (result): TestState => ({ kind: 'done', result }),
-          (err): TestState => ({ kind: 'error', message: describeError(err) }),
+          (err): TestState => {
+            if ((err as { code?: string }).code === 'canceled') stopped.current = true;
+            return { kind: 'error', message: describeError(err) };
+          },
         ),
       stopped: () => stopped.current,
       alive: () => alive.current,
