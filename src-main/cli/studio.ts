@@ -7,7 +7,7 @@ import { pointEarlierAddresses, startWebShell } from '../shell/web';
 import { listRunningSessions } from '../trace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
-import { standInPorts } from './tunnel-stand-in';
+import { STAND_IN_VAR } from './stand-in-var';
 
 // `capsule studio --web`: the Studio in a browser, for machines without a display and for tests.
 // Prints `studio: <url>` once the page and its socket answer, then runs until Ctrl-C/SIGTERM,
@@ -37,7 +37,8 @@ export async function main(argv: string[]): Promise<number> {
   if (workspace && !existsSync(join(workspace, 'formation.yaml'))) throw new UserError(`studio: ${workspace} has no formation.yaml (not a Studio workspace)`);
 
   const layout = recordsLayout(process.env);
-  const ports = standInPorts(process.env, (line) => process.stderr.write(`studio: ${line}\n`));
+  // Test support loads only when the end-to-end tests ask for it: a product start never reads it.
+  const ports = process.env[STAND_IN_VAR] === '1' ? (await import('./tunnel-stand-in')).standInPorts(process.env, (line) => process.stderr.write(`studio: ${line}\n`)) : {};
   const core = createCore({ userDataDir: join(layout.home, 'studio'), recordsRoot: layout.records, resourcesDir: join(ROOT, 'resources'), workspace }, ports);
   const offNotice = core.subscribe((event, payload) => {
     if (event === 'notice.raised') process.stderr.write(`studio: ${(payload as { message: string }).message}\n`);

@@ -11,8 +11,11 @@ import { standInProvider } from '../tunnel/testing';
 // contract can select the stand-in (tunnel.create names only cloudflared or ngrok). The stand-in
 // listens on loopback only, so it exposes less than the real engine, and the tunnel's guard and
 // the gateway's checks (link, cookie, bearer) stand behind it unchanged. ngrok stays the real one.
+// `capsule studio` loads this module (and the stand-in with it) only when the variable is set.
 
-export const STAND_IN_VAR = 'CAPSULE_TEST_TUNNEL_STAND_IN';
+import { STAND_IN_VAR } from './stand-in-var';
+
+export { STAND_IN_VAR };
 
 export function standInPorts(env: NodeJS.ProcessEnv, log: (line: string) => void): Pick<CorePorts, 'tunnelProvider'> {
   if (env[STAND_IN_VAR] !== '1') return {};
