@@ -25,6 +25,15 @@ const options = {
   port: { type: 'string', short: 'p' },
 } as const;
 
+/**
+ * Test support, loaded only when the end-to-end tests ask for it: a product start never reads it.
+ * A require, as the CLI runs as CommonJS through tsx (a dynamic import would skip tsx's loader).
+ */
+function loadStandIn(): typeof import('./tunnel-stand-in') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./tunnel-stand-in') as typeof import('./tunnel-stand-in');
+}
+
 /** The repository root (the CLI runs from source through tsx). */
 const ROOT = resolve(__dirname, '../..');
 
@@ -37,8 +46,7 @@ export async function main(argv: string[]): Promise<number> {
   if (workspace && !existsSync(join(workspace, 'formation.yaml'))) throw new UserError(`studio: ${workspace} has no formation.yaml (not a Studio workspace)`);
 
   const layout = recordsLayout(process.env);
-  // Test support loads only when the end-to-end tests ask for it: a product start never reads it.
-  const ports = process.env[STAND_IN_VAR] === '1' ? (await import('./tunnel-stand-in')).standInPorts(process.env, (line) => process.stderr.write(`studio: ${line}\n`)) : {};
+  const ports = process.env[STAND_IN_VAR] === '1' ? loadStandIn().standInPorts(process.env, (line) => process.stderr.write(`studio: ${line}\n`)) : {};
   const core = createCore({ userDataDir: join(layout.home, 'studio'), recordsRoot: layout.records, resourcesDir: join(ROOT, 'resources'), workspace }, ports);
   const offNotice = core.subscribe((event, payload) => {
     if (event === 'notice.raised') process.stderr.write(`studio: ${(payload as { message: string }).message}\n`);
