@@ -67,6 +67,8 @@ export function sessionItem(s: SessionSummary, capsuleId?: string): SessionItemV
     tokensIn: s.tokensIn,
     tokensOut: s.tokensOut,
     events: s.events,
+    // What the index could not read of the trace: the sessions browser says so above the events.
+    ...(s.badLines + s.deepLines + s.longLines + s.foreignLines > 0 ? { skipped: { bad: s.badLines, deep: s.deepLines, long: s.longLines, foreign: s.foreignLines } } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Task } from '../a2a';
-import type { TraceEvent } from '../trace';
+import type { SkippedLines, TraceEvent } from '../trace';
 import { deployCommands } from './deploy';
 import { testsCommands } from './tests';
 import { versionsCommands } from './versions';
@@ -128,8 +128,8 @@ export const commands = {
     z.strictObject({ capsuleId: id }),
   ),
 
-  'trace.tail': command<{ events: TraceEvent[]; from: number; next: number }>()(
-    "A session's trace lines from index `after` (0 = start), or from the last `last` lines, at most `limit`; `from` is the index of the first line read, `next` the index to ask for next.",
+  'trace.tail': command<{ events: TraceEvent[]; from: number; next: number; skipped: SkippedLines }>()(
+    "A session's trace lines from index `after` (0 = start), or from the last `last` lines, at most `limit`; `from` is the index of the first line read, `next` the index to ask for next, `skipped` the lines read but left out, by why.",
     z.strictObject({
       sessionId: id,
       after: z.number().int().nonnegative().optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { runtimeId } from './runtimes';
 import type { TaskState } from '../a2a';
-import type { TraceEvent } from '../trace';
+import type { SkippedLines, TraceEvent } from '../trace';
 
 // The sessions browser and the cross-capsule timeline, answered from the trace store
 // (the SQLite index over every trace.jsonl). Spread into `commands` in commands.ts; the handlers
@@ -41,6 +41,8 @@ export interface SessionItemView {
   tokensIn: number;
   tokensOut: number;
   events: number;
+  /** Lines of its trace.jsonl the index could not read, by why; absent when every line was read. */
+  skipped?: SkippedLines;
   /** Listed for a text search: the newest line that matched, as a snippet around the words (at most ~200 characters). */
   match?: { taskId: string | null; seq: number; type: string; text: string };
 }

@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useStudio } from '../../store';
 import { EventWindowNav } from './EventWindowNav';
 import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
+import { SkippedLinesNote } from './SkippedLinesNote';
 import { sessionRows } from './sessionRows';
 import { SessionFamily } from './SessionFamily';
 import { ForkButton, CompareWith } from './ForkButton';
@@ -102,6 +103,7 @@ export function SessionTrace() {
         <SaveAsTest sessionId={s.id} capsule={s.capsule ?? undefined} />
       </div>
       <SessionFamily session={s} />
+      <SkippedLinesNote skipped={s.skipped} />
       <EventWindowNav o={o} />
       <div
         ref={box}
