@@ -33,9 +33,13 @@ export function App() {
         <div className="studio-body">
           <GraphPalette />
           <main className="studio-center" aria-label="Formation" data-replay={replaying || undefined}>
-            <GraphCanvas>
-              <RuntimeGroups />
-            </GraphCanvas>
+            {/* Notices stand in the canvas's lower left, above the console: never over the side panel's controls. */}
+            <div className="canvas-area">
+              <GraphCanvas>
+                <RuntimeGroups />
+              </GraphCanvas>
+              <Notices />
+            </div>
             <ConsolePanel />
           </main>
           <SidePanel />
@@ -54,7 +58,6 @@ export function App() {
         </Suspense>
       ) : null}
       <ToolDialogs />
-      <Notices />
       <LongCommandBar />
     </GraphProvider>
   );

@@ -20,7 +20,7 @@ function NoticeItem({ notice }: { notice: Notice }) {
   );
 }
 
-/** Messages for the user, bottom right: errors stay until dismissed. */
+/** Messages for the user (in the canvas's lower left; bottom right before a workspace is open): errors stay until dismissed. */
 export function Notices() {
   const notices = useStudio((s) => s.notices);
   return (
