@@ -16,7 +16,7 @@ export function ManifestPanel({ capsuleId }: { capsuleId: string }) {
   const editor = useStudio((s) => s.editor);
   const capsule = useStudio((s) => s.capsules[capsuleId]);
   const [view, setView] = useState<View>('form');
-  useEffect(() => useStudio.getState().openEditor(capsuleId), [capsuleId]);
+  useEffect(() => void useStudio.getState().openEditor(capsuleId), [capsuleId]);
 
   const draft = editor?.id === capsuleId ? editor.draft : '';
   const dirty = !!editor && editor.draft !== editor.baseSource;
