@@ -8,7 +8,10 @@ import { folderOrder } from './scripts/lint/folder-order.mjs';
 import { importCycles } from './scripts/lint/import-cycles.mjs';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-const noNode = nodeBuiltins.map((name) => ({ name, message: 'src-shared and src-renderer stay free of Node built-ins.' }));
+const noNode = nodeBuiltins.map((name) => ({
+  name,
+  message: 'src-shared and src-renderer stay free of Node built-ins.',
+}));
 const noElectron = { name: 'electron', message: "Only src-main/shell/electron may import 'electron'." };
 
 export default tseslint.config(
@@ -17,7 +20,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-explicit-any': 'off',
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
@@ -45,7 +51,15 @@ export default tseslint.config(
   {
     files: ['src-shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron, ...noNode], patterns: [{ group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-shared depends on nothing of ours.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, ...noNode],
+          patterns: [
+            { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-shared depends on nothing of ours.' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -60,7 +74,15 @@ export default tseslint.config(
     files: ['src-renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron, ...noNode], patterns: [{ group: ['**/src-main/**'], message: 'The renderer reaches the core only through the contract.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, ...noNode],
+          patterns: [
+            { group: ['**/src-main/**'], message: 'The renderer reaches the core only through the contract.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -5,7 +5,15 @@ import { electronBinary } from './e2e/support/electron';
 // app; only where the Electron binary is installed). Each test gets its own workspace; each
 // worker its own web shell on port 0, so workers run in parallel safely.
 
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 export default defineConfig({
   testDir: 'e2e',

@@ -17,17 +17,29 @@ const smoke = values.smoke;
  * smoke arguments given) and resolves with the result it prints as its last line.
  */
 function launch(name, script, { node = [], smokeArgs = ['--smoke'] } = {}) {
-  const args = [...node, '-r', 'tsx/cjs', join(__dirname, script), '--out', join(RESULTS, `${name}.json`), ...(smoke ? smokeArgs : [])];
+  const args = [
+    ...node,
+    '-r',
+    'tsx/cjs',
+    join(__dirname, script),
+    '--out',
+    join(RESULTS, `${name}.json`),
+    ...(smoke ? smokeArgs : []),
+  ];
   return new Promise((ok, fail) =>
     execFile(process.execPath, args, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
-      err ? fail(new Error(`${name} failed: ${stderr || err.message}`)) : ok(JSON.parse(stdout.trim().split('\n').pop())),
+      err
+        ? fail(new Error(`${name} failed: ${stderr || err.message}`))
+        : ok(JSON.parse(stdout.trim().split('\n').pop())),
     ),
   );
 }
 
 const largestSyncIo = (io) => {
   const top = io.longest[0];
-  return top ? `largest sync I/O on the main thread ${top.fn} ${top.ms} ms at ${top.at} (${io.callsOver1ms} calls over 1 ms)` : 'no sync I/O on the main thread';
+  return top
+    ? `largest sync I/O on the main thread ${top.fn} ${top.ms} ms at ${top.at} (${io.callsOver1ms} calls over 1 ms)`
+    : 'no sync I/O on the main thread';
 };
 
 // Each benchmark: its script (or its own runner) and the one line it reports, when the script's
@@ -49,11 +61,13 @@ const BENCHES = {
   'manifest-form': { script: 'manifest-form/edit.ts' },
   'trace-open': {
     script: 'trace-open/open.ts',
-    summary: (r) => `trace-open: ${r.events} events, opened (session + first page) in ${r.open_total_ms} ms (target 1000), deep page ${r.deep_page_ms} ms, ingest ${r.ingest_events_per_s} events/s`,
+    summary: (r) =>
+      `trace-open: ${r.events} events, opened (session + first page) in ${r.open_total_ms} ms (target 1000), deep page ${r.deep_page_ms} ms, ingest ${r.ingest_events_per_s} events/s`,
   },
   'live-trace': {
     script: 'live-trace/live.ts',
-    summary: (r) => `live-trace: ${r.delivered}/${r.sent} events delivered (${r.lost} lost, ${r.index_gaps} gaps) in ${r.batches} batches (p50 ${r.batch_size.p50}, max ${r.batch_size.max})`,
+    summary: (r) =>
+      `live-trace: ${r.delivered}/${r.sent} events delivered (${r.lost} lost, ${r.index_gaps} gaps) in ${r.batches} batches (p50 ${r.batch_size.p50}, max ${r.batch_size.max})`,
   },
   'main-thread': {
     script: 'main-thread/loop.ts',
@@ -76,7 +90,8 @@ const BENCHES = {
     try {
       const r = await (bench.run ? bench.run() : launch(name, bench.script, bench));
       // A benchmark that could not run here (a missing binary) says why in its own summary.
-      const line = r.skipped || !bench.summary ? (r.summary || `${name}: done (bench/results/${name}.json)`) : bench.summary(r);
+      const line =
+        r.skipped || !bench.summary ? r.summary || `${name}: done (bench/results/${name}.json)` : bench.summary(r);
       process.stdout.write(`${line}\n`);
     } catch (err) {
       failed = true;

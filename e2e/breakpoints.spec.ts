@@ -14,9 +14,13 @@ for (const scheme of ['light', 'dark'] as const) {
     const bp = new BreakpointsPage(page);
     await page.goto('/');
     await app.launchAll.click();
-    for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+    for (const name of ['coordinator', 'researcher', 'writer'])
+      await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
 
-    await app.canvas.edge('coordinator', 'writer').locator('.react-flow__edge-interaction').click({ button: 'right', force: true });
+    await app.canvas
+      .edge('coordinator', 'writer')
+      .locator('.react-flow__edge-interaction')
+      .click({ button: 'right', force: true });
     await app.tools.choose('Pause delegations here (breakpoint)');
     await expect(bp.edgeBreakpoint('coordinator', 'writer')).toBeVisible();
 
@@ -42,7 +46,9 @@ for (const scheme of ['light', 'dark'] as const) {
     // The writer's task was asked the edited message.
     await app.canvas.select('writer');
     await page.getByRole('tab', { name: 'Tasks' }).click();
-    await expect(page.getByRole('list', { name: 'Tasks' }).getByRole('listitem').first()).toContainText('Draft a limerick about otters.');
+    await expect(page.getByRole('list', { name: 'Tasks' }).getByRole('listitem').first()).toContainText(
+      'Draft a limerick about otters.',
+    );
     const writerTasks = await studio.core.invoke('task.list', { capsuleId: 'writer' });
     expect(writerTasks.map((t) => t.history?.[0]?.parts[0]?.text)).toEqual(['Draft a limerick about otters.']);
     await page.screenshot({ path: `/tmp/breakpoints-after-${scheme}.png` });
@@ -61,7 +67,8 @@ test('a node breakpoint pauses before each turn; Step runs one turn and pauses a
   const bp = new BreakpointsPage(page);
   await page.goto('/');
   await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   await app.tools.menuOnNode('coordinator');
   await app.tools.choose('Pause before each turn (breakpoint)');
   await expect(page.getByRole('img', { name: 'Breakpoint before each turn of coordinator' })).toBeVisible();

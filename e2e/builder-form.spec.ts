@@ -96,15 +96,21 @@ test('a formation built with the manifest form alone runs and answers', async ({
   // The files hold what the form wrote, with the template's comments kept.
   const orch = readFileSync(join(dir, 'capsules', 'orchestrator.yaml'), 'utf8');
   expect(orch).toContain('# The rehearsal driver answers from the script below');
-  const script = (parse(orch) as { inference: { rehearsal: { replies: unknown[] }; max_turns: number; system_prompt: string } }).inference;
+  const script = (
+    parse(orch) as { inference: { rehearsal: { replies: unknown[] }; max_turns: number; system_prompt: string } }
+  ).inference;
   expect(script.max_turns).toBe(6);
   expect(script.rehearsal.replies[0]).toEqual({
     when: 'invoice',
-    turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { to: 'worker', text: 'How many invoices? {{task}}' } }] }, { text: 'Counted: {{tool_results}}', failed_text: 'Nobody counted: {{tool_results}}' }],
+    turns: [
+      { tool_calls: [{ name: 'delegate_task', arguments: { to: 'worker', text: 'How many invoices? {{task}}' } }] },
+      { text: 'Counted: {{tool_results}}', failed_text: 'Nobody counted: {{tool_results}}' },
+    ],
   });
 
   await app.launchAll.click();
-  for (const name of ['orchestrator', 'worker']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['orchestrator', 'worker'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   const done = await app.console.sendTo('orchestrator', 'the invoice count, please');
   await expect(done.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   await expect(done.getByLabel('Answer')).toHaveText('Counted: - worker: There are 3 invoices.');
@@ -124,7 +130,10 @@ test('a formation built with the manifest form alone runs and answers', async ({
   await app.screenshot('builder-form-skills-dark');
 });
 
-test('a driver preset writes the key as a ${VAR} reference, and one undo takes the whole choice back', async ({ page, studio }) => {
+test('a driver preset writes the key as a ${VAR} reference, and one undo takes the whole choice back', async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   const m = app.manifest;
   await page.goto('/');
@@ -141,7 +150,9 @@ test('a driver preset writes the key as a ${VAR} reference, and one undo takes t
   await expect(m.section('Driver and model')).toContainText('A secret name is letters, digits and _');
   await m.apiKeySecret.fill('TEAM_ANTHROPIC_KEY');
   await page.getByRole('button', { name: 'Set secret…' }).click();
-  await expect(page.getByRole('dialog', { name: 'Secrets' }).getByLabel('Secret name')).toHaveValue('TEAM_ANTHROPIC_KEY');
+  await expect(page.getByRole('dialog', { name: 'Secrets' }).getByLabel('Secret name')).toHaveValue(
+    'TEAM_ANTHROPIC_KEY',
+  );
   await app.screenshot('builder-form-secrets-light');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog', { name: 'Secrets' })).toHaveCount(0);

@@ -13,7 +13,11 @@ import { StudioPage } from './pages/studio';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-test('a new user builds a formation with the form, runs it, watches it flow, follows a delegation and finds a capsule with Ctrl+K', async ({ page, studio, context }) => {
+test('a new user builds a formation with the form, runs it, watches it flow, follows a delegation and finds a capsule with Ctrl+K', async ({
+  page,
+  studio,
+  context,
+}) => {
   test.setTimeout(180_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const app = new StudioPage(page);
@@ -50,7 +54,10 @@ test('a new user builds a formation with the form, runs it, watches it flow, fol
   await m.chooseDriver('Rehearsal (offline, scripted)');
   await m.field('System prompt').fill('You split invoice work between workers.');
   await m.field('Max turns').fill('6');
-  const replies = await m.section('Rehearsal script').getByRole('group', { name: /^Reply \d+$/ }).count();
+  const replies = await m
+    .section('Rehearsal script')
+    .getByRole('group', { name: /^Reply \d+$/ })
+    .count();
   await m.addReply();
   const added = replies + 1;
   for (let n = added; n > 1; n--) await m.moveReplyUp(n);
@@ -84,7 +91,8 @@ test('a new user builds a formation with the form, runs it, watches it flow, fol
 
   // Run it.
   await app.launchAll.click();
-  for (const name of ['orchestrator', 'worker']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 30_000 });
+  for (const name of ['orchestrator', 'worker'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 30_000 });
   await expect(canvas.edgeFlow('orchestrator', 'worker')).toHaveCount(0);
   const entry = await app.console.sendTo('orchestrator', 'the invoice count, please');
 
@@ -122,7 +130,9 @@ test('a new user builds a formation with the form, runs it, watches it flow, fol
   await expect(ins.panel('worker')).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Tasks' })).toHaveAttribute('aria-selected', 'true');
   await expect(ins.detail(childId)).toBeVisible();
-  await expect(ins.section(childId, 'Messages').getByRole('listitem', { name: 'User message' })).toContainText('How many invoices?');
+  await expect(ins.section(childId, 'Messages').getByRole('listitem', { name: 'User message' })).toContainText(
+    'How many invoices?',
+  );
   await expect(ins.section(childId, 'Artifacts')).toContainText('There are 3 invoices.');
   await app.screenshot('journey-4-child-task');
 

@@ -18,12 +18,16 @@ const overlapping = (boxes: Record<string, { x: number; y: number; width: number
   for (let i = 0; i < list.length; i++)
     for (let j = i + 1; j < list.length; j++) {
       const [a, b] = [list[i][1], list[j][1]];
-      if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height) bad.push(`${list[i][0]}/${list[j][0]}`);
+      if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
+        bad.push(`${list[i][0]}/${list[j][0]}`);
     }
   return bad;
 };
 
-test('Ctrl+K finds a capsule by part of its name, selects it and centres it; it runs commands too', async ({ page, studio }) => {
+test('Ctrl+K finds a capsule by part of its name, selects it and centres it; it runs commands too', async ({
+  page,
+  studio,
+}) => {
   void studio;
   const app = new StudioPage(page);
   await page.goto('/');
@@ -48,7 +52,10 @@ test('Ctrl+K finds a capsule by part of its name, selects it and centres it; it 
   await expect
     .poll(async () => {
       const b = (await app.tools.node('writer').boundingBox())!;
-      return Math.hypot(b.x + b.width / 2 - (canvas.x + canvas.width / 2), b.y + b.height / 2 - (canvas.y + canvas.height / 2));
+      return Math.hypot(
+        b.x + b.width / 2 - (canvas.x + canvas.width / 2),
+        b.y + b.height / 2 - (canvas.y + canvas.height / 2),
+      );
     })
     .toBeLessThan(20);
 
@@ -58,13 +65,18 @@ test('Ctrl+K finds a capsule by part of its name, selects it and centres it; it 
   await expect(app.palette.dialog.getByRole('status')).toHaveText(/Nothing matches/);
   const before = await page.evaluate(() => document.documentElement.dataset.theme ?? 'system');
   await app.palette.run('toggle theme', 'Toggle theme');
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).not.toBe(before === 'system' ? undefined : before);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
+    .not.toBe(before === 'system' ? undefined : before);
   await app.palette.open();
   await app.palette.run('open sessions', 'Open sessions');
   await expect(page.getByRole('dialog', { name: 'Sessions and timeline' })).toBeVisible();
 });
 
-test('the context menu duplicates a capsule (new name, same manifest) and undo takes the copy back', async ({ page, studio }) => {
+test('the context menu duplicates a capsule (new name, same manifest) and undo takes the copy back', async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   await page.goto('/');
   await expect(app.canvas.capsule('writer')).toBeVisible();
@@ -79,12 +91,19 @@ test('the context menu duplicates a capsule (new name, same manifest) and undo t
   const original = readManifest(studio.workspace, 'capsules/writer.yaml');
   expect(copy.name).toBe('writer-copy');
   expect(copy.network?.internal_port).toBeUndefined();
-  expect({ ...copy, name: undefined, network: undefined }).toEqual({ ...original, name: undefined, network: undefined });
+  expect({ ...copy, name: undefined, network: undefined }).toEqual({
+    ...original,
+    name: undefined,
+    network: undefined,
+  });
   // No edge leads to the copy; the copy sits clear of the other nodes.
   await expect(app.canvas.edge('coordinator', 'writer-copy')).toHaveCount(0);
   expect(overlapping(await app.tools.boxes())).toEqual([]);
 
-  await page.getByTestId('canvas').locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  await page
+    .getByTestId('canvas')
+    .locator('.react-flow__pane')
+    .click({ position: { x: 20, y: 20 } });
   await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeEnabled(); // the edit's answer came back: its step is recorded
   await page.keyboard.press('Control+Z');
   await expect(app.canvas.capsule('writer-copy')).toHaveCount(0);
@@ -103,10 +122,15 @@ test('the context menu duplicates a capsule (new name, same manifest) and undo t
   // Open manifest shows the capsule's manifest in the side panel.
   await app.tools.menuOnNode('researcher');
   await app.tools.choose('Open manifest');
-  await expect(page.getByRole('complementary', { name: 'Details of researcher' }).getByRole('tab', { name: 'Manifest' })).toHaveAttribute('aria-selected', 'true');
+  await expect(
+    page.getByRole('complementary', { name: 'Details of researcher' }).getByRole('tab', { name: 'Manifest' }),
+  ).toHaveAttribute('aria-selected', 'true');
 
   // On an edge, the menu removes the connection (the allow entry goes from the manifest).
-  await app.canvas.edge('coordinator', 'writer').locator('.react-flow__edge-interaction').click({ button: 'right', force: true });
+  await app.canvas
+    .edge('coordinator', 'writer')
+    .locator('.react-flow__edge-interaction')
+    .click({ button: 'right', force: true });
   await expect(app.tools.menu).toHaveAccessibleName('Actions for the connection');
   await app.tools.choose('Remove connection');
   await expect(app.canvas.edge('coordinator', 'writer')).toHaveCount(0);
@@ -117,7 +141,10 @@ test('the context menu duplicates a capsule (new name, same manifest) and undo t
   await page.keyboard.press('Escape');
 });
 
-test('several nodes selected are moved together, and deleted with one confirm and one undo', async ({ page, studio }) => {
+test('several nodes selected are moved together, and deleted with one confirm and one undo', async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   await page.goto('/');
   await expect(app.canvas.capsule('writer')).toBeVisible();
@@ -129,17 +156,32 @@ test('several nodes selected are moved together, and deleted with one confirm an
   // Dragging one moves both, and one Ctrl+Z puts both back.
   const start = parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).capsules;
   await app.canvas.dragNode('writer', 120, 40);
-  await expect.poll(() => parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).capsules.filter((c: { position: { x: number } }, i: number) => c.position.x !== start[i].position.x).length).toBe(2);
+  await expect
+    .poll(
+      () =>
+        parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).capsules.filter(
+          (c: { position: { x: number } }, i: number) => c.position.x !== start[i].position.x,
+        ).length,
+    )
+    .toBe(2);
   await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeEnabled(); // the edit's answer came back: its step is recorded
   await page.keyboard.press('Control+Z');
-  await expect.poll(() => parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).capsules).toEqual(start);
+  await expect
+    .poll(() => parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).capsules)
+    .toEqual(start);
 
   // A Shift-drag box selects what it covers.
-  await page.getByTestId('canvas').locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  await page
+    .getByTestId('canvas')
+    .locator('.react-flow__pane')
+    .click({ position: { x: 20, y: 20 } });
   expect(await app.tools.selectedIds()).toEqual([]);
   const r = (await app.tools.node('researcher').boundingBox())!;
   const w = (await app.tools.node('writer').boundingBox())!;
-  await app.tools.boxSelect({ x: Math.min(r.x, w.x) - 20, y: r.y - 20 }, { x: Math.max(r.x + r.width, w.x + w.width) + 20, y: w.y + w.height + 20 });
+  await app.tools.boxSelect(
+    { x: Math.min(r.x, w.x) - 20, y: r.y - 20 },
+    { x: Math.max(r.x + r.width, w.x + w.width) + 20, y: w.y + w.height + 20 },
+  );
   expect((await app.tools.selectedIds()).sort()).toEqual(['researcher', 'writer']);
 
   await page.keyboard.press('Delete');
@@ -160,7 +202,10 @@ test('several nodes selected are moved together, and deleted with one confirm an
   await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeDisabled();
 });
 
-test('a formation without positions is laid out when opened, and Auto-layout rearranges it as one undo step', async ({ page, studio }) => {
+test('a formation without positions is laid out when opened, and Auto-layout rearranges it as one undo step', async ({
+  page,
+  studio,
+}) => {
   const dir = await copyExampleWorkspace();
   try {
     const file = join(dir, 'formation.yaml');
@@ -172,7 +217,9 @@ test('a formation without positions is laid out when opened, and Auto-layout rea
     await expect(app.canvas.capsule('coordinator')).toBeVisible();
 
     // Laid out and saved: no node on another, the coordinator left of its workers.
-    await expect.poll(() => parse(readFileSync(file, 'utf8')).capsules.every((c: { position?: unknown }) => c.position)).toBe(true);
+    await expect
+      .poll(() => parse(readFileSync(file, 'utf8')).capsules.every((c: { position?: unknown }) => c.position))
+      .toBe(true);
     await expect.poll(async () => overlapping(await app.tools.boxes())).toEqual([]);
     const laid = parse(readFileSync(file, 'utf8')).capsules as { id: string; position: { x: number; y: number } }[];
     const at = Object.fromEntries(laid.map((c) => [c.id, c.position]));
@@ -183,11 +230,19 @@ test('a formation without positions is laid out when opened, and Auto-layout rea
 
     // On demand: drag one away, Auto-layout brings the tidy layout back; one undo undoes it.
     await app.canvas.dragNode('writer', -300, 60);
-    await expect.poll(() => parse(readFileSync(file, 'utf8')).capsules.find((c: { id: string }) => c.id === 'writer').position.x).not.toBe(at.writer.x);
+    await expect
+      .poll(() => parse(readFileSync(file, 'utf8')).capsules.find((c: { id: string }) => c.id === 'writer').position.x)
+      .not.toBe(at.writer.x);
     const dragged = parse(readFileSync(file, 'utf8')).capsules;
     expect(dragged.find((c: { id: string }) => c.id === 'writer').position.x).toBeLessThan(at.coordinator.x + 100);
     await app.tools.autoLayout.click();
-    const positions = () => Object.fromEntries(parse(readFileSync(file, 'utf8')).capsules.map((c: { id: string; position: { x: number; y: number } }) => [c.id, c.position]));
+    const positions = () =>
+      Object.fromEntries(
+        parse(readFileSync(file, 'utf8')).capsules.map((c: { id: string; position: { x: number; y: number } }) => [
+          c.id,
+          c.position,
+        ]),
+      );
     await expect.poll(() => positions().writer.x).toBeGreaterThan(positions().coordinator.x + 200);
     expect(positions().researcher.x).toBe(positions().writer.x);
     await expect.poll(async () => overlapping(await app.tools.boxes())).toEqual([]);

@@ -80,7 +80,9 @@ test('a conversation keeps its context; New conversation starts another', async 
   await expect(c.context).toHaveText(/^context \S+/);
   const other = await c.contextId();
   expect(other).not.toBe(ctx);
-  expect((await studio.core.invoke('task.get', { capsuleId: 'writer', taskId: await c.taskIdOf(third) })).contextId).toBe(other);
+  expect(
+    (await studio.core.invoke('task.get', { capsuleId: 'writer', taskId: await c.taskIdOf(third) })).contextId,
+  ).toBe(other);
 
   // The earlier conversation is still there and continues its own context.
   await expect(c.conversation.getByRole('option')).toHaveCount(2);
@@ -89,17 +91,24 @@ test('a conversation keeps its context; New conversation starts another', async 
   await expect(c.entries).toHaveCount(2);
   const fourth = await c.say('One more line');
   await expect(fourth.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
-  expect((await studio.core.invoke('task.get', { capsuleId: 'writer', taskId: await c.taskIdOf(fourth) })).contextId).toBe(ctx);
+  expect(
+    (await studio.core.invoke('task.get', { capsuleId: 'writer', taskId: await c.taskIdOf(fourth) })).contextId,
+  ).toBe(ctx);
 });
 
-test('a task that asks for input is answered from the console and from the inspector, and runs on', async ({ page, studio }) => {
+test('a task that asks for input is answered from the console and from the inspector, and runs on', async ({
+  page,
+  studio,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = await launchWriter(page, studio);
   const c = app.console;
 
   const entry = await c.say('Paint the fence');
   await expect(entry.getByTestId('task-state')).toHaveText('INPUT REQUIRED', { timeout: 15_000 });
-  await expect(entry.getByRole('group', { name: /^Input requested by task/ })).toContainText('Which colour should it be?');
+  await expect(entry.getByRole('group', { name: /^Input requested by task/ })).toContainText(
+    'Which colour should it be?',
+  );
   const id = await c.taskIdOf(entry);
   await bothThemes(app, 'console-input-required');
   await c.reply(entry, 'green');
@@ -118,13 +127,17 @@ test('a task that asks for input is answered from the console and from the inspe
   await app.canvas.select('writer');
   await page.getByRole('tab', { name: 'Tasks' }).click();
   const row = page.getByRole('listitem', { name: `Task ${shedId}` });
-  await expect(row.getByRole('group', { name: /^Input requested by task/ })).toContainText('Which colour should it be?');
+  await expect(row.getByRole('group', { name: /^Input requested by task/ })).toContainText(
+    'Which colour should it be?',
+  );
   await bothThemes(app, 'inspector-input-required');
   // Opened, the task shows its question once, with its reply box (not again as the status message).
   await page.getByRole('button', { name: `Show details of task ${shedId}` }).click();
   const detail = page.getByRole('group', { name: `Details of task ${shedId}` });
   await expect(row.getByRole('group', { name: /^Input requested by task/ })).toHaveCount(1);
-  await expect(detail.getByRole('group', { name: /^Input requested by task/ })).toContainText('Which colour should it be?');
+  await expect(detail.getByRole('group', { name: /^Input requested by task/ })).toContainText(
+    'Which colour should it be?',
+  );
   await expect(detail.getByRole('region', { name: 'Status', exact: true })).not.toContainText('Which colour');
   await c.reply(row, 'blue');
   await expect(row.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
@@ -133,9 +146,20 @@ test('a task that asks for input is answered from the console and from the inspe
   await expect(row.getByRole('group', { name: /^Input requested by task/ })).toHaveCount(0);
 });
 
-test('a data part is refused at its field until it fits the capsule’s contract; a file goes with it', async ({ page, studio }) => {
+test('a data part is refused at its field until it fits the capsule’s contract; a file goes with it', async ({
+  page,
+  studio,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  const accepts = ['accepts:', '  type: object', '  properties:', '    priority: { type: integer, minimum: 1 }', '    title: { type: string }', '  required: [priority, title]', ''].join('\n');
+  const accepts = [
+    'accepts:',
+    '  type: object',
+    '  properties:',
+    '    priority: { type: integer, minimum: 1 }',
+    '    title: { type: string }',
+    '  required: [priority, title]',
+    '',
+  ].join('\n');
   const app = await launchWriter(page, studio, accepts);
   const c = app.console;
 
@@ -152,7 +176,11 @@ test('a data part is refused at its field until it fits the capsule’s contract
   await bothThemes(app, 'console-data-refused');
 
   // A file past the bound is refused before it is read; a small one is attached.
-  await c.attach.setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(800 * 1024) });
+  await c.attach.setInputFiles({
+    name: 'big.bin',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.alloc(800 * 1024),
+  });
   await expect(c.region.getByRole('alert')).toContainText('Files up to 700 KiB in all');
   await c.attach.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('two notes\n') });
   await expect(c.attached).toContainText('notes.txt');

@@ -14,8 +14,16 @@ test('the built trace index worker opens the index and indexes a trace', async (
   const trace = join(dir, 'records', id, 'trace.jsonl');
   mkdirSync(join(dir, 'records', id), { recursive: true });
   const line = (e: object) => JSON.stringify({ ts: new Date().toISOString(), session_id: id, ...e });
-  writeFileSync(trace, [line({ event_type: 'session_start', capsule: 'built' }), line({ event_type: 'session_end', reason: 'stopped' })].join('\n') + '\n');
-  const worker = new Worker(resolve(__dirname, '..', 'out', 'main', 'trace-index-worker.js'), { workerData: { path: join(dir, 'studio.db') } });
+  writeFileSync(
+    trace,
+    [
+      line({ event_type: 'session_start', capsule: 'built' }),
+      line({ event_type: 'session_end', reason: 'stopped' }),
+    ].join('\n') + '\n',
+  );
+  const worker = new Worker(resolve(__dirname, '..', 'out', 'main', 'trace-index-worker.js'), {
+    workerData: { path: join(dir, 'studio.db') },
+  });
   try {
     const replies: { type: string; result?: { added: number; sessionId: string } }[] = [];
     const done = new Promise<void>((ok, fail) => {

@@ -14,7 +14,13 @@ test.afterEach(async () => {
 
 test('the dev page runs the React refresh preamble and its CSP refuses nothing', async ({ page }) => {
   const renderer = (config as { renderer: UserConfig }).renderer;
-  server = await createServer({ ...renderer, configFile: false, root: resolve(__dirname, '..', 'src-renderer'), logLevel: 'silent', server: { port: 0, host: '127.0.0.1', strictPort: false } });
+  server = await createServer({
+    ...renderer,
+    configFile: false,
+    root: resolve(__dirname, '..', 'src-renderer'),
+    logLevel: 'silent',
+    server: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
   await server.listen();
   const url = server.resolvedUrls!.local[0];
   const refused: string[] = [];
@@ -23,10 +29,14 @@ test('the dev page runs the React refresh preamble and its CSP refuses nothing',
   });
   await page.goto(url);
   // The preamble is the inline script that installs React's refresh hooks on window.
-  await expect.poll(() => page.evaluate(() => typeof (window as unknown as { $RefreshSig$?: unknown }).$RefreshSig$)).toBe('function');
+  await expect
+    .poll(() => page.evaluate(() => typeof (window as unknown as { $RefreshSig$?: unknown }).$RefreshSig$))
+    .toBe('function');
   // The CSP comes first in <head>, so it governs the dev server's own scripts too (a meta CSP
   // applies only to what follows it), and the preamble still ran: it is admitted by its hash.
-  expect(await page.evaluate(() => document.head.firstElementChild?.getAttribute('http-equiv'))).toBe('Content-Security-Policy');
+  expect(await page.evaluate(() => document.head.firstElementChild?.getAttribute('http-equiv'))).toBe(
+    'Content-Security-Policy',
+  );
   // The app itself came up (its toolbar), so the module graph loaded under the CSP too.
   await expect(page.getByText('Capsule Studio').first()).toBeVisible();
   expect(refused).toEqual([]);

@@ -36,20 +36,32 @@ test('typing key by key in every dialog with several fields keeps each key in it
   await palette.open();
   await palette.run('attach runtime', 'Attach runtime…');
   const attach = page.getByRole('dialog', { name: 'Attach a runtime' });
-  await typeIntoEach(page, attach, [attach.getByLabel('Runtime URL'), attach.getByLabel('Token'), attach.getByLabel('Label (optional)')]);
+  await typeIntoEach(page, attach, [
+    attach.getByLabel('Runtime URL'),
+    attach.getByLabel('Token'),
+    attach.getByLabel('Label (optional)'),
+  ]);
   await page.keyboard.press('Escape');
   await expect(attach).toBeHidden();
 
   const secrets = new SecretsPage(page);
   await secrets.open.click();
-  await typeIntoEach(page, secrets.dialog, [secrets.name, secrets.value, secrets.dialog.getByRole('textbox', { name: 'New environment name' })]);
+  await typeIntoEach(page, secrets.dialog, [
+    secrets.name,
+    secrets.value,
+    secrets.dialog.getByRole('textbox', { name: 'New environment name' }),
+  ]);
   await page.keyboard.press('Escape');
   await expect(secrets.dialog).toBeHidden();
 
   const telemetry = new TelemetryPage(page);
   await telemetry.openFromMenu();
   await telemetry.addHeader.click();
-  await typeIntoEach(page, telemetry.dialog, [telemetry.endpoint, telemetry.serviceName, telemetry.dialog.getByRole('textbox', { name: 'Header name' })]);
+  await typeIntoEach(page, telemetry.dialog, [
+    telemetry.endpoint,
+    telemetry.serviceName,
+    telemetry.dialog.getByRole('textbox', { name: 'Header name' }),
+  ]);
   await page.keyboard.press('Escape');
   await expect(telemetry.dialog).toBeHidden();
 

@@ -9,7 +9,10 @@ import { TestsPage } from './pages/tests';
 // edited message: the form says turn 1 replays, lists the delegations it makes, and the writer's
 // delegation, edited there, is what the writer gets in the fork.
 
-test('save a breakpoint-edited run as a test that passes, then fork it at turn 2 with the delegation edited', async ({ page, studio }) => {
+test('save a breakpoint-edited run as a test that passes, then fork it at turn 2 with the delegation edited', async ({
+  page,
+  studio,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
@@ -29,7 +32,9 @@ test('save a breakpoint-edited run as a test that passes, then fork it at turn 2
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
   await app.palette.open();
   await app.palette.run('Clear all breakpoints', 'Clear all breakpoints');
-  const origin = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'coordinator')!.sessionId!;
+  const origin = (await studio.core.invoke('formation.get', {})).capsules.find(
+    (c) => c.name === 'coordinator',
+  )!.sessionId!;
 
   // Save as test, from the sessions browser.
   await sessions.open.click();
@@ -45,7 +50,9 @@ test('save a breakpoint-edited run as a test that passes, then fork it at turn 2
   await tests.runAll.click();
   await expect(tests.progress).toHaveText('1 passed, 0 failed', { timeout: 60_000 });
   await tests.show('edited');
-  await expect(tests.task(1).getByRole('row', { name: /Delegation 2/ })).toContainText('Draft a limerick about otters.');
+  await expect(tests.task(1).getByRole('row', { name: /Delegation 2/ })).toContainText(
+    'Draft a limerick about otters.',
+  );
   await expect(tests.differences).toHaveCount(0);
   await page.keyboard.press('Escape');
 
@@ -59,10 +66,17 @@ test('save a breakpoint-edited run as a test that passes, then fork it at turn 2
   const toWriter = form.getByRole('textbox', { name: 'Turn 1 delegation to writer' });
   await expect(toWriter).toHaveValue('Draft a limerick about otters.');
   await expect(form).toContainText('edited at a breakpoint in the recorded run');
-  await expect(form.getByRole('textbox', { name: 'Turn 1 delegation to researcher' })).toHaveValue('Find three facts for this request.');
-  await expect(form.getByText('edited at a breakpoint in the recorded run')).toHaveAttribute('title', 'The model wrote: Draft a short paragraph for this request.');
+  await expect(form.getByRole('textbox', { name: 'Turn 1 delegation to researcher' })).toHaveValue(
+    'Find three facts for this request.',
+  );
+  await expect(form.getByText('edited at a breakpoint in the recorded run')).toHaveAttribute(
+    'title',
+    'The model wrote: Draft a short paragraph for this request.',
+  );
   await form.getByLabel('Fork message').fill('Write about sea otters.');
-  await expect(form.getByRole('note')).toContainText('The model reads your edited message from turn 2 on. Turn 1 replays what it did with the recorded message');
+  await expect(form.getByRole('note')).toContainText(
+    'The model reads your edited message from turn 2 on. Turn 1 replays what it did with the recorded message',
+  );
   await expect(form.getByRole('button', { name: 'Fork from turn 1 instead' })).toBeVisible();
   await toWriter.fill('Draft a haiku about sea otters.');
   await expect(form.getByText('edited', { exact: true })).toHaveCount(2);
@@ -71,9 +85,13 @@ test('save a breakpoint-edited run as a test that passes, then fork it at turn 2
   await page.screenshot({ path: 'test-results/screenshots/fork-form-delegations-dark.png' });
   await page.emulateMedia({ colorScheme: 'light' });
   await form.getByRole('button', { name: 'Start fork' }).click();
-  await expect(page.getByRole('status').filter({ hasText: `of …${origin.slice(-6)} at turn 2: COMPLETED` })).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByRole('status').filter({ hasText: `of …${origin.slice(-6)} at turn 2: COMPLETED` }),
+  ).toBeVisible({ timeout: 30_000 });
 
   // The writer got the text edited in the fork form.
-  const asked = (await studio.core.invoke('task.list', { capsuleId: 'writer' })).map((t) => t.history?.[0]?.parts[0]?.text);
+  const asked = (await studio.core.invoke('task.list', { capsuleId: 'writer' })).map(
+    (t) => t.history?.[0]?.parts[0]?.text,
+  );
   expect(asked).toEqual(expect.arrayContaining(['Draft a limerick about otters.', 'Draft a haiku about sea otters.']));
 });

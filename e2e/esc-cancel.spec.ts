@@ -8,8 +8,10 @@ import { TestsPage } from './pages/tests';
 // panel; the Studio shows it with "Esc to cancel", Esc cancels it, the panel stays open and says
 // so, and the core has stopped the run (its one-at-a-time runner takes another at once).
 
-const SLOW_TEST = 'entry: coordinator\nscripts:\n  coordinator:\n    delay_ms: 30000\n    replies:\n      - turns:\n          - text: late\ntasks:\n  - text: take your time\n';
-const QUICK_TEST = 'entry: coordinator\nscripts:\n  coordinator:\n    replies:\n      - turns:\n          - text: done\ntasks:\n  - text: be quick\n    expect:\n      answer: done\n';
+const SLOW_TEST =
+  'entry: coordinator\nscripts:\n  coordinator:\n    delay_ms: 30000\n    replies:\n      - turns:\n          - text: late\ntasks:\n  - text: take your time\n';
+const QUICK_TEST =
+  'entry: coordinator\nscripts:\n  coordinator:\n    replies:\n      - turns:\n          - text: done\ntasks:\n  - text: be quick\n    expect:\n      answer: done\n';
 
 test('Esc cancels a slow test run, and the core stops it', async ({ page, studio }) => {
   test.setTimeout(60_000);
@@ -40,6 +42,13 @@ test('Esc cancels a slow test run, and the core stops it', async ({ page, studio
   // The core stopped the run: its one-at-a-time runner takes a quick test at once instead of
   // refusing it as "running" for the slow one's 30 s.
   await expect
-    .poll(() => core.invoke('tests.run', { name: 'quick' }).then((r) => (r.passed ? 'passed' : 'failed'), (err: Error) => err.message), { timeout: 5_000 })
+    .poll(
+      () =>
+        core.invoke('tests.run', { name: 'quick' }).then(
+          (r) => (r.passed ? 'passed' : 'failed'),
+          (err: Error) => err.message,
+        ),
+      { timeout: 5_000 },
+    )
     .toBe('passed');
 });

@@ -22,10 +22,19 @@ test.afterEach(async ({ studio }) => {
 
 const VALUE = `sk-export-${Date.now().toString(36)}-51c9`;
 
-test('export the example formation for Kubernetes, check the files, and replace them only when asked', async ({ page, studio }) => {
+test('export the example formation for Kubernetes, check the files, and replace them only when asked', async ({
+  page,
+  studio,
+}) => {
   // The writer reads a key through ${WRITER_KEY}, whose value the Studio's secret store holds.
   const writer = join(studio.workspace, 'capsules', 'writer.yaml');
-  writeFileSync(writer, readFileSync(writer, 'utf8').replace('description: Drafts short paragraphs.', 'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_KEY}'));
+  writeFileSync(
+    writer,
+    readFileSync(writer, 'utf8').replace(
+      'description: Drafts short paragraphs.',
+      'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_KEY}',
+    ),
+  );
   await studio.core.invoke('secrets.set', { name: 'WRITER_KEY', value: VALUE });
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
@@ -82,7 +91,10 @@ test('export the example formation for Kubernetes, check the files, and replace 
   }
   expect([...kinds].sort()).toEqual(['ConfigMap', 'Deployment', 'Namespace', 'NetworkPolicy', 'Service']);
   const container = parse(readFileSync(join(out, 'deployment-writer.yaml'), 'utf8')).spec.template.spec.containers[0];
-  expect(container.env).toContainEqual({ name: 'WRITER_KEY', valueFrom: { secretKeyRef: { name: 'writer-keys', key: 'notes-api' } } });
+  expect(container.env).toContainEqual({
+    name: 'WRITER_KEY',
+    valueFrom: { secretKeyRef: { name: 'writer-keys', key: 'notes-api' } },
+  });
   for (const f of files) expect(readFileSync(join(out, f), 'utf8')).not.toContain(VALUE);
   expect(await page.content()).not.toContain(VALUE);
   // The preview now sees the files there; a success says what it wrote, and does not turn that
@@ -107,6 +119,10 @@ test('export the example formation for Kubernetes, check the files, and replace 
   await dialog.openFromMenu();
   await dialog.folder.fill(out);
   // (All but the namespace's file: the dialog starts on the default namespace again.)
-  await expect(dialog.dialog.getByText(`${files.length - 1} files of this export are already in this folder; Export asks before replacing them.`)).toBeVisible();
+  await expect(
+    dialog.dialog.getByText(
+      `${files.length - 1} files of this export are already in this folder; Export asks before replacing them.`,
+    ),
+  ).toBeVisible();
   await expect(dialog.written).toHaveCount(0);
 });

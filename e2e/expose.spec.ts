@@ -11,7 +11,12 @@ const call = (url: string, token: string) =>
   fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'e2e-1', role: 'ROLE_USER', parts: [{ text: 'hello from outside' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'e2e-1', role: 'ROLE_USER', parts: [{ text: 'hello from outside' }] } },
+    }),
   });
 
 test('expose a capsule, call it from outside, rotate and revoke its token', async ({ page, studio }) => {
@@ -41,9 +46,17 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   const mcpUrl = await page.getByRole('textbox', { name: 'MCP URL' }).inputValue();
   expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   const config = JSON.parse((await fresh.locator('pre').nth(1).textContent()) ?? '');
-  expect(config.mcpServers['capsule-studio']).toEqual({ type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } });
+  expect(config.mcpServers['capsule-studio']).toEqual({
+    type: 'http',
+    url: mcpUrl,
+    headers: { Authorization: `Bearer ${token}` },
+  });
   const mcp = new Client({ name: 'e2e', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: config.mcpServers['capsule-studio'].headers } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      requestInit: { headers: config.mcpServers['capsule-studio'].headers },
+    }),
+  );
   expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['writer']);
   const result = (await mcp.callTool({ name: 'writer', arguments: { text: 'a paragraph on tides' } })) as any;
   expect(result.content[0].text).toMatch(/^Draft:/);
@@ -64,7 +77,10 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   await page.getByRole('textbox', { name: 'MCP URL' }).scrollIntoViewIfNeeded();
   await app.screenshot('expose-mcp');
   await page.getByRole('button', { name: 'Rotate the token (the old one stops working)' }).click();
-  const rotated = await page.getByRole('region', { name: 'New token' }).getByRole('textbox', { name: 'Token' }).inputValue();
+  const rotated = await page
+    .getByRole('region', { name: 'New token' })
+    .getByRole('textbox', { name: 'Token' })
+    .inputValue();
   expect(rotated).not.toBe(token);
   expect((await call(url, token)).status).toBe(401);
   await expect(log.getByRole('row').filter({ hasText: 'unauthorized' })).toBeVisible();

@@ -9,7 +9,10 @@ import { StudioPage } from './pages/studio';
 // orchestrator's answer holds the worker's answer); with the edge removed the next task is
 // reported as failed, delegation by delegation, never as done.
 
-test('the palette orchestrator delegates to the worker it is wired to, and says so when it cannot', async ({ page, studio }) => {
+test('the palette orchestrator delegates to the worker it is wired to, and says so when it cannot', async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   await studio.core.invoke('workspace.create', { dir: join(mkdtempSync(join(tmpdir(), 'studio-fresh-')), 'first') });
   await page.goto('/');
@@ -27,12 +30,15 @@ test('the palette orchestrator delegates to the worker it is wired to, and says 
   await app.screenshot('first-formation-2-wired');
 
   await app.launchAll.click();
-  for (const name of ['orchestrator', 'worker']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['orchestrator', 'worker'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
 
   // A newcomer's first message, in their own words (no keyword needed): the edge does the work.
   const done = await app.console.sendTo('orchestrator', 'Summarise the quarterly sales report');
   await expect(done.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
-  await expect(done.getByLabel('Answer')).toHaveText('The workers answered:\n- worker: Acknowledged: “Summarise the quarterly sales report”');
+  await expect(done.getByLabel('Answer')).toHaveText(
+    'The workers answered:\n- worker: Acknowledged: “Summarise the quarterly sales report”',
+  );
   await expect(done.getByTestId('delegation-outcome')).toHaveText(['→ workeranswered']);
   await app.screenshot('first-formation-3-answered');
 

@@ -12,7 +12,14 @@ const FIRST_SCREEN_JS_BUDGET = 560_000;
 test('the first screen loads a bounded amount of JavaScript; the rest loads when opened', async ({ page }) => {
   const scripts = new Map<string, Promise<number>>();
   page.on('response', (r) => {
-    if (r.url().endsWith('.js')) scripts.set(new URL(r.url()).pathname, r.body().then((b) => b.length, () => 0));
+    if (r.url().endsWith('.js'))
+      scripts.set(
+        new URL(r.url()).pathname,
+        r.body().then(
+          (b) => b.length,
+          () => 0,
+        ),
+      );
   });
   await page.goto('/');
   await expect(page.locator('.react-flow__node')).toHaveCount(3);

@@ -1,6 +1,12 @@
 import { rmSync } from 'node:fs';
 import { test as base, expect } from '@playwright/test';
-import { connectContract, copyExampleWorkspace, startStudio, type ContractConnection, type StudioProcess } from './support/studio';
+import {
+  connectContract,
+  copyExampleWorkspace,
+  startStudio,
+  type ContractConnection,
+  type StudioProcess,
+} from './support/studio';
 
 // One web shell per Playwright worker (started through the real CLI on port 0 with its own
 // CAPSULE_HOME); every test gets its own fresh copy of the example workspace, opened before the

@@ -17,7 +17,11 @@ function slowWorkers(workspace: string, ms: number): void {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`edges animate while delegations fly, nodes show their output, an edge lists its tasks (${scheme})`, async ({ page, studio, context }) => {
+  test(`edges animate while delegations fly, nodes show their output, an edge lists its tasks (${scheme})`, async ({
+    page,
+    studio,
+    context,
+  }) => {
     test.setTimeout(120_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.emulateMedia({ colorScheme: scheme });
@@ -27,7 +31,8 @@ for (const scheme of ['light', 'dark'] as const) {
     const canvas = app.canvas;
     await page.goto('/');
     await app.launchAll.click();
-    for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+    for (const name of ['coordinator', 'researcher', 'writer'])
+      await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
     await expect(canvas.edgeFlow('coordinator', 'researcher')).toHaveCount(0);
 
     const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
@@ -50,12 +55,15 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(entry.getByTestId('delegation-outcome')).toHaveText(['→ researcheranswered', '→ writeranswered']);
 
     // Each node's last output: cut to two lines, expanded in full, copied whole.
-    const answer = 'Summary: the researcher gathered the facts and the writer drafted the paragraph. Both workers answered.';
+    const answer =
+      'Summary: the researcher gathered the facts and the writer drafted the paragraph. Both workers answered.';
     await expect(canvas.lastOutput('coordinator')).toHaveText(answer);
     await expect(canvas.lastOutput('researcher')).toHaveText('Research notes: fact one, fact two, fact three.');
     const clamped = await canvas.lastOutput('coordinator').evaluate((el) => el.scrollHeight > el.clientHeight + 2);
     await canvas.expandLastOutput('coordinator');
-    await expect(canvas.capsule('coordinator').getByRole('button', { name: 'Collapse last output of coordinator' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(
+      canvas.capsule('coordinator').getByRole('button', { name: 'Collapse last output of coordinator' }),
+    ).toHaveAttribute('aria-expanded', 'true');
     expect(await canvas.lastOutput('coordinator').evaluate((el) => el.scrollHeight <= el.clientHeight + 2)).toBe(true);
     expect(clamped || (await canvas.lastOutput('coordinator').evaluate((el) => el.clientHeight)) > 0).toBe(true);
     expect(await canvas.copyLastOutput('coordinator')).toBe(answer);

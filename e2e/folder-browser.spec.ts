@@ -50,7 +50,9 @@ test('picks a workspace by clicking through the folders of the home, and opens i
   try {
     expect(await core.invoke('workspace.current', {})).toEqual({ dir: tides });
     // The core refuses what the page never offers: a folder outside the home.
-    await expect(core.invoke('workspace.browse', { dir: join(home, 'escape') })).rejects.toThrow(/outside your home folder/);
+    await expect(core.invoke('workspace.browse', { dir: join(home, 'escape') })).rejects.toThrow(
+      /outside your home folder/,
+    );
   } finally {
     core.close();
   }

@@ -12,10 +12,13 @@ test('fork a task with an edited message, see the family and the diff', async ({
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/');
   await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
-  const origin = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'coordinator')!.sessionId!;
+  const origin = (await studio.core.invoke('formation.get', {})).capsules.find(
+    (c) => c.name === 'coordinator',
+  )!.sessionId!;
 
   await sessions.open.click();
   await sessions.session(origin).click();
@@ -29,7 +32,9 @@ test('fork a task with an edited message, see the family and the diff', async ({
   await sessions.forkForm.getByRole('button', { name: 'Start fork' }).click();
 
   // The fork's session opens, saying where it came from.
-  await expect(page.getByRole('status').filter({ hasText: `of …${origin.slice(-6)} at turn 1: COMPLETED` })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    page.getByRole('status').filter({ hasText: `of …${origin.slice(-6)} at turn 1: COMPLETED` }),
+  ).toBeVisible({ timeout: 20_000 });
   await expect(sessions.family).toContainText('Forked from');
   await expect(sessions.family).toContainText('at turn 1');
   await expect(sessions.events.getByText('Task 1: Write a note about sea stars')).toBeVisible();
@@ -38,7 +43,9 @@ test('fork a task with an edited message, see the family and the diff', async ({
 
   // The origin lists the fork in its family.
   await sessions.family.getByRole('button', { name: `Open session ${origin}` }).click();
-  await expect(sessions.family.getByRole('list', { name: 'Forks' }).getByRole('button', { name: `Open session ${fork}` })).toBeVisible();
+  await expect(
+    sessions.family.getByRole('list', { name: 'Forks' }).getByRole('button', { name: `Open session ${fork}` }),
+  ).toBeVisible();
 
   // Compare: aligned by task and turn, the changed message marked, the same answer not.
   await sessions.family.getByRole('button', { name: `Compare with ${fork}` }).click();
@@ -59,14 +66,19 @@ test('fork a task with an edited message, see the family and the diff', async ({
   await sessions.dialog.getByRole('button', { name: 'Close sessions' }).click();
   await app.canvas.select('coordinator');
   await page.getByRole('tab', { name: 'Tasks' }).click();
-  await page.getByRole('button', { name: /^Show details of task / }).first().click();
+  await page
+    .getByRole('button', { name: /^Show details of task / })
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Fork from turn 2' }).click();
   await expect(sessions.forkForm).toBeVisible();
   await expect(sessions.forkForm.getByLabel('From turn')).toHaveValue('2');
   await expect(sessions.forkForm).toContainText('Turn 1 replays the recording');
   await page.screenshot({ path: 'test-results/screenshots/fork-form-turn.png' });
   await sessions.forkForm.getByRole('button', { name: 'Start fork' }).click();
-  await expect(page.getByRole('status').filter({ hasText: `of …${origin.slice(-6)} at turn 2: COMPLETED` })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    page.getByRole('status').filter({ hasText: `of …${origin.slice(-6)} at turn 2: COMPLETED` }),
+  ).toBeVisible({ timeout: 20_000 });
   await sessions.dialog.getByRole('combobox', { name: 'Compare with' }).selectOption(origin);
   await expect(sessions.compareCell(1, 'turn 1', 'A')).toContainText('replayed from the recording');
   await expect(sessions.compare.getByRole('status')).toHaveText('No difference');

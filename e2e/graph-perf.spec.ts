@@ -46,7 +46,11 @@ function bigWorkspace(count: number, basePort: number): string {
         `capabilities:\n  network:\n    allow:\n${workers.map((w) => `      - localhost:${basePort + w}\n`).join('')}`
       : `name: ${name}\nversion: "0.1.0"\nrole: worker\nnetwork:\n  internal_port: ${basePort + i}\n${driver}  rehearsal:\n    replies:\n      - turns:\n          - hang: true\nexports:\n  peer_tasks:\n    accept: true\n`;
     writeFileSync(join(dir, 'capsules', `${name}.yaml`), manifest);
-    lines.push(`  - id: ${name}`, `    manifest: capsules/${name}.yaml`, `    position: { x: ${(i % 20) * 280}, y: ${Math.floor(i / 20) * 200} }`);
+    lines.push(
+      `  - id: ${name}`,
+      `    manifest: capsules/${name}.yaml`,
+      `    position: { x: ${(i % 20) * 280}, y: ${Math.floor(i / 20) * 200} }`,
+    );
   }
   writeFileSync(join(dir, 'formation.yaml'), lines.join('\n') + '\nremotes: []\n');
   return dir;
@@ -60,7 +64,8 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
 }
 
 /** Resolves once the page has drawn two more frames (the work an input caused is done). */
-const settled = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+const settled = (page: Page) =>
+  page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 
 interface Gesture {
   /** Mouse down and the 1 px nudge past the drag threshold (TOOLCHAIN.md). */
@@ -74,7 +79,8 @@ interface Gesture {
  * machine inflates it less than frame times) for the grab and per pointer move.
  */
 async function measure(page: Page, cdp: CDPSession, gesture: Gesture) {
-  const ms = (a: Record<string, number>, b: Record<string, number>, name: string, per = 1) => Math.round(((b[name] - a[name]) * 1000 * 10) / per) / 10;
+  const ms = (a: Record<string, number>, b: Record<string, number>, name: string, per = 1) =>
+    Math.round(((b[name] - a[name]) * 1000 * 10) / per) / 10;
   let m0: Record<string, number> = {};
   let m1: Record<string, number> = {};
   let m2: Record<string, number> = {};
@@ -96,7 +102,8 @@ async function measure(page: Page, cdp: CDPSession, gesture: Gesture) {
     grab_script_ms: ms(m0, m1, 'ScriptDuration'),
     grab_main_thread_ms: ms(m0, m1, 'TaskDuration'),
     script_ms_per_move: ms(m1, m2, 'ScriptDuration', MOVES),
-    style_layout_ms_per_move: Math.round((ms(m1, m2, 'RecalcStyleDuration', MOVES) + ms(m1, m2, 'LayoutDuration', MOVES)) * 10) / 10,
+    style_layout_ms_per_move:
+      Math.round((ms(m1, m2, 'RecalcStyleDuration', MOVES) + ms(m1, m2, 'LayoutDuration', MOVES)) * 10) / 10,
     main_thread_ms_per_move: ms(m1, m2, 'TaskDuration', MOVES),
     /** Wall time per move: how far the page lags the pointer when a move costs more than a frame. */
     wall_ms_per_move: Math.round((moving * 10) / MOVES) / 10,
@@ -135,7 +142,11 @@ async function centralNode(page: Page, app: StudioPage): Promise<string> {
 async function panAndDrag(page: Page, cdp: CDPSession, app: StudioPage, placeOf: (id: string) => Promise<unknown>) {
   const box = (await app.canvas.canvas.boundingBox())!;
   // Empty canvas space right of the node grid's first card, at the top edge of the pane.
-  const pan = await measure(page, cdp, pointerGesture(page, { x: box.x + box.width - 60, y: box.y + 20 }, { x: -340, y: 280 }));
+  const pan = await measure(
+    page,
+    cdp,
+    pointerGesture(page, { x: box.x + box.width - 60, y: box.y + 20 }, { x: -340, y: 280 }),
+  );
   const id = await centralNode(page, app);
   const from = await placeOf(id);
   const before = (await app.canvas.nodeById(id).boundingBox())!;
@@ -167,7 +178,10 @@ async function emptySpot(page: Page, app: StudioPage): Promise<{ x: number; y: n
 }
 
 for (const count of [300, 1000]) {
-  test(`${count} capsules: the canvas stays responsive while panning and dragging, with the flow animation on`, async ({ page, studio }) => {
+  test(`${count} capsules: the canvas stays responsive while panning and dragging, with the flow animation on`, async ({
+    page,
+    studio,
+  }) => {
     test.setTimeout(count > 300 ? 480_000 : 240_000);
     // Below the OS's ephemeral range (32768+ on Linux), where the unpinned orchestrators' doors land.
     const basePort = 20_000 + Math.floor(Math.random() * (12_000 - count));
@@ -183,15 +197,21 @@ for (const count of [300, 1000]) {
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
       const idle = await frameTimes(page, () => page.waitForTimeout(1000));
-      const placeOf = async (id: string) => (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === id)!.position;
+      const placeOf = async (id: string) =>
+        (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === id)!.position;
       const still = await panAndDrag(page, cdp, app, placeOf);
 
       // Every edge carries a delegation: the formation runs, each orchestrator's task waits on its workers.
       const t0 = Date.now();
-      peers = await startSlowPeers(Array.from({ length: count }, (_, i) => i).filter((i) => i % GROUP !== 0).map((i) => basePort + i));
+      peers = await startSlowPeers(
+        Array.from({ length: count }, (_, i) => i)
+          .filter((i) => i % GROUP !== 0)
+          .map((i) => basePort + i),
+      );
       for (const id of orchestrators) await studio.core.invoke('capsule.launch', { id });
       console.log(`graph ${count}: launched in ${Date.now() - t0} ms`);
-      for (const id of orchestrators) await studio.core.invoke('task.send', { capsuleId: id, text: 'hold on', returnImmediately: true });
+      for (const id of orchestrators)
+        await studio.core.invoke('task.send', { capsuleId: id, text: 'hold on', returnImmediately: true });
       await page.getByRole('button', { name: 'Fit view', exact: true }).click();
       // Every edge drawn (those in view) carries its delegation.
       const flowing = page.getByTestId('edge-flow');
@@ -212,8 +232,13 @@ for (const count of [300, 1000]) {
       // of the animated gestures and of the zoomed-in idle, one file per size, to profile them.
       const timelineDir = process.env.GRAPH_PERF_TIMELINE;
       const browser = page.context().browser()!;
-      const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler'];
-      if (timelineDir) await browser.startTracing(page, { path: join(timelineDir, `graph-${count}-gestures.json`), categories });
+      const categories = [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'disabled-by-default-v8.cpu_profiler',
+      ];
+      if (timelineDir)
+        await browser.startTracing(page, { path: join(timelineDir, `graph-${count}-gestures.json`), categories });
       const animatedIdle = await frameTimes(page, () => page.waitForTimeout(1000));
       const animated = await panAndDrag(page, cdp, app, placeOf);
       if (timelineDir) await browser.stopTracing();
@@ -225,7 +250,8 @@ for (const count of [300, 1000]) {
       for (let i = 0; i < 12 && (await moving.count()) === 0; i++) await zoomIn.click();
       await expect.poll(() => moving.count()).toBeGreaterThan(0);
       const inView = await moving.count();
-      if (timelineDir) await browser.startTracing(page, { path: join(timelineDir, `graph-${count}-zoomed.json`), categories });
+      if (timelineDir)
+        await browser.startTracing(page, { path: join(timelineDir, `graph-${count}-zoomed.json`), categories });
       const zoomedIdle = await frameTimes(page, () => page.waitForTimeout(1000));
       const from = await emptySpot(page, app);
       const zoomedPan = await measure(page, cdp, pointerGesture(page, from, { x: -200, y: 150 }));

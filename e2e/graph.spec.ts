@@ -45,14 +45,20 @@ test('connecting and disconnecting orchestrator -> worker edits both manifests',
   const port = pinned.network?.internal_port;
   expect(port).toBeGreaterThan(0);
   expect(pinned.exports?.peer_tasks?.accept).toBe(true);
-  expect(allowOf(readManifest(studio.workspace, 'capsules/coordinator.yaml')).some((e) => e.endsWith(`:${port}`))).toBe(true);
+  expect(allowOf(readManifest(studio.workspace, 'capsules/coordinator.yaml')).some((e) => e.endsWith(`:${port}`))).toBe(
+    true,
+  );
   // The node shows the pinned port too: the graph and the file agree.
   await expect(app.canvas.capsule(worker.name).getByText(`port ${port}`)).toBeVisible();
 
   await app.canvas.deleteEdge('coordinator', id);
 
   await expect(app.canvas.edge('coordinator', id)).toHaveCount(0);
-  await expect.poll(() => allowOf(readManifest(studio.workspace, 'capsules/coordinator.yaml')).some((e) => e.endsWith(`:${port}`))).toBe(false);
+  await expect
+    .poll(() =>
+      allowOf(readManifest(studio.workspace, 'capsules/coordinator.yaml')).some((e) => e.endsWith(`:${port}`)),
+    )
+    .toBe(false);
   expect(readManifest(studio.workspace, worker.manifestPath).exports?.peer_tasks?.accept ?? false).toBe(false);
   // The other two edges of the example are untouched.
   await expect(app.canvas.edges()).toHaveCount(2);
@@ -80,7 +86,11 @@ test('moving a node persists its position in formation.yaml', async ({ page, stu
   await expect(app.canvas.capsule('writer')).toBeVisible();
   const start = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')!.position;
   await app.canvas.dragNode('writer', -120, 60);
-  await expect.poll(async () => (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')!.position.y).toBeGreaterThan(start.y + 20);
+  await expect
+    .poll(
+      async () => (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')!.position.y,
+    )
+    .toBeGreaterThan(start.y + 20);
 });
 
 test('a remote agent is added by URL and shows why its card could not be read', async ({ page, studio }) => {
@@ -108,7 +118,9 @@ test('an allow entry that matches no capsule shows as an external address', asyn
   await expect(app.canvas.capsule('coordinator')).toBeVisible();
   const file = join(studio.workspace, 'capsules/coordinator.yaml');
   writeFileSync(file, readFileSync(file, 'utf8').replace(/allow:\n/, 'allow:\n      - api.example.org:443\n'));
-  await expect(page.getByRole('group', { name: 'External address api.example.org:443' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('group', { name: 'External address api.example.org:443' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(app.canvas.edges()).toHaveCount(3);
 });
 

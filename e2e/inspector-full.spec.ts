@@ -62,13 +62,18 @@ async function shot(app: StudioPage, name: string): Promise<void> {
 async function runFormation(page: Page, app: StudioPage): Promise<string> {
   await page.goto('/');
   await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   return (await entry.getByText(/^tsk_/).textContent())!;
 }
 
-test('inspect the orchestrator task fully, follow a delegation to the worker, read the trace and size the panel', async ({ page, studio, context }) => {
+test('inspect the orchestrator task fully, follow a delegation to the worker, read the trace and size the panel', async ({
+  page,
+  studio,
+  context,
+}) => {
   pricedCoordinator(studio.workspace);
   await studio.core.invoke('workspace.open', { dir: studio.workspace });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -90,8 +95,12 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   await expect(said.last()).toContainText('Summary: the researcher gathered the facts');
   // Artifacts: the answer as text, data as formatted JSON, a file with its name, type and size, and a download.
   const artifacts = ins.section(taskId, 'Artifacts');
-  await expect(artifacts.getByRole('listitem', { name: 'Artifact response' })).toContainText('Summary: the researcher gathered the facts');
-  await expect(artifacts.getByLabel('Artifact facts data', { exact: true })).toHaveText(/\{\n {2}"pools": 3,\n {2}"creatures": \[\n {4}"anemone",/);
+  await expect(artifacts.getByRole('listitem', { name: 'Artifact response' })).toContainText(
+    'Summary: the researcher gathered the facts',
+  );
+  await expect(artifacts.getByLabel('Artifact facts data', { exact: true })).toHaveText(
+    /\{\n {2}"pools": 3,\n {2}"creatures": \[\n {4}"anemone",/,
+  );
   const file = artifacts.getByLabel('File notes.txt');
   await expect(file).toContainText('text/plain');
   await expect(file).toContainText(`${Buffer.byteLength(NOTES)} B`);
@@ -122,10 +131,16 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   await expect(ins.panel('researcher')).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Tasks' })).toHaveAttribute('aria-selected', 'true');
   await expect(ins.detail(childId)).toBeVisible();
-  await expect(ins.section(childId, 'Messages').getByRole('listitem', { name: 'User message' })).toContainText('Find three facts for this request.');
+  await expect(ins.section(childId, 'Messages').getByRole('listitem', { name: 'User message' })).toContainText(
+    'Find three facts for this request.',
+  );
   await expect(ins.section(childId, 'Artifacts')).toContainText('Research notes');
-  await expect(ins.section(childId, 'Messages').getByRole('listitem', { name: 'Agent message' })).toContainText('Research notes');
-  await expect(ins.section(childId, 'Turns').getByRole('table', { name: 'Turns' }).getByRole('row', { name: 'Turn 1' })).toBeVisible();
+  await expect(ins.section(childId, 'Messages').getByRole('listitem', { name: 'Agent message' })).toContainText(
+    'Research notes',
+  );
+  await expect(
+    ins.section(childId, 'Turns').getByRole('table', { name: 'Turns' }).getByRole('row', { name: 'Turn 1' }),
+  ).toBeVisible();
   // The worker's model has no price: no cost is made up.
   await expect(ins.section(childId, 'Turns').getByLabel('Cost')).toContainText('does not know the model rehearsal');
 
@@ -134,7 +149,9 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   await ins.openTab('Live trace');
   // Once the history is read in (the list settles on the task's end), a row stays where it is.
   await expect(ins.traceRow(/task_end/)).toBeVisible();
-  const coordinatorSession = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'coordinator')!.sessionId!;
+  const coordinatorSession = (await studio.core.invoke('formation.get', {})).capsules.find(
+    (c) => c.name === 'coordinator',
+  )!.sessionId!;
   const lines = (await studio.core.invoke('trace.tail', { sessionId: coordinatorSession, last: 1000 })).events.length;
   await expect(page.getByTestId('trace-count')).toHaveText(new RegExp(`^${lines} events`));
   const call = ins.traceRow(/tool_call.*delegate_task/).first();
@@ -150,7 +167,14 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   // The rows after the open one sit below it, not under it (the list measured the open row).
   const openBox = (await open.boundingBox())!;
   const next = ins.liveTrace.locator('.trace-event[role="row"]');
-  const below = await next.evaluateAll((rows, top) => rows.map((r) => r.getBoundingClientRect()).filter((b) => b.top > top).map((b) => b.top), openBox.y);
+  const below = await next.evaluateAll(
+    (rows, top) =>
+      rows
+        .map((r) => r.getBoundingClientRect())
+        .filter((b) => b.top > top)
+        .map((b) => b.top),
+    openBox.y,
+  );
   expect(below.length).toBeGreaterThan(0);
   expect(Math.min(...below)).toBeGreaterThanOrEqual(openBox.y + openBox.height - 1);
   // Only the list scrolls: the tab panel around it has no scroll range of its own.
@@ -194,6 +218,9 @@ test('inspect the orchestrator task fully, follow a delegation to the worker, re
   await ins.dragEdge(-300);
   await shot(app, 'inspector-full-task-dark');
   await ins.openTab('Live trace');
-  await ins.traceRow(/inference/).first().click();
+  await ins
+    .traceRow(/inference/)
+    .first()
+    .click();
   await shot(app, 'inspector-full-trace-open-dark');
 });

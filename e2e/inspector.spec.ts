@@ -31,7 +31,9 @@ test('cancel a running task from the inspector, then stop the session', async ({
   await expect(row.getByRole('status')).toContainText('CANCELED');
   await expect(entry.getByTestId('task-state')).toHaveText('CANCELED');
   await page.getByRole('tab', { name: 'Live trace' }).click();
-  await expect(page.getByRole('table', { name: 'Live trace' }).getByText('task_canceled', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Live trace' }).getByText('task_canceled', { exact: true }),
+  ).toBeVisible();
   await app.screenshot('inspector-trace-canceled');
 
   // A finished task offers no Cancel any more, but what applies to it.
@@ -52,7 +54,9 @@ test('cancel a running task from the inspector, then stop the session', async ({
   await expect(app.stateOf('writer')).toHaveText('Idle');
 
   // Stop session ends the session: its task canceled, session_end written, door closed, node Stopped.
-  const { url, sessionId } = await studio.core.invoke('capsule.launch', { id: 'writer' }).then((c) => ({ url: c.url!, sessionId: c.sessionId! }));
+  const { url, sessionId } = await studio.core
+    .invoke('capsule.launch', { id: 'writer' })
+    .then((c) => ({ url: c.url!, sessionId: c.sessionId! }));
   const third = await app.console.sendTo('writer', 'A third slow draft');
   await expect(third.getByTestId('task-state')).toHaveText('WORKING', { timeout: 15_000 });
   await page.getByRole('button', { name: 'Stop session' }).click();
@@ -72,18 +76,34 @@ test('cancel a running task from the inspector, then stop the session', async ({
   await app.screenshot('inspector-stop-session');
 });
 
-test('stop session shows what the tasks left behind: a delegation ended, a detached shell command', async ({ page, studio }) => {
+test('stop session shows what the tasks left behind: a delegation ended, a detached shell command', async ({
+  page,
+  studio,
+}) => {
   // The writer starts a detached `sleep` and then hangs; the coordinator delegates to it and waits.
   const writer = join(studio.workspace, 'capsules/writer.yaml');
   writeFileSync(
     writer,
     readFileSync(writer, 'utf8').replace(
       / {4}replies:[\s\S]*?(?=\n\nlifecycle:)/,
-      ['    replies:', '      - turns:', '          - tool_calls:', '              - name: shell', '                arguments: { command: "sleep 30", detach: true }', '          - hang: true'].join('\n'),
+      [
+        '    replies:',
+        '      - turns:',
+        '          - tool_calls:',
+        '              - name: shell',
+        '                arguments: { command: "sleep 30", detach: true }',
+        '          - hang: true',
+      ].join('\n'),
     ) + '\ncapabilities:\n  shell:\n    allow: [sleep]\n',
   );
   const coordinator = join(studio.workspace, 'capsules/coordinator.yaml');
-  writeFileSync(coordinator, readFileSync(coordinator, 'utf8').replace(/ {14}- name: delegate_task\n {16}arguments:\n {18}to: researcher\n {18}text: "[^"]*"\n/, ''));
+  writeFileSync(
+    coordinator,
+    readFileSync(coordinator, 'utf8').replace(
+      / {14}- name: delegate_task\n {16}arguments:\n {18}to: researcher\n {18}text: "[^"]*"\n/,
+      '',
+    ),
+  );
   await studio.core.invoke('workspace.open', { dir: studio.workspace });
 
   const app = new StudioPage(page);
@@ -115,7 +135,9 @@ test('stop session shows what the tasks left behind: a delegation ended, a detac
   await page.getByRole('button', { name: 'Stop session' }).click();
   const writerStop = page.getByRole('status', { name: 'Stop session result' });
   await expect(writerStop).toContainText('0 tasks canceled');
-  await expect(writerStop.getByRole('list', { name: 'Ended' })).toContainText('shell sleep 30 (sleep), stopped with the session');
+  await expect(writerStop.getByRole('list', { name: 'Ended' })).toContainText(
+    'shell sleep 30 (sleep), stopped with the session',
+  );
   await expect(app.stateOf('writer')).toHaveText('Stopped');
   await app.screenshot('inspector-stop-shell');
 });

@@ -18,7 +18,9 @@ test.afterEach(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-test('a conversation, the workspace, the selected capsule and the panel width survive reload and restart', async ({ page }) => {
+test('a conversation, the workspace, the selected capsule and the panel width survive reload and restart', async ({
+  page,
+}) => {
   home = mkdtempSync(join(tmpdir(), 'studio-keep-home-'));
   workspace = await copyExampleWorkspace();
   studio = await startStudio({ home });
@@ -44,13 +46,18 @@ test('a conversation, the workspace, the selected capsule and the panel width su
   expect(width).toBe(400 + 128);
   // Kept a moment after the change, in the workspace's own folder.
   await expect.poll(() => existsSync(join(workspace, '.studio', 'conversations.json'))).toBe(true);
-  await expect.poll(() => readFileSync(join(workspace, '.studio', 'conversations.json'), 'utf8')).toContain('TASK_STATE_COMPLETED');
+  await expect
+    .poll(() => readFileSync(join(workspace, '.studio', 'conversations.json'), 'utf8'))
+    .toContain('TASK_STATE_COMPLETED');
 
   const expectKept = async () => {
     await expect(page.getByRole('complementary', { name: 'Details of writer' })).toBeVisible();
     // The console reopens the conversation last held (with the coordinator), not the selected capsule's.
     await expect(app.console.target).toHaveValue('coordinator');
-    await expect(page.getByRole('separator', { name: 'Resize the details panel' })).toHaveAttribute('aria-valuenow', String(width));
+    await expect(page.getByRole('separator', { name: 'Resize the details panel' })).toHaveAttribute(
+      'aria-valuenow',
+      String(width),
+    );
     const entry = app.console.entries.filter({ hasText: 'Plan a picnic for twelve' });
     await expect(entry).toHaveCount(1);
     await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED');

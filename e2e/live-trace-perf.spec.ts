@@ -51,7 +51,14 @@ async function watchBlankFrames(page: Page): Promise<void> {
 /** The page's main-thread totals (seconds) from the DevTools protocol: they count work done, not wall time. */
 async function mainThread(cdp: CDPSession): Promise<Record<string, number>> {
   const { metrics } = await cdp.send('Performance.getMetrics');
-  const pick = ['ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration', 'TaskDuration', 'LayoutCount', 'RecalcStyleCount'];
+  const pick = [
+    'ScriptDuration',
+    'LayoutDuration',
+    'RecalcStyleDuration',
+    'TaskDuration',
+    'LayoutCount',
+    'RecalcStyleCount',
+  ];
   return Object.fromEntries(metrics.filter((m) => pick.includes(m.name)).map((m) => [m.name, m.value]));
 }
 
@@ -63,25 +70,39 @@ async function stopWatching(page: Page): Promise<{ looked: number; blank: number
   });
 }
 
-test('a burst of trace lines reaches the live trace view whole while the page keeps drawing', async ({ page, studio, studioServer }) => {
+test('a burst of trace lines reaches the live trace view whole while the page keeps drawing', async ({
+  page,
+  studio,
+  studioServer,
+}) => {
   test.setTimeout(SECONDS * 1000 + 60_000);
   // The writer's one scripted turn streams the burst, then answers.
   const file = join(studio.workspace, 'capsules/writer.yaml');
-  const yaml = readFileSync(file, 'utf8').replace(/^( *)- text: "Draft:[^"]*"$/m, `$1- text: "Burst done."\n$1  stream: { frames: ${FRAMES}, per_second: ${RATE} }`);
+  const yaml = readFileSync(file, 'utf8').replace(
+    /^( *)- text: "Draft:[^"]*"$/m,
+    `$1- text: "Burst done."\n$1  stream: { frames: ${FRAMES}, per_second: ${RATE} }`,
+  );
   expect(yaml).toContain('stream:');
   writeFileSync(file, yaml);
   await studio.core.invoke('workspace.open', { dir: studio.workspace });
 
   // trace.appended messages the page receives over the contract socket (the batches it folds in).
   let batches = 0;
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => void (typeof f.payload === 'string' && f.payload.includes('"trace.appended"') && batches++)));
+  page.on('websocket', (ws) =>
+    ws.on(
+      'framereceived',
+      (f) => void (typeof f.payload === 'string' && f.payload.includes('"trace.appended"') && batches++),
+    ),
+  );
   const app = new StudioPage(page);
   await page.goto('/');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await app.canvas.capsule('writer').getByRole('button', { name: 'Launch writer' }).click();
   await expect(app.stateOf('writer')).toHaveText('Idle', { timeout: 20_000 });
-  const sessionId = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'writer')!.sessionId!;
+  const sessionId = (await studio.core.invoke('formation.get', {})).capsules.find(
+    (c) => c.name === 'writer',
+  )!.sessionId!;
   const tracePath = join(studioServer.home, 'records', sessionId, 'trace.jsonl');
 
   // The Live trace tab is open (and has read the session so far) before the burst starts.
@@ -103,12 +124,21 @@ test('a burst of trace lines reaches the live trace view whole while the page ke
   }
   // LIVE_TRACE_TIMELINE=<file.json> records a DevTools timeline (layouts, style, paint) instead.
   const timelinePath = process.env.LIVE_TRACE_TIMELINE;
-  if (timelinePath) await page.context().browser()!.startTracing(page, { path: timelinePath, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  if (timelinePath)
+    await page
+      .context()
+      .browser()!
+      .startTracing(page, {
+        path: timelinePath,
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+      });
   const batches0 = batches;
   const sent = Date.now();
   const entry = await app.console.sendTo('writer', 'Burst of fragments');
   // Mid-burst, the view is already following it.
-  await expect.poll(async () => Number((await count.textContent())!.split(' ')[0].replace(/\D/g, '')), { timeout: 20_000 }).toBeGreaterThan(shownBefore + FRAMES / 2);
+  await expect
+    .poll(async () => Number((await count.textContent())!.split(' ')[0].replace(/\D/g, '')), { timeout: 20_000 })
+    .toBeGreaterThan(shownBefore + FRAMES / 2);
   await page.screenshot({ path: join(test.info().project.outputDir, 'screenshots', 'live-trace-burst.png') });
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: SECONDS * 1000 + 30_000 });
   const burstMs = Date.now() - sent;
@@ -164,21 +194,37 @@ test('a burst of trace lines reaches the live trace view whole while the page ke
     batches: burstBatches,
     // Main-thread time per trace.appended batch (ms), from Performance.getMetrics deltas over the
     // burst; less sensitive to a loaded machine than frame times. Includes the mid-burst screenshot.
-    per_batch_ms: { script: perBatch('ScriptDuration'), layout: perBatch('LayoutDuration'), style: perBatch('RecalcStyleDuration'), task: perBatch('TaskDuration') },
+    per_batch_ms: {
+      script: perBatch('ScriptDuration'),
+      layout: perBatch('LayoutDuration'),
+      style: perBatch('RecalcStyleDuration'),
+      task: perBatch('TaskDuration'),
+    },
     layouts: work1.LayoutCount - work0.LayoutCount,
     blank_frames: sight.blank,
     target_p95_ms: TARGET_P95_MS,
     note: 'frames: rAF intervals in the page from sending the task until it completed (includes one screenshot mid-burst); written: trace lines of the burst; shown: the Live trace tab count (all lines of the session)',
     measured_at: new Date().toISOString(),
   };
-  console.log(`live trace ${RATE}/s for ${SECONDS} s: ${shown}/${lines.length} lines shown, frame p95 ${frames.p95} ms (max ${frames.max}), ${frames.frames} frames; ${burstBatches} batches, ${result.per_batch_ms.script} ms script / ${result.per_batch_ms.task} ms task per batch`);
+  console.log(
+    `live trace ${RATE}/s for ${SECONDS} s: ${shown}/${lines.length} lines shown, frame p95 ${frames.p95} ms (max ${frames.max}), ${frames.frames} frames; ${burstBatches} batches, ${result.per_batch_ms.script} ms script / ${result.per_batch_ms.task} ms task per batch`,
+  );
   writeBenchResult('live-trace-ui', result);
 });
 
-test('scrolling up during a burst stops following; scrolling back to the end follows again', async ({ page, studio }) => {
+test('scrolling up during a burst stops following; scrolling back to the end follows again', async ({
+  page,
+  studio,
+}) => {
   const frames = 20_000;
   const file = join(studio.workspace, 'capsules/writer.yaml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/^( *)- text: "Draft:[^"]*"$/m, `$1- text: "Burst done."\n$1  stream: { frames: ${frames}, per_second: 4000 }`));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(
+      /^( *)- text: "Draft:[^"]*"$/m,
+      `$1- text: "Burst done."\n$1  stream: { frames: ${frames}, per_second: 4000 }`,
+    ),
+  );
   await studio.core.invoke('workspace.open', { dir: studio.workspace });
   const app = new StudioPage(page);
   await page.goto('/');

@@ -24,7 +24,11 @@ test('a YAML mistake shows its error at its line, and Save brings the core check
 
   // A schema mistake: a wrong type on a known line, saved to disk; the core reports it at that line.
   lines[versionLine - 1] = 'version: "0.1.0"';
-  const text = lines.join('\n').replace(/queue_depth: \d+|lifecycle:\n/, (m) => (m.startsWith('lifecycle') ? 'lifecycle:\n  queue_depth: lots\n' : 'queue_depth: lots'));
+  const text = lines
+    .join('\n')
+    .replace(/queue_depth: \d+|lifecycle:\n/, (m) =>
+      m.startsWith('lifecycle') ? 'lifecycle:\n  queue_depth: lots\n' : 'queue_depth: lots',
+    );
   const depthLine = text.split('\n').findIndex((l) => l.includes('queue_depth: lots')) + 1;
   await app.manifest.setYaml(text);
   await expect(app.manifest.problemAtLine(depthLine)).toContainText('lifecycle.queue_depth');
@@ -33,7 +37,9 @@ test('a YAML mistake shows its error at its line, and Save brings the core check
   await expect(app.manifest.problemAtLine(depthLine)).toBeVisible();
   expect(readFileSync(join(studio.workspace, 'capsules/writer.yaml'), 'utf8')).toContain('queue_depth: lots');
   // The node carries the problem in red too.
-  await expect(app.canvas.capsule('writer').getByRole('list', { name: 'Manifest problems in writer' })).toContainText('queue_depth');
+  await expect(app.canvas.capsule('writer').getByRole('list', { name: 'Manifest problems in writer' })).toContainText(
+    'queue_depth',
+  );
 });
 
 test('the form edits the YAML and keeps its comments', async ({ page, studio }) => {
@@ -46,7 +52,9 @@ test('the form edits the YAML and keeps its comments', async ({ page, studio }) 
   await expect(app.manifest.status).toHaveText('Saved');
   const text = readFileSync(join(studio.workspace, 'capsules/writer.yaml'), 'utf8');
   expect(text).toContain('# pinned so the coordinator');
-  expect(readManifest(studio.workspace, 'capsules/writer.yaml')).toMatchObject({ inference: { max_turns: 4, model: 'rehearsal-two' } });
+  expect(readManifest(studio.workspace, 'capsules/writer.yaml')).toMatchObject({
+    inference: { max_turns: 4, model: 'rehearsal-two' },
+  });
 
   // A wrong value shows at its field.
   await app.manifest.field('Queue depth').fill('many');
@@ -66,7 +74,11 @@ test('the form edits the output contract as JSON and saves it as YAML', async ({
   await page.screenshot({ path: test.info().outputPath('responds-form.png') });
   await app.manifest.save.click();
   await expect(app.manifest.status).toHaveText('Saved');
-  expect(readManifest(studio.workspace, 'capsules/writer.yaml').responds).toEqual({ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] });
+  expect(readManifest(studio.workspace, 'capsules/writer.yaml').responds).toEqual({
+    type: 'object',
+    properties: { summary: { type: 'string' } },
+    required: ['summary'],
+  });
   await app.manifest.showYaml();
   await expect.poll(() => app.manifest.yamlText()).toMatch(/responds:\n {2}type: object/);
 });
@@ -79,9 +91,14 @@ test('a change on disk during an edit is a conflict with a choice, never lost', 
   await expect(app.manifest.status).toHaveText('Unsaved changes');
 
   const file = join(studio.workspace, 'capsules/writer.yaml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace('Drafts short paragraphs.', 'Theirs: edited in another editor.'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace('Drafts short paragraphs.', 'Theirs: edited in another editor.'),
+  );
 
-  await expect(page.getByRole('alert').filter({ hasText: 'The file changed on disk' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'The file changed on disk' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(app.manifest.field('Description')).toHaveValue('Mine: drafts paragraphs.');
   await page.getByRole('button', { name: 'Overwrite with my edits' }).click();
   await expect(app.manifest.status).toHaveText('Saved');

@@ -21,7 +21,10 @@ function scriptWriter(workspace: string): string {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`a tool server node, its edge as the manifest entry, a call through it, untick, delete, undo (${scheme})`, async ({ page, studio }) => {
+  test(`a tool server node, its edge as the manifest entry, a call through it, untick, delete, undo (${scheme})`, async ({
+    page,
+    studio,
+  }) => {
     test.setTimeout(90_000);
     await page.emulateMedia({ colorScheme: scheme });
     const writerFile = join(studio.workspace, 'capsules/writer.yaml');
@@ -48,7 +51,9 @@ for (const scheme of ['light', 'dark'] as const) {
     // The edge writer -> files is the permission: the entry in writer's manifest.
     await app.canvas.connect('writer', 'mcp:files', 'tools');
     await expect(app.canvas.edge('writer', 'mcp:files')).toBeVisible();
-    await expect.poll(() => readFileSync(writerFile, 'utf8')).toContain('  mcp:\n    servers:\n      - name: files\n        command: node');
+    await expect
+      .poll(() => readFileSync(writerFile, 'utf8'))
+      .toContain('  mcp:\n    servers:\n      - name: files\n        command: node');
     expect(readFileSync(writerFile, 'utf8')).toContain('cwd: ..');
 
     // A task: the rehearsal calls files__list_directory through the server.
@@ -60,7 +65,9 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(calls.getByText(/writer · ok/)).toBeVisible();
     const writer = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')!;
     const trace = await studio.core.invoke('trace.tail', { sessionId: writer.sessionId! });
-    expect(trace.events).toContainEqual(expect.objectContaining({ event_type: 'tool_result', mcp_server: 'files', mcp_tool: 'list_directory', ok: true }));
+    expect(trace.events).toContainEqual(
+      expect.objectContaining({ event_type: 'tool_result', mcp_server: 'files', mcp_tool: 'list_directory', ok: true }),
+    );
     await page.getByRole('button', { name: 'Fit view', exact: true }).click();
     await expect(node).toBeInViewport({ ratio: 0.95 });
     await app.screenshot(`mcp-canvas-call-${scheme}`);

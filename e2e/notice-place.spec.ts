@@ -14,7 +14,9 @@ test('a notice covers neither the YAML editor nor the expose bar', async ({ page
   await app.manifest.showYaml();
 
   // Saving a manifest with a problem in it raises a warning notice.
-  const text = (await app.manifest.yamlText()).replace(/queue_depth: \d+|lifecycle:\n/, (m) => (m.startsWith('lifecycle') ? 'lifecycle:\n  queue_depth: lots\n' : 'queue_depth: lots'));
+  const text = (await app.manifest.yamlText()).replace(/queue_depth: \d+|lifecycle:\n/, (m) =>
+    m.startsWith('lifecycle') ? 'lifecycle:\n  queue_depth: lots\n' : 'queue_depth: lots',
+  );
   await app.manifest.setYaml(text);
   await app.manifest.save.click();
   const notice = app.notice(/Saved with 1 problem/);
@@ -23,7 +25,11 @@ test('a notice covers neither the YAML editor nor the expose bar', async ({ page
   const side = page.locator('aside.studio-side');
   const covered = async () => {
     const n = await boxOf(notice);
-    return { side: intersects(n, await boxOf(side)), editor: intersects(n, await boxOf(app.manifest.yaml)), save: intersects(n, await boxOf(app.manifest.save)) };
+    return {
+      side: intersects(n, await boxOf(side)),
+      editor: intersects(n, await boxOf(app.manifest.yaml)),
+      save: intersects(n, await boxOf(app.manifest.save)),
+    };
   };
   expect(await covered()).toEqual({ side: false, editor: false, save: false });
 

@@ -24,7 +24,8 @@ async function shownWhole(l: Locator): Promise<boolean> {
       const style = getComputedStyle(p);
       if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
       const q = p.getBoundingClientRect();
-      if (r.left < q.left - 0.5 || r.right > q.right + 0.5 || r.top < q.top - 0.5 || r.bottom > q.bottom + 0.5) return false;
+      if (r.left < q.left - 0.5 || r.right > q.right + 0.5 || r.top < q.top - 0.5 || r.bottom > q.bottom + 0.5)
+        return false;
     }
     return true;
   });
@@ -33,17 +34,21 @@ async function shownWhole(l: Locator): Promise<boolean> {
 /** The topmost element at the middle of a box is this one (or inside it): nothing lies over it. */
 async function onTop(page: Page, l: Locator): Promise<boolean> {
   const b = await boxOf(l);
-  return l.evaluate((el: Element, p: { x: number; y: number }) => {
-    const top = document.elementFromPoint(p.x, p.y);
-    return !!top && (el === top || el.contains(top));
-  }, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
+  return l.evaluate(
+    (el: Element, p: { x: number; y: number }) => {
+      const top = document.elementFromPoint(p.x, p.y);
+      return !!top && (el === top || el.contains(top));
+    },
+    { x: b.x + b.width / 2, y: b.y + b.height / 2 },
+  );
 }
 
 test('the minimap clears the Stop buttons', async ({ page }) => {
   const app = new StudioPage(page);
   await page.goto('/');
   await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   // After a task each node shows its last output and grows: the writer's Stop reaches the minimap's corner.
   const done = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(done.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
@@ -52,11 +57,17 @@ test('the minimap clears the Stop buttons', async ({ page }) => {
   await page.screenshot({ path: '/tmp/t2b/overlap-minimap.png' });
   for (const name of ['coordinator', 'researcher', 'writer']) {
     const stop = app.canvas.capsule(name).getByRole('button', { name: `Stop ${name}`, exact: true });
-    await expect.poll(async () => intersects(await boxOf(stop), await boxOf(minimap)), { message: `${name}'s Stop under the minimap` }).toBe(false);
+    await expect
+      .poll(async () => intersects(await boxOf(stop), await boxOf(minimap)), {
+        message: `${name}'s Stop under the minimap`,
+      })
+      .toBe(false);
   }
 });
 
-test('the manifest form keeps its fields visible under the restart banner, and the Fork link of a turn fits a narrow panel', async ({ page }) => {
+test('the manifest form keeps its fields visible under the restart banner, and the Fork link of a turn fits a narrow panel', async ({
+  page,
+}) => {
   const app = new StudioPage(page);
   await page.goto('/');
   await app.launchAll.click();
@@ -89,7 +100,10 @@ test('the manifest form keeps its fields visible under the restart banner, and t
   expect(await onTop(page, switcher)).toBe(true);
 
   await page.getByRole('tab', { name: 'Tasks' }).click();
-  await page.getByRole('button', { name: /^Show details of task / }).first().click();
+  await page
+    .getByRole('button', { name: /^Show details of task / })
+    .first()
+    .click();
   const fork = page.getByRole('button', { name: 'Fork from turn 1' });
   await fork.scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/t2b/overlap-fork.png' });

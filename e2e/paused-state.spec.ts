@@ -7,7 +7,10 @@ import { StudioPage } from './pages/studio';
 // core pushes: the node's state, the console's capsule picker, the console entry (its state and
 // the delegation that has not been sent), the Tasks tab, and the edge (paused, not in flight).
 
-test('a task paused at an edge breakpoint reads Paused on the node, picker, console, Tasks tab and edge', async ({ page, studio }) => {
+test('a task paused at an edge breakpoint reads Paused on the node, picker, console, Tasks tab and edge', async ({
+  page,
+  studio,
+}) => {
   void studio; // the fixture opened this test's own workspace
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
@@ -15,8 +18,12 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   const inspector = new InspectorPage(page);
   await page.goto('/');
   await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
-  await app.canvas.edge('coordinator', 'writer').locator('.react-flow__edge-interaction').click({ button: 'right', force: true });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.canvas
+    .edge('coordinator', 'writer')
+    .locator('.react-flow__edge-interaction')
+    .click({ button: 'right', force: true });
   await app.tools.choose('Pause delegations here (breakpoint)');
 
   const entry = await app.console.sendTo('coordinator', 'Write about otters.');
@@ -30,7 +37,9 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   await expect(toWriter).toContainText('paused before sending');
   await expect(toWriter).not.toContainText('working');
   // Nothing crosses the paused edge: it is not "in flight".
-  await expect(page.locator('.edge-labels[data-edge="coordinator->writer"]').getByRole('status', { name: /in flight/ })).toHaveCount(0);
+  await expect(
+    page.locator('.edge-labels[data-edge="coordinator->writer"]').getByRole('status', { name: /in flight/ }),
+  ).toHaveCount(0);
   await app.canvas.select('coordinator');
   await inspector.openTab('Tasks');
   const taskId = await app.console.taskIdOf(entry);

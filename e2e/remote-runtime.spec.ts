@@ -15,7 +15,10 @@ test.afterEach(async ({ studio }) => {
   served = undefined;
 });
 
-test('attach a runtime from the dialog, see its capsules grouped and labelled, run one, detach', async ({ page, studio }) => {
+test('attach a runtime from the dialog, see its capsules grouped and labelled, run one, detach', async ({
+  page,
+  studio,
+}) => {
   void studio;
   const remote = (served = await startServe());
   const app = new StudioPage(page);
@@ -63,9 +66,16 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
   await page.getByRole('button', { name: 'Zoom In' }).click();
   await app.canvas.connect('coordinator', '@far-host/far-writer');
   await expect
-    .poll(async () => (await studio.core.invoke('formation.get', {})).edges.find((e) => e.source === 'coordinator' && e.target === '@far-host/far-writer')?.address ?? '')
+    .poll(
+      async () =>
+        (await studio.core.invoke('formation.get', {})).edges.find(
+          (e) => e.source === 'coordinator' && e.target === '@far-host/far-writer',
+        )?.address ?? '',
+    )
     .toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  expect((await studio.core.invoke('manifest.read', { id: '@far-host/far-writer' })).source).toMatch(/peer_tasks:\s*\n\s*accept: true/);
+  expect((await studio.core.invoke('manifest.read', { id: '@far-host/far-writer' })).source).toMatch(
+    /peer_tasks:\s*\n\s*accept: true/,
+  );
   await expect(page.locator('.react-flow__edge')).toHaveCount(3);
 
   // Expose on the far host's capsule: calls at that host's gateway come live into the panel, and
@@ -81,7 +91,12 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }),
   });
   expect(refused.status).toBe(401);
-  await expect(page.getByRole('table', { name: 'External calls to far-writer' }).getByRole('row').filter({ hasText: 'unauthorized' })).toBeVisible();
+  await expect(
+    page
+      .getByRole('table', { name: 'External calls to far-writer' })
+      .getByRole('row')
+      .filter({ hasText: 'unauthorized' }),
+  ).toBeVisible();
   const settings = page.locator('.expose-settings > summary');
   await expect(settings).toContainText('Gateway of far host');
   await settings.click();

@@ -8,20 +8,27 @@ import { StudioPage } from './pages/studio';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-test('a replay shows the recorded node states, marks the canvas as a replay, and gives the live ones back on Exit', async ({ page, studio }) => {
+test('a replay shows the recorded node states, marks the canvas as a replay, and gives the live ones back on Exit', async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   const sessions = new SessionsPage(page);
   const replay = new ReplayPage(page);
   const canvas = app.canvas;
   await page.goto('/');
   await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 30_000 });
-  const coordinatorSession = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'coordinator')!.sessionId!;
+  const coordinatorSession = (await studio.core.invoke('formation.get', {})).capsules.find(
+    (c) => c.name === 'coordinator',
+  )!.sessionId!;
   // Live, everything is stopped now.
   await app.stopAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Stopped', { timeout: 20_000 });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Stopped', { timeout: 20_000 });
 
   const mark = page.getByRole('status', { name: 'Canvas shows a replay' });
   await expect(mark).toHaveCount(0);

@@ -20,7 +20,8 @@ for (const scheme of ['light', 'dark'] as const) {
     const canvas = app.canvas;
     await page.goto('/');
     await app.launchAll.click();
-    for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+    for (const name of ['coordinator', 'researcher', 'writer'])
+      await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
     const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
     await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 30_000 });
     const answer = (await canvas.lastOutput('coordinator').textContent())!;
@@ -31,10 +32,15 @@ for (const scheme of ['light', 'dark'] as const) {
       const f = await studio.core.invoke('formation.get', {});
       const list = await studio.core.invoke('sessions.list', {});
       // A door that took a request would have written its trace: every session's line count stays.
-      return { tasks: f.capsules.map((c) => [c.name, c.tasks, c.sessionId]), sessions: list.sessions.map((s) => [s.id, s.tasks, s.events]).sort() };
+      return {
+        tasks: f.capsules.map((c) => [c.name, c.tasks, c.sessionId]),
+        sessions: list.sessions.map((s) => [s.id, s.tasks, s.events]).sort(),
+      };
     };
     const before = await ran();
-    const coordinatorSession = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'coordinator')!.sessionId!;
+    const coordinatorSession = (await studio.core.invoke('formation.get', {})).capsules.find(
+      (c) => c.name === 'coordinator',
+    )!.sessionId!;
 
     // Replay from the sessions browser: the overlay steps aside, the canvas starts empty.
     await sessions.open.click();

@@ -24,18 +24,25 @@ test('a saved change to a running capsule says "restart to apply" until Restart'
   await expect(app.canvas.capsule('writer').getByTestId('restart-to-apply')).toBeVisible();
   await app.screenshot('running-edits-1-restart-to-apply');
 
-  await app.canvas.capsule('writer').getByRole('button', { name: 'Restart writer to apply its saved manifest' }).click();
+  await app.canvas
+    .capsule('writer')
+    .getByRole('button', { name: 'Restart writer to apply its saved manifest' })
+    .click();
   await expect(app.canvas.capsule('writer').getByTestId('restart-to-apply')).toHaveCount(0, { timeout: 20_000 });
   await expect(banner).toHaveCount(0);
   await expect(app.stateOf('writer')).toHaveText('Idle');
 });
 
-test('a saved manifest that does not load offers no Restart, says what to fix, and the running session keeps going', async ({ page, studio }) => {
+test('a saved manifest that does not load offers no Restart, says what to fix, and the running session keeps going', async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   await page.goto('/');
   await app.canvas.capsule('writer').getByRole('button', { name: 'Launch writer' }).click();
   await expect(app.stateOf('writer')).toHaveText('Idle', { timeout: 20_000 });
-  const sessionOf = async () => (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')?.sessionId;
+  const sessionOf = async () =>
+    (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')?.sessionId;
   const before = await sessionOf();
 
   // A hand edit with a key the runtime does not know.
@@ -55,33 +62,48 @@ test('a saved manifest that does not load offers no Restart, says what to fix, a
   await page.screenshot({ path: '/tmp/running-edits-broken-manifest.png' });
 
   // The core refuses a restart of it too, and leaves the session running.
-  await expect(studio.core.invoke('capsule.restart', { id: 'writer', when: 'now' })).rejects.toThrow(/manifest_invalid: Cannot restart writer: .*left as it is/);
+  await expect(studio.core.invoke('capsule.restart', { id: 'writer', when: 'now' })).rejects.toThrow(
+    /manifest_invalid: Cannot restart writer: .*left as it is/,
+  );
   await expect(app.stateOf('writer')).toHaveText('Idle');
   expect(await sessionOf()).toBe(before);
   const entry = await app.console.sendTo('writer', 'Still there?');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
 
   // Fixed on disk: Restart is offered again.
-  writeFileSync(file, broken.replace('delay_msec: 5\n', '').replace('Drafts short paragraphs.', 'Drafts paragraphs, fixed.'));
+  writeFileSync(
+    file,
+    broken.replace('delay_msec: 5\n', '').replace('Drafts short paragraphs.', 'Drafts paragraphs, fixed.'),
+  );
   await expect(page.getByRole('button', { name: 'Restart writer to apply its saved manifest' }).first()).toBeVisible();
 });
 
 test('Restart on a busy capsule asks whether to wait for its task or restart now', async ({ page, studio }) => {
   const file = join(studio.workspace, 'capsules/writer.yaml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace('    replies:\n', '    replies:\n      - when: stuck\n        turns:\n          - hang: true\n'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(
+      '    replies:\n',
+      '    replies:\n      - when: stuck\n        turns:\n          - hang: true\n',
+    ),
+  );
   const app = new StudioPage(page);
   await page.goto('/');
   await app.canvas.capsule('writer').getByRole('button', { name: 'Launch writer' }).click();
   await expect(app.stateOf('writer')).toHaveText('Idle', { timeout: 20_000 });
   await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'stuck here', returnImmediately: true });
   await expect(app.stateOf('writer')).toHaveText('Busy');
-  const sessionOf = async () => (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')?.sessionId;
+  const sessionOf = async () =>
+    (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')?.sessionId;
   const before = await sessionOf();
 
   await app.canvas.select('writer');
   await app.manifest.field('Description').fill('Drafts paragraphs, restarted.');
   await app.manifest.save.click();
-  await app.canvas.capsule('writer').getByRole('button', { name: 'Restart writer to apply its saved manifest' }).click();
+  await app.canvas
+    .capsule('writer')
+    .getByRole('button', { name: 'Restart writer to apply its saved manifest' })
+    .click();
   const ask = page.getByRole('dialog', { name: 'Restart writer?' });
   await expect(ask).toContainText('is working on a task');
   await app.screenshot('running-edits-1b-restart-asks');
@@ -103,13 +125,20 @@ test("a worker's new port takes its edge along; no address node is drawn", async
   await app.manifest.save.click();
   await expect(app.manifest.status).toHaveText('Saved');
 
-  await expect.poll(() => allowOf(readManifest(studio.workspace, 'capsules/coordinator.yaml')).some((e) => e.endsWith(`:${port}`))).toBe(true);
+  await expect
+    .poll(() =>
+      allowOf(readManifest(studio.workspace, 'capsules/coordinator.yaml')).some((e) => e.endsWith(`:${port}`)),
+    )
+    .toBe(true);
   await expect(app.canvas.edge('coordinator', 'researcher')).toBeVisible();
   await expect(page.getByRole('group', { name: /^External address/ })).toHaveCount(0);
   await app.screenshot('running-edits-2-port-followed');
 });
 
-test('an edge dragged from a worker onto an orchestrator is refused, saying which way delegation goes', async ({ page, studio }) => {
+test('an edge dragged from a worker onto an orchestrator is refused, saying which way delegation goes', async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   await page.goto('/');
   await expect(app.canvas.capsule('coordinator')).toBeVisible();
@@ -126,7 +155,10 @@ test('an edge dragged from a worker onto an orchestrator is refused, saying whic
   await app.screenshot('running-edits-3-reverse-refused');
 });
 
-test('leaving a running workspace asks; kept capsules and each console history come back with it', async ({ page, studio }) => {
+test('leaving a running workspace asks; kept capsules and each console history come back with it', async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   await page.goto('/');
   await app.launchAll.click();
@@ -145,7 +177,9 @@ test('leaving a running workspace asks; kept capsules and each console history c
 
   await expect(page.getByText('An empty formation')).toBeVisible();
   await expect(app.console.entries).toHaveCount(0);
-  await expect(page.getByRole('status').filter({ hasText: '3 capsules keep running in a workspace you left' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: '3 capsules keep running in a workspace you left' }),
+  ).toBeVisible();
   await app.screenshot('running-edits-4b-kept-running');
 
   await page.getByRole('button', { name: 'Open…' }).click();
@@ -180,7 +214,10 @@ test('errors stay until dismissed, at most three stack, and they go with the wor
   await expect(page.locator('.notice[data-kind="error"]')).toHaveCount(0);
 });
 
-test('the editor puts an unclosed quote at its line and shows the "did you mean" hint before Save', async ({ page, studio }) => {
+test('the editor puts an unclosed quote at its line and shows the "did you mean" hint before Save', async ({
+  page,
+  studio,
+}) => {
   void studio;
   const app = new StudioPage(page);
   await page.goto('/');

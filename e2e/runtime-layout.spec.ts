@@ -26,7 +26,10 @@ async function localBoxes(page: Page): Promise<{ id: string; box: Box }[]> {
   );
 }
 
-test('a palette click and Auto-layout keep the local nodes out of an attached runtime frame', async ({ page, studio }) => {
+test('a palette click and Auto-layout keep the local nodes out of an attached runtime frame', async ({
+  page,
+  studio,
+}) => {
   const remote = (served = await startServe());
   const app = new StudioPage(page);
   await page.goto('/');

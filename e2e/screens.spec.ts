@@ -15,7 +15,9 @@ test.use({ viewport: { width: 1440, height: 900 } });
 
 /** The elements of a kind that overlap each other (their indexes). */
 async function overlaps(page: Page, selector: string): Promise<string[]> {
-  const boxes = await page.locator(selector).evaluateAll((ns) => ns.map((n) => n.getBoundingClientRect().toJSON() as DOMRect));
+  const boxes = await page
+    .locator(selector)
+    .evaluateAll((ns) => ns.map((n) => n.getBoundingClientRect().toJSON() as DOMRect));
   const bad: string[] = [];
   for (let i = 0; i < boxes.length; i++)
     for (let j = i + 1; j < boxes.length; j++) {
@@ -27,9 +29,13 @@ async function overlaps(page: Page, selector: string): Promise<string[]> {
 
 /** Buttons of the toolbar whose label does not fit (the text is wider than the button). */
 async function clippedButtons(page: Page): Promise<string[]> {
-  return page.locator('.toolbar button, .console-bar button, .manifest-actions button').evaluateAll((bs) =>
-    bs.filter((b) => (b as HTMLElement).offsetParent !== null && b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent ?? ''),
-  );
+  return page
+    .locator('.toolbar button, .console-bar button, .manifest-actions button')
+    .evaluateAll((bs) =>
+      bs
+        .filter((b) => (b as HTMLElement).offsetParent !== null && b.scrollWidth > b.clientWidth + 1)
+        .map((b) => b.textContent ?? ''),
+    );
 }
 
 for (const scheme of ['dark', 'light'] as const) {
@@ -92,7 +98,8 @@ for (const scheme of ['dark', 'light'] as const) {
 
     // Launched: the console's empty state says the capsule is ready, not "launch the formation".
     await app.launchAll.click();
-    for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 30_000 });
+    for (const name of ['coordinator', 'researcher', 'writer'])
+      await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 30_000 });
     await app.console.target.selectOption('coordinator');
     await expect(app.console.log).not.toContainText('Launch the formation');
     await expect(app.console.log).toContainText('A new conversation with coordinator');
@@ -115,7 +122,10 @@ for (const scheme of ['dark', 'light'] as const) {
     await shot('09-inspector');
     await ins.openTab('Live trace');
     await expect(ins.traceRow(/task_end/)).toBeVisible();
-    await ins.traceRow(/tool_call.*delegate_task/).first().click();
+    await ins
+      .traceRow(/tool_call.*delegate_task/)
+      .first()
+      .click();
     await expect(ins.liveTrace.getByRole('row', { name: 'tool_call event' })).toHaveAttribute('aria-expanded', 'true');
     await shot('10-live-trace');
 
@@ -130,7 +140,9 @@ for (const scheme of ['dark', 'light'] as const) {
     await expect(page.getByRole('switch', { name: 'Expose coordinator through the gateway' })).not.toBeChecked();
 
     // The sessions browser with the run's session open, then its timeline.
-    const sessionId = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'coordinator')!.sessionId!;
+    const sessionId = (await studio.core.invoke('formation.get', {})).capsules.find(
+      (c) => c.name === 'coordinator',
+    )!.sessionId!;
     await sessions.open.click();
     await expect(sessions.dialog).toBeVisible();
     await sessions.session(sessionId).click();

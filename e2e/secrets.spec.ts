@@ -17,10 +17,18 @@ test.afterEach(async () => {
   if (workspace) rmSync(workspace, { recursive: true, force: true });
 });
 
-test('set a secret in the UI, launch a capsule whose manifest uses it, and find the value nowhere', async ({ page }) => {
+test('set a secret in the UI, launch a capsule whose manifest uses it, and find the value nowhere', async ({
+  page,
+}) => {
   workspace = await copyExampleWorkspace();
   const writer = join(workspace, 'capsules', 'writer.yaml');
-  writeFileSync(writer, readFileSync(writer, 'utf8').replace('description: Drafts short paragraphs.', 'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_API_KEY}'));
+  writeFileSync(
+    writer,
+    readFileSync(writer, 'utf8').replace(
+      'description: Drafts short paragraphs.',
+      'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_API_KEY}',
+    ),
+  );
   server = await startStudio({ workspace });
 
   const frames = recordFrames(page);
@@ -38,7 +46,8 @@ test('set a secret in the UI, launch a capsule whose manifest uses it, and find 
   await page.keyboard.press('Escape');
 
   await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   const entry = await app.console.sendTo('writer', 'Draft a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   await app.stopAll.click();

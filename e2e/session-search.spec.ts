@@ -13,7 +13,9 @@ test('a session search shows and highlights the matched snippet', async ({ page,
   await expect(app.stateOf('coordinator')).toHaveText('Idle', { timeout: 20_000 });
   const done = await app.console.sendTo('coordinator', 'Write a note about the octopus gardens');
   await expect(done.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
-  const origin = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.name === 'coordinator')!.sessionId!;
+  const origin = (await studio.core.invoke('formation.get', {})).capsules.find(
+    (c) => c.name === 'coordinator',
+  )!.sessionId!;
 
   await sessions.open.click();
   await sessions.search.fill('Octopus');

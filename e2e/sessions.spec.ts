@@ -13,7 +13,8 @@ test('find a session by its answer, read its trace and its timeline', async ({ p
   const sessions = new SessionsPage(page);
   await page.goto('/');
   await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   await expect(entry.getByLabel('Answer')).toContainText('gathered');
@@ -39,13 +40,17 @@ test('find a session by its answer, read its trace and its timeline', async ({ p
   // Make rehearsal: the run, with every capsule that took part, saved as a workspace to replay offline.
   await sessions.dialog.getByRole('button', { name: 'Make rehearsal' }).click();
   const rehearsal = join(studio.workspace, 'rehearsals', `coordinator-${sessionId.slice(-6)}`);
-  await expect(page.getByRole('status').filter({ hasText: 'Rehearsal saved in' })).toContainText(`${rehearsal} (coordinator, researcher, writer)`);
+  await expect(page.getByRole('status').filter({ hasText: 'Rehearsal saved in' })).toContainText(
+    `${rehearsal} (coordinator, researcher, writer)`,
+  );
   expect(existsSync(join(rehearsal, 'formation.yaml'))).toBe(true);
   await page.screenshot({ path: 'test-results/screenshots/sessions-rehearsal.png' });
 
   await sessions.dialog.getByRole('button', { name: 'Show on timeline' }).click();
   await expect(sessions.dialog.getByRole('tab', { name: 'Timeline' })).toHaveAttribute('aria-selected', 'true');
-  const caused = sessions.timelineTasks.getByRole('button', { name: /^researcher task tsk_\w+, COMPLETED, .*caused by coordinator task tsk_/ });
+  const caused = sessions.timelineTasks.getByRole('button', {
+    name: /^researcher task tsk_\w+, COMPLETED, .*caused by coordinator task tsk_/,
+  });
   await expect(caused.first()).toBeVisible();
   await caused.first().focus();
   await expect(sessions.dialog.getByLabel('Task details')).toContainText('Caused by');

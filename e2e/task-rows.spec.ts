@@ -7,7 +7,10 @@ import { StudioPage } from './pages/studio';
 // test), never a Cancel that can only answer "already COMPLETED"; a click anywhere on the row
 // opens its details.
 
-test('a finished task row offers Fork and Save as test, no Cancel, and opens its details on a click', async ({ page, studio }) => {
+test('a finished task row offers Fork and Save as test, no Cancel, and opens its details on a click', async ({
+  page,
+  studio,
+}) => {
   void studio; // the fixture opened this test's own workspace
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
@@ -46,5 +49,7 @@ test('a finished task row offers Fork and Save as test, no Cancel, and opens its
   await row.getByRole('button', { name: `Fork task ${taskId}` }).click();
   const sessions = new SessionsPage(page);
   await expect(sessions.forkForm).toBeVisible();
-  await expect(sessions.forkForm.getByRole('textbox', { name: 'Fork message' })).toHaveValue('Draft a note about tide pools');
+  await expect(sessions.forkForm.getByRole('textbox', { name: 'Fork message' })).toHaveValue(
+    'Draft a note about tide pools',
+  );
 });

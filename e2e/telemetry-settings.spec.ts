@@ -20,7 +20,9 @@ test.afterEach(async () => {
   if (workspace) rmSync(workspace, { recursive: true, force: true });
 });
 
-test('set OpenTelemetry in the Studio, run the formation, and the spans arrive with the secret header it never shows', async ({ page }) => {
+test('set OpenTelemetry in the Studio, run the formation, and the spans arrive with the secret header it never shows', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   receiver = await startOtlpReceiver();
   workspace = await copyExampleWorkspace();
@@ -47,10 +49,13 @@ test('set OpenTelemetry in the Studio, run the formation, and the spans arrive w
   await page.keyboard.press('Escape');
 
   await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
   const entry = await app.console.sendTo('coordinator', 'Plan a short trip');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
-  await expect.poll(() => receiver!.spans.filter((s) => s.name.startsWith('invoke_agent ')).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+  await expect
+    .poll(() => receiver!.spans.filter((s) => s.name.startsWith('invoke_agent ')).length, { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(3);
   const tasks = receiver.spans.filter((s) => s.name.startsWith('invoke_agent '));
   expect(new Set(tasks.map((s) => s.traceId)).size).toBe(1);
   expect(receiver.spans.every((s) => s.resource['service.name'] === 'studio-e2e')).toBe(true);

@@ -27,19 +27,31 @@ test('the live trace filters by event type, task and text', async ({ page }) => 
   await expect(filter.getByRole('status')).toHaveText(/^\d+ shown$/);
 
   // By task: only the lines of one task (its header is the only group).
-  const tasks = await filter.getByLabel('Task').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v.startsWith('tsk_')));
+  const tasks = await filter
+    .getByLabel('Task')
+    .locator('option')
+    .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v.startsWith('tsk_')));
   expect(tasks.length).toBe(2);
   await filter.getByLabel('Task').selectOption(tasks[1]);
-  await expect.poll(async () => trace.locator('.trace-group').allInnerTexts()).toEqual([expect.stringContaining(tasks[1])]);
+  await expect
+    .poll(async () => trace.locator('.trace-group').allInnerTexts())
+    .toEqual([expect.stringContaining(tasks[1])]);
 
   // By text, any case: the lines that mention sea stars, of either task.
   await filter.getByLabel('Event type').selectOption('');
   await filter.getByLabel('Task').selectOption('');
   await filter.getByLabel('Filter text').fill('SEA STARS');
   const total = Number((await page.getByTestId('trace-count').innerText()).match(/^[\d,]+/)![0].replace(/,/g, ''));
-  await expect.poll(async () => Number((await filter.getByRole('status').innerText()).match(/^\d+/)![0])).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number((await filter.getByRole('status').innerText()).match(/^\d+/)![0]))
+    .toBeGreaterThan(0);
   expect(Number((await filter.getByRole('status').innerText()).match(/^\d+/)![0])).toBeLessThan(total);
-  await expect(trace.locator('.trace-event').filter({ hasText: /sea stars/i }).first()).toBeVisible();
+  await expect(
+    trace
+      .locator('.trace-event')
+      .filter({ hasText: /sea stars/i })
+      .first(),
+  ).toBeVisible();
   await page.screenshot({ path: '/tmp/t2b/trace-filter.png' });
 
   // Nothing matches: the list says so by being empty and the count reads 0; clearing brings every line back.

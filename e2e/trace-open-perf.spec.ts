@@ -48,7 +48,8 @@ test('a big past session opens on its first screen and scrolls in a windowed lis
       w.__open = {};
       document.addEventListener('click', () => (w.__open.click ??= performance.now()), { capture: true, once: true });
       const seen = new MutationObserver(() => {
-        if (w.__open.rows !== undefined || !document.querySelector('[aria-label="Session events"] [role="listitem"]')) return;
+        if (w.__open.rows !== undefined || !document.querySelector('[aria-label="Session events"] [role="listitem"]'))
+          return;
         w.__open.rows = performance.now();
         seen.disconnect();
         requestAnimationFrame(() => requestAnimationFrame(() => (w.__open.painted = performance.now())));
@@ -60,11 +61,17 @@ test('a big past session opens on its first screen and scrolls in a windowed lis
     await entry.click();
     await expect(rows.first()).toBeVisible({ timeout: 30_000 });
     const openWallMs = Date.now() - clicked;
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __open: { painted?: number } }).__open.painted)).toBeDefined();
-    const marks = await page.evaluate(() => (window as unknown as { __open: { click: number; rows: number; painted: number } }).__open);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __open: { painted?: number } }).__open.painted))
+      .toBeDefined();
+    const marks = await page.evaluate(
+      () => (window as unknown as { __open: { click: number; rows: number; painted: number } }).__open,
+    );
 
     // The first screen is this session's start and its first tasks, and the header knows them all.
-    await expect(sessions.dialog.getByRole('region', { name: 'Session trace' }).getByText(past.id, { exact: true })).toBeVisible();
+    await expect(
+      sessions.dialog.getByRole('region', { name: 'Session trace' }).getByText(past.id, { exact: true }),
+    ).toBeVisible();
     await expect(rows.filter({ hasText: 'session_start' })).toContainText(past.capsule);
     await expect(rows.filter({ hasText: 'Summarise report number 0 for' }).first()).toBeVisible();
     await expect(sessions.eventCount()).toHaveText(`${past.events.toLocaleString('en-US')} events`);
@@ -110,14 +117,17 @@ test('a big past session opens on its first screen and scrolls in a windowed lis
       note: 'open_ms: click on the session entry -> the start of the frame after the one that drew its first rows (in-page performance.now); open_wall_ms: the same seen from the test (includes Playwright polling)',
       measured_at: new Date().toISOString(),
     };
-    console.log(`trace open ${past.events} events: open ${result.open_ms} ms (wall ${openWallMs} ms), scroll p95 ${scroll.p95} ms, paging p95 ${paging.p95} ms, ${domRows} rows in the DOM`);
+    console.log(
+      `trace open ${past.events} events: open ${result.open_ms} ms (wall ${openWallMs} ms), scroll p95 ${scroll.p95} ms, paging p95 ${paging.p95} ms, ${domRows} rows in the DOM`,
+    );
     writeBenchResult('trace-open-ui', result);
 
     // The end of the session is one click away, any line one number away; scrolling up from a
     // window that starts past line 1 reads the lines before it.
     const window = sessions.dialog.getByTestId('session-window');
     // "lines 1,001–1,500 of 100,002" -> [1001, 1500, 100002]
-    const span = async () => ((await window.textContent())!.replace(/[,.\u00a0\u202f]/g, '').match(/\d+/g) ?? []).map(Number);
+    const span = async () =>
+      ((await window.textContent())!.replace(/[,.\u00a0\u202f]/g, '').match(/\d+/g) ?? []).map(Number);
     await sessions.dialog.getByRole('button', { name: 'End', exact: true }).click();
     await expect(rows.filter({ hasText: 'session_end' })).toBeVisible();
     const [, endLast] = await span();

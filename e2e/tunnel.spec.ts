@@ -22,7 +22,12 @@ const send = (url: string, headers: Record<string, string>) =>
   fetch(url, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'e2e-tunnel', role: 'ROLE_USER', parts: [{ text: 'hello from anywhere' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'e2e-tunnel', role: 'ROLE_USER', parts: [{ text: 'hello from anywhere' }] } },
+    }),
   });
 
 test('reach an exposed capsule from anywhere: link once, live calls, revoke, stop', async ({ page }) => {
@@ -36,14 +41,19 @@ test('reach an exposed capsule from anywhere: link once, live calls, revoke, sto
   await app.canvas.select('writer');
   await page.getByText('Expose to outside callers').click();
   await page.getByRole('switch', { name: 'Expose writer through the gateway' }).click();
-  const token = await page.getByRole('region', { name: 'New token' }).getByRole('textbox', { name: 'Token' }).inputValue();
+  const token = await page
+    .getByRole('region', { name: 'New token' })
+    .getByRole('textbox', { name: 'Token' })
+    .inputValue();
   await page.getByRole('button', { name: 'Hide the token' }).click();
 
   // A provider that cannot start: one line saying why, and no tunnel.
   await tunnel.toggle();
   await tunnel.provider.selectOption('ngrok');
   await tunnel.open.click();
-  await expect(tunnel.error).toHaveText(/^The tunnel could not open, nothing is exposed: ngrok needs an authtoken: set NGROK_AUTHTOKEN/);
+  await expect(tunnel.error).toHaveText(
+    /^The tunnel could not open, nothing is exposed: ngrok needs an authtoken: set NGROK_AUTHTOKEN/,
+  );
   await expect(tunnel.tunnel(PUBLIC)).toHaveCount(0);
 
   await tunnel.provider.selectOption('cloudflared');
@@ -52,28 +62,46 @@ test('reach an exposed capsule from anywhere: link once, live calls, revoke, sto
   await expect(tunnel.error).toBeHidden();
   const card = tunnel.tunnel(PUBLIC);
   await expect(card).toContainText(/expires in 59 min \d+ s/);
-  await expect(card.getByRole('textbox', { name: 'Gateway URL through the tunnel' })).toHaveValue(`${PUBLIC}/a2a/capsules/writer/`);
+  await expect(card.getByRole('textbox', { name: 'Gateway URL through the tunnel' })).toHaveValue(
+    `${PUBLIC}/a2a/capsules/writer/`,
+  );
   const link = await tunnel.link.inputValue();
   expect(link).toMatch(/^https:\/\/tunnel\.example\.test\/\?t=\S+$/);
 
   // The test stands where the tunnel's edge is: the stand-in's loopback address.
   let edge = '';
-  await expect.poll(() => (edge = /tunnel stand-in: https:\/\/tunnel\.example\.test answers at (http:\/\/127\.0\.0\.1:\d+)/.exec(server!.stderr())?.[1] ?? '')).not.toBe('');
+  await expect
+    .poll(
+      () =>
+        (edge =
+          /tunnel stand-in: https:\/\/tunnel\.example\.test answers at (http:\/\/127\.0\.0\.1:\d+)/.exec(
+            server!.stderr(),
+          )?.[1] ?? ''),
+    )
+    .not.toBe('');
   const viaEdge = (url: string) => url.replace(PUBLIC, edge);
 
-  expect((await fetch(`${edge}/a2a/capsules/writer/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401); // no link, no cookie
+  expect((await fetch(`${edge}/a2a/capsules/writer/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+    401,
+  ); // no link, no cookie
   const exchanged = await fetch(viaEdge(link), { redirect: 'manual' });
   expect(exchanged.status).toBe(303);
   const cookie = exchanged.headers.get('set-cookie')!.split(';')[0];
   expect(cookie).toMatch(/^__Host-capsule_tunnel=/);
   const headers = { cookie, authorization: `Bearer ${token}` };
-  const agentCard = (await (await fetch(`${edge}/a2a/capsules/writer/.well-known/agent-card.json`, { headers })).json()) as { supportedInterfaces: { url: string }[] };
+  const agentCard = (await (
+    await fetch(`${edge}/a2a/capsules/writer/.well-known/agent-card.json`, { headers })
+  ).json()) as { supportedInterfaces: { url: string }[] };
   expect(agentCard.supportedInterfaces[0].url).toBe(`${PUBLIC}/a2a/capsules/writer/`);
-  const answer = (await (await send(`${edge}/a2a/capsules/writer/`, headers)).json()) as { result: { task: { status: { state: string } } } };
+  const answer = (await (await send(`${edge}/a2a/capsules/writer/`, headers)).json()) as {
+    result: { task: { status: { state: string } } };
+  };
   expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');
 
   const calls = tunnel.calls(PUBLIC);
-  await expect(calls.getByRole('row').filter({ hasText: 'POST /a2a/capsules/writer/' })).toContainText('let through (200');
+  await expect(calls.getByRole('row').filter({ hasText: 'POST /a2a/capsules/writer/' })).toContainText(
+    'let through (200',
+  );
   await expect(calls.getByRole('row').filter({ hasText: 'link exchanged for a cookie' })).toHaveCount(1);
   await expect(calls.getByRole('row').filter({ hasText: 'refused: no link or cookie' })).toHaveCount(1);
   await expect(card).toContainText('2 calls let through, 1 refused');

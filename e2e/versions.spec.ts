@@ -24,7 +24,14 @@ async function call(url: string, token: string, method: string, params: unknown)
   return res.json();
 }
 
-const tides = (returnImmediately = false) => ({ message: { messageId: `e2e-${Date.now()}-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'Write about tides' }] }, configuration: { returnImmediately } });
+const tides = (returnImmediately = false) => ({
+  message: {
+    messageId: `e2e-${Date.now()}-${Math.random()}`,
+    role: 'ROLE_USER',
+    parts: [{ text: 'Write about tides' }],
+  },
+  configuration: { returnImmediately },
+});
 
 async function ask(url: string, token: string): Promise<string> {
   const body = await call(url, token, 'SendMessage', tides());
@@ -32,7 +39,10 @@ async function ask(url: string, token: string): Promise<string> {
   return JSON.stringify(body.result.task);
 }
 
-test('edit an exposed capsule, publish behind its tests, roll back; history and diff show each step', async ({ page, studio }) => {
+test('edit an exposed capsule, publish behind its tests, roll back; history and diff show each step', async ({
+  page,
+  studio,
+}) => {
   test.setTimeout(180_000);
   mkdirSync(join(studio.workspace, 'tests'), { recursive: true });
   writeFileSync(join(studio.workspace, 'tests', 'writer-flow.yaml'), FLOW_TEST);
@@ -44,7 +54,10 @@ test('edit an exposed capsule, publish behind its tests, roll back; history and 
   await app.canvas.select('writer');
   await page.getByText('Expose to outside callers').click();
   await page.getByRole('switch', { name: 'Expose writer through the gateway' }).click();
-  const token = await page.getByRole('region', { name: 'New token' }).getByRole('textbox', { name: 'Token' }).inputValue();
+  const token = await page
+    .getByRole('region', { name: 'New token' })
+    .getByRole('textbox', { name: 'Token' })
+    .inputValue();
   const url = await page.getByRole('textbox', { name: 'Gateway URL' }).inputValue();
   await page.getByRole('button', { name: 'Hide the token' }).click();
 
@@ -65,7 +78,9 @@ test('edit an exposed capsule, publish behind its tests, roll back; history and 
   await app.manifest.saveNow();
   await app.canvas.capsule('writer').getByRole('button', { name: 'Launch writer' }).click();
   await expect(app.stateOf('writer')).toHaveText('Idle', { timeout: 20_000 });
-  await expect(page.getByRole('status', { name: 'Version callers get' })).toContainText(`Callers get version ${v1}. The draft changes: writer changed`);
+  await expect(page.getByRole('status', { name: 'Version callers get' })).toContainText(
+    `Callers get version ${v1}. The draft changes: writer changed`,
+  );
   expect(await ask(url, token)).toContain(OLD);
 
   // Delete the edge coordinator → writer: the test fails, the publish is refused.
@@ -93,11 +108,22 @@ test('edit an exposed capsule, publish behind its tests, roll back; history and 
   expect(await ask(url, token)).toContain(NEW);
 
   // The history shows each step; the edge's step names the permission it grants.
-  for (const message of ['Edit writer', 'Disconnect coordinator → writer', 'Connect coordinator → writer', `Publish ${v1}`, `Publish ${v2}`]) await expect(history.step(message)).toBeVisible();
+  for (const message of [
+    'Edit writer',
+    'Disconnect coordinator → writer',
+    'Connect coordinator → writer',
+    `Publish ${v1}`,
+    `Publish ${v2}`,
+  ])
+    await expect(history.step(message)).toBeVisible();
   const connect = history.step('Connect coordinator → writer');
   await connect.getByRole('button', { name: /^Changes in / }).click();
-  await expect(history.diff.getByRole('list', { name: 'Permissions changed' })).toContainText(/coordinator may now call writer at localhost:\d+/);
-  await expect(history.diff.getByRole('list', { name: 'Permissions changed' })).toContainText('writer now accepts peer tasks');
+  await expect(history.diff.getByRole('list', { name: 'Permissions changed' })).toContainText(
+    /coordinator may now call writer at localhost:\d+/,
+  );
+  await expect(history.diff.getByRole('list', { name: 'Permissions changed' })).toContainText(
+    'writer now accepts peer tasks',
+  );
   await expect(history.diff.getByRole('table', { name: 'writer manifest side by side' })).toBeVisible();
   await app.screenshot('history-diff');
 
@@ -105,17 +131,31 @@ test('edit an exposed capsule, publish behind its tests, roll back; history and 
   // started on the newer version just before is still answered, by that version.
   const started = await call(url, token, 'SendMessage', tides(true));
   expect(started.result?.task?.id, JSON.stringify(started)).toMatch(/^tsk_/);
-  await history.steps.getByRole('listitem', { name: new RegExp(`^Step ${v1}:`) }).getByRole('button', { name: `Publish ${v1}` }).click();
+  await history.steps
+    .getByRole('listitem', { name: new RegExp(`^Step ${v1}:`) })
+    .getByRole('button', { name: `Publish ${v1}` })
+    .click();
   await expect(history.outcome).toContainText(`Published ${v1}`, { timeout: 60_000 });
   await expect(history.published).toContainText(`Callers get ${v1}`);
   expect(await ask(url, token)).toContain(OLD);
-  await expect.poll(async () => (await call(url, token, 'GetTask', { id: started.result.task.id })).result?.status?.state, { timeout: 20_000 }).toBe('TASK_STATE_COMPLETED');
-  expect(JSON.stringify((await call(url, token, 'GetTask', { id: started.result.task.id })).result.artifacts)).toContain(NEW);
+  await expect
+    .poll(async () => (await call(url, token, 'GetTask', { id: started.result.task.id })).result?.status?.state, {
+      timeout: 20_000,
+    })
+    .toBe('TASK_STATE_COMPLETED');
+  expect(
+    JSON.stringify((await call(url, token, 'GetTask', { id: started.result.task.id })).result.artifacts),
+  ).toContain(NEW);
 
   // Restore the first version: the draft on disk is v1's again, as a new step on top of the others.
   await history.outcome.getByRole('button', { name: 'OK' }).click();
-  await history.steps.getByRole('listitem', { name: new RegExp(`^Step ${v1}:`) }).getByRole('button', { name: `Restore ${v1}` }).click();
-  await expect(history.steps.getByRole('listitem').first()).toHaveAccessibleName(new RegExp(`^Step [0-9a-f]{7}: Restore version ${v1}`));
+  await history.steps
+    .getByRole('listitem', { name: new RegExp(`^Step ${v1}:`) })
+    .getByRole('button', { name: `Restore ${v1}` })
+    .click();
+  await expect(history.steps.getByRole('listitem').first()).toHaveAccessibleName(
+    new RegExp(`^Step [0-9a-f]{7}: Restore version ${v1}`),
+  );
   expect(readFileSync(join(studio.workspace, 'capsules', 'writer.yaml'), 'utf8')).toContain(OLD);
   await expect(history.step(`Publish ${v2}`)).toBeVisible();
 });

@@ -11,7 +11,10 @@ test('the web shell opens a workspace by typed path, with no folder picker', asy
   const dialog = page.getByRole('dialog', { name: 'Open or create a workspace' });
   await expect(dialog.getByRole('textbox', { name: 'Workspace folder' })).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Open workspace' })).toBeVisible();
-  expect(await studio.core.invoke('studio.capabilities', {})).toMatchObject({ pickFolder: false, secrets: { kind: 'file' } });
+  expect(await studio.core.invoke('studio.capabilities', {})).toMatchObject({
+    pickFolder: false,
+    secrets: { kind: 'file' },
+  });
   await expect(dialog.getByRole('button', { name: 'Choose a folder to open…' })).toHaveCount(0);
   await expect(dialog.getByRole('button', { name: 'New workspace in a folder…' })).toHaveCount(0);
 });

@@ -16,7 +16,11 @@ async function openYaml(app: StudioPage, capsule = 'writer'): Promise<void> {
 /** The 1-based line number of the line that holds a diagnostic mark. */
 const lineOf = (mark: Element) => {
   const line = mark.closest('.cm-line');
-  return line ? Array.from(line.parentElement!.children).filter((c) => c.classList.contains('cm-line')).indexOf(line) + 1 : -1;
+  return line
+    ? Array.from(line.parentElement!.children)
+        .filter((c) => c.classList.contains('cm-line'))
+        .indexOf(line) + 1
+    : -1;
 };
 
 test('typing a bad value shows the diagnostic at its line and column', async ({ page, studio }) => {
@@ -106,7 +110,10 @@ test('Ctrl+F opens the search inside the editor', async ({ page, studio }) => {
   await expect(find).toHaveCount(0);
 });
 
-test("Ctrl+Z in the editor undoes the editor's edit only, and the Studio's undo works outside it", async ({ page, studio }) => {
+test("Ctrl+Z in the editor undoes the editor's edit only, and the Studio's undo works outside it", async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   await page.goto('/');
   await expect(app.canvas.capsule('coordinator')).toBeVisible();
@@ -142,7 +149,10 @@ test("Ctrl+Z in the editor undoes the editor's edit only, and the Studio's undo 
   await expect.poll(async () => (await studio.core.invoke('formation.get', {})).edges.length).toBe(2);
 });
 
-test('one undo history for the form and the editor: each Ctrl+Z takes back the latest edit, whichever editor made it', async ({ page, studio }) => {
+test('one undo history for the form and the editor: each Ctrl+Z takes back the latest edit, whichever editor made it', async ({
+  page,
+  studio,
+}) => {
   void studio;
   const app = new StudioPage(page);
   const m = app.manifest;
@@ -177,11 +187,15 @@ test('one undo history for the form and the editor: each Ctrl+Z takes back the l
   await expect(m.redo).toBeDisabled();
 });
 
-test('a comment and a ${VAR} survive a form edit round trip, and the core judges the reference', async ({ page, studio }) => {
+test('a comment and a ${VAR} survive a form edit round trip, and the core judges the reference', async ({
+  page,
+  studio,
+}) => {
   const app = new StudioPage(page);
   await openYaml(app);
   const original = await app.manifest.yamlText();
-  const added = 'artifacts:\n  - name: murmur/driver-anthropic\n    gateway:\n      api_key: "${WRITER_KEY}"  # the key stays a reference\n';
+  const added =
+    'artifacts:\n  - name: murmur/driver-anthropic\n    gateway:\n      api_key: "${WRITER_KEY}"  # the key stays a reference\n';
   const typed = `${original.trimEnd()}\n\n${added}`;
   await app.manifest.setYaml(typed);
   // The editor leaves ${VAR} values to the core (only it knows the environment).

@@ -24,7 +24,10 @@ async function main() {
   }
   const sqlite = await steps.ensureSqlite();
   if (sqlite.ok) console.log(`better-sqlite3 for Electron: ${path.relative(root, sqlite.file)}`);
-  else console.log(`better-sqlite3 for Electron is not available (${sqlite.reason}): the desktop Studio reads traces from the files, slower.`);
+  else
+    console.log(
+      `better-sqlite3 for Electron is not available (${sqlite.reason}): the desktop Studio reads traces from the files, slower.`,
+    );
 }
 
 void main();

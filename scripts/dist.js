@@ -10,14 +10,17 @@ const { desktopSteps } = require('./desktop/setup.ts');
 
 const root = path.resolve(__dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
-const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' }).status ?? 1;
+const run = (cmd, args) =>
+  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' }).status ?? 1;
 
 async function main() {
   const built = run(bin('electron-vite'), ['build']);
   if (built !== 0) process.exit(built);
   const sqlite = await desktopSteps(root, process.env, { retry: true }).ensureSqlite();
   if (!sqlite.ok) {
-    console.error(`better-sqlite3 for Electron is not available (${sqlite.reason}); an installer without it would read traces from the files only.`);
+    console.error(
+      `better-sqlite3 for Electron is not available (${sqlite.reason}); an installer without it would read traces from the files only.`,
+    );
     process.exit(1);
   }
   process.exit(run(bin('electron-builder'), process.argv.slice(2)));

@@ -16,7 +16,13 @@ const directives = (csp: string) => csp.split(';').map((d) => d.trim());
 describe('the renderer CSP under the dev server', () => {
   it('admits the refresh preamble by its hash, governs every script, and changes nothing else', async () => {
     const renderer = (config as { renderer: UserConfig }).renderer;
-    const server = await createServer({ ...renderer, configFile: false, root: resolve(ROOT, 'src-renderer'), logLevel: 'silent', server: { middlewareMode: true, hmr: { port: 0 } } });
+    const server = await createServer({
+      ...renderer,
+      configFile: false,
+      root: resolve(ROOT, 'src-renderer'),
+      logLevel: 'silent',
+      server: { middlewareMode: true, hmr: { port: 0 } },
+    });
     try {
       const source = readFileSync(resolve(ROOT, 'src-renderer', 'index.html'), 'utf8');
       const html = await server.transformIndexHtml('/index.html', source);
@@ -24,11 +30,13 @@ describe('the renderer CSP under the dev server', () => {
       expect(preamble).toBeDefined();
       const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)![1];
       const scriptSrc = directives(csp).find((d) => d.startsWith('script-src'))!;
-      expect(scriptSrc.split(' ')).toEqual(["script-src", "'self'", sha256(preamble!)]);
+      expect(scriptSrc.split(' ')).toEqual(['script-src', "'self'", sha256(preamble!)]);
       // A meta CSP governs only what follows it: it must come before the first script.
       expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<script'));
       const written = /content="([^"]*)"/.exec(source.slice(source.indexOf('Content-Security-Policy')))![1];
-      expect(directives(csp).filter((d) => !d.startsWith('script-src'))).toEqual(directives(written).filter((d) => !d.startsWith('script-src')));
+      expect(directives(csp).filter((d) => !d.startsWith('script-src'))).toEqual(
+        directives(written).filter((d) => !d.startsWith('script-src')),
+      );
       expect(html.match(/Content-Security-Policy/g)).toHaveLength(1);
     } finally {
       await server.close();
@@ -36,7 +44,9 @@ describe('the renderer CSP under the dev server', () => {
   });
 
   it('adds hashes to script-src only, and nothing when there is no inline script', () => {
-    expect(admitInlineScripts("default-src 'self'; script-src 'self'", ['a'])).toBe(`default-src 'self'; script-src 'self' ${sha256('a')}`);
+    expect(admitInlineScripts("default-src 'self'; script-src 'self'", ['a'])).toBe(
+      `default-src 'self'; script-src 'self' ${sha256('a')}`,
+    );
     expect(admitInlineScripts("script-src 'self'", [])).toBe("script-src 'self'");
   });
 });

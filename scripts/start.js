@@ -21,7 +21,11 @@ async function main() {
   const why = buildNeeded(root);
   if (why) {
     console.log(`Building the Studio (${why})…`);
-    const build = spawnSync(bin('electron-vite'), ['build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+    const build = spawnSync(bin('electron-vite'), ['build'], {
+      cwd: root,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
 
@@ -30,9 +34,14 @@ async function main() {
   const args = argv.filter((a) => a !== '--no-open');
   const choice = await chooseShell({ args, env: process.env, ...desktopSteps(root), say: (line) => console.log(line) });
   let child;
-  if (choice.shell === 'electron') child = spawnForwarding(choice.binary, [root, ...choice.args], { cwd: root, stdio: 'inherit' });
+  if (choice.shell === 'electron')
+    child = spawnForwarding(choice.binary, [root, ...choice.args], { cwd: root, stdio: 'inherit' });
   else {
-    child = spawnForwarding(process.execPath, [path.join(root, 'bin', 'capsule.js'), 'studio', '--web', ...choice.args], { cwd: root, stdio: ['inherit', 'pipe', 'inherit'] });
+    child = spawnForwarding(
+      process.execPath,
+      [path.join(root, 'bin', 'capsule.js'), 'studio', '--web', ...choice.args],
+      { cwd: root, stdio: ['inherit', 'pipe', 'inherit'] },
+    );
     void announceWebShell({ stdout: child.stdout, open, env: process.env, print: (line) => console.log(line) });
   }
 

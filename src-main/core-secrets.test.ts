@@ -17,7 +17,13 @@ describe('secrets and the contract', () => {
   it('masks an interpolated value the model echoes in replies and events', async () => {
     studio = await createTestStudio({ env: { WRITER_KEY: SECRET } });
     const file = join(studio.workspace, 'capsules', 'writer.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('"Draft: a short, clear paragraph that answers the request."', '"Draft signed with ${WRITER_KEY}."'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        '"Draft: a short, clear paragraph that answers the request."',
+        '"Draft signed with ${WRITER_KEY}."',
+      ),
+    );
     await studio.core.invoke('capsule.launch', { id: 'writer' });
     const updated = studio.next('task.updated', (u) => u.task.status.state === 'TASK_STATE_COMPLETED');
     const task = await studio.core.invoke('task.send', { capsuleId: 'writer', text: `sign it with ${SECRET}` });
@@ -30,7 +36,9 @@ describe('secrets and the contract', () => {
     ];
     for (const r of replies) expect(JSON.stringify(r)).not.toContain(SECRET);
     const events = studio.events.filter((e) => e.event === 'task.updated' || e.event === 'trace.appended');
-    expect(events.some((e) => e.event === 'task.updated' && JSON.stringify(e.payload).includes('Draft signed with ***.'))).toBe(true);
+    expect(
+      events.some((e) => e.event === 'task.updated' && JSON.stringify(e.payload).includes('Draft signed with ***.')),
+    ).toBe(true);
     expect(JSON.stringify(events)).not.toContain(SECRET);
   });
 });

@@ -21,7 +21,10 @@ describe('the core and streamed secrets', () => {
     const file = join(studio.workspace, 'capsules', 'writer.yaml');
     const text = readFileSync(file, 'utf8')
       .replace('description: Drafts short paragraphs.', 'description: "${WRITER_TAGLINE}"')
-      .replace('          - text: "Draft: a short, clear paragraph that answers the request."', '          - text: "Draft."\n            stream: { frames: 6, per_second: 1000 }');
+      .replace(
+        '          - text: "Draft: a short, clear paragraph that answers the request."',
+        '          - text: "Draft."\n            stream: { frames: 6, per_second: 1000 }',
+      );
     writeFileSync(file, text);
     await studio.core.invoke('capsule.launch', { id: 'writer' });
     const ended = studio.next('trace.appended', (t) => t.events.some((e) => e.event_type === 'task_end'), 20_000);
@@ -29,7 +32,9 @@ describe('the core and streamed secrets', () => {
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     await ended;
 
-    const batches = studio.events.filter((e) => e.event === 'trace.appended').flatMap((e) => (e.payload as { events: Array<Record<string, unknown>> }).events);
+    const batches = studio.events
+      .filter((e) => e.event === 'trace.appended')
+      .flatMap((e) => (e.payload as { events: Array<Record<string, unknown>> }).events);
     const frames = batches.filter((e) => e.event_type === 'frame').map((e) => e.text as string);
     expect(frames.join('')).toBe('fragment 1 fragment 2 frag*** fragment 5 fragment 6 ');
     expect(JSON.stringify(studio.events)).not.toContain(SECRET);

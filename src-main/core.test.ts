@@ -11,28 +11,58 @@ afterEach(async () => {
 describe('the core', () => {
   it('validates every input at the boundary and answers envelopes', async () => {
     studio = await createTestStudio();
-    expect(await studio.core.handle('capsule.move', { id: 'writer' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('position') } });
-    expect(await studio.core.handle('capsule.move', { id: 'writer', position: { x: 1, y: 2 }, extra: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await studio.core.handle('remote.add', { url: 'file:///etc/passwd', position: { x: 0, y: 0 } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await studio.core.handle('capsule.add', { kind: 'worker', name: '../escape', position: { x: 0, y: 0 } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await studio.core.handle('process.exit', {})).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
+    expect(await studio.core.handle('capsule.move', { id: 'writer' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringContaining('position') },
+    });
+    expect(
+      await studio.core.handle('capsule.move', { id: 'writer', position: { x: 1, y: 2 }, extra: 1 }),
+    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(
+      await studio.core.handle('remote.add', { url: 'file:///etc/passwd', position: { x: 0, y: 0 } }),
+    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(
+      await studio.core.handle('capsule.add', { kind: 'worker', name: '../escape', position: { x: 0, y: 0 } }),
+    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await studio.core.handle('process.exit', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_command' },
+    });
     expect(await studio.core.handle('toString', {})).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
-    expect(await studio.core.handle('trace.tail', { sessionId: '../../etc' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await studio.core.handle('trace.tail', { sessionId: '../../etc' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     const ses = `ses_${'0'.repeat(32)}`;
     for (const bad of [{ last: 0 }, { last: -5 }, { last: '10' }, { last: 1.5 }, { after: -1 }, { limit: 10_001 }]) {
-      expect(await studio.core.handle('trace.tail', { sessionId: ses, ...bad })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(await studio.core.handle('trace.tail', { sessionId: ses, ...bad })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      });
     }
-    expect(await studio.core.handle('trace.tail', { sessionId: ses, last: 10 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await studio.core.handle('capsule.stop', { id: 'nobody' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await studio.core.handle('trace.tail', { sessionId: ses, last: 10 })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(await studio.core.handle('capsule.stop', { id: 'nobody' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     expect(await studio.core.handle('formation.get', undefined)).toMatchObject({ ok: true });
   });
 
   it('launches the formation on the rehearsal driver and answers a task sent through the door', async () => {
     studio = await createTestStudio();
-    await expect(studio.core.invoke('task.send', { capsuleId: 'writer', text: 'hello' })).rejects.toMatchObject({ code: 'not_running' });
+    await expect(studio.core.invoke('task.send', { capsuleId: 'writer', text: 'hello' })).rejects.toMatchObject({
+      code: 'not_running',
+    });
     const idle = studio.next('capsule.stateChanged', (s) => s.id === 'writer' && s.state === 'idle');
     const launched = await studio.core.invoke('capsule.launch', { id: 'writer' });
-    expect(launched).toMatchObject({ state: 'idle', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), sessionId: expect.stringMatching(/^ses_/) });
+    expect(launched).toMatchObject({
+      state: 'idle',
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      sessionId: expect.stringMatching(/^ses_/),
+    });
     await idle;
 
     const updated = studio.next('task.updated', (u) => u.task.status.state === 'TASK_STATE_COMPLETED');
@@ -49,9 +79,16 @@ describe('the core', () => {
     expect(tail.events.map((e) => e.event_type)).toContain('task_end');
     expect(tail.next).toBe(tail.events.length);
     const lastTwo = await studio.core.invoke('trace.tail', { sessionId: launched.sessionId!, last: 2 });
-    expect(lastTwo).toEqual({ events: tail.events.slice(-2), from: tail.next - 2, next: tail.next, skipped: { bad: 0, deep: 0, foreign: 0, long: 0 } });
+    expect(lastTwo).toEqual({
+      events: tail.events.slice(-2),
+      from: tail.next - 2,
+      next: tail.next,
+      skipped: { bad: 0, deep: 0, foreign: 0, long: 0 },
+    });
     // Live batches carry their line index, so tail + live stream join without gaps or repeats.
-    const live = studio.events.filter((e) => e.event === 'trace.appended').map((e) => e.payload as { sessionId: string; first: number; events: unknown[] });
+    const live = studio.events
+      .filter((e) => e.event === 'trace.appended')
+      .map((e) => e.payload as { sessionId: string; first: number; events: unknown[] });
     const mine = live.filter((b) => b.sessionId === launched.sessionId);
     expect(mine[0].first).toBe(1);
     for (let i = 1; i < mine.length; i++) expect(mine[i].first).toBe(mine[i - 1].first + mine[i - 1].events.length);
@@ -81,7 +118,10 @@ describe('the core', () => {
     }
     const coordinator = f.capsules.find((c) => c.id === 'coordinator')!;
     const tail = await studio.core.invoke('trace.tail', { sessionId: coordinator.sessionId! });
-    const results = tail.events.filter((e) => e.event_type === 'tool_result') as unknown as { ok: boolean; name: string }[];
+    const results = tail.events.filter((e) => e.event_type === 'tool_result') as unknown as {
+      ok: boolean;
+      name: string;
+    }[];
     expect(results.map((r) => [r.name, r.ok])).toEqual([
       ['delegate_task', true],
       ['delegate_task', true],
@@ -98,10 +138,16 @@ describe('the core', () => {
     const port = (blocker.address() as { port: number }).port;
     try {
       const m = await studio.core.invoke('manifest.read', { id: 'writer' });
-      await studio.core.invoke('manifest.write', { id: 'writer', source: m.source.replace(/internal_port: \d+/, `internal_port: ${port}`) });
+      await studio.core.invoke('manifest.write', {
+        id: 'writer',
+        source: m.source.replace(/internal_port: \d+/, `internal_port: ${port}`),
+      });
       const err = await studio.core.invoke('capsule.launch', { id: 'writer' }).catch((e) => e);
       expect(err).toMatchObject({ code: 'port_taken', message: expect.stringContaining(String(port)) });
-      expect((await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')).toMatchObject({ state: 'failed', error: expect.stringContaining(String(port)) });
+      expect((await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer')).toMatchObject({
+        state: 'failed',
+        error: expect.stringContaining(String(port)),
+      });
     } finally {
       blocker.close();
     }

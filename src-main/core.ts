@@ -88,13 +88,19 @@ function parseInput<K extends CommandName>(cmd: K, input: unknown): CommandArgs<
   const parsed = commands[cmd].input.safeParse(input ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new CoreError('invalid_input', `${cmd}: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
+    throw new CoreError(
+      'invalid_input',
+      `${cmd}: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`,
+    );
   }
   return parsed.data as CommandArgs<K>;
 }
 
 const perConnection = (cmd: string) => () => {
-  throw new CoreError('invalid_input', `${cmd} is answered per client connection (a Studio window or web socket); in-process callers receive every event through subscribe.`);
+  throw new CoreError(
+    'invalid_input',
+    `${cmd} is answered per client connection (a Studio window or web socket); in-process callers receive every event through subscribe.`,
+  );
 };
 
 export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core {
@@ -124,7 +130,11 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const secrets = ports.secrets ?? createSecretStore({ file: join(config.userDataDir, 'secrets.json') });
   // OTEL_* for launched sessions come from the Studio's settings unless its own environment decides.
   const telemetry = createTelemetrySettings(config.userDataDir, secrets, processEnv);
-  const cfg: StudioConfig = { ...config, env: telemetry.env(launchEnv(processEnv, secrets)), recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records') };
+  const cfg: StudioConfig = {
+    ...config,
+    env: telemetry.env(launchEnv(processEnv, secrets)),
+    recordsRoot: config.recordsRoot ?? join(config.userDataDir, 'records'),
+  };
   // Breakpoints follow every session from its start; they read the workspace through ctx, made below.
   const breakpoints = createBreakpoints(() => ctx, emit);
   const sessions = createCapsuleSessions({
@@ -138,7 +148,12 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   });
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
   // Outside callers get an exposed capsule's published version, served apart from the draft the Studio edits.
-  const serving = createPublishedServing({ dataDir: join(cfg.userDataDir, 'published'), startSession: ports.startSession ?? launchSession, env: cfg.env, recordsRoot: cfg.recordsRoot });
+  const serving = createPublishedServing({
+    dataDir: join(cfg.userDataDir, 'published'),
+    startSession: ports.startSession ?? launchSession,
+    env: cfg.env,
+    recordsRoot: cfg.recordsRoot,
+  });
   const expose = createExposeService(ctx, {
     served: (id, draft) => {
       const dir = ctx.current()?.dir;
@@ -166,7 +181,12 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     ...runHandlers(ctx),
     ...studioHandlers(ctx, secrets, processEnv),
     // Masked out of kept conversations: every value a manifest's ${NAME} may get, from the store or the environment.
-    ...keepHandlers(ctx, { secretValues: () => secrets.view(processEnv).secrets.flatMap((e) => [secrets.value(e.name), processEnv[e.name]].filter((v): v is string => !!v)) }),
+    ...keepHandlers(ctx, {
+      secretValues: () =>
+        secrets
+          .view(processEnv)
+          .secrets.flatMap((e) => [secrets.value(e.name), processEnv[e.name]].filter((v): v is string => !!v)),
+    }),
     ...expose.handlers,
     ...tunnels.handlers,
     ...deployHandlers(ctx, expose.exposedCapsules),
@@ -194,7 +214,9 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   const handleHere = async (cmd: unknown, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> => {
     try {
       if (!isCommandName(cmd)) throw new CoreError('unknown_command', `Unknown command ${String(cmd).slice(0, 80)}`);
-      const value = await (handlers[cmd] as (args: unknown, call: CommandCall) => unknown)(parseInput(cmd, input), { signal });
+      const value = await (handlers[cmd] as (args: unknown, call: CommandCall) => unknown)(parseInput(cmd, input), {
+        signal,
+      });
       return { ok: true, value: value ?? null };
     } catch (err) {
       return { ok: false, error: toErrorInfo(err) };
@@ -239,7 +261,10 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
           if (followed.delete(sessionId) && runtimes.owns(sessionId)) runtimes.unfollow(sessionId);
         } else if (!followed.has(sessionId)) {
           if (followed.size >= MAX_FOLLOWED_SESSIONS) {
-            throw new CoreError('limit_reached', `This client follows ${MAX_FOLLOWED_SESSIONS} sessions already, the most one client may; unfollow one (trace.unfollow) before following ${sessionId}.`);
+            throw new CoreError(
+              'limit_reached',
+              `This client follows ${MAX_FOLLOWED_SESSIONS} sessions already, the most one client may; unfollow one (trace.unfollow) before following ${sessionId}.`,
+            );
           }
           followed.add(sessionId);
           if (runtimes.owns(sessionId)) await runtimes.follow(sessionId);

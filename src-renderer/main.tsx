@@ -12,19 +12,22 @@ import { createCoreClient } from './transport';
 applyTheme();
 
 // One client and one event subscription for the window's life, outside React.
-const client = createCoreClient((up) => {
-  const s = useStudio.getState();
-  s.setLinked(up);
-  // (Re)load the whole formation on every (re)connect: events missed while down are superseded;
-  // so are the unfinished tasks' (the console follows tasks by task.updated alone).
-  // A new connection follows nothing: the open live trace follows its session again.
-  if (up) {
-    void s.loadFormation().then(() => s.catchUpTasks());
-    void s.refollowTrace();
-    void s.loadBreakpoints();
-    void s.loadRuntimes();
-  }
-}, (url) => useStudio.getState().setMoved(url));
+const client = createCoreClient(
+  (up) => {
+    const s = useStudio.getState();
+    s.setLinked(up);
+    // (Re)load the whole formation on every (re)connect: events missed while down are superseded;
+    // so are the unfinished tasks' (the console follows tasks by task.updated alone).
+    // A new connection follows nothing: the open live trace follows its session again.
+    if (up) {
+      void s.loadFormation().then(() => s.catchUpTasks());
+      void s.refollowTrace();
+      void s.loadBreakpoints();
+      void s.loadRuntimes();
+    }
+  },
+  (url) => useStudio.getState().setMoved(url),
+);
 setCoreClient(client);
 // Esc cancels a long command (a test run, a publish, a fork) before a dialog hears it.
 installEscToCancel(window);

@@ -23,18 +23,32 @@ async function main() {
     inference: { model: 'rehearsal', driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal: { delay_ms: 0 } },
     lifecycle: { task_acceptance: 'queue', after_task: 'sleep', queue_depth: 1024 },
   });
-  const session = await startSession({ manifestPath: join(home, 'm.yaml'), manifest, env: { ...process.env, CAPSULE_HOME: home }, port: 0 });
+  const session = await startSession({
+    manifestPath: join(home, 'm.yaml'),
+    manifest,
+    env: { ...process.env, CAPSULE_HOME: home },
+    port: 0,
+  });
   const send = async (i: number) => {
-    const task = await session.acceptMessage({ message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text: 'hello' }] }, method: 'SendMessage' }).settled;
+    const task = await session.acceptMessage({
+      message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text: 'hello' }] },
+      method: 'SendMessage',
+    }).settled;
     if (task.status.state !== 'TASK_STATE_COMPLETED') throw new Error(task.status.state);
   };
   const run = async (count: number) => {
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (next < count) await send(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < count) await send(next++);
+      }),
+    );
   };
-  const elsewhere: SessionBreakpoints = { turn: false, edges: [{ names: ['someone-else'], urls: ['http://127.0.0.1:1'] }], timeoutMs: 600_000 };
+  const elsewhere: SessionBreakpoints = {
+    turn: false,
+    edges: [{ names: ['someone-else'], urls: ['http://127.0.0.1:1'] }],
+    timeoutMs: 600_000,
+  };
   const cpuPerTask = async (bp: SessionBreakpoints | undefined) => {
     session.setBreakpoints(bp);
     const c0 = process.cpuUsage();
@@ -50,7 +64,13 @@ async function main() {
     set.push(await cpuPerTask(elsewhere));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
-  const result = { n: N, rounds: 3, cpu_us_per_task_none: Math.round(median(none) * 10) / 10, cpu_us_per_task_set_elsewhere: Math.round(median(set) * 10) / 10, ratio: Math.round((median(set) / median(none)) * 1000) / 1000 };
+  const result = {
+    n: N,
+    rounds: 3,
+    cpu_us_per_task_none: Math.round(median(none) * 10) / 10,
+    cpu_us_per_task_set_elsewhere: Math.round(median(set) * 10) / 10,
+    ratio: Math.round((median(set) / median(none)) * 1000) / 1000,
+  };
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -12,7 +12,13 @@ const { createInterface } = require('node:readline');
 
 const ROOT = resolve(__dirname, '../..');
 // Beside the project, or beside the folder of worktrees a checkout may live in.
-const HARNESS = process.env.A2A_LOAD || [resolve(ROOT, '..', 'shared', 'bench', 'a2a-load.mjs'), resolve(ROOT, '..', '..', 'shared', 'bench', 'a2a-load.mjs')].find((p) => existsSync(p)) || resolve(ROOT, '..', 'shared', 'bench', 'a2a-load.mjs');
+const HARNESS =
+  process.env.A2A_LOAD ||
+  [
+    resolve(ROOT, '..', 'shared', 'bench', 'a2a-load.mjs'),
+    resolve(ROOT, '..', '..', 'shared', 'bench', 'a2a-load.mjs'),
+  ].find((p) => existsSync(p)) ||
+  resolve(ROOT, '..', 'shared', 'bench', 'a2a-load.mjs');
 const haveTaskset = existsSync('/usr/bin/taskset');
 
 const MANIFEST = `name: bench-door
@@ -60,7 +66,23 @@ function stopServer(child) {
 }
 
 function load(label, url, pid, o) {
-  const args = [HARNESS, '--url', url, '--mode', o.mode ?? 'send-blocking', '--concurrency', String(o.concurrency), '--duration', String(o.duration), '--warmup', String(o.warmup), '--server-pid', String(pid), '--label', label];
+  const args = [
+    HARNESS,
+    '--url',
+    url,
+    '--mode',
+    o.mode ?? 'send-blocking',
+    '--concurrency',
+    String(o.concurrency),
+    '--duration',
+    String(o.duration),
+    '--warmup',
+    String(o.warmup),
+    '--server-pid',
+    String(pid),
+    '--label',
+    label,
+  ];
   const [cmd, argv] = pinned(1, process.execPath, args);
   return new Promise((ok, fail) =>
     execFile(cmd, argv, { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
@@ -89,7 +111,8 @@ const ratio = (a, b) => (a && b ? Math.round((a / b) * 100) / 100 : null);
 async function runDoorBench({ smoke }) {
   // The load harness is not part of the project; without it there is nothing to measure with,
   // which is a skip, not a failure.
-  if (!existsSync(HARNESS)) return { skipped: true, summary: `door: skipped, load harness not found at ${HARNESS} (set A2A_LOAD)` };
+  if (!existsSync(HARNESS))
+    return { skipped: true, summary: `door: skipped, load harness not found at ${HARNESS} (set A2A_LOAD)` };
   const o = smoke ? { duration: 1.5, warmup: 0.3, concurrency: 16 } : { duration: 10, warmup: 1, concurrency: 16 };
   const runs = smoke ? 1 : 3;
   const dir = mkdtempSync(join(tmpdir(), 'capsule-bench-door-'));
@@ -103,10 +126,27 @@ async function runDoorBench({ smoke }) {
     const rounds = [];
     for (let i = 0; i < runs; i++) {
       const servers = {
-        floor: () => measure('floor', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), o),
-        durable: () => measure('durable-floor', () => startServer('durable-floor', [join(__dirname, 'durable-floor-server.js')], {}, /^url (\S+)/), o),
+        floor: () =>
+          measure('floor', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), o),
+        durable: () =>
+          measure(
+            'durable-floor',
+            () => startServer('durable-floor', [join(__dirname, 'durable-floor-server.js')], {}, /^url (\S+)/),
+            o,
+          ),
         sdk: () => measure('sdk', () => startServer('sdk', [join(__dirname, 'sdk-server.js')], {}, /^url (\S+)/), o),
-        door: () => measure('door', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), o),
+        door: () =>
+          measure(
+            'door',
+            () =>
+              startServer(
+                'door',
+                [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'],
+                env,
+                /^capsule: url (\S+)/,
+              ),
+            o,
+          ),
       };
       // Every other round runs them in the reverse order, so a load that rises or falls through
       // a round (other work on the machine) does not always favour the same server.
@@ -132,8 +172,22 @@ async function runDoorBench({ smoke }) {
     // Streaming (docs/performance.md): the door's time to first SSE event against the floor's round
     // trip, both with one connection so the figures are latency, not queueing.
     const lat = { ...o, concurrency: 1 };
-    const floorTrip = await measure('floor-latency', () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/), lat);
-    const doorStream = await measure('door-stream', () => startServer('door', [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], env, /^capsule: url (\S+)/), { ...lat, mode: 'stream' });
+    const floorTrip = await measure(
+      'floor-latency',
+      () => startServer('floor', [join(__dirname, 'floor-server.js')], {}, /^url (\S+)/),
+      lat,
+    );
+    const doorStream = await measure(
+      'door-stream',
+      () =>
+        startServer(
+          'door',
+          [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'],
+          env,
+          /^capsule: url (\S+)/,
+        ),
+      { ...lat, mode: 'stream' },
+    );
     const result = {
       bench: 'door',
       mode: smoke ? 'smoke' : 'full',
@@ -166,7 +220,10 @@ async function runDoorBench({ smoke }) {
         sdk_cpu_per_request_vs_floor: ratio(cpu(sdk), cpu(floor)),
         door_throughput_vs_sdk: medianThroughputRatio,
         door_throughput_vs_floor: ratio(door.throughput_rps, floor.throughput_rps),
-        door_stream_ttfe_p50_vs_floor_round_trip_p50: ratio(doorStream.ttfe_ms && doorStream.ttfe_ms.p50, floorTrip.latency_ms && floorTrip.latency_ms.p50),
+        door_stream_ttfe_p50_vs_floor_round_trip_p50: ratio(
+          doorStream.ttfe_ms && doorStream.ttfe_ms.p50,
+          floorTrip.latency_ms && floorTrip.latency_ms.p50,
+        ),
       },
       streaming: {
         floor_round_trip_ms: floorTrip.latency_ms || null,
@@ -179,11 +236,16 @@ async function runDoorBench({ smoke }) {
         door_cpu_per_request_vs_durable_floor: spreadOf(rounds.map((r) => r.durableRatio)),
         door_throughput_vs_sdk: spreadOf(rounds.map((r) => r.throughputRatio)),
       },
-      targets: { door_cpu_per_request_vs_durable_floor: '<= 1.5', door_throughput_vs_sdk: '>= 4', door_stream_ttfe_p50_vs_floor_round_trip_p50: '<= 1.5' },
+      targets: {
+        door_cpu_per_request_vs_durable_floor: '<= 1.5',
+        door_throughput_vs_sdk: '>= 4',
+        door_stream_ttfe_p50_vs_floor_round_trip_p50: '<= 1.5',
+      },
       raw: { floor, durable, sdk, door, floorTrip, doorStream },
     };
     // A figure, not a verdict on the run: the machine is shared, the ratios say how far from the targets.
-    result.meets_targets = result.ratios.door_cpu_per_request_vs_durable_floor <= 1.5 && result.ratios.door_throughput_vs_sdk >= 4;
+    result.meets_targets =
+      result.ratios.door_cpu_per_request_vs_durable_floor <= 1.5 && result.ratios.door_throughput_vs_sdk >= 4;
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -29,13 +29,32 @@ const app = fastify({ logger: false });
 app.post('/', async (req) => {
   const body = req.body || {};
   const message = (body.params && body.params.message) || {};
-  const text = Array.isArray(message.parts) && message.parts[0] && typeof message.parts[0].text === 'string' ? message.parts[0].text : '';
+  const text =
+    Array.isArray(message.parts) && message.parts[0] && typeof message.parts[0].text === 'string'
+      ? message.parts[0].text
+      : '';
   const id = `tsk_${randomBytes(16).toString('hex')}`;
   const contextId = message.contextId || `ctx_${randomBytes(8).toString('hex')}`;
   const base = () => ({ ts: new Date().toISOString(), session_id: sessionId, task_id: id });
-  append({ ...base(), event_type: 'a2a_task_received', context_id: contextId, message_id: message.messageId || '', method: 'SendMessage', text });
+  append({
+    ...base(),
+    event_type: 'a2a_task_received',
+    context_id: contextId,
+    message_id: message.messageId || '',
+    method: 'SendMessage',
+    text,
+  });
   append({ ...base(), event_type: 'task_start', context_id: contextId });
-  append({ ...base(), event_type: 'inference', turn: 1, tokens_in: 12, tokens_out: 3, stop_reason: 'end_turn', text: 'ok', duration_ms: 0 });
+  append({
+    ...base(),
+    event_type: 'inference',
+    turn: 1,
+    tokens_in: 12,
+    tokens_out: 3,
+    stop_reason: 'end_turn',
+    text: 'ok',
+    duration_ms: 0,
+  });
   const task = {
     id,
     contextId,
@@ -43,7 +62,18 @@ app.post('/', async (req) => {
     artifacts: [{ artifactId: 'response', name: 'response', parts: [{ text: 'ok', mediaType: 'text/plain' }] }],
     history: [message],
   };
-  append({ ...base(), event_type: 'task_end', exit_status: 'ok', state: 'TASK_STATE_COMPLETED', turns: 1, tokens_in: 12, tokens_out: 3, duration_ms: 0, answer: 'ok', final: task });
+  append({
+    ...base(),
+    event_type: 'task_end',
+    exit_status: 'ok',
+    state: 'TASK_STATE_COMPLETED',
+    turns: 1,
+    tokens_in: 12,
+    tokens_out: 3,
+    duration_ms: 0,
+    answer: 'ok',
+    final: task,
+  });
   return { jsonrpc: '2.0', id: body.id !== undefined ? body.id : null, result: { task } };
 });
 app.listen({ host: '127.0.0.1', port: 0 }).then(() => {

@@ -10,7 +10,11 @@ const task = {
   status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-01-01T00:00:00.000Z' },
   artifacts: [{ artifactId: 'response', name: 'response', parts: [{ text: 'ok', mediaType: 'text/plain' }] }],
 };
-app.post('/', async (req) => ({ jsonrpc: '2.0', id: req.body && req.body.id !== undefined ? req.body.id : null, result: { task } }));
+app.post('/', async (req) => ({
+  jsonrpc: '2.0',
+  id: req.body && req.body.id !== undefined ? req.body.id : null,
+  result: { task },
+}));
 app.listen({ host: '127.0.0.1', port: 0 }).then(() => {
   process.stdout.write(`url http://127.0.0.1:${app.server.address().port}/\n`);
 });

@@ -20,18 +20,28 @@ async function main() {
     inference: { model: 'rehearsal', driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal: { delay_ms: 0 } },
     lifecycle: { task_acceptance: 'queue', after_task: 'sleep', queue_depth: 1024 },
   });
-  const session = await startSession({ manifestPath: join(home, 'm.yaml'), manifest, env: { ...process.env, CAPSULE_HOME: home }, port: 0 });
+  const session = await startSession({
+    manifestPath: join(home, 'm.yaml'),
+    manifest,
+    env: { ...process.env, CAPSULE_HOME: home },
+    port: 0,
+  });
   const send = async (i: number) => {
-    const accepted = session.acceptMessage({ message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text: 'hello from the a2a load harness' }] }, method: 'SendMessage' });
+    const accepted = session.acceptMessage({
+      message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text: 'hello from the a2a load harness' }] },
+      method: 'SendMessage',
+    });
     const task = await accepted.settled;
     if (task.status.state !== 'TASK_STATE_COMPLETED') throw new Error(task.status.state);
     JSON.stringify({ jsonrpc: '2.0', id: i, result: { task } });
   };
   const run = async (count: number) => {
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (next < count) await send(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < count) await send(next++);
+      }),
+    );
   };
   await run(2000);
   const c0 = process.cpuUsage();
@@ -39,7 +49,9 @@ async function main() {
   await run(N);
   const c = process.cpuUsage(c0);
   const wall = performance.now() - t0;
-  process.stdout.write(`${JSON.stringify({ n: N, cpu_us_per_req: Math.round(((c.user + c.system) / N) * 10) / 10, wall_ms: Math.round(wall) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ n: N, cpu_us_per_req: Math.round(((c.user + c.system) / N) * 10) / 10, wall_ms: Math.round(wall) })}\n`,
+  );
   await session.end('bench over');
   rmSync(home, { recursive: true, force: true });
 }

@@ -29,7 +29,6 @@ const { values } = parseArgs({
   },
 });
 
-
 function start(args, env, pattern) {
   const [cmd, argv] = pinned(0, process.execPath, args);
   const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,12 +44,29 @@ function start(args, env, pattern) {
 }
 
 function load(url, pid, duration) {
-  const args = [HARNESS, '--url', url, '--concurrency', '16', '--duration', String(duration), '--warmup', '1', '--server-pid', String(pid)];
+  const args = [
+    HARNESS,
+    '--url',
+    url,
+    '--concurrency',
+    '16',
+    '--duration',
+    String(duration),
+    '--warmup',
+    '1',
+    '--server-pid',
+    String(pid),
+  ];
   const [cmd, argv] = pinned(1, process.execPath, args);
-  return new Promise((ok, fail) => execFile(cmd, argv, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err && !stdout ? fail(new Error(stderr)) : ok(JSON.parse(stdout.trim().split('\n').pop())))));
+  return new Promise((ok, fail) =>
+    execFile(cmd, argv, { maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
+      err && !stdout ? fail(new Error(stderr)) : ok(JSON.parse(stdout.trim().split('\n').pop())),
+    ),
+  );
 }
 
-const stop = (child) => new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM'))));
+const stop = (child) =>
+  new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM'))));
 
 function report(profileFile, top) {
   const p = JSON.parse(readFileSync(profileFile, 'utf8'));
@@ -58,7 +74,8 @@ function report(profileFile, top) {
   const self = new Map();
   const dt = p.timeDeltas;
   for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (dt[i] ?? 0));
-  const name = (n) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^file:\/\//, '').replace(ROOT + '/', '')}:${n.callFrame.lineNumber + 1}`;
+  const name = (n) =>
+    `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^file:\/\//, '').replace(ROOT + '/', '')}:${n.callFrame.lineNumber + 1}`;
   const parent = new Map();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const selfBy = new Map();
@@ -69,7 +86,13 @@ function report(profileFile, top) {
   const startup = (id) => {
     for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
       const cf = byId.get(cur).callFrame;
-      if (cf.url.includes('run_main_module') || cf.url.includes('esbuild') || cf.functionName === 'wrapSafe' || cf.functionName === 'Module._load') return true;
+      if (
+        cf.url.includes('run_main_module') ||
+        cf.url.includes('esbuild') ||
+        cf.functionName === 'wrapSafe' ||
+        cf.functionName === 'Module._load'
+      )
+        return true;
     }
     return false;
   };
@@ -77,7 +100,12 @@ function report(profileFile, top) {
   for (const [id, t] of self) {
     if (startup(id)) continue;
     total += t;
-    const file = byId.get(id).callFrame.url.replace(/^file:\/\//, '').replace(ROOT + '/', '').replace(/^.*node_modules\//, '') || '(native)';
+    const file =
+      byId
+        .get(id)
+        .callFrame.url.replace(/^file:\/\//, '')
+        .replace(ROOT + '/', '')
+        .replace(/^.*node_modules\//, '') || '(native)';
     byFile.set(file, (byFile.get(file) ?? 0) + t);
     const n = byId.get(id);
     selfBy.set(name(n), (selfBy.get(name(n)) ?? 0) + t);
@@ -91,12 +119,17 @@ function report(profileFile, top) {
   }
   const pct = (t) => ((t / total) * 100).toFixed(1).padStart(5);
   const idle = selfBy.get('(idle) :0') ?? 0;
-  process.stdout.write(`\nprofile: ${(total / 1e6).toFixed(2)} s sampled after the start, idle ${pct(idle)}%\n-- self --\n`);
-  for (const [k, t] of [...selfBy].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(t)}%  ${k}\n`);
+  process.stdout.write(
+    `\nprofile: ${(total / 1e6).toFixed(2)} s sampled after the start, idle ${pct(idle)}%\n-- self --\n`,
+  );
+  for (const [k, t] of [...selfBy].sort((a, b) => b[1] - a[1]).slice(0, top))
+    process.stdout.write(`${pct(t)}%  ${k}\n`);
   process.stdout.write(`-- self by file --\n`);
-  for (const [k, t] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(t)}%  ${k}\n`);
+  for (const [k, t] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, top))
+    process.stdout.write(`${pct(t)}%  ${k}\n`);
   process.stdout.write(`-- inclusive --\n`);
-  for (const [k, t] of [...inclBy].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(t)}%  ${k}\n`);
+  for (const [k, t] of [...inclBy].sort((a, b) => b[1] - a[1]).slice(0, top))
+    process.stdout.write(`${pct(t)}%  ${k}\n`);
 }
 
 (async () => {
@@ -114,10 +147,16 @@ function report(profileFile, top) {
       process.stdout.write(`floor: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps\n`);
     }
     const prof = values.noprof ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
-    const d = await start([...prof, join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'], { CAPSULE_HOME: join(dir, 'home') }, /^capsule: url (\S+)/);
+    const d = await start(
+      [...prof, join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'],
+      { CAPSULE_HOME: join(dir, 'home') },
+      /^capsule: url (\S+)/,
+    );
     const r = await load(d.url, d.child.pid, duration);
     await stop(d.child);
-    process.stdout.write(`door: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps, errors ${r.errors}${values.noprof ? '' : ' (under the profiler)'}\n`);
+    process.stdout.write(
+      `door: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps, errors ${r.errors}${values.noprof ? '' : ' (under the profiler)'}\n`,
+    );
     if (!values.noprof) {
       const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
       if (file) report(join(dir, file), Number(values.top));

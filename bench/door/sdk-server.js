@@ -10,7 +10,16 @@ const executor = {
   async execute(ctx, bus) {
     const { taskId, contextId } = ctx;
     const status = (state) => ({ state, message: undefined, timestamp: new Date().toISOString() });
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [], metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_SUBMITTED),
+        artifacts: [],
+        history: [],
+        metadata: undefined,
+      }),
+    );
     bus.publish(
       AgentEvent.artifactUpdate({
         taskId,
@@ -19,7 +28,9 @@ const executor = {
           artifactId: 'response',
           name: 'response',
           description: '',
-          parts: [{ content: { $case: 'text', value: 'ok' }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+          parts: [
+            { content: { $case: 'text', value: 'ok' }, metadata: undefined, filename: '', mediaType: 'text/plain' },
+          ],
           metadata: undefined,
           extensions: [],
         },
@@ -28,7 +39,14 @@ const executor = {
         metadata: undefined,
       }),
     );
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_COMPLETED),
+        metadata: undefined,
+      }),
+    );
     bus.finished();
   },
   async cancelTask(taskId, bus) {

@@ -20,9 +20,22 @@ function lines(id: string, variant: string): Record<string, unknown>[] {
   const l: Record<string, unknown>[] = [{ event_type: 'session_start', session_id: id, capsule: 'coordinator' }];
   for (let t = 0; t < TASKS; t++) {
     const task = `tsk_${id}_${t}`;
-    l.push({ event_type: 'a2a_task_received', task_id: task, context_id: `c${t}`, text: `Request ${t} ${variant}`.padEnd(300, '.') });
+    l.push({
+      event_type: 'a2a_task_received',
+      task_id: task,
+      context_id: `c${t}`,
+      text: `Request ${t} ${variant}`.padEnd(300, '.'),
+    });
     for (let n = 1; n <= TURNS; n++) {
-      l.push({ event_type: 'inference', task_id: task, turn: n, text: `Turn ${n} of ${t} ${n % 7 === 0 ? variant : ''}`.padEnd(300, '-'), tool_calls: [{ id: `c${n}`, name: 'delegate_task', arguments: { to: 'researcher', text: `facts ${n}` } }], tokens_in: 100 + n, tokens_out: 20 });
+      l.push({
+        event_type: 'inference',
+        task_id: task,
+        turn: n,
+        text: `Turn ${n} of ${t} ${n % 7 === 0 ? variant : ''}`.padEnd(300, '-'),
+        tool_calls: [{ id: `c${n}`, name: 'delegate_task', arguments: { to: 'researcher', text: `facts ${n}` } }],
+        tokens_in: 100 + n,
+        tokens_out: 20,
+      });
     }
     l.push({ event_type: 'task_end', task_id: task, exit_status: 'ok', answer: `Answer ${t} ${variant}` });
   }
@@ -37,7 +50,12 @@ const ms = performance.now() - started;
 const result = {
   smoke,
   input: { tasks: TASKS, turns_per_task: TURNS },
-  compared: { tasks: diff.tasks.length, turns: diff.tasks.reduce((n, t) => n + t.turns.length, 0), truncated: diff.truncated, changed: diff.changed },
+  compared: {
+    tasks: diff.tasks.length,
+    turns: diff.tasks.reduce((n, t) => n + t.turns.length, 0),
+    truncated: diff.truncated,
+    changed: diff.changed,
+  },
   answer_bytes: Buffer.byteLength(JSON.stringify(diff)),
   compare_ms: Math.round(ms * 10) / 10,
 };

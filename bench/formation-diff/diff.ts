@@ -17,7 +17,8 @@ const count = args.includes('--capsules') ? Number(args[args.indexOf('--capsules
 const outArg = args.indexOf('--out');
 const out = resolve(outArg >= 0 ? args[outArg + 1] : join(__dirname, '..', 'results', 'formation-diff.json'));
 
-const wire = (event: EventName, payload: unknown) => Buffer.byteLength(JSON.stringify({ type: 'event', event, payload } satisfies WireMessage));
+const wire = (event: EventName, payload: unknown) =>
+  Buffer.byteLength(JSON.stringify({ type: 'event', event, payload } satisfies WireMessage));
 
 /** A formation of `n` workers built on the example's writer manifest (its size is a typical one's). */
 function bigFormation(dir: string, n: number) {
@@ -28,7 +29,11 @@ function bigFormation(dir: string, n: number) {
     const file = join(dir, 'capsules', `${name}.yaml`);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, template.replace(/^name: .*$/m, `name: ${name}`).replace(/^(\s*internal_port:).*$/m, ''));
-    lines.push(`  - id: ${name}`, `    manifest: capsules/${name}.yaml`, `    position: { x: ${(i % 20) * 280}, y: ${Math.floor(i / 20) * 200} }`);
+    lines.push(
+      `  - id: ${name}`,
+      `    manifest: capsules/${name}.yaml`,
+      `    position: { x: ${(i % 20) * 280}, y: ${Math.floor(i / 20) * 200} }`,
+    );
   }
   writeFileSync(join(dir, 'formation.yaml'), lines.join('\n') + '\nremotes: []\n');
 }
@@ -70,11 +75,24 @@ async function traceBytes() {
     await studio.core.invoke('capsule.launch', { id: 'researcher' });
     let all = 0;
     let followed = 0;
-    const off = studio.core.subscribe((event, payload) => void (event === 'trace.appended' && (all += wire(event, payload))));
-    const client = studio.core.connect((event, payload) => void (event === 'trace.appended' && (followed += wire(event, payload))));
+    const off = studio.core.subscribe(
+      (event, payload) => void (event === 'trace.appended' && (all += wire(event, payload))),
+    );
+    const client = studio.core.connect(
+      (event, payload) => void (event === 'trace.appended' && (followed += wire(event, payload))),
+    );
     await client.handle('trace.follow', { sessionId: writer.sessionId });
-    const ends = ['writer', 'researcher'].map((id) => studio.next('trace.appended', (t: EventMap['trace.appended']) => t.capsuleId === id && t.events.some((e) => e.event_type === 'task_end'), 20_000));
-    await Promise.all([studio.core.invoke('task.send', { capsuleId: 'writer', text: 'Write about the sea' }), studio.core.invoke('task.send', { capsuleId: 'researcher', text: 'Find three sources' })]);
+    const ends = ['writer', 'researcher'].map((id) =>
+      studio.next(
+        'trace.appended',
+        (t: EventMap['trace.appended']) => t.capsuleId === id && t.events.some((e) => e.event_type === 'task_end'),
+        20_000,
+      ),
+    );
+    await Promise.all([
+      studio.core.invoke('task.send', { capsuleId: 'writer', text: 'Write about the sea' }),
+      studio.core.invoke('task.send', { capsuleId: 'researcher', text: 'Find three sources' }),
+    ]);
     await Promise.all(ends);
     off();
     client.close();

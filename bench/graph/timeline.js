@@ -16,7 +16,8 @@ const events = Array.isArray(raw) ? raw : raw.traceEvents;
 
 // The renderer's main thread: the one named CrRendererMain with the most events.
 const names = new Map();
-for (const e of events) if (e.name === 'thread_name' && e.args?.name === 'CrRendererMain') names.set(`${e.pid}:${e.tid}`, 0);
+for (const e of events)
+  if (e.name === 'thread_name' && e.args?.name === 'CrRendererMain') names.set(`${e.pid}:${e.tid}`, 0);
 for (const e of events) {
   const k = `${e.pid}:${e.tid}`;
   if (names.has(k)) names.set(k, names.get(k) + 1);
@@ -25,10 +26,13 @@ const main = [...names.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 
 const byName = new Map();
 const add = (name, us) => byName.set(name, (byName.get(name) ?? 0) + us);
-for (const e of events) if (e.ph === 'X' && typeof e.dur === 'number' && `${e.pid}:${e.tid}` === main) add(e.name, e.dur);
+for (const e of events)
+  if (e.ph === 'X' && typeof e.dur === 'number' && `${e.pid}:${e.tid}` === main) add(e.name, e.dur);
 // Raster and paint on any thread (software raster runs on worker threads).
 const raster = new Map();
-for (const e of events) if (e.ph === 'X' && typeof e.dur === 'number' && /Raster|Paint|Composite|Draw/i.test(e.name)) raster.set(e.name, (raster.get(e.name) ?? 0) + e.dur);
+for (const e of events)
+  if (e.ph === 'X' && typeof e.dur === 'number' && /Raster|Paint|Composite|Draw/i.test(e.name))
+    raster.set(e.name, (raster.get(e.name) ?? 0) + e.dur);
 
 const ms = (us) => (us / 1000).toFixed(1).padStart(9);
 console.log(`main thread ${main} (inclusive ms, nested events overlap):`);

@@ -26,7 +26,16 @@ const out = resolve(outArg >= 0 ? args[outArg + 1] : join(__dirname, '..', 'resu
 function fakeSession(dir: string): { session: Session; end(): void } {
   const id = newSessionId();
   const trace = createTraceWriter(join(dir, id, 'trace.jsonl'), id);
-  trace.append({ event_type: 'session_start', capsule: 'burst', version: '0', url: 'http://127.0.0.1:1', manifest_path: 'murmur.yaml', driver: 'rehearsal', model: 'rehearsal', pid: process.pid });
+  trace.append({
+    event_type: 'session_start',
+    capsule: 'burst',
+    version: '0',
+    url: 'http://127.0.0.1:1',
+    manifest_path: 'murmur.yaml',
+    driver: 'rehearsal',
+    model: 'rehearsal',
+    pid: process.pid,
+  });
   let done: (reason: string) => void = () => {};
   const ended = new Promise<string>((r) => (done = r));
   const session = {
@@ -66,7 +75,15 @@ async function main() {
     const tick = () => {
       const now = performance.now();
       const due = Math.min(total, Math.floor(((now - t0) / 1000) * rate));
-      for (; sent < due; sent++) fake.session.trace.append({ event_type: 'tool_result', task_id: taskId, call_id: `c${sent}`, name: 'burst', ok: true, result: `line ${sent}` });
+      for (; sent < due; sent++)
+        fake.session.trace.append({
+          event_type: 'tool_result',
+          task_id: taskId,
+          call_id: `c${sent}`,
+          name: 'burst',
+          ok: true,
+          result: `line ${sent}`,
+        });
       if (sent >= total) return done();
       const next = performance.now();
       setTimeout(() => (lag.push(performance.now() - next - 1), tick()), 1);
@@ -106,7 +123,11 @@ async function main() {
     batches: batches.length,
     batches_per_s: Math.round((batches.length / sendMs) * 1000),
     batch_size: { min: sizes[0] ?? 0, p50: pct(sizes, 0.5), p95: pct(sizes, 0.95), max: sizes[sizes.length - 1] ?? 0 },
-    event_loop_lag_ms: { p50: Math.round(pct(lags, 0.5) * 10) / 10, p95: Math.round(pct(lags, 0.95) * 10) / 10, max: Math.round((lags[lags.length - 1] ?? 0) * 10) / 10 },
+    event_loop_lag_ms: {
+      p50: Math.round(pct(lags, 0.5) * 10) / 10,
+      p95: Math.round(pct(lags, 0.95) * 10) / 10,
+      max: Math.round((lags[lags.length - 1] ?? 0) * 10) / 10,
+    },
     note: 'core side only (trace writer -> session watcher -> trace.appended); renderer frame time is not measured here',
   };
   mkdirSync(join(out, '..'), { recursive: true });

@@ -13,7 +13,11 @@ const body = (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'GetTask', par
 
 const call = () => {
   counts.sent++;
-  const p = fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' }, body: body(counts.sent) })
+  const p = fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: body(counts.sent),
+  })
     .then(async (res) => {
       const text = await res.text();
       if (text.startsWith('{"jsonrpc":"2.0"')) counts.answered++;

@@ -16,7 +16,9 @@ export interface GatewayCalls {
 }
 
 export function startGatewayLoad(opts: { url: string; token: string; rate: number }) {
-  const child = fork(join(__dirname, 'gateway-caller.js'), [opts.url, opts.token, String(opts.rate)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(join(__dirname, 'gateway-caller.js'), [opts.url, opts.token, String(opts.rate)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   return {
     stop: () =>
       new Promise<GatewayCalls>((resolve) => {

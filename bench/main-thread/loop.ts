@@ -65,20 +65,39 @@ async function main() {
     const pastId = newSessionId();
     mkdirSync(join(records, pastId), { recursive: true });
     const writer = createTraceWriter(join(records, pastId, 'trace.jsonl'), pastId);
-    for (const e of syntheticSessionEvents({ tasks: Math.ceil((pastEvents - 2) / 10), turns: 3, answerWord: 'benchmark' })) writer.append(e);
+    for (const e of syntheticSessionEvents({
+      tasks: Math.ceil((pastEvents - 2) / 10),
+      turns: 3,
+      answerWord: 'benchmark',
+    }))
+      writer.append(e);
     writer.dispose();
     // A recorded run to replay: one session of replayLines lines (ten lines a task).
     const runId = newSessionId();
     mkdirSync(join(records, runId), { recursive: true });
     const runWriter = createTraceWriter(join(records, runId, 'trace.jsonl'), runId);
-    for (const e of syntheticSessionEvents({ tasks: Math.ceil((replayLines - 2) / 10), turns: 3, answerWord: 'replayed' })) runWriter.append(e);
+    for (const e of syntheticSessionEvents({
+      tasks: Math.ceil((replayLines - 2) / 10),
+      turns: 3,
+      answerWord: 'replayed',
+    }))
+      runWriter.append(e);
     runWriter.dispose();
 
     const ws = join(home, 'ws');
     mkdirSync(join(ws, 'capsules'), { recursive: true });
-    writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: burst\n    manifest: capsules/burst.yaml\n    position: { x: 0, y: 0 }\nremotes: []\n');
+    writeFileSync(
+      join(ws, 'formation.yaml'),
+      'capsules:\n  - id: burst\n    manifest: capsules/burst.yaml\n    position: { x: 0, y: 0 }\nremotes: []\n',
+    );
     writeFileSync(join(ws, 'capsules', 'burst.yaml'), BURST);
-    const core = createCore({ userDataDir: join(home, 'data'), resourcesDir: join(home, 'data'), recordsRoot: records, workspace: ws, env: { CAPSULE_HOME: home } });
+    const core = createCore({
+      userDataDir: join(home, 'data'),
+      resourcesDir: join(home, 'data'),
+      recordsRoot: records,
+      workspace: ws,
+      env: { CAPSULE_HOME: home },
+    });
     let delivered = 0;
     let bytes = 0;
     core.subscribe((event, payload) => {
@@ -120,13 +139,22 @@ async function main() {
         const wait = (cur.wait - lastSched.wait) / 1e6;
         // Busy time beyond what a free 5 ms interval costs counts as delay we caused.
         ownDelays.push(Math.min(delay, Math.max(0, busy - 1)));
-        if (delay > 25) stalls.push({ at: Math.round(lastTick - t0), ms: Math.round(delay), busyMs: Math.round(busy), waitMs: Math.round(wait) });
+        if (delay > 25)
+          stalls.push({
+            at: Math.round(lastTick - t0),
+            ms: Math.round(delay),
+            busyMs: Math.round(busy),
+            waitMs: Math.round(wait),
+          });
       }
       lastTick = now;
       lastSched = cur;
     }, 5);
     const syncIo = watchSyncIo();
-    const gateway = gatewayRate > 0 ? startGatewayLoad({ url: exposed.exposure.url, token: exposed.token, rate: gatewayRate }) : undefined;
+    const gateway =
+      gatewayRate > 0
+        ? startGatewayLoad({ url: exposed.exposure.url, token: exposed.token, rate: gatewayRate })
+        : undefined;
     const t0 = performance.now();
     const task = core.invoke('task.send', { capsuleId: 'burst', text: 'go' });
     const phases: Record<string, number> = {};
@@ -203,7 +231,13 @@ async function main() {
       seconds,
       pastEvents,
       taskState: done.status.state,
-      eventLoopDelayMs: { p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), max: ms(h.max), mean: ms(h.mean) },
+      eventLoopDelayMs: {
+        p50: ms(h.percentile(50)),
+        p90: ms(h.percentile(90)),
+        p99: ms(h.percentile(99)),
+        max: ms(h.max),
+        mean: ms(h.mean),
+      },
       // The delay the core's own work caused (the thread on a core), per 5 ms interval.
       ownWorkDelayMs: percentiles(ownDelays),
       loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),

@@ -37,10 +37,15 @@ export interface SyncCall {
 /** The bytes a call moved, where it says (a read's count, a written string or buffer, a file read whole). */
 function bytesOf(fn: string, args: unknown[], result: unknown): number | null {
   if ((fn === 'readSync' || fn === 'writeSync') && typeof result === 'number') return result;
-  if (fn === 'readFileSync') return typeof result === 'string' ? Buffer.byteLength(result) : ((result as Buffer | undefined)?.byteLength ?? null);
+  if (fn === 'readFileSync')
+    return typeof result === 'string'
+      ? Buffer.byteLength(result)
+      : ((result as Buffer | undefined)?.byteLength ?? null);
   if (fn === 'writeFileSync' || fn === 'appendFileSync') {
     const data = args[1];
-    return typeof data === 'string' ? Buffer.byteLength(data) : ((data as ArrayBufferView | undefined)?.byteLength ?? null);
+    return typeof data === 'string'
+      ? Buffer.byteLength(data)
+      : ((data as ArrayBufferView | undefined)?.byteLength ?? null);
   }
   return null;
 }
@@ -97,7 +102,9 @@ export function watchSyncIo(keep = 10) {
         longest,
         largestBytes: largestBytes ?? null,
         callsOver1ms: over1ms,
-        byFunction: Object.fromEntries(Object.entries(counts).map(([fn, c]) => [fn, { calls: c.calls, ms: round(c.ms) }])),
+        byFunction: Object.fromEntries(
+          Object.entries(counts).map(([fn, c]) => [fn, { calls: c.calls, ms: round(c.ms) }]),
+        ),
       };
     },
   };

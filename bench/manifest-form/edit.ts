@@ -14,14 +14,33 @@ import { readScript } from '../../src-renderer/features/manifest/form/rehearsalS
 
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
-const out = resolve(args.includes('--out') ? args[args.indexOf('--out') + 1] : join(__dirname, '..', 'results', 'manifest-form.json'));
+const out = resolve(
+  args.includes('--out') ? args[args.indexOf('--out') + 1] : join(__dirname, '..', 'results', 'manifest-form.json'),
+);
 const sizes = smoke ? [10, 200] : [10, 200, 1000];
 const rounds = smoke ? 5 : 30;
 
 function manifest(replies: number): string {
-  const lines = ['# bench', 'name: bench', 'version: "0.1.0"', 'inference:', '  model: rehearsal # offline', '  driver:', '    artifact: capsule/driver-rehearsal', '  rehearsal:', '    replies:'];
+  const lines = [
+    '# bench',
+    'name: bench',
+    'version: "0.1.0"',
+    'inference:',
+    '  model: rehearsal # offline',
+    '  driver:',
+    '    artifact: capsule/driver-rehearsal',
+    '  rehearsal:',
+    '    replies:',
+  ];
   for (let i = 0; i < replies; i++) {
-    lines.push(`      # reply ${i}`, `      - when: "task ${i}"`, '        turns:', '          - tool_calls:', '              - { name: delegate_task, arguments: { to: worker, text: "{{task}}" } }', `          - text: "Answer ${i}: {{tool_results}}"`);
+    lines.push(
+      `      # reply ${i}`,
+      `      - when: "task ${i}"`,
+      '        turns:',
+      '          - tool_calls:',
+      '              - { name: delegate_task, arguments: { to: worker, text: "{{task}}" } }',
+      `          - text: "Answer ${i}: {{tool_results}}"`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -50,7 +69,13 @@ const results = sizes.map((replies) => {
   }
   const f = median(floor);
   const e = median(edit);
-  return { replies, bytes: text.length, floorMs: Number(f.toFixed(2)), editMs: Number(e.toFixed(2)), ratio: Number((e / f).toFixed(2)) };
+  return {
+    replies,
+    bytes: text.length,
+    floorMs: Number(f.toFixed(2)),
+    editMs: Number(e.toFixed(2)),
+    ratio: Number((e / f).toFixed(2)),
+  };
 });
 
 const summary = `manifest-form: one form edit (write + read back) costs ${results.map((r) => `${r.ratio}x`).join(' / ')} a bare parse + stringify at ${results.map((r) => r.replies).join(' / ')} replies`;

@@ -30,8 +30,25 @@ async function runOnce(url: string, exporting: boolean) {
     const id = newSessionId();
     const events = [...syntheticSessionEvents({ tasks: Math.ceil(target / 10), turns: 3, answerWord: 'benchmark' })];
     const writer = createTraceWriter(join(dir, 'trace.jsonl'), id);
-    const telemetry = exporting ? createTelemetry({ url, protocol: 'http/protobuf', headers: {}, serviceName: 'bench', maxQueueSize: 2048, scheduledDelayMs: 200 }) : undefined;
-    telemetry?.follow({ id, capsule: 'bench', version: '1', model: 'rehearsal', driver: 'rehearsal', subscribe: (l) => writer.subscribe(l), append: (e) => writer.append(e) });
+    const telemetry = exporting
+      ? createTelemetry({
+          url,
+          protocol: 'http/protobuf',
+          headers: {},
+          serviceName: 'bench',
+          maxQueueSize: 2048,
+          scheduledDelayMs: 200,
+        })
+      : undefined;
+    telemetry?.follow({
+      id,
+      capsule: 'bench',
+      version: '1',
+      model: 'rehearsal',
+      driver: 'rehearsal',
+      subscribe: (l) => writer.subscribe(l),
+      append: (e) => writer.append(e),
+    });
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     for (const e of events) writer.append(e);
@@ -42,7 +59,12 @@ async function runOnce(url: string, exporting: boolean) {
     const stats = telemetry?.stats();
     await telemetry?.shutdown();
     writer.dispose();
-    return { events: events.length, events_per_cpu_s: Math.round(events.length / cpu), events_per_s: Math.round(events.length / wall), ...(stats ? { spans_exported: stats.exported, spans_dropped: stats.dropped } : {}) };
+    return {
+      events: events.length,
+      events_per_cpu_s: Math.round(events.length / cpu),
+      events_per_s: Math.round(events.length / wall),
+      ...(stats ? { spans_exported: stats.exported, spans_dropped: stats.dropped } : {}),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -62,11 +84,19 @@ async function runOnce(url: string, exporting: boolean) {
     exported.push(await runOnce(url, true));
   }
   server.close();
-  const median = <T extends { events_per_cpu_s: number }>(xs: T[]) => [...xs].sort((a, b) => a.events_per_cpu_s - b.events_per_cpu_s)[Math.floor(xs.length / 2)];
+  const median = <T extends { events_per_cpu_s: number }>(xs: T[]) =>
+    [...xs].sort((a, b) => a.events_per_cpu_s - b.events_per_cpu_s)[Math.floor(xs.length / 2)];
   const p = median(plain);
   const x = median(exported);
   const ratio = +(p.events_per_cpu_s / x.events_per_cpu_s).toFixed(2);
-  const result = { smoke, plain: p, exporting: x, cost_ratio: ratio, runs: { plain, exporting: exported }, summary: `otel-export: trace appends cost ${ratio}x with OTLP export on (${x.events_per_cpu_s} vs ${p.events_per_cpu_s} events/cpu-s; ${x.spans_exported} spans exported, ${x.spans_dropped} dropped)` };
+  const result = {
+    smoke,
+    plain: p,
+    exporting: x,
+    cost_ratio: ratio,
+    runs: { plain, exporting: exported },
+    summary: `otel-export: trace appends cost ${ratio}x with OTLP export on (${x.events_per_cpu_s} vs ${p.events_per_cpu_s} events/cpu-s; ${x.spans_exported} spans exported, ${x.spans_dropped} dropped)`,
+  };
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
   process.stdout.write(`${JSON.stringify(result)}\n`);

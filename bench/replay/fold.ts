@@ -16,9 +16,14 @@ const N = smoke ? 2000 : 20_000;
 const T = Date.UTC(2026, 0, 1);
 const ts = (i: number) => new Date(T + i).toISOString();
 
-const capsule = (id: string, url?: string) => ({ id, name: id, role: 'worker', state: 'idle', ...(url ? { url } : {}) }) as CapsuleView;
+const capsule = (id: string, url?: string) =>
+  ({ id, name: id, role: 'worker', state: 'idle', ...(url ? { url } : {}) }) as CapsuleView;
 const f = {
-  capsules: { boss: capsule('boss'), a: capsule('a', 'http://127.0.0.1:4001/'), b: capsule('b', 'http://127.0.0.1:4002/') },
+  capsules: {
+    boss: capsule('boss'),
+    a: capsule('a', 'http://127.0.0.1:4001/'),
+    b: capsule('b', 'http://127.0.0.1:4002/'),
+  },
   remotes: {},
   edgeViews: [
     { id: 'boss->a', source: 'boss', target: 'a', targetKind: 'capsule', address: 'localhost:4001' },
@@ -30,9 +35,20 @@ for (let i = 0; i < N; i++) {
   const k = Math.floor(i / 3);
   const to = k % 2 ? 'a' : 'b';
   const base = { at: T + i, line: i, sessionId: 'ses_boss', capsule: 'boss' };
-  if (i % 3 === 0) steps.push({ ...base, delegations: [{ taskId: `t${Math.floor(k / 10)}`, callId: `c${k}`, to, state: 'running', ts: ts(i) }] });
-  else if (i % 3 === 1) steps.push({ ...base, capsule: to, progress: { taskId: `w${k}`, turn: 1, text: 'x'.repeat(200) } });
-  else steps.push({ ...base, delegations: [{ taskId: `t${Math.floor(k / 10)}`, callId: `c${k}`, to, state: 'answered', text: 'y'.repeat(300), ts: ts(i) }] });
+  if (i % 3 === 0)
+    steps.push({
+      ...base,
+      delegations: [{ taskId: `t${Math.floor(k / 10)}`, callId: `c${k}`, to, state: 'running', ts: ts(i) }],
+    });
+  else if (i % 3 === 1)
+    steps.push({ ...base, capsule: to, progress: { taskId: `w${k}`, turn: 1, text: 'x'.repeat(200) } });
+  else
+    steps.push({
+      ...base,
+      delegations: [
+        { taskId: `t${Math.floor(k / 10)}`, callId: `c${k}`, to, state: 'answered', text: 'y'.repeat(300), ts: ts(i) },
+      ],
+    });
 }
 const run = { steps } as Pick<ReplayRun, 'steps'>;
 const ids = { boss: 'boss', a: 'a', b: 'b' };
@@ -46,8 +62,16 @@ function time(fn: () => void, reps: number): number {
 
 const full = time(() => foldSteps(f, run, ids, EMPTY_FLOW, 0, N), smoke ? 3 : 10);
 const mid = foldSteps(f, run, ids, EMPTY_FLOW, 0, Math.floor(N / 2 / 256) * 256);
-const jumpBack = time(() => foldSteps(f, run, ids, mid, Math.floor(N / 2 / 256) * 256, Math.floor(N / 2 / 256) * 256 + 255), smoke ? 20 : 200);
-const result = { steps: N, fullFoldMs: Number(full.toFixed(2)), checkpointedJumpMs: Number(jumpBack.toFixed(3)), perStepUs: Number(((full / N) * 1000).toFixed(2)) };
+const jumpBack = time(
+  () => foldSteps(f, run, ids, mid, Math.floor(N / 2 / 256) * 256, Math.floor(N / 2 / 256) * 256 + 255),
+  smoke ? 20 : 200,
+);
+const result = {
+  steps: N,
+  fullFoldMs: Number(full.toFixed(2)),
+  checkpointedJumpMs: Number(jumpBack.toFixed(3)),
+  perStepUs: Number(((full / N) * 1000).toFixed(2)),
+};
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
 console.log(JSON.stringify(result));

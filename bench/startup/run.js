@@ -5,9 +5,17 @@ const { join } = require('node:path');
 
 module.exports = ({ smoke, results, root }) =>
   new Promise((ok, fail) =>
-    execFile(process.execPath, [join(__dirname, 'startup.js'), '--out', join(results, 'startup.json'), ...(smoke ? ['--smoke'] : [])], { cwd: root, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) return fail(new Error(`startup failed: ${stderr || err.message}`));
-      const r = JSON.parse(stdout.trim().split('\n').pop());
-      ok({ ...r, summary: `startup: npm start to an interactive canvas p50 ${r.total_ms.p50} ms over ${r.runs} run(s) (address printed at ${r.address_ms_p50} ms; target 3000), first screen ${Math.round(r.first_screen_js_bytes / 1000)} kB of JavaScript (target 500)${r.built_in_run ? '; a build ran' : ''}` });
-    }),
+    execFile(
+      process.execPath,
+      [join(__dirname, 'startup.js'), '--out', join(results, 'startup.json'), ...(smoke ? ['--smoke'] : [])],
+      { cwd: root, maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        if (err) return fail(new Error(`startup failed: ${stderr || err.message}`));
+        const r = JSON.parse(stdout.trim().split('\n').pop());
+        ok({
+          ...r,
+          summary: `startup: npm start to an interactive canvas p50 ${r.total_ms.p50} ms over ${r.runs} run(s) (address printed at ${r.address_ms_p50} ms; target 3000), first screen ${Math.round(r.first_screen_js_bytes / 1000)} kB of JavaScript (target 500)${r.built_in_run ? '; a build ran' : ''}`,
+        });
+      },
+    ),
   );

@@ -19,10 +19,17 @@ const RUNS = values.smoke ? 1 : 5;
 const START_TIMEOUT_MS = 120_000;
 
 function startStudio(home) {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.js'), '--web', '--no-open'], { cwd: ROOT, env: { ...process.env, CAPSULE_HOME: home, BROWSER: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.js'), '--web', '--no-open'], {
+    cwd: ROOT,
+    env: { ...process.env, CAPSULE_HOME: home, BROWSER: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const url = new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`npm start printed no address in ${START_TIMEOUT_MS} ms:\n${out}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`npm start printed no address in ${START_TIMEOUT_MS} ms:\n${out}`)),
+      START_TIMEOUT_MS,
+    );
     child.stdout.on('data', (c) => {
       out += c;
       const m = /^Capsule Studio: (http\S+)\s*$/m.exec(out);
@@ -48,7 +55,13 @@ async function once(browser) {
   const page = await browser.newPage();
   const bodies = [];
   page.on('response', (r) => {
-    if (r.url().endsWith('.js')) bodies.push(r.body().then((b) => b.length, () => 0));
+    if (r.url().endsWith('.js'))
+      bodies.push(
+        r.body().then(
+          (b) => b.length,
+          () => 0,
+        ),
+      );
   });
   const started = performance.now();
   const studio = startStudio(home);
@@ -61,7 +74,13 @@ async function once(browser) {
     const interactive = performance.now();
     await page.waitForLoadState('networkidle');
     const jsBytes = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
-    return { total_ms: Math.round(interactive - started), address_ms: Math.round(printed - started), page_ms: Math.round(interactive - printed), js_bytes: jsBytes, built: /Building the Studio/.test(studio.output()) };
+    return {
+      total_ms: Math.round(interactive - started),
+      address_ms: Math.round(printed - started),
+      page_ms: Math.round(interactive - printed),
+      js_bytes: jsBytes,
+      built: /Building the Studio/.test(studio.output()),
+    };
   } finally {
     await page.close();
     await studio.stop();
@@ -73,7 +92,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 (async () => {
   // The same Chromium the e2e suite drives (Debian's, or CHROMIUM_PATH).
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   const runs = [];
   try {
     for (let i = 0; i < RUNS; i++) runs.push(await once(browser));
@@ -84,13 +106,19 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     bench: 'startup',
     smoke: values.smoke,
     runs: runs.length,
-    total_ms: { p50: median(runs.map((r) => r.total_ms)), min: Math.min(...runs.map((r) => r.total_ms)), max: Math.max(...runs.map((r) => r.total_ms)) },
+    total_ms: {
+      p50: median(runs.map((r) => r.total_ms)),
+      min: Math.min(...runs.map((r) => r.total_ms)),
+      max: Math.max(...runs.map((r) => r.total_ms)),
+    },
     address_ms_p50: median(runs.map((r) => r.address_ms)),
     page_ms_p50: median(runs.map((r) => r.page_ms)),
     first_screen_js_bytes: runs[0].js_bytes,
     built_in_run: runs.some((r) => r.built),
     target: { total_ms: 3000, first_screen_js_bytes: 500_000 },
-    load_average: require('node:os').loadavg().map((l) => Math.round(l * 100) / 100),
+    load_average: require('node:os')
+      .loadavg()
+      .map((l) => Math.round(l * 100) / 100),
     runs_detail: runs,
   };
   if (values.out) writeFileSync(values.out, JSON.stringify(result, null, 2) + '\n');

@@ -14,7 +14,9 @@ import { startSession } from '../../src-main/launch';
 
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
-const out = resolve(args.includes('--out') ? args[args.indexOf('--out') + 1] : join(__dirname, '..', 'results', 'studio-calls.json'));
+const out = resolve(
+  args.includes('--out') ? args[args.indexOf('--out') + 1] : join(__dirname, '..', 'results', 'studio-calls.json'),
+);
 const TASKS = smoke ? 50 : 200;
 const ROUNDS = smoke ? 20 : 200;
 
@@ -38,18 +40,29 @@ async function time(fn: () => unknown): Promise<number> {
     version: '1.0.0',
     inference: { model: 'rehearsal', driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal: { delay_ms: 0 } },
   });
-  const session = await startSession({ manifestPath: join(home, 'murmur.yaml'), manifest, env: { CAPSULE_HOME: home }, port: 0 });
+  const session = await startSession({
+    manifestPath: join(home, 'murmur.yaml'),
+    manifest,
+    env: { CAPSULE_HOME: home },
+    port: 0,
+  });
   try {
     let last = '';
     for (let i = 0; i < TASKS; i++) {
-      const r = await door.sendMessage(session.url, { message: { messageId: `m${i}`, role: 'ROLE_USER', parts: [{ text: `task ${i}` }] } });
+      const r = await door.sendMessage(session.url, {
+        message: { messageId: `m${i}`, role: 'ROLE_USER', parts: [{ text: `task ${i}` }] },
+      });
       last = r.task!.id;
     }
     const listViaDoor = async () => {
       let token = '';
       let n = 0;
       do {
-        const page = await door.listTaskPage(session.url, { pageSize: 100, includeArtifacts: true, ...(token ? { pageToken: token } : {}) });
+        const page = await door.listTaskPage(session.url, {
+          pageSize: 100,
+          includeArtifacts: true,
+          ...(token ? { pageToken: token } : {}),
+        });
         n += page.tasks.length;
         token = page.nextPageToken;
       } while (token && n < TASKS);
@@ -58,12 +71,20 @@ async function time(fn: () => unknown): Promise<number> {
       let token = '';
       let n = 0;
       do {
-        const page = (await callSession(session, 'ListTasks', { pageSize: 100, includeArtifacts: true, ...(token ? { pageToken: token } : {}) })) as { tasks: unknown[]; nextPageToken: string };
+        const page = (await callSession(session, 'ListTasks', {
+          pageSize: 100,
+          includeArtifacts: true,
+          ...(token ? { pageToken: token } : {}),
+        })) as { tasks: unknown[]; nextPageToken: string };
         n += page.tasks.length;
         token = page.nextPageToken;
       } while (token && n < TASKS);
     };
-    const listDirect = () => session.listTasks().slice(-TASKS).map((t) => session.getTask(t.id));
+    const listDirect = () =>
+      session
+        .listTasks()
+        .slice(-TASKS)
+        .map((t) => session.getTask(t.id));
     const getViaDoor = await time(() => door.getTask(session.url, last));
     const getInProcess = await time(() => callSession(session, 'GetTask', { id: last }));
     const getDirect = await time(() => session.getTask(last));
@@ -75,7 +96,14 @@ async function time(fn: () => unknown): Promise<number> {
       smoke,
       tasks: TASKS,
       rounds: ROUNDS,
-      median_us: { get_via_door: getViaDoor, get_in_process: getInProcess, get_direct: getDirect, list_via_door: listDoor, list_in_process: listIn, list_direct: listDir },
+      median_us: {
+        get_via_door: getViaDoor,
+        get_in_process: getInProcess,
+        get_direct: getDirect,
+        list_via_door: listDoor,
+        list_in_process: listIn,
+        list_direct: listDir,
+      },
       ratio: {
         get: +(getViaDoor / Math.max(1, getDirect)).toFixed(1),
         list: +(listDoor / Math.max(1, listDir)).toFixed(1),

@@ -39,14 +39,33 @@ async function settle(): Promise<Mem> {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 function send(url: string, text: string, n: number): Promise<void> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: n, method: 'SendMessage', params: { message: { messageId: `m-${n}`, role: 'ROLE_USER', parts: [{ text }] } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: n,
+    method: 'SendMessage',
+    params: { message: { messageId: `m-${n}`, role: 'ROLE_USER', parts: [{ text }] } },
+  });
   return new Promise((ok, fail) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let raw = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (raw += c));
-      res.on('end', () => (raw.includes('TASK_STATE_COMPLETED') ? ok() : fail(new Error(`not completed: ${raw.slice(0, 200)}`))));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'a2a-version': '1.0',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        let raw = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (raw += c));
+        res.on('end', () =>
+          raw.includes('TASK_STATE_COMPLETED') ? ok() : fail(new Error(`not completed: ${raw.slice(0, 200)}`)),
+        );
+      },
+    );
     req.on('error', fail);
     req.end(body);
   });
@@ -72,7 +91,12 @@ async function measure(label: string, payloadChars: number, warm: number, count:
     inference: { model: 'rehearsal', driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal: { delay_ms: 0 } },
     lifecycle: { task_acceptance: 'queue', after_task: 'sleep', queue_depth: 64 },
   });
-  const session = await startSession({ manifestPath: join(home, 'murmur.yaml'), manifest, env: { CAPSULE_HOME: home }, port: 0 });
+  const session = await startSession({
+    manifestPath: join(home, 'murmur.yaml'),
+    manifest,
+    env: { CAPSULE_HOME: home },
+    port: 0,
+  });
   try {
     const payload = 'p'.repeat(payloadChars);
     const started = Date.now();
@@ -111,7 +135,12 @@ async function measure(label: string, payloadChars: number, warm: number, count:
 
 async function main() {
   // Warm-up fills the whole-kept set by count (small tasks) or by bytes (big ones).
-  const small = await measure('1 KB', 1_000, KEEP_FINISHED.tasks + 100, Number(argOf('--small') ?? (smoke ? 2_000 : 100_000)));
+  const small = await measure(
+    '1 KB',
+    1_000,
+    KEEP_FINISHED.tasks + 100,
+    Number(argOf('--small') ?? (smoke ? 2_000 : 100_000)),
+  );
   const big = await measure('1 MB', 1_000_000, 12, Number(argOf('--big') ?? (smoke ? 20 : 200)));
   const result = {
     bench: 'task-memory',

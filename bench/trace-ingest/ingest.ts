@@ -89,7 +89,14 @@ function runOnce() {
         type_filter_task_end_200: ms(t6, t7),
         type_filter_rare_last_event: ms(t7, t8),
       },
-      checks: { tail_events: tail.events.length, first_screen: firstScreen.events.length, hits: hits.length, task_ends: answers.events.length, rare: rare.events.length, tasks: session.tasks },
+      checks: {
+        tail_events: tail.events.length,
+        first_screen: firstScreen.events.length,
+        hits: hits.length,
+        task_ends: answers.events.length,
+        rare: rare.events.length,
+        tasks: session.tasks,
+      },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -144,50 +151,54 @@ async function runPipelined() {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-const results = Array.from({ length: runs }, () => {
-  const r = runOnce();
-  process.stderr.write(`sequential run: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s\n`);
-  return r;
-});
-const piped: Awaited<ReturnType<typeof runPipelined>>[] = [];
-for (let i = 0; i < runs; i++) {
-  const r = await runPipelined();
-  process.stderr.write(`pipelined run: ${r.events_per_s} events/s wall, index ${r.index_lag_after_append_s} s behind at the end\n`);
-  piped.push(r);
-}
-const pipedWall = median(piped.map((r) => r.events_per_s));
-const wall = median(results.map((r) => r.combined_events_per_s));
-const perCpu = median(results.map((r) => r.combined_events_per_cpu_s));
-const result = {
-  bench: 'trace-ingest',
-  mode: smoke ? 'smoke' : 'full',
-  node: process.version,
-  runs,
-  events: results[0].events,
-  // Medians over the runs (wall figures depend on how loaded the shared machine was).
-  pipelined_events_per_s: pipedWall,
-  pipelined_index_lag_s: median(piped.map((r) => r.index_lag_after_append_s)),
-  combined_events_per_s: wall,
-  combined_events_per_cpu_s: perCpu,
-  best_combined_events_per_s: Math.max(...results.map((r) => r.combined_events_per_s)),
-  index_events_per_s: median(results.map((r) => r.index_events_per_s)),
-  append_events_per_s: median(results.map((r) => r.append_events_per_s)),
-  append_cpu_us_per_event: median(results.map((r) => r.append_cpu_us_per_event)),
-  index_cpu_us_per_event: median(results.map((r) => r.index_cpu_us_per_event)),
-  target_events_per_s: TARGET,
-  meets_target_pipelined: pipedWall >= TARGET,
-  meets_target_sequential: wall >= TARGET,
-  meets_target_cpu: perCpu >= TARGET,
-  // The 1/5/15-minute load average when the runs finished: how shared the 2 cores were.
-  load_average: loadavg().map((l) => +l.toFixed(2)),
-  summary: `trace-ingest: ${pipedWall} events/s appended and indexed (writer + index worker, median of ${runs}; target ${TARGET}); one thread: ${wall} events/s, ${perCpu} events/cpu-s`,
-  per_run: results,
-  per_pipelined_run: piped,
-};
+  const results = Array.from({ length: runs }, () => {
+    const r = runOnce();
+    process.stderr.write(
+      `sequential run: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s\n`,
+    );
+    return r;
+  });
+  const piped: Awaited<ReturnType<typeof runPipelined>>[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = await runPipelined();
+    process.stderr.write(
+      `pipelined run: ${r.events_per_s} events/s wall, index ${r.index_lag_after_append_s} s behind at the end\n`,
+    );
+    piped.push(r);
+  }
+  const pipedWall = median(piped.map((r) => r.events_per_s));
+  const wall = median(results.map((r) => r.combined_events_per_s));
+  const perCpu = median(results.map((r) => r.combined_events_per_cpu_s));
+  const result = {
+    bench: 'trace-ingest',
+    mode: smoke ? 'smoke' : 'full',
+    node: process.version,
+    runs,
+    events: results[0].events,
+    // Medians over the runs (wall figures depend on how loaded the shared machine was).
+    pipelined_events_per_s: pipedWall,
+    pipelined_index_lag_s: median(piped.map((r) => r.index_lag_after_append_s)),
+    combined_events_per_s: wall,
+    combined_events_per_cpu_s: perCpu,
+    best_combined_events_per_s: Math.max(...results.map((r) => r.combined_events_per_s)),
+    index_events_per_s: median(results.map((r) => r.index_events_per_s)),
+    append_events_per_s: median(results.map((r) => r.append_events_per_s)),
+    append_cpu_us_per_event: median(results.map((r) => r.append_cpu_us_per_event)),
+    index_cpu_us_per_event: median(results.map((r) => r.index_cpu_us_per_event)),
+    target_events_per_s: TARGET,
+    meets_target_pipelined: pipedWall >= TARGET,
+    meets_target_sequential: wall >= TARGET,
+    meets_target_cpu: perCpu >= TARGET,
+    // The 1/5/15-minute load average when the runs finished: how shared the 2 cores were.
+    load_average: loadavg().map((l) => +l.toFixed(2)),
+    summary: `trace-ingest: ${pipedWall} events/s appended and indexed (writer + index worker, median of ${runs}; target ${TARGET}); one thread: ${wall} events/s, ${perCpu} events/cpu-s`,
+    per_run: results,
+    per_pipelined_run: piped,
+  };
 
-mkdirSync(join(out, '..'), { recursive: true });
-writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
-process.stdout.write(JSON.stringify(result) + '\n');
+  mkdirSync(join(out, '..'), { recursive: true });
+  writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+  process.stdout.write(JSON.stringify(result) + '\n');
 }
 
 main().catch((err: unknown) => {

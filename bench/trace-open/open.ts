@@ -35,7 +35,11 @@ async function main() {
     mkdirSync(join(home, 'records', id), { recursive: true });
     const writer = createTraceWriter(tracePath, id);
     let n = 0;
-    for (const e of syntheticSessionEvents({ tasks: Math.ceil((target - 2) / 10), turns: 3, answerWord: 'benchmark' })) {
+    for (const e of syntheticSessionEvents({
+      tasks: Math.ceil((target - 2) / 10),
+      turns: 3,
+      answerWord: 'benchmark',
+    })) {
       writer.append(e);
       n++;
     }
@@ -48,7 +52,8 @@ async function main() {
     // reports the whole session.
     let listed = await first.handlers['sessions.list']({});
     while (listed.store.indexing || (listed.sessions[0]?.events ?? 0) < n) {
-      if (performance.now() - t0 > 600_000) throw new Error(`the index reached ${listed.sessions[0]?.events ?? 0} of ${n} events in 10 minutes`);
+      if (performance.now() - t0 > 600_000)
+        throw new Error(`the index reached ${listed.sessions[0]?.events ?? 0} of ${n} events in 10 minutes`);
       await new Promise((r) => setTimeout(r, 50));
       listed = await first.handlers['sessions.list']({});
     }
@@ -64,7 +69,11 @@ async function main() {
     const t3 = performance.now();
     const deep = await svc.handlers['sessions.events']({ sessionId: id, offset: Math.floor(n * 0.9), limit: 500 });
     const t4 = performance.now();
-    const oneTask = await svc.handlers['sessions.events']({ sessionId: id, task: got.tasks[got.tasks.length - 1].id, limit: 500 });
+    const oneTask = await svc.handlers['sessions.events']({
+      sessionId: id,
+      task: got.tasks[got.tasks.length - 1].id,
+      limit: 500,
+    });
     const t5 = performance.now();
     const found = await svc.handlers['sessions.list']({ search: 'benchmark' });
     const t6 = performance.now();

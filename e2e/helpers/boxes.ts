@@ -4,7 +4,8 @@ import type { Locator } from '@playwright/test';
 
 export type Box = { x: number; y: number; width: number; height: number };
 
-export const intersects = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+export const intersects = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The element's box on screen (it must be shown). */
 export async function boxOf(l: Locator): Promise<Box> {

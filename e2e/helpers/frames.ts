@@ -19,7 +19,12 @@ const round = (x: number) => Math.round(x * 10) / 10;
 export function frameStats(deltas: number[]): FrameStats {
   const sorted = [...deltas].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-  return { p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted[sorted.length - 1] ?? 0), frames: sorted.length };
+  return {
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    max: round(sorted[sorted.length - 1] ?? 0),
+    frames: sorted.length,
+  };
 }
 
 /** Starts recording frame times in the page; stop with stopFrames. */

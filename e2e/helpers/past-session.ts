@@ -25,11 +25,23 @@ const ROOT = resolve(__dirname, '../..');
  * Writes and indexes a past session of about `events` lines (a multiple of 10, plus 2) under
  * `home`; `indexed: false` leaves the index to the Studio (a trace it has never seen).
  */
-export function recordPastSession(home: string, events: number, timeoutMs = 120_000, o: { indexed?: boolean } = {}): Promise<PastSession> {
+export function recordPastSession(
+  home: string,
+  events: number,
+  timeoutMs = 120_000,
+  o: { indexed?: boolean } = {},
+): Promise<PastSession> {
   return new Promise((ok, fail) =>
     execFile(
       process.execPath,
-      ['-r', 'tsx/cjs', join(__dirname, 'record-past-session.ts'), home, String(events), ...(o.indexed === false ? ['unindexed'] : [])],
+      [
+        '-r',
+        'tsx/cjs',
+        join(__dirname, 'record-past-session.ts'),
+        home,
+        String(events),
+        ...(o.indexed === false ? ['unindexed'] : []),
+      ],
       { cwd: ROOT, timeout: timeoutMs, maxBuffer: 1 << 20 },
       (err, stdout, stderr) => {
         if (err) return fail(new Error(`recording a past session failed: ${stderr || err.message}`));

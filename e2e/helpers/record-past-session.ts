@@ -20,7 +20,12 @@ async function main(home: string, target: number, index: boolean): Promise<void>
   let n = 0;
   // Ten lines per task (received, start, three turns, two tool calls and results, end) plus the
   // session's start and end.
-  for (const e of syntheticSessionEvents({ capsule: CAPSULE, tasks: Math.max(1, Math.ceil((target - 2) / 10)), turns: 3, answerWord: 'archived' })) {
+  for (const e of syntheticSessionEvents({
+    capsule: CAPSULE,
+    tasks: Math.max(1, Math.ceil((target - 2) / 10)),
+    turns: 3,
+    answerWord: 'archived',
+  })) {
     writer.append(e);
     n++;
   }

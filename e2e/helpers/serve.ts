@@ -25,8 +25,15 @@ export async function startServe(): Promise<ServedRuntime> {
     join(ws, 'far-writer.yaml'),
     'name: far-writer\nversion: "1"\nrole: worker\ninference:\n  transport: embedded\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n  rehearsal:\n    replies:\n      - turns:\n          - text: "Written on the far host."\n',
   );
-  writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: far-writer\n    manifest: far-writer.yaml\n    position: { x: 100, y: 40 }\nremotes: []\n');
-  const serve = spawn(process.execPath, [join(ROOT, 'bin', 'capsule.js'), 'serve', '--workspace', ws, '--studio', '--studio-port', '0'], { env: { ...process.env, CAPSULE_HOME: join(home, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  writeFileSync(
+    join(ws, 'formation.yaml'),
+    'capsules:\n  - id: far-writer\n    manifest: far-writer.yaml\n    position: { x: 100, y: 40 }\nremotes: []\n',
+  );
+  const serve = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'capsule.js'), 'serve', '--workspace', ws, '--studio', '--studio-port', '0'],
+    { env: { ...process.env, CAPSULE_HOME: join(home, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const close = () => {
     if (serve.exitCode === null) serve.kill('SIGKILL');
     rmSync(home, { recursive: true, force: true });
@@ -47,7 +54,12 @@ export async function startServe(): Promise<ServedRuntime> {
     close();
     throw err;
   }
-  return { url: lines.find((l) => l.startsWith('studio: '))!.slice(8), token: lines.find((l) => l.startsWith('studio token: '))!.slice(14), process: serve, close };
+  return {
+    url: lines.find((l) => l.startsWith('studio: '))!.slice(8),
+    token: lines.find((l) => l.startsWith('studio token: '))!.slice(14),
+    process: serve,
+    close,
+  };
 }
 
 /**
@@ -55,5 +67,6 @@ export async function startServe(): Promise<ServedRuntime> {
  * worker's next tests share, and a runtime left attached would stand on their canvas.
  */
 export async function detachAll(core: ContractConnection): Promise<void> {
-  for (const r of await core.invoke('runtimes.list', {})) await core.invoke('runtimes.detach', { id: r.id }).catch(() => undefined);
+  for (const r of await core.invoke('runtimes.list', {}))
+    await core.invoke('runtimes.detach', { id: r.id }).catch(() => undefined);
 }

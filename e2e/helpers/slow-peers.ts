@@ -20,7 +20,10 @@ export async function startSlowPeers(ports: number[], holdMs = 20_000): Promise<
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        const answer = (result: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc?.id ?? null, result }));
+        const answer = (result: unknown) =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', id: rpc?.id ?? null, result }));
         let rpc: { id?: unknown; method?: string; params?: { id?: string } } | undefined;
         try {
           rpc = JSON.parse(body);

@@ -13,17 +13,24 @@ export class BreakpointsPage {
 
   /** Sets a breakpoint on an edge from its context menu. */
   async setOnEdge(app: StudioPage, source: string, target: string): Promise<void> {
-    await app.canvas.edge(source, target).locator('.react-flow__edge-interaction').click({ button: 'right', force: true });
+    await app.canvas
+      .edge(source, target)
+      .locator('.react-flow__edge-interaction')
+      .click({ button: 'right', force: true });
     await app.tools.choose('Pause delegations here (breakpoint)');
   }
 
   /** The marks drawn over an edge while it has a breakpoint. */
   edgeBreakpoint(source: string, target: string): Locator {
-    return this.page.locator(`.edge-labels[data-edge="${source}->${target}"]`).getByRole('img', { name: 'Breakpoint on this connection' });
+    return this.page
+      .locator(`.edge-labels[data-edge="${source}->${target}"]`)
+      .getByRole('img', { name: 'Breakpoint on this connection' });
   }
 
   edgePaused(source: string, target: string): Locator {
-    return this.page.locator(`.edge-labels[data-edge="${source}->${target}"]`).getByRole('status', { name: /paused on this connection/ });
+    return this.page
+      .locator(`.edge-labels[data-edge="${source}->${target}"]`)
+      .getByRole('status', { name: /paused on this connection/ });
   }
 
   /** A paused task's box in its Tasks row. */

@@ -36,7 +36,10 @@ export class CanvasPage {
 
   /** Drags a palette item ("Orchestrator", "Worker", "Remote agent") to a point of the canvas. */
   async dropFromPalette(item: string, at: { x: number; y: number }): Promise<void> {
-    await this.page.getByRole('navigation', { name: 'Palette' }).getByRole('button', { name: item, exact: true }).dragTo(this.canvas, { targetPosition: at });
+    await this.page
+      .getByRole('navigation', { name: 'Palette' })
+      .getByRole('button', { name: item, exact: true })
+      .dragTo(this.canvas, { targetPosition: at });
   }
 
   /** Draws an edge from a node's source handle to another node's target handle. */
@@ -63,7 +66,10 @@ export class CanvasPage {
   async connect(sourceId: string, targetId: string, handle: 'delegate' | 'tools' = 'delegate'): Promise<void> {
     // Every capsule also has a tools handle (bottom) for edges to tool servers (MCP).
     const sourceHandle = handle === 'tools' ? '.react-flow__handle.source[data-handleid="tools"]' : DELEGATE_HANDLE;
-    await this.settled(this.nodeById(sourceId).locator(sourceHandle), this.nodeById(targetId).locator('.react-flow__handle.target'));
+    await this.settled(
+      this.nodeById(sourceId).locator(sourceHandle),
+      this.nodeById(targetId).locator('.react-flow__handle.target'),
+    );
     const from = await this.nodeById(sourceId).locator(sourceHandle).boundingBox();
     const to = await this.nodeById(targetId).locator('.react-flow__handle.target').boundingBox();
     if (!from || !to) throw new Error(`handles of ${sourceId} or ${targetId} are not visible`);
@@ -133,7 +139,9 @@ export class CanvasPage {
   }
 
   async expandLastOutput(name: string): Promise<void> {
-    await this.capsule(name).getByRole('button', { name: `Expand last output of ${name}` }).click();
+    await this.capsule(name)
+      .getByRole('button', { name: `Expand last output of ${name}` })
+      .click();
   }
 
   /** Copies a node's last output and returns what reached the clipboard (needs clipboard permissions). */

@@ -56,16 +56,20 @@ export class CanvasToolsPage {
   }
 
   selectedIds(): Promise<string[]> {
-    return this.page.locator('.react-flow__node.selected').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-id') ?? ''));
+    return this.page
+      .locator('.react-flow__node.selected')
+      .evaluateAll((ns) => ns.map((n) => n.getAttribute('data-id') ?? ''));
   }
 
   /** Node boxes on screen, by id. */
   boxes(): Promise<Record<string, { x: number; y: number; width: number; height: number }>> {
     return this.page.locator('.react-flow__node').evaluateAll((ns) =>
-      Object.fromEntries(ns.map((n) => {
-        const r = n.getBoundingClientRect();
-        return [n.getAttribute('data-id') ?? '', { x: r.x, y: r.y, width: r.width, height: r.height }];
-      })),
+      Object.fromEntries(
+        ns.map((n) => {
+          const r = n.getBoundingClientRect();
+          return [n.getAttribute('data-id') ?? '', { x: r.x, y: r.y, width: r.width, height: r.height }];
+        }),
+      ),
     );
   }
 }

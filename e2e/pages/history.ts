@@ -24,7 +24,10 @@ export class HistoryPage {
   /** Opens it from the toolbar's Tools menu. */
   async open(): Promise<void> {
     await this.page.getByRole('button', { name: 'Tools' }).click();
-    await this.page.getByRole('menu', { name: 'Tools' }).getByRole('menuitem', { name: 'History and publish…' }).click();
+    await this.page
+      .getByRole('menu', { name: 'Tools' })
+      .getByRole('menuitem', { name: 'History and publish…' })
+      .click();
   }
 
   async close(): Promise<void> {

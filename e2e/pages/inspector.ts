@@ -46,7 +46,9 @@ export class InspectorPage {
 
   /** The link that opens a delegation's child task in its capsule. */
   delegationLink(taskId: string, capsuleName: string): Locator {
-    return this.section(taskId, 'Delegations').getByRole('button', { name: new RegExp(`^Open ${capsuleName}'s task tsk_`) });
+    return this.section(taskId, 'Delegations').getByRole('button', {
+      name: new RegExp(`^Open ${capsuleName}'s task tsk_`),
+    });
   }
 
   /** A live trace row by the text it shows. */

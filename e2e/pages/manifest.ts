@@ -2,7 +2,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 /** The editor's text, read from CodeMirror's view (the DOM holds only the lines on screen). */
 function editorText(content: Element): string {
-  const view = (content as Element & { cmTile?: { root?: { view?: { state: { doc: { toString(): string } } } } } }).cmTile?.root?.view;
+  const view = (content as Element & { cmTile?: { root?: { view?: { state: { doc: { toString(): string } } } } } })
+    .cmTile?.root?.view;
   if (!view) throw new Error('no CodeMirror view on the manifest editor');
   return view.state.doc.toString();
 }
@@ -47,7 +48,13 @@ export class ManifestPage {
     await this.yaml.click();
     await this.page.keyboard.press('ControlOrMeta+a');
     await this.page.keyboard.insertText(text);
-    await this.page.waitForFunction(([el, want]) => (el as Element & { cmTile?: { root?: { view?: { state: { doc: { toString(): string } } } } } }).cmTile?.root?.view?.state.doc.toString() === want, [await this.yaml.elementHandle(), text] as const);
+    await this.page.waitForFunction(
+      ([el, want]) =>
+        (
+          el as Element & { cmTile?: { root?: { view?: { state: { doc: { toString(): string } } } } } }
+        ).cmTile?.root?.view?.state.doc.toString() === want,
+      [await this.yaml.elementHandle(), text] as const,
+    );
   }
 
   /** Types at the caret, key by key (completion and auto-indent apply as for a person). */
@@ -58,7 +65,13 @@ export class ManifestPage {
   /** Puts the caret at the end of the first line that contains `text`. */
   async caretAfter(text: string): Promise<void> {
     await this.yaml.evaluate((content, want) => {
-      const view = (content as Element & { cmTile?: { root?: { view?: { state: { doc: { toString(): string } }; dispatch(t: unknown): void; focus(): void } } } }).cmTile?.root?.view;
+      const view = (
+        content as Element & {
+          cmTile?: {
+            root?: { view?: { state: { doc: { toString(): string } }; dispatch(t: unknown): void; focus(): void } };
+          };
+        }
+      ).cmTile?.root?.view;
       if (!view) throw new Error('no CodeMirror view on the manifest editor');
       const doc = view.state.doc.toString();
       const at = doc.indexOf(want);
@@ -119,7 +132,10 @@ export class ManifestPage {
 
   /** The note beside an allow entry an edge owns ("edge to worker"). */
   allowOwner(n: number): Locator {
-    return this.page.locator('.string-list-item').filter({ has: this.allowEntry(n) }).locator('.owned-by');
+    return this.page
+      .locator('.string-list-item')
+      .filter({ has: this.allowEntry(n) })
+      .locator('.owned-by');
   }
 
   async addAllowEntry(entry: string): Promise<void> {
@@ -155,7 +171,9 @@ export class ManifestPage {
 
   /** Adds a delegation to a turn and sends it to `to`, picked from the formation's capsules. */
   async addDelegation(reply: number, turn: number, to: string, text?: string): Promise<void> {
-    const calls = this.turn(reply, turn).getByRole('group', { name: new RegExp(`^Reply ${reply} turn ${turn} call \\d+$`) });
+    const calls = this.turn(reply, turn).getByRole('group', {
+      name: new RegExp(`^Reply ${reply} turn ${turn} call \\d+$`),
+    });
     const n = (await calls.count()) + 1;
     await this.page.getByRole('button', { name: `Add delegation to reply ${reply} turn ${turn}`, exact: true }).click();
     await this.delegateTo(reply, turn, n).selectOption(to);

@@ -28,7 +28,10 @@ export class ExportPage {
   /** Opens it from the toolbar's Tools menu. */
   async openFromMenu(): Promise<void> {
     await this.page.getByRole('button', { name: 'Tools' }).click();
-    await this.page.getByRole('menu', { name: 'Tools' }).getByRole('menuitem', { name: 'Export for Kubernetes…' }).click();
+    await this.page
+      .getByRole('menu', { name: 'Tools' })
+      .getByRole('menuitem', { name: 'Export for Kubernetes…' })
+      .click();
   }
 
   file(name: string): Locator {

@@ -11,6 +11,9 @@ export function electronBinary(): string | undefined {
   }
   const pathFile = join(dir, 'path.txt');
   if (!existsSync(pathFile)) return undefined;
-  const full = join(process.env.ELECTRON_OVERRIDE_DIST_PATH || join(dir, 'dist'), readFileSync(pathFile, 'utf8').trim());
+  const full = join(
+    process.env.ELECTRON_OVERRIDE_DIST_PATH || join(dir, 'dist'),
+    readFileSync(pathFile, 'utf8').trim(),
+  );
   return existsSync(full) ? full : undefined;
 }

@@ -4,7 +4,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
-import type { CommandInput, CommandName, CommandOutput, EventName, EventPayload, ReplyEnvelope, WireMessage } from '../../src-shared/contract';
+import type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  EventName,
+  EventPayload,
+  ReplyEnvelope,
+  WireMessage,
+} from '../../src-shared/contract';
 
 // Starts the web shell the way a user does (`capsule studio --web`) on a temp home and port 0, and
 // talks to it over the same WebSocket contract the page uses, for test setup and checks.
@@ -20,10 +28,23 @@ export interface StudioProcess {
   close(): Promise<void>;
 }
 
-export async function startStudio(opts: { workspace?: string; home?: string; env?: Record<string, string> } = {}): Promise<StudioProcess> {
+export async function startStudio(
+  opts: { workspace?: string; home?: string; env?: Record<string, string> } = {},
+): Promise<StudioProcess> {
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'studio-home-'));
-  const args = [join(ROOT, 'bin', 'capsule.js'), 'studio', '--web', '--port', '0', ...(opts.workspace ? ['--workspace', opts.workspace] : [])];
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, CAPSULE_HOME: home, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [
+    join(ROOT, 'bin', 'capsule.js'),
+    'studio',
+    '--web',
+    '--port',
+    '0',
+    ...(opts.workspace ? ['--workspace', opts.workspace] : []),
+  ];
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, CAPSULE_HOME: home, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d) => (err += String(d)));
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -95,7 +116,11 @@ export async function copyExampleWorkspace(): Promise<string> {
 /** A contract client over the web shell's socket (what the page uses), for test setup and checks. */
 export interface ContractConnection {
   invoke<K extends CommandName>(cmd: K, input: CommandInput<K>): Promise<CommandOutput<K>>;
-  next<E extends EventName>(event: E, match?: (p: EventPayload<E>) => boolean, timeoutMs?: number): Promise<EventPayload<E>>;
+  next<E extends EventName>(
+    event: E,
+    match?: (p: EventPayload<E>) => boolean,
+    timeoutMs?: number,
+  ): Promise<EventPayload<E>>;
   close(): void;
 }
 
@@ -127,7 +152,10 @@ export async function connectContract(url: string): Promise<ContractConnection> 
     },
     next(event, match, timeoutMs = 15_000) {
       return new Promise((r, j) => {
-        const timer = setTimeout(() => (waiters.delete(w), j(new Error(`no ${event} within ${timeoutMs} ms`))), timeoutMs);
+        const timer = setTimeout(
+          () => (waiters.delete(w), j(new Error(`no ${event} within ${timeoutMs} ms`))),
+          timeoutMs,
+        );
         const w = (m: Extract<WireMessage, { type: 'event' }>) => {
           if (m.event !== event || (match && !match(m.payload as never))) return;
           clearTimeout(timer);

@@ -10,14 +10,28 @@ import { builtLoads, listFiles } from './packed-files';
 const root = resolve(__dirname, '..', '..');
 const appDir = resolve(process.argv[2] ?? join(root, 'dist', 'linux-unpacked'));
 const resources = join(appDir, 'resources');
-const inAsar = new Set(listPackage(join(resources, 'app.asar'), { isPack: false }).map((p) => p.split('\\').join('/').replace(/^\//, '')));
+const inAsar = new Set(
+  listPackage(join(resources, 'app.asar'), { isPack: false }).map((p) => p.split('\\').join('/').replace(/^\//, '')),
+);
 const loads = builtLoads(root);
 const missing = [
   ...loads.files.filter((f) => !inAsar.has(f)).map((f) => `app.asar: ${f}`),
-  ...loads.workerFiles.filter((f) => !existsSync(join(resources, 'app.asar.unpacked', f))).map((f) => `app.asar.unpacked: ${f}`),
-  ...loads.packages.filter((p) => p.byWorker && !existsSync(join(resources, 'app.asar.unpacked', 'node_modules', p.name, 'package.json'))).map((p) => `app.asar.unpacked: node_modules/${p.name}`),
-  ...loads.packages.filter((p) => !inAsar.has(`node_modules/${p.name}/package.json`)).map((p) => `app.asar: node_modules/${p.name}`),
-  ...['icon.png', 'native/electron/better_sqlite3.node', ...listFiles(join(root, 'resources', 'example-workspace')).map((f) => `example-workspace/${f}`)]
+  ...loads.workerFiles
+    .filter((f) => !existsSync(join(resources, 'app.asar.unpacked', f)))
+    .map((f) => `app.asar.unpacked: ${f}`),
+  ...loads.packages
+    .filter(
+      (p) => p.byWorker && !existsSync(join(resources, 'app.asar.unpacked', 'node_modules', p.name, 'package.json')),
+    )
+    .map((p) => `app.asar.unpacked: node_modules/${p.name}`),
+  ...loads.packages
+    .filter((p) => !inAsar.has(`node_modules/${p.name}/package.json`))
+    .map((p) => `app.asar: node_modules/${p.name}`),
+  ...[
+    'icon.png',
+    'native/electron/better_sqlite3.node',
+    ...listFiles(join(root, 'resources', 'example-workspace')).map((f) => `example-workspace/${f}`),
+  ]
     .filter((f) => !existsSync(join(resources, 'resources', f)))
     .map((f) => `resources: ${f}`),
 ];
@@ -25,4 +39,6 @@ if (missing.length) {
   console.error(`The package in ${appDir} lacks what the app loads:\n  ${missing.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`${appDir}: every file the main process and the trace index worker load is there (${loads.files.length} in app.asar).`);
+console.log(
+  `${appDir}: every file the main process and the trace index worker load is there (${loads.files.length} in app.asar).`,
+);

@@ -62,7 +62,11 @@ describe('the start decision with a fake Electron dist', () => {
     const env = { ...fake.env, ELECTRON_MIRROR: mirrorUrl };
     return {
       pkg: fake.pkg,
-      d: deps({ env, binary: () => electronBinary(fake.pkg, env), fetchElectron: () => fetchElectron({ pkg: fake.pkg, env, stallMs }) }),
+      d: deps({
+        env,
+        binary: () => electronBinary(fake.pkg, env),
+        fetchElectron: () => fetchElectron({ pkg: fake.pkg, env, stallMs }),
+      }),
     };
   }
 

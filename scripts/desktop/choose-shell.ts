@@ -18,7 +18,8 @@ export interface ShellChoiceDeps {
   say(line: string): void;
 }
 
-export type ShellChoice = { shell: 'electron'; binary: string; args: string[] } | { shell: 'web'; args: string[]; why?: string };
+export type ShellChoice =
+  { shell: 'electron'; binary: string; args: string[] } | { shell: 'web'; args: string[]; why?: string };
 
 export async function chooseShell(deps: ShellChoiceDeps): Promise<ShellChoice> {
   const args = deps.args.filter((a) => a !== '--web');
@@ -31,11 +32,16 @@ export async function chooseShell(deps: ShellChoiceDeps): Promise<ShellChoice> {
     binary = fetched.binary;
   }
   const sqlite = await deps.ensureSqlite();
-  if (!sqlite.ok) deps.say(`better-sqlite3 for Electron is not available (${sqlite.reason}): the desktop Studio reads traces from the files, slower. Retry: ${RETRY_HINT}`);
+  if (!sqlite.ok)
+    deps.say(
+      `better-sqlite3 for Electron is not available (${sqlite.reason}): the desktop Studio reads traces from the files, slower. Retry: ${RETRY_HINT}`,
+    );
   return { shell: 'electron', binary, args };
 }
 
 function web(deps: ShellChoiceDeps, args: string[], why: string): ShellChoice {
-  deps.say(`The desktop app could not start (${why}), so the Studio opens in your browser instead; to retry: ${RETRY_HINT}`);
+  deps.say(
+    `The desktop app could not start (${why}), so the Studio opens in your browser instead; to retry: ${RETRY_HINT}`,
+  );
   return { shell: 'web', args, why };
 }

@@ -5,8 +5,18 @@ const DEFAULT_MIRROR = 'https://github.com/electron/electron/releases/download/'
 const PROBE_MS = 5_000;
 
 /** The URL Electron's installer fetches the zip from (same variables as @electron/get). */
-export function electronZipUrl(version: string, env: NodeJS.ProcessEnv, platform = process.platform, arch = process.arch): string {
-  const base = env.npm_config_electron_mirror || env.NPM_CONFIG_ELECTRON_MIRROR || env.npm_package_config_electron_mirror || env.ELECTRON_MIRROR || DEFAULT_MIRROR;
+export function electronZipUrl(
+  version: string,
+  env: NodeJS.ProcessEnv,
+  platform = process.platform,
+  arch = process.arch,
+): string {
+  const base =
+    env.npm_config_electron_mirror ||
+    env.NPM_CONFIG_ELECTRON_MIRROR ||
+    env.npm_package_config_electron_mirror ||
+    env.ELECTRON_MIRROR ||
+    DEFAULT_MIRROR;
   const dir = (env.ELECTRON_CUSTOM_DIR || `v${version}`).replace('{{ version }}', version);
   return `${base}${dir}/electron-v${version}-${platform}-${arch}.zip`;
 }
@@ -23,7 +33,11 @@ export async function downloadFailureReason(url: string, installerOutput: string
   } catch (err) {
     return networkReason(host, err);
   }
-  const last = installerOutput.trim().split('\n').find((l) => l.trim()) ?? 'unknown error';
+  const last =
+    installerOutput
+      .trim()
+      .split('\n')
+      .find((l) => l.trim()) ?? 'unknown error';
   return `the installer failed: ${last.trim().slice(0, 200)}`;
 }
 

@@ -19,23 +19,33 @@ function checkout(): string {
   return root;
 }
 
-const rebuilds = (calls: string[][]): Run => async (_cmd, args) => {
-  calls.push(args);
-  const moduleDir = args[args.indexOf('--module-dir') + 1];
-  const out = join(moduleDir, 'node_modules', 'better-sqlite3', 'build', 'Release');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'better_sqlite3.node'), `electron abi ${args[args.indexOf('--version') + 1]}`);
-  return { code: 0, output: '' };
-};
+const rebuilds =
+  (calls: string[][]): Run =>
+  async (_cmd, args) => {
+    calls.push(args);
+    const moduleDir = args[args.indexOf('--module-dir') + 1];
+    const out = join(moduleDir, 'node_modules', 'better-sqlite3', 'build', 'Release');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'better_sqlite3.node'), `electron abi ${args[args.indexOf('--version') + 1]}`);
+    return { code: 0, output: '' };
+  };
 
 describe('better-sqlite3 for Electron', () => {
   it('is built in a copy and lands in resources/native/electron, leaving the Node build alone', async () => {
     const dir = checkout();
     const calls: string[][] = [];
     const result = await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: rebuilds(calls) });
-    expect(result).toEqual({ ok: true, file: join(dir, 'resources', 'native', 'electron', 'better_sqlite3.node'), built: true });
-    expect(readFileSync(join(dir, 'resources', 'native', 'electron', 'better_sqlite3.node'), 'utf8')).toBe('electron abi 45.5.0');
-    expect(readFileSync(join(dir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'), 'utf8')).toBe('node abi');
+    expect(result).toEqual({
+      ok: true,
+      file: join(dir, 'resources', 'native', 'electron', 'better_sqlite3.node'),
+      built: true,
+    });
+    expect(readFileSync(join(dir, 'resources', 'native', 'electron', 'better_sqlite3.node'), 'utf8')).toBe(
+      'electron abi 45.5.0',
+    );
+    expect(
+      readFileSync(join(dir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'), 'utf8'),
+    ).toBe('node abi');
     expect(calls[0]).toEqual(expect.arrayContaining(['--only', 'better-sqlite3', '--version', '45.5.0']));
     expect(calls[0][calls[0].indexOf('--module-dir') + 1]).not.toContain(dir);
   });
@@ -44,15 +54,25 @@ describe('better-sqlite3 for Electron', () => {
     const dir = checkout();
     const calls: string[][] = [];
     await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: rebuilds(calls) });
-    expect(await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: rebuilds(calls) })).toMatchObject({ ok: true, built: false });
+    expect(await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: rebuilds(calls) })).toMatchObject({
+      ok: true,
+      built: false,
+    });
     expect(calls).toHaveLength(1);
-    expect(await ensureElectronSqlite({ root: dir, electronVersion: '46.0.0', run: rebuilds(calls) })).toMatchObject({ ok: true, built: true });
+    expect(await ensureElectronSqlite({ root: dir, electronVersion: '46.0.0', run: rebuilds(calls) })).toMatchObject({
+      ok: true,
+      built: true,
+    });
     expect(calls).toHaveLength(2);
   });
 
   it('a failed rebuild is reported in one line and leaves no binary', async () => {
     const dir = checkout();
-    const fail: Run = async () => ({ code: 1, output: 'prebuild-install warn install No prebuilt binaries found\n    at foo\ngyp ERR! stack Error: not found: make\n' });
+    const fail: Run = async () => ({
+      code: 1,
+      output:
+        'prebuild-install warn install No prebuilt binaries found\n    at foo\ngyp ERR! stack Error: not found: make\n',
+    });
     const result = await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: fail });
     expect(result).toEqual({ ok: false, reason: 'gyp ERR! stack Error: not found: make' });
     expect(existsSync(join(dir, 'resources', 'native', 'electron', 'better_sqlite3.node'))).toBe(false);
@@ -65,9 +85,20 @@ describe('better-sqlite3 for Electron', () => {
     const fail: Run = async (_c, args) => (calls.push(args), { code: 1, output: 'gyp ERR! network connectivity' });
     await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: fail, now: () => now });
     now += 3600_000;
-    expect(await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: fail, now: () => now })).toEqual({ ok: false, reason: "no network: neither a prebuilt binary nor Electron's headers could be downloaded; tried 60 min ago" });
+    expect(await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: fail, now: () => now })).toEqual({
+      ok: false,
+      reason: "no network: neither a prebuilt binary nor Electron's headers could be downloaded; tried 60 min ago",
+    });
     expect(calls).toHaveLength(1);
-    expect(await ensureElectronSqlite({ root: dir, electronVersion: '45.5.0', run: rebuilds(calls), retry: true, now: () => now })).toMatchObject({ ok: true, built: true });
+    expect(
+      await ensureElectronSqlite({
+        root: dir,
+        electronVersion: '45.5.0',
+        run: rebuilds(calls),
+        retry: true,
+        now: () => now,
+      }),
+    ).toMatchObject({ ok: true, built: true });
     now += 25 * 3600_000;
     await ensureElectronSqlite({ root: dir, electronVersion: '46.0.0', run: fail, now: () => now });
     expect(calls).toHaveLength(3);

@@ -45,7 +45,8 @@ export async function ensureElectronSqlite(opts: ElectronSqliteOptions): Promise
   const dir = join(opts.root, ELECTRON_SQLITE_DIR);
   const file = join(dir, BINARY);
   const pkgDir = join(opts.root, 'node_modules', 'better-sqlite3');
-  if (!existsSync(join(pkgDir, 'package.json'))) return { ok: false, reason: 'better-sqlite3 is not installed (run npm install)' };
+  if (!existsSync(join(pkgDir, 'package.json')))
+    return { ok: false, reason: 'better-sqlite3 is not installed (run npm install)' };
   const want: Stamp = {
     electron: opts.electronVersion,
     betterSqlite3: (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string }).version,
@@ -65,12 +66,35 @@ export async function ensureElectronSqlite(opts: ElectronSqliteOptions): Promise
   const work = mkdtempSync(join(tmpdir(), 'capsule-electron-sqlite-'));
   try {
     // A package.json naming the module, so @electron/rebuild finds it as a dependency.
-    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'electron-sqlite', private: true, dependencies: { 'better-sqlite3': want.betterSqlite3 } }));
+    writeFileSync(
+      join(work, 'package.json'),
+      JSON.stringify({
+        name: 'electron-sqlite',
+        private: true,
+        dependencies: { 'better-sqlite3': want.betterSqlite3 },
+      }),
+    );
     const copy = join(work, 'node_modules', 'better-sqlite3');
     // Everything but the Node build (build/), so the copy is rebuilt rather than reused.
-    cpSync(pkgDir, copy, { recursive: true, filter: (src) => src !== join(pkgDir, 'build') && src !== join(pkgDir, 'node_modules') });
+    cpSync(pkgDir, copy, {
+      recursive: true,
+      filter: (src) => src !== join(pkgDir, 'build') && src !== join(pkgDir, 'node_modules'),
+    });
     const cli = join(dirname(require.resolve('@electron/rebuild', { paths: [opts.root, __dirname] })), 'cli.js');
-    const args = [cli, '--version', want.electron, '--arch', want.arch, '--platform', want.platform, '--module-dir', work, '--only', 'better-sqlite3', '--force'];
+    const args = [
+      cli,
+      '--version',
+      want.electron,
+      '--arch',
+      want.arch,
+      '--platform',
+      want.platform,
+      '--module-dir',
+      work,
+      '--only',
+      'better-sqlite3',
+      '--force',
+    ];
     const { code, output } = await (opts.run ?? runNode)(process.execPath, args, work);
     const built = join(copy, 'build', 'Release', BINARY);
     if (code !== 0 || !existsSync(built)) return remember(lastLine(output) || `@electron/rebuild exited with ${code}`);
@@ -89,15 +113,24 @@ export async function ensureElectronSqlite(opts: ElectronSqliteOptions): Promise
 function sameStamp(path: string, want: Stamp): boolean {
   try {
     const have = JSON.parse(readFileSync(path, 'utf8')) as Stamp;
-    return have.electron === want.electron && have.betterSqlite3 === want.betterSqlite3 && have.platform === want.platform && have.arch === want.arch;
+    return (
+      have.electron === want.electron &&
+      have.betterSqlite3 === want.betterSqlite3 &&
+      have.platform === want.platform &&
+      have.arch === want.arch
+    );
   } catch {
     return false;
   }
 }
 
 function lastLine(output: string): string {
-  if (/network connectivity|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/.test(output)) return "no network: neither a prebuilt binary nor Electron's headers could be downloaded";
-  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l && !/^at /.test(l));
+  if (/network connectivity|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/.test(output))
+    return "no network: neither a prebuilt binary nor Electron's headers could be downloaded";
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^at /.test(l));
   return (lines.findLast((l) => /error|fail/i.test(l)) ?? lines.at(-1) ?? '').slice(0, 200);
 }
 

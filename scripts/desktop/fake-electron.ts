@@ -20,7 +20,12 @@ export function fakeElectronPackage(): { pkg: ElectronPackage; home: string; env
   for (const f of ['install.js', 'package.json', 'checksums.json']) copyFileSync(join(real, f), join(dir, f));
   const { version } = JSON.parse(readFileSync(join(real, 'package.json'), 'utf8')) as { version: string };
   // The installer finds @electron/get through NODE_PATH; its cache goes to the temp folder.
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_PATH: join(ROOT, 'node_modules'), electron_config_cache: join(home, 'cache'), electron_use_remote_checksums: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_PATH: join(ROOT, 'node_modules'),
+    electron_config_cache: join(home, 'cache'),
+    electron_use_remote_checksums: '1',
+  };
   delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
   delete env.ELECTRON_MIRROR;
   return { pkg: { dir, version }, home, env };
@@ -66,10 +71,11 @@ export async function startMirror(version: string, mode: MirrorMode): Promise<Fa
   return {
     url: `http://127.0.0.1:${port}/`,
     requests,
-    close: () => new Promise<void>((ok) => {
-      server.closeAllConnections();
-      server.close(() => ok());
-    }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 

@@ -76,7 +76,11 @@ export function fetchElectron(opts: FetchElectronOptions): Promise<FetchResult> 
       rmSync(temp, { recursive: true, force: true });
       const binary = electronBinary(opts.pkg, env);
       if (!stopped && code === 0 && binary) return resolve({ ok: true, binary });
-      const reason = stopped ?? (code === 0 ? 'the installer finished but left no binary' : await downloadFailureReason(electronZipUrl(opts.pkg.version, env), output));
+      const reason =
+        stopped ??
+        (code === 0
+          ? 'the installer finished but left no binary'
+          : await downloadFailureReason(electronZipUrl(opts.pkg.version, env), output));
       resolve({ ok: false, reason });
     });
   });

@@ -4,14 +4,25 @@ import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shellPaths } from '../../src-main/shell/electron/paths';
 import { ROOT } from './fake-electron';
-import { asExtraResource, builtLoads, inApp, listFiles, readBuilderConfig, unpacked, type BuilderConfig } from './packed-files';
+import {
+  asExtraResource,
+  builtLoads,
+  inApp,
+  listFiles,
+  readBuilderConfig,
+  unpacked,
+  type BuilderConfig,
+} from './packed-files';
 
 // electron-builder.yml against the built output (electron-vite build, no Electron binary): every
 // file the packaged main process and its trace index worker load is packed, where main.ts looks.
 
 let config: BuilderConfig;
 beforeAll(() => {
-  const built = spawnSync(join(ROOT, 'node_modules', '.bin', 'electron-vite'), ['build', '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(join(ROOT, 'node_modules', '.bin', 'electron-vite'), ['build', '--logLevel', 'error'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (built.status !== 0) throw new Error(`electron-vite build failed: ${built.stderr}`);
   config = readBuilderConfig(ROOT);
 }, 120_000);
@@ -33,7 +44,14 @@ function entryOf(name: string): string {
 describe('the desktop package', () => {
   it('carries every file of out/ the main process loads, and the trace index worker outside the asar', () => {
     const loads = builtLoads(ROOT);
-    expect(loads.files).toEqual(expect.arrayContaining(['out/main/index.js', 'out/main/trace-index-worker.js', 'out/preload/index.js', 'out/renderer/index.html']));
+    expect(loads.files).toEqual(
+      expect.arrayContaining([
+        'out/main/index.js',
+        'out/main/trace-index-worker.js',
+        'out/preload/index.js',
+        'out/renderer/index.html',
+      ]),
+    );
     expect(loads.files.some((f) => f.startsWith('out/renderer/assets/'))).toBe(true);
     expect(loads.files.filter((f) => !inApp(config, f))).toEqual([]);
     // A worker thread cannot load from app.asar: it and the chunks it shares stay unpacked.
@@ -47,11 +65,16 @@ describe('the desktop package', () => {
     expect(packages.map((p) => p.name)).toContain('better-sqlite3');
     for (const { name, byWorker } of packages) {
       expect(deps, `${name} is a production dependency`).toContain(name);
-      const rel = posix.join('node_modules', name, posix.relative(realpathSync(join(ROOT, 'node_modules', name)), entryOf(name)));
+      const rel = posix.join(
+        'node_modules',
+        name,
+        posix.relative(realpathSync(join(ROOT, 'node_modules', name)), entryOf(name)),
+      );
       expect(inApp(config, rel), `${rel} is packed`).toBe(true);
       if (byWorker) expect(unpacked(config, rel), `${rel} is unpacked for the worker`).toBe(true);
     }
-    for (const f of listFiles(join(ROOT, 'node_modules', 'better-sqlite3', 'lib'))) expect(unpacked(config, `node_modules/better-sqlite3/lib/${f}`)).toBe(true);
+    for (const f of listFiles(join(ROOT, 'node_modules', 'better-sqlite3', 'lib')))
+      expect(unpacked(config, `node_modules/better-sqlite3/lib/${f}`)).toBe(true);
     expect(config.npmRebuild).toBe(false);
   });
 
@@ -66,10 +89,15 @@ describe('the desktop package', () => {
   it('carries the example workspace, the icon and the Electron build of better-sqlite3 where main.ts looks', () => {
     const resources = (abs: string) => posix.relative(R, abs);
     expect(asExtraResource(config, 'resources', 'icon.png')).toBe(resources(packaged.icon));
-    expect(asExtraResource(config, 'resources', 'native/electron/better_sqlite3.node')).toBe(resources(packaged.electronSqlite));
+    expect(asExtraResource(config, 'resources', 'native/electron/better_sqlite3.node')).toBe(
+      resources(packaged.electronSqlite),
+    );
     const example = listFiles(join(ROOT, 'resources', 'example-workspace'));
     expect(example).toContain('formation.yaml');
-    for (const f of example) expect(asExtraResource(config, 'resources', `example-workspace/${f}`)).toBe(posix.join(resources(packaged.resourcesDir), 'example-workspace', f));
+    for (const f of example)
+      expect(asExtraResource(config, 'resources', `example-workspace/${f}`)).toBe(
+        posix.join(resources(packaged.resourcesDir), 'example-workspace', f),
+      );
     expect(existsSync(join(ROOT, 'resources', 'icon.png'))).toBe(true);
   });
 

@@ -40,7 +40,10 @@ export const unpacked = (config: BuilderConfig, path: string) => config.asarUnpa
 export function asExtraResource(config: BuilderConfig, from: string, path: string): string | undefined {
   for (const r of config.extraResources) {
     if (r.from !== from) continue;
-    const included = r.filter.reduce((inc, p) => (p.startsWith('!') ? inc && !glob(path, p.slice(1)) : inc || glob(path, p)), false);
+    const included = r.filter.reduce(
+      (inc, p) => (p.startsWith('!') ? inc && !glob(path, p.slice(1)) : inc || glob(path, p)),
+      false,
+    );
     if (included) return posix.join(r.to, path);
   }
   return undefined;
@@ -81,11 +84,17 @@ export function builtLoads(root: string): BuiltLoads {
   const html = readFileSync(join(root, 'out', 'renderer', 'index.html'), 'utf8');
   files.add('out/renderer/index.html');
   for (const [, ref] of html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"]+)"/g)) files.add(`out/renderer/${ref}`);
-  return { files: [...files].sort(), workerFiles: [...workerFiles].sort(), packages: [...packages].map(([name, byWorker]) => ({ name, byWorker })) };
+  return {
+    files: [...files].sort(),
+    workerFiles: [...workerFiles].sort(),
+    packages: [...packages].map(([name, byWorker]) => ({ name, byWorker })),
+  };
 }
 
 /** Every file under a folder, relative to it, with /. */
 export function listFiles(dir: string, prefix = ''): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? listFiles(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+  );
 }

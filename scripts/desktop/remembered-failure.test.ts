@@ -11,7 +11,12 @@ describe('a failed download is tried again at most once a day', () => {
     const dir = mkdtempSync(join(tmpdir(), 'remembered-'));
     dirs.push(dir);
     let clock = 1_000_000;
-    return { file: join(dir, 'sub', 'electron-download.failed.json'), stamp: { electron: '45.0.0', platform: 'linux', arch: 'x64' }, now: () => clock, advance: (ms: number) => (clock += ms) };
+    return {
+      file: join(dir, 'sub', 'electron-download.failed.json'),
+      stamp: { electron: '45.0.0', platform: 'linux', arch: 'x64' },
+      now: () => clock,
+      advance: (ms: number) => (clock += ms),
+    };
   }
   const failing = () => vi.fn(async () => ({ ok: false as const, reason: 'no network: cannot resolve github.com' }));
 
@@ -20,7 +25,10 @@ describe('a failed download is tried again at most once a day', () => {
     const attempt = failing();
     expect(await attemptOnceADay(s, attempt)).toEqual({ ok: false, reason: 'no network: cannot resolve github.com' });
     s.advance(30 * 60_000);
-    expect(await attemptOnceADay(s, attempt)).toEqual({ ok: false, reason: 'no network: cannot resolve github.com; tried 30 min ago' });
+    expect(await attemptOnceADay(s, attempt)).toEqual({
+      ok: false,
+      reason: 'no network: cannot resolve github.com; tried 30 min ago',
+    });
     expect(attempt).toHaveBeenCalledTimes(1);
   });
 
@@ -41,7 +49,10 @@ describe('a failed download is tried again at most once a day', () => {
     const s = setup();
     await attemptOnceADay(s, failing());
     expect(JSON.parse(readFileSync(s.file, 'utf8'))).toMatchObject({ electron: '45.0.0', reason: expect.any(String) });
-    expect(await attemptOnceADay({ ...s, retry: true }, async () => ({ ok: true as const, binary: '/e' }))).toEqual({ ok: true, binary: '/e' });
+    expect(await attemptOnceADay({ ...s, retry: true }, async () => ({ ok: true as const, binary: '/e' }))).toEqual({
+      ok: true,
+      binary: '/e',
+    });
     expect(existsSync(s.file)).toBe(false);
   });
 });

@@ -25,7 +25,12 @@ export function desktopSteps(root: string, env: NodeJS.ProcessEnv = process.env,
     },
     async ensureSqlite(): Promise<NativeResult> {
       if (!pkg) return { ok: false, reason: 'the electron package is not installed' };
-      return ensureElectronSqlite({ root, electronVersion: pkg.version, retry: opts.retry, onBuild: () => process.stderr.write(`Getting better-sqlite3 for Electron ${pkg.version} (once)…\n`) });
+      return ensureElectronSqlite({
+        root,
+        electronVersion: pkg.version,
+        retry: opts.retry,
+        onBuild: () => process.stderr.write(`Getting better-sqlite3 for Electron ${pkg.version} (once)…\n`),
+      });
     },
   };
 }

@@ -42,7 +42,12 @@ export const RENDERER_ORDER = [
 /** One tree the rule orders: where it is, its order, and the folders whose sub-folders are places of their own. */
 const TREES = [
   { root: 'src-main', order: FOLDER_ORDER, split: new Set(), hint: '' },
-  { root: 'src-renderer', order: RENDERER_ORDER, split: new Set(['features']), hint: ' Share through src-renderer/ui or the store instead.' },
+  {
+    root: 'src-renderer',
+    order: RENDERER_ORDER,
+    split: new Set(['features']),
+    hint: ' Share through src-renderer/ui or the store instead.',
+  },
 ].map((tree) => ({
   ...tree,
   marker: `${sep}${tree.root}${sep}`,
@@ -66,7 +71,8 @@ function placeOf(path) {
 }
 
 /** The line of the order a place sits on (a feature sits on the `features` line). */
-const levelIn = (tree, place) => tree.levelOf.get(place) ?? (place.includes('/') ? tree.levelOf.get(place.split('/')[0]) : undefined);
+const levelIn = (tree, place) =>
+  tree.levelOf.get(place) ?? (place.includes('/') ? tree.levelOf.get(place.split('/')[0]) : undefined);
 
 /** @type {import('eslint').Rule.RuleModule} */
 export const folderOrder = {
@@ -75,8 +81,10 @@ export const folderOrder = {
     docs: { description: "src-main's and src-renderer's folders import only the folders below them" },
     schema: [],
     messages: {
-      upward: '{{root}}/{{from}} may not import {{root}}/{{to}}: a folder imports only those below it ({{order}}).{{hint}}',
-      beside: '{{root}}/{{from}} may not import {{root}}/{{to}}: they sit side by side in the order ({{order}}), so neither imports the other.{{hint}}',
+      upward:
+        '{{root}}/{{from}} may not import {{root}}/{{to}}: a folder imports only those below it ({{order}}).{{hint}}',
+      beside:
+        '{{root}}/{{from}} may not import {{root}}/{{to}}: they sit side by side in the order ({{order}}), so neither imports the other.{{hint}}',
       unplaced: '{{root}}/{{name}} is not in the folder order; place it in scripts/lint/folder-order.mjs.',
     },
   },
@@ -92,7 +100,8 @@ export const folderOrder = {
       const to = there.place;
       if (to === from) return;
       for (const name of [from, to]) {
-        if (levelIn(tree, name) === undefined) return context.report({ node, messageId: 'unplaced', data: { root: tree.root, name } });
+        if (levelIn(tree, name) === undefined)
+          return context.report({ node, messageId: 'unplaced', data: { root: tree.root, name } });
       }
       const a = levelIn(tree, from);
       const b = levelIn(tree, to);
@@ -112,7 +121,12 @@ export const folderOrder = {
         if (lit?.type === 'Literal') check(node, lit.value);
       },
       CallExpression: (node) => {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') check(node, node.arguments[0].value);
+        if (
+          node.callee.type === 'Identifier' &&
+          node.callee.name === 'require' &&
+          node.arguments[0]?.type === 'Literal'
+        )
+          check(node, node.arguments[0].value);
       },
     };
   },

@@ -33,7 +33,10 @@ function importsOnDisk(file) {
   const mtimeMs = statSync(file).mtimeMs;
   const hit = scanned.get(file);
   if (hit && hit.mtimeMs === mtimeMs) return hit.targets;
-  const targets = targetsOf(file, [...readFileSync(file, 'utf8').matchAll(SPEC)].map((m) => m[1]));
+  const targets = targetsOf(
+    file,
+    [...readFileSync(file, 'utf8').matchAll(SPEC)].map((m) => m[1]),
+  );
   scanned.set(file, { mtimeMs, targets });
   return targets;
 }
@@ -71,7 +74,8 @@ export const importCycles = {
     docs: { description: 'no src-main or src-renderer file imports itself back through other files' },
     schema: [],
     messages: {
-      cycle: 'Import cycle: {{ring}}. Move what these files share into a file below them all, so the imports run one way.',
+      cycle:
+        'Import cycle: {{ring}}. Move what these files share into a file below them all, so the imports run one way.',
     },
   },
   create(context) {
@@ -81,7 +85,10 @@ export const importCycles = {
     const found = []; // [node, spec]
     const add = (node, spec) => typeof spec === 'string' && spec.startsWith('.') && found.push([node, spec]);
     const fromSource = (node) => node.source && add(node.source, node.source.value);
-    const name = (f) => relative(file.slice(0, file.lastIndexOf(ROOT) + ROOT.length), f).split(sep).join('/');
+    const name = (f) =>
+      relative(file.slice(0, file.lastIndexOf(ROOT) + ROOT.length), f)
+        .split(sep)
+        .join('/');
     return {
       ImportDeclaration: fromSource,
       ExportAllDeclaration: fromSource,
@@ -95,7 +102,8 @@ export const importCycles = {
         const reported = new Set();
         for (const [node, spec] of found) {
           const target = resolveSpec(file, spec);
-          if (!target || !target.includes(ROOT) || TEST_SUPPORT.test(target) || target === file || reported.has(target)) continue;
+          if (!target || !target.includes(ROOT) || TEST_SUPPORT.test(target) || target === file || reported.has(target))
+            continue;
           const back = pathBack(file, target);
           if (!back) continue;
           reported.add(target);

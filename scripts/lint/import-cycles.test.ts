@@ -16,7 +16,11 @@ describe('import cycles lint rule', () => {
   it('refuses the runtime knot coming back: the tools importing the session core', async () => {
     const source = `${readFileSync('src-main/runtime/tool-types.ts', 'utf8')}\nexport type { SessionCore } from './core';\n`;
     const found = await cycles('src-main/runtime/tool-types.ts', source);
-    expect(found).toEqual([expect.stringMatching(/^Import cycle: runtime\/tool-types\.ts → runtime\/core\.ts → .*runtime\/tool-types\.ts\. Move what these files share/)]);
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^Import cycle: runtime\/tool-types\.ts → runtime\/core\.ts → .*runtime\/tool-types\.ts\. Move what these files share/,
+      ),
+    ]);
   });
 
   it('catches a type-only import() cycle too, across folders', async () => {
@@ -29,7 +33,9 @@ describe('import cycles lint rule', () => {
       const path = `src-main/runtime/${file}.ts`;
       expect(await cycles(path, readFileSync(path, 'utf8'))).toEqual([]);
     }
-    expect(await cycles('src-main/runtime/probe.ts', "export * from './core';\nexport * from './breakpoints';\n")).toEqual([]);
+    expect(
+      await cycles('src-main/runtime/probe.ts', "export * from './core';\nexport * from './breakpoints';\n"),
+    ).toEqual([]);
   });
 
   it('leaves tests and test support free', async () => {
@@ -42,16 +48,34 @@ describe('import cycles in the renderer', () => {
   it('refuses the store knot coming back: the store type importing a slice that imports it', async () => {
     const source = `${readFileSync('src-renderer/store/types.ts', 'utf8')}\nexport type { ConsoleSlice } from './consoleSlice';\n`;
     const found = await cycles('src-renderer/store/types.ts', source);
-    expect(found).toEqual([expect.stringMatching(/^Import cycle: store\/types\.ts → store\/consoleSlice\.ts → store\/types\.ts\. Move what these files share/)]);
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^Import cycle: store\/types\.ts → store\/consoleSlice\.ts → store\/types\.ts\. Move what these files share/,
+      ),
+    ]);
   });
 
   it('catches a cycle between a feature file and the UI kit it uses', async () => {
-    const found = await cycles('src-renderer/ui/Dialog.tsx', `${readFileSync('src-renderer/ui/Dialog.tsx', 'utf8')}\nexport type R = import('./RestartToApply').Probe;\n`);
+    const found = await cycles(
+      'src-renderer/ui/Dialog.tsx',
+      `${readFileSync('src-renderer/ui/Dialog.tsx', 'utf8')}\nexport type R = import('./RestartToApply').Probe;\n`,
+    );
     expect(found).toEqual([expect.stringContaining('ui/Dialog.tsx → ui/RestartToApply.tsx → ui/Dialog.tsx')]);
   });
 
   it('passes the store as it is: slices import their shapes (store/state) and the store type, never the reverse', async () => {
-    for (const file of ['types', 'consoleSlice', 'formationSlice', 'fold', 'flowSlice', 'replaySlice', 'replayFold', 'delegationsFold', 'state/console', 'index']) {
+    for (const file of [
+      'types',
+      'consoleSlice',
+      'formationSlice',
+      'fold',
+      'flowSlice',
+      'replaySlice',
+      'replayFold',
+      'delegationsFold',
+      'state/console',
+      'index',
+    ]) {
       const path = `src-renderer/store/${file}.ts`;
       expect(await cycles(path, readFileSync(path, 'utf8'))).toEqual([]);
     }

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 // build (a few seconds on a small machine) when nothing changed since the last one.
 
 /** What the three bundles are built from: the sources and the build's own configuration. */
-export const BUILD_INPUTS = ['src-main', 'src-renderer', 'src-shared', 'electron.vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.base.json'];
+export const BUILD_INPUTS = [
+  'src-main',
+  'src-renderer',
+  'src-shared',
+  'electron.vite.config.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.base.json',
+];
 /** One file per bundle; a missing one means the build has to run. */
 export const BUILD_OUTPUTS = ['out/main/index.js', 'out/preload/index.js', 'out/renderer/index.html'];
 

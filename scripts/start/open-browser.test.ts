@@ -27,7 +27,10 @@ describe('which browser npm start opens', () => {
   it('tries the next command when one does not start, and says what it tried when none did', async () => {
     const launched: string[] = [];
     const launch = async (c: { command: string }) => (launched.push(c.command), c.command === 'xdg-open');
-    expect(await openBrowser(URL, { BROWSER: 'nope' }, launch, 'linux')).toEqual({ opened: true, tried: ['nope', 'xdg-open'] });
+    expect(await openBrowser(URL, { BROWSER: 'nope' }, launch, 'linux')).toEqual({
+      opened: true,
+      tried: ['nope', 'xdg-open'],
+    });
     expect(await openBrowser(URL, {}, async () => false, 'linux')).toEqual({ opened: false, tried: ['xdg-open'] });
   });
 
@@ -35,17 +38,20 @@ describe('which browser npm start opens', () => {
     let dir: string | undefined;
     afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 
-    it.skipIf(process.platform === 'win32')('runs the BROWSER program with the address; a missing program is not a crash', async () => {
-      dir = mkdtempSync(join(tmpdir(), 'browser-'));
-      const seen = join(dir, 'seen.txt');
-      const fake = join(dir, 'fake-browser');
-      writeFileSync(fake, `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`);
-      chmodSync(fake, 0o755);
-      expect(await openBrowser(URL, { BROWSER: fake })).toEqual({ opened: true, tried: [fake] });
-      for (let i = 0; i < 50 && !existsSync(seen); i++) await new Promise((r) => setTimeout(r, 20));
-      expect(readFileSync(seen, 'utf8')).toBe(URL);
-      const missing = await openBrowser(URL, { BROWSER: join(dir, 'no-such-browser') }, undefined, 'freebsd');
-      expect(missing.tried[0]).toBe(join(dir, 'no-such-browser'));
-    });
+    it.skipIf(process.platform === 'win32')(
+      'runs the BROWSER program with the address; a missing program is not a crash',
+      async () => {
+        dir = mkdtempSync(join(tmpdir(), 'browser-'));
+        const seen = join(dir, 'seen.txt');
+        const fake = join(dir, 'fake-browser');
+        writeFileSync(fake, `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`);
+        chmodSync(fake, 0o755);
+        expect(await openBrowser(URL, { BROWSER: fake })).toEqual({ opened: true, tried: [fake] });
+        for (let i = 0; i < 50 && !existsSync(seen); i++) await new Promise((r) => setTimeout(r, 20));
+        expect(readFileSync(seen, 'utf8')).toBe(URL);
+        const missing = await openBrowser(URL, { BROWSER: join(dir, 'no-such-browser') }, undefined, 'freebsd');
+        expect(missing.tried[0]).toBe(join(dir, 'no-such-browser'));
+      },
+    );
   });
 });

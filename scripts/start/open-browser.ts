@@ -10,7 +10,11 @@ export interface OpenCommand {
 }
 
 /** The commands to try, in order, to open `url`. */
-export function browserCommands(url: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): OpenCommand[] {
+export function browserCommands(
+  url: string,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): OpenCommand[] {
   const fromEnv = (env.BROWSER ?? '')
     .split(platform === 'win32' ? ';' : ':')
     .map((c) => c.trim())
@@ -18,17 +22,29 @@ export function browserCommands(url: string, env: NodeJS.ProcessEnv, platform: N
     .map((c): OpenCommand => {
       // A plain command line split on spaces: BROWSER names a program, perhaps with flags, not a shell script.
       const [command, ...rest] = c.split(/\s+/);
-      return { command, args: rest.some((a) => a.includes('%s')) ? rest.map((a) => a.replaceAll('%s', url)) : [...rest, url] };
+      return {
+        command,
+        args: rest.some((a) => a.includes('%s')) ? rest.map((a) => a.replaceAll('%s', url)) : [...rest, url],
+      };
     });
   const platformOpener: OpenCommand =
-    platform === 'darwin' ? { command: 'open', args: [url] } : platform === 'win32' ? { command: 'cmd', args: ['/c', 'start', '""', url] } : { command: 'xdg-open', args: [url] };
+    platform === 'darwin'
+      ? { command: 'open', args: [url] }
+      : platform === 'win32'
+        ? { command: 'cmd', args: ['/c', 'start', '""', url] }
+        : { command: 'xdg-open', args: [url] };
   return [...fromEnv, platformOpener];
 }
 
 export type Launch = (cmd: OpenCommand) => Promise<boolean>;
 
 /** Tries each command until one starts; says which one failed only when none did. */
-export async function openBrowser(url: string, env: NodeJS.ProcessEnv, launch: Launch = launchDetached, platform?: NodeJS.Platform): Promise<{ opened: boolean; tried: string[] }> {
+export async function openBrowser(
+  url: string,
+  env: NodeJS.ProcessEnv,
+  launch: Launch = launchDetached,
+  platform?: NodeJS.Platform,
+): Promise<{ opened: boolean; tried: string[] }> {
   const tried: string[] = [];
   for (const cmd of browserCommands(url, env, platform)) {
     tried.push(cmd.command);
@@ -42,7 +58,11 @@ function launchDetached(cmd: OpenCommand): Promise<boolean> {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(cmd.command, cmd.args, { detached: true, stdio: 'ignore', windowsVerbatimArguments: cmd.command === 'cmd' });
+      child = spawn(cmd.command, cmd.args, {
+        detached: true,
+        stdio: 'ignore',
+        windowsVerbatimArguments: cmd.command === 'cmd',
+      });
     } catch {
       return resolve(false);
     }

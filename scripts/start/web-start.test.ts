@@ -22,7 +22,12 @@ describe('npm start in the web shell', () => {
     await new Promise((res) => setImmediate(res));
     r.release();
     expect(await r.done).toBe('http://127.0.0.1:40123');
-    expect(r.printed).toEqual(['studio: example workspace copied', 'studio: a late notice', 'Opening the Studio in your browser…', 'Capsule Studio: http://127.0.0.1:40123']);
+    expect(r.printed).toEqual([
+      'studio: example workspace copied',
+      'studio: a late notice',
+      'Opening the Studio in your browser…',
+      'Capsule Studio: http://127.0.0.1:40123',
+    ]);
   });
 
   it('--no-open opens nothing and still ends with the address', async () => {
@@ -38,7 +43,10 @@ describe('npm start in the web shell', () => {
     r.release();
     r.stdout.write('studio: http://127.0.0.1:40125\n');
     await r.done;
-    expect(r.printed.slice(-2)).toEqual(['Could not open a browser (tried xdg-open; set BROWSER to choose one). Open this address:', 'Capsule Studio: http://127.0.0.1:40125']);
+    expect(r.printed.slice(-2)).toEqual([
+      'Could not open a browser (tried xdg-open; set BROWSER to choose one). Open this address:',
+      'Capsule Studio: http://127.0.0.1:40125',
+    ]);
     const silent = run(true);
     silent.stdout.end('studio: port 1 is already in use\n');
     expect(await silent.done).toBeUndefined();

@@ -35,7 +35,9 @@ export function announceWebShell(opts: WebStartOptions): Promise<string | undefi
         let said: string | undefined;
         if (opts.open) {
           const { opened, tried } = await (opts.openBrowser ?? openBrowser)(found, opts.env);
-          said = opened ? 'Opening the Studio in your browser…' : `Could not open a browser (tried ${tried.join(', ')}; set BROWSER to choose one). Open this address:`;
+          said = opened
+            ? 'Opening the Studio in your browser…'
+            : `Could not open a browser (tried ${tried.join(', ')}; set BROWSER to choose one). Open this address:`;
         }
         for (const l of held ?? []) opts.print(l);
         held = undefined;

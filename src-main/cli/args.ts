@@ -17,6 +17,7 @@ export function parseCommandArgs<O extends Options>(command: string, argv: strin
 export function intOption(name: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n > max) throw new UserError(`--${name} must be a whole number between 0 and ${max}, not "${value}"`);
+  if (!/^\d+$/.test(value) || n > max)
+    throw new UserError(`--${name} must be a whole number between 0 and ${max}, not "${value}"`);
   return n;
 }

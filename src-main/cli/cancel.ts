@@ -18,7 +18,10 @@ ${ADDRESS_RULE_HELP}`;
 async function fullTaskId(url: string, id: string): Promise<string> {
   if (/^tsk_[0-9a-f]{32}$/.test(id) || id.length < 4) return id;
   const hits = (await door.listTasks(url, 100).catch(() => [])).filter((t) => t.id.endsWith(id));
-  if (hits.length > 1) throw new UserError(`${id} matches ${hits.length} tasks; use more characters:\n${hits.map((t) => `  ${t.id}`).join('\n')}`);
+  if (hits.length > 1)
+    throw new UserError(
+      `${id} matches ${hits.length} tasks; use more characters:\n${hits.map((t) => `  ${t.id}`).join('\n')}`,
+    );
   return hits[0]?.id ?? id;
 }
 

@@ -40,15 +40,21 @@ function writeManifest(name: string, text: string): string {
 
 function capsule(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 30_000 }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, CAPSULE_HOME: home }, timeout: 30_000 },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
 /** Starts `capsule run` and resolves with its first two lines. */
 async function run(manifest: string, ...extra: string[]) {
-  const child = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, ...extra], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, ...extra], {
+    env: { ...process.env, CAPSULE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   let stderr = '';
@@ -63,7 +69,11 @@ async function run(manifest: string, ...extra: string[]) {
 }
 
 async function rpc(url: string, method: string, params: unknown) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await res.json()) as { result?: any; error?: { code: number; message: string } };
 }
 
@@ -76,82 +86,116 @@ afterAll(() => {
 });
 
 describe('capsule CLI', () => {
-  it('runs a session, lists it, cancels a hanging task, stops it and shows its trace', { timeout: 90_000 }, async () => {
-    const session = await run(writeManifest('worker.yaml', MANIFEST), '--port', '0');
-    expect(session.lines[0]).toMatch(/^capsule: url http:\/\/127\.0\.0\.1:\d+$/);
-    expect(session.lines[1]).toMatch(/^session: ses_[0-9a-f]{32}$/);
-    const url = session.lines[0].slice('capsule: url '.length);
-    const sessionId = session.lines[1].slice('session: '.length);
+  it(
+    'runs a session, lists it, cancels a hanging task, stops it and shows its trace',
+    { timeout: 90_000 },
+    async () => {
+      const session = await run(writeManifest('worker.yaml', MANIFEST), '--port', '0');
+      expect(session.lines[0]).toMatch(/^capsule: url http:\/\/127\.0\.0\.1:\d+$/);
+      expect(session.lines[1]).toMatch(/^session: ses_[0-9a-f]{32}$/);
+      const url = session.lines[0].slice('capsule: url '.length);
+      const sessionId = session.lines[1].slice('session: '.length);
 
-    const sent = await rpc(url, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'please hang' }] }, configuration: { returnImmediately: true } });
-    const taskId: string = sent.result.task.id;
-    for (let state = ''; state !== 'TASK_STATE_WORKING'; ) state = (await rpc(url, 'GetTask', { id: taskId })).result.status.state;
+      const sent = await rpc(url, 'SendMessage', {
+        message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'please hang' }] },
+        configuration: { returnImmediately: true },
+      });
+      const taskId: string = sent.result.task.id;
+      for (let state = ''; state !== 'TASK_STATE_WORKING';)
+        state = (await rpc(url, 'GetTask', { id: taskId })).result.status.state;
 
-    const ps = await capsule('ps');
-    expect(ps.code).toBe(0);
-    expect(ps.stdout).toMatch(new RegExp(`@1\\s+my-worker\\s+${url.replace(/[.:/]/g, '\\$&')}\\s+${sessionId}\\s+\\S+\\s+busy`));
+      const ps = await capsule('ps');
+      expect(ps.code).toBe(0);
+      expect(ps.stdout).toMatch(
+        new RegExp(`@1\\s+my-worker\\s+${url.replace(/[.:/]/g, '\\$&')}\\s+${sessionId}\\s+\\S+\\s+busy`),
+      );
 
-    const cancel = await capsule('cancel', '@1', taskId);
-    expect(cancel).toMatchObject({ code: 0, stdout: `task ${taskId}: TASK_STATE_CANCELED\n` });
-    const [again, unknown] = await Promise.all([capsule('cancel', sessionId.slice(-6), taskId), capsule('cancel', sessionId, `tsk_${'0'.repeat(32)}`)]);
-    expect(again).toMatchObject({ code: 0, stdout: `nothing to cancel: task ${taskId} is already TASK_STATE_CANCELED\n` });
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^capsule: task tsk_0+ not found in session ses_/);
+      const cancel = await capsule('cancel', '@1', taskId);
+      expect(cancel).toMatchObject({ code: 0, stdout: `task ${taskId}: TASK_STATE_CANCELED\n` });
+      const [again, unknown] = await Promise.all([
+        capsule('cancel', sessionId.slice(-6), taskId),
+        capsule('cancel', sessionId, `tsk_${'0'.repeat(32)}`),
+      ]);
+      expect(again).toMatchObject({
+        code: 0,
+        stdout: `nothing to cancel: task ${taskId} is already TASK_STATE_CANCELED\n`,
+      });
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/^capsule: task tsk_0+ not found in session ses_/);
 
-    const stop = await capsule('stop', '@1');
-    expect(stop.code).toBe(0);
-    expect(stop.stdout).toContain('canceled: nothing was running');
-    expect(stop.stdout).toContain(`stopped: my-worker (${sessionId})`);
-    expect(await session.exited).toBe(0);
-    const [ps2, stop2, show, events, ls] = await Promise.all([
-      capsule('ps'),
-      capsule('stop', '@1'),
-      capsule('trace', 'show', '@1'),
-      capsule('trace', 'show', sessionId.slice(-8), '--events', '--type', 'task_end,session_end'),
-      capsule('trace', 'ls', '--capsule', 'my-worker', '--since', '1h'),
-    ]);
-    expect(ps2.stdout).toBe('no capsule sessions running\n');
-    expect(stop2.stderr).toMatch(/^capsule: no capsule session is running/);
-    expect(show.code).toBe(0);
-    expect(show.stdout).toMatch(/^── Session ─+\nsession: +ses_[0-9a-f]{32}\ncapsule: +my-worker v0\.1\.0\nstarted: .+\nduration: .+\nstatus: +ended \(stopped\)\ntokens: +in: 0 {2}out: 0\n/);
-    expect(show.stdout).toMatch(/── Tasks ─+\ntask 1 {2}tsk_[0-9a-f]{8} {2}turns: 0 {2}in: 0 {2}out: 0 {2}canceled {2}\S+\n/);
-    const lines = events.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((e) => e.event_type)).toEqual(['task_end', 'session_end']);
-    expect(lines[0]).toMatchObject({ task_id: taskId, exit_status: 'canceled' });
-    expect(ls.stdout).toMatch(new RegExp(`${sessionId}\\s+my-worker v0\\.1\\.0 .* ended\\s+1\\s+0/0`));
-  });
+      const stop = await capsule('stop', '@1');
+      expect(stop.code).toBe(0);
+      expect(stop.stdout).toContain('canceled: nothing was running');
+      expect(stop.stdout).toContain(`stopped: my-worker (${sessionId})`);
+      expect(await session.exited).toBe(0);
+      const [ps2, stop2, show, events, ls] = await Promise.all([
+        capsule('ps'),
+        capsule('stop', '@1'),
+        capsule('trace', 'show', '@1'),
+        capsule('trace', 'show', sessionId.slice(-8), '--events', '--type', 'task_end,session_end'),
+        capsule('trace', 'ls', '--capsule', 'my-worker', '--since', '1h'),
+      ]);
+      expect(ps2.stdout).toBe('no capsule sessions running\n');
+      expect(stop2.stderr).toMatch(/^capsule: no capsule session is running/);
+      expect(show.code).toBe(0);
+      expect(show.stdout).toMatch(
+        /^── Session ─+\nsession: +ses_[0-9a-f]{32}\ncapsule: +my-worker v0\.1\.0\nstarted: .+\nduration: .+\nstatus: +ended \(stopped\)\ntokens: +in: 0 {2}out: 0\n/,
+      );
+      expect(show.stdout).toMatch(
+        /── Tasks ─+\ntask 1 {2}tsk_[0-9a-f]{8} {2}turns: 0 {2}in: 0 {2}out: 0 {2}canceled {2}\S+\n/,
+      );
+      const lines = events.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.map((e) => e.event_type)).toEqual(['task_end', 'session_end']);
+      expect(lines[0]).toMatchObject({ task_id: taskId, exit_status: 'canceled' });
+      expect(ls.stdout).toMatch(new RegExp(`${sessionId}\\s+my-worker v0\\.1\\.0 .* ended\\s+1\\s+0/0`));
+    },
+  );
 
-  it('says how far indexing has come while it reads a long session for the first time', { timeout: 60_000 }, async () => {
-    const id = newSessionId();
-    const w = createTraceWriter(join(home, 'records', id, 'trace.jsonl'), id);
-    for (const e of syntheticSessionEvents({ tasks: 4000, capsule: 'long-runner' })) w.append(e); // ~10 MB: two index batches
-    w.dispose();
-    const ls = await capsule('trace', 'ls', '--capsule', 'long-runner');
-    expect(ls.code).toBe(0);
-    expect(ls.stderr).toMatch(new RegExp(`capsule: indexing ${id}: \\d+%\r`));
-    expect(ls.stderr).toContain(`capsule: indexing ${id}: 100%\n`);
-    expect(ls.stdout).toContain(id);
-    // Indexed now: the next command has nothing to say about it.
-    expect((await capsule('trace', 'ls', '--capsule', 'long-runner')).stderr).toBe('');
-  });
+  it(
+    'says how far indexing has come while it reads a long session for the first time',
+    { timeout: 60_000 },
+    async () => {
+      const id = newSessionId();
+      const w = createTraceWriter(join(home, 'records', id, 'trace.jsonl'), id);
+      for (const e of syntheticSessionEvents({ tasks: 4000, capsule: 'long-runner' })) w.append(e); // ~10 MB: two index batches
+      w.dispose();
+      const ls = await capsule('trace', 'ls', '--capsule', 'long-runner');
+      expect(ls.code).toBe(0);
+      expect(ls.stderr).toMatch(new RegExp(`capsule: indexing ${id}: \\d+%\r`));
+      expect(ls.stderr).toContain(`capsule: indexing ${id}: 100%\n`);
+      expect(ls.stdout).toContain(id);
+      // Indexed now: the next command has nothing to say about it.
+      expect((await capsule('trace', 'ls', '--capsule', 'long-runner')).stderr).toBe('');
+    },
+  );
 
   it('exits by itself when the session ends (after_task: exit)', { timeout: 60_000 }, async () => {
     const session = await run(writeManifest('once.yaml', MANIFEST.replace('after_task: sleep', 'after_task: exit')));
     const url = session.lines[0].slice('capsule: url '.length);
-    const answer = await rpc(url, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } });
+    const answer = await rpc(url, 'SendMessage', {
+      message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] },
+    });
     expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(await session.exited).toBe(0);
   });
 
   it('refuses a bad manifest with file, field and hint, and starts nothing', async () => {
-    const bad = writeManifest('bad.yaml', MANIFEST.replace('queue_depth', 'x').replace('after_task: sleep', 'after_task: nap'));
+    const bad = writeManifest(
+      'bad.yaml',
+      MANIFEST.replace('queue_depth', 'x').replace('after_task: sleep', 'after_task: nap'),
+    );
     const r = await capsule('run', '--manifest', bad);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('bad.yaml');
     expect(r.stderr).toContain('lifecycle.after_task');
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).toBe('');
-    expect(existsSync(join(home, 'run')) ? readdirSync(join(home, 'run')).filter((f) => f.includes('bad')) : []).toEqual([]);
+    expect(
+      existsSync(join(home, 'run')) ? readdirSync(join(home, 'run')).filter((f) => f.includes('bad')) : [],
+    ).toEqual([]);
   });
 
   it('names a port that is already taken', async () => {
@@ -177,7 +221,8 @@ describe('capsule CLI', () => {
     ]);
     expect(help).toMatchObject({ code: 0 });
     expect(help.stdout).toMatch(/^usage: capsule <command>/);
-    for (const name of ['run', 'ps', 'cancel', 'stop', 'trace']) expect(help.stdout).toMatch(new RegExp(`\\n  ${name} +\\S`));
+    for (const name of ['run', 'ps', 'cancel', 'stop', 'trace'])
+      expect(help.stdout).toMatch(new RegExp(`\\n  ${name} +\\S`));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^capsule: unknown command "frobnicate"\nusage:/);
     expect(flag.code).toBe(2);

@@ -22,7 +22,10 @@ afterAll(() => {
 
 /** Starts the CLI and resolves with the first stdout line matching `pattern` (its first group). */
 function start(args: string[], pattern: RegExp): Promise<string> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, CAPSULE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const err: string[] = [];
   child.stderr!.on('data', (d) => err.push(String(d)));
@@ -41,7 +44,11 @@ function start(args: string[], pattern: RegExp): Promise<string> {
 const rpc = (url: string, method: string, params: unknown, token?: string) =>
   fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
 
@@ -57,7 +64,10 @@ ${extra}`;
 describe('the cluster shape: capsule run --host --peer, serve --capsule-url', () => {
   it('a worker on its own interface, an orchestrator delegating by name, the gateway in front', async () => {
     writeFileSync(join(home, 'worker.yaml'), manifest('worker', 'exports:\n  peer_tasks:\n    accept: true\n'));
-    const workerUrl = await start(['run', '--manifest', join(home, 'worker.yaml'), '--port', '0', '--host', '127.0.0.2'], /^capsule: url (\S+)$/);
+    const workerUrl = await start(
+      ['run', '--manifest', join(home, 'worker.yaml'), '--port', '0', '--host', '127.0.0.2'],
+      /^capsule: url (\S+)$/,
+    );
     expect(workerUrl).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
     const authority = new URL(workerUrl).host;
     const orchestrator = manifest(
@@ -65,13 +75,19 @@ describe('the cluster shape: capsule run --host --peer, serve --capsule-url', ()
       `  rehearsal:\n    replies:\n      - turns:\n          - tool_calls:\n              - name: delegate_task\n                arguments: { to: helper, text: "hello worker" }\n          - text: "done"\ncapabilities:\n  network:\n    allow: [ "${authority}" ]\n`,
     );
     writeFileSync(join(home, 'orch.yaml'), orchestrator);
-    const orchUrl = await start(['run', '--manifest', join(home, 'orch.yaml'), '--port', '0', '--peer', `helper=${workerUrl}`], /^capsule: url (\S+)$/);
+    const orchUrl = await start(
+      ['run', '--manifest', join(home, 'orch.yaml'), '--port', '0', '--peer', `helper=${workerUrl}`],
+      /^capsule: url (\S+)$/,
+    );
 
     const dataDir = join(home, 'gateway');
     const store = createExposureStore(dataDir);
     const { token } = store.enable('orch');
     store.dispose();
-    const gatewayUrl = await start(['serve', '--capsule-url', `orch=${orchUrl}`, '--gateway-port', '0', '--data', dataDir], /^gateway: (\S+)$/);
+    const gatewayUrl = await start(
+      ['serve', '--capsule-url', `orch=${orchUrl}`, '--gateway-port', '0', '--data', dataDir],
+      /^gateway: (\S+)$/,
+    );
     const exposed = `${gatewayUrl}/a2a/capsules/orch/`;
 
     const message = { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] } };

@@ -38,7 +38,13 @@ describe('capsule deploy kubernetes', () => {
     const gateway = readFileSync(join(out, 'deployment-capsule-gateway.yaml'), 'utf8');
     expect(gateway).toContain('researcher=http://researcher.demo.svc.cluster.local:47311');
     expect(readFileSync(join(out, 'networkpolicy-researcher-ingress.yaml'), 'utf8')).toContain('capsule-gateway');
-    for (const f of ['kustomization.yaml', '00-namespace-demo.yaml', 'deployment-coordinator.yaml', 'service-writer.yaml']) expect(existsSync(join(out, f))).toBe(true);
+    for (const f of [
+      'kustomization.yaml',
+      '00-namespace-demo.yaml',
+      'deployment-coordinator.yaml',
+      'service-writer.yaml',
+    ])
+      expect(existsSync(join(out, f))).toBe(true);
     expect(gateway).not.toContain(token);
   });
 

@@ -1,5 +1,15 @@
 import { join, resolve } from 'node:path';
-import { applyNotes, DeployError, kubernetesObjects, parseSecretRef, readDeployFormation, versionNote, writeKubernetes, type DeployFormation, type SecretRef } from '../deploy';
+import {
+  applyNotes,
+  DeployError,
+  kubernetesObjects,
+  parseSecretRef,
+  readDeployFormation,
+  versionNote,
+  writeKubernetes,
+  type DeployFormation,
+  type SecretRef,
+} from '../deploy';
 import { publishedWorkspace } from '../versions';
 import { DEFAULT_IMAGE, DEFAULT_NAMESPACE, KUBE_HOST } from '../../src-shared/contract/deploy';
 import { createExposureStore, gatewayDataDir } from '../gateway';
@@ -33,7 +43,8 @@ const options = {
 
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('deploy', argv, options, usage);
-  if (positionals[0] !== 'kubernetes' || positionals.length !== 1) throw new UserError(`deploy knows one target: kubernetes\n${usage}`, 2);
+  if (positionals[0] !== 'kubernetes' || positionals.length !== 1)
+    throw new UserError(`deploy knows one target: kubernetes\n${usage}`, 2);
   if (!values.workspace) throw new UserError(`deploy needs --workspace\n${usage}`, 2);
   const secrets = new Map<string, SecretRef>();
   for (const text of values.secret ?? []) {
@@ -41,7 +52,8 @@ export async function main(argv: string[]): Promise<number> {
     if (!ref) throw new UserError(`--secret takes VAR=<secret name>/<key>, not "${text}"`, 2);
     secrets.set(ref[0], ref[1]);
   }
-  if (values.host !== undefined && !KUBE_HOST.test(values.host)) throw new UserError(`--host must be a DNS name such as agents.example.com, not "${values.host}"`, 2);
+  if (values.host !== undefined && !KUBE_HOST.test(values.host))
+    throw new UserError(`--host must be a DNS name such as agents.example.com, not "${values.host}"`, 2);
   const store = createExposureStore(resolve(values.data ?? gatewayDataDir(layout().home)));
   const exposed = store.list().map((e) => e.capsule);
   store.dispose();
@@ -52,13 +64,16 @@ export async function main(argv: string[]): Promise<number> {
   let formation: DeployFormation;
   try {
     formation = readDeployFormation(published?.folder ?? values.workspace);
-    files = writeKubernetes(out, kubernetesObjects(formation, {
-      namespace: values.namespace ?? DEFAULT_NAMESPACE,
-      image: values.image ?? DEFAULT_IMAGE,
-      secrets,
-      exposed,
-      ...(values.host ? { host: values.host } : {}),
-    }));
+    files = writeKubernetes(
+      out,
+      kubernetesObjects(formation, {
+        namespace: values.namespace ?? DEFAULT_NAMESPACE,
+        image: values.image ?? DEFAULT_IMAGE,
+        secrets,
+        exposed,
+        ...(values.host ? { host: values.host } : {}),
+      }),
+    );
   } catch (err) {
     if (err instanceof DeployError) throw new UserError(err.message);
     throw err;
@@ -66,6 +81,14 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(`wrote ${files.length} files to ${out}\n`);
   if (published) process.stdout.write(`${versionNote(published.published)}\n`);
   const exposuresFile = resolve(values.data ?? gatewayDataDir(layout().home), 'exposures.json');
-  for (const note of applyNotes({ files, namespace: values.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, formation, ...(values.host ? { host: values.host } : {}) })) process.stdout.write(`${note}\n`);
+  for (const note of applyNotes({
+    files,
+    namespace: values.namespace ?? DEFAULT_NAMESPACE,
+    exposuresFile,
+    out,
+    formation,
+    ...(values.host ? { host: values.host } : {}),
+  }))
+    process.stdout.write(`${note}\n`);
   return 0;
 }

@@ -18,12 +18,16 @@ const options = { workspace: { type: 'string', short: 'w' } } as const;
 
 function manifestLines(c: CapsuleDiffView): string[] {
   const marks = { same: ' ', removed: '-', added: '+' } as const;
-  return [`--- ${c.path} (${c.change})`, ...lineDiff(c.before ?? '', c.after ?? '').map((l) => `${marks[l.kind]} ${l.text}`)];
+  return [
+    `--- ${c.path} (${c.change})`,
+    ...lineDiff(c.before ?? '', c.after ?? '').map((l) => `${marks[l.kind]} ${l.text}`),
+  ];
 }
 
 export function formatVersionDiff(d: VersionDiffView): string {
   const lines = [`${d.from} → ${d.to}`];
-  if (!d.capsules.length && !d.permissions.length) lines.push(d.formationChanged ? 'Only the layout changed (formation.yaml).' : 'No change.');
+  if (!d.capsules.length && !d.permissions.length)
+    lines.push(d.formationChanged ? 'Only the layout changed (formation.yaml).' : 'No change.');
   for (const c of d.capsules) lines.push(`  ${c.change.padEnd(7)}  ${c.id}`);
   if (d.permissions.length) lines.push('Permissions:', ...d.permissions.map((p) => `  ${p}`));
   for (const c of d.capsules) lines.push('', ...manifestLines(c));
@@ -32,7 +36,8 @@ export function formatVersionDiff(d: VersionDiffView): string {
 
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('diff', argv, options, usage);
-  if (positionals.length < 1 || positionals.length > 2) throw new UserError(`diff takes one or two versions\n${usage}`, 2);
+  if (positionals.length < 1 || positionals.length > 2)
+    throw new UserError(`diff takes one or two versions\n${usage}`, 2);
   const diff = await compareVersions(resolve(values.workspace ?? '.'), positionals[0], positionals[1]);
   process.stdout.write(`${formatVersionDiff(diff)}\n`);
   return 0;

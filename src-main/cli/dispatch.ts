@@ -44,9 +44,10 @@ export async function main(argv: string[]): Promise<number> {
 
 export function report(err: unknown): number {
   // A raw file-system failure (`ENOTDIR: not a directory, mkdir '…'`) is put in words.
-  const message = describeFileError(err, recordsLayout(process.env).home) ?? (err instanceof Error ? err.message : String(err));
+  const message =
+    describeFileError(err, recordsLayout(process.env).home) ?? (err instanceof Error ? err.message : String(err));
   process.stderr.write(`capsule: ${message}\n`);
-  if (process.env.CAPSULE_DEBUG && err instanceof Error && !(err instanceof UserError)) process.stderr.write(`${err.stack}\n`);
+  if (process.env.CAPSULE_DEBUG && err instanceof Error && !(err instanceof UserError))
+    process.stderr.write(`${err.stack}\n`);
   return err instanceof UserError ? err.exitCode : 1;
 }
-

@@ -12,7 +12,15 @@ export class UserError extends Error {
   }
 }
 
-const VERBS: Record<string, string> = { mkdir: 'create', open: 'open', write: 'write', rename: 'replace', unlink: 'remove', scandir: 'list', read: 'read' };
+const VERBS: Record<string, string> = {
+  mkdir: 'create',
+  open: 'open',
+  write: 'write',
+  rename: 'replace',
+  unlink: 'remove',
+  scandir: 'list',
+  read: 'read',
+};
 
 /**
  * A failed file-system call in words: what could not be done to which path and why, and where

@@ -5,7 +5,12 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Role, TaskState } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UserError } from './errors';
@@ -67,8 +72,14 @@ beforeAll(async () => {
   mkdirSync(join(ws, 'capsules'), { recursive: true });
   writeFileSync(join(ws, 'capsules', 'alpha.yaml'), manifest('alpha'));
   writeFileSync(join(ws, 'capsules', 'beta.yaml'), manifest('beta'));
-  writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: alpha\n    manifest: capsules/alpha.yaml\n  - id: beta\n    manifest: capsules/beta.yaml\nremotes: []\n');
-  serve = spawn(process.execPath, [BIN, 'serve', '--workspace', ws, '--gateway-port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  writeFileSync(
+    join(ws, 'formation.yaml'),
+    'capsules:\n  - id: alpha\n    manifest: capsules/alpha.yaml\n  - id: beta\n    manifest: capsules/beta.yaml\nremotes: []\n',
+  );
+  serve = spawn(process.execPath, [BIN, 'serve', '--workspace', ws, '--gateway-port', '0'], {
+    env: { ...process.env, CAPSULE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   createInterface({ input: serve.stdout! }).on('line', (l) => lines.push(l));
   await waitLine(/^not exposed: beta/);
 }, 30_000);
@@ -82,7 +93,12 @@ const call = (url: string, token: string) =>
   fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    }),
   });
 
 describe('capsule serve + capsule expose', () => {
@@ -102,14 +118,37 @@ describe('capsule serve + capsule expose', () => {
     expect(ok.result.task.status.state).toBe('TASK_STATE_COMPLETED');
 
     // the exact printed URL works with the SDK's createFromUrl, and a message goes through
-    const bearer: typeof fetch = (input, init = {}) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), authorization: `Bearer ${token}` } });
+    const bearer: typeof fetch = (input, init = {}) =>
+      fetch(input, {
+        ...init,
+        headers: { ...Object.fromEntries(new Headers(init.headers)), authorization: `Bearer ${token}` },
+      });
     const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: bearer })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: bearer }) }),
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl: bearer })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl: bearer }),
+      }),
     );
     const client = await factory.createFromUrl(url);
-    const parts = [{ content: { $case: 'text' as const, value: 'via the sdk' }, metadata: undefined, filename: '', mediaType: '' }];
-    const message = { messageId: 'm-sdk', contextId: '', taskId: '', role: Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };
-    const sent = (await client.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined })) as any;
+    const parts = [
+      { content: { $case: 'text' as const, value: 'via the sdk' }, metadata: undefined, filename: '', mediaType: '' },
+    ];
+    const message = {
+      messageId: 'm-sdk',
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts,
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    const sent = (await client.sendMessage({
+      tenant: '',
+      message,
+      configuration: undefined,
+      metadata: undefined,
+    })) as any;
     expect(sent.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // and so does the URL typed without its trailing slash
     const plain = await factory.createFromUrl(url.slice(0, -1));
@@ -123,7 +162,11 @@ describe('capsule serve + capsule expose', () => {
     expect(mcpUrl).toBe(`${gatewayUrl}/mcp`);
     const config = JSON.parse(exposed.stdout.slice(exposed.stdout.indexOf('{\n  "mcpServers"')));
     const mcp = new McpClient({ name: 'cli-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(config.mcpServers['capsule-studio'].url), { requestInit: { headers: config.mcpServers['capsule-studio'].headers } }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(config.mcpServers['capsule-studio'].url), {
+        requestInit: { headers: config.mcpServers['capsule-studio'].headers },
+      }),
+    );
     expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['alpha']);
     expect(((await mcp.callTool({ name: 'alpha', arguments: { text: 'hi over MCP' } })) as any).isError).toBeFalsy();
     await mcp.close();

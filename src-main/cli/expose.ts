@@ -1,5 +1,15 @@
 import { resolve } from 'node:path';
-import { createExposureStore, createGateway, curlExample, gatewayDataDir, mcpClientConfig, MCP_PATH, readGatewayRecord, runningResolver, type Gateway } from '../gateway';
+import {
+  createExposureStore,
+  createGateway,
+  curlExample,
+  gatewayDataDir,
+  mcpClientConfig,
+  MCP_PATH,
+  readGatewayRecord,
+  runningResolver,
+  type Gateway,
+} from '../gateway';
 import { resolveRunningSession } from '../trace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
@@ -59,7 +69,8 @@ export async function main(argv: string[]): Promise<number> {
       if (!store.get(name)) throw new UserError(`${name} is not exposed; expose it first`);
       token = store.rotate(name).token;
     } else {
-      if (store.get(name)) throw new UserError(`${name} is already exposed; --rotate gives it a new token, --revoke ends it`);
+      if (store.get(name))
+        throw new UserError(`${name} is already exposed; --rotate gives it a new token, --revoke ends it`);
       token = store.enable(name, { compat03: values['compat-03'] ?? false }).token;
     }
     if (values['compat-03'] && values.rotate) store.setCompat03(name, true);
@@ -68,7 +79,11 @@ export async function main(argv: string[]): Promise<number> {
     let hosted: Gateway | undefined;
     let base = running?.url;
     if (!base) {
-      hosted = await createGateway({ dataDir, ...(port !== undefined ? { port } : {}), resolveCapsule: runningResolver(runDir) });
+      hosted = await createGateway({
+        dataDir,
+        ...(port !== undefined ? { port } : {}),
+        resolveCapsule: runningResolver(runDir),
+      });
       base = hosted.url;
     }
     // The trailing slash is part of the URL: A2A SDKs resolve the card path against it.
@@ -76,12 +91,20 @@ export async function main(argv: string[]): Promise<number> {
     const mcp = `${base}${MCP_PATH}`;
     process.stdout.write(`exposed: ${name}\ncard: ${url}.well-known/agent-card.json\nurl: ${url}\nmcp: ${mcp}\n`);
     process.stdout.write(`token: ${token}\n(shown once: only its hash is kept)\n`);
-    process.stdout.write(`A2A clients take the url as it is, e.g. new ClientFactory().createFromUrl('${url}') with Authorization: Bearer <token> on every request.\n\n${curlExample(url, token)}\n\n`);
-    process.stdout.write(`MCP clients (Streamable HTTP) see ${name} as a tool at the mcp URL with the same token, e.g. in .mcp.json:\n${mcpClientConfig(mcp, token)}\n`);
+    process.stdout.write(
+      `A2A clients take the url as it is, e.g. new ClientFactory().createFromUrl('${url}') with Authorization: Bearer <token> on every request.\n\n${curlExample(url, token)}\n\n`,
+    );
+    process.stdout.write(
+      `MCP clients (Streamable HTTP) see ${name} as a tool at the mcp URL with the same token, e.g. in .mcp.json:\n${mcpClientConfig(mcp, token)}\n`,
+    );
     if (!hosted) return 0;
 
     process.stderr.write(`capsule: no gateway was running; hosting one at ${hosted.url} until Ctrl-C\n`);
-    hosted.onAccess((e) => process.stderr.write(`access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome}\n`));
+    hosted.onAccess((e) =>
+      process.stderr.write(
+        `access: ${e.time} ${e.remote} ${e.tokenId ?? '-'} ${e.capsule ?? '-'} ${e.method} ${e.status} ${e.outcome}\n`,
+      ),
+    );
     await new Promise<void>((done) => {
       const stop = () => {
         process.off('SIGINT', stop);

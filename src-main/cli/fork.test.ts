@@ -29,8 +29,11 @@ inference:
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((ok) =>
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 60_000 }, (err, stdout, stderr) =>
-      ok({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, CAPSULE_HOME: home }, timeout: 60_000 },
+      (err, stdout, stderr) => ok({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );
 }
@@ -44,7 +47,9 @@ it('forks a recorded task with another message and records where the fork came f
   const manifest = join(home, 'tides.yaml');
   writeFileSync(manifest, MANIFEST);
   const s = await startSession({ manifestPath: manifest, env: { ...process.env, CAPSULE_HOME: home }, port: 0 });
-  await s.acceptMessage({ message: { messageId: 'msg-1', role: 'ROLE_USER', parts: [{ text: 'Tell me about tides' }] } }).settled;
+  await s.acceptMessage({
+    message: { messageId: 'msg-1', role: 'ROLE_USER', parts: [{ text: 'Tell me about tides' }] },
+  }).settled;
   await s.end('recorded');
 
   const r = await cli(['fork', '--from', s.id, '--message', 'Tell me about the moon']);
@@ -67,12 +72,27 @@ it('at a later turn says which turns replay and what their delegations send, and
     mkdirSync(join(ws, name), { recursive: true });
     writeFileSync(join(ws, name, 'murmur.yaml'), body);
   };
-  const rehearsalOf = (turns: string) => `version: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n  rehearsal:\n    replies:\n      - turns:\n${turns}`;
-  write('writer', `name: writer\nexports:\n  peer_tasks:\n    accept: true\n${rehearsalOf('          - text: "writer got: {{task}}"\n')}`);
-  write('boss', `name: boss\n${rehearsalOf('          - tool_calls:\n              - name: delegate_task\n                arguments: { to: writer, text: "Draft a paragraph." }\n          - text: "done: {{tool_results}}"\n')}`);
-  writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - { id: boss, manifest: boss/murmur.yaml }\n  - { id: writer, manifest: writer/murmur.yaml }\nremotes: []\n');
+  const rehearsalOf = (turns: string) =>
+    `version: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n  rehearsal:\n    replies:\n      - turns:\n${turns}`;
+  write(
+    'writer',
+    `name: writer\nexports:\n  peer_tasks:\n    accept: true\n${rehearsalOf('          - text: "writer got: {{task}}"\n')}`,
+  );
+  write(
+    'boss',
+    `name: boss\n${rehearsalOf('          - tool_calls:\n              - name: delegate_task\n                arguments: { to: writer, text: "Draft a paragraph." }\n          - text: "done: {{tool_results}}"\n')}`,
+  );
+  writeFileSync(
+    join(ws, 'formation.yaml'),
+    'capsules:\n  - { id: boss, manifest: boss/murmur.yaml }\n  - { id: writer, manifest: writer/murmur.yaml }\nremotes: []\n',
+  );
   const env = { ...process.env, CAPSULE_HOME: home };
-  const s = await startSession({ manifestPath: join(ws, 'boss', 'murmur.yaml'), env, port: 0, formation: staticFormation({ writer: { kind: 'manifest', manifestPath: join(ws, 'writer', 'murmur.yaml') } }) });
+  const s = await startSession({
+    manifestPath: join(ws, 'boss', 'murmur.yaml'),
+    env,
+    port: 0,
+    formation: staticFormation({ writer: { kind: 'manifest', manifestPath: join(ws, 'writer', 'murmur.yaml') } }),
+  });
   await s.acceptMessage({ message: { messageId: 'msg-2', role: 'ROLE_USER', parts: [{ text: 'write it' }] } }).settled;
   await s.end('recorded');
 
@@ -82,7 +102,17 @@ it('at a later turn says which turns replay and what their delegations send, and
   expect(plain.stdout).toContain('replayed: turn 1 from the recording\n');
   expect(listed).not.toBeNull();
 
-  const edited = await cli(['fork', '--from', s.id, '--turn', '2', '--workspace', ws, '--delegation', `${listed![1]}=Draft a haiku.`]);
+  const edited = await cli([
+    'fork',
+    '--from',
+    s.id,
+    '--turn',
+    '2',
+    '--workspace',
+    ws,
+    '--delegation',
+    `${listed![1]}=Draft a haiku.`,
+  ]);
   expect(edited.stdout).toContain(`  turn 1 delegation ${listed![1]} to writer (edited): "Draft a haiku."`);
   expect(edited.stdout).toContain('state: TASK_STATE_COMPLETED');
   expect(edited.stdout).toContain('writer got: Draft a haiku.');

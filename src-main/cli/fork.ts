@@ -38,7 +38,11 @@ const options = {
 /** `CALL=TEXT` as a delegation edit. */
 function delegationEdit(arg: string): DelegationEdit {
   const at = arg.indexOf('=');
-  if (at < 1) throw new UserError(`--delegation takes CALL=TEXT (a call id the fork lists, then the text), not "${arg.slice(0, 80)}"`, 2);
+  if (at < 1)
+    throw new UserError(
+      `--delegation takes CALL=TEXT (a call id the fork lists, then the text), not "${arg.slice(0, 80)}"`,
+      2,
+    );
   return { callId: arg.slice(0, at), text: arg.slice(at + 1) };
 }
 
@@ -58,7 +62,8 @@ function formationOf(workspace: string) {
   } catch (err) {
     throw new UserError(`cannot read ${file}: ${(err as Error).message}`);
   }
-  for (const c of readFormation(text).capsules) targets[c.id] = { kind: 'manifest', manifestPath: resolve(workspace, c.manifest) };
+  for (const c of readFormation(text).capsules)
+    targets[c.id] = { kind: 'manifest', manifestPath: resolve(workspace, c.manifest) };
   return staticFormation(targets);
 }
 
@@ -66,7 +71,8 @@ export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('fork', argv, options, usage);
   if (!values.from) throw new UserError(`fork needs --from <session>\n${usage}`, 2);
   const turn = values.turn === undefined ? 1 : Number(values.turn);
-  if (!Number.isInteger(turn) || turn < 1) throw new UserError(`--turn must be a whole number from 1, not "${values.turn}"`, 2);
+  if (!Number.isInteger(turn) || turn < 1)
+    throw new UserError(`--turn must be a whole number from 1, not "${values.turn}"`, 2);
   const { store, records } = openStore(values.records);
   let tracePath: string;
   try {
@@ -77,26 +83,45 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     store.dispose();
   }
-  if (statSync(tracePath).size > MAX_TRACE_BYTES) throw new UserError(`${tracePath} is over ${MAX_TRACE_BYTES >> 20} MB: too big to fork from`);
+  if (statSync(tracePath).size > MAX_TRACE_BYTES)
+    throw new UserError(`${tracePath} is over ${MAX_TRACE_BYTES >> 20} MB: too big to fork from`);
   const session = recordedSession(readTraceLines(tracePath).lines.map((l) => l.event));
   const n = Number(values.task ?? '1');
-  const task = Number.isInteger(n) && n >= 1 && String(n) === (values.task ?? '1') ? session.tasks[n - 1] : session.tasks.find((t) => t.taskId === values.task);
+  const task =
+    Number.isInteger(n) && n >= 1 && String(n) === (values.task ?? '1')
+      ? session.tasks[n - 1]
+      : session.tasks.find((t) => t.taskId === values.task);
   if (!task) throw new UserError(`session ${session.sessionId} has no task ${values.task ?? '1'}`);
   const delegations = (values.delegation ?? []).map(delegationEdit);
   let prepared;
   try {
-    prepared = prepareFork(session, { taskId: task.taskId, turn, driver: values.rehearsal ? 'rehearsal' : 'real', env: process.env, ...(values.message !== undefined ? { message: values.message } : {}), ...(delegations.length ? { delegations } : {}) });
+    prepared = prepareFork(session, {
+      taskId: task.taskId,
+      turn,
+      driver: values.rehearsal ? 'rehearsal' : 'real',
+      env: process.env,
+      ...(values.message !== undefined ? { message: values.message } : {}),
+      ...(delegations.length ? { delegations } : {}),
+    });
   } catch (err) {
     if (err instanceof ForkError) throw new UserError(err.message, err.code === 'invalid_input' ? 2 : 1);
     throw err;
   }
-  const launched = await launchFork(prepared, { startSession, env: process.env, recordsRoot: records, ...(values.workspace ? { formation: formationOf(resolve(values.workspace)) } : {}) });
+  const launched = await launchFork(prepared, {
+    startSession,
+    env: process.env,
+    recordsRoot: records,
+    ...(values.workspace ? { formation: formationOf(resolve(values.workspace)) } : {}),
+  });
   process.stdout.write(`fork: ${launched.session.id} of ${session.sessionId} task ${task.taskId} at turn ${turn}\n`);
   if (turn > 1) {
     // Which turns replay, and what their delegations send: an edited message is only read from --turn on.
     process.stdout.write(`replayed: ${turn === 2 ? 'turn 1' : `turns 1-${turn - 1}`} from the recording\n`);
     const edited = new Map(delegations.map((d) => [d.callId, d.text]));
-    for (const d of replayedDelegations(task, turn)) process.stdout.write(`  turn ${d.turn} delegation ${d.callId} to ${d.to}${edited.has(d.callId) ? ' (edited)' : ''}: ${JSON.stringify(clip(edited.get(d.callId) ?? d.text))}\n`);
+    for (const d of replayedDelegations(task, turn))
+      process.stdout.write(
+        `  turn ${d.turn} delegation ${d.callId} to ${d.to}${edited.has(d.callId) ? ' (edited)' : ''}: ${JSON.stringify(clip(edited.get(d.callId) ?? d.text))}\n`,
+      );
   }
   try {
     const done = await launched.settled;

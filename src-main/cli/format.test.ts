@@ -20,6 +20,11 @@ describe('CLI formatting', () => {
 
   it('draws rulers and aligned columns', () => {
     expect(ruler('Session')).toBe('── Session ──────────────────────────────────────');
-    expect(columns([['task 1', 'tsk_019ed33d', 'ok'], ['task 10', 'tsk_019ed33e', 'failed']])).toEqual(['task 1   tsk_019ed33d  ok', 'task 10  tsk_019ed33e  failed']);
+    expect(
+      columns([
+        ['task 1', 'tsk_019ed33d', 'ok'],
+        ['task 10', 'tsk_019ed33e', 'failed'],
+      ]),
+    ).toEqual(['task 1   tsk_019ed33d  ok', 'task 10  tsk_019ed33e  failed']);
   });
 });

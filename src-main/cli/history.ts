@@ -27,16 +27,24 @@ export async function main(argv: string[]): Promise<number> {
   const limit = intOption('limit', values.limit, 10_000) ?? 50;
   if (values.start) {
     const { step, created } = await saveStep(dir, 'Start the history');
-    process.stdout.write(step ? `${created ? 'Created a repository in the workspace; ' : ''}first step ${step.short}\n` : 'Nothing to save: the history is up to date\n');
+    process.stdout.write(
+      step
+        ? `${created ? 'Created a repository in the workspace; ' : ''}first step ${step.short}\n`
+        : 'Nothing to save: the history is up to date\n',
+    );
   }
   const steps = await listSteps(dir, limit);
-  if (!steps.length) throw new UserError(`${dir} has no history yet: it starts with the first save in the Studio, or run capsule history --start`);
+  if (!steps.length)
+    throw new UserError(
+      `${dir} has no history yet: it starts with the first save in the Studio, or run capsule history --start`,
+    );
   const published = await readPublished(dir);
   for (const s of steps) {
     const mark = published?.version === s.version ? '  (published)' : '';
     const capsules = s.capsules.length ? `  [${s.capsules.join(', ')}]` : '';
     process.stdout.write(`${s.short}  ${when(s.time)}  ${s.author}  ${s.message.split('\n')[0]}${capsules}${mark}\n`);
   }
-  if (published && !steps.some((s) => s.version === published.version)) process.stdout.write(`published: ${published.short} (older than these steps)\n`);
+  if (published && !steps.some((s) => s.version === published.version))
+    process.stdout.write(`published: ${published.short} (older than these steps)\n`);
   return 0;
 }

@@ -15,16 +15,25 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const home = join(dir, 'not-a-folder');
 writeFileSync(home, 'x\n');
 const manifest = join(dir, 'a.yaml');
-writeFileSync(manifest, 'name: a\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n');
+writeFileSync(
+  manifest,
+  'name: a\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n',
+);
 const ws = join(dir, 'ws');
 mkdirSync(ws);
-writeFileSync(join(ws, 'a.yaml'), 'name: a\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n');
+writeFileSync(
+  join(ws, 'a.yaml'),
+  'name: a\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n',
+);
 writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: a\n    manifest: a.yaml\n');
 
 const capsule = (args: string[]) =>
   new Promise<{ code: number | null; stderr: string }>((done) =>
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 30_000 }, (err, _out, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, CAPSULE_HOME: home }, timeout: 30_000 },
+      (err, _out, stderr) => done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
     ),
   );
 
@@ -32,8 +41,16 @@ const HINT = `(records live under CAPSULE_HOME=${home}, which must be a folder y
 
 describe('CAPSULE_HOME that is a file', () => {
   it.each([
-    ['run', ['run', '--manifest', manifest], /^capsule: cannot create \S+\/records\/ses_[0-9a-f]+: part of that path is a file, not a folder /],
-    ['serve', ['serve', '--workspace', ws], /^capsule: cannot launch a \(a\.yaml\): cannot create \S+\/records\/ses_[0-9a-f]+: part of that path is a file, not a folder /],
+    [
+      'run',
+      ['run', '--manifest', manifest],
+      /^capsule: cannot create \S+\/records\/ses_[0-9a-f]+: part of that path is a file, not a folder /,
+    ],
+    [
+      'serve',
+      ['serve', '--workspace', ws],
+      /^capsule: cannot launch a \(a\.yaml\): cannot create \S+\/records\/ses_[0-9a-f]+: part of that path is a file, not a folder /,
+    ],
     ['trace ls', ['trace', 'ls'], /^capsule: cannot create \S+: a file of that name is in the way /],
   ])('capsule %s says so in words and exits 1', { timeout: 60_000 }, async (_, args, line) => {
     const r = await capsule(args);
@@ -45,11 +62,16 @@ describe('CAPSULE_HOME that is a file', () => {
 });
 
 describe('describeFileError', () => {
-  const fsError = (code: string, syscall: string, path: string) => Object.assign(new Error(`${code}: raw, ${syscall} '${path}'`), { code, syscall, path });
+  const fsError = (code: string, syscall: string, path: string) =>
+    Object.assign(new Error(`${code}: raw, ${syscall} '${path}'`), { code, syscall, path });
 
   it('words a failure inside the home with the hint, and one outside it without', () => {
-    expect(describeFileError(fsError('EROFS', 'open', '/h/records/x'), '/h')).toBe('cannot open /h/records/x: the file system is read-only (records live under CAPSULE_HOME=/h, which must be a folder you can write)');
-    expect(describeFileError(fsError('ENOSPC', 'write', '/elsewhere/f'), '/h')).toBe('cannot write /elsewhere/f: the disk is full');
+    expect(describeFileError(fsError('EROFS', 'open', '/h/records/x'), '/h')).toBe(
+      'cannot open /h/records/x: the file system is read-only (records live under CAPSULE_HOME=/h, which must be a folder you can write)',
+    );
+    expect(describeFileError(fsError('ENOSPC', 'write', '/elsewhere/f'), '/h')).toBe(
+      'cannot write /elsewhere/f: the disk is full',
+    );
     expect(describeFileError(fsError('EACCES', 'mkdir', '/hx/y'), '/h')).toBe('cannot create /hx/y: permission denied');
   });
 

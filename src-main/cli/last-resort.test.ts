@@ -44,66 +44,87 @@ ${delegateTo('timer-throw', 'http://127.0.0.1:9/inject-throw')}
 
 async function rpc(url: string, text: string) {
   const params = { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] } };
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }),
+  });
   return ((await res.json()) as { result: { task: any } }).result.task;
 }
 
 /** `capsule run` of a plain rehearsal capsule, its output piped to the test. */
 function runQuiet() {
   const manifest = join(home, 'quiet.yaml');
-  writeFileSync(manifest, 'name: quiet\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n');
-  const run = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  writeFileSync(
+    manifest,
+    'name: quiet\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n',
+  );
+  const run = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0'], {
+    env: { ...process.env, CAPSULE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child = run;
   const exited = new Promise<number | null>((r) => run.once('exit', (code) => r(code)));
   return { run, exited };
 }
 
-const within10s = (exited: Promise<number | null>) => Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000))]);
+const within10s = (exited: Promise<number | null>) =>
+  Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000))]);
 
 describe('capsule run survives what it did not expect', () => {
-  it('a bad peer URL, a lost rejection and a timer that throws each fail one task; the process answers on', { timeout: 60_000 }, async () => {
-    const manifest = join(home, 'fragile.yaml');
-    writeFileSync(manifest, MANIFEST);
-    child = spawn(process.execPath, ['-r', FAULT, BIN, 'run', '--manifest', manifest, '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
-    const lines: string[] = [];
-    const rl = createInterface({ input: child.stdout! });
-    await new Promise<void>((ok, fail) => {
-      rl.on('line', (l) => lines.push(l) === 2 && ok());
-      void exited.then((code) => fail(new Error(`capsule run exited ${code}: ${stderr}`)));
-    });
-    const url = lines[0].replace('capsule: url ', '');
+  it(
+    'a bad peer URL, a lost rejection and a timer that throws each fail one task; the process answers on',
+    { timeout: 60_000 },
+    async () => {
+      const manifest = join(home, 'fragile.yaml');
+      writeFileSync(manifest, MANIFEST);
+      child = spawn(process.execPath, ['-r', FAULT, BIN, 'run', '--manifest', manifest, '--port', '0'], {
+        env: { ...process.env, CAPSULE_HOME: home },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
+      const lines: string[] = [];
+      const rl = createInterface({ input: child.stdout! });
+      await new Promise<void>((ok, fail) => {
+        rl.on('line', (l) => lines.push(l) === 2 && ok());
+        void exited.then((code) => fail(new Error(`capsule run exited ${code}: ${stderr}`)));
+      });
+      const url = lines[0].replace('capsule: url ', '');
 
-    const bad = await rpc(url, 'bad-url');
-    expect(bad.status.state).toBe('TASK_STATE_COMPLETED');
-    const rejected = await rpc(url, 'lost-rejection');
-    expect(rejected.status.state).toBe('TASK_STATE_FAILED');
-    expect(rejected.status.message.parts[0].text).toContain('internal error (unhandled rejection)');
-    const thrown = await rpc(url, 'timer-throw');
-    expect(thrown.status.state).toBe('TASK_STATE_FAILED');
-    expect(thrown.status.message.parts[0].text).toContain('internal error (uncaught exception)');
-    const fine = await rpc(url, 'hello');
-    expect(fine.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(child.exitCode).toBe(null);
-    expect(stderr).toContain(`unexpected error (unhandled rejection) in task ${rejected.id}`);
-    expect(stderr).toContain(`unexpected error (uncaught exception) in task ${thrown.id}`);
+      const bad = await rpc(url, 'bad-url');
+      expect(bad.status.state).toBe('TASK_STATE_COMPLETED');
+      const rejected = await rpc(url, 'lost-rejection');
+      expect(rejected.status.state).toBe('TASK_STATE_FAILED');
+      expect(rejected.status.message.parts[0].text).toContain('internal error (unhandled rejection)');
+      const thrown = await rpc(url, 'timer-throw');
+      expect(thrown.status.state).toBe('TASK_STATE_FAILED');
+      expect(thrown.status.message.parts[0].text).toContain('internal error (uncaught exception)');
+      const fine = await rpc(url, 'hello');
+      expect(fine.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(child.exitCode).toBe(null);
+      expect(stderr).toContain(`unexpected error (unhandled rejection) in task ${rejected.id}`);
+      expect(stderr).toContain(`unexpected error (uncaught exception) in task ${thrown.id}`);
 
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    const sessionId = lines[1].replace('session: ', '');
-    const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-    expect(trace.find((l) => l.event_type === 'tool_result' && l.task_id === bad.id)).toMatchObject({ ok: false, result: expect.stringContaining('invalid arguments: to:') });
-    expect(trace.filter((l) => l.event_type === 'runtime_error').map((l) => [l.task_id, l.message])).toEqual([
-      [rejected.id, 'injected rejection'],
-      [thrown.id, 'injected throw'],
-    ]);
-    expect(trace.at(-1)!.event_type).toBe('session_end');
-  });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const sessionId = lines[1].replace('session: ', '');
+      const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      expect(trace.find((l) => l.event_type === 'tool_result' && l.task_id === bad.id)).toMatchObject({
+        ok: false,
+        result: expect.stringContaining('invalid arguments: to:'),
+      });
+      expect(trace.filter((l) => l.event_type === 'runtime_error').map((l) => [l.task_id, l.message])).toEqual([
+        [rejected.id, 'injected rejection'],
+        [thrown.id, 'injected throw'],
+      ]);
+      expect(trace.at(-1)!.event_type).toBe('session_end');
+    },
+  );
 
   it('ends cleanly when the reader of its output went away (`capsule run | head`)', { timeout: 30_000 }, async () => {
     const { run, exited } = runQuiet();
@@ -122,7 +143,9 @@ describe('capsule run survives what it did not expect', () => {
   it('ends its session cleanly when the terminal closes (SIGHUP, its output gone)', { timeout: 30_000 }, async () => {
     const { run, exited } = runQuiet();
     const lines: string[] = [];
-    await new Promise<void>((ok) => createInterface({ input: run.stdout! }).on('line', (l) => lines.push(l) === 2 && ok()));
+    await new Promise<void>((ok) =>
+      createInterface({ input: run.stdout! }).on('line', (l) => lines.push(l) === 2 && ok()),
+    );
     const sessionId = lines[1].replace('session: ', '');
     run.stdout!.destroy();
     run.stderr!.destroy();
@@ -132,7 +155,9 @@ describe('capsule run survives what it did not expect', () => {
     run.kill('SIGHUP');
     // It used to die of the signal: no session_end, its running file left behind.
     expect(await within10s(exited)).toBe(0);
-    const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8').trim().split('\n');
+    const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(JSON.parse(trace.at(-1)!)).toMatchObject({ event_type: 'session_end', reason: 'stopped' });
     expect(existsSync(join(home, 'run', `${sessionId}.json`))).toBe(false);
   });
@@ -149,7 +174,9 @@ describe('capsule run survives what it did not expect', () => {
       });
       expect(await exited).toBe(0); // not killed by the signal (that exits with null)
       const sessionId = /session: (\S+)/.exec(out)![1];
-      const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8').trim().split('\n');
+      const trace = readFileSync(join(home, 'records', sessionId, 'trace.jsonl'), 'utf8')
+        .trim()
+        .split('\n');
       expect(JSON.parse(trace.at(-1)!)).toMatchObject({ event_type: 'session_end' });
     }
   });

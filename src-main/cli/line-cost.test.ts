@@ -28,7 +28,13 @@ function trace(name: string, middle: string[]): string {
     line({ event_type: 'a2a_task_received', task_id: 'tsk_1', context_id: 'ctx', text: 'hi' }),
     line({ event_type: 'task_start', task_id: 'tsk_1' }),
     ...middle,
-    line({ event_type: 'task_end', task_id: 'tsk_1', state: 'TASK_STATE_COMPLETED', exit_status: 'ok', answer: 'done' }),
+    line({
+      event_type: 'task_end',
+      task_id: 'tsk_1',
+      state: 'TASK_STATE_COMPLETED',
+      exit_status: 'ok',
+      answer: 'done',
+    }),
     line({ event_type: 'session_end', reason: 'over' }),
   ];
   writeFileSync(join(dir, 'trace.jsonl'), lines.join('\n') + '\n');
@@ -37,8 +43,11 @@ function trace(name: string, middle: string[]): string {
 
 function readers(records: string): Promise<{ maxRssMiB: number } & Record<string, Record<string, number>>> {
   return new Promise((done, fail) =>
-    execFile(process.execPath, ['--import', 'tsx', FIXTURE, join(records, ID, 'trace.jsonl'), records, ID], { timeout: 200_000, maxBuffer: 1 << 20 }, (err, out) =>
-      err ? fail(err) : done(JSON.parse(out)),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', FIXTURE, join(records, ID, 'trace.jsonl'), records, ID],
+      { timeout: 200_000, maxBuffer: 1 << 20 },
+      (err, out) => (err ? fail(err) : done(JSON.parse(out))),
     ),
   );
 }

@@ -18,7 +18,12 @@ type Activity = 'busy' | 'idle' | 'unreachable';
 
 async function activity(s: RunningSession): Promise<Activity> {
   try {
-    const answer = (await callDoor(s.url, 'ListTasks', { status: 'TASK_STATE_WORKING', pageSize: 1 }, { timeoutMs: 2000 })) as { tasks?: Task[]; totalSize?: number } | undefined;
+    const answer = (await callDoor(
+      s.url,
+      'ListTasks',
+      { status: 'TASK_STATE_WORKING', pageSize: 1 },
+      { timeoutMs: 2000 },
+    )) as { tasks?: Task[]; totalSize?: number } | undefined;
     return (answer?.tasks?.length ?? 0) > 0 || (answer?.totalSize ?? 0) > 0 ? 'busy' : 'idle';
   } catch {
     return 'unreachable';
@@ -31,7 +36,15 @@ export async function main(argv: string[]): Promise<number> {
   const states = await Promise.all(running.map(activity));
   const now = Date.now();
   if (values.json) {
-    const rows = running.map((s, i) => ({ session_id: s.id, name: s.name, version: s.version, url: s.url, pid: s.pid, started_at: new Date(s.startedAt).toISOString(), state: states[i] }));
+    const rows = running.map((s, i) => ({
+      session_id: s.id,
+      name: s.name,
+      version: s.version,
+      url: s.url,
+      pid: s.pid,
+      started_at: new Date(s.startedAt).toISOString(),
+      state: states[i],
+    }));
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
@@ -40,7 +53,9 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const rows = [['#', 'NAME', 'URL', 'SESSION', 'AGE', 'STATE']];
-  running.forEach((s, i) => rows.push([`@${i + 1}`, s.name, s.url, s.id, formatDuration(now - s.startedAt), states[i]]));
+  running.forEach((s, i) =>
+    rows.push([`@${i + 1}`, s.name, s.url, s.id, formatDuration(now - s.startedAt), states[i]]),
+  );
   process.stdout.write(`${columns(rows).join('\n')}\n`);
   return 0;
 }

@@ -14,7 +14,10 @@ let root: string;
 let ws: string;
 let home: string | undefined;
 
-async function run(mod: { main(argv: string[]): Promise<number> }, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  mod: { main(argv: string[]): Promise<number> },
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const o = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => (out.push(String(chunk)), true));
@@ -63,7 +66,9 @@ describe('capsule publish', () => {
     const exported = await run(deploy, 'kubernetes', '-w', ws, '--out', out, '--data', join(root, 'gw'));
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain(`these files hold the published version ${v1}`);
-    const texts = readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8')).join('\n');
+    const texts = readdirSync(out)
+      .map((f) => readFileSync(join(out, f), 'utf8'))
+      .join('\n');
     expect(texts).toContain('accept: true');
     expect(texts).not.toContain('accept: false');
 

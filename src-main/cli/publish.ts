@@ -23,14 +23,22 @@ const options = {
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('publish', argv, options, usage);
   if (positionals.length > 1) throw new UserError(`publish takes at most one version\n${usage}`, 2);
-  const out = await publishVersion(resolve(values.workspace ?? '.'), { ...(positionals[0] ? { version: positionals[0] } : {}), ...(values.override ? { override: true } : {}) });
+  const out = await publishVersion(resolve(values.workspace ?? '.'), {
+    ...(positionals[0] ? { version: positionals[0] } : {}),
+    ...(values.override ? { override: true } : {}),
+  });
   for (const r of out.results) printOutcome(r);
   const failed = out.results.filter((r) => !r.passed).length;
-  if (!out.results.length) process.stdout.write('no tests in the workspace (tests/*.yaml): nothing checked this version\n');
+  if (!out.results.length)
+    process.stdout.write('no tests in the workspace (tests/*.yaml): nothing checked this version\n');
   if (!out.published) {
-    process.stdout.write(`not published: ${failed} failing test${failed === 1 ? '' : 's'}; fix them, or publish anyway with --override (the history records it)\n`);
+    process.stdout.write(
+      `not published: ${failed} failing test${failed === 1 ? '' : 's'}; fix them, or publish anyway with --override (the history records it)\n`,
+    );
     return 1;
   }
-  process.stdout.write(`published ${out.published.short}${failed ? ` with ${failed} failing test${failed === 1 ? '' : 's'} overridden` : ''}${out.step ? ` (step ${out.step.short})` : ''}\n`);
+  process.stdout.write(
+    `published ${out.published.short}${failed ? ` with ${failed} failing test${failed === 1 ? '' : 's'} overridden` : ''}${out.step ? ` (step ${out.step.short})` : ''}\n`,
+  );
   return 0;
 }

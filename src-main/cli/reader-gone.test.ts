@@ -17,7 +17,10 @@ afterAll(() => {
 });
 
 const capsule = (...args: string[]) => {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, CAPSULE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -28,13 +31,20 @@ const capsule = (...args: string[]) => {
 
 async function send(url: string, text: string) {
   const params = { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] } };
-  await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }) });
+  await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }),
+  });
 }
 
 describe('capsule watch | head', () => {
   it('ends with exit 0 and no stack trace once its reader has gone', { timeout: 60_000 }, async () => {
     const manifest = join(home, 'quiet.yaml');
-    writeFileSync(manifest, 'name: quiet\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n');
+    writeFileSync(
+      manifest,
+      'name: quiet\nversion: "0.1.0"\ninference:\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n',
+    );
     const run = capsule('run', '--manifest', manifest, '--port', '0');
     const url = (await run.firstLine()).replace('capsule: url ', '');
 
@@ -43,7 +53,10 @@ describe('capsule watch | head', () => {
     watch.child.stdout!.destroy(); // head has its line and exits
     await send(url, 'hello'); // more lines for watch to write
     // It used to die of an unhandled EPIPE, a stack trace on stderr and exit 1.
-    const code = await Promise.race([watch.exited, new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000))]);
+    const code = await Promise.race([
+      watch.exited,
+      new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000)),
+    ]);
     expect(code).toBe(0);
     expect(watch.stderr()).toBe('');
     run.child.kill('SIGTERM');

@@ -36,7 +36,8 @@ function speedOf(values: { speed?: string; 'no-delay'?: boolean }): number {
   }
   if (values.speed === undefined) return 1;
   const n = Number(values.speed);
-  if (!Number.isFinite(n) || n <= 0 || n > 1_000_000) throw new UserError(`--speed must be a number above 0, not "${values.speed}"`, 2);
+  if (!Number.isFinite(n) || n <= 0 || n > 1_000_000)
+    throw new UserError(`--speed must be a number above 0, not "${values.speed}"`, 2);
   return n;
 }
 
@@ -59,12 +60,14 @@ export async function main(argv: string[]): Promise<number> {
   const r = await makeRehearsal(tracePath, { recordsRoot: records, speed });
   const testName = values['save-test'];
   if (testName !== undefined) {
-    if (!TEST_NAME.test(testName)) throw new UserError(`--save-test: "${testName}" is not a test name (letters, digits, dot, dash, underscore)`, 2);
+    if (!TEST_NAME.test(testName))
+      throw new UserError(`--save-test: "${testName}" is not a test name (letters, digits, dot, dash, underscore)`, 2);
     const file = saveTest(resolve(values.workspace ?? '.'), testName, r);
     process.stdout.write(`test: ${file}\n`);
   } else {
     const out = resolve(values.out ?? `rehearsal-${sessionId.slice(-6)}`);
-    if (existsSync(join(out, 'formation.yaml')) && values.out === undefined) throw new UserError(`${out} already holds a workspace; name another with --out`);
+    if (existsSync(join(out, 'formation.yaml')) && values.out === undefined)
+      throw new UserError(`${out} already holds a workspace; name another with --out`);
     const written = saveRehearsal(out, r);
     process.stdout.write(`rehearsal: ${out}\n`);
     for (const [name, path] of Object.entries(written)) process.stdout.write(`capsule: ${name} ${path}\n`);

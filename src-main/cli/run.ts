@@ -36,7 +36,8 @@ export function peerTable(texts: string[]): FormationResolver | undefined {
     const at = text.indexOf('=');
     const name = text.slice(0, at);
     const url = text.slice(at + 1);
-    if (at < 1 || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UserError(`--peer takes NAME=http(s)://host:port, not "${text}"`, 2);
+    if (at < 1 || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      throw new UserError(`--peer takes NAME=http(s)://host:port, not "${text}"`, 2);
     targets[name] = { kind: 'door', url, capsule: name };
   }
   return staticFormation(targets);
@@ -76,7 +77,9 @@ export async function main(argv: string[]): Promise<number> {
   const manifestPath = resolve(file);
   const loaded = loadManifestFile(manifestPath, cliEnv());
   if (!loaded.ok) {
-    process.stderr.write(`${formatIssues(explainMissingSecrets(loaded.issues))}\ncapsule: ${file} has ${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}; the capsule did not start\n`);
+    process.stderr.write(
+      `${formatIssues(explainMissingSecrets(loaded.issues))}\ncapsule: ${file} has ${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}; the capsule did not start\n`,
+    );
     return 1;
   }
 
@@ -102,7 +105,8 @@ export async function main(argv: string[]): Promise<number> {
     throw new UserError(describeFileError(err, layout().home) ?? (err as Error).message);
   }
 
-  if (values.host && !['127.0.0.1', 'localhost', '::1'].includes(values.host)) process.stderr.write(`capsule: warning: the door binds ${values.host}: other machines can reach it\n`);
+  if (values.host && !['127.0.0.1', 'localhost', '::1'].includes(values.host))
+    process.stderr.write(`capsule: warning: the door binds ${values.host}: other machines can reach it\n`);
 
   // Ctrl-C or SIGTERM ends the session cleanly (a second one forces the exit); the session may
   // also end by itself (after_task: exit, idle timeout, capsule stop).

@@ -27,5 +27,13 @@ export function explainMissingSecrets(issues: ManifestIssue[], env: NodeJS.Proce
     problem = (err as Error).message;
   }
   if (!problem) return issues;
-  return issues.map((i) => (/^environment variable \S+ is not set$/.test(i.message) ? { ...i, message: `${i.message}, and the secrets file cannot be read: ${problem}`, hint: 'repair or move the secrets file, then set the secret again in the Studio (or export it)' } : i));
+  return issues.map((i) =>
+    /^environment variable \S+ is not set$/.test(i.message)
+      ? {
+          ...i,
+          message: `${i.message}, and the secrets file cannot be read: ${problem}`,
+          hint: 'repair or move the secrets file, then set the secret again in the Studio (or export it)',
+        }
+      : i,
+  );
 }

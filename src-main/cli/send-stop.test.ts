@@ -44,8 +44,11 @@ const SCRIPTED = `  rehearsal:
 
 const capsule = (...args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 60_000 }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, CAPSULE_HOME: home }, timeout: 60_000 },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );
 
@@ -77,9 +80,16 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'capsule-send-stop-'));
   ws = join(home, 'ws');
   mkdirSync(join(ws, 'capsules'), { recursive: true });
-  for (const name of ['alpha', 'beta', 'gamma']) writeFileSync(join(ws, 'capsules', `${name}.yaml`), manifest(name, SCRIPTED));
-  writeFileSync(join(ws, 'formation.yaml'), `capsules:\n${['alpha', 'beta', 'gamma'].map((n) => `  - id: ${n}\n    manifest: capsules/${n}.yaml\n`).join('')}remotes: []\n`);
-  serve = spawn(process.execPath, [BIN, 'serve', '--workspace', ws, '--gateway-port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const name of ['alpha', 'beta', 'gamma'])
+    writeFileSync(join(ws, 'capsules', `${name}.yaml`), manifest(name, SCRIPTED));
+  writeFileSync(
+    join(ws, 'formation.yaml'),
+    `capsules:\n${['alpha', 'beta', 'gamma'].map((n) => `  - id: ${n}\n    manifest: capsules/${n}.yaml\n`).join('')}remotes: []\n`,
+  );
+  serve = spawn(process.execPath, [BIN, 'serve', '--workspace', ws, '--gateway-port', '0'], {
+    env: { ...process.env, CAPSULE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   createInterface({ input: serve.stdout! }).on('line', (l) => lines.push(l));
   gateway = urlOf(await waitLine(serve, lines, /^gateway: /));
   for (const name of ['alpha', 'beta', 'gamma']) {
@@ -159,36 +169,45 @@ describe('capsule send', () => {
 });
 
 describe('capsule stop', () => {
-  it('ends exactly the named session of a serve process; its neighbours and the gateway keep answering', { timeout: 60_000 }, async () => {
-    const slow = await capsule('send', doors.gamma.session, 'slow work', '--no-wait');
-    const taskId = slow.stdout.trim();
-    // @1 is the newest running session: gamma, launched last.
-    const stop = await capsule('stop', '@1');
-    expect(stop.stderr).not.toContain('signalling');
-    expect(stop).toMatchObject({ code: 0, stdout: `canceled: ${taskId}\nstopped: gamma (${doors.gamma.session})\n` });
+  it(
+    'ends exactly the named session of a serve process; its neighbours and the gateway keep answering',
+    { timeout: 60_000 },
+    async () => {
+      const slow = await capsule('send', doors.gamma.session, 'slow work', '--no-wait');
+      const taskId = slow.stdout.trim();
+      // @1 is the newest running session: gamma, launched last.
+      const stop = await capsule('stop', '@1');
+      expect(stop.stderr).not.toContain('signalling');
+      expect(stop).toMatchObject({ code: 0, stdout: `canceled: ${taskId}\nstopped: gamma (${doors.gamma.session})\n` });
 
-    expect(traceOf(doors.gamma.session)).toContain('"session_end"');
-    expect(existsSync(join(home, 'run', `${doors.gamma.session}.json`))).toBe(false);
-    await expect(card(doors.gamma.url)).rejects.toThrow();
+      expect(traceOf(doors.gamma.session)).toContain('"session_end"');
+      expect(existsSync(join(home, 'run', `${doors.gamma.session}.json`))).toBe(false);
+      await expect(card(doors.gamma.url)).rejects.toThrow();
 
-    expect(serve.exitCode).toBeNull();
-    expect(await card(doors.alpha.url)).toBe(200);
-    expect(await card(doors.beta.url)).toBe(200);
-    expect((await fetch(gateway)).status).toBeLessThan(500);
-    expect(traceOf(doors.alpha.session)).not.toContain('"session_end"');
-    const again = await capsule('send', doors.beta.session, 'still there?');
-    expect(again).toMatchObject({ code: 0, stdout: 'Acknowledged: “still there?”\n' });
-    const ps = await capsule('ps');
-    expect(ps.stdout).toContain(doors.alpha.session);
-    expect(ps.stdout).not.toContain(doors.gamma.session);
-  });
+      expect(serve.exitCode).toBeNull();
+      expect(await card(doors.alpha.url)).toBe(200);
+      expect(await card(doors.beta.url)).toBe(200);
+      expect((await fetch(gateway)).status).toBeLessThan(500);
+      expect(traceOf(doors.alpha.session)).not.toContain('"session_end"');
+      const again = await capsule('send', doors.beta.session, 'still there?');
+      expect(again).toMatchObject({ code: 0, stdout: 'Acknowledged: “still there?”\n' });
+      const ps = await capsule('ps');
+      expect(ps.stdout).toContain(doors.alpha.session);
+      expect(ps.stdout).not.toContain(doors.gamma.session);
+    },
+  );
 
   it('ends a capsule run session by its own end, and the run process returns', { timeout: 60_000 }, async () => {
-    const run = spawn(process.execPath, [BIN, 'run', '--manifest', join(ws, 'capsules', 'alpha.yaml'), '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawn(process.execPath, [BIN, 'run', '--manifest', join(ws, 'capsules', 'alpha.yaml'), '--port', '0'], {
+      env: { ...process.env, CAPSULE_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const seen: string[] = [];
     createInterface({ input: run.stdout! }).on('line', (l) => seen.push(l));
     const id = /^session: (ses_[0-9a-f]+)/.exec(await waitLine(run, seen, /^session: /))![1];
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => run.once('exit', (code, signal) => r({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+      run.once('exit', (code, signal) => r({ code, signal })),
+    );
     const stop = await capsule('stop', id.slice(-8));
     expect(stop).toMatchObject({ code: 0, stdout: `canceled: nothing was running\nstopped: alpha (${id})\n` });
     expect(stop.stderr).not.toContain('signalling');
@@ -198,31 +217,45 @@ describe('capsule stop', () => {
     expect(serve.exitCode).toBeNull();
   });
 
-  it('capsule run on Ctrl-C cancels its task and ends its session cleanly, then exits 0', { timeout: 60_000 }, async () => {
-    const run = spawn(process.execPath, [BIN, 'run', '--manifest', join(ws, 'capsules', 'alpha.yaml'), '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    run.stderr!.on('data', (d) => (err += String(d)));
-    const seen: string[] = [];
-    createInterface({ input: run.stdout! }).on('line', (l) => seen.push(l));
-    const id = /^session: (ses_[0-9a-f]+)/.exec(await waitLine(run, seen, /^session: /))![1];
-    const exited = new Promise<number | null>((r) => run.once('exit', (code) => r(code)));
-    expect((await capsule('send', id, 'slow job', '--no-wait')).code).toBe(0);
-    run.kill('SIGINT');
-    expect(await exited).toBe(0);
-    expect(err).toContain('capsule: SIGINT: ending 1 session (press Ctrl-C again to force)');
-    expect(err).toContain(`capsule: session ${id} ended (stopped)`);
-    const trace = traceOf(id);
-    expect(trace).toContain('"task_canceled"');
-    expect(trace).toContain('"session_end"');
-    expect(existsSync(join(home, 'run', `${id}.json`))).toBe(false);
-  });
+  it(
+    'capsule run on Ctrl-C cancels its task and ends its session cleanly, then exits 0',
+    { timeout: 60_000 },
+    async () => {
+      const run = spawn(
+        process.execPath,
+        [BIN, 'run', '--manifest', join(ws, 'capsules', 'alpha.yaml'), '--port', '0'],
+        { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let err = '';
+      run.stderr!.on('data', (d) => (err += String(d)));
+      const seen: string[] = [];
+      createInterface({ input: run.stdout! }).on('line', (l) => seen.push(l));
+      const id = /^session: (ses_[0-9a-f]+)/.exec(await waitLine(run, seen, /^session: /))![1];
+      const exited = new Promise<number | null>((r) => run.once('exit', (code) => r(code)));
+      expect((await capsule('send', id, 'slow job', '--no-wait')).code).toBe(0);
+      run.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(err).toContain('capsule: SIGINT: ending 1 session (press Ctrl-C again to force)');
+      expect(err).toContain(`capsule: session ${id} ended (stopped)`);
+      const trace = traceOf(id);
+      expect(trace).toContain('"task_canceled"');
+      expect(trace).toContain('"session_end"');
+      expect(existsSync(join(home, 'run', `${id}.json`))).toBe(false);
+    },
+  );
 
-  it('capsule serve on Ctrl-C ends every session it still hosts cleanly, then exits 0', { timeout: 60_000 }, async () => {
-    const exited = new Promise<number | null>((r) => serve.once('exit', (code) => r(code)));
-    serve.kill('SIGINT');
-    expect(await exited).toBe(0);
-    for (const name of ['alpha', 'beta']) expect(traceOf(doors[name].session)).toContain('"session_end"');
-    const left = existsSync(join(home, 'run')) ? readdirSync(join(home, 'run')).filter((f) => f.endsWith('.json')) : [];
-    expect(left).toEqual([]);
-  });
+  it(
+    'capsule serve on Ctrl-C ends every session it still hosts cleanly, then exits 0',
+    { timeout: 60_000 },
+    async () => {
+      const exited = new Promise<number | null>((r) => serve.once('exit', (code) => r(code)));
+      serve.kill('SIGINT');
+      expect(await exited).toBe(0);
+      for (const name of ['alpha', 'beta']) expect(traceOf(doors[name].session)).toContain('"session_end"');
+      const left = existsSync(join(home, 'run'))
+        ? readdirSync(join(home, 'run')).filter((f) => f.endsWith('.json'))
+        : [];
+      expect(left).toEqual([]);
+    },
+  );
 });

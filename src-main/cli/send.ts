@@ -1,6 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { FRAMES_EXTENSION_URI, isTerminal, type Message, type Part, type Task, type TaskState } from '../../src-shared/a2a';
+import {
+  FRAMES_EXTENSION_URI,
+  isTerminal,
+  type Message,
+  type Part,
+  type Task,
+  type TaskState,
+} from '../../src-shared/a2a';
 import { newMessageId } from '../../src-shared/ids';
 // The client alone, not the door's index: a command that only calls doors need not load fastify.
 import { door } from '../door/client';
@@ -67,13 +74,22 @@ function fileParts(files: readonly string[]): Part[] {
     try {
       const size = statSync(file).size;
       total += size;
-      if (total > MAX_FILE_BYTES) throw new UserError(`--file: the files add up to more than ${kib(MAX_FILE_BYTES)} KiB, more than a door takes in one message`);
+      if (total > MAX_FILE_BYTES)
+        throw new UserError(
+          `--file: the files add up to more than ${kib(MAX_FILE_BYTES)} KiB, more than a door takes in one message`,
+        );
       bytes = readFileSync(file);
     } catch (err) {
       if (err instanceof UserError) throw err;
-      throw new UserError(`--file ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+      throw new UserError(
+        `--file ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      );
     }
-    return { raw: bytes.toString('base64'), filename: basename(file), mediaType: MEDIA_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream' };
+    return {
+      raw: bytes.toString('base64'),
+      filename: basename(file),
+      mediaType: MEDIA_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    };
   });
 }
 
@@ -88,11 +104,17 @@ function dataPart(json: string): Part {
 
 /** What a task answered: its artifacts' text parts (residue and other data left out). */
 function answerOf(task: Task): string {
-  const texts = (task.artifacts ?? []).filter((a) => a.name !== 'residue').flatMap((a) => a.parts.map((p) => p.text ?? ''));
+  const texts = (task.artifacts ?? [])
+    .filter((a) => a.name !== 'residue')
+    .flatMap((a) => a.parts.map((p) => p.text ?? ''));
   return texts.filter(Boolean).join('\n');
 }
 
-const statusText = (task: Task) => (task.status.message?.parts ?? []).map((p) => p.text ?? '').filter(Boolean).join(' ');
+const statusText = (task: Task) =>
+  (task.status.message?.parts ?? [])
+    .map((p) => p.text ?? '')
+    .filter(Boolean)
+    .join(' ');
 
 /** The exit status a final (or interrupted) state means. */
 export function exitCodeOf(state: TaskState | string): number {
@@ -102,14 +124,17 @@ export function exitCodeOf(state: TaskState | string): number {
   return 1;
 }
 
-const settled = (state: string) => isTerminal(state as TaskState) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
+const settled = (state: string) =>
+  isTerminal(state as TaskState) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
 
 function report(task: Task, printAnswer: boolean, address: string): number {
   const answer = answerOf(task);
   if (printAnswer && answer) process.stdout.write(`${answer}\n`);
   const note = task.status.state === 'TASK_STATE_COMPLETED' ? '' : statusText(task);
   if (task.status.state === 'TASK_STATE_INPUT_REQUIRED') {
-    process.stderr.write(`capsule: task ${task.id} waits for input: ${note}\ncapsule: answer with: capsule send ${address} --task ${task.id} "<answer>"\n`);
+    process.stderr.write(
+      `capsule: task ${task.id} waits for input: ${note}\ncapsule: answer with: capsule send ${address} --task ${task.id} "<answer>"\n`,
+    );
     return exitCodeOf(task.status.state);
   }
   process.stderr.write(`capsule: task ${task.id} ${task.status.state}${note ? `: ${note}` : ''}\n`);
@@ -120,7 +145,11 @@ function report(task: Task, printAnswer: boolean, address: string): number {
 function onInterrupt(sessionAddress: string, taskId: () => string | undefined): () => void {
   const handler = () => {
     const id = taskId();
-    process.stderr.write(id ? `\ncapsule: stopped waiting; task ${id} keeps running (capsule cancel ${sessionAddress} ${id})\n` : '\ncapsule: stopped waiting\n');
+    process.stderr.write(
+      id
+        ? `\ncapsule: stopped waiting; task ${id} keeps running (capsule cancel ${sessionAddress} ${id})\n`
+        : '\ncapsule: stopped waiting\n',
+    );
     process.exit(130);
   };
   process.on('SIGINT', handler);
@@ -154,7 +183,8 @@ async function stream(url: string, message: Message, address: string): Promise<n
     for await (const event of door.streamMessage(url, { message }, { extensions: FRAMES_EXTENSION_URI })) {
       if (event.task) task = event.task;
       if (event.message) write(`${event.message.parts.map((p) => p.text ?? '').join('')}\n`);
-      const frame = event.statusUpdate?.metadata?.[FRAMES_EXTENSION_URI] as { kind?: string; text?: string } | undefined;
+      const frame = event.statusUpdate?.metadata?.[FRAMES_EXTENSION_URI] as
+        { kind?: string; text?: string } | undefined;
       if (frame?.kind === 'text_delta' && frame.text) {
         write(frame.text);
         deltas = true;
@@ -163,8 +193,7 @@ async function stream(url: string, message: Message, address: string): Promise<n
         if (!deltas) write(`${frame.text}\n`);
         else if (lineOpen) write('\n');
         deltas = false;
-      }
-      else if (event.statusUpdate && !frame) state = event.statusUpdate.status.state;
+      } else if (event.statusUpdate && !frame) state = event.statusUpdate.status.state;
       if (event.task) state = event.task.status.state;
     }
   } finally {
@@ -173,7 +202,9 @@ async function stream(url: string, message: Message, address: string): Promise<n
   if (lineOpen) process.stdout.write('\n');
   if (!task) return 0; // the door answered with a message, not a task
   // The stream carries the state; the task as the door keeps it carries the answer and its words.
-  const final = await door.getTask(url, task.id, 0).catch(() => ({ ...task!, status: { ...task!.status, state: state as TaskState } }));
+  const final = await door
+    .getTask(url, task.id, 0)
+    .catch(() => ({ ...task!, status: { ...task!.status, state: state as TaskState } }));
   return report(final, !printed, address);
 }
 
@@ -181,12 +212,23 @@ export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('send', argv, options, usage);
   const [address, ...words] = positionals;
   if (!address) throw new UserError(`send needs a session and a message\n${usage}`, 2);
-  if (values['no-wait'] && values.stream) throw new UserError(`send: --no-wait and --stream do not go together\n${usage}`, 2);
+  if (values['no-wait'] && values.stream)
+    throw new UserError(`send: --no-wait and --stream do not go together\n${usage}`, 2);
   const text = words.join(' ');
-  const parts: Part[] = [...(text ? [{ text }] : []), ...fileParts(values.file ?? []), ...(values.data !== undefined ? [dataPart(values.data)] : [])];
+  const parts: Part[] = [
+    ...(text ? [{ text }] : []),
+    ...fileParts(values.file ?? []),
+    ...(values.data !== undefined ? [dataPart(values.data)] : []),
+  ];
   if (!parts.length) throw new UserError(`send needs a message: text, --file or --data\n${usage}`, 2);
   const session = resolveRunningSession(address, layout().running);
-  const message: Message = { messageId: newMessageId(), role: 'ROLE_USER', parts, ...(values.context ? { contextId: values.context } : {}), ...(values.task ? { taskId: values.task } : {}) };
+  const message: Message = {
+    messageId: newMessageId(),
+    role: 'ROLE_USER',
+    parts,
+    ...(values.context ? { contextId: values.context } : {}),
+    ...(values.task ? { taskId: values.task } : {}),
+  };
 
   if (values.stream) return stream(session.url, message, address);
   const answer = await door.sendMessage(session.url, { message, configuration: { returnImmediately: true } });

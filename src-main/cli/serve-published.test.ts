@@ -35,7 +35,10 @@ beforeAll(async () => {
   ws = join(home, 'ws');
   mkdirSync(join(ws, 'capsules'), { recursive: true });
   writeAlpha('Published answer.');
-  writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: alpha\n    manifest: capsules/alpha.yaml\nremotes: []\n');
+  writeFileSync(
+    join(ws, 'formation.yaml'),
+    'capsules:\n  - id: alpha\n    manifest: capsules/alpha.yaml\nremotes: []\n',
+  );
   expect((await publishVersion(ws)).published).not.toBeNull();
   writeAlpha('Draft answer.');
 }, 60_000);
@@ -46,7 +49,10 @@ afterAll(() => {
 });
 
 async function startServe(): Promise<string> {
-  serve = spawn(process.execPath, [BIN, 'serve', '--workspace', ws, '--gateway-port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  serve = spawn(process.execPath, [BIN, 'serve', '--workspace', ws, '--gateway-port', '0'], {
+    env: { ...process.env, CAPSULE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   serve.stderr!.on('data', (d) => (err += d));
   return new Promise((done, fail) => {
@@ -65,7 +71,15 @@ async function ask(url: string, token: string): Promise<string> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: `m${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] }, configuration: { returnImmediately: false } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: { messageId: `m${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+        configuration: { returnImmediately: false },
+      },
+    }),
   });
   const body = (await res.json()) as any;
   expect(body.result?.task?.status?.state, JSON.stringify(body)).toBe('TASK_STATE_COMPLETED');
@@ -81,11 +95,17 @@ describe('capsule serve with a published version', () => {
     const url = `${gateway}/a2a/capsules/alpha/`;
     expect(await ask(url, token)).toContain('Published answer.');
     // The card names the version callers get.
-    const card = (await (await fetch(`${url}.well-known/agent-card.json`, { headers: { authorization: `Bearer ${token}` } })).json()) as any;
+    const card = (await (
+      await fetch(`${url}.well-known/agent-card.json`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as any;
     expect(card.version).toMatch(/^0\.1\.0\+[0-9a-f]{7}$/);
     // An MCP client gets the published version too.
     const mcp = new Client({ name: 'published-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${gateway}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${gateway}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     const viaMcp = (await mcp.callTool({ name: 'alpha', arguments: { text: 'hi' } })) as any;
     expect(viaMcp.content[0].text).toBe('Published answer.');
     await mcp.close();

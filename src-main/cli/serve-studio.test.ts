@@ -31,9 +31,15 @@ describe('capsule serve --studio', () => {
   it('prints a token once, serves the contract with it, and refuses it once revoked', async () => {
     const ws = join(home, 'ws');
     mkdirSync(ws);
-    writeFileSync(join(ws, 'solo.yaml'), 'name: solo\nversion: "1"\ninference:\n  transport: embedded\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n');
+    writeFileSync(
+      join(ws, 'solo.yaml'),
+      'name: solo\nversion: "1"\ninference:\n  transport: embedded\n  model: rehearsal\n  driver:\n    artifact: capsule/driver-rehearsal\n',
+    );
     writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: solo\n    manifest: solo.yaml\nremotes: []\n');
-    serve = spawn(process.execPath, [BIN, 'serve', '--workspace', ws, '--studio', '--studio-port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    serve = spawn(process.execPath, [BIN, 'serve', '--workspace', ws, '--studio', '--studio-port', '0'], {
+      env: { ...process.env, CAPSULE_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     await new Promise<void>((done, fail) => {
       const timer = setTimeout(() => fail(new Error(`no token line: ${lines.join(' | ')}`)), 30_000);
@@ -60,7 +66,10 @@ describe('capsule serve --studio', () => {
       socket.send(JSON.stringify({ type: 'invoke', id: 1, cmd: 'formation.get', input: {} }));
     });
     expect(reply.ok).toBe(true);
-    expect(reply.value.capsules.map((c: any) => [c.id, c.state])).toContainEqual(['solo', expect.stringMatching(/idle|busy|running/)]);
+    expect(reply.value.capsules.map((c: any) => [c.id, c.state])).toContainEqual([
+      'solo',
+      expect.stringMatching(/idle|busy|running/),
+    ]);
 
     const closed = new Promise<number>((r) => socket.once('close', (code) => r(code)));
     const saved = process.env.CAPSULE_HOME;
@@ -84,13 +93,18 @@ describe('capsule serve --studio', () => {
     const ws = join(home, 'broken');
     mkdirSync(join(ws, 'formation.yaml'), { recursive: true }); // a folder where the file should be
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) =>
-      execFile(process.execPath, [BIN, 'serve', '--workspace', ws, '--studio'], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 20_000 }, (err, stdout, stderr) =>
-        done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [BIN, 'serve', '--workspace', ws, '--studio'],
+        { env: { ...process.env, CAPSULE_HOME: home }, timeout: 20_000 },
+        (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
       ),
     );
     // It used to serve a Studio with no workspace open and say nothing (until killed here).
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe('capsule: the formation did not launch: No workspace is open: Cannot open the workspace: cannot read formation.yaml: it is a folder, not a file\n');
+    expect(run.stderr).toBe(
+      'capsule: the formation did not launch: No workspace is open: Cannot open the workspace: cannot read formation.yaml: it is a folder, not a file\n',
+    );
   });
 });

@@ -42,7 +42,9 @@ export function manageStudioToken(action: string): number {
       return 0;
     }
     if (action !== 'rotate') throw new UserError(`--studio-token takes rotate or revoke, not "${action}"`, 2);
-    const { token } = tokens.get(STUDIO_TOKEN_NAME) ? tokens.rotate(STUDIO_TOKEN_NAME) : tokens.enable(STUDIO_TOKEN_NAME);
+    const { token } = tokens.get(STUDIO_TOKEN_NAME)
+      ? tokens.rotate(STUDIO_TOKEN_NAME)
+      : tokens.enable(STUDIO_TOKEN_NAME);
     process.stdout.write(`studio token: ${token}\n(shown once; the old one no longer works)\n`);
     return 0;
   } finally {
@@ -50,12 +52,21 @@ export function manageStudioToken(action: string): number {
   }
 }
 
-export async function serveStudio(workspace: string, values: StudioValues, publicOrigin: string | undefined): Promise<number> {
+export async function serveStudio(
+  workspace: string,
+  values: StudioValues,
+  publicOrigin: string | undefined,
+): Promise<number> {
   const port = intOption('studio-port', values['studio-port'], 65535);
   const host = values.host ?? '127.0.0.1';
   const layout = recordsLayout(process.env);
   const tokens = studioTokens(layout.home);
-  const core = createCore({ userDataDir: join(layout.home, 'studio'), recordsRoot: layout.records, resourcesDir: join(ROOT, 'resources'), workspace });
+  const core = createCore({
+    userDataDir: join(layout.home, 'studio'),
+    recordsRoot: layout.records,
+    resourcesDir: join(ROOT, 'resources'),
+    workspace,
+  });
   let remote: { url: string; dispose(): Promise<void> } | undefined;
 
   // Ctrl-C or SIGTERM: attached Studios are disconnected and every session ends cleanly; a second
@@ -83,20 +94,39 @@ export async function serveStudio(workspace: string, values: StudioValues, publi
     // A workspace the core cannot open (its formation.yaml unreadable, a folder) launches nothing:
     // said, and nothing is served, as plain `serve` refuses it.
     if (!launched.ok) throw new UserError(`the formation did not launch: ${launched.error.message}`);
-    const { launched: ok, failed } = launched.value as { launched: string[]; failed: { id: string; message: string }[] };
+    const { launched: ok, failed } = launched.value as {
+      launched: string[];
+      failed: { id: string; message: string }[];
+    };
     for (const id of ok) process.stdout.write(`capsule: ${id} launched\n`);
     for (const f of failed) process.stderr.write(`capsule: ${f.id} did not launch: ${f.message}\n`);
     if (shutdown.state !== 'running') return;
     // An attached Studio works inside the served workspace; running commands on this host (harness
     // CLIs, shell allow lists) and folders elsewhere need the host's explicit opt-in.
     const scope = { allowHostCommands: values['allow-host-commands'] === true, workspaces: [workspace] };
-    remote = await startRemoteStudio({ core, tokens, host, scope, ...(port !== undefined ? { port } : {}), ...(publicOrigin ? { publicOrigin } : {}) }).catch((err: Error) => {
+    remote = await startRemoteStudio({
+      core,
+      tokens,
+      host,
+      scope,
+      ...(port !== undefined ? { port } : {}),
+      ...(publicOrigin ? { publicOrigin } : {}),
+    }).catch((err: Error) => {
       throw new UserError(`the Studio cannot listen on ${host}:${port ?? 0}: ${err.message}`);
     });
-    if (!isLoopback(host)) process.stderr.write(`capsule: warning: the Studio binds ${host}: other machines can reach it (every connection still needs the token; put TLS in front)\n`);
-    if (scope.allowHostCommands) process.stderr.write('capsule: warning: --allow-host-commands: the Studio token can run any command on this host as this user (harness CLIs, shell tools) and use any folder\n');
+    if (!isLoopback(host))
+      process.stderr.write(
+        `capsule: warning: the Studio binds ${host}: other machines can reach it (every connection still needs the token; put TLS in front)\n`,
+      );
+    if (scope.allowHostCommands)
+      process.stderr.write(
+        'capsule: warning: --allow-host-commands: the Studio token can run any command on this host as this user (harness CLIs, shell tools) and use any folder\n',
+      );
     process.stdout.write(`studio: ${remote.url}\n`);
-    if (!tokens.get(STUDIO_TOKEN_NAME)) process.stdout.write(`studio token: ${tokens.enable(STUDIO_TOKEN_NAME).token}\n(shown once; capsule serve --studio-token rotate makes a new one)\n`);
+    if (!tokens.get(STUDIO_TOKEN_NAME))
+      process.stdout.write(
+        `studio token: ${tokens.enable(STUDIO_TOKEN_NAME).token}\n(shown once; capsule serve --studio-token rotate makes a new one)\n`,
+      );
   })();
 
   try {

@@ -65,36 +65,54 @@ function readFormationFile(file: string): string {
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('serve', argv, options, usage);
   if (values['studio-token'] !== undefined) return manageStudioToken(values['studio-token']);
-  if (values['allow-host-commands'] && !values.studio) throw new UserError('--allow-host-commands goes with --studio: it widens what attached Studios may do', 2);
+  if (values['allow-host-commands'] && !values.studio)
+    throw new UserError('--allow-host-commands goes with --studio: it widens what attached Studios may do', 2);
   if (values['capsule-url']?.length) {
-    if (values.workspace) throw new UserError('--capsule-url serves doors that run elsewhere; it does not go with --workspace', 2);
+    if (values.workspace)
+      throw new UserError('--capsule-url serves doors that run elsewhere; it does not go with --workspace', 2);
     return serveGateway(values, capsuleUrls(values['capsule-url']));
   }
   if (!values.workspace) throw new UserError(`serve needs --workspace or --capsule-url\n${usage}`, 2);
   if (values.studio) {
     // The Studio core runs its own gateway, configured from the attached Studio (Expose).
     const gatewayOnly = (['gateway-port', 'data', 'trust-proxy'] as const).filter((k) => values[k] !== undefined);
-    if (gatewayOnly.length) throw new UserError(`--studio runs the Studio's own gateway (set it up from the attached Studio); ${gatewayOnly.map((k) => `--${k}`).join(', ')} does not apply`, 2);
-    if (!existsSync(join(resolve(values.workspace), FORMATION_FILE))) throw new UserError(`${resolve(values.workspace)} has no ${FORMATION_FILE}`);
+    if (gatewayOnly.length)
+      throw new UserError(
+        `--studio runs the Studio's own gateway (set it up from the attached Studio); ${gatewayOnly.map((k) => `--${k}`).join(', ')} does not apply`,
+        2,
+      );
+    if (!existsSync(join(resolve(values.workspace), FORMATION_FILE)))
+      throw new UserError(`${resolve(values.workspace)} has no ${FORMATION_FILE}`);
     return serveStudio(resolve(values.workspace), values, publicOriginOption(values['public-origin']));
   }
   const dir = resolve(values.workspace);
   const file = join(dir, FORMATION_FILE);
   if (!existsSync(file)) throw new UserError(`${dir} has no ${FORMATION_FILE}`);
   const formation = readFormation(readFormationFile(file));
-  if (formation.issues.length) throw new UserError(`${file}: ${formation.issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.message}`).join('; ')}`);
+  if (formation.issues.length)
+    throw new UserError(
+      `${file}: ${formation.issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.message}`).join('; ')}`,
+    );
   const port = intOption('gateway-port', values['gateway-port'], 65535);
   const publicOrigin = publicOriginOption(values['public-origin']);
   const host = values.host ?? '127.0.0.1';
   const dataDir = resolve(values.data ?? gatewayDataDir(layout().home));
 
   const sessions = new Map<string, Session>();
-  const members = () => formation.capsules.map((c) => ({ names: [c.id], manifestPath: resolve(dir, c.manifest), ...(sessions.get(c.id) ? { session: sessions.get(c.id)! } : {}) }));
+  const members = () =>
+    formation.capsules.map((c) => ({
+      names: [c.id],
+      manifestPath: resolve(dir, c.manifest),
+      ...(sessions.get(c.id) ? { session: sessions.get(c.id)! } : {}),
+    }));
   let stopping = false;
   const published = createPublishedServing({ dataDir: join(layout().home, 'published'), startSession });
   const stopAll = () => {
     stopping = true;
-    return Promise.all([...[...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)), published.dispose()]);
+    return Promise.all([
+      ...[...sessions.values()].map((s) => s.end('stopped').catch(() => undefined)),
+      published.dispose(),
+    ]);
   };
   let announced: { close(): Promise<void> } | undefined;
 
@@ -123,9 +141,15 @@ export async function main(argv: string[]): Promise<number> {
       const manifestPath = resolve(dir, c.manifest);
       let s: Session;
       try {
-        s = await startSession({ manifestPath, formation: liveFormation(() => members().filter((m) => m.names[0] !== c.id)) });
+        s = await startSession({
+          manifestPath,
+          formation: liveFormation(() => members().filter((m) => m.names[0] !== c.id)),
+        });
       } catch (err) {
-        const detail = err instanceof ManifestError ? `\n${formatIssues(err.issues)}` : `: ${describeFileError(err, layout().home) ?? (err as Error).message}`;
+        const detail =
+          err instanceof ManifestError
+            ? `\n${formatIssues(err.issues)}`
+            : `: ${describeFileError(err, layout().home) ?? (err as Error).message}`;
         throw new UserError(`cannot launch ${c.id} (${c.manifest})${detail}`);
       }
       sessions.set(c.id, s);
@@ -161,7 +185,11 @@ export async function main(argv: string[]): Promise<number> {
     announced = announceGateway(gateway, host, dataDir, () => {
       for (const c of formation.capsules) {
         const exposed = gateway.exposures.get(c.id);
-        process.stdout.write(exposed ? `exposed: ${c.id} ${gateway.urlsOf(c.id).card} (MCP: ${gateway.urlsOf(c.id).mcp})\n` : `not exposed: ${c.id} (capsule expose ${c.id} --data ${dataDir})\n`);
+        process.stdout.write(
+          exposed
+            ? `exposed: ${c.id} ${gateway.urlsOf(c.id).card} (MCP: ${gateway.urlsOf(c.id).mcp})\n`
+            : `not exposed: ${c.id} (capsule expose ${c.id} --data ${dataDir})\n`,
+        );
       }
     });
   })();

@@ -20,7 +20,9 @@ function wrap(text: string, width: number): string {
 }
 
 /** A running session's address, for commands that talk to a live door. */
-export const RUNNING_ADDRESS_HELP = '@1 (newest running), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path';
+export const RUNNING_ADDRESS_HELP =
+  '@1 (newest running), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path';
 
 /** A recorded session's address (trace show, run --resume). */
-export const RECORDED_ADDRESS_HELP = '@1 (newest recorded), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path';
+export const RECORDED_ADDRESS_HELP =
+  '@1 (newest recorded), @2, …, the last 4+ characters of a session id, the full id, or a trace.jsonl path';

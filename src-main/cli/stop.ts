@@ -40,7 +40,10 @@ async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
  */
 const ended = (s: RunningSession) => () => !existsSync(s.file) || !hostAlive(s);
 
-const why = (err: unknown) => (err instanceof DoorError && err.kind === 'rpc' && err.code === -32601 ? 'its door has no murmur.EndSession' : (err as Error).message);
+const why = (err: unknown) =>
+  err instanceof DoorError && err.kind === 'rpc' && err.code === -32601
+    ? 'its door has no murmur.EndSession'
+    : (err as Error).message;
 
 async function signalAlone(session: RunningSession, runDir: string): Promise<void> {
   process.stderr.write(`capsule: signalling ${session.name} (pid ${session.pid}), which hosts this session alone\n`);
@@ -49,7 +52,9 @@ async function signalAlone(session: RunningSession, runDir: string): Promise<voi
     if (!gone()) process.kill(session.pid, 'SIGTERM');
   } catch {}
   if (!(await waitUntil(gone, KILL_AFTER_MS))) {
-    process.stderr.write(`capsule: ${session.name} (pid ${session.pid}) did not exit within ${KILL_AFTER_MS / 1000}s; killing it\n`);
+    process.stderr.write(
+      `capsule: ${session.name} (pid ${session.pid}) did not exit within ${KILL_AFTER_MS / 1000}s; killing it\n`,
+    );
     try {
       if (!gone()) process.kill(session.pid, 'SIGKILL');
     } catch {}
@@ -66,7 +71,9 @@ export async function main(argv: string[]): Promise<number> {
   const session = resolveRunningSession(positionals[0], runDir);
   try {
     const { canceled, residue } = await door.stopSession(session.url, { timeoutMs: CANCEL_TIMEOUT_MS });
-    process.stdout.write(canceled.length ? canceled.map((id) => `canceled: ${id}\n`).join('') : 'canceled: nothing was running\n');
+    process.stdout.write(
+      canceled.length ? canceled.map((id) => `canceled: ${id}\n`).join('') : 'canceled: nothing was running\n',
+    );
     for (const item of residue) process.stdout.write(`${residueLine(item)}\n`);
   } catch (err) {
     process.stderr.write(`capsule: murmur.StopSession: ${(err as Error).message}\n`);
@@ -88,7 +95,9 @@ export async function main(argv: string[]): Promise<number> {
     problem = `could not be asked to end (${why(err)})`;
   }
   if (!session.ownsProcess) {
-    throw new UserError(`${session.name} (${session.id}) ${problem}; its host (pid ${session.pid}) may run other sessions, so it was not signalled`);
+    throw new UserError(
+      `${session.name} (${session.id}) ${problem}; its host (pid ${session.pid}) may run other sessions, so it was not signalled`,
+    );
   }
   process.stderr.write(`capsule: ${session.name} (${session.id}) ${problem}\n`);
   await signalAlone(session, runDir);

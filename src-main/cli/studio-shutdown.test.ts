@@ -28,7 +28,13 @@ ${extra}`;
 
 /** A task that detaches a command and hangs; `stubborn` makes the command ignore SIGTERM, so ending it takes the kill grace. */
 const slow = (stubborn: boolean) => {
-  const command = stubborn ? JSON.stringify([process.execPath, '-e', 'process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)']) : '"sleep 60"';
+  const command = stubborn
+    ? JSON.stringify([
+        process.execPath,
+        '-e',
+        'process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)',
+      ])
+    : '"sleep 60"';
   return `  rehearsal:
     replies:
       - when: slow
@@ -48,7 +54,10 @@ function workspace(home: string, stubborn: boolean): string {
   mkdirSync(join(ws, 'capsules'), { recursive: true });
   writeFileSync(join(ws, 'capsules', 'alpha.yaml'), worker('alpha', slow(stubborn)));
   writeFileSync(join(ws, 'capsules', 'beta.yaml'), worker('beta'));
-  writeFileSync(join(ws, 'formation.yaml'), 'capsules:\n  - id: alpha\n    manifest: capsules/alpha.yaml\n  - id: beta\n    manifest: capsules/beta.yaml\nremotes: []\n');
+  writeFileSync(
+    join(ws, 'formation.yaml'),
+    'capsules:\n  - id: alpha\n    manifest: capsules/alpha.yaml\n  - id: beta\n    manifest: capsules/beta.yaml\nremotes: []\n',
+  );
   return ws;
 }
 
@@ -60,11 +69,17 @@ interface Studio {
 }
 
 async function startStudio(home: string, stubborn = false): Promise<Studio> {
-  const child = spawn(process.execPath, [BIN, 'studio', '--web', '--port', '0', '--workspace', workspace(home, stubborn)], { cwd: ROOT, env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'studio', '--web', '--port', '0', '--workspace', workspace(home, stubborn)],
+    { cwd: ROOT, env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   cleanup.push(() => child.exitCode === null && child.kill('SIGKILL'));
   let err = '';
   child.stderr!.on('data', (d) => (err += String(d)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   const url = await new Promise<string>((done, fail) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -83,7 +98,9 @@ async function invoke(url: string, cmd: string, input: unknown): Promise<any> {
   await new Promise<void>((r, j) => (ws.once('open', () => r()), ws.once('error', j)));
   try {
     ws.send(JSON.stringify({ type: 'invoke', id: 1, cmd, input }));
-    const reply = await new Promise<any>((r) => ws.on('message', (d) => (JSON.parse(String(d)).type === 'reply' ? r(JSON.parse(String(d))) : undefined)));
+    const reply = await new Promise<any>((r) =>
+      ws.on('message', (d) => (JSON.parse(String(d)).type === 'reply' ? r(JSON.parse(String(d))) : undefined)),
+    );
     if (!reply.ok) throw new Error(`${cmd}: ${reply.error.message}`);
     return reply.value;
   } finally {
@@ -101,7 +118,8 @@ async function until<T>(read: () => T | undefined, what: string, ms = 20_000): P
   }
 }
 
-const traces = (home: string) => readdirSync(join(home, 'records')).map((id) => readFileSync(join(home, 'records', id, 'trace.jsonl'), 'utf8'));
+const traces = (home: string) =>
+  readdirSync(join(home, 'records')).map((id) => readFileSync(join(home, 'records', id, 'trace.jsonl'), 'utf8'));
 
 /** Launches the formation, gives alpha a task that detaches `sleep 60` and hangs; returns sleep's pid. */
 async function busyFormation(home: string, studio: Studio): Promise<number> {
@@ -109,46 +127,59 @@ async function busyFormation(home: string, studio: Studio): Promise<number> {
   expect(launched.launched.sort()).toEqual(['alpha', 'beta']);
   await invoke(studio.url, 'task.send', { capsuleId: 'alpha', text: 'slow work', returnImmediately: true });
   return until(() => {
-    const m = traces(home).map((t) => /\(pid (\d+)\)/.exec(t)).find(Boolean);
+    const m = traces(home)
+      .map((t) => /\(pid (\d+)\)/.exec(t))
+      .find(Boolean);
     return m ? Number(m[1]) : undefined;
   }, 'the detached sleep');
 }
 
 describe('the Studio on Ctrl-C', () => {
-  it('ends every session cleanly: session_end written, running records removed, child processes gone', { timeout: 90_000 }, async () => {
-    const home = mkdtempSync(join(tmpdir(), 'studio-sigint-'));
-    cleanup.push(() => rmSync(home, { recursive: true, force: true }));
-    const studio = await startStudio(home);
-    const sleepPid = await busyFormation(home, studio);
-    expect(readdirSync(join(home, 'run')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
+  it(
+    'ends every session cleanly: session_end written, running records removed, child processes gone',
+    { timeout: 90_000 },
+    async () => {
+      const home = mkdtempSync(join(tmpdir(), 'studio-sigint-'));
+      cleanup.push(() => rmSync(home, { recursive: true, force: true }));
+      const studio = await startStudio(home);
+      const sleepPid = await busyFormation(home, studio);
+      expect(readdirSync(join(home, 'run')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
 
-    studio.child.kill('SIGINT');
-    expect(await studio.exited).toEqual({ code: 0, signal: null });
-    const all = traces(home);
-    expect(all).toHaveLength(2);
-    for (const t of all) expect(t).toContain('"session_end"');
-    expect(readdirSync(join(home, 'run')).filter((f) => f.endsWith('.json'))).toEqual([]);
-    expect(pidAlive(sleepPid)).toBe(false);
-    expect(studio.stderr()).toContain('studio: SIGINT: ending 2 sessions (press Ctrl-C again to force)');
-  });
+      studio.child.kill('SIGINT');
+      expect(await studio.exited).toEqual({ code: 0, signal: null });
+      const all = traces(home);
+      expect(all).toHaveLength(2);
+      for (const t of all) expect(t).toContain('"session_end"');
+      expect(readdirSync(join(home, 'run')).filter((f) => f.endsWith('.json'))).toEqual([]);
+      expect(pidAlive(sleepPid)).toBe(false);
+      expect(studio.stderr()).toContain('studio: SIGINT: ending 2 sessions (press Ctrl-C again to force)');
+    },
+  );
 
-  it('a second Ctrl-C during the shutdown forces it, says so, and still leaves no child process', { timeout: 90_000 }, async () => {
-    const home = mkdtempSync(join(tmpdir(), 'studio-sigint2-'));
-    cleanup.push(() => rmSync(home, { recursive: true, force: true }));
-    // The detached command ignores SIGTERM: the clean shutdown waits its kill grace, time for a second Ctrl-C.
-    const studio = await startStudio(home, true);
-    const sleepPid = await busyFormation(home, studio);
-    // Its output goes to the log the tool named; "ready" says its SIGTERM handler is in place.
-    const log = /output goes to ([^"\s]+\.log)/.exec(traces(home).join('\n'))![1];
-    await until(() => (existsSync(log) && readFileSync(log, 'utf8').includes('ready') ? true : undefined), 'the command to be ready');
-    studio.child.kill('SIGINT');
-    await until(() => (studio.stderr().includes('press Ctrl-C again') ? true : undefined), 'the shutdown to begin');
-    studio.child.kill('SIGINT');
-    const exit = await studio.exited;
-    expect(exit.code, studio.stderr()).toBe(130);
-    expect(studio.stderr()).toMatch(/studio: forced \(SIGINT again\): quitting now/);
-    await until(() => (pidAlive(sleepPid) ? undefined : true), 'the sleep to be gone', 5000);
-  });
+  it(
+    'a second Ctrl-C during the shutdown forces it, says so, and still leaves no child process',
+    { timeout: 90_000 },
+    async () => {
+      const home = mkdtempSync(join(tmpdir(), 'studio-sigint2-'));
+      cleanup.push(() => rmSync(home, { recursive: true, force: true }));
+      // The detached command ignores SIGTERM: the clean shutdown waits its kill grace, time for a second Ctrl-C.
+      const studio = await startStudio(home, true);
+      const sleepPid = await busyFormation(home, studio);
+      // Its output goes to the log the tool named; "ready" says its SIGTERM handler is in place.
+      const log = /output goes to ([^"\s]+\.log)/.exec(traces(home).join('\n'))![1];
+      await until(
+        () => (existsSync(log) && readFileSync(log, 'utf8').includes('ready') ? true : undefined),
+        'the command to be ready',
+      );
+      studio.child.kill('SIGINT');
+      await until(() => (studio.stderr().includes('press Ctrl-C again') ? true : undefined), 'the shutdown to begin');
+      studio.child.kill('SIGINT');
+      const exit = await studio.exited;
+      expect(exit.code, studio.stderr()).toBe(130);
+      expect(studio.stderr()).toMatch(/studio: forced \(SIGINT again\): quitting now/);
+      await until(() => (pidAlive(sleepPid) ? undefined : true), 'the sleep to be gone', 5000);
+    },
+  );
 });
 
 describe('npm start', () => {

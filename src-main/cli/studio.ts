@@ -39,15 +39,32 @@ const ROOT = resolve(__dirname, '../..');
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('studio', argv, options, usage);
-  if (!values.web) throw new UserError(`studio: this command serves the web UI; pass --web (the desktop app starts with npm start)\n${usage}`, 2);
+  if (!values.web)
+    throw new UserError(
+      `studio: this command serves the web UI; pass --web (the desktop app starts with npm start)\n${usage}`,
+      2,
+    );
   const port = intOption('port', values.port, 65535);
   const workspace = values.workspace ? resolve(values.workspace) : undefined;
-  if (workspace && !existsSync(workspace)) throw new UserError(`studio: the workspace folder ${workspace} does not exist`);
-  if (workspace && !existsSync(join(workspace, 'formation.yaml'))) throw new UserError(`studio: ${workspace} has no formation.yaml (not a Studio workspace)`);
+  if (workspace && !existsSync(workspace))
+    throw new UserError(`studio: the workspace folder ${workspace} does not exist`);
+  if (workspace && !existsSync(join(workspace, 'formation.yaml')))
+    throw new UserError(`studio: ${workspace} has no formation.yaml (not a Studio workspace)`);
 
   const layout = recordsLayout(process.env);
-  const ports = process.env[STAND_IN_VAR] === '1' ? loadStandIn().standInPorts(process.env, (line) => process.stderr.write(`studio: ${line}\n`)) : {};
-  const core = createCore({ userDataDir: join(layout.home, 'studio'), recordsRoot: layout.records, resourcesDir: join(ROOT, 'resources'), workspace }, ports);
+  const ports =
+    process.env[STAND_IN_VAR] === '1'
+      ? loadStandIn().standInPorts(process.env, (line) => process.stderr.write(`studio: ${line}\n`))
+      : {};
+  const core = createCore(
+    {
+      userDataDir: join(layout.home, 'studio'),
+      recordsRoot: layout.records,
+      resourcesDir: join(ROOT, 'resources'),
+      workspace,
+    },
+    ports,
+  );
   const offNotice = core.subscribe((event, payload) => {
     if (event === 'notice.raised') process.stderr.write(`studio: ${(payload as { message: string }).message}\n`);
   });
@@ -58,9 +75,14 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     await core.dispose();
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(code === 'EADDRINUSE' ? `studio: port ${port} is already in use; pick another with --port or use --port 0` : `studio: ${(err as Error).message}`);
+    throw new UserError(
+      code === 'EADDRINUSE'
+        ? `studio: port ${port} is already in use; pick another with --port or use --port 0`
+        : `studio: ${(err as Error).message}`,
+    );
   }
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) process.stderr.write('studio: the UI is not built yet; run npm run build\n');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    process.stderr.write('studio: the UI is not built yet; run npm run build\n');
 
   const web = shell;
   // A page still open on an earlier start's address learns this one from there (shell/web/moved.ts).

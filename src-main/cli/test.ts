@@ -31,7 +31,10 @@ export async function main(argv: string[]): Promise<number> {
   if (positionals.length) throw new UserError(`test takes no arguments\n${usage}`, 2);
   const workspace = resolve(values.workspace ?? '.');
   const files = listTests(workspace);
-  if (!files.length) throw new UserError(`no tests in ${join(workspace, TESTS_FOLDER)} (make one with capsule rehearse --from <session> --save-test NAME)`);
+  if (!files.length)
+    throw new UserError(
+      `no tests in ${join(workspace, TESTS_FOLDER)} (make one with capsule rehearse --from <session> --save-test NAME)`,
+    );
   const outcomes: TestOutcome[] = [];
   for (const f of files) {
     const o = await runTest(workspace, f);

@@ -27,20 +27,37 @@ inference:
 
 const capsule = (...args: string[]) =>
   new Promise<{ code: number; stdout: string }>((done) =>
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, CAPSULE_HOME: home }, timeout: 30_000 }, (err, stdout) => done({ code: err ? 1 : 0, stdout })),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, CAPSULE_HOME: home }, timeout: 30_000 },
+      (err, stdout) => done({ code: err ? 1 : 0, stdout }),
+    ),
   );
 
 describe('capsule trace show after kill -9', () => {
   it('lists the killed task as interrupted', { timeout: 60_000 }, async () => {
     const manifest = join(home, 'doomed.yaml');
     writeFileSync(manifest, MANIFEST);
-    const child = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0'], {
+      env: { ...process.env, CAPSULE_HOME: home },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     const lines: string[] = [];
-    await new Promise<void>((ok) => createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l) === 2 && ok()));
+    await new Promise<void>((ok) =>
+      createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l) === 2 && ok()),
+    );
     const url = lines[0].replace('capsule: url ', '');
-    const params = { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hang here' }] }, configuration: { returnImmediately: true } };
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }) });
+    const params = {
+      message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hang here' }] },
+      configuration: { returnImmediately: true },
+    };
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }),
+    });
     // The task is under way (its task_start is on disk) before the process dies.
     const before = await capsule('trace', 'show', '@1');
     expect(before.stdout).toMatch(/^task 1 .* running /m);
@@ -54,10 +71,15 @@ describe('capsule trace show after kill -9', () => {
     expect(after.stdout).not.toMatch(/^task 1 .* running/m);
 
     // Resumed, the session runs again; the task its old process never ended stays interrupted.
-    const resumed = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0', '--resume', '@1'], { env: { ...process.env, CAPSULE_HOME: home }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const resumed = spawn(process.execPath, [BIN, 'run', '--manifest', manifest, '--port', '0', '--resume', '@1'], {
+      env: { ...process.env, CAPSULE_HOME: home },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const resumedExit = new Promise<void>((r) => resumed.once('exit', () => r()));
     const again: string[] = [];
-    await new Promise<void>((ok) => createInterface({ input: resumed.stdout! }).on('line', (l) => again.push(l) === 2 && ok()));
+    await new Promise<void>((ok) =>
+      createInterface({ input: resumed.stdout! }).on('line', (l) => again.push(l) === 2 && ok()),
+    );
     expect(again[1]).toBe(lines[1]);
     const live = await capsule('trace', 'show', '@1');
     expect(live.stdout).toMatch(/^status: +running/m);

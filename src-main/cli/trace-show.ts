@@ -1,4 +1,11 @@
-import { describeSkipped, liveSinceOf, taskInterrupted, type SessionSummary, type TaskSummary, type TraceStore } from '../trace';
+import {
+  describeSkipped,
+  liveSinceOf,
+  taskInterrupted,
+  type SessionSummary,
+  type TaskSummary,
+  type TraceStore,
+} from '../trace';
 import { columns, formatDuration, formatTime, ruler } from './format';
 import { UserError } from './errors';
 
@@ -9,7 +16,12 @@ const shortTask = (id: string) => id.slice(0, 12);
 
 function sessionBlock(s: SessionSummary): string[] {
   const end = s.endedAt ?? (s.status === 'running' ? Date.now() : s.lastTs);
-  const status = s.status === 'ended' ? `ended${s.endReason ? ` (${s.endReason})` : ''}` : s.status === 'running' ? 'running' : 'interrupted (no session_end; the process is gone)';
+  const status =
+    s.status === 'ended'
+      ? `ended${s.endReason ? ` (${s.endReason})` : ''}`
+      : s.status === 'running'
+        ? 'running'
+        : 'interrupted (no session_end; the process is gone)';
   const lines = [
     ruler('Session'),
     `session:    ${s.id}`,
@@ -23,7 +35,10 @@ function sessionBlock(s: SessionSummary): string[] {
   if (s.model || s.driver) lines.push(`model:      ${s.model ?? '?'} (${s.driver ?? '?'})`);
   if (s.parentId) lines.push(`parent:     ${s.parentId}`);
   if (s.tracePath) lines.push(`trace:      ${s.tracePath}`);
-  if (s.tornBytes) lines.push(`note:       the last line of trace.jsonl is incomplete (${s.tornBytes} bytes, a crash mid-write?); it was skipped`);
+  if (s.tornBytes)
+    lines.push(
+      `note:       the last line of trace.jsonl is incomplete (${s.tornBytes} bytes, a crash mid-write?); it was skipped`,
+    );
   const skipped = describeSkipped({ bad: s.badLines, deep: s.deepLines, long: s.longLines, foreign: s.foreignLines });
   if (skipped) lines.push(`note:       skipped ${skipped} of trace.jsonl`);
   return lines;
@@ -38,7 +53,15 @@ function outcome(t: TaskSummary, sessionLive: boolean, liveSince: number | null)
 
 function tasksBlock(tasks: TaskSummary[], sessionLive: boolean, liveSince: number | null): string[] {
   if (!tasks.length) return [ruler('Tasks'), 'no tasks'];
-  const rows = tasks.map((t) => [`task ${t.ord}`, shortTask(t.id), `turns: ${t.turns}`, `in: ${t.tokensIn}`, `out: ${t.tokensOut}`, outcome(t, sessionLive, liveSince), formatDuration(t.durationMs ?? (t.endedAt && t.startedAt ? t.endedAt - t.startedAt : null))]);
+  const rows = tasks.map((t) => [
+    `task ${t.ord}`,
+    shortTask(t.id),
+    `turns: ${t.turns}`,
+    `in: ${t.tokensIn}`,
+    `out: ${t.tokensOut}`,
+    outcome(t, sessionLive, liveSince),
+    formatDuration(t.durationMs ?? (t.endedAt && t.startedAt ? t.endedAt - t.startedAt : null)),
+  ]);
   const lines = columns(rows);
   const out = [ruler('Tasks')];
   tasks.forEach((t, i) => {
@@ -51,7 +74,10 @@ function tasksBlock(tasks: TaskSummary[], sessionLive: boolean, liveSince: numbe
 const HIDDEN = new Set(['ts', 'event_type', 'session_id', 'task_id', 'seq']);
 
 function harnessBlock(store: TraceStore, s: SessionSummary, tasks: TaskSummary[]): string[] {
-  const page = store.events(s.id, { types: ['harness_start', 'harness_interrupt', 'harness_exit', 'harness_kill', 'harness_resume'], limit: 200 });
+  const page = store.events(s.id, {
+    types: ['harness_start', 'harness_interrupt', 'harness_exit', 'harness_kill', 'harness_resume'],
+    limit: 200,
+  });
   if (!page.events.length) return [];
   const ords = new Map(tasks.map((t) => [t.id, t.ord]));
   const rows = page.events.map((e) => {
@@ -68,7 +94,11 @@ function harnessBlock(store: TraceStore, s: SessionSummary, tasks: TaskSummary[]
 export function printSummary(store: TraceStore, s: SessionSummary): void {
   const tasks = store.listTasks(s.id);
   const liveSince = liveSinceOf(store, s);
-  const lines = [...sessionBlock(s), ...tasksBlock(tasks, s.status === 'running', liveSince), ...harnessBlock(store, s, tasks)];
+  const lines = [
+    ...sessionBlock(s),
+    ...tasksBlock(tasks, s.status === 'running', liveSince),
+    ...harnessBlock(store, s, tasks),
+  ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -78,7 +108,8 @@ export function resolveTask(tasks: TaskSummary[], ref: string): TaskSummary {
   if (byOrd) return byOrd;
   const hits = tasks.filter((t) => t.id === ref || (ref.length >= 4 && (t.id.startsWith(ref) || t.id.endsWith(ref))));
   if (hits.length === 1) return hits[0];
-  if (hits.length > 1) throw new UserError(`--task ${ref} matches ${hits.length} tasks; use more characters or the task number`);
+  if (hits.length > 1)
+    throw new UserError(`--task ${ref} matches ${hits.length} tasks; use more characters or the task number`);
   throw new UserError(`no task ${ref} in this session (it has ${tasks.length})`);
 }
 
@@ -87,7 +118,8 @@ export function printEvents(store: TraceStore, s: SessionSummary, opts: { task?:
   let afterSeq: number | undefined;
   for (;;) {
     const page = store.events(s.id, { task, types: opts.types, afterSeq, limit: 5000 });
-    if (page.events.length) process.stdout.write(page.events.map(({ seq: _seq, ...e }) => JSON.stringify(e)).join('\n') + '\n');
+    if (page.events.length)
+      process.stdout.write(page.events.map(({ seq: _seq, ...e }) => JSON.stringify(e)).join('\n') + '\n');
     if (page.nextSeq === null) return;
     afterSeq = page.nextSeq;
   }

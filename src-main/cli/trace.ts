@@ -1,5 +1,11 @@
 import { basename, dirname } from 'node:path';
-import { describeSkipped, resolveRecordedSession, type IngestReport, type SessionQuery, type TraceStore } from '../trace';
+import {
+  describeSkipped,
+  resolveRecordedSession,
+  type IngestReport,
+  type SessionQuery,
+  type TraceStore,
+} from '../trace';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { columns, formatDuration, formatTime, parseSince } from './format';
@@ -38,7 +44,8 @@ const lsOptions = {
 /** What the index left out of each file: a torn last line, and lines the readers' rules skip (trace/line.ts). */
 function warnSkipped(reports: IngestReport[]) {
   for (const r of reports) {
-    if (r.torn) process.stderr.write(`capsule: note: ${r.path} ends with an incomplete line (${r.torn.bytes} bytes); skipped\n`);
+    if (r.torn)
+      process.stderr.write(`capsule: note: ${r.path} ends with an incomplete line (${r.torn.bytes} bytes); skipped\n`);
     const skipped = describeSkipped(r.skipped);
     if (skipped) process.stderr.write(`capsule: note: ${r.path}: skipped ${skipped}\n`);
   }
@@ -51,7 +58,9 @@ function sync(store: TraceStore, records: string) {
     const finished = done >= total;
     if (finished && showing !== path) return; // indexed in one batch: nothing worth saying
     showing = finished ? null : path;
-    process.stderr.write(`capsule: indexing ${basename(dirname(path))}: ${Math.floor((100 * done) / Math.max(1, total))}%${finished ? '\n' : '\r'}`);
+    process.stderr.write(
+      `capsule: indexing ${basename(dirname(path))}: ${Math.floor((100 * done) / Math.max(1, total))}%${finished ? '\n' : '\r'}`,
+    );
   });
   warnSkipped(report.reports);
 }
@@ -63,7 +72,10 @@ function show(argv: string[]): number {
   try {
     sync(store, records);
     const session = resolveRecordedSession(positionals[0], store);
-    const types = values.type?.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+    const types = values.type
+      ?.flatMap((t) => t.split(','))
+      .map((t) => t.trim())
+      .filter(Boolean);
     if (values.events || values.task || types?.length) printEvents(store, session, { task: values.task, types });
     else printSummary(store, session);
     return 0;
@@ -77,14 +89,18 @@ function ls(argv: string[]): number {
   const q: SessionQuery = { limit: intOption('limit', values.limit) ?? 50 };
   if (values.capsule) q.capsule = values.capsule;
   if (values.status) {
-    if (!['running', 'ended', 'interrupted'].includes(values.status)) throw new UserError(`--status must be running, ended or interrupted, not "${values.status}"`);
+    if (!['running', 'ended', 'interrupted'].includes(values.status))
+      throw new UserError(`--status must be running, ended or interrupted, not "${values.status}"`);
     q.status = values.status as SessionQuery['status'];
   }
   for (const key of ['since', 'until'] as const) {
     const v = values[key];
     if (v === undefined) continue;
     const t = parseSince(v);
-    if (t === null) throw new UserError(`--${key} takes a duration back from now (30m, 1h, 2d) or a date (2026-10-13T09:00), not "${v}"`);
+    if (t === null)
+      throw new UserError(
+        `--${key} takes a duration back from now (30m, 1h, 2d) or a date (2026-10-13T09:00), not "${v}"`,
+      );
     q[key] = t;
   }
   if (values.search) q.search = values.search;
@@ -99,7 +115,15 @@ function ls(argv: string[]): number {
     const rows = [['SESSION', 'CAPSULE', 'STARTED', 'DURATION', 'STATUS', 'TASKS', 'TOKENS IN/OUT']];
     for (const s of sessions) {
       const end = s.endedAt ?? (s.status === 'running' ? Date.now() : s.lastTs);
-      rows.push([s.id, `${s.capsule ?? '?'}${s.version ? ` v${s.version}` : ''}`, formatTime(s.startedAt), s.startedAt && end ? formatDuration(end - s.startedAt) : '-', s.status, String(s.tasks), `${s.tokensIn}/${s.tokensOut}`]);
+      rows.push([
+        s.id,
+        `${s.capsule ?? '?'}${s.version ? ` v${s.version}` : ''}`,
+        formatTime(s.startedAt),
+        s.startedAt && end ? formatDuration(end - s.startedAt) : '-',
+        s.status,
+        String(s.tasks),
+        `${s.tokensIn}/${s.tokensOut}`,
+      ]);
     }
     process.stdout.write(`${columns(rows).join('\n')}\n`);
     return 0;

@@ -42,7 +42,9 @@ const online = (): Env => ({ ...baseEnv(), ANTHROPIC_KEY, OPENAI_KEY });
 
 function cli(env: Env, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((ok) =>
-    execFile(process.execPath, [BIN, ...args], { env, timeout: 30_000 }, (err, stdout, stderr) => ok({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr })),
+    execFile(process.execPath, [BIN, ...args], { env, timeout: 30_000 }, (err, stdout, stderr) =>
+      ok({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    ),
   );
 }
 
@@ -64,9 +66,25 @@ async function serve(dir: string, env: Env) {
   return {
     capsules,
     async ask(text: string): Promise<string> {
-      const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: `m-${Date.now()}`, role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: false } } };
-      const res = await fetch(capsules.orchestrator.url, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(body) });
-      const task = ((await res.json()) as { result: { task: { status: { state: string }; artifacts?: { parts: { text?: string }[] }[] } } }).result.task;
+      const body = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: {
+          message: { messageId: `m-${Date.now()}`, role: 'ROLE_USER', parts: [{ text }] },
+          configuration: { returnImmediately: false },
+        },
+      };
+      const res = await fetch(capsules.orchestrator.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify(body),
+      });
+      const task = (
+        (await res.json()) as {
+          result: { task: { status: { state: string }; artifacts?: { parts: { text?: string }[] }[] } };
+        }
+      ).result.task;
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
       return String(task.artifacts?.[0]?.parts[0]?.text ?? '');
     },
@@ -110,16 +128,35 @@ beforeAll(async () => {
   const workerPort = await freePort();
   manifest('orchestrator', {
     capabilities: { network: { allow: [`127.0.0.1:${workerPort}`] } },
-    artifacts: [{ name: 'murmur/driver-anthropic', runtime: 'driver', gateway: { endpoint: anthropic.url, api_key: '${ANTHROPIC_KEY}' } }],
-    inference: { transport: 'http', model: 'claude-sonnet-4-6', driver: { artifact: 'murmur/driver-anthropic' }, max_tokens: 512 },
+    artifacts: [
+      {
+        name: 'murmur/driver-anthropic',
+        runtime: 'driver',
+        gateway: { endpoint: anthropic.url, api_key: '${ANTHROPIC_KEY}' },
+      },
+    ],
+    inference: {
+      transport: 'http',
+      model: 'claude-sonnet-4-6',
+      driver: { artifact: 'murmur/driver-anthropic' },
+      max_tokens: 512,
+    },
   });
   manifest('worker', {
-    artifacts: [{ name: 'murmur/driver-openai', runtime: 'driver', gateway: { endpoint: chat.url, api_key: '${OPENAI_KEY}' } }],
+    artifacts: [
+      { name: 'murmur/driver-openai', runtime: 'driver', gateway: { endpoint: chat.url, api_key: '${OPENAI_KEY}' } },
+    ],
     inference: { transport: 'http', model: 'gpt-4.1', driver: { artifact: 'murmur/driver-openai' } },
     network: { internal_port: workerPort },
     exports: { peer_tasks: { accept: true } },
   });
-  writeFileSync(join(ws, 'formation.yaml'), stringify({ capsules: ['orchestrator', 'worker'].map((id) => ({ id, manifest: `${id}/murmur.yaml` })), remotes: [] }));
+  writeFileSync(
+    join(ws, 'formation.yaml'),
+    stringify({
+      capsules: ['orchestrator', 'worker'].map((id) => ({ id, manifest: `${id}/murmur.yaml` })),
+      remotes: [],
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -130,11 +167,22 @@ afterAll(async () => {
 it('records a real-model formation run, rehearses it offline, forks it, tests it in CI and exports it as one trace', async () => {
   // 1. Record: the orchestrator delegates to the worker in its first turn, then answers.
   anthropic.reply(
-    { turn: { text: 'Asking the worker.', toolCalls: [{ id: 'toolu_1', name: 'delegate_task', arguments: { to: 'worker', text: DELEGATED } }], tokensIn: 90, tokensOut: 20 } },
+    {
+      turn: {
+        text: 'Asking the worker.',
+        toolCalls: [{ id: 'toolu_1', name: 'delegate_task', arguments: { to: 'worker', text: DELEGATED } }],
+        tokensIn: 90,
+        tokensOut: 20,
+      },
+    },
     { turn: { text: ANSWER, tokensIn: 200, tokensOut: 12 } },
   );
   chat.reply({ turn: { text: WORKER_SAYS, tokensIn: 40, tokensOut: 5 } });
-  const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'journey' };
+  const otel = {
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_SERVICE_NAME: 'journey',
+  };
   const live = await serve(ws, { ...online(), ...otel });
   expect(await live.ask(TASK)).toBe(ANSWER);
   expect(await live.stop()).toBe(0);
@@ -142,7 +190,14 @@ it('records a real-model formation run, rehearses it offline, forks it, tests it
   expect(anthropic.requests).toHaveLength(2);
   expect(chat.requests).toHaveLength(1);
   const recorded = await askedOf(orch);
-  expect(recorded).toEqual([{ text: TASK, answer: ANSWER, exitStatus: 'ok', delegations: [{ from: 'orchestrator', to: 'worker', text: DELEGATED, answer: WORKER_SAYS }] }]);
+  expect(recorded).toEqual([
+    {
+      text: TASK,
+      answer: ANSWER,
+      exitStatus: 'ok',
+      delegations: [{ from: 'orchestrator', to: 'worker', text: DELEGATED, answer: WORKER_SAYS }],
+    },
+  ]);
 
   // 2. One trace in the OTLP backend: both capsules' spans, every parent among them, the worker's
   // task under the orchestrator's delegation (linked by the A2A hop's traceparent).
@@ -186,7 +241,10 @@ it('records a real-model formation run, rehearses it offline, forks it, tests it
   anthropic = await startFakeProvider('anthropic', { key: ANTHROPIC_KEY });
   chat = await startFakeProvider('chat', { key: OPENAI_KEY });
   // The manifests named the first endpoints: point them at the restarted fakes.
-  for (const [id, fake] of [['orchestrator', anthropic], ['worker', chat]] as const) {
+  for (const [id, fake] of [
+    ['orchestrator', anthropic],
+    ['worker', chat],
+  ] as const) {
     const file = join(ws, id, 'murmur.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/endpoint: http:\/\/\S+/, `endpoint: ${fake.url}`));
   }
@@ -209,7 +267,17 @@ it('records a real-model formation run, rehearses it offline, forks it, tests it
   // 6. Save as a test; `capsule test` passes offline, then fails with a diff once the worker's
   // manifest no longer accepts peer tasks (the delegation's answer changes).
   await Promise.all([anthropic.dispose(), chat.dispose()]);
-  const saved = await cli(baseEnv(), 'rehearse', '--from', orch, '--no-delay', '--save-test', 'quarter', '--workspace', ws);
+  const saved = await cli(
+    baseEnv(),
+    'rehearse',
+    '--from',
+    orch,
+    '--no-delay',
+    '--save-test',
+    'quarter',
+    '--workspace',
+    ws,
+  );
   expect(saved.stderr).toBe('');
   expect(saved.stdout).toBe(`test: ${join(ws, 'tests', 'quarter.yaml')}\n`);
   const pass = await cli(baseEnv(), 'test', '--workspace', ws);

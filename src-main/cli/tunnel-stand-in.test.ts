@@ -19,7 +19,9 @@ describe('the test-only tunnel stand-in', () => {
     const opened = await provider.open('http://127.0.0.1:9', { timeoutMs: 1000, env: {} });
     try {
       expect(opened.publicUrl).toBe('https://tunnel.example.test');
-      expect(lines.at(-1)).toMatch(/^tunnel stand-in: https:\/\/tunnel\.example\.test answers at http:\/\/127\.0\.0\.1:\d+$/);
+      expect(lines.at(-1)).toMatch(
+        /^tunnel stand-in: https:\/\/tunnel\.example\.test answers at http:\/\/127\.0\.0\.1:\d+$/,
+      );
     } finally {
       await opened.close();
     }

@@ -107,7 +107,9 @@ describe('capsule tunnel', () => {
 
   it('a provider that cannot start says why in one line, exit 1', async () => {
     const r = await new Promise<{ code: number; stderr: string }>((done) => {
-      const p = spawn(process.execPath, [BIN, 'tunnel', 'create'], { env: { ...env, CLOUDFLARED_PATH: join(dir, 'missing') } });
+      const p = spawn(process.execPath, [BIN, 'tunnel', 'create'], {
+        env: { ...env, CLOUDFLARED_PATH: join(dir, 'missing') },
+      });
       let stderr = '';
       p.stderr.on('data', (d) => (stderr += d));
       p.on('exit', (code) => done({ code: code ?? 1, stderr }));
@@ -118,7 +120,9 @@ describe('capsule tunnel', () => {
   }, 20_000);
 
   it('bad input is refused with the usage', async () => {
-    expect((await capsule('tunnel', 'create', '--ttl', '3 days')).stderr).toContain('--ttl takes a duration such as 90s, 30m, 24h or 7d');
+    expect((await capsule('tunnel', 'create', '--ttl', '3 days')).stderr).toContain(
+      '--ttl takes a duration such as 90s, 30m, 24h or 7d',
+    );
     expect((await capsule('tunnel', 'create', '--provider', 'frp')).code).toBe(2);
     expect((await capsule('tunnel', 'stop', 'tun_000000000000')).stderr).toContain('no tunnel tun_000000000000');
   }, 30_000);

@@ -1,6 +1,24 @@
 import { resolve } from 'node:path';
-import { createGateway, editTunnels, gatewayDataDir, readGatewayRecord, readTunnels, runningResolver, tunnelState, type Gateway, type TunnelRecord } from '../gateway';
-import { DEFAULT_AUTHTOKEN_VAR, openTunnel, parseTtl, providerNamed, ProviderError, PROVIDERS, type GuardEntry } from '../tunnel';
+import {
+  createGateway,
+  editTunnels,
+  gatewayDataDir,
+  readGatewayRecord,
+  readTunnels,
+  runningResolver,
+  tunnelState,
+  type Gateway,
+  type TunnelRecord,
+} from '../gateway';
+import {
+  DEFAULT_AUTHTOKEN_VAR,
+  openTunnel,
+  parseTtl,
+  providerNamed,
+  ProviderError,
+  PROVIDERS,
+  type GuardEntry,
+} from '../tunnel';
 import { intOption, parseCommandArgs } from './args';
 import { UserError } from './errors';
 import { layout } from './home';
@@ -33,29 +51,53 @@ const options = {
   data: { type: 'string' },
 } as const;
 
-const line = (e: GuardEntry) => `access: ${e.time} ${e.remote} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`;
+const line = (e: GuardEntry) =>
+  `access: ${e.time} ${e.remote} ${e.method} ${e.status} ${e.outcome} ${e.durationMs}ms\n`;
 
-async function create(values: { ttl?: string; provider?: string; 'authtoken-env'?: string; 'gateway-port'?: string }, dataDir: string): Promise<number> {
+async function create(
+  values: { ttl?: string; provider?: string; 'authtoken-env'?: string; 'gateway-port'?: string },
+  dataDir: string,
+): Promise<number> {
   const ttlMs = values.ttl === undefined ? undefined : parseTtl(values.ttl);
-  if (values.ttl !== undefined && (ttlMs === undefined || ttlMs > 7 * 86_400_000 || ttlMs < 1000)) throw new UserError(`--ttl takes a duration such as 90s, 30m, 24h or 7d (at most 7d), not "${values.ttl}"`, 2);
+  if (values.ttl !== undefined && (ttlMs === undefined || ttlMs > 7 * 86_400_000 || ttlMs < 1000))
+    throw new UserError(`--ttl takes a duration such as 90s, 30m, 24h or 7d (at most 7d), not "${values.ttl}"`, 2);
   const tokenVar = values['authtoken-env'];
-  if (tokenVar !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenVar)) throw new UserError(`--authtoken-env takes a variable name, not "${tokenVar}"`, 2);
-  if (values.provider !== undefined && !(PROVIDERS as readonly string[]).includes(values.provider)) throw new UserError(`--provider takes ${PROVIDERS.join(' or ')}, not "${values.provider}"`, 2);
+  if (tokenVar !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenVar))
+    throw new UserError(`--authtoken-env takes a variable name, not "${tokenVar}"`, 2);
+  if (values.provider !== undefined && !(PROVIDERS as readonly string[]).includes(values.provider))
+    throw new UserError(`--provider takes ${PROVIDERS.join(' or ')}, not "${values.provider}"`, 2);
   const port = intOption('gateway-port', values['gateway-port'], 65535);
   const provider = providerNamed(values.provider, { authtokenVar: tokenVar });
 
   let hosted: Gateway | undefined;
   let gatewayUrl = readGatewayRecord(dataDir)?.url;
   if (!gatewayUrl) {
-    hosted = await createGateway({ dataDir, ...(port !== undefined ? { port } : {}), resolveCapsule: runningResolver(layout().running) });
+    hosted = await createGateway({
+      dataDir,
+      ...(port !== undefined ? { port } : {}),
+      resolveCapsule: runningResolver(layout().running),
+    });
     gatewayUrl = hosted.url;
   }
   try {
-    const tunnel = await openTunnel({ dataDir, gatewayUrl, provider, ttlMs, env: cliEnv(), onAccess: (e) => process.stderr.write(line(e)) }).catch((err: Error) => {
-      throw new UserError(err instanceof ProviderError ? `the tunnel could not open, nothing is exposed: ${err.message}` : err.message);
+    const tunnel = await openTunnel({
+      dataDir,
+      gatewayUrl,
+      provider,
+      ttlMs,
+      env: cliEnv(),
+      onAccess: (e) => process.stderr.write(line(e)),
+    }).catch((err: Error) => {
+      throw new UserError(
+        err instanceof ProviderError ? `the tunnel could not open, nothing is exposed: ${err.message}` : err.message,
+      );
     });
-    process.stdout.write(`tunnel: ${tunnel.id} (${tunnel.provider})\npublic url: ${tunnel.publicUrl}\nexpires: ${tunnel.expiresAt}\nlink: ${tunnel.link}\n(shown once: only a hash of the tunnel's proof is kept)\n`);
-    process.stdout.write(`A caller opens the link once (it answers 303 with a cookie), then sends that cookie and the capsule's bearer token on every request, e.g. the card at ${tunnel.publicUrl}/a2a/capsules/<name>/.well-known/agent-card.json\n`);
+    process.stdout.write(
+      `tunnel: ${tunnel.id} (${tunnel.provider})\npublic url: ${tunnel.publicUrl}\nexpires: ${tunnel.expiresAt}\nlink: ${tunnel.link}\n(shown once: only a hash of the tunnel's proof is kept)\n`,
+    );
+    process.stdout.write(
+      `A caller opens the link once (it answers 303 with a cookie), then sends that cookie and the capsule's bearer token on every request, e.g. the card at ${tunnel.publicUrl}/a2a/capsules/<name>/.well-known/agent-card.json\n`,
+    );
     if (hosted) process.stderr.write(`capsule: no gateway was running; hosting one at ${hosted.url} for this tunnel\n`);
     const stop = () => void tunnel.close('stopped (Ctrl-C)');
     process.once('SIGINT', stop);
@@ -99,20 +141,31 @@ export async function main(argv: string[]): Promise<number> {
   const [sub, id, ...rest] = positionals;
   const dataDir = resolve(values.data ?? gatewayDataDir(layout().home));
   const needsId = sub === 'revoke' || sub === 'stop';
-  if (!sub || !['create', 'ls', 'revoke', 'stop'].includes(sub) || rest.length > 0 || (needsId ? !id : id !== undefined)) throw new UserError(usage, 2);
+  if (
+    !sub ||
+    !['create', 'ls', 'revoke', 'stop'].includes(sub) ||
+    rest.length > 0 ||
+    (needsId ? !id : id !== undefined)
+  )
+    throw new UserError(usage, 2);
   switch (sub) {
     case 'create':
       return create(values, dataDir);
     case 'ls': {
       const rows = readTunnels(dataDir);
       if (rows.length === 0) process.stdout.write('no tunnels\n');
-      for (const r of rows) process.stdout.write(`${r.id}  ${tunnelState(r).padEnd(8)} ${r.provider.padEnd(11)} ${r.publicUrl}  expires ${r.expiresAt}  pid ${r.pid}\n`);
+      for (const r of rows)
+        process.stdout.write(
+          `${r.id}  ${tunnelState(r).padEnd(8)} ${r.provider.padEnd(11)} ${r.publicUrl}  expires ${r.expiresAt}  pid ${r.pid}\n`,
+        );
       return 0;
     }
     case 'revoke':
       find(dataDir, id);
       mark(dataDir, id, { revokedAt: new Date().toISOString() });
-      process.stdout.write(`revoked: ${id} (its link and cookies no longer work; capsule tunnel stop ${id} tears it down)\n`);
+      process.stdout.write(
+        `revoked: ${id} (its link and cookies no longer work; capsule tunnel stop ${id} tears it down)\n`,
+      );
       return 0;
     default:
       return stop(dataDir, id);

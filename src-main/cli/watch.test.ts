@@ -10,7 +10,15 @@ const script = {
       replies: [
         {
           when: 'tools',
-          turns: [{ text: 'Let me look.', tool_calls: [{ name: 'lookup', arguments: { q: 'moon' } }], tokens_in: 11, tokens_out: 7 }, { text: 'Found it.', tokens_in: 20, tokens_out: 3 }],
+          turns: [
+            {
+              text: 'Let me look.',
+              tool_calls: [{ name: 'lookup', arguments: { q: 'moon' } }],
+              tokens_in: 11,
+              tokens_out: 7,
+            },
+            { text: 'Found it.', tokens_in: 20, tokens_out: 3 },
+          ],
         },
       ],
     },
@@ -82,11 +90,24 @@ describe('capsule watch', () => {
   });
 
   it('names what a canceled task left behind', () => {
-    const residue = [{ kind: 'detached_shell', work_id: 'wrk_1', binary: 'sleep', command: 'sleep 30', started_at_ms: 1 }];
-    expect(watchLine({ ts: '', session_id: 's', task_id: 'tsk_0123456789abcdef', event_type: 'task_canceled', by: 'client', residue } as never)).toBe('[89abcdef] task canceled by client  running: sleep 30');
+    const residue = [
+      { kind: 'detached_shell', work_id: 'wrk_1', binary: 'sleep', command: 'sleep 30', started_at_ms: 1 },
+    ];
+    expect(
+      watchLine({
+        ts: '',
+        session_id: 's',
+        task_id: 'tsk_0123456789abcdef',
+        event_type: 'task_canceled',
+        by: 'client',
+        residue,
+      } as never),
+    ).toBe('[89abcdef] task canceled by client  running: sleep 30');
   });
 
   it('formats events it does not know by their type', () => {
-    expect(watchLine({ ts: '', event_type: 'a2a_send', session_id: 's', task_id: 'tsk_0123456789abcdef' })).toBe('[89abcdef] a2a_send');
+    expect(watchLine({ ts: '', event_type: 'a2a_send', session_id: 's', task_id: 'tsk_0123456789abcdef' })).toBe(
+      '[89abcdef] a2a_send',
+    );
   });
 });

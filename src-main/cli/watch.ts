@@ -44,7 +44,10 @@ export function watchLine(event: TraceEvent): string | undefined {
     case 'task_start':
       return `${task}task started`;
     case 'inference': {
-      const calls = Array.isArray(e.tool_calls) && e.tool_calls.length ? `  calls ${e.tool_calls.map((c: { name: string }) => c.name).join(', ')}` : '';
+      const calls =
+        Array.isArray(e.tool_calls) && e.tool_calls.length
+          ? `  calls ${e.tool_calls.map((c: { name: string }) => c.name).join(', ')}`
+          : '';
       const text = e.text ? `  “${clip(e.text)}”` : '';
       return `${task}turn ${e.turn}  in ${e.tokens_in} out ${e.tokens_out}  ${e.stop_reason}  ${formatDuration(e.duration_ms)}${calls}${text}`;
     }
@@ -118,7 +121,12 @@ async function sessionEndFromTrace(workdir: string, out: (line: string) => void)
   while (Date.now() < until) {
     if (existsSync(path)) {
       // Only the file's tail, read by the readers' rules (the cut first line is skipped as bad).
-      const last = readTraceLines(path, Math.max(0, statSync(path).size - TAIL_BYTES), Infinity, sessionIdOfTrace(path)).lines.at(-1)?.event;
+      const last = readTraceLines(
+        path,
+        Math.max(0, statSync(path).size - TAIL_BYTES),
+        Infinity,
+        sessionIdOfTrace(path),
+      ).lines.at(-1)?.event;
       if (last?.event_type === 'session_end') {
         const line = watchLine(last as TraceEvent);
         if (line) out(line);
@@ -130,9 +138,18 @@ async function sessionEndFromTrace(workdir: string, out: (line: string) => void)
   return false;
 }
 
-export async function main(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
-  const { values, positionals } = parseCommandArgs('watch', argv, { url: { type: 'string' }, from: { type: 'string' } }, usage);
-  if (values.url ? positionals.length !== 0 : positionals.length !== 1) throw new UserError(`watch needs one session or --url\n${usage}`, 2);
+export async function main(
+  argv: string[],
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    'watch',
+    argv,
+    { url: { type: 'string' }, from: { type: 'string' } },
+    usage,
+  );
+  if (values.url ? positionals.length !== 0 : positionals.length !== 1)
+    throw new UserError(`watch needs one session or --url\n${usage}`, 2);
   let from = parseFrom(values.from);
   const local = values.url ? undefined : resolveRunningSession(positionals[0], layout().running);
   const url = values.url ? doorUrl(values.url) : local!.url;

@@ -42,24 +42,45 @@ function formation() {
   const dir = mkdtempSync(join(tmpdir(), 'capsule-deploy-mcp-'));
   mkdirSync(join(dir, 'capsules'));
   writeFileSync(join(dir, 'capsules', 'tooled.yaml'), TOOLED);
-  writeFileSync(join(dir, 'formation.yaml'), 'capsules:\n  - id: tooled\n    manifest: capsules/tooled.yaml\nremotes: []\n');
+  writeFileSync(
+    join(dir, 'formation.yaml'),
+    'capsules:\n  - id: tooled\n    manifest: capsules/tooled.yaml\nremotes: []\n',
+  );
   return readDeployFormation(dir);
 }
-const options = { namespace: NS, image: 'registry.example.com/capsule-runtime:1.0', secrets: new Map([['SEARCH_TOKEN', { secret: 'mcp', key: 'search' }]]), exposed: [] };
+const options = {
+  namespace: NS,
+  image: 'registry.example.com/capsule-runtime:1.0',
+  secrets: new Map([['SEARCH_TOKEN', { secret: 'mcp', key: 'search' }]]),
+  exposed: [],
+};
 
 describe('deploy kubernetes with MCP servers', () => {
   it('gives each remote server the allow list admits its own egress policy, valid against the API schema', () => {
     const f = formation();
     const policies = kubernetesObjects(f, options).filter((o) => o.kind === 'NetworkPolicy') as any[];
-    for (const p of policies) expect(() => new models.NetworkPolicy(p as never).validate(), p.metadata.name).not.toThrow();
-    expect(policies.map((p) => p.metadata.name).sort()).toEqual(['capsule-default-deny', 'tooled-egress', 'tooled-mcp-fixed', 'tooled-mcp-search']);
+    for (const p of policies)
+      expect(() => new models.NetworkPolicy(p as never).validate(), p.metadata.name).not.toThrow();
+    expect(policies.map((p) => p.metadata.name).sort()).toEqual([
+      'capsule-default-deny',
+      'tooled-egress',
+      'tooled-mcp-fixed',
+      'tooled-mcp-search',
+    ]);
     const byName = (n: string) => policies.find((p) => p.metadata.name === n);
     expect(byName('tooled-mcp-search').spec).toEqual({
       podSelector: { matchLabels: { 'capsule.studio/capsule': 'tooled' } },
       policyTypes: ['Egress'],
-      egress: [{ to: [{ ipBlock: { cidr: '0.0.0.0/0', except: expect.arrayContaining(['10.0.0.0/8', '192.168.0.0/16']) } }], ports: [{ protocol: 'TCP', port: 443 }] }],
+      egress: [
+        {
+          to: [{ ipBlock: { cidr: '0.0.0.0/0', except: expect.arrayContaining(['10.0.0.0/8', '192.168.0.0/16']) } }],
+          ports: [{ protocol: 'TCP', port: 443 }],
+        },
+      ],
     });
-    expect(byName('tooled-mcp-fixed').spec.egress).toEqual([{ to: [{ ipBlock: { cidr: '203.0.113.9/32' } }], ports: [{ protocol: 'TCP', port: 9000 }] }]);
+    expect(byName('tooled-mcp-fixed').spec.egress).toEqual([
+      { to: [{ ipBlock: { cidr: '203.0.113.9/32' } }], ports: [{ protocol: 'TCP', port: 9000 }] },
+    ]);
     // The search server's URL is opened by its own policy only, not also by the capsule's.
     expect(JSON.stringify(byName('tooled-egress').spec.egress)).not.toContain('"port":443');
     // The Studio's export preview names the policy that lets each edge out.
@@ -70,7 +91,13 @@ describe('deploy kubernetes with MCP servers', () => {
 
   it('lets the pod reach the admitted servers and nothing else', () => {
     const policies = kubernetesObjects(formation(), options).filter((o) => o.kind === 'NetworkPolicy');
-    const pod: Endpoint = { name: 'tooled', ip: '10.1.0.1', namespace: NS, labels: { 'app.kubernetes.io/part-of': 'capsule-formation', 'capsule.studio/capsule': 'tooled' }, namespaceLabels: { 'kubernetes.io/metadata.name': NS } };
+    const pod: Endpoint = {
+      name: 'tooled',
+      ip: '10.1.0.1',
+      namespace: NS,
+      labels: { 'app.kubernetes.io/part-of': 'capsule-formation', 'capsule.studio/capsule': 'tooled' },
+      namespaceLabels: { 'kubernetes.io/metadata.name': NS },
+    };
     const at = (ip: string): Endpoint => ({ name: ip, ip });
     expect(allowed(policies, pod, at('93.184.216.34'), 443)).toBe(true); // mcp.example.com, by port: a policy names no host
     expect(allowed(policies, pod, at('203.0.113.9'), 9000)).toBe(true);
@@ -85,8 +112,12 @@ describe('deploy kubernetes with MCP servers', () => {
     expect(cm.data['murmur.yaml']).toContain('command: node');
     expect(cm.data['murmur.yaml']).toContain('${SEARCH_TOKEN}');
     const notes = applyNotes({ files: [], namespace: NS, exposuresFile: '/x', out: '/out', formation: f });
-    expect(notes[0]).toMatch(/^tooled: MCP server files \(node node_modules\/.* \.\/data\) runs inside the capsule's pod.*program must be in the image.*under \/etc\/capsule/);
-    expect(notes[1]).toBe("tooled: MCP server refused (https://other.example.org/mcp) is not in the capsule's allow list: the runtime refuses it, and no policy opens it");
+    expect(notes[0]).toMatch(
+      /^tooled: MCP server files \(node node_modules\/.* \.\/data\) runs inside the capsule's pod.*program must be in the image.*under \/etc\/capsule/,
+    );
+    expect(notes[1]).toBe(
+      "tooled: MCP server refused (https://other.example.org/mcp) is not in the capsule's allow list: the runtime refuses it, and no policy opens it",
+    );
     expect(notes.at(-1)).toBe('apply with: kubectl apply -k /out');
   });
 });

@@ -28,18 +28,35 @@ function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'capsule-deploy-'));
   mkdirSync(join(dir, 'capsules'));
   const files: Record<string, string> = {
-    orch: manifest('orch', '  system_prompt: "key ${API_KEY}"\ncapabilities:\n  network:\n    allow:\n      - localhost:47311\n      - 127.0.0.1:47312\n      - https://api.example.com\n      - 203.0.113.7:8443\n'),
-    alpha: manifest('alpha', 'network:\n  internal_port: 47311\nexports:\n  peer_tasks:\n    accept: true\ncapabilities:\n  network:\n    allow: [ "localhost:47312" ]\n'),
+    orch: manifest(
+      'orch',
+      '  system_prompt: "key ${API_KEY}"\ncapabilities:\n  network:\n    allow:\n      - localhost:47311\n      - 127.0.0.1:47312\n      - https://api.example.com\n      - 203.0.113.7:8443\n',
+    ),
+    alpha: manifest(
+      'alpha',
+      'network:\n  internal_port: 47311\nexports:\n  peer_tasks:\n    accept: true\ncapabilities:\n  network:\n    allow: [ "localhost:47312" ]\n',
+    ),
     beta: `name: beta\nversion: "1"\nartifacts:\n  - name: murmur/driver-openai\n    gateway: { endpoint: "https://203.0.113.50/v1" }\ninference:\n  transport: http\n  model: gpt-test\n  driver:\n    artifact: murmur/driver-openai\nnetwork:\n  internal_port: 47312\nexports:\n  peer_tasks:\n    accept: true\n`,
     Loner_1: manifest('loner', ''),
   };
   for (const [id, text] of Object.entries(files)) writeFileSync(join(dir, 'capsules', `${id}.yaml`), text);
-  writeFileSync(join(dir, 'formation.yaml'), `capsules:\n${Object.keys(files).map((id) => `  - id: ${id}\n    manifest: capsules/${id}.yaml\n`).join('')}remotes: []\n`);
+  writeFileSync(
+    join(dir, 'formation.yaml'),
+    `capsules:\n${Object.keys(files)
+      .map((id) => `  - id: ${id}\n    manifest: capsules/${id}.yaml\n`)
+      .join('')}remotes: []\n`,
+  );
   return dir;
 }
 
 const secrets = new Map<string, SecretRef>([['API_KEY', { secret: 'orch-keys', key: 'api-key' }]]);
-const options = { namespace: NS, image: 'registry.example.com/capsule-runtime:1.0', secrets, exposed: ['alpha', 'loner', 'not-in-formation'], host: 'agents.example.com' };
+const options = {
+  namespace: NS,
+  image: 'registry.example.com/capsule-runtime:1.0',
+  secrets,
+  exposed: ['alpha', 'loner', 'not-in-formation'],
+  host: 'agents.example.com',
+};
 
 const saved = process.env.API_KEY;
 afterEach(() => {
@@ -63,7 +80,9 @@ describe('capsule deploy kubernetes', () => {
     }
     expect([...kinds].sort()).toEqual(['ConfigMap', 'Deployment', 'Ingress', 'Namespace', 'NetworkPolicy', 'Service']);
     // The schema check is live: a broken object is refused.
-    expect(() => new Service({ metadata: { name: 'x' }, spec: { ports: [{ port: 'not-a-number' }] } } as never).validate()).toThrow();
+    expect(() =>
+      new Service({ metadata: { name: 'x' }, spec: { ports: [{ port: 'not-a-number' }] } } as never).validate(),
+    ).toThrow();
   });
 
   it('never writes a ${VAR} value: the pod reads it from the Secret the user names', () => {
@@ -74,46 +93,94 @@ describe('capsule deploy kubernetes', () => {
     for (const f of readdirSync(out)) expect(readFileSync(join(out, f), 'utf8')).not.toContain(SECRET);
     const objects = kubernetesObjects(readDeployFormation(dir), options);
     const orch = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'orch') as any;
-    expect(orch.spec.template.spec.containers[0].env).toContainEqual({ name: 'API_KEY', valueFrom: { secretKeyRef: { name: 'orch-keys', key: 'api-key' } } });
+    expect(orch.spec.template.spec.containers[0].env).toContainEqual({
+      name: 'API_KEY',
+      valueFrom: { secretKeyRef: { name: 'orch-keys', key: 'api-key' } },
+    });
     const cm = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'orch-manifest') as any;
     expect(cm.data['murmur.yaml']).toContain('${API_KEY}');
   });
 
   it('refuses a formation whose ${VAR} has no Secret named for it', () => {
-    expect(() => kubernetesObjects(readDeployFormation(workspace()), { ...options, secrets: new Map() })).toThrow(/--secret API_KEY=<secret>\/<key>/);
+    expect(() => kubernetesObjects(readDeployFormation(workspace()), { ...options, secrets: new Map() })).toThrow(
+      /--secret API_KEY=<secret>\/<key>/,
+    );
   });
 
   it('refuses a capsule id that would name an invalid Service (starting with a digit), saying why', () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'formation.yaml'), readFileSync(join(dir, 'formation.yaml'), 'utf8').replace('id: alpha', 'id: 1worker'));
-    expect(() => readDeployFormation(dir)).toThrow(/capsule id "1worker" would name its Kubernetes Service "1worker", but a Service name must start with a letter/);
+    writeFileSync(
+      join(dir, 'formation.yaml'),
+      readFileSync(join(dir, 'formation.yaml'), 'utf8').replace('id: alpha', 'id: 1worker'),
+    );
+    expect(() => readDeployFormation(dir)).toThrow(
+      /capsule id "1worker" would name its Kubernetes Service "1worker", but a Service name must start with a letter/,
+    );
   });
 
   it('points allow entries for other capsules at their Service names and runs the door where the Service reaches it', () => {
     const objects = kubernetesObjects(readDeployFormation(workspace()), options);
-    const cm = (name: string) => parse((objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === `${name}-manifest`) as any).data['murmur.yaml']);
-    expect(cm('orch').capabilities.network.allow).toEqual(['https://api.example.com', '203.0.113.7:8443', `http://alpha.${NS}.svc.cluster.local:47311`, `http://beta.${NS}.svc.cluster.local:47312`]);
+    const cm = (name: string) =>
+      parse(
+        (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === `${name}-manifest`) as any).data[
+          'murmur.yaml'
+        ],
+      );
+    expect(cm('orch').capabilities.network.allow).toEqual([
+      'https://api.example.com',
+      '203.0.113.7:8443',
+      `http://alpha.${NS}.svc.cluster.local:47311`,
+      `http://beta.${NS}.svc.cluster.local:47312`,
+    ]);
     expect(cm('alpha').capabilities.network.allow).toEqual([`http://beta.${NS}.svc.cluster.local:47312`]);
-    const args = (objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'orch') as any).spec.template.spec.containers[0].args;
-    expect(args.slice(0, 7)).toEqual(['run', '--manifest', '/etc/capsule/murmur.yaml', '--port', '8080', '--host', '0.0.0.0']);
+    const args = (objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'orch') as any).spec.template.spec
+      .containers[0].args;
+    expect(args.slice(0, 7)).toEqual([
+      'run',
+      '--manifest',
+      '/etc/capsule/murmur.yaml',
+      '--port',
+      '8080',
+      '--host',
+      '0.0.0.0',
+    ]);
     expect(args).toContain(`alpha=http://alpha.${NS}.svc.cluster.local:47311`);
     const svc = objects.find((o) => o.kind === 'Service' && o.metadata.name === 'loner-1') as any;
     expect(svc.spec.ports[0].port).toBe(8080);
-    const gw = (objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'capsule-gateway') as any).spec.template.spec;
-    expect(gw.containers[0].args).toEqual(expect.arrayContaining(['--capsule-url', `alpha=http://alpha.${NS}.svc.cluster.local:47311`, `loner=http://loner-1.${NS}.svc.cluster.local:8080`, '--public-origin', 'https://agents.example.com']));
+    const gw = (objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'capsule-gateway') as any).spec
+      .template.spec;
+    expect(gw.containers[0].args).toEqual(
+      expect.arrayContaining([
+        '--capsule-url',
+        `alpha=http://alpha.${NS}.svc.cluster.local:47311`,
+        `loner=http://loner-1.${NS}.svc.cluster.local:8080`,
+        '--public-origin',
+        'https://agents.example.com',
+      ]),
+    );
     expect(gw.containers[0].args.join(' ')).not.toContain('not-in-formation');
-    expect(gw.volumes).toContainEqual(expect.objectContaining({ secret: expect.objectContaining({ secretName: 'capsule-gateway-exposures' }) }));
+    expect(gw.volumes).toContainEqual(
+      expect.objectContaining({ secret: expect.objectContaining({ secretName: 'capsule-gateway-exposures' }) }),
+    );
   });
 
   it('leaves out the gateway and Ingress when nothing is exposed', () => {
-    const kinds = kubernetesObjects(readDeployFormation(workspace()), { ...options, exposed: [] }).map((o: KubeObject) => `${o.kind}/${o.metadata.name}`);
+    const kinds = kubernetesObjects(readDeployFormation(workspace()), { ...options, exposed: [] }).map(
+      (o: KubeObject) => `${o.kind}/${o.metadata.name}`,
+    );
     expect(kinds.some((k) => k.includes('capsule-gateway'))).toBe(false);
     expect(kinds.some((k) => k.startsWith('Ingress/'))).toBe(false);
   });
 });
 
 describe('the network policies enforce the graph', () => {
-  const pod = (name: string, ip: string, labels: Record<string, string>, namespace = NS): Endpoint => ({ name, ip, namespace, labels, namespaceLabels: { 'kubernetes.io/metadata.name': namespace } });
+  const pod = (name: string, ip: string, labels: Record<string, string>, namespace = NS): Endpoint => ({
+    name,
+    ip,
+    namespace,
+    labels,
+    namespaceLabels: { 'kubernetes.io/metadata.name': namespace },
+  });
   const part = (name: string) => ({ 'app.kubernetes.io/part-of': 'capsule-formation', 'capsule.studio/capsule': name });
   const pods: Record<string, Endpoint> = {
     orch: pod('orch', '10.1.0.1', part('orch')),
@@ -131,13 +198,28 @@ describe('the network policies enforce the graph', () => {
     elsewhere: { name: 'elsewhere', ip: '198.51.100.9' },
     privateNet: { name: 'private', ip: '192.168.1.20' },
   };
-  const ports: [number, string][] = [[47311, 'TCP'], [47312, 'TCP'], [8080, 'TCP'], [53, 'UDP'], [53, 'TCP'], [443, 'TCP'], [8443, 'TCP'], [22, 'TCP']];
+  const ports: [number, string][] = [
+    [47311, 'TCP'],
+    [47312, 'TCP'],
+    [8080, 'TCP'],
+    [53, 'UDP'],
+    [53, 'TCP'],
+    [443, 'TCP'],
+    [8443, 'TCP'],
+    [22, 'TCP'],
+  ];
   const formationPods = new Set(['orch', 'alpha', 'beta', 'loner', 'gateway']);
 
   // What the formation means, written from the graph, not from the generated policies.
   function expected(from: string, to: string, port: number, protocol: string): boolean {
     const key = `${from}->${to}:${port}/${protocol}`;
-    const edges = new Set(['orch->alpha:47311/TCP', 'orch->beta:47312/TCP', 'alpha->beta:47312/TCP', 'gateway->alpha:47311/TCP', 'gateway->loner:8080/TCP']);
+    const edges = new Set([
+      'orch->alpha:47311/TCP',
+      'orch->beta:47312/TCP',
+      'alpha->beta:47312/TCP',
+      'gateway->alpha:47311/TCP',
+      'gateway->loner:8080/TCP',
+    ]);
     if (edges.has(key)) return true;
     if (formationPods.has(from) && to === 'dns' && port === 53) return true;
     // A host named by DNS name can only be opened by port to the public internet; an IP exactly.
@@ -154,7 +236,9 @@ describe('the network policies enforce the graph', () => {
   }
 
   it('allows every edge and denies everything else', () => {
-    const policies = kubernetesObjects(readDeployFormation(workspace()), options).filter((o) => o.kind === 'NetworkPolicy');
+    const policies = kubernetesObjects(readDeployFormation(workspace()), options).filter(
+      (o) => o.kind === 'NetworkPolicy',
+    );
     const endpoints = { ...pods, ...external };
     const sources = [...Object.keys(pods), 'elsewhere'];
     const wrong: string[] = [];
@@ -165,7 +249,8 @@ describe('the network policies enforce the graph', () => {
         for (const [port, protocol] of ports) {
           checked++;
           const got = allowed(policies, endpoints[from], endpoints[to], port, protocol);
-          if (got !== expected(from, to, port, protocol)) wrong.push(`${from}->${to}:${port}/${protocol} ${got ? 'allowed' : 'denied'}`);
+          if (got !== expected(from, to, port, protocol))
+            wrong.push(`${from}->${to}:${port}/${protocol} ${got ? 'allowed' : 'denied'}`);
         }
       }
     }
@@ -174,7 +259,9 @@ describe('the network policies enforce the graph', () => {
   });
 
   it('the evaluator itself tells a denied connection from an allowed one', () => {
-    const [deny] = kubernetesObjects(readDeployFormation(workspace()), options).filter((o) => o.metadata.name === 'capsule-default-deny');
+    const [deny] = kubernetesObjects(readDeployFormation(workspace()), options).filter(
+      (o) => o.metadata.name === 'capsule-default-deny',
+    );
     expect(allowed([], pods.orch, pods.alpha, 47311)).toBe(true);
     expect(allowed([deny], pods.orch, pods.alpha, 47311)).toBe(false);
     expect(allowed([deny], pods.bystander, external.api, 443)).toBe(true);

@@ -47,11 +47,19 @@ export function referencedVars(source: string): string[] {
 
 /** A DNS-1123 label from a capsule id: lowercase letters, digits and dashes, at most 63. */
 export function kubeName(id: string): string {
-  const name = id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '');
+  const name = id
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63)
+    .replace(/-+$/, '');
   if (!name) throw new DeployError(`capsule id "${id}" has no letters or digits to name its Kubernetes objects with`);
   // A Service name is an RFC 1035 label: it must start with a letter (a Deployment would take
   // "1worker", its Service would not, and the export would fail only at kubectl apply).
-  if (!/^[a-z]/.test(name)) throw new DeployError(`capsule id "${id}" would name its Kubernetes Service "${name}", but a Service name must start with a letter; rename the capsule (e.g. "worker-${name}")`);
+  if (!/^[a-z]/.test(name))
+    throw new DeployError(
+      `capsule id "${id}" would name its Kubernetes Service "${name}", but a Service name must start with a letter; rename the capsule (e.g. "worker-${name}")`,
+    );
   return name;
 }
 
@@ -68,7 +76,10 @@ export function readDeployFormation(workspace: string): DeployFormation {
   const file = join(dir, FORMATION_FILE);
   if (!existsSync(file)) throw new DeployError(`${dir} has no ${FORMATION_FILE}`);
   const formation = readFormation(readFileSync(file, 'utf8'));
-  if (formation.issues.length) throw new DeployError(`${file}: ${formation.issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.message}`).join('; ')}`);
+  if (formation.issues.length)
+    throw new DeployError(
+      `${file}: ${formation.issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.message}`).join('; ')}`,
+    );
   if (formation.capsules.length === 0) throw new DeployError(`${file} has no capsules to deploy`);
   const byName = new Map<string, string>();
   const capsules = formation.capsules.map((c): DeployCapsule => {
@@ -84,15 +95,31 @@ export function readDeployFormation(workspace: string): DeployFormation {
     const loaded = parseManifest(source, path, Object.fromEntries(vars.map((v) => [v, `capsule-deploy-var-${v}`])));
     if (!loaded.ok) throw new DeployError(`${c.id} (${c.manifest}) has problems:\n${formatIssues(loaded.issues)}`);
     const manifest = loaded.manifest;
-    if (allowList(manifest).some((e) => e.includes('capsule-deploy-var-'))) throw new DeployError(`${c.id}: an allow entry comes from a \${VAR}; write the address itself so the network policies can be derived from it`);
+    if (allowList(manifest).some((e) => e.includes('capsule-deploy-var-')))
+      throw new DeployError(
+        `${c.id}: an allow entry comes from a \${VAR}; write the address itself so the network policies can be derived from it`,
+      );
     const name = kubeName(c.id);
     const clash = byName.get(name);
-    if (clash) throw new DeployError(`capsules "${clash}" and "${c.id}" would both be named ${name} on the cluster; rename one`);
+    if (clash)
+      throw new DeployError(`capsules "${clash}" and "${c.id}" would both be named ${name} on the cluster; rename one`);
     byName.set(name, c.id);
     const endpoint = inferenceEndpoint(manifest);
-    if (endpoint?.includes('capsule-deploy-var-')) throw new DeployError(`${c.id}: the driver's gateway.endpoint comes from a \${VAR}; write the address itself so the network policies can let the pod reach it`);
+    if (endpoint?.includes('capsule-deploy-var-'))
+      throw new DeployError(
+        `${c.id}: the driver's gateway.endpoint comes from a \${VAR}; write the address itself so the network policies can let the pod reach it`,
+      );
     const port = capsulePort({ id: c.id, name: manifest.name, manifest }) ?? DEFAULT_DOOR_PORT;
-    return { id: c.id, manifestName: manifest.name, name, source, manifest, port, vars, ...(endpoint ? { inferenceEndpoint: endpoint } : {}) };
+    return {
+      id: c.id,
+      manifestName: manifest.name,
+      name,
+      source,
+      manifest,
+      port,
+      vars,
+      ...(endpoint ? { inferenceEndpoint: endpoint } : {}),
+    };
   });
   const edges = deriveEdges(
     capsules.map((c) => ({ id: c.id, name: c.manifestName, manifest: c.manifest })),

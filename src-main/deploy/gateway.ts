@@ -14,7 +14,10 @@ export const TLS_SECRET = 'capsule-gateway-tls';
 export const GATEWAY_FILE_PREFIX = 'deployment-capsule-gateway';
 const DATA_DIR = `${HOME_DIR}/gateway`;
 
-export function gatewayObjects(f: DeployFormation, o: { namespace: string; image: string; host?: string; exposedAs: Map<string, string> }): KubeObject[] {
+export function gatewayObjects(
+  f: DeployFormation,
+  o: { namespace: string; image: string; host?: string; exposedAs: Map<string, string> },
+): KubeObject[] {
   const labels = capsuleLabels(GATEWAY_NAME);
   const targets = f.capsules.filter((c) => o.exposedAs.has(c.id));
   const args = [
@@ -53,14 +56,22 @@ export function gatewayObjects(f: DeployFormation, o: { namespace: string; image
               volumeMounts: [
                 { name: 'home', mountPath: HOME_DIR },
                 // Only the one file: the gateway writes its access log and signing key beside it.
-                { name: 'exposures', mountPath: `${DATA_DIR}/exposures.json`, subPath: 'exposures.json', readOnly: true },
+                {
+                  name: 'exposures',
+                  mountPath: `${DATA_DIR}/exposures.json`,
+                  subPath: 'exposures.json',
+                  readOnly: true,
+                },
                 { name: 'tmp', mountPath: '/tmp' },
               ],
             },
           ],
           volumes: [
             { name: 'home', emptyDir: {} },
-            { name: 'exposures', secret: { secretName: EXPOSURES_SECRET, items: [{ key: 'exposures.json', path: 'exposures.json' }] } },
+            {
+              name: 'exposures',
+              secret: { secretName: EXPOSURES_SECRET, items: [{ key: 'exposures.json', path: 'exposures.json' }] },
+            },
             { name: 'tmp', emptyDir: {} },
           ],
         },
@@ -71,7 +82,10 @@ export function gatewayObjects(f: DeployFormation, o: { namespace: string; image
     apiVersion: 'v1',
     kind: 'Service',
     metadata: meta(GATEWAY_NAME, o.namespace, labels),
-    spec: { selector: labels, ports: [{ name: 'gateway', port: GATEWAY_PORT, targetPort: 'gateway', protocol: 'TCP' }] },
+    spec: {
+      selector: labels,
+      ports: [{ name: 'gateway', port: GATEWAY_PORT, targetPort: 'gateway', protocol: 'TCP' }],
+    },
   };
   const out: KubeObject[] = [deployment, service];
   if (o.host) {
@@ -82,7 +96,20 @@ export function gatewayObjects(f: DeployFormation, o: { namespace: string; image
       spec: {
         // TLS ends at the Ingress controller; the gateway behind it advertises https://<host>.
         tls: [{ hosts: [o.host], secretName: TLS_SECRET }],
-        rules: [{ host: o.host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: GATEWAY_NAME, port: { name: 'gateway' } } } }] } }],
+        rules: [
+          {
+            host: o.host,
+            http: {
+              paths: [
+                {
+                  path: '/',
+                  pathType: 'Prefix',
+                  backend: { service: { name: GATEWAY_NAME, port: { name: 'gateway' } } },
+                },
+              ],
+            },
+          },
+        ],
       },
     });
   }

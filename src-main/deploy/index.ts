@@ -28,9 +28,13 @@ export interface KubernetesOptions {
 }
 
 export function kubernetesObjects(f: DeployFormation, o: KubernetesOptions): KubeObject[] {
-  if (kubeName(o.namespace) !== o.namespace) throw new DeployError(`--namespace must be a DNS label (lowercase letters, digits, dashes), not "${o.namespace}"`);
+  if (kubeName(o.namespace) !== o.namespace)
+    throw new DeployError(`--namespace must be a DNS label (lowercase letters, digits, dashes), not "${o.namespace}"`);
   const unmapped = [...new Set(f.capsules.flatMap((c) => c.vars))].filter((v) => !o.secrets.has(v));
-  if (unmapped.length) throw new DeployError(`the manifests reference ${unmapped.map((v) => `\${${v}}`).join(', ')}; name the Secret each is read from: ${unmapped.map((v) => `--secret ${v}=<secret>/<key>`).join(' ')}`);
+  if (unmapped.length)
+    throw new DeployError(
+      `the manifests reference ${unmapped.map((v) => `\${${v}}`).join(', ')}; name the Secret each is read from: ${unmapped.map((v) => `--secret ${v}=<secret>/<key>`).join(' ')}`,
+    );
   // An exposure names a capsule by formation id or by manifest name (as `capsule expose` takes either).
   const exposedAs = new Map<string, string>();
   for (const c of f.capsules) {
@@ -49,12 +53,21 @@ export function kubernetesObjects(f: DeployFormation, o: KubernetesOptions): Kub
 
 // `kubectl apply -f DIR` reads files in name order: the namespace's file sorts first so it exists
 // before the objects in it (kustomize orders by kind anyway).
-export const fileNameOf = (o: KubeObject) => `${o.kind === 'Namespace' ? '00-' : ''}${o.kind.toLowerCase()}-${o.metadata.name}.yaml`;
+export const fileNameOf = (o: KubeObject) =>
+  `${o.kind === 'Namespace' ? '00-' : ''}${o.kind.toLowerCase()}-${o.metadata.name}.yaml`;
 
 /** The files of a deployment: one per object and a kustomization.yaml listing them, as text. */
 export function kubernetesFiles(objects: KubeObject[]): { name: string; text: string; object?: KubeObject }[] {
-  const files = objects.map((o) => ({ name: fileNameOf(o), text: stringify(o, { lineWidth: 0, aliasDuplicateObjects: false }), object: o }));
-  const kustomization = stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: files.map((f) => f.name) });
+  const files = objects.map((o) => ({
+    name: fileNameOf(o),
+    text: stringify(o, { lineWidth: 0, aliasDuplicateObjects: false }),
+    object: o,
+  }));
+  const kustomization = stringify({
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    resources: files.map((f) => f.name),
+  });
   return [...files, { name: 'kustomization.yaml', text: kustomization }];
 }
 
@@ -81,7 +94,8 @@ export function writeKubernetesFiles(dir: string, files: readonly { name: string
 }
 
 /** Writes one file per object and a kustomization.yaml; returns the file names. */
-export const writeKubernetes = (dir: string, objects: KubeObject[]): string[] => writeKubernetesFiles(dir, kubernetesFiles(objects));
+export const writeKubernetes = (dir: string, objects: KubeObject[]): string[] =>
+  writeKubernetesFiles(dir, kubernetesFiles(objects));
 
 export function deployKubernetes(workspace: string, outDir: string, o: KubernetesOptions): string[] {
   return writeKubernetes(outDir, kubernetesObjects(readDeployFormation(workspace), o));

@@ -6,7 +6,14 @@ import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 // definitions) for every kind an export writes, so a test can check each object as the API
 // server would. Shared by the deploy unit tests, the Studio's export tests and the e2e spec.
 
-export const KUBE_MODELS: Record<string, new (o: never) => { validate(): void }> = { Namespace, ConfigMap, Service, Deployment, NetworkPolicy, Ingress };
+export const KUBE_MODELS: Record<string, new (o: never) => { validate(): void }> = {
+  Namespace,
+  ConfigMap,
+  Service,
+  Deployment,
+  NetworkPolicy,
+  Ingress,
+};
 
 /** Throws when `obj` is not a valid object of its kind (or of a kind exports never write). */
 export function validateKubeObject(obj: { kind?: unknown }): void {

@@ -34,8 +34,14 @@ export function mcpNotes(f: DeployFormation): string[] {
         notes.push(
           `${who} (${[s.command, ...(s.args ?? [])].join(' ')}) runs inside the capsule's pod, started by the runtime: its program must be in the image (the runtime image has node and the production node_modules), it reaches only what the pod's egress allows (nothing is downloaded at start: npx or uvx fetching a package is refused), and paths relative to the manifest resolve under ${MANIFEST_MOUNT}, which holds only murmur.yaml`,
         );
-      } else if (matchAllow(s.url!, allow) === undefined) notes.push(`${who} (${s.url}) is not in the capsule's allow list: the runtime refuses it, and no policy opens it`);
-      else if (loopbackPort(s.url!) !== undefined || /^https?:\/\/(localhost|127\.|\[::1\])/i.test(s.url!)) notes.push(`${who} (${s.url}) is on this machine's loopback: in the pod nothing listens there; point it at an address the cluster reaches`);
+      } else if (matchAllow(s.url!, allow) === undefined)
+        notes.push(
+          `${who} (${s.url}) is not in the capsule's allow list: the runtime refuses it, and no policy opens it`,
+        );
+      else if (loopbackPort(s.url!) !== undefined || /^https?:\/\/(localhost|127\.|\[::1\])/i.test(s.url!))
+        notes.push(
+          `${who} (${s.url}) is on this machine's loopback: in the pod nothing listens there; point it at an address the cluster reaches`,
+        );
     }
   }
   return notes;
@@ -44,7 +50,9 @@ export function mcpNotes(f: DeployFormation): string[] {
 export function applyNotes(o: ApplyNotesInput): string[] {
   const notes: string[] = o.formation ? mcpNotes(o.formation) : [];
   if (o.files.some((f) => f.startsWith(GATEWAY_FILE_PREFIX))) {
-    notes.push(`the gateway reads its exposures from the Secret ${EXPOSURES_SECRET} (token hashes only):\n  kubectl -n ${o.namespace} create secret generic ${EXPOSURES_SECRET} --from-file=exposures.json=${o.exposuresFile}`);
+    notes.push(
+      `the gateway reads its exposures from the Secret ${EXPOSURES_SECRET} (token hashes only):\n  kubectl -n ${o.namespace} create secret generic ${EXPOSURES_SECRET} --from-file=exposures.json=${o.exposuresFile}`,
+    );
     if (o.host) notes.push(`its Ingress expects a TLS certificate in the Secret ${TLS_SECRET}`);
   }
   notes.push(`apply with: kubectl apply -k ${o.out}`);

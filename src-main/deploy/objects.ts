@@ -2,7 +2,11 @@
 // with, and the names the Secret mappings are given in. Objects are plain data (what `kubectl
 // apply` reads); the tests validate each against the Kubernetes API schemas.
 
-export type KubeObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } } & Record<string, unknown>;
+export type KubeObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+} & Record<string, unknown>;
 
 /** Every pod of the formation carries this label: the namespace's default deny selects it. */
 export const PART_OF = { 'app.kubernetes.io/part-of': 'capsule-formation' } as const;

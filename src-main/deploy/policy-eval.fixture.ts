@@ -56,7 +56,14 @@ function portMatches(ports: PortRule[] | undefined, port: number, protocol: stri
   });
 }
 
-function sideAllows(policies: KubeObject[], side: 'Ingress' | 'Egress', self: Endpoint, other: Endpoint, port: number, protocol: string): boolean {
+function sideAllows(
+  policies: KubeObject[],
+  side: 'Ingress' | 'Egress',
+  self: Endpoint,
+  other: Endpoint,
+  port: number,
+  protocol: string,
+): boolean {
   if (self.namespace === undefined) return true; // outside the cluster: no policy applies
   const selecting = policies.filter((p) => {
     const spec = p.spec as PolicySpec;
@@ -78,5 +85,7 @@ function sideAllows(policies: KubeObject[], side: 'Ingress' | 'Egress', self: En
 /** Whether `from` may open a connection to `to` on port/protocol under these policies. */
 export function allowed(policies: KubeObject[], from: Endpoint, to: Endpoint, port: number, protocol = 'TCP'): boolean {
   const netpols = policies.filter((p) => p.kind === 'NetworkPolicy');
-  return sideAllows(netpols, 'Egress', from, to, port, protocol) && sideAllows(netpols, 'Ingress', to, from, port, protocol);
+  return (
+    sideAllows(netpols, 'Egress', from, to, port, protocol) && sideAllows(netpols, 'Ingress', to, from, port, protocol)
+  );
 }

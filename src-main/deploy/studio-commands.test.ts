@@ -19,7 +19,13 @@ afterEach(async () => {
 const VALUE = 'sk-deploy-test-7d1e';
 const usesSecret = (workspace: string) => {
   const file = join(workspace, 'capsules', 'writer.yaml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace('description: Drafts short paragraphs.', 'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_KEY}'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(
+      'description: Drafts short paragraphs.',
+      'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_KEY}',
+    ),
+  );
 };
 
 describe('deploy.preview and deploy.write', () => {
@@ -35,18 +41,24 @@ describe('deploy.preview and deploy.write', () => {
     expect(unmapped.files).toEqual([]);
     expect(unmapped.problem).toMatch(/\$\{WRITER_KEY\}/);
 
-    const options = { namespace: 'demo', image: 'registry.example.com/capsule-runtime:1.0', secrets: { WRITER_KEY: { secret: 'writer-keys', key: 'api-key' } } };
+    const options = {
+      namespace: 'demo',
+      image: 'registry.example.com/capsule-runtime:1.0',
+      secrets: { WRITER_KEY: { secret: 'writer-keys', key: 'api-key' } },
+    };
     const out = join(mkdtempSync(join(tmpdir(), 'studio-k8s-')), 'k');
     const preview = await core.invoke('deploy.preview', { ...options, dir: out });
     expect(preview.problem).toBeUndefined();
     expect(preview.existing).toEqual([]);
-    for (const f of preview.files.filter((x) => x.kind !== 'Kustomization')) expect(() => validateKubeObject(parse(f.text)), f.name).not.toThrow();
+    for (const f of preview.files.filter((x) => x.kind !== 'Kustomization'))
+      expect(() => validateKubeObject(parse(f.text)), f.name).not.toThrow();
     expect(preview.edges.map((e) => `${e.source}->${e.target} ${e.egressPolicy} ${e.ingressPolicy}`).sort()).toEqual([
       'coordinator->researcher coordinator-egress researcher-ingress',
       'coordinator->writer coordinator-egress writer-ingress',
     ]);
     const policyNames = preview.files.filter((f) => f.kind === 'NetworkPolicy').map((f) => f.objectName);
-    for (const e of preview.edges) expect(policyNames).toEqual(expect.arrayContaining([e.egressPolicy, e.ingressPolicy]));
+    for (const e of preview.edges)
+      expect(policyNames).toEqual(expect.arrayContaining([e.egressPolicy, e.ingressPolicy]));
     expect(preview.notes.at(-1)).toBe(`apply with: kubectl apply -k ${out}`);
 
     const written = await core.invoke('deploy.write', { ...options, dir: out });
@@ -69,18 +81,25 @@ describe('deploy.preview and deploy.write', () => {
     studio = await createTestStudio();
     const core = studio.core;
     await expect(core.invoke('deploy.write', { dir: 'relative/k8s' })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(core.invoke('deploy.write', { dir: '/tmp/x', namespace: 'Not_A_Label' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(core.invoke('deploy.write', { dir: '/tmp/x', namespace: 'Not_A_Label' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     const file = join(studio.home, 'a-file');
     writeFileSync(file, '');
     await expect(core.invoke('deploy.write', { dir: file })).rejects.toThrow(/is a file, not a folder/);
     if (process.getuid?.() !== 0) {
       const locked = mkdtempSync(join(tmpdir(), 'studio-locked-'));
       chmodSync(locked, 0o500);
-      await expect(core.invoke('deploy.write', { dir: join(locked, 'k8s') })).rejects.toThrow(/Cannot write to .*permission denied/);
+      await expect(core.invoke('deploy.write', { dir: join(locked, 'k8s') })).rejects.toThrow(
+        /Cannot write to .*permission denied/,
+      );
       chmodSync(locked, 0o700);
     }
     // A folder the kernel refuses to create: Node's recursive mkdir would never return here.
-    if (process.platform === 'linux') await expect(core.invoke('deploy.write', { dir: '/proc/capsule-k8s/out' })).rejects.toMatchObject({ code: 'io_error' });
+    if (process.platform === 'linux')
+      await expect(core.invoke('deploy.write', { dir: '/proc/capsule-k8s/out' })).rejects.toMatchObject({
+        code: 'io_error',
+      });
     // Missing parents are created.
     const nested = join(studio.home, 'a', 'b', 'k8s');
     expect((await core.invoke('deploy.write', { dir: nested })).files.length).toBeGreaterThan(0);

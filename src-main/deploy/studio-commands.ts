@@ -1,6 +1,14 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CoreError, DEFAULT_IMAGE, DEFAULT_NAMESPACE, type CommandArgs, type DeployEdgeView, type DeployPreview, type PublishedView } from '../../src-shared/contract';
+import {
+  CoreError,
+  DEFAULT_IMAGE,
+  DEFAULT_NAMESPACE,
+  type CommandArgs,
+  type DeployEdgeView,
+  type DeployPreview,
+  type PublishedView,
+} from '../../src-shared/contract';
 import { describeFsError } from '../manifest';
 import type { Handlers, StudioContext } from '../workspace';
 import { DeployError, readDeployFormation, type DeployFormation } from './formation';
@@ -19,7 +27,13 @@ type Options = CommandArgs<'deploy.preview'>;
 
 function kubeOptions(o: Options, exposed: string[]) {
   const secrets = new Map<string, SecretRef>(Object.entries(o.secrets ?? {}));
-  return { namespace: o.namespace ?? DEFAULT_NAMESPACE, image: o.image ?? DEFAULT_IMAGE, secrets, exposed, ...(o.host ? { host: o.host } : {}) };
+  return {
+    namespace: o.namespace ?? DEFAULT_NAMESPACE,
+    image: o.image ?? DEFAULT_IMAGE,
+    secrets,
+    exposed,
+    ...(o.host ? { host: o.host } : {}),
+  };
 }
 
 /** Each edge and the two policies that let it through (names as networkPolicies gives them). */
@@ -28,7 +42,14 @@ function edgesOf(f: DeployFormation): DeployEdgeView[] {
   return f.edges.map((e) => {
     const source = byId.get(e.source)!;
     const target = e.kind === 'capsule' ? byId.get(e.target) : undefined;
-    return { source: e.source, target: e.target, allowEntry: e.allowEntry, kind: e.kind, egressPolicy: e.kind === 'capsule' ? `${source.name}-egress` : egressPolicyOf(source, e.allowEntry), ...(target ? { ingressPolicy: `${target.name}-ingress` } : {}) };
+    return {
+      source: e.source,
+      target: e.target,
+      allowEntry: e.allowEntry,
+      kind: e.kind,
+      egressPolicy: e.kind === 'capsule' ? `${source.name}-egress` : egressPolicyOf(source, e.allowEntry),
+      ...(target ? { ingressPolicy: `${target.name}-ingress` } : {}),
+    };
   });
 }
 
@@ -36,7 +57,8 @@ function edgesOf(f: DeployFormation): DeployEdgeView[] {
 function writableFolder(dir: string): string {
   const abs = resolve(dir);
   try {
-    if (existsSync(abs) && !statSync(abs).isDirectory()) throw new CoreError('invalid_input', `${abs} is a file, not a folder.`);
+    if (existsSync(abs) && !statSync(abs).isDirectory())
+      throw new CoreError('invalid_input', `${abs} is a file, not a folder.`);
     makeFolder(abs);
     accessSync(abs, constants.W_OK);
   } catch (err) {
@@ -46,7 +68,10 @@ function writableFolder(dir: string): string {
   return abs;
 }
 
-export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pick<Handlers, 'deploy.preview' | 'deploy.write'> {
+export function deployHandlers(
+  ctx: StudioContext,
+  exposed: () => string[],
+): Pick<Handlers, 'deploy.preview' | 'deploy.write'> {
   const exposuresFile = join(ctx.config.userDataDir, 'gateway', 'exposures.json');
   const build = async (o: Options) => {
     let formation: DeployFormation;
@@ -63,13 +88,27 @@ export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pic
       const files = kubernetesFiles(kubernetesObjects(formation, kubeOptions(o, exposed())));
       return { formation, vars, files, published: published?.published };
     } catch (err) {
-      if (err instanceof DeployError) return { formation, vars, files: [], problem: err.message, published: published?.published };
+      if (err instanceof DeployError)
+        return { formation, vars, files: [], problem: err.message, published: published?.published };
       throw err;
     }
   };
-  const notesFor = (o: Options, names: string[], out: string, published: PublishedView | undefined, formation: DeployFormation) => [
+  const notesFor = (
+    o: Options,
+    names: string[],
+    out: string,
+    published: PublishedView | undefined,
+    formation: DeployFormation,
+  ) => [
     ...(published ? [versionNote(published)] : []),
-    ...applyNotes({ files: names, namespace: o.namespace ?? DEFAULT_NAMESPACE, exposuresFile, out, formation, ...(o.host ? { host: o.host } : {}) }),
+    ...applyNotes({
+      files: names,
+      namespace: o.namespace ?? DEFAULT_NAMESPACE,
+      exposuresFile,
+      out,
+      formation,
+      ...(o.host ? { host: o.host } : {}),
+    }),
   ];
   return {
     async 'deploy.preview'(o): Promise<DeployPreview> {
@@ -79,7 +118,12 @@ export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pic
       return {
         vars,
         exposed: exposed(),
-        files: files.map((f) => ({ name: f.name, kind: f.object?.kind ?? 'Kustomization', objectName: f.object?.metadata.name ?? '', text: f.text })),
+        files: files.map((f) => ({
+          name: f.name,
+          kind: f.object?.kind ?? 'Kustomization',
+          objectName: f.object?.metadata.name ?? '',
+          text: f.text,
+        })),
         edges: edgesOf(formation),
         ...(problem ? { problem } : {}),
         existing: o.dir ? names.filter((n) => existsSync(join(out, n))) : [],
@@ -92,7 +136,11 @@ export function deployHandlers(ctx: StudioContext, exposed: () => string[]): Pic
       const dir = writableFolder(o.dir);
       const replaced = files.map((f) => f.name).filter((n) => existsSync(join(dir, n)));
       if (replaced.length && !o.overwrite) {
-        throw new CoreError('conflict', `${dir} already holds ${replaced.length === 1 ? replaced[0] : `${replaced.length} files of this export (${replaced.slice(0, 5).join(', ')}${replaced.length > 5 ? ', …' : ''})`}; write over them?`, { existing: replaced });
+        throw new CoreError(
+          'conflict',
+          `${dir} already holds ${replaced.length === 1 ? replaced[0] : `${replaced.length} files of this export (${replaced.slice(0, 5).join(', ')}${replaced.length > 5 ? ', …' : ''})`}; write over them?`,
+          { existing: replaced },
+        );
       }
       const kinds: Record<string, number> = {};
       try {

@@ -56,7 +56,11 @@ export function capsuleWorkloads(c: DeployCapsule, f: DeployFormation, o: Worklo
       return { name: v, valueFrom: { secretKeyRef: { name: ref.secret, key: ref.key } } };
     }),
   ];
-  const probe = { httpGet: { path: '/.well-known/agent-card.json', port: 'door' }, periodSeconds: 10, timeoutSeconds: 3 };
+  const probe = {
+    httpGet: { path: '/.well-known/agent-card.json', port: 'door' },
+    periodSeconds: 10,
+    timeoutSeconds: 3,
+  };
   const deployment = {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -75,7 +79,16 @@ export function capsuleWorkloads(c: DeployCapsule, f: DeployFormation, o: Worklo
             {
               name: 'capsule',
               image: o.image,
-              args: ['run', '--manifest', `${MANIFEST_MOUNT}/murmur.yaml`, '--port', String(c.port), '--host', '0.0.0.0', ...peerArgs(c, f, o.namespace)],
+              args: [
+                'run',
+                '--manifest',
+                `${MANIFEST_MOUNT}/murmur.yaml`,
+                '--port',
+                String(c.port),
+                '--host',
+                '0.0.0.0',
+                ...peerArgs(c, f, o.namespace),
+              ],
               ports: [{ name: 'door', containerPort: c.port, protocol: 'TCP' }],
               env,
               readinessProbe: probe,

@@ -7,7 +7,7 @@ import { linearRegExp } from '../manifest';
 // Used by the door itself (door/methods/send.ts) and by the gateway before forwarding, so a
 // caller that reaches the door directly meets the same contract.
 
-const ajv = new Ajv({ allErrors: false, strict: false , code: { regExp: linearRegExp } });
+const ajv = new Ajv({ allErrors: false, strict: false, code: { regExp: linearRegExp } });
 const compiled = new WeakMap<object, ValidateFunction>();
 
 function validatorOf(schema: Record<string, unknown>): ValidateFunction {
@@ -33,26 +33,33 @@ const pointerToField = (pointer: string) =>
     .join('');
 
 /** Throws -32602 when a message starting a task does not carry a data part matching the contract. */
-export function checkAccepts(schema: Record<string, unknown> | undefined, message: Pick<Message, 'parts' | 'taskId'>): void {
+export function checkAccepts(
+  schema: Record<string, unknown> | undefined,
+  message: Pick<Message, 'parts' | 'taskId'>,
+): void {
   if (!schema) return;
   // A reply to a task waiting for input continues it; the contract is for what starts a task.
   if (message.taskId) return;
   const index = message.parts.findIndex((p) => (p as { data?: unknown }).data !== undefined);
   if (index < 0) {
-    throw invalidParams('params.message.parts', 'this capsule accepts a data part matching its input contract (see the card); none was sent');
+    throw invalidParams(
+      'params.message.parts',
+      'this capsule accepts a data part matching its input contract (see the card); none was sent',
+    );
   }
   const data = (message.parts[index] as { data?: unknown }).data;
   const validate = validatorOf(schema);
   if (validate(data)) return;
   const err = validate.errors?.[0];
   const base = `params.message.parts[${index}].data`;
-  const missing = err?.keyword === 'required' ? (err.params as { missingProperty?: string }).missingProperty : undefined;
+  const missing =
+    err?.keyword === 'required' ? (err.params as { missingProperty?: string }).missingProperty : undefined;
   const field = `${base}${pointerToField(err?.instancePath ?? '')}${missing ? `.${missing}` : ''}`;
   throw invalidParams(field, err?.message ?? 'does not match the input contract');
 }
 
 // Every problem at once, for the Studio's data field as the user types (the door stops at the first).
-const ajvAll = new Ajv({ allErrors: true, strict: false , code: { regExp: linearRegExp } });
+const ajvAll = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
 const compiledAll = new WeakMap<object, ValidateFunction>();
 const MAX_PROBLEMS = 50;
 
@@ -63,13 +70,16 @@ export function acceptsProblems(schema: Record<string, unknown>, data: unknown):
     try {
       validate = ajvAll.compile(schema);
     } catch (err) {
-      return [{ field: '', message: `this capsule's accepts contract is not a valid JSON Schema: ${(err as Error).message}` }];
+      return [
+        { field: '', message: `this capsule's accepts contract is not a valid JSON Schema: ${(err as Error).message}` },
+      ];
     }
     compiledAll.set(schema, validate);
   }
   if (validate(data)) return [];
   return (validate.errors ?? []).slice(0, MAX_PROBLEMS).map((err) => {
-    const missing = err.keyword === 'required' ? (err.params as { missingProperty?: string }).missingProperty : undefined;
+    const missing =
+      err.keyword === 'required' ? (err.params as { missingProperty?: string }).missingProperty : undefined;
     const field = `${pointerToField(err.instancePath)}${missing ? `.${missing}` : ''}`.replace(/^\./, '');
     return { field, message: err.message ?? 'does not match the input contract' };
   });

@@ -12,7 +12,11 @@ afterEach(async () => {
   ts = undefined;
 });
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe('callSession', () => {
   it('refuses bad params, too deep nesting and unknown methods with the error the door sends', async () => {
@@ -41,7 +45,9 @@ describe('callSession', () => {
     const got = await callSession(ts.session, 'GetTask', { id: sent.task.id, historyLength: 1 });
     expect(got).toEqual((await ts.rpc('GetTask', { id: sent.task.id, historyLength: 1 })).result);
     const before = ts.session.listTasks().length;
-    const stream = (await failure(callSession(ts.session, 'SendStreamingMessage', { message: { ...message, messageId: 'm-2' } }))) as { code: number };
+    const stream = (await failure(
+      callSession(ts.session, 'SendStreamingMessage', { message: { ...message, messageId: 'm-2' } }),
+    )) as { code: number };
     expect(stream.code).toBe(-32004);
     expect(ts.session.listTasks().length).toBe(before);
   });

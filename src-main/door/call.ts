@@ -1,4 +1,11 @@
-import { A2AError, internalError, invalidParams, invalidRequest, methodNotFound, unsupportedOperation } from '../../src-shared/a2a';
+import {
+  A2AError,
+  internalError,
+  invalidParams,
+  invalidRequest,
+  methodNotFound,
+  unsupportedOperation,
+} from '../../src-shared/a2a';
 import type { Session } from '../runtime/api';
 import { MAX_PARAMS_DEPTH, tooDeepField } from './depth';
 import { servedPart, type MethodHandler, type MethodTable } from './methods';
@@ -60,7 +67,10 @@ export async function callSession(session: Session, method: string, params?: unk
   const handler = servedOf(session).served.get(method);
   if (!handler) throw methodNotFound(method);
   // Refused before the handler runs: a streaming send would accept its task first.
-  if (HTTP_ONLY.has(method)) throw unsupportedOperation(`${method} is answered over HTTP only (a stream, or an answer that must leave before it acts)`);
+  if (HTTP_ONLY.has(method))
+    throw unsupportedOperation(
+      `${method} is answered over HTTP only (a stream, or an answer that must leave before it acts)`,
+    );
   try {
     return await handler({ session, methods: servedOf(session).table, params, id: null, headers: {} });
   } catch (err) {

@@ -34,10 +34,21 @@ describe('door card caching', () => {
     const modified = first.headers.get('last-modified')!;
     expect(Date.parse(modified)).toBeGreaterThan(0);
     expect((await fetch(cardUrl(), { headers: { 'if-modified-since': modified } })).status).toBe(304);
-    expect((await fetch(cardUrl(), { headers: { 'if-modified-since': new Date(Date.parse(modified) - 60_000).toUTCString() } })).status).toBe(200);
-    expect((await fetch(cardUrl(), { headers: { 'if-modified-since': modified, 'if-none-match': '"an-old-version"' } })).status).toBe(200);
+    expect(
+      (
+        await fetch(cardUrl(), {
+          headers: { 'if-modified-since': new Date(Date.parse(modified) - 60_000).toUTCString() },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await fetch(cardUrl(), { headers: { 'if-modified-since': modified, 'if-none-match': '"an-old-version"' } }))
+        .status,
+    ).toBe(200);
     // the legacy path serves the same card with the same tag
-    expect((await fetch(`${ts.session.url}/.well-known/agent.json`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect(
+      (await fetch(`${ts.session.url}/.well-known/agent.json`, { headers: { 'if-none-match': etag } })).status,
+    ).toBe(304);
   });
 
   it('matches If-None-Match lists, weak tags and *', () => {

@@ -15,7 +15,9 @@ export function matchesIfNoneMatch(header: string | string[] | undefined, etag: 
   if (header === undefined) return false;
   const strip = (t: string) => t.trim().replace(/^W\//, '');
   const wanted = strip(etag);
-  return (Array.isArray(header) ? header.join(',') : header).split(',').some((t) => t.trim() === '*' || strip(t) === wanted);
+  return (Array.isArray(header) ? header.join(',') : header)
+    .split(',')
+    .some((t) => t.trim() === '*' || strip(t) === wanted);
 }
 
 /** True when If-Modified-Since is a date no earlier than `lastModified` (both HTTP dates, 1 s resolution). */
@@ -29,11 +31,21 @@ export function notModifiedSince(header: string | undefined, lastModified: strin
  * Modified (no body, same headers) when the caller already holds this version. If-None-Match
  * wins over If-Modified-Since when both are sent, as RFC 9110 says.
  */
-export function sendCard(req: FastifyRequest, reply: FastifyReply, json: string, cacheControl: string, etag = etagOf(json), lastModified?: string): FastifyReply {
+export function sendCard(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  json: string,
+  cacheControl: string,
+  etag = etagOf(json),
+  lastModified?: string,
+): FastifyReply {
   reply.header('etag', etag).header('cache-control', cacheControl);
   if (lastModified) reply.header('last-modified', lastModified);
   const inm = req.headers['if-none-match'];
-  const fresh = inm !== undefined ? matchesIfNoneMatch(inm, etag) : !!lastModified && notModifiedSince(req.headers['if-modified-since'], lastModified);
+  const fresh =
+    inm !== undefined
+      ? matchesIfNoneMatch(inm, etag)
+      : !!lastModified && notModifiedSince(req.headers['if-modified-since'], lastModified);
   if (fresh) return reply.code(304).send();
   return reply.header('content-type', 'application/json').send(json);
 }

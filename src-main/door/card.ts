@@ -18,7 +18,14 @@ export function buildAgentCard(session: Session, methods: MethodTable): AgentCar
   const outputModes = m.responds ? ['application/json', 'text/plain'] : ['text/plain'];
   const modes = m.responds ? { outputModes } : {};
   const skills = m.skills?.length
-    ? m.skills.map((s) => ({ id: s.id, name: s.name, description: s.description || description, tags: s.tags, ...(s.examples ? { examples: s.examples } : {}), ...modes }))
+    ? m.skills.map((s) => ({
+        id: s.id,
+        name: s.name,
+        description: s.description || description,
+        tags: s.tags,
+        ...(s.examples ? { examples: s.examples } : {}),
+        ...modes,
+      }))
     : [{ id: m.name, name: m.name, description, tags: ['capsule'], ...modes }];
   return {
     name: m.name,
@@ -45,7 +52,10 @@ export function buildAgentCard(session: Session, methods: MethodTable): AgentCar
   };
 }
 
-const cards = new WeakMap<Session, { key: string; methods: MethodTable; json: string; etag: string; modified: string; card: AgentCard }>();
+const cards = new WeakMap<
+  Session,
+  { key: string; methods: MethodTable; json: string; etag: string; modified: string; card: AgentCard }
+>();
 
 /** The card of a session served with `methods`, cached while its url and table stay the same. */
 export function agentCardOf(session: Session, methods: MethodTable): AgentCard {
@@ -63,7 +73,10 @@ function cached(session: Session, methods: MethodTable) {
   return c;
 }
 
-export const cardPlugin: FastifyPluginAsync<{ session: Session; methods: MethodTable }> = async (app, { session, methods }) => {
+export const cardPlugin: FastifyPluginAsync<{ session: Session; methods: MethodTable }> = async (
+  app,
+  { session, methods },
+) => {
   // The card only changes with the door's address or method table: a minute's caching is safe,
   // and a revalidation with If-None-Match costs a 304 without a body.
   const serve = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {

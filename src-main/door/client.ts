@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import type { Message, StreamResponse, Task } from '../../src-shared/a2a';
 import { parseResidueList, residueOfTask, type ResidueItem } from '../../src-shared/residue';
-import { decodeAnswer, MAX_ANSWER_BYTES, readBounded, requestBody, sendResultShape, shapedAs, taskPageShape, taskShape } from '../peer/jsonrpc';
+import {
+  decodeAnswer,
+  MAX_ANSWER_BYTES,
+  readBounded,
+  requestBody,
+  sendResultShape,
+  shapedAs,
+  taskPageShape,
+  taskShape,
+} from '../peer/jsonrpc';
 import { readSse } from './stream/sse-reader';
 
 // The JSON-RPC client the CLI and the Studio's core use to reach a session's door, as any A2A
@@ -28,7 +37,9 @@ export class DoorError extends Error {
   }
   /** The ErrorInfo metadata of an A2A error (e.g. the state of a task that cannot be canceled). */
   get metadata(): Record<string, string> {
-    const info = Array.isArray(this.data) ? this.data.find((d) => d && typeof d === 'object' && 'metadata' in d) : undefined;
+    const info = Array.isArray(this.data)
+      ? this.data.find((d) => d && typeof d === 'object' && 'metadata' in d)
+      : undefined;
     const metadata = (info as { metadata?: unknown } | undefined)?.metadata;
     return metadata && typeof metadata === 'object' ? (metadata as Record<string, string>) : {};
   }
@@ -55,7 +66,14 @@ function signalOf(opts: DoorCallOptions): AbortSignal | undefined {
  * the wait for that answer to begin (a door opens a stream at once): a door whose process hangs, or
  * a port that now belongs to something that takes connections and never answers, is reported.
  */
-async function post(url: string, method: string, params: unknown, opts: DoorCallOptions, extra: Record<string, string> = {}, untilAnswered = false): Promise<Response> {
+async function post(
+  url: string,
+  method: string,
+  params: unknown,
+  opts: DoorCallOptions,
+  extra: Record<string, string> = {},
+  untilAnswered = false,
+): Promise<Response> {
   const begun = new AbortController();
   const ms = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timer = untilAnswered && ms > 0 ? setTimeout(() => begun.abort(), ms) : undefined;
@@ -80,12 +98,30 @@ async function post(url: string, method: string, params: unknown, opts: DoorCall
 function decode(url: string, status: number, text: string): unknown {
   const answer = decodeAnswer(text);
   if (answer.ok) return answer.result;
-  if ('error' in answer) throw new DoorError('rpc', `${answer.error.message} (${answer.error.code})`, url, answer.error.code, answer.error.data);
-  throw new DoorError('bad_answer', answer.notRpc === 'not_json' ? `the door at ${url} answered HTTP ${status} without JSON-RPC` : `the door at ${url} answered HTTP ${status} with something that is not JSON-RPC 2.0`, url);
+  if ('error' in answer)
+    throw new DoorError(
+      'rpc',
+      `${answer.error.message} (${answer.error.code})`,
+      url,
+      answer.error.code,
+      answer.error.data,
+    );
+  throw new DoorError(
+    'bad_answer',
+    answer.notRpc === 'not_json'
+      ? `the door at ${url} answered HTTP ${status} without JSON-RPC`
+      : `the door at ${url} answered HTTP ${status} with something that is not JSON-RPC 2.0`,
+    url,
+  );
 }
 
 /** One JSON-RPC call; resolves with `result`, throws DoorError. */
-export async function callDoor(url: string, method: string, params: unknown, opts: DoorCallOptions = {}): Promise<unknown> {
+export async function callDoor(
+  url: string,
+  method: string,
+  params: unknown,
+  opts: DoorCallOptions = {},
+): Promise<unknown> {
   const res = await post(url, method, params, opts);
   return decode(url, res.status, await readAnswer(url, res));
 }
@@ -97,11 +133,16 @@ const readAnswer = (url: string, res: Response): Promise<string> =>
     broken: (err) => new DoorError('unreachable', `the door at ${url} broke off its answer (${err.message})`, url),
   });
 
-const stopShape = z.looseObject({ session_id: z.string(), canceled: z.array(z.string()).max(100_000), residue: z.unknown() });
+const stopShape = z.looseObject({
+  session_id: z.string(),
+  canceled: z.array(z.string()).max(100_000),
+  residue: z.unknown(),
+});
 
 function shaped<T>(schema: z.ZodType, value: unknown, url: string, what: string): T {
   const r = shapedAs<T>(schema, value);
-  if (r === undefined) throw new DoorError('bad_answer', `the door at ${url} answered ${what} in an unexpected shape`, url);
+  if (r === undefined)
+    throw new DoorError('bad_answer', `the door at ${url} answered ${what} in an unexpected shape`, url);
   return r;
 }
 
@@ -118,19 +159,42 @@ export interface StopAnswer {
 }
 
 export const door = {
-  async sendMessage(url: string, params: SendParams, opts?: DoorCallOptions): Promise<{ task?: Task; message?: Message }> {
+  async sendMessage(
+    url: string,
+    params: SendParams,
+    opts?: DoorCallOptions,
+  ): Promise<{ task?: Task; message?: Message }> {
     return shaped(sendResultShape, await callDoor(url, 'SendMessage', params, opts), url, 'SendMessage');
   },
   async getTask(url: string, id: string, historyLength?: number, opts?: DoorCallOptions): Promise<Task> {
-    return shaped(taskShape, await callDoor(url, 'GetTask', { id, ...(historyLength !== undefined ? { historyLength } : {}) }, opts), url, 'GetTask');
+    return shaped(
+      taskShape,
+      await callDoor(url, 'GetTask', { id, ...(historyLength !== undefined ? { historyLength } : {}) }, opts),
+      url,
+      'GetTask',
+    );
   },
   async listTasks(url: string, pageSize = 100, opts?: DoorCallOptions): Promise<Task[]> {
-    const answer = shaped<{ tasks?: Task[] }>(taskPageShape, await callDoor(url, 'ListTasks', { pageSize }, opts), url, 'ListTasks');
+    const answer = shaped<{ tasks?: Task[] }>(
+      taskPageShape,
+      await callDoor(url, 'ListTasks', { pageSize }, opts),
+      url,
+      'ListTasks',
+    );
     return answer.tasks ?? [];
   },
   /** One ListTasks page (newest first) and the token of the next ("" on the last). */
-  async listTaskPage(url: string, params: { pageSize?: number; pageToken?: string; includeArtifacts?: boolean; historyLength?: number }, opts?: DoorCallOptions): Promise<{ tasks: Task[]; nextPageToken: string }> {
-    const answer = shaped<{ tasks?: Task[]; nextPageToken?: string }>(taskPageShape, await callDoor(url, 'ListTasks', params, opts), url, 'ListTasks');
+  async listTaskPage(
+    url: string,
+    params: { pageSize?: number; pageToken?: string; includeArtifacts?: boolean; historyLength?: number },
+    opts?: DoorCallOptions,
+  ): Promise<{ tasks: Task[]; nextPageToken: string }> {
+    const answer = shaped<{ tasks?: Task[]; nextPageToken?: string }>(
+      taskPageShape,
+      await callDoor(url, 'ListTasks', params, opts),
+      url,
+      'ListTasks',
+    );
     return { tasks: answer.tasks ?? [], nextPageToken: answer.nextPageToken ?? '' };
   },
   /** CancelTask: the canceled task and its residue. A task that already ended throws DoorError code -32002. */
@@ -148,11 +212,17 @@ export const door = {
   },
   /** SendStreamingMessage: each event as the door sends it, until the stream closes. */
   async *streamMessage(url: string, params: SendParams, opts: StreamOptions = {}): AsyncGenerator<StreamResponse> {
-    for await (const result of stream(url, 'SendStreamingMessage', params, opts)) if (result && typeof result === 'object') yield result as StreamResponse;
+    for await (const result of stream(url, 'SendStreamingMessage', params, opts))
+      if (result && typeof result === 'object') yield result as StreamResponse;
   },
   /** murmur.WatchSession: the session's trace events, each with its line number, until the session ends. */
-  async *watchSession(url: string, from: 'now' | 'start' | number, opts: StreamOptions = {}): AsyncGenerator<{ seq: number; event: { event_type: string } & Record<string, unknown> }> {
-    for await (const result of stream(url, 'murmur.WatchSession', { from }, opts)) if (result && typeof result === 'object') yield result as never;
+  async *watchSession(
+    url: string,
+    from: 'now' | 'start' | number,
+    opts: StreamOptions = {},
+  ): AsyncGenerator<{ seq: number; event: { event_type: string } & Record<string, unknown> }> {
+    for await (const result of stream(url, 'murmur.WatchSession', { from }, opts))
+      if (result && typeof result === 'object') yield result as never;
   },
 };
 
@@ -164,7 +234,14 @@ export type StreamOptions = DoorCallOptions & { extensions?: string };
  * error; a stream that breaks off later throws whatever broke it (the caller decides what it means).
  */
 async function* stream(url: string, method: string, params: unknown, opts: StreamOptions): AsyncGenerator<unknown> {
-  const res = await post(url, method, params, opts, { accept: 'text/event-stream', ...(opts.extensions ? { 'a2a-extensions': opts.extensions } : {}) }, true);
+  const res = await post(
+    url,
+    method,
+    params,
+    opts,
+    { accept: 'text/event-stream', ...(opts.extensions ? { 'a2a-extensions': opts.extensions } : {}) },
+    true,
+  );
   if (res.status === 503) {
     await res.body?.cancel().catch(() => undefined);
     throw new DoorError('unreachable', `the door at ${url} is closing or busy (HTTP 503)`, url);

@@ -19,7 +19,11 @@ const send = (text: string, extra: Record<string, unknown> = {}) => ({
 describe('the door exchanges of docs/door.md over HTTP', () => {
   it('submits with returnImmediately, then polls to COMPLETED with the response artifact', async () => {
     ts = await startTestSession({ lifecycle: { task_acceptance: 'queue', after_task: 'sleep', queue_depth: 2 } });
-    const sent = await ts.rpc('SendMessage', send('Acknowledge message from orchestrator capsule.', { configuration: { returnImmediately: true } }), { id: 1 });
+    const sent = await ts.rpc(
+      'SendMessage',
+      send('Acknowledge message from orchestrator capsule.', { configuration: { returnImmediately: true } }),
+      { id: 1 },
+    );
     expect(sent.id).toBe(1);
     const task = sent.result.task;
     expect(task.id).toMatch(/^tsk_[0-9a-f]{32}$/);
@@ -38,7 +42,11 @@ describe('the door exchanges of docs/door.md over HTTP', () => {
       parts: [{ text: 'task completed', mediaType: 'text/plain' }],
     });
     expect(got.result.artifacts).toEqual([
-      { artifactId: 'response', name: 'response', parts: [{ text: 'Acknowledged: “Acknowledge message from orchestrator capsule.”', mediaType: 'text/plain' }] },
+      {
+        artifactId: 'response',
+        name: 'response',
+        parts: [{ text: 'Acknowledged: “Acknowledge message from orchestrator capsule.”', mediaType: 'text/plain' }],
+      },
     ]);
   });
 
@@ -61,10 +69,17 @@ describe('the door exchanges of docs/door.md over HTTP', () => {
     expect('artifacts' in canceled.result).toBe(false);
     expect((await ts.rpc('GetTask', { id })).result.status.state).toBe('TASK_STATE_CANCELED');
     s.trace.flush();
-    const lines = readFileSync(s.trace.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(s.trace.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const c = lines.find((l) => l.event_type === 'task_canceled');
     expect(c).toMatchObject({ task_id: id, interrupted: 'inference turn 1', in_flight: [], by: 'client' });
-    expect(lines.find((l) => l.event_type === 'task_end')).toMatchObject({ task_id: id, exit_status: 'canceled', state: 'TASK_STATE_CANCELED' });
+    expect(lines.find((l) => l.event_type === 'task_end')).toMatchObject({
+      task_id: id,
+      exit_status: 'canceled',
+      state: 'TASK_STATE_CANCELED',
+    });
   });
 
   it('cancel of a finished task is -32002 with ErrorInfo naming task and state; unknown is -32001', async () => {
@@ -93,11 +108,18 @@ describe('the door exchanges of docs/door.md over HTTP', () => {
   });
 
   it('StopSession cancels what runs, reports, and a second call returns an empty canceled', async () => {
-    ts = await startTestSession({ inference: { rehearsal: { replies: [{ turns: [{ hang: true }] }] } }, lifecycle: { queue_depth: 2 } });
+    ts = await startTestSession({
+      inference: { rehearsal: { replies: [{ turns: [{ hang: true }] }] } },
+      lifecycle: { queue_depth: 2 },
+    });
     const a = (await ts.rpc('SendMessage', send('one', { configuration: { returnImmediately: true } }))).result.task.id;
     const b = (await ts.rpc('SendMessage', send('two', { configuration: { returnImmediately: true } }))).result.task.id;
     const stop = await ts.rpc('murmur.StopSession', {}, { id: 4 });
-    expect(stop).toEqual({ jsonrpc: '2.0', id: 4, result: { session_id: ts.session.id, canceled: [a, b].sort(), residue: [] } });
+    expect(stop).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      result: { session_id: ts.session.id, canceled: [a, b].sort(), residue: [] },
+    });
     const again = await ts.rpc('murmur.StopSession', {});
     expect(again.result).toEqual({ session_id: ts.session.id, canceled: [], residue: [] });
     // The capsule keeps answering.
@@ -129,17 +151,39 @@ describe('the door exchanges of docs/door.md over HTTP', () => {
     expect(s.workdir).toBe(join(ts.home, 'records', s.id));
     const runFile = join(ts.home, 'run', `${s.id}.json`);
     const rec = JSON.parse(readFileSync(runFile, 'utf8'));
-    expect(rec).toMatchObject({ session_id: s.id, name: 'test-worker', version: '0.1.0', url: s.url, pid: process.pid, workdir: s.workdir });
+    expect(rec).toMatchObject({
+      session_id: s.id,
+      name: 'test-worker',
+      version: '0.1.0',
+      url: s.url,
+      pid: process.pid,
+      workdir: s.workdir,
+    });
     await ts.rpc('SendMessage', send('trace me'));
     await s.end('done');
-    const lines = readFileSync(s.trace.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.event_type)).toEqual(['session_start', 'a2a_task_received', 'task_start', 'inference', 'task_end', 'session_end']);
+    const lines = readFileSync(s.trace.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.event_type)).toEqual([
+      'session_start',
+      'a2a_task_received',
+      'task_start',
+      'inference',
+      'task_end',
+      'session_end',
+    ]);
     for (const l of lines) {
       expect(l.ts).toBeTruthy();
       expect(l.session_id).toBe(s.id);
       if (l.event_type !== 'session_start' && l.event_type !== 'session_end') expect(l.task_id).toMatch(/^tsk_/);
     }
-    expect(lines[1]).toMatchObject({ method: 'SendMessage', text: 'trace me', message_id: 'msg-001', context_id: 'ctx-001' });
+    expect(lines[1]).toMatchObject({
+      method: 'SendMessage',
+      text: 'trace me',
+      message_id: 'msg-001',
+      context_id: 'ctx-001',
+    });
     expect(() => readFileSync(runFile)).toThrow();
   });
 });

@@ -22,7 +22,10 @@ describe('murmur.EndSession', () => {
   it('cancels, answers, then ends the session: session_end, door closed, running record removed', async () => {
     ts = await startTestSession(hang);
     const s = ts.session;
-    const sent = await door.sendMessage(s.url, { message: message('hang on'), configuration: { returnImmediately: true } });
+    const sent = await door.sendMessage(s.url, {
+      message: message('hang on'),
+      configuration: { returnImmediately: true },
+    });
     await waitFor(s, () => s.getTask(sent.task!.id)?.status.state === 'TASK_STATE_WORKING');
     const record = join(ts.home, 'run', `${s.id}.json`);
     expect(existsSync(record)).toBe(true);
@@ -42,7 +45,9 @@ describe('murmur.EndSession', () => {
     const answer = await ts.rpc('murmur.EndSession', {}, { headers: { [PEER_HEADER]: 'orchestrator; session=ses_1' } });
     expect(answer.error.code).toBe(-32004);
     expect(ts.session.status().state).toBe('idle');
-    expect((await door.sendMessage(ts.session.url, { message: message('still here') })).task?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await door.sendMessage(ts.session.url, { message: message('still here') })).task?.status.state).toBe(
+      'TASK_STATE_COMPLETED',
+    );
   });
 });
 
@@ -61,7 +66,9 @@ describe('the door client', () => {
     const err = (await door.getTask('http://127.0.0.1:1', 'x').catch((e: unknown) => e)) as DoorError;
     expect(err).toMatchObject({ kind: 'unreachable' });
     ts = await startTestSession();
-    const card = (await door.getTask(`${ts.session.url}/.well-known/agent-card.json`, 'x').catch((e: unknown) => e)) as DoorError;
+    const card = (await door
+      .getTask(`${ts.session.url}/.well-known/agent-card.json`, 'x')
+      .catch((e: unknown) => e)) as DoorError;
     expect(card.kind).toBe('bad_answer');
   });
 

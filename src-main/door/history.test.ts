@@ -7,7 +7,16 @@ import { startTestSession, type TestSession } from '../runtime/testing';
 let ts: TestSession;
 beforeAll(async () => {
   ts = await startTestSession({
-    inference: { rehearsal: { replies: [{ when: 'paint', turns: [{ tool_calls: [{ name: 'request_input', arguments: { question: 'Which color?' } }] }] }] } },
+    inference: {
+      rehearsal: {
+        replies: [
+          {
+            when: 'paint',
+            turns: [{ tool_calls: [{ name: 'request_input', arguments: { question: 'Which color?' } }] }],
+          },
+        ],
+      },
+    },
   });
 });
 afterAll(() => ts.dispose());
@@ -16,7 +25,11 @@ const texts = (task: { history?: { parts: { text?: string }[] }[] }) => task.his
 
 describe('history in task answers', () => {
   it('GetTask, SendMessage, CancelTask and ListTasks return the whole history unless told otherwise', async () => {
-    const sent = (await ts.rpc('SendMessage', { message: { messageId: 'h1', role: 'ROLE_USER', parts: [{ text: 'paint the door' }] } })).result.task;
+    const sent = (
+      await ts.rpc('SendMessage', {
+        message: { messageId: 'h1', role: 'ROLE_USER', parts: [{ text: 'paint the door' }] },
+      })
+    ).result.task;
     expect(texts(sent)).toEqual(['paint the door', 'Which color?']);
     const got = (await ts.rpc('GetTask', { id: sent.id })).result;
     expect(texts(got)).toEqual(['paint the door', 'Which color?']);

@@ -21,27 +21,51 @@ export interface DoorDeps {
 
 export function buildDoor(deps: DoorDeps): FastifyInstance {
   const limits = doorLimits({ ...DOOR_LIMITS, ...deps.limits }, (e) => deps.session.trace.append(e));
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true }, ...limits.options });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+    ...limits.options,
+  });
   limits.attach(app);
-  const methods = deps.methods ? servedPart(deps.methods, deps.session.manifest.exports?.methods) : tableOf(deps.session);
+  const methods = deps.methods
+    ? servedPart(deps.methods, deps.session.manifest.exports?.methods)
+    : tableOf(deps.session);
   void app.register(cardPlugin, { session: deps.session, methods });
   void app.register(jsonRpcPlugin, { session: deps.session, methods });
   void app.register(liveStreamsPlugin, { session: deps.session }); // open streams close before the door does
   return app;
 }
 
-export { REPLIED, pickMethods, capabilitiesOf, servedPart, type MethodContext, type MethodHandler, type MethodTable } from './methods';
+export {
+  REPLIED,
+  pickMethods,
+  capabilitiesOf,
+  servedPart,
+  type MethodContext,
+  type MethodHandler,
+  type MethodTable,
+} from './methods';
 export { doorMethods } from './methods/index';
 export { buildAgentCard } from './card';
 
 /** The card of a session's door; it serves the table exports.methods leaves unless told which part. */
-export const agentCardOf = (session: Session, methods?: MethodTable): AgentCard => cardOf(session, methods ?? tableOf(session));
+export const agentCardOf = (session: Session, methods?: MethodTable): AgentCard =>
+  cardOf(session, methods ?? tableOf(session));
 export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { DOOR_LIMITS, type DoorLimits } from './limits';
 export { MAX_PARAMS_DEPTH } from './depth';
 export { acceptFromDoor } from './methods/send';
 export { callSession, serves } from './call';
-export { callDoor, door, DoorError, type DoorCallOptions, type DoorErrorKind, type SendParams, type StopAnswer } from './client';
+export {
+  callDoor,
+  door,
+  DoorError,
+  type DoorCallOptions,
+  type DoorErrorKind,
+  type SendParams,
+  type StopAnswer,
+} from './client';
 export { acceptsProblems, checkAccepts } from './accepts';
 export { parseParams, sendMessageParams, taskIdParams } from './params';

@@ -28,7 +28,12 @@ const send = (text: string, returnImmediately = false) =>
   client.sendMessage({
     tenant: '',
     message: message(text, 'ctx-sdk'),
-    configuration: { acceptedOutputModes: [], historyLength: undefined, returnImmediately, taskPushNotificationConfig: undefined },
+    configuration: {
+      acceptedOutputModes: [],
+      historyLength: undefined,
+      returnImmediately,
+      taskPushNotificationConfig: undefined,
+    },
     metadata: undefined,
   });
 
@@ -44,7 +49,12 @@ describe('@a2a-js/sdk 1.3.0 client against the door', () => {
   });
 
   it('lists tasks', async () => {
-    const list = (await client.listTasks({ tenant: '', contextId: 'ctx-sdk', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10 } as any)) as any;
+    const list = (await client.listTasks({
+      tenant: '',
+      contextId: 'ctx-sdk',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: 10,
+    } as any)) as any;
     expect(list.tasks.length).toBeGreaterThan(0);
     expect(list.tasks.every((t: any) => t.contextId === 'ctx-sdk')).toBe(true);
     expect(list.nextPageToken).toBe('');

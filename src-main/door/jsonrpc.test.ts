@@ -32,7 +32,14 @@ describe('door errors', () => {
   });
 
   it('a bad envelope is -32600', async () => {
-    for (const body of ['[]', '42', '{"id":1,"method":"GetTask"}', '{"jsonrpc":"2.0","id":{},"method":"GetTask"}', '{"jsonrpc":"2.0","id":1,"method":7}', '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":[1]}']) {
+    for (const body of [
+      '[]',
+      '42',
+      '{"id":1,"method":"GetTask"}',
+      '{"jsonrpc":"2.0","id":{},"method":"GetTask"}',
+      '{"jsonrpc":"2.0","id":1,"method":7}',
+      '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":[1]}',
+    ]) {
       const r = await post(body);
       expect(r.status).toBe(200);
       expect(r.body.error.code, body).toBe(-32600);
@@ -56,13 +63,20 @@ describe('door errors', () => {
     expect(r2.error.message).toContain('params.id');
     const r3 = await ts.rpc('GetTask', { id: 'tsk_x', historyLength: -1 });
     expect(r3.error.code).toBe(-32602);
-    const r4 = await ts.rpc('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'a', data: 1 }] } });
+    const r4 = await ts.rpc('SendMessage', {
+      message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'a', data: 1 }] },
+    });
     expect(r4.error.code).toBe(-32602);
     await still();
   });
 
   it('an oversized body is a clear error naming the limit, and the door stays up', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { pad: 'x'.repeat(1024 * 1024 + 10) } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { pad: 'x'.repeat(1024 * 1024 + 10) },
+    });
     const r = await post(big);
     expect(r.status).toBe(200);
     expect(r.body.error.code).toBe(-32600);
@@ -71,31 +85,54 @@ describe('door errors', () => {
   });
 
   it('a content type other than JSON is -32005', async () => {
-    const r = await post('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}', { 'content-type': 'text/plain' });
+    const r = await post('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}', {
+      'content-type': 'text/plain',
+    });
     expect(r).toMatchObject({ status: 200, body: { error: { code: -32005 } } });
-    const none = await fetch(ts.session.url, { method: 'POST', headers: { 'a2a-version': '1.0' }, body: new TextEncoder().encode('{}') });
+    const none = await fetch(ts.session.url, {
+      method: 'POST',
+      headers: { 'a2a-version': '1.0' },
+      body: new TextEncoder().encode('{}'),
+    });
     expect(none.status).toBe(200);
     expect(((await none.json()) as any).error.code).toBe(-32005);
     await still();
   });
 
   it('a wrong version is -32009; the patch number is ignored', async () => {
-    const bad = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }), { 'a2a-version': '0.3' });
+    const bad = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }), {
+      'a2a-version': '0.3',
+    });
     expect(bad.body.error.code).toBe(-32009);
-    const patch = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }), { 'a2a-version': '1.0.2' });
+    const patch = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }), {
+      'a2a-version': '1.0.2',
+    });
     expect(patch.body.error.code).toBe(-32001);
   });
 
   it('accepts the trailing-slash variant and snake_case params', async () => {
-    const sent = await ts.rpc('SendMessage', { message: { message_id: 'm1', context_id: 'c1', role: 'ROLE_USER', parts: [{ text: 'snake' }] } });
+    const sent = await ts.rpc('SendMessage', {
+      message: { message_id: 'm1', context_id: 'c1', role: 'ROLE_USER', parts: [{ text: 'snake' }] },
+    });
     expect(sent.result.task.contextId).toBe('c1');
-    const r = await post(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'GetTask', params: { id: sent.result.task.id, history_length: 0 } }), {}, '//');
+    const r = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'GetTask',
+        params: { id: sent.result.task.id, history_length: 0 },
+      }),
+      {},
+      '//',
+    );
     expect(r.body.result.id).toBe(sent.result.task.id);
     expect('history' in r.body.result).toBe(false);
   });
 
   it('refuses a peer capsule with 403 peer_not_accepted when exports.peer_tasks.accept is not set', async () => {
-    const r = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }), { [PEER_HEADER]: 'boss; session=ses_1' });
+    const r = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }), {
+      [PEER_HEADER]: 'boss; session=ses_1',
+    });
     expect(r.status).toBe(403);
     expect(r.body.error.message).toMatch(/^peer_not_accepted/);
     expect(r.body.error.data[0].reason).toBe('PEER_NOT_ACCEPTED');
@@ -110,13 +147,25 @@ describe('peer acceptance', () => {
       const r = await open.rpc(
         'SendMessage',
         { message: { messageId: 'p1', role: 'ROLE_USER', parts: [{ text: 'from a peer' }] } },
-        { headers: { [PEER_HEADER]: 'boss; session=ses_1', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } },
+        {
+          headers: {
+            [PEER_HEADER]: 'boss; session=ses_1',
+            traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+          },
+        },
       );
       expect(r.result.task.status.state).toBe('TASK_STATE_COMPLETED');
       open.session.trace.flush();
       const { readFileSync } = await import('node:fs');
-      const rec = readFileSync(open.session.trace.path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.event_type === 'a2a_task_received');
-      expect(rec).toMatchObject({ peer: 'boss; session=ses_1', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+      const rec = readFileSync(open.session.trace.path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .find((l) => l.event_type === 'a2a_task_received');
+      expect(rec).toMatchObject({
+        peer: 'boss; session=ses_1',
+        traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      });
     } finally {
       await open.dispose();
     }

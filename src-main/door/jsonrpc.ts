@@ -1,5 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { A2AError, contentTypeNotSupported, invalidRequest, methodNotFound, parseError, PEER_HEADER, versionNotSupported, type JsonRpcId } from '../../src-shared/a2a';
+import {
+  A2AError,
+  contentTypeNotSupported,
+  invalidRequest,
+  methodNotFound,
+  parseError,
+  PEER_HEADER,
+  versionNotSupported,
+  type JsonRpcId,
+} from '../../src-shared/a2a';
 import type { Session } from '../runtime/api';
 import { failureOf, paramsProblem } from './call';
 import { REPLIED, type MethodHandler, type MethodTable } from './methods';
@@ -15,7 +24,10 @@ const isJsonType = (ct: string) => {
 };
 
 export function sendError(reply: FastifyReply, id: JsonRpcId, err: A2AError, status = 200): FastifyReply {
-  return reply.code(status).header('content-type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', id, error: err.toJSON() }));
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', id, error: err.toJSON() }));
 }
 
 /** `1.0` or `1.0.x` (patch ignored); anything else, or nothing (read as 0.3), is refused. */
@@ -28,21 +40,38 @@ function versionOf(req: FastifyRequest): string | undefined {
 const supported = (v: string | undefined) => v !== undefined && /^1\.0(\.\d+)?$/.test(v);
 
 const peerRefusal = (name: string) =>
-  new A2AError(-32010, `peer_not_accepted: this capsule (${name}) does not take tasks from other capsules (exports.peer_tasks.accept is not true)`, [
-    { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'PEER_NOT_ACCEPTED', domain: 'capsule.studio', metadata: { capsule: name } },
-  ]);
+  new A2AError(
+    -32010,
+    `peer_not_accepted: this capsule (${name}) does not take tasks from other capsules (exports.peer_tasks.accept is not true)`,
+    [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'PEER_NOT_ACCEPTED',
+        domain: 'capsule.studio',
+        metadata: { capsule: name },
+      },
+    ],
+  );
 
-export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: MethodTable }> = async (app, { session, methods }) => {
+export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: MethodTable }> = async (
+  app,
+  { session, methods },
+) => {
   // A Map, so a method named like an Object property (toString, __proto__) finds nothing.
   const served = new Map<string, MethodHandler>(Object.entries(methods));
   app.removeAllContentTypeParsers();
   // Bodies arrive as strings: the handler parses them so that every failure is a JSON-RPC error.
-  const asString = (_req: unknown, body: string | Buffer, done: (err: null, body: string | Buffer) => void) => done(null, body);
+  const asString = (_req: unknown, body: string | Buffer, done: (err: null, body: string | Buffer) => void) =>
+    done(null, body);
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, asString);
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, asString);
   app.setErrorHandler((err: { code?: string; message: string }, _req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, null, invalidRequest(`Request body too large: the door takes at most 1 MiB (${BODY_LIMIT} bytes)`));
+      return sendError(
+        reply,
+        null,
+        invalidRequest(`Request body too large: the door takes at most 1 MiB (${BODY_LIMIT} bytes)`),
+      );
     }
     return sendError(reply, null, invalidRequest(`Bad request: ${err.message}`));
   });
@@ -60,7 +89,8 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
     }
     reply.header('content-type', 'application/json').send(json);
   };
-  const failed = (reply: FastifyReply, id: JsonRpcId, method: string, err: unknown): void => void sendError(reply, id, failureOf(session, method, err));
+  const failed = (reply: FastifyReply, id: JsonRpcId, method: string, err: unknown): void =>
+    void sendError(reply, id, failureOf(session, method, err));
 
   // Not an async function: a handler that answers at once costs no promise, one that waits costs
   // one continuation (the async context makes every promise of a request cost hook calls).
@@ -73,19 +103,31 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
     } catch {
       return void sendError(reply, null, parseError());
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return void sendError(reply, null, invalidRequest('Request payload validation error: expected one JSON-RPC request object'));
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return void sendError(
+        reply,
+        null,
+        invalidRequest('Request payload validation error: expected one JSON-RPC request object'),
+      );
     const env = body as Record<string, unknown>;
     const rawId = env.id;
     const idOk = rawId === undefined || rawId === null || typeof rawId === 'string' || typeof rawId === 'number';
     const id = (idOk ? (rawId ?? null) : null) as JsonRpcId;
     if (env.jsonrpc !== '2.0' || typeof env.method !== 'string' || !idOk) {
-      return void sendError(reply, id, invalidRequest('Request payload validation error: needs jsonrpc "2.0", a string method and a string, number or null id'));
+      return void sendError(
+        reply,
+        id,
+        invalidRequest(
+          'Request payload validation error: needs jsonrpc "2.0", a string method and a string, number or null id',
+        ),
+      );
     }
     const bad = paramsProblem(env.params);
     if (bad) return void sendError(reply, id, bad);
     const version = versionOf(request);
     if (!supported(version)) return void sendError(reply, id, versionNotSupported(version));
-    if (!acceptPeers() && request.headers[PEER_HEADER] !== undefined) return void sendError(reply, id, peerRefusal(session.manifest.name), 403);
+    if (!acceptPeers() && request.headers[PEER_HEADER] !== undefined)
+      return void sendError(reply, id, peerRefusal(session.manifest.name), 403);
     const method = env.method;
     const handler = served.get(method);
     if (!handler) return void sendError(reply, id, methodNotFound(method));

@@ -30,7 +30,9 @@ function trickle(port: number): { socket: Socket; closed: Promise<string> } {
   socket.on('data', (d) => (answer += d));
   socket.on('error', () => undefined);
   socket.once('connect', () => {
-    socket.write('POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: 100000\r\n\r\n{');
+    socket.write(
+      'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: 100000\r\n\r\n{',
+    );
     const timer = setInterval(() => (socket.writable ? socket.write(' ') : clearInterval(timer)), 100);
     socket.once('close', () => clearInterval(timer));
   });
@@ -55,7 +57,10 @@ describe('door limits', () => {
 
   it('closes 200 trickling sockets: those past the cap at once with a 503, the rest at the request timeout, and keeps answering', async () => {
     ts = await startTestSession();
-    door = buildDoor({ session: ts.session, limits: { requestTimeoutMs: 2000, headersTimeoutMs: 1000, maxConnections: 50, checkIntervalMs: 100 } });
+    door = buildDoor({
+      session: ts.session,
+      limits: { requestTimeoutMs: 2000, headersTimeoutMs: 1000, maxConnections: 50, checkIntervalMs: 100 },
+    });
     await door.listen({ host: '127.0.0.1', port: 0 });
     const port = (door.server.address() as AddressInfo).port;
     const opened = Array.from({ length: 200 }, () => trickle(port));
@@ -66,7 +71,11 @@ describe('door limits', () => {
     const busy = answers.filter((a) => a.startsWith('HTTP/1.1 503'));
     expect(busy.length).toBe(150);
     expect(busy[0]).toContain('\r\nRetry-After: 1\r\n');
-    expect(JSON.parse(busy[0].slice(busy[0].indexOf('\r\n\r\n') + 4))).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: DOOR_BUSY_CODE } });
+    expect(JSON.parse(busy[0].slice(busy[0].indexOf('\r\n\r\n') + 4))).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: DOOR_BUSY_CODE },
+    });
     // One trace line a second per kind, each with how many it stands for.
     await expect.poll(() => counted(ts!.session, 'door_connection_refused'), { timeout: 5000 }).toBe(150);
     await expect.poll(() => counted(ts!.session, 'door_request_timeout'), { timeout: 5000 }).toBe(50);
@@ -76,7 +85,12 @@ describe('door limits', () => {
     const res = await fetch(`http://127.0.0.1:${port}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'still there?' }] } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'still there?' }] } },
+      }),
     });
     const answer = (await res.json()) as any;
     expect(answer.error).toBeUndefined();
@@ -88,17 +102,28 @@ describe('door limits', () => {
     const n = 10_000;
     const data = '{"a":'.repeat(n) + '1' + '}'.repeat(n);
     const body = `{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"data":${data}}]}}}`;
-    const post = (b: string) => fetch(ts!.session.url, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: b }).then((r) => r.json() as Promise<any>);
+    const post = (b: string) =>
+      fetch(ts!.session.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: b,
+      }).then((r) => r.json() as Promise<any>);
     const deep = await post(body);
     expect(deep.id).toBe(7);
     expect(deep.error.code).toBe(-32602);
-    expect(deep.error.message).toBe(`Invalid parameters: params.message.parts.0.data: nested deeper than ${MAX_PARAMS_DEPTH} levels of objects and arrays`);
+    expect(deep.error.message).toBe(
+      `Invalid parameters: params.message.parts.0.data: nested deeper than ${MAX_PARAMS_DEPTH} levels of objects and arrays`,
+    );
     // Deep metadata is refused the same way; data within the limit is taken.
     const meta = '{"k":'.repeat(100) + '1' + '}'.repeat(100);
-    const deepMeta = await post(`{"jsonrpc":"2.0","id":8,"method":"SendMessage","params":{"message":{"messageId":"m2","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":${meta}}}}`);
+    const deepMeta = await post(
+      `{"jsonrpc":"2.0","id":8,"method":"SendMessage","params":{"message":{"messageId":"m2","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":${meta}}}}`,
+    );
     expect(deepMeta.error.message).toContain('params.message.metadata:');
     const fine = '{"a":'.repeat(40) + '1' + '}'.repeat(40);
-    const ok = await post(`{"jsonrpc":"2.0","id":9,"method":"SendMessage","params":{"message":{"messageId":"m3","role":"ROLE_USER","parts":[{"data":${fine}}]}}}`);
+    const ok = await post(
+      `{"jsonrpc":"2.0","id":9,"method":"SendMessage","params":{"message":{"messageId":"m3","role":"ROLE_USER","parts":[{"data":${fine}}]}}}`,
+    );
     expect(ok.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(traceLines(ts.session).some((l) => l.event_type === 'door_error')).toBe(false);
   });
@@ -107,10 +132,14 @@ describe('door limits', () => {
 describe('ids a door takes', () => {
   it('refuses a context id longer than MAX_ID_CHARS with -32602 naming it', async () => {
     ts = await startTestSession();
-    const long = await ts.rpc('SendMessage', { message: { messageId: 'm', contextId: 'c'.repeat(MAX_ID_CHARS + 1), role: 'ROLE_USER', parts: [{ text: 'x' }] } });
+    const long = await ts.rpc('SendMessage', {
+      message: { messageId: 'm', contextId: 'c'.repeat(MAX_ID_CHARS + 1), role: 'ROLE_USER', parts: [{ text: 'x' }] },
+    });
     expect(long.error.code).toBe(-32602);
     expect(long.error.message).toContain('params.message.contextId');
-    const ok = await ts.rpc('SendMessage', { message: { messageId: 'm', contextId: 'c'.repeat(MAX_ID_CHARS), role: 'ROLE_USER', parts: [{ text: 'x' }] } });
+    const ok = await ts.rpc('SendMessage', {
+      message: { messageId: 'm', contextId: 'c'.repeat(MAX_ID_CHARS), role: 'ROLE_USER', parts: [{ text: 'x' }] },
+    });
     expect(ok.result.task.contextId).toHaveLength(MAX_ID_CHARS);
   });
 });

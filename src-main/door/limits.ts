@@ -76,7 +76,10 @@ function answerClientError(limits: DoorLimits, err: NodeJS.ErrnoException, socke
     ? `Request timed out: the door takes a request's headers within ${limits.headersTimeoutMs} ms and all of it within ${limits.requestTimeoutMs} ms`
     : `Bad request: ${STATUS_CODES[status]}`;
   const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
-  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   socket.destroy();
 }
 
@@ -85,14 +88,28 @@ function answerClientError(limits: DoorLimits, err: NodeJS.ErrnoException, socke
  * its connections once the app exists. Refusals and timeouts are traced through `append`.
  */
 export function doorLimits(limits: DoorLimits, append: Append) {
-  const refused = throttled(append, 'door_connection_refused', { max_connections: limits.maxConnections, answered: 503 });
-  const dropped = throttled(append, 'door_connection_refused', { max_connections: limits.maxConnections, answered: null, max_turning_away: limits.maxTurningAway });
-  const timedOut = throttled(append, 'door_request_timeout', { request_timeout_ms: limits.requestTimeoutMs, headers_timeout_ms: limits.headersTimeoutMs });
+  const refused = throttled(append, 'door_connection_refused', {
+    max_connections: limits.maxConnections,
+    answered: 503,
+  });
+  const dropped = throttled(append, 'door_connection_refused', {
+    max_connections: limits.maxConnections,
+    answered: null,
+    max_turning_away: limits.maxTurningAway,
+  });
+  const timedOut = throttled(append, 'door_request_timeout', {
+    request_timeout_ms: limits.requestTimeoutMs,
+    headers_timeout_ms: limits.headersTimeoutMs,
+  });
   const options = {
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionTimeout: 0,
-    http: { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
+    http: {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
     // As fastify's own handler answers, with the timeout traced first.
     clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;

@@ -13,7 +13,9 @@ beforeAll(async () => {
     artifacts: [{ name: 'murmur/driver-openai', gateway: { api_key: 'sk-should-never-show' } }],
   });
   for (let i = 0; i < 5; i++) {
-    const r = await ts.rpc('SendMessage', { message: { messageId: `m${i}`, contextId: i < 3 ? 'a' : 'b', role: 'ROLE_USER', parts: [{ text: `t${i}` }] } });
+    const r = await ts.rpc('SendMessage', {
+      message: { messageId: `m${i}`, contextId: i < 3 ? 'a' : 'b', role: 'ROLE_USER', parts: [{ text: `t${i}` }] },
+    });
     ids.push(r.result.task.id);
   }
 });
@@ -53,7 +55,14 @@ describe('ListTasks', () => {
   });
 
   it('rejects invalid values with -32602', async () => {
-    for (const params of [{ pageSize: 150 }, { pageSize: 0 }, { historyLength: -1 }, { status: 'TASK_STATE_BOGUS' }, { pageToken: 'garbage' }, { statusTimestampAfter: 'yesterday' }]) {
+    for (const params of [
+      { pageSize: 150 },
+      { pageSize: 0 },
+      { historyLength: -1 },
+      { status: 'TASK_STATE_BOGUS' },
+      { pageToken: 'garbage' },
+      { statusTimestampAfter: 'yesterday' },
+    ]) {
       const r = await ts.rpc('ListTasks', params);
       expect(r.error?.code, JSON.stringify(params)).toBe(-32602);
     }
@@ -73,7 +82,12 @@ describe('agent card', () => {
       supportedInterfaces: [{ url: ts.session.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
       capabilities: {
         extendedAgentCard: true,
-        extensions: expect.arrayContaining([expect.objectContaining({ uri: DOOR_EXTENSION_URI, params: { methods: ['murmur.StopSession', 'murmur.EndSession', 'murmur.WatchSession'] } })]),
+        extensions: expect.arrayContaining([
+          expect.objectContaining({
+            uri: DOOR_EXTENSION_URI,
+            params: { methods: ['murmur.StopSession', 'murmur.EndSession', 'murmur.WatchSession'] },
+          }),
+        ]),
       },
       defaultInputModes: expect.arrayContaining(['text/plain']),
       defaultOutputModes: ['text/plain'],

@@ -14,7 +14,12 @@ afterAll(() => ts.dispose());
 
 const call = (door: ReturnType<typeof buildDoor>, method: string, params: unknown = {}) =>
   door
-    .inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    .inject({
+      method: 'POST',
+      url: '/',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
     .then((r) => r.json());
 
 describe('door method table', () => {
@@ -23,22 +28,34 @@ describe('door method table', () => {
     try {
       expect((await call(door, 'ListTasks')).result).toMatchObject({ tasks: [], nextPageToken: '' });
       expect((await call(door, 'GetTask', { id: 'tsk_nope' })).error.code).toBe(-32001);
-      for (const m of ['SendMessage', 'SendStreamingMessage', 'CancelTask', 'murmur.StopSession', 'CreateTaskPushNotificationConfig']) {
+      for (const m of [
+        'SendMessage',
+        'SendStreamingMessage',
+        'CancelTask',
+        'murmur.StopSession',
+        'CreateTaskPushNotificationConfig',
+      ]) {
         expect((await call(door, m, { id: 'tsk_nope' })).error).toMatchObject({ code: -32601 });
       }
       // The table is looked up as a map: Object's own property names are not methods.
-      for (const m of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) expect((await call(door, m)).error.code).toBe(-32601);
+      for (const m of ['toString', 'constructor', '__proto__', 'hasOwnProperty'])
+        expect((await call(door, m)).error.code).toBe(-32601);
     } finally {
       await door.close();
     }
   });
 
   it('declares in its card only the capabilities and door extension methods it serves', async () => {
-    const door = buildDoor({ session: ts.session, methods: pickMethods(doorMethods, ['GetExtendedAgentCard', 'murmur.StopSession']) });
+    const door = buildDoor({
+      session: ts.session,
+      methods: pickMethods(doorMethods, ['GetExtendedAgentCard', 'murmur.StopSession']),
+    });
     try {
       const card = (await door.inject({ method: 'GET', url: '/.well-known/agent-card.json' })).json();
       expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
-      expect(card.capabilities.extensions.find((e: any) => e.uri === DOOR_EXTENSION_URI)?.params).toEqual({ methods: ['murmur.StopSession'] });
+      expect(card.capabilities.extensions.find((e: any) => e.uri === DOOR_EXTENSION_URI)?.params).toEqual({
+        methods: ['murmur.StopSession'],
+      });
       expect(card.capabilities.extensions.some((e: any) => e.uri === FRAMES_EXTENSION_URI)).toBe(false);
       expect((await call(door, 'GetExtendedAgentCard')).result).toEqual(card);
     } finally {

@@ -25,7 +25,10 @@ export type MethodHandler = (ctx: MethodContext) => unknown;
 
 /** The HTTP exchange of a method that needs one (a stream, an answer that must leave first); refused in process. */
 export function httpOf(ctx: MethodContext, method: string): { request: FastifyRequest; reply: FastifyReply } {
-  if (!ctx.request || !ctx.reply) throw unsupportedOperation(`${method} is answered over HTTP only (a stream, or an answer that must leave before it acts)`);
+  if (!ctx.request || !ctx.reply)
+    throw unsupportedOperation(
+      `${method} is answered over HTTP only (a stream, or an answer that must leave before it acts)`,
+    );
   return { request: ctx.request, reply: ctx.reply };
 }
 
@@ -44,11 +47,20 @@ export function pickMethods(table: MethodTable, names: readonly string[]): Metho
  * Capabilities a card declares follow from the table: streaming, push and the extended card only
  * when one of their methods is served.
  */
-export function capabilitiesOf(table: MethodTable): { streaming: boolean; pushNotifications: boolean; extendedAgentCard: boolean } {
+export function capabilitiesOf(table: MethodTable): {
+  streaming: boolean;
+  pushNotifications: boolean;
+  extendedAgentCard: boolean;
+} {
   const any = (...names: string[]) => names.some((n) => Object.hasOwn(table, n));
   return {
     streaming: any('SendStreamingMessage', 'SubscribeToTask'),
-    pushNotifications: any('CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig'),
+    pushNotifications: any(
+      'CreateTaskPushNotificationConfig',
+      'GetTaskPushNotificationConfig',
+      'ListTaskPushNotificationConfigs',
+      'DeleteTaskPushNotificationConfig',
+    ),
     extendedAgentCard: any('GetExtendedAgentCard'),
   };
 }
@@ -56,5 +68,10 @@ export function capabilitiesOf(table: MethodTable): { streaming: boolean; pushNo
 /** The part of a table a capsule's exports.methods lets it serve (door extension methods stay). */
 export function servedPart(table: MethodTable, exported: readonly string[] | undefined): MethodTable {
   const served = servedMethods(exported);
-  return served ? pickMethods(table, Object.keys(table).filter((n) => servesMethod(served, n))) : table;
+  return served
+    ? pickMethods(
+        table,
+        Object.keys(table).filter((n) => servesMethod(served, n)),
+      )
+    : table;
 }

@@ -13,10 +13,19 @@ const cases: [string, unknown][] = [
   ['context and task', withMessage({ contextId: 'c1', taskId: 't1' })],
   ['media type', withMessage({ parts: [{ text: 'a', mediaType: 'text/plain' }, { text: 'b' }] })],
   ['extensions', withMessage({ extensions: ['x'], referenceTaskIds: ['t0'] })],
-  ['configuration', { ...base(), configuration: { historyLength: 3, returnImmediately: true, acceptedOutputModes: ['text/plain'] } }],
+  [
+    'configuration',
+    { ...base(), configuration: { historyLength: 3, returnImmediately: true, acceptedOutputModes: ['text/plain'] } },
+  ],
   ['empty configuration', { ...base(), configuration: {} }],
   ['tenant', { tenant: 'acme', ...base() }],
-  ['key order of the input', { message: { parts: [{ mediaType: 'text/plain', text: 'x' }], role: 'ROLE_AGENT', messageId: 'm' }, configuration: { returnImmediately: false, historyLength: 0 } }],
+  [
+    'key order of the input',
+    {
+      message: { parts: [{ mediaType: 'text/plain', text: 'x' }], role: 'ROLE_AGENT', messageId: 'm' },
+      configuration: { returnImmediately: false, historyLength: 0 },
+    },
+  ],
   ['snake case', { message: { message_id: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] } }],
   ['numeric role', withMessage({ role: 1 })],
   ['unknown role', withMessage({ role: 'ROLE_ROBOT' })],
@@ -30,7 +39,10 @@ const cases: [string, unknown][] = [
   ['context id too long', withMessage({ contextId: 'c'.repeat(257) })],
   ['message id too long', withMessage({ messageId: 'm'.repeat(257) })],
   ['unknown key', withMessage({ surprise: true })],
-  ['__proto__ key', JSON.parse('{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}],"__proto__":{"a":1}}}')],
+  [
+    '__proto__ key',
+    JSON.parse('{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}],"__proto__":{"a":1}}}'),
+  ],
   ['bad history length', { ...base(), configuration: { historyLength: -1 } }],
   ['fractional history length', { ...base(), configuration: { historyLength: 1.5 } }],
   ['push config', { ...base(), configuration: { taskPushNotificationConfig: { url: 'http://x' } } }],
@@ -52,6 +64,15 @@ describe('SendMessage params, checked by hand where the shape allows', () => {
 
   it('answers the shapes callers send, and leaves the rest to the schema', () => {
     const answered = cases.filter(([, p]) => fastSendMessageParams(p) !== undefined).map(([n]) => n);
-    expect(answered).toEqual(['plain', 'context and task', 'media type', 'extensions', 'configuration', 'empty configuration', 'tenant', 'key order of the input']);
+    expect(answered).toEqual([
+      'plain',
+      'context and task',
+      'media type',
+      'extensions',
+      'configuration',
+      'empty configuration',
+      'tenant',
+      'key order of the input',
+    ]);
   });
 });

@@ -19,7 +19,8 @@ function only(o: Obj, keys: Set<string>): boolean {
   for (const k in o) if (!keys.has(k)) return false;
   return true;
 }
-const optString = (v: unknown, nonEmpty = false) => v === undefined || (typeof v === 'string' && (!nonEmpty || v.length > 0));
+const optString = (v: unknown, nonEmpty = false) =>
+  v === undefined || (typeof v === 'string' && (!nonEmpty || v.length > 0));
 const optId = (v: unknown) => v === undefined || (typeof v === 'string' && v.length > 0 && v.length <= MAX_ID_CHARS);
 const optStrings = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((s) => typeof s === 'string'));
 
@@ -35,7 +36,14 @@ function part(p: unknown): Obj | undefined {
 
 function message(m: unknown): Obj | undefined {
   if (!isObj(m) || !only(m, MESSAGE_KEYS)) return undefined;
-  if (typeof m.messageId !== 'string' || !m.messageId || m.messageId.length > MAX_ID_CHARS || !optId(m.contextId) || !optId(m.taskId)) return undefined;
+  if (
+    typeof m.messageId !== 'string' ||
+    !m.messageId ||
+    m.messageId.length > MAX_ID_CHARS ||
+    !optId(m.contextId) ||
+    !optId(m.taskId)
+  )
+    return undefined;
   if (typeof m.role !== 'string' || !ROLES.has(m.role) || !Array.isArray(m.parts) || !m.parts.length) return undefined;
   if (!optStrings(m.extensions) || !optStrings(m.referenceTaskIds)) return undefined;
   const parts: Obj[] = [];
@@ -56,7 +64,8 @@ function message(m: unknown): Obj | undefined {
 
 function configuration(c: unknown): Obj | undefined {
   if (!isObj(c) || !only(c, CONFIG_KEYS) || !optStrings(c.acceptedOutputModes)) return undefined;
-  if (c.historyLength !== undefined && !(Number.isInteger(c.historyLength) && (c.historyLength as number) >= 0)) return undefined;
+  if (c.historyLength !== undefined && !(Number.isInteger(c.historyLength) && (c.historyLength as number) >= 0))
+    return undefined;
   if (c.returnImmediately !== undefined && typeof c.returnImmediately !== 'boolean') return undefined;
   const out: Obj = {};
   copy(out, c, 'acceptedOutputModes', (v: string[]) => [...v]);

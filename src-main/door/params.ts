@@ -24,10 +24,19 @@ function camelize(value: unknown): unknown {
 export const obj = <T extends z.ZodRawShape>(shape: T) => z.preprocess(camelize, z.object(shape));
 
 const roleNames = ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'] as const;
-const role = z.union([z.enum(roleNames), z.number().int().min(0).max(2)]).transform((r) => (typeof r === 'number' ? roleNames[r] : r));
+const role = z
+  .union([z.enum(roleNames), z.number().int().min(0).max(2)])
+  .transform((r) => (typeof r === 'number' ? roleNames[r] : r));
 
 export const taskState = z
-  .union([z.enum(TASK_STATES), z.number().int().min(0).max(TASK_STATES.length - 1)])
+  .union([
+    z.enum(TASK_STATES),
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(TASK_STATES.length - 1),
+  ])
   .transform((s): TaskState => (typeof s === 'number' ? TASK_STATES[s] : s));
 
 const part = obj({
@@ -38,7 +47,10 @@ const part = obj({
   filename: z.string().optional(),
   mediaType: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
-}).refine((p) => [p.text, p.raw, p.url, p.data].filter((x) => x !== undefined).length === 1, 'a part carries exactly one of text, raw, url, data');
+}).refine(
+  (p) => [p.text, p.raw, p.url, p.data].filter((x) => x !== undefined).length === 1,
+  'a part carries exactly one of text, raw, url, data',
+);
 
 /**
  * Longest message, context and task id a door takes. A session keeps a finished task's context id
@@ -80,7 +92,12 @@ export const sendMessageParams = obj({
 });
 export type SendMessageParams = Omit<z.infer<typeof sendMessageParams>, 'message'> & { message: Message };
 
-export const taskIdParams = obj({ tenant: z.string().optional(), id: z.string().min(1), historyLength, metadata: z.unknown().optional() });
+export const taskIdParams = obj({
+  tenant: z.string().optional(),
+  id: z.string().min(1),
+  historyLength,
+  metadata: z.unknown().optional(),
+});
 
 /** Parses params with a schema; a failure is -32602 naming the first bad field. */
 export function parseParams<S extends z.ZodType>(schema: S, params: unknown, prefix = 'params'): z.infer<S> {

@@ -54,9 +54,20 @@ beforeAll(async () => {
           },
           {
             when: 'wait',
-            turns: [{ text: 'late artifacts', artifacts: [{ id: 'late', parts: [{ text: 'one' }], delay_ms: 1500 }, { id: 'late2', parts: [{ text: 'two' }], delay_ms: 50 }] }],
+            turns: [
+              {
+                text: 'late artifacts',
+                artifacts: [
+                  { id: 'late', parts: [{ text: 'one' }], delay_ms: 1500 },
+                  { id: 'late2', parts: [{ text: 'two' }], delay_ms: 50 },
+                ],
+              },
+            ],
           },
-          { when: 'direct', turns: [{ text: 'A direct reply.', answer_as: 'message', artifacts: [{ parts: [{ data: { n: 1 } }] }] }] },
+          {
+            when: 'direct',
+            turns: [{ text: 'A direct reply.', answer_as: 'message', artifacts: [{ parts: [{ data: { n: 1 } }] }] }],
+          },
           { message_id: 'tck-', turns: [{ text: 'chosen by message id' }] },
           { metadata: { scenario: 'gold', level: 2 }, turns: [{ text: 'chosen by metadata' }] },
         ],
@@ -80,7 +91,12 @@ const request = (text: string, opts: { messageId?: string; metadata?: Record<str
     extensions: [],
     referenceTaskIds: [],
   },
-  configuration: { acceptedOutputModes: [], historyLength: undefined, returnImmediately: false, taskPushNotificationConfig: undefined },
+  configuration: {
+    acceptedOutputModes: [],
+    historyLength: undefined,
+    returnImmediately: false,
+    taskPushNotificationConfig: undefined,
+  },
   metadata: undefined,
 });
 
@@ -94,11 +110,18 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
     expect(report).toMatchObject({ name: 'report', description: 'every part kind' });
     const [text, data, file, url] = report.parts;
     expect(text).toMatchObject({ content: { $case: 'text', value: '# Report' }, mediaType: 'text/markdown' });
-    expect(data).toMatchObject({ content: { $case: 'data', value: { rows: 2, ok: true } }, mediaType: 'application/json' });
+    expect(data).toMatchObject({
+      content: { $case: 'data', value: { rows: 2, ok: true } },
+      mediaType: 'application/json',
+    });
     expect(file.content.$case).toBe('raw');
     expect(Buffer.from(file.content.value).toString('base64')).toBe(PNG);
     expect(file).toMatchObject({ mediaType: 'image/png', filename: 'logo.png' });
-    expect(url).toMatchObject({ content: { $case: 'url', value: 'https://example.com/report.pdf' }, mediaType: 'application/pdf', filename: 'report.pdf' });
+    expect(url).toMatchObject({
+      content: { $case: 'url', value: 'https://example.com/report.pdf' },
+      mediaType: 'application/pdf',
+      filename: 'report.pdf',
+    });
     expect(task.artifacts.map((a: any) => a.artifactId)).toEqual(['report', 'second', 'response']);
     expect(textOf(task)).toBe('Here are your files.');
   });
@@ -107,7 +130,9 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
     const events: any[] = [];
     for await (const ev of client.sendMessageStream(request('stream chunks'))) events.push(ev.payload);
     const updates = events.filter((e) => e.$case === 'artifactUpdate').map((e) => e.value);
-    expect(updates.map((u) => [u.artifact.artifactId, u.artifact.parts[0].content.value, u.append, u.lastChunk])).toEqual([
+    expect(
+      updates.map((u) => [u.artifact.artifactId, u.artifact.parts[0].content.value, u.append, u.lastChunk]),
+    ).toEqual([
       ['log', 'line 1', false, false],
       ['log', 'line 2', true, false],
       ['log', 'line 3', true, true],
@@ -122,7 +147,10 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
   });
 
   it('SubscribeToTask carries the artifact updates of a task already running', async () => {
-    const submitted = (await client.sendMessage({ ...request('wait for it'), configuration: { ...request('').configuration, returnImmediately: true } })) as any;
+    const submitted = (await client.sendMessage({
+      ...request('wait for it'),
+      configuration: { ...request('').configuration, returnImmediately: true },
+    })) as any;
     const s = ts.session;
     await waitFor(s, () => s.getTask(submitted.id)?.status.state === 'TASK_STATE_WORKING');
     const events: any[] = [];
@@ -142,7 +170,9 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
       { $case: 'data', value: { n: 1 } },
     ]);
     // The raw wire carries `message`, not `task`.
-    const raw = await ts.rpc('SendMessage', { message: { messageId: 'raw-1', role: 'ROLE_USER', parts: [{ text: 'direct' }] } });
+    const raw = await ts.rpc('SendMessage', {
+      message: { messageId: 'raw-1', role: 'ROLE_USER', parts: [{ text: 'direct' }] },
+    });
     expect(Object.keys(raw.result)).toEqual(['message']);
     expect(raw.result.message.contextId).toBeTruthy();
   });
@@ -159,10 +189,16 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
   });
 
   it('chooses replies by message id prefix and by metadata, as well as by text', async () => {
-    expect(textOf(await client.sendMessage(request('anything', { messageId: 'tck-0042' })))).toBe('chosen by message id');
-    expect(textOf(await client.sendMessage(request('anything', { metadata: { scenario: 'gold', level: 2, extra: 'x' } })))).toBe('chosen by metadata');
+    expect(textOf(await client.sendMessage(request('anything', { messageId: 'tck-0042' })))).toBe(
+      'chosen by message id',
+    );
+    expect(
+      textOf(await client.sendMessage(request('anything', { metadata: { scenario: 'gold', level: 2, extra: 'x' } }))),
+    ).toBe('chosen by metadata');
     // A partial metadata match or another prefix falls through to the acknowledgement.
-    expect(textOf(await client.sendMessage(request('plain', { messageId: 'x-tck-1', metadata: { scenario: 'gold' } })))).toBe('Acknowledged: “plain”');
+    expect(
+      textOf(await client.sendMessage(request('plain', { messageId: 'x-tck-1', metadata: { scenario: 'gold' } }))),
+    ).toBe('Acknowledged: “plain”');
   });
 
   it('traces every artifact update', () => {
@@ -174,11 +210,15 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
 describe('a context after a task with artifacts', () => {
   it("continues from the task's answer, not from the first artifact it sent", async () => {
     const ctx = { contextId: 'ctx-artifacts' };
-    const first = await ts.rpc('SendMessage', { message: { messageId: 'c1', role: 'ROLE_USER', parts: [{ text: 'files' }], ...ctx } });
+    const first = await ts.rpc('SendMessage', {
+      message: { messageId: 'c1', role: 'ROLE_USER', parts: [{ text: 'files' }], ...ctx },
+    });
     expect(first.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     await ts.rpc('SendMessage', { message: { messageId: 'c2', role: 'ROLE_USER', parts: [{ text: 'next' }], ...ctx } });
     // The rehearsal driver estimates tokens_in from the conversation it is given (4 characters a token).
-    const second = traceLines(ts.session).filter((l) => l.event_type === 'inference').at(-1);
+    const second = traceLines(ts.session)
+      .filter((l) => l.event_type === 'inference')
+      .at(-1);
     expect(second?.tokens_in).toBe(Math.ceil(('files' + 'Here are your files.' + 'next').length / 4));
   });
 });

@@ -37,7 +37,11 @@ let receiver: Receiver;
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'capsule-secrets-'));
   writeFileSync(join(home, 'murmur.yaml'), MANIFEST);
-  session = await startSession({ manifestPath: join(home, 'murmur.yaml'), env: { CAPSULE_HOME: home, ECHO_KEY: SECRET }, port: 0 });
+  session = await startSession({
+    manifestPath: join(home, 'murmur.yaml'),
+    env: { CAPSULE_HOME: home, ECHO_KEY: SECRET },
+    port: 0,
+  });
   configurePush(session, { timeoutMs: 2_000, backoffMs: [50] });
   receiver = await startReceiver();
 });
@@ -58,11 +62,19 @@ async function call(method: string, params: unknown): Promise<string> {
   });
   return res.text();
 }
-const message = (text: string, extra: object = {}) => ({ messageId: `s-${++n}`, role: 'ROLE_USER', parts: [{ text }], ...extra });
+const message = (text: string, extra: object = {}) => ({
+  messageId: `s-${++n}`,
+  role: 'ROLE_USER',
+  parts: [{ text }],
+  ...extra,
+});
 
 describe('secrets in what the runtime hands out', () => {
   it('are masked in blocking answers, GetTask, ListTasks, SSE and push bodies', async () => {
-    const sent = await call('SendMessage', { message: message(`please echo ${SECRET}`), configuration: { historyLength: 10, taskPushNotificationConfig: { url: receiver.url('/hook') } } });
+    const sent = await call('SendMessage', {
+      message: message(`please echo ${SECRET}`),
+      configuration: { historyLength: 10, taskPushNotificationConfig: { url: receiver.url('/hook') } },
+    });
     expect(sent).toContain('The key is ***, keep it safe.');
     expect(sent).not.toContain(SECRET);
     const task = JSON.parse(sent).result.task;
@@ -74,13 +86,21 @@ describe('secrets in what the runtime hands out', () => {
     expect(asked).toContain('Is *** yours?');
     const askedId = JSON.parse(asked).result.task.id;
     // The question holds the queue's slot until it is answered.
-    const answered = await call('SendMessage', { message: message('no', { taskId: askedId }), configuration: { historyLength: 10 } });
+    const answered = await call('SendMessage', {
+      message: message('no', { taskId: askedId }),
+      configuration: { historyLength: 10 },
+    });
 
     const stream = await (
       await fetch(session.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++n, method: 'SendStreamingMessage', params: { message: message('stream it') } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: ++n,
+          method: 'SendStreamingMessage',
+          params: { message: message('stream it') },
+        }),
       })
     ).text();
     expect(stream).toContain('The key is ***');

@@ -18,7 +18,12 @@ beforeAll(async () => {
 afterAll(() => ts.dispose());
 
 const send = async (scenario: string, text: string, taskId?: string) => {
-  const message = { role: 'ROLE_USER', parts: [{ text }], messageId: `tck-${scenario}-run1`, ...(taskId ? { taskId } : {}) };
+  const message = {
+    role: 'ROLE_USER',
+    parts: [{ text }],
+    messageId: `tck-${scenario}-run1`,
+    ...(taskId ? { taskId } : {}),
+  };
   const reply = await ts.rpc('SendMessage', { message });
   expect(reply.error, JSON.stringify(reply.error)).toBeUndefined();
   return reply.result;
@@ -33,14 +38,27 @@ describe('the TCK door fixture', () => {
 
   it('answers tck-artifact-file-url with a file URL part, not the longer-matching file bytes reply', async () => {
     const { task } = await send('artifact-file-url', 'TCK artifact test');
-    expect(task.artifacts[0].parts[0]).toEqual({ url: 'https://example.com/output.txt', mediaType: 'text/plain', filename: 'output.txt' });
+    expect(task.artifacts[0].parts[0]).toEqual({
+      url: 'https://example.com/output.txt',
+      mediaType: 'text/plain',
+      filename: 'output.txt',
+    });
     const bytes = await send('artifact-file', 'TCK artifact test');
-    expect(bytes.task.artifacts[0].parts[0]).toMatchObject({ raw: 'dGNr', mediaType: 'text/plain', filename: 'output.txt' });
+    expect(bytes.task.artifacts[0].parts[0]).toMatchObject({
+      raw: 'dGNr',
+      mediaType: 'text/plain',
+      filename: 'output.txt',
+    });
   });
 
   it('answers the text and data scenarios with the artifact the TCK expects first', async () => {
-    expect((await send('artifact-text', 'TCK artifact test')).task.artifacts[0].parts[0].text).toBe('Generated text content');
-    expect((await send('artifact-data', 'TCK artifact test')).task.artifacts[0].parts[0].data).toEqual({ key: 'value', count: 42 });
+    expect((await send('artifact-text', 'TCK artifact test')).task.artifacts[0].parts[0].text).toBe(
+      'Generated text content',
+    );
+    expect((await send('artifact-data', 'TCK artifact test')).task.artifacts[0].parts[0].data).toEqual({
+      key: 'value',
+      count: 42,
+    });
   });
 
   it('answers tck-message-response with a Message', async () => {

@@ -26,7 +26,12 @@ interface Exchange {
 
 /** One caller on a raw socket: a whole SendMessage, then whatever comes back until the door closes. */
 function send(port: number, n: number): Promise<Exchange> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: n, method: 'SendMessage', params: { message: { messageId: `m${n}`, role: 'ROLE_USER', parts: [{ text: `caller ${n}` }] } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: n,
+    method: 'SendMessage',
+    params: { message: { messageId: `m${n}`, role: 'ROLE_USER', parts: [{ text: `caller ${n}` }] } },
+  });
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let answer = '';
@@ -35,7 +40,9 @@ function send(port: number, n: number): Promise<Exchange> {
     socket.on('data', (d) => (answer += d));
     socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
     socket.once('close', () => resolve({ answer, error }));
-    socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
 }
 

@@ -22,7 +22,14 @@ function busyAnswer(maxConnections: number): string {
     error: {
       code: DOOR_BUSY_CODE,
       message: `door_busy: this door serves at most ${maxConnections} connections at once; retry after ${RETRY_AFTER_S} s`,
-      data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'DOOR_BUSY', domain: 'capsule.studio', metadata: { max_connections: String(maxConnections) } }],
+      data: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'DOOR_BUSY',
+          domain: 'capsule.studio',
+          metadata: { max_connections: String(maxConnections) },
+        },
+      ],
     },
   });
   return `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: ${RETRY_AFTER_S}\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;

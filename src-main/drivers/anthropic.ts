@@ -4,7 +4,16 @@ import { classifyFailure } from './failure';
 import type { HttpDriverOptions } from './gateway';
 import { withRetries } from './retry';
 import { toolImages } from './tool-images';
-import { AbortedError, InferenceError, type ChatMessage, type Driver, type StopReason, type ToolCall, type TurnRequest, type TurnResult } from './types';
+import {
+  AbortedError,
+  InferenceError,
+  type ChatMessage,
+  type Driver,
+  type StopReason,
+  type ToolCall,
+  type TurnRequest,
+  type TurnResult,
+} from './types';
 
 // Anthropic Messages API, streamed. Tool results go back as tool_result blocks in the user turn
 // that follows the assistant's tool_use blocks, with their images as image blocks.
@@ -27,9 +36,14 @@ export function toAnthropicMessages(messages: ChatMessage[]): Param[] {
     if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
     else if (m.role === 'tool') {
       // A result with images (an MCP tool's) is a list of blocks: its text, then each image.
-      const images = toolImages(m.parts).map((img) => ({ type: 'image', source: img.url ? { type: 'url', url: img.url } : { type: 'base64', media_type: img.mediaType, data: img.data } }));
+      const images = toolImages(m.parts).map((img) => ({
+        type: 'image',
+        source: img.url ? { type: 'url', url: img.url } : { type: 'base64', media_type: img.mediaType, data: img.data },
+      }));
       const content = images.length ? [{ type: 'text', text: m.content }, ...images] : m.content;
-      push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content, ...(m.isError ? { is_error: true } : {}) }]);
+      push('user', [
+        { type: 'tool_result', tool_use_id: m.toolCallId, content, ...(m.isError ? { is_error: true } : {}) },
+      ]);
     } else {
       const blocks: Block[] = m.content ? [{ type: 'text', text: m.content }] : [];
       for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
@@ -50,7 +64,14 @@ export function createAnthropicDriver(opts: HttpDriverOptions): Driver {
   // Every credential source besides the manifest's key is switched off explicitly, so the SDK never
   // falls back to environment variables or profiles on disk.
   const client = opts.apiKey
-    ? new Anthropic({ apiKey: opts.apiKey, authToken: null, baseURL, maxRetries: 0, logLevel: 'off', ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}) })
+    ? new Anthropic({
+        apiKey: opts.apiKey,
+        authToken: null,
+        baseURL,
+        maxRetries: 0,
+        logLevel: 'off',
+        ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+      })
     : undefined;
 
   async function attemptTurn(req: TurnRequest, state: { streamed: boolean }): Promise<TurnResult> {
@@ -63,10 +84,13 @@ export function createAnthropicDriver(opts: HttpDriverOptions): Driver {
     };
     if (req.system) body.system = req.system;
     if (opts.temperature !== undefined) body.temperature = opts.temperature;
-    if (req.tools.length) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+    if (req.tools.length)
+      body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
     // Structured outputs: the final text is JSON of this shape (the loop still checks it).
     if (req.responseSchema) body.output_config = { format: { type: 'json_schema', schema: req.responseSchema } };
-    const stream = await client.messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal: req.signal });
+    const stream = await client.messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, {
+      signal: req.signal,
+    });
 
     let text = '';
     let tokensIn = 0;
@@ -80,7 +104,8 @@ export function createAnthropicDriver(opts: HttpDriverOptions): Driver {
         tokensIn = (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
         tokensOut = u.output_tokens ?? 0;
       } else if (ev.type === 'content_block_start') {
-        if (ev.content_block.type === 'tool_use') open.set(ev.index, { id: ev.content_block.id, name: ev.content_block.name, json: '' });
+        if (ev.content_block.type === 'tool_use')
+          open.set(ev.index, { id: ev.content_block.id, name: ev.content_block.name, json: '' });
       } else if (ev.type === 'content_block_delta') {
         if (ev.delta.type === 'text_delta') {
           text += ev.delta.text;
@@ -103,13 +128,17 @@ export function createAnthropicDriver(opts: HttpDriverOptions): Driver {
         stop = ev.delta.stop_reason;
         if (ev.usage.output_tokens != null) tokensOut = ev.usage.output_tokens;
         if (ev.usage.input_tokens != null) {
-          tokensIn = ev.usage.input_tokens + (ev.usage.cache_creation_input_tokens ?? 0) + (ev.usage.cache_read_input_tokens ?? 0);
+          tokensIn =
+            ev.usage.input_tokens +
+            (ev.usage.cache_creation_input_tokens ?? 0) +
+            (ev.usage.cache_read_input_tokens ?? 0);
         }
       }
     }
     // The SDK ends an aborted stream quietly; a cut-off turn must not look finished.
     if (req.signal.aborted) throw new AbortedError();
-    if (stop === undefined) throw new InferenceError('anthropic: the stream ended before message_delta (incomplete reply)');
+    if (stop === undefined)
+      throw new InferenceError('anthropic: the stream ended before message_delta (incomplete reply)');
     return { text, toolCalls, stopReason: stopReasonOf(stop, toolCalls.length), tokensIn, tokensOut };
   }
 
@@ -118,6 +147,11 @@ export function createAnthropicDriver(opts: HttpDriverOptions): Driver {
     model: opts.model,
     structuredOutput: 'native',
     turn: (req) =>
-      withRetries(req, opts.retry, (err) => classifyFailure('anthropic', err, Anthropic, [opts.apiKey]), (state) => attemptTurn(req, state)),
+      withRetries(
+        req,
+        opts.retry,
+        (err) => classifyFailure('anthropic', err, Anthropic, [opts.apiKey]),
+        (state) => attemptTurn(req, state),
+      ),
   };
 }

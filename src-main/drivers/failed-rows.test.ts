@@ -35,7 +35,9 @@ async function run(c: DriverCase, inference: Record<string, unknown>, replies: F
     },
     { tools: [tool] },
   );
-  const r = await ts.rpc('SendMessage', { message: { messageId: 'm1', contextId: 'c1', role: 'ROLE_USER', parts: [{ text: 'go' }] } });
+  const r = await ts.rpc('SendMessage', {
+    message: { messageId: 'm1', contextId: 'c1', role: 'ROLE_USER', parts: [{ text: 'go' }] },
+  });
   const lines = traceLines(ts.session);
   return { task: r.result.task, failed: lines.find((l) => l.event_type === 'task_failed'), lines };
 }
@@ -45,10 +47,15 @@ const emptyCut: FakeReply = { turn: { stop: 'max_tokens', tokensOut: 64 } };
 
 describe.each(PROVIDERS)('$label: how a task ends', (c) => {
   it('an inference call that keeps failing FAILS after bounded, traced retries', async () => {
-    const busy: FakeReply = { error: { status: 429, type: 'rate_limit_error', message: 'busy', headers: { 'retry-after-ms': '0' } } };
+    const busy: FakeReply = {
+      error: { status: 429, type: 'rate_limit_error', message: 'busy', headers: { 'retry-after-ms': '0' } },
+    };
     const { task, failed, lines } = await run(c, {}, [busy, busy, busy, busy, busy]);
     expect(task.status.state).toBe('TASK_STATE_FAILED');
-    expect(failed).toMatchObject({ cause: 'inference_error', message: `${c.kind}: HTTP 429 — rate_limit_error: busy after 4 attempts` });
+    expect(failed).toMatchObject({
+      cause: 'inference_error',
+      message: `${c.kind}: HTTP 429 — rate_limit_error: busy after 4 attempts`,
+    });
     expect(lines.filter((l) => l.event_type === 'inference_retry').map((l) => l.attempt)).toEqual([1, 2, 3]);
     expect(fake!.requests).toHaveLength(4);
   });
@@ -67,17 +74,24 @@ describe.each(PROVIDERS)('$label: how a task ends', (c) => {
   });
 
   it('a reply cut off at max_tokens on the last allowed turn still COMPLETES', async () => {
-    const { task } = await run(c, { max_turns: 1, max_tokens: 8 }, [{ turn: { text: 'The answer is', stop: 'max_tokens' } }]);
+    const { task } = await run(c, { max_turns: 1, max_tokens: 8 }, [
+      { turn: { text: 'The answer is', stop: 'max_tokens' } },
+    ]);
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.artifacts[0].parts[0].text).toBe('The answer is');
   });
 
   it('a money ceiling FAILS a task on a model the price table knows', async () => {
     const model = c.kind === 'anthropic' ? 'claude-sonnet-4-6' : 'gpt-4o';
-    const pricey: FakeReply = { turn: { toolCalls: [{ id: 'l1', name: 'look', arguments: {} }], tokensIn: 20_000, tokensOut: 100 } };
+    const pricey: FakeReply = {
+      turn: { toolCalls: [{ id: 'l1', name: 'look', arguments: {} }], tokensIn: 20_000, tokensOut: 100 },
+    };
     const { task, failed } = await run(c, { budget: { max_usd: 0.01 } }, [pricey, { turn: { text: 'never' } }], model);
     expect(task.status.state).toBe('TASK_STATE_FAILED');
-    expect(failed).toMatchObject({ cause: 'budget', message: expect.stringMatching(/^spend ceiling reached: \$0\.0\d+ spent, inference\.budget\.max_usd is 0\.01$/) });
+    expect(failed).toMatchObject({
+      cause: 'budget',
+      message: expect.stringMatching(/^spend ceiling reached: \$0\.0\d+ spent, inference\.budget\.max_usd is 0\.01$/),
+    });
     expect(fake!.requests).toHaveLength(1);
   });
 });

@@ -20,12 +20,30 @@ export interface SdkErrors {
   APIConnectionTimeoutError: ErrorClass;
 }
 
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
+const RESET_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ECONNABORTED',
+]);
 const RETRYABLE_STREAM_ERRORS = /overloaded|api_error|server_error|rate_limit|timeout/i;
 
-export function classifyFailure(provider: string, err: unknown, sdk: SdkErrors, secrets: readonly (string | undefined)[]): Failure {
-  const mask = (s: string) => maskSecrets(s, secrets.filter((x): x is string => !!x)).slice(0, 400);
-  if (err instanceof sdk.APIConnectionTimeoutError) return { retryable: true, message: `${provider}: request timed out` };
+export function classifyFailure(
+  provider: string,
+  err: unknown,
+  sdk: SdkErrors,
+  secrets: readonly (string | undefined)[],
+): Failure {
+  const mask = (s: string) =>
+    maskSecrets(
+      s,
+      secrets.filter((x): x is string => !!x),
+    ).slice(0, 400);
+  if (err instanceof sdk.APIConnectionTimeoutError)
+    return { retryable: true, message: `${provider}: request timed out` };
   if (err instanceof sdk.APIConnectionError) {
     return { retryable: true, message: mask(`${provider}: connection failed (${socketReason(err)})`) };
   }
@@ -34,7 +52,10 @@ export function classifyFailure(provider: string, err: unknown, sdk: SdkErrors, 
     const detail = errorDetail(e.error);
     if (typeof e.status !== 'number') {
       // An error event inside an already open stream.
-      return { retryable: RETRYABLE_STREAM_ERRORS.test(detail), message: mask(`${provider}: stream error${detail ? ` — ${detail}` : ''}`) };
+      return {
+        retryable: RETRYABLE_STREAM_ERRORS.test(detail),
+        message: mask(`${provider}: stream error${detail ? ` — ${detail}` : ''}`),
+      };
     }
     const status = e.status;
     // The provider may say outright whether a retry can help (x-should-retry), as the SDKs honour.
@@ -56,7 +77,11 @@ export function classifyFailure(provider: string, err: unknown, sdk: SdkErrors, 
 function errorDetail(body: unknown): string {
   if (!body || typeof body !== 'object') return typeof body === 'string' ? body : '';
   const inner = (body as { error?: unknown }).error;
-  const e = (inner && typeof inner === 'object' ? inner : body) as { type?: unknown; code?: unknown; message?: unknown };
+  const e = (inner && typeof inner === 'object' ? inner : body) as {
+    type?: unknown;
+    code?: unknown;
+    message?: unknown;
+  };
   const kind = typeof e.type === 'string' ? e.type : typeof e.code === 'string' ? e.code : '';
   const msg = typeof e.message === 'string' ? e.message : '';
   return [kind, msg].filter(Boolean).join(': ');

@@ -38,7 +38,9 @@ export function gatewayOf(manifest: Manifest, kind: DriverKind): { endpoint?: st
 export function httpDriverOptions(manifest: Manifest, kind: DriverKind): HttpDriverOptions {
   const { endpoint, apiKey } = gatewayOf(manifest, kind);
   if (!endpoint) {
-    throw new Error(`driver ${manifest.inference.driver.artifact} needs gateway.endpoint on its artifacts[] entry (e.g. http://127.0.0.1:11434/v1 for Ollama)`);
+    throw new Error(
+      `driver ${manifest.inference.driver.artifact} needs gateway.endpoint on its artifacts[] entry (e.g. http://127.0.0.1:11434/v1 for Ollama)`,
+    );
   }
   return {
     model: manifest.inference.model,

@@ -7,7 +7,12 @@ import { InferenceError, type TurnFrame } from './types';
 // One streamed turn per driver against its provider's wire: what goes out (path, key, model,
 // limits, tools, the conversation with its tool results) and what comes back.
 
-const REPLY = { text: 'Paris is 18C. Now Lyon.', toolCalls: [{ id: 'call_2', name: 'get_weather', arguments: { city: 'Lyon' } }], tokensIn: 120, tokensOut: 30 };
+const REPLY = {
+  text: 'Paris is 18C. Now Lyon.',
+  toolCalls: [{ id: 'call_2', name: 'get_weather', arguments: { city: 'Lyon' } }],
+  tokensIn: 120,
+  tokensOut: 30,
+};
 
 function expectWireBody(c: DriverCase, r: RecordedRequest) {
   const b = r.body;
@@ -17,27 +22,54 @@ function expectWireBody(c: DriverCase, r: RecordedRequest) {
     expect(r.headers['anthropic-version']).toBeTruthy();
     expect(b.max_tokens).toBe(321);
     expect(b.system).toBe('Be brief.');
-    expect(b.tools).toEqual([{ name: 'get_weather', description: WEATHER_TOOL.description, input_schema: WEATHER_TOOL.parameters }]);
+    expect(b.tools).toEqual([
+      { name: 'get_weather', description: WEATHER_TOOL.description, input_schema: WEATHER_TOOL.parameters },
+    ]);
     expect(b.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Lyon?' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Checking Paris.' }, { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Checking Paris.' },
+          { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: '18C sunny' }] },
     ]);
   } else if (c.wire === 'chat') {
     expect(b[c.kind === 'openai' ? 'max_completion_tokens' : 'max_tokens']).toBe(321);
     expect(b.stream_options).toEqual({ include_usage: true });
-    expect(b.tools).toEqual([{ type: 'function', function: { name: 'get_weather', description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters } }]);
+    expect(b.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'get_weather', description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters },
+      },
+    ]);
     expect(b.messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Weather in Paris and Lyon?' },
-      { role: 'assistant', content: 'Checking Paris.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: 'Checking Paris.',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: '18C sunny' },
     ]);
   } else {
     expect(b.max_output_tokens).toBe(321);
     expect(b.instructions).toBe('Be brief.');
     expect(b.store).toBe(false);
-    expect(b.tools).toEqual([{ type: 'function', name: 'get_weather', description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters, strict: false }]);
+    expect(b.tools).toEqual([
+      {
+        type: 'function',
+        name: 'get_weather',
+        description: WEATHER_TOOL.description,
+        parameters: WEATHER_TOOL.parameters,
+        strict: false,
+      },
+    ]);
     expect(b.input).toEqual([
       { role: 'user', content: 'Weather in Paris and Lyon?' },
       { role: 'assistant', content: 'Checking Paris.' },
@@ -58,7 +90,13 @@ describe.each(CASES)('$label driver turn', (c) => {
     const frames: TurnFrame[] = [];
     const result = await s.driver.turn({ ...turnRequest(), onFrame: (f) => frames.push(f) });
 
-    expect(result).toEqual({ text: REPLY.text, toolCalls: REPLY.toolCalls, stopReason: 'tool_use', tokensIn: 120, tokensOut: 30 });
+    expect(result).toEqual({
+      text: REPLY.text,
+      toolCalls: REPLY.toolCalls,
+      stopReason: 'tool_use',
+      tokensIn: 120,
+      tokensOut: 30,
+    });
     const texts = frames.filter((f) => f.kind === 'text');
     expect(texts.length).toBeGreaterThan(1);
     expect(texts.map((f) => f.text).join('')).toBe(REPLY.text);
@@ -120,7 +158,11 @@ describe('credentials come from the manifest only', () => {
   });
 
   it('a keyless local server never receives a key from the environment', async () => {
-    Object.assign(process.env, { OPENAI_API_KEY: 'sk-env-openai-0000', OPENAI_ORG_ID: 'org-env', ANTHROPIC_AUTH_TOKEN: 'tok-env-0000' });
+    Object.assign(process.env, {
+      OPENAI_API_KEY: 'sk-env-openai-0000',
+      OPENAI_ORG_ID: 'org-env',
+      ANTHROPIC_AUTH_TOKEN: 'tok-env-0000',
+    });
     const local = await setup(CASES.find((x) => x.label === 'openai-compatible')!);
     const anthropic = await setup(CASES.find((x) => x.label === 'anthropic')!);
     try {

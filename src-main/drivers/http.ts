@@ -20,13 +20,19 @@ export function createHttpDriver(kind: HttpDriverKind, opts: HttpDriverOptions):
     case 'anthropic':
       return createAnthropicDriver(opts);
     case 'openai':
-      return planOpenAiModel(opts.model).api === 'responses' ? createResponsesDriver(opts) : createChatCompletionsDriver('openai', opts);
+      return planOpenAiModel(opts.model).api === 'responses'
+        ? createResponsesDriver(opts)
+        : createChatCompletionsDriver('openai', opts);
     default:
       return createChatCompletionsDriver(kind, opts);
   }
 }
 
 /** The driver a manifest declares, with endpoint and key from its artifact's gateway. */
-export function createHttpDriverFor(manifest: Manifest, kind: HttpDriverKind, overrides: Partial<HttpDriverOptions> = {}): Driver {
+export function createHttpDriverFor(
+  manifest: Manifest,
+  kind: HttpDriverKind,
+  overrides: Partial<HttpDriverOptions> = {},
+): Driver {
   return createHttpDriver(kind, { ...httpDriverOptions(manifest, kind), ...overrides });
 }

@@ -33,10 +33,14 @@ export function createDriver(manifest: Manifest, _opts: DriverOptions = {}): Dri
   const kind = (DRIVER_ARTIFACTS as Record<string, string>)[artifact];
   if (kind === undefined) {
     const known = Object.keys(DRIVER_ARTIFACTS).join(', ');
-    throw new DriverUnavailableError(`unknown driver artifact "${artifact}" (inference.driver.artifact); built-in drivers: ${known}`);
+    throw new DriverUnavailableError(
+      `unknown driver artifact "${artifact}" (inference.driver.artifact); built-in drivers: ${known}`,
+    );
   }
   if (kind === 'rehearsal') return createRehearsalDriver(manifest);
   if (isHttpDriverKind(kind)) return createHttpDriverFor(manifest, kind);
   // capsule/driver-process is a harness CLI with its own loop: it runs as an executor, not a driver.
-  throw new DriverUnavailableError(`driver ${artifact} runs a harness CLI: set inference.transport: process and inference.harness`);
+  throw new DriverUnavailableError(
+    `driver ${artifact} runs a harness CLI: set inference.transport: process and inference.harness`,
+  );
 }

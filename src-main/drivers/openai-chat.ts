@@ -5,7 +5,16 @@ import type { HttpDriverOptions } from './gateway';
 import { deepseekModelId, planOpenAiModel } from './openai-models';
 import { withRetries } from './retry';
 import { imageUrl, toolImages } from './tool-images';
-import { AbortedError, InferenceError, type ChatMessage, type Driver, type StopReason, type ToolCall, type TurnRequest, type TurnResult } from './types';
+import {
+  AbortedError,
+  InferenceError,
+  type ChatMessage,
+  type Driver,
+  type StopReason,
+  type ToolCall,
+  type TurnRequest,
+  type TurnResult,
+} from './types';
 
 // Chat Completions, streamed: OpenAI itself, DeepSeek, and local OpenAI-compatible servers
 // (Ollama, llama.cpp server, vLLM). Tool results go back as role "tool" messages, their images in
@@ -13,13 +22,21 @@ import { AbortedError, InferenceError, type ChatMessage, type Driver, type StopR
 
 export type ChatKind = 'openai' | 'deepseek' | 'openai-compatible';
 
-export function toChatMessages(messages: ChatMessage[], system: string | undefined, systemRole: 'system' | 'developer'): Record<string, unknown>[] {
+export function toChatMessages(
+  messages: ChatMessage[],
+  system: string | undefined,
+  systemRole: 'system' | 'developer',
+): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = system ? [{ role: systemRole, content: system }] : [];
   // A tool message holds text only: the images of a turn's results follow its tool messages, in
   // one user message (tool messages must come straight after the assistant's calls).
   let images: { type: 'image_url'; image_url: { url: string } }[] = [];
   const flushImages = () => {
-    if (images.length) out.push({ role: 'user', content: [{ type: 'text', text: 'The images the tool results above returned:' }, ...images] });
+    if (images.length)
+      out.push({
+        role: 'user',
+        content: [{ type: 'text', text: 'The images the tool results above returned:' }, ...images],
+      });
     images = [];
   };
   for (const m of messages) {
@@ -34,7 +51,13 @@ export function toChatMessages(messages: ChatMessage[], system: string | undefin
         role: 'assistant',
         content: m.content || (calls.length ? null : ''),
         ...(calls.length
-          ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+          ? {
+              tool_calls: calls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+              })),
+            }
           : {}),
       });
     }
@@ -50,7 +73,10 @@ function stopReasonOf(finish: string | null | undefined, toolCalls: number): Sto
 }
 
 export function createChatCompletionsDriver(kind: ChatKind, opts: HttpDriverOptions): Driver {
-  const plan = kind === 'openai' ? planOpenAiModel(opts.model) : { model: kind === 'deepseek' ? deepseekModelId(opts.model) : opts.model, reasoning: false };
+  const plan =
+    kind === 'openai'
+      ? planOpenAiModel(opts.model)
+      : { model: kind === 'deepseek' ? deepseekModelId(opts.model) : opts.model, reasoning: false };
   const client = openAiClient(opts, kind === 'openai-compatible');
 
   async function attemptTurn(req: TurnRequest, state: { streamed: boolean }): Promise<TurnResult> {
@@ -67,13 +93,21 @@ export function createChatCompletionsDriver(kind: ChatKind, opts: HttpDriverOpti
     if (opts.temperature !== undefined && !plan.reasoning) body.temperature = opts.temperature;
     if ('reasoningEffort' in plan && plan.reasoningEffort) body.reasoning_effort = plan.reasoningEffort;
     if (req.tools.length) {
-      body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      body.tools = req.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
     }
     // Structured outputs (OpenAI, Ollama, vLLM, llama.cpp server): not strict, so any schema goes.
     if (req.responseSchema && kind !== 'deepseek') {
-      body.response_format = { type: 'json_schema', json_schema: { name: 'response', schema: req.responseSchema, strict: false } };
+      body.response_format = {
+        type: 'json_schema',
+        json_schema: { name: 'response', schema: req.responseSchema, strict: false },
+      };
     }
-    const stream = await client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming, { signal: req.signal });
+    const stream = await client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming, {
+      signal: req.signal,
+    });
 
     let text = '';
     let tokensIn = 0;
@@ -103,7 +137,8 @@ export function createChatCompletionsDriver(kind: ChatKind, opts: HttpDriverOpti
       if (choice.finish_reason) finish = choice.finish_reason;
     }
     if (req.signal.aborted) throw new AbortedError();
-    if (finish === undefined) throw new InferenceError(`${kind}: the stream ended without a finish_reason (incomplete reply)`);
+    if (finish === undefined)
+      throw new InferenceError(`${kind}: the stream ended without a finish_reason (incomplete reply)`);
     // Arguments stream in pieces; a call is whole only once the choice has finished.
     const toolCalls: ToolCall[] = [...pending.entries()]
       .sort(([a], [b]) => a - b)
@@ -120,7 +155,13 @@ export function createChatCompletionsDriver(kind: ChatKind, opts: HttpDriverOpti
     model: opts.model,
     // DeepSeek has a JSON mode but takes no schema: the loop offers the contract as a tool instead.
     structuredOutput: kind === 'deepseek' ? 'none' : 'native',
-    turn: (req) => withRetries(req, opts.retry, (err) => classifyFailure(kind, err, OpenAI, [opts.apiKey]), (state) => attemptTurn(req, state)),
+    turn: (req) =>
+      withRetries(
+        req,
+        opts.retry,
+        (err) => classifyFailure(kind, err, OpenAI, [opts.apiKey]),
+        (state) => attemptTurn(req, state),
+      ),
   };
 }
 

@@ -7,7 +7,15 @@ import { openAiClient } from './openai-chat';
 import { planOpenAiModel } from './openai-models';
 import { withRetries } from './retry';
 import { imageUrl, toolImages } from './tool-images';
-import { AbortedError, InferenceError, type ChatMessage, type Driver, type ToolCall, type TurnRequest, type TurnResult } from './types';
+import {
+  AbortedError,
+  InferenceError,
+  type ChatMessage,
+  type Driver,
+  type ToolCall,
+  type TurnRequest,
+  type TurnResult,
+} from './types';
 
 // OpenAI Responses API, streamed, for the models Chat Completions does not serve (the -pro and
 // codex families). Stateless (store: false): the whole conversation goes in `input` each turn, as
@@ -21,11 +29,15 @@ export function toResponsesInput(messages: ChatMessage[]): Record<string, unknow
       const text = m.isError ? `error: ${m.content}` : m.content;
       // A result with images is a list of inputs: its text, then each image.
       const images = toolImages(m.parts).map((img) => ({ type: 'input_image', image_url: imageUrl(img) }));
-      out.push({ type: 'function_call_output', call_id: m.toolCallId, output: images.length ? [{ type: 'input_text', text }, ...images] : text });
-    }
-    else {
+      out.push({
+        type: 'function_call_output',
+        call_id: m.toolCallId,
+        output: images.length ? [{ type: 'input_text', text }, ...images] : text,
+      });
+    } else {
       if (m.content) out.push({ role: 'assistant', content: m.content });
-      for (const c of m.toolCalls ?? []) out.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: JSON.stringify(c.arguments) });
+      for (const c of m.toolCalls ?? [])
+        out.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: JSON.stringify(c.arguments) });
     }
   }
   return out;
@@ -38,16 +50,30 @@ export function createResponsesDriver(opts: HttpDriverOptions): Driver {
   async function attemptTurn(req: TurnRequest, state: { streamed: boolean }): Promise<TurnResult> {
     if (!client) throw new InferenceError('openai: no API key (set gateway.api_key on the driver artifact)');
     const maxTokens = req.maxTokens ?? opts.maxTokens;
-    const body: Record<string, unknown> = { model: plan.model, input: toResponsesInput(req.messages), stream: true, store: false };
+    const body: Record<string, unknown> = {
+      model: plan.model,
+      input: toResponsesInput(req.messages),
+      stream: true,
+      store: false,
+    };
     if (req.system) body.instructions = req.system;
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
     if (plan.reasoningEffort) body.reasoning = { effort: plan.reasoningEffort };
     if (opts.temperature !== undefined && !plan.reasoning) body.temperature = opts.temperature;
     if (req.tools.length) {
-      body.tools = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+      body.tools = req.tools.map((t) => ({
+        type: 'function',
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+        strict: false,
+      }));
     }
-    if (req.responseSchema) body.text = { format: { type: 'json_schema', name: 'response', schema: req.responseSchema, strict: false } };
-    const stream = await client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, { signal: req.signal });
+    if (req.responseSchema)
+      body.text = { format: { type: 'json_schema', name: 'response', schema: req.responseSchema, strict: false } };
+    const stream = await client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
+      signal: req.signal,
+    });
 
     let text = '';
     let tokensIn = 0;
@@ -61,7 +87,11 @@ export function createResponsesDriver(opts: HttpDriverOptions): Driver {
         state.streamed = true;
         req.onFrame?.({ kind: 'text', text: ev.delta });
       } else if (ev.type === 'response.output_item.done' && ev.item.type === 'function_call') {
-        const call: ToolCall = { id: ev.item.call_id, name: ev.item.name, arguments: parseArguments(ev.item.arguments) };
+        const call: ToolCall = {
+          id: ev.item.call_id,
+          name: ev.item.name,
+          arguments: parseArguments(ev.item.arguments),
+        };
         toolCalls.push(call);
         state.streamed = true;
         req.onFrame?.({ kind: 'tool_call', call });
@@ -72,7 +102,12 @@ export function createResponsesDriver(opts: HttpDriverOptions): Driver {
         tokensOut = ev.response.usage?.output_tokens ?? 0;
       } else if (ev.type === 'response.failed') {
         const e = ev.response.error;
-        throw new InferenceError(maskSecrets(`openai: response failed${e ? ` — ${e.code}: ${e.message}` : ''}`, opts.apiKey ? [opts.apiKey] : []));
+        throw new InferenceError(
+          maskSecrets(
+            `openai: response failed${e ? ` — ${e.code}: ${e.message}` : ''}`,
+            opts.apiKey ? [opts.apiKey] : [],
+          ),
+        );
       }
     }
     if (req.signal.aborted) throw new AbortedError();
@@ -85,6 +120,12 @@ export function createResponsesDriver(opts: HttpDriverOptions): Driver {
     kind: 'openai',
     model: opts.model,
     structuredOutput: 'native',
-    turn: (req) => withRetries(req, opts.retry, (err) => classifyFailure('openai', err, OpenAI, [opts.apiKey]), (state) => attemptTurn(req, state)),
+    turn: (req) =>
+      withRetries(
+        req,
+        opts.retry,
+        (err) => classifyFailure('openai', err, OpenAI, [opts.apiKey]),
+        (state) => attemptTurn(req, state),
+      ),
   };
 }

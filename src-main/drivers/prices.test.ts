@@ -25,8 +25,18 @@ describe('priceUsd', () => {
 
 describe('model names', () => {
   it('splits an effort suffix, marks reasoning models, and routes Responses-only models', () => {
-    expect(planOpenAiModel('o3-mini-high')).toEqual({ model: 'o3-mini', reasoningEffort: 'high', reasoning: true, api: 'chat' });
-    expect(planOpenAiModel('gpt-4.1')).toEqual({ model: 'gpt-4.1', reasoningEffort: undefined, reasoning: false, api: 'chat' });
+    expect(planOpenAiModel('o3-mini-high')).toEqual({
+      model: 'o3-mini',
+      reasoningEffort: 'high',
+      reasoning: true,
+      api: 'chat',
+    });
+    expect(planOpenAiModel('gpt-4.1')).toEqual({
+      model: 'gpt-4.1',
+      reasoningEffort: undefined,
+      reasoning: false,
+      api: 'chat',
+    });
     expect(planOpenAiModel('gpt-5')).toMatchObject({ reasoning: true, api: 'chat' });
     expect(planOpenAiModel('gpt-5-chat-latest')).toMatchObject({ reasoning: false });
     expect(planOpenAiModel('gpt-5.1-chat-latest')).toMatchObject({ reasoning: false });

@@ -6,9 +6,23 @@ import type { ChatMessage, TurnRequest } from './types';
 
 // A script made from a recording notes where a replay leaves it; a hand-written script never does.
 
-const driver = (rehearsal: unknown) => createRehearsalDriver(manifestSchema.parse({ name: 'r', version: '1', inference: { driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal } }));
+const driver = (rehearsal: unknown) =>
+  createRehearsalDriver(
+    manifestSchema.parse({
+      name: 'r',
+      version: '1',
+      inference: { driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal },
+    }),
+  );
 function req(taskText: string, turn: number, messages: ChatMessage[], notes: string[]): TurnRequest {
-  return { messages, tools: [], turn, taskText, signal: new AbortController().signal, onDivergence: (n) => notes.push(n.reason) };
+  return {
+    messages,
+    tools: [],
+    turn,
+    taskText,
+    signal: new AbortController().signal,
+    onDivergence: (n) => notes.push(n.reason),
+  };
 }
 const afterTool = (result: string): ChatMessage[] => [
   { role: 'user', content: 'go' },
@@ -17,7 +31,12 @@ const afterTool = (result: string): ChatMessage[] => [
 ];
 
 describe('rehearsal divergence', () => {
-  const script = { recorded_from: 'ses_x', replies: [{ when: '/^go$/', turns: [{ tool_calls: [{ name: 'shell', arguments: {} }] }, { text: 'done', given: ['42'] }] }] };
+  const script = {
+    recorded_from: 'ses_x',
+    replies: [
+      { when: '/^go$/', turns: [{ tool_calls: [{ name: 'shell', arguments: {} }] }, { text: 'done', given: ['42'] }] },
+    ],
+  };
 
   it('says nothing while the replay repeats the recording', async () => {
     const notes: string[] = [];

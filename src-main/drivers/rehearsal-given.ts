@@ -30,9 +30,11 @@ const clip = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}…` : s);
 
 /** Why the results differ from the recorded ones, or undefined when they are the same. */
 export function givenDivergence(given: readonly string[], actual: readonly string[]): string | undefined {
-  if (given.length !== actual.length) return `the recording followed ${given.length} tool result(s), this run has ${actual.length}`;
+  if (given.length !== actual.length)
+    return `the recording followed ${given.length} tool result(s), this run has ${actual.length}`;
   for (let i = 0; i < given.length; i++) {
-    if (givenEntry(actual[i]) !== given[i]) return `tool result ${i + 1} differs from the recording: got "${clip(actual[i])}", recorded "${clip(given[i])}"`;
+    if (givenEntry(actual[i]) !== given[i])
+      return `tool result ${i + 1} differs from the recording: got "${clip(actual[i])}", recorded "${clip(given[i])}"`;
   }
   return undefined;
 }

@@ -14,7 +14,8 @@ export function toPart(p: RehearsalPart): Part {
   else if (p.data !== undefined) out.data = p.data;
   else if (p.bytes !== undefined) out.raw = p.bytes;
   else if (p.url !== undefined) out.url = p.url;
-  const mediaType = p.media_type ?? (p.text !== undefined ? 'text/plain' : p.data !== undefined ? 'application/json' : undefined);
+  const mediaType =
+    p.media_type ?? (p.text !== undefined ? 'text/plain' : p.data !== undefined ? 'application/json' : undefined);
   if (mediaType) out.mediaType = mediaType;
   if (p.filename) out.filename = p.filename;
   if (p.metadata) out.metadata = p.metadata;
@@ -33,7 +34,10 @@ export function toArtifact(a: RehearsalArtifact, fallbackId: string): Artifact {
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The id-prefix and metadata conditions of a reply (its `when` is matched on the text apart). */
-export function matchesMessage(reply: Pick<Reply, 'message_id' | 'metadata'>, message: Pick<Message, 'messageId' | 'metadata'> | undefined): boolean {
+export function matchesMessage(
+  reply: Pick<Reply, 'message_id' | 'metadata'>,
+  message: Pick<Message, 'messageId' | 'metadata'> | undefined,
+): boolean {
   if (reply.message_id !== undefined && !(message?.messageId ?? '').startsWith(reply.message_id)) return false;
   for (const [key, value] of Object.entries(reply.metadata ?? {})) {
     if (!sameJson(message?.metadata?.[key], value)) return false;

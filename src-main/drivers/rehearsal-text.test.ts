@@ -12,18 +12,33 @@ const asked: ChatMessage = {
     { id: 'c2', name: 'delegate_task', arguments: { to: 'worker-b', text: 'x' } },
   ],
 };
-const result = (id: string, content: string, isError = false): ChatMessage => ({ role: 'tool', toolCallId: id, name: 'delegate_task', content, ...(isError ? { isError } : {}) });
+const result = (id: string, content: string, isError = false): ChatMessage => ({
+  role: 'tool',
+  toolCallId: id,
+  name: 'delegate_task',
+  content,
+  ...(isError ? { isError } : {}),
+});
 const turn = { text: 'Done:\n{{tool_results}}', failed_text: 'Nobody could:\n{{tool_results}}' };
 
 describe('rehearsal placeholders', () => {
   it('quotes each tool result of the previous turn under the name it went to', () => {
-    const messages = [{ role: 'user', content: 't' } as ChatMessage, asked, result('c1', 'sum is 4'), result('c2', 'peer_task_failed: broke', true)];
-    expect(scriptedText(turn, 't', messages)).toBe('Done:\n- worker-a: sum is 4\n- worker-b failed: peer_task_failed: broke');
+    const messages = [
+      { role: 'user', content: 't' } as ChatMessage,
+      asked,
+      result('c1', 'sum is 4'),
+      result('c2', 'peer_task_failed: broke', true),
+    ];
+    expect(scriptedText(turn, 't', messages)).toBe(
+      'Done:\n- worker-a: sum is 4\n- worker-b failed: peer_task_failed: broke',
+    );
   });
 
   it('uses failed_text when every call failed, and text when the turn had no tool calls', () => {
     const messages = [asked, result('c1', 'refused', true), result('c2', 'refused too', true)];
-    expect(scriptedText(turn, 't', messages)).toBe('Nobody could:\n- worker-a failed: refused\n- worker-b failed: refused too');
+    expect(scriptedText(turn, 't', messages)).toBe(
+      'Nobody could:\n- worker-a failed: refused\n- worker-b failed: refused too',
+    );
     expect(scriptedText({ text: 'Hi {{task}}' }, 'there', [{ role: 'user', content: 'there' }])).toBe('Hi there');
     expect(scriptedText({ text: '{{tool_results}}' }, 't', [])).toBe('(no tool was called)');
   });

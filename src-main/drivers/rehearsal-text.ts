@@ -74,7 +74,11 @@ export function answersWithFailedText(turn: { failed_text?: string }, messages: 
 }
 
 /** The text a scripted turn answers with: `failed_text` when every previous tool call failed. */
-export function scriptedText(turn: { text?: string; failed_text?: string }, taskText: string, messages: readonly ChatMessage[]): string {
+export function scriptedText(
+  turn: { text?: string; failed_text?: string },
+  taskText: string,
+  messages: readonly ChatMessage[],
+): string {
   const chosen = answersWithFailedText(turn, messages) ? turn.failed_text! : (turn.text ?? '');
   return fillPlaceholders(chosen, taskText, lastToolResults(messages));
 }

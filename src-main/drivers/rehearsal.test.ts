@@ -6,7 +6,13 @@ import { AbortedError, InferenceError, type TurnRequest } from './types';
 // The rehearsal driver: deterministic and offline, scripted per turn by the task text.
 
 const driver = (rehearsal?: unknown) =>
-  createRehearsalDriver(manifestSchema.parse({ name: 'r', version: '1', inference: { driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal } }));
+  createRehearsalDriver(
+    manifestSchema.parse({
+      name: 'r',
+      version: '1',
+      inference: { driver: { artifact: 'capsule/driver-rehearsal' }, rehearsal },
+    }),
+  );
 const req = (taskText: string, turn = 1, signal = new AbortController().signal): TurnRequest => ({
   messages: [{ role: 'user', content: taskText }],
   tools: [],
@@ -32,7 +38,12 @@ describe('rehearsal driver', () => {
     expect(matchesWhen('/^say \\w+$/i', 'SAY hi')).toBe(true);
     expect(matchesWhen('/^x/', 'say')).toBe(false);
     expect(matchesWhen(undefined, 'anything')).toBe(true);
-    const d = driver({ replies: [{ when: 'weather', turns: [{ text: 'sunny', tokens_in: 3, tokens_out: 1 }] }, { turns: [{ text: 'fallback' }] }] });
+    const d = driver({
+      replies: [
+        { when: 'weather', turns: [{ text: 'sunny', tokens_in: 3, tokens_out: 1 }] },
+        { turns: [{ text: 'fallback' }] },
+      ],
+    });
     expect(await d.turn(req('the Weather today'))).toMatchObject({ text: 'sunny', tokensIn: 3, tokensOut: 1 });
     expect((await d.turn(req('other'))).text).toBe('fallback');
   });

@@ -32,7 +32,6 @@ export function matchesWhen(when: string | undefined, text: string): boolean {
   return text.toLowerCase().includes(when.toLowerCase());
 }
 
-
 /** Whether the task was canceled, without making its AbortSignal when the runtime says so cheaply. */
 const aborted = (req: TurnRequest): boolean => req.aborted ?? req.signal.aborted;
 
@@ -76,10 +75,16 @@ const clip = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}…` : s);
 function noteDivergence(req: TurnRequest, taskText: string, matched: boolean, turn: RehearsalTurn | undefined): void {
   if (!req.onDivergence) return;
   if (!matched) {
-    if (req.turn === 1) req.onDivergence({ reason: `the recording has no task with this text ("${clip(taskText)}"); answered with an acknowledgement` });
+    if (req.turn === 1)
+      req.onDivergence({
+        reason: `the recording has no task with this text ("${clip(taskText)}"); answered with an acknowledgement`,
+      });
     return;
   }
-  if (!turn) return req.onDivergence({ reason: `the recording of this task has no turn ${req.turn}; answered with an acknowledgement` });
+  if (!turn)
+    return req.onDivergence({
+      reason: `the recording of this task has no turn ${req.turn}; answered with an acknowledgement`,
+    });
   if (turn.given) {
     const why = givenDivergence(turn.given, latestToolResults(req.messages));
     if (why) req.onDivergence({ reason: `${why}; the recorded turn is replayed as it was` });
@@ -108,7 +113,8 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
     if (turn?.data !== undefined) result.data = turn.data;
     if (turn?.answer_as) result.answerAs = turn.answer_as;
     // A Message reply carries the turn's artifacts as its own parts: a Message has no artifacts.
-    if (turn?.answer_as === 'message' && turn.artifacts?.length) result.parts = turn.artifacts.flatMap((a) => a.parts.map(toPart));
+    if (turn?.answer_as === 'message' && turn.artifacts?.length)
+      result.parts = turn.artifacts.flatMap((a) => a.parts.map(toPart));
     if (turn?.pass_tool_parts) {
       const passed = lastToolParts(req.messages);
       if (passed.length) result.parts = [...(result.parts ?? []), ...passed];
@@ -122,7 +128,11 @@ export function createRehearsalDriver(manifest: Manifest): Driver {
     for (const [i, a] of (turn.artifacts ?? []).entries()) {
       if (a.delay_ms) await pause(a.delay_ms, req.signal);
       if (aborted(req)) throw new AbortedError();
-      req.onArtifact?.({ artifact: toArtifact(a, `artifact_${req.turn}_${i + 1}`), append: a.append, lastChunk: a.last_chunk ?? true });
+      req.onArtifact?.({
+        artifact: toArtifact(a, `artifact_${req.turn}_${i + 1}`),
+        append: a.append,
+        lastChunk: a.last_chunk ?? true,
+      });
     }
   };
 

@@ -38,7 +38,10 @@ export async function withRetries<T>(
       const failure = classify(err);
       if (!failure.retryable || n >= p.retries || state.streamed) {
         const suffix = state.streamed && failure.retryable ? ' (the stream broke after output had started)' : '';
-        throw new InferenceError(`${failure.message}${suffix}${n > 0 ? ` after ${n + 1} attempts` : ''}`, failure.status);
+        throw new InferenceError(
+          `${failure.message}${suffix}${n > 0 ? ` after ${n + 1} attempts` : ''}`,
+          failure.status,
+        );
       }
       const backoff = p.baseDelayMs * 2 ** n;
       const delayMs = Math.min(p.maxDelayMs, failure.retryAfterMs ?? backoff);

@@ -48,7 +48,9 @@ const expectedForm = (c: DriverCase) =>
 
 /** The answer as the provider sends it: JSON text, or the respond tool's arguments. */
 const answer = (c: DriverCase, value: Record<string, unknown>, n: number) =>
-  c.kind === 'deepseek' ? { text: 'Here it is.', toolCalls: [{ id: `call_${n}`, name: 'respond', arguments: value }] } : { text: JSON.stringify(value) };
+  c.kind === 'deepseek'
+    ? { text: 'Here it is.', toolCalls: [{ id: `call_${n}`, name: 'respond', arguments: value }] }
+    : { text: JSON.stringify(value) };
 
 /** What the loop sent back about the bad answer, as the provider received it. */
 function correctionSent(c: DriverCase, body: any): string {
@@ -66,17 +68,33 @@ describe.each(CASES)('$label with an output contract', (c) => {
     fake = await startFakeProvider(c.wire, c.keyed ? { key: KEY } : {});
     const endpoint = c.stripV1 ? fake.url.replace(/\/v1$/, '') : fake.url;
     ts = await startTestSession({
-      artifacts: [{ name: ARTIFACT[c.kind], runtime: 'driver', gateway: { endpoint, ...(c.keyed ? { api_key: KEY } : {}) } }],
-      inference: { transport: 'http', model: c.model, driver: { artifact: ARTIFACT[c.kind] }, max_tokens: 256, max_turns: 3 },
+      artifacts: [
+        { name: ARTIFACT[c.kind], runtime: 'driver', gateway: { endpoint, ...(c.keyed ? { api_key: KEY } : {}) } },
+      ],
+      inference: {
+        transport: 'http',
+        model: c.model,
+        driver: { artifact: ARTIFACT[c.kind] },
+        max_tokens: 256,
+        max_turns: 3,
+      },
       responds: SCHEMA,
     });
-    fake.reply({ turn: answer(c, { summary: 42 }, 1) }, { turn: answer(c, { summary: 'Two findings.', findings: ['a', 'b'] }, 2) });
+    fake.reply(
+      { turn: answer(c, { summary: 42 }, 1) },
+      { turn: answer(c, { summary: 'Two findings.', findings: ['a', 'b'] }, 2) },
+    );
 
-    const r = await ts.rpc('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'research x' }] } });
+    const r = await ts.rpc('SendMessage', {
+      message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'research x' }] },
+    });
     const task = r.result.task;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     const response = task.artifacts.find((a: any) => a.artifactId === 'response');
-    expect(response.parts[1]).toEqual({ data: { summary: 'Two findings.', findings: ['a', 'b'] }, mediaType: 'application/json' });
+    expect(response.parts[1]).toEqual({
+      data: { summary: 'Two findings.', findings: ['a', 'b'] },
+      mediaType: 'application/json',
+    });
     expect(response.parts[0].text).toContain('summary: Two findings.');
 
     expect(fake.requests).toHaveLength(2);

@@ -10,7 +10,14 @@ import type { ChatMessage } from './types';
 const PNG = 'iVBORw0KGgo=';
 const conversation: ChatMessage[] = [
   { role: 'user', content: 'draw' },
-  { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'art__draw', arguments: {} }, { id: 'c2', name: 'art__say', arguments: {} }] },
+  {
+    role: 'assistant',
+    content: '',
+    toolCalls: [
+      { id: 'c1', name: 'art__draw', arguments: {} },
+      { id: 'c2', name: 'art__say', arguments: {} },
+    ],
+  },
   {
     role: 'tool',
     toolCallId: 'c1',

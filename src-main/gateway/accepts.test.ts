@@ -20,7 +20,9 @@ afterAll(() => t.dispose());
 
 const send = (parts: unknown[], via: 'gateway' | 'door' = 'gateway') => {
   const params = { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts } };
-  return via === 'gateway' ? t.rpc(token, 'SendMessage', params).then((r) => r.body) : t.capsule.rpc('SendMessage', params);
+  return via === 'gateway'
+    ? t.rpc(token, 'SendMessage', params).then((r) => r.body)
+    : t.capsule.rpc('SendMessage', params);
 };
 
 describe('accepts', () => {
@@ -28,7 +30,9 @@ describe('accepts', () => {
     const card = (await (await t.authFetch(token)(t.gateway.urlsOf(t.name).card)).json()) as any;
     expect(card.skills[0].inputModes).toEqual(['application/json']);
     expect(card.skills[0].description).toContain(ACCEPTS_EXTENSION_URI);
-    expect(card.capabilities.extensions).toContainEqual(expect.objectContaining({ uri: ACCEPTS_EXTENSION_URI, params: { schema: contract } }));
+    expect(card.capabilities.extensions).toContainEqual(
+      expect.objectContaining({ uri: ACCEPTS_EXTENSION_URI, params: { schema: contract } }),
+    );
   });
 
   it('rejects a bad data part with -32602 naming the field, and no task is created', async () => {

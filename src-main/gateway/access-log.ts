@@ -43,7 +43,9 @@ export function redactForLog(text: string, presented?: string): string {
 export function pathForLog(url: string, presented?: string): string {
   const path = url.split(/[?#]/, 1)[0];
   const segments = path.split('/').slice(1);
-  const shown = segments.slice(0, MAX_SEGMENTS).map((seg) => (seg === '' || (PLAIN_SEGMENT.test(seg) && redactForLog(seg, presented) === seg) ? seg : '*'));
+  const shown = segments
+    .slice(0, MAX_SEGMENTS)
+    .map((seg) => (seg === '' || (PLAIN_SEGMENT.test(seg) && redactForLog(seg, presented) === seg) ? seg : '*'));
   const more = segments.length > MAX_SEGMENTS ? '/…' : '';
   const dropped = path.length < url.length ? ' (query dropped)' : '';
   return `/${shown.join('/')}${more}${dropped}`;
@@ -57,7 +59,11 @@ export function createAccessLog(dataDir: string, capacity = 500): AccessLog {
   return {
     record(raw) {
       // The last guard: whatever field carried it, nothing token-shaped is kept or written.
-      const entry: AccessEntry = { ...raw, method: redactForLog(raw.method), capsule: raw.capsule === null ? null : redactForLog(raw.capsule) };
+      const entry: AccessEntry = {
+        ...raw,
+        method: redactForLog(raw.method),
+        capsule: raw.capsule === null ? null : redactForLog(raw.capsule),
+      };
       ring.push(entry);
       if (ring.length > capacity) ring.shift();
       // A full disk must not fail the call; the ring still has the entry.

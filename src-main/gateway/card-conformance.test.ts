@@ -38,20 +38,44 @@ const SecurityScheme: Spec = {
 };
 const AgentCard: Spec = {
   codec: pb.AgentCard,
-  required: ['name', 'description', 'version', 'supportedInterfaces', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'],
+  required: [
+    'name',
+    'description',
+    'version',
+    'supportedInterfaces',
+    'capabilities',
+    'defaultInputModes',
+    'defaultOutputModes',
+    'skills',
+  ],
   nested: {
-    supportedInterfaces: { list: { codec: pb.AgentInterface, required: ['url', 'protocolBinding', 'protocolVersion'] } },
+    supportedInterfaces: {
+      list: { codec: pb.AgentInterface, required: ['url', 'protocolBinding', 'protocolVersion'] },
+    },
     provider: { codec: pb.AgentProvider, required: ['url', 'organization'] },
     documentationUrl: 'string',
     iconUrl: 'string',
     capabilities: {
       codec: pb.AgentCapabilities,
-      nested: { streaming: 'boolean', pushNotifications: 'boolean', extendedAgentCard: 'boolean', extensions: { list: { codec: pb.AgentExtension, required: ['uri'], nested: { params: 'struct' } } } },
+      nested: {
+        streaming: 'boolean',
+        pushNotifications: 'boolean',
+        extendedAgentCard: 'boolean',
+        extensions: { list: { codec: pb.AgentExtension, required: ['uri'], nested: { params: 'struct' } } },
+      },
     },
     securitySchemes: { map: SecurityScheme },
     securityRequirements: { list: SecurityRequirement },
-    skills: { list: { codec: pb.AgentSkill, required: ['id', 'name', 'description', 'tags'], nested: { securityRequirements: { list: SecurityRequirement } } } },
-    signatures: { list: { codec: pb.AgentCardSignature, required: ['protected', 'signature'], nested: { header: 'struct' } } },
+    skills: {
+      list: {
+        codec: pb.AgentSkill,
+        required: ['id', 'name', 'description', 'tags'],
+        nested: { securityRequirements: { list: SecurityRequirement } },
+      },
+    },
+    signatures: {
+      list: { codec: pb.AgentCardSignature, required: ['protected', 'signature'], nested: { header: 'struct' } },
+    },
   },
 };
 
@@ -64,11 +88,15 @@ function strictProblems(value: unknown, spec: Spec, path = 'card'): string[] {
   const defaults = spec.codec.fromJSON({}) as Record<string, unknown>;
   for (const r of spec.required ?? []) {
     const v = value[r];
-    if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0 && r === 'supportedInterfaces')) problems.push(`${path}.${r}: required`);
+    if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0 && r === 'supportedInterfaces'))
+      problems.push(`${path}.${r}: required`);
   }
   if (spec.oneof) {
     const members = Object.keys(value);
-    if (members.length !== 1) problems.push(`${path}: exactly one of ${Object.keys(spec.oneof).join(', ')} (got ${members.join(', ') || 'none'})`);
+    if (members.length !== 1)
+      problems.push(
+        `${path}: exactly one of ${Object.keys(spec.oneof).join(', ')} (got ${members.join(', ') || 'none'})`,
+      );
     for (const m of members) {
       const member = spec.oneof[m];
       if (!member) problems.push(`${path}.${m}: unknown field`);
@@ -87,7 +115,8 @@ function strictProblems(value: unknown, spec: Spec, path = 'card'): string[] {
     if (nested === 'struct') {
       if (!isPlain(v)) problems.push(`${at}: expected a JSON object (Struct)`);
     } else if (nested === 'stringMap') {
-      if (!isPlain(v) || !Object.values(v).every((x) => typeof x === 'string')) problems.push(`${at}: expected a map of strings`);
+      if (!isPlain(v) || !Object.values(v).every((x) => typeof x === 'string'))
+        problems.push(`${at}: expected a map of strings`);
     } else if (nested === 'boolean' || nested === 'string') {
       if (typeof v !== nested) problems.push(`${at}: expected a ${nested}`);
     } else if (nested && 'list' in nested) {
@@ -99,7 +128,8 @@ function strictProblems(value: unknown, spec: Spec, path = 'card'): string[] {
     } else if (nested) {
       problems.push(...strictProblems(v, nested, at));
     } else if (Array.isArray(d)) {
-      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) problems.push(`${at}: expected a list of strings`);
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+        problems.push(`${at}: expected a list of strings`);
     } else if (typeof v !== typeof d) {
       problems.push(`${at}: expected a ${typeof d}`);
     }
@@ -121,20 +151,49 @@ afterAll(() => t.dispose());
 
 describe('every card we serve is a strict A2A 1.0 AgentCard', () => {
   it('the checker itself refuses unknown, missing and mistyped fields, and knows the SDK field set', () => {
-    expect(strictProblems({ name: 'x', description: 'd', version: '1', supportedInterfaces: [], capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [], capsules: [] }, AgentCard)).toEqual([
-      'card.supportedInterfaces: required',
-      'card.capsules: unknown field',
-    ]);
-    expect(strictProblems({ name: 1, capabilities: { streaming: 'yes', extensions: [{ uri: 'u', required: false, extra: 1 }] } }, AgentCard)).toEqual(
-      expect.arrayContaining(['card.name: expected a string', 'card.capabilities.streaming: expected a boolean', 'card.capabilities.extensions[0].extra: unknown field', 'card.description: required']),
+    expect(
+      strictProblems(
+        {
+          name: 'x',
+          description: 'd',
+          version: '1',
+          supportedInterfaces: [],
+          capabilities: {},
+          defaultInputModes: [],
+          defaultOutputModes: [],
+          skills: [],
+          capsules: [],
+        },
+        AgentCard,
+      ),
+    ).toEqual(['card.supportedInterfaces: required', 'card.capsules: unknown field']);
+    expect(
+      strictProblems(
+        { name: 1, capabilities: { streaming: 'yes', extensions: [{ uri: 'u', required: false, extra: 1 }] } },
+        AgentCard,
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        'card.name: expected a string',
+        'card.capabilities.streaming: expected a boolean',
+        'card.capabilities.extensions[0].extra: unknown field',
+        'card.description: required',
+      ]),
     );
-    expect(strictProblems({ securitySchemes: { a: { httpAuthSecurityScheme: {}, type: 'http' } } }, { ...AgentCard, required: [] })).toEqual([
+    expect(
+      strictProblems(
+        { securitySchemes: { a: { httpAuthSecurityScheme: {}, type: 'http' } } },
+        { ...AgentCard, required: [] },
+      ),
+    ).toEqual([
       'card.securitySchemes.a: exactly one of apiKeySecurityScheme, httpAuthSecurityScheme, oauth2SecurityScheme, openIdConnectSecurityScheme, mtlsSecurityScheme (got httpAuthSecurityScheme, type)',
       'card.securitySchemes.a.type: unknown field',
     ]);
     // the oneof member names are the ones the SDK reads
-    for (const m of Object.keys(SecurityScheme.oneof!)) expect((pb.SecurityScheme.fromJSON({ [m]: {} }) as any).scheme?.$case).toBe(m);
-    for (const m of Object.keys(OAuthFlows.oneof!)) expect((pb.OAuthFlows.fromJSON({ [m]: {} }) as any).flow?.$case).toBe(m);
+    for (const m of Object.keys(SecurityScheme.oneof!))
+      expect((pb.SecurityScheme.fromJSON({ [m]: {} }) as any).scheme?.$case).toBe(m);
+    for (const m of Object.keys(OAuthFlows.oneof!))
+      expect((pb.OAuthFlows.fromJSON({ [m]: {} }) as any).flow?.$case).toBe(m);
   });
 
   it('door card, door extended card, gateway index card, capsule card and its extended card', async () => {

@@ -14,7 +14,11 @@ export const ACCEPTS_EXTENSION_URI = 'https://capsule.studio/a2a/ext/accepts/v1'
  */
 export const GATEWAY_INDEX_EXTENSION_URI = 'https://capsule.studio/a2a/ext/gateway-index/v1';
 
-export const BEARER_SCHEMES = { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'The token shown once when the capsule was exposed.' } } };
+export const BEARER_SCHEMES = {
+  bearer: {
+    httpAuthSecurityScheme: { scheme: 'Bearer', description: 'The token shown once when the capsule was exposed.' },
+  },
+};
 export const BEARER_REQUIREMENTS = [{ schemes: { bearer: { list: [] as string[] } } }];
 
 export interface CapsuleCardInput {
@@ -27,7 +31,11 @@ export interface CapsuleCardInput {
 }
 
 export function capsuleCard({ card, url, accepts, compat03 }: CapsuleCardInput): AgentCard {
-  const inputNote = accepts ? ' Input: one data part (application/json) matching the JSON Schema in the card extension ' + ACCEPTS_EXTENSION_URI + '.' : '';
+  const inputNote = accepts
+    ? ' Input: one data part (application/json) matching the JSON Schema in the card extension ' +
+      ACCEPTS_EXTENSION_URI +
+      '.'
+    : '';
   const { signatures: _s, ...rest } = card;
   return {
     ...rest,
@@ -39,12 +47,24 @@ export function capsuleCard({ card, url, accepts, compat03 }: CapsuleCardInput):
       ...card.capabilities,
       extensions: [
         ...(card.capabilities.extensions ?? []).filter((e) => e.uri !== DOOR_EXTENSION_URI),
-        ...(accepts ? [{ uri: ACCEPTS_EXTENSION_URI, description: 'The input contract of this capsule: a task starts only from a message whose first data part matches params.schema (JSON Schema).', required: false, params: { schema: accepts } }] : []),
+        ...(accepts
+          ? [
+              {
+                uri: ACCEPTS_EXTENSION_URI,
+                description:
+                  'The input contract of this capsule: a task starts only from a message whose first data part matches params.schema (JSON Schema).',
+                required: false,
+                params: { schema: accepts },
+              },
+            ]
+          : []),
       ],
     },
     securitySchemes: BEARER_SCHEMES,
     securityRequirements: BEARER_REQUIREMENTS,
-    skills: card.skills.map((s) => (accepts ? { ...s, description: `${s.description}${inputNote}`, inputModes: ['application/json'] } : s)),
+    skills: card.skills.map((s) =>
+      accepts ? { ...s, description: `${s.description}${inputNote}`, inputModes: ['application/json'] } : s,
+    ),
   };
 }
 
@@ -62,15 +82,20 @@ export interface IndexEntry {
 export function indexCard(entries: IndexEntry[], origin: string): AgentCard {
   return {
     name: 'Capsule Studio gateway',
-    description: entries.length ? `Capsules exposed by this Capsule Studio: ${entries.map((e) => e.name).join(', ')}.` : 'No capsule is exposed to this caller.',
+    description: entries.length
+      ? `Capsules exposed by this Capsule Studio: ${entries.map((e) => e.name).join(', ')}.`
+      : 'No capsule is exposed to this caller.',
     version: '1.0.0',
-    supportedInterfaces: entries.length ? entries.map((e) => ({ url: e.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' })) : [{ url: `${origin}/a2a/capsules`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: entries.length
+      ? entries.map((e) => ({ url: e.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }))
+      : [{ url: `${origin}/a2a/capsules`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
     capabilities: {
       streaming: true,
       extensions: [
         {
           uri: GATEWAY_INDEX_EXTENSION_URI,
-          description: 'The capsules this caller may call on this gateway: params.capsules lists each one\'s name, description, card URL and JSON-RPC URL.',
+          description:
+            "The capsules this caller may call on this gateway: params.capsules lists each one's name, description, card URL and JSON-RPC URL.",
           params: { capsules: entries.map((e) => ({ ...e })) },
         },
       ],
@@ -79,7 +104,12 @@ export function indexCard(entries: IndexEntry[], origin: string): AgentCard {
     securityRequirements: BEARER_REQUIREMENTS,
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain'],
-    skills: entries.map((e) => ({ id: e.name, name: e.name, description: `${e.description} (card: ${e.card})`, tags: ['capsule'] })),
+    skills: entries.map((e) => ({
+      id: e.name,
+      name: e.name,
+      description: `${e.description} (card: ${e.card})`,
+      tags: ['capsule'],
+    })),
   };
 }
 
@@ -88,7 +118,12 @@ export function indexEntriesOf(card: AgentCard): IndexEntry[] {
   const ext = card.capabilities?.extensions?.find((e) => e.uri === GATEWAY_INDEX_EXTENSION_URI);
   const list = (ext?.params as { capsules?: unknown } | undefined)?.capsules;
   if (!Array.isArray(list)) return [];
-  return list.filter((e): e is IndexEntry => !!e && typeof e === 'object' && ['name', 'description', 'card', 'url'].every((k) => typeof (e as Record<string, unknown>)[k] === 'string'));
+  return list.filter(
+    (e): e is IndexEntry =>
+      !!e &&
+      typeof e === 'object' &&
+      ['name', 'description', 'card', 'url'].every((k) => typeof (e as Record<string, unknown>)[k] === 'string'),
+  );
 }
 
 /** The A2A 0.3 shape of a capsule card, for callers on 0.3 SDKs (served when compat03 is on). */
@@ -106,7 +141,13 @@ export function card03(card: AgentCard, url: string): Record<string, unknown> {
     security: [{ bearer: [] }],
     defaultInputModes: card.defaultInputModes,
     defaultOutputModes: card.defaultOutputModes,
-    skills: card.skills.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, ...(s.inputModes ? { inputModes: s.inputModes } : {}) })),
+    skills: card.skills.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      tags: s.tags,
+      ...(s.inputModes ? { inputModes: s.inputModes } : {}),
+    })),
     supportsAuthenticatedExtendedCard: true,
   };
 }

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2AClient, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from 'a2a-sdk-v03/client';
+import {
+  A2AClient,
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from 'a2a-sdk-v03/client';
 import { waitFor } from '../runtime/testing';
 import { resultTo03 } from './compat03';
 import { startTestGateway, type TestGateway } from './testing';
@@ -15,7 +21,12 @@ beforeAll(async () => {
 afterAll(() => t.dispose());
 
 const card03Url = () => `${t.gateway.urlsOf(t.name).url}v0.3/agent-card.json`;
-const msg = (text: string) => ({ kind: 'message' as const, messageId: `m-${Math.random()}`, role: 'user' as const, parts: [{ kind: 'text' as const, text }] });
+const msg = (text: string) => ({
+  kind: 'message' as const,
+  messageId: `m-${Math.random()}`,
+  role: 'user' as const,
+  parts: [{ kind: 'text' as const, text }],
+});
 
 describe('A2A 0.3 compatibility', () => {
   it('is off by default: no 0.3 card, and 0.3 methods are not translated', async () => {
@@ -35,14 +46,21 @@ describe('A2A 0.3 compatibility', () => {
 
   it('serves the 0.3 card and a 0.3 interface on the 1.0 card', async () => {
     const c = (await (await t.authFetch(token)(card03Url())).json()) as any;
-    expect(c).toMatchObject({ protocolVersion: '0.3.0', url: t.gateway.urlsOf(t.name).url, preferredTransport: 'JSONRPC' });
+    expect(c).toMatchObject({
+      protocolVersion: '0.3.0',
+      url: t.gateway.urlsOf(t.name).url,
+      preferredTransport: 'JSONRPC',
+    });
     const card = (await (await t.authFetch(token)(t.gateway.urlsOf(t.name).card)).json()) as any;
     expect(card.supportedInterfaces.map((i: any) => i.protocolVersion)).toEqual(['1.0', '0.3']);
   });
 
   it('message/send, tasks/get and tasks/cancel with the 0.3 A2AClient', async () => {
     const client = await A2AClient.fromCardUrl(card03Url(), { fetchImpl: t.authFetch(token) });
-    const sent: any = await client.sendMessage({ message: msg('hello old sdk'), configuration: { blocking: true, acceptedOutputModes: ['text/plain'] } });
+    const sent: any = await client.sendMessage({
+      message: msg('hello old sdk'),
+      configuration: { blocking: true, acceptedOutputModes: ['text/plain'] },
+    });
     expect(sent.error).toBeUndefined();
     expect(sent.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
     expect(sent.result.artifacts[0].parts[0]).toEqual({ kind: 'text', text: 'Acknowledged: “hello old sdk”' });
@@ -75,7 +93,10 @@ describe('A2A 0.3 compatibility', () => {
   it('message/stream yields kind-tagged events ending with final: true', async () => {
     const f = t.authFetch(token);
     const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: f })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: f }) }),
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl: f })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl: f }),
+      }),
     );
     const client = await factory.createFromUrl(card03Url(), '');
     const events: any[] = [];
@@ -90,7 +111,11 @@ describe('A2A 0.3 compatibility', () => {
 
   it('final: true where the stream ends (an interrupted state ends message/stream, not tasks/resubscribe)', () => {
     const update = (state: string) => ({ statusUpdate: { taskId: 't', contextId: 'c', status: { state } } });
-    expect(resultTo03(update('TASK_STATE_INPUT_REQUIRED'), 'message/stream')).toMatchObject({ kind: 'status-update', final: true, status: { state: 'input-required' } });
+    expect(resultTo03(update('TASK_STATE_INPUT_REQUIRED'), 'message/stream')).toMatchObject({
+      kind: 'status-update',
+      final: true,
+      status: { state: 'input-required' },
+    });
     expect(resultTo03(update('TASK_STATE_INPUT_REQUIRED'), 'tasks/resubscribe')).toMatchObject({ final: false });
     expect(resultTo03(update('TASK_STATE_COMPLETED'), 'tasks/resubscribe')).toMatchObject({ final: true });
     expect(resultTo03(update('TASK_STATE_WORKING'), 'message/stream')).toMatchObject({ final: false });

@@ -27,13 +27,31 @@ export function paramsTo10(method03: string, p: Obj = {}): Obj {
         ...(c.historyLength !== undefined ? { historyLength: c.historyLength } : {}),
         returnImmediately: c.blocking !== true,
         ...(push
-          ? { taskPushNotificationConfig: { url: push.url, ...(push.id ? { id: push.id } : {}), ...(push.token ? { token: push.token } : {}), ...(push.authentication ? { authentication: { scheme: push.authentication.schemes?.[0] ?? 'Bearer', credentials: push.authentication.credentials } } : {}) } }
+          ? {
+              taskPushNotificationConfig: {
+                url: push.url,
+                ...(push.id ? { id: push.id } : {}),
+                ...(push.token ? { token: push.token } : {}),
+                ...(push.authentication
+                  ? {
+                      authentication: {
+                        scheme: push.authentication.schemes?.[0] ?? 'Bearer',
+                        credentials: push.authentication.credentials,
+                      },
+                    }
+                  : {}),
+              },
+            }
           : {}),
       },
       ...(p.metadata ? { metadata: p.metadata } : {}),
     };
   }
-  return { id: p.id, ...(p.historyLength !== undefined ? { historyLength: p.historyLength } : {}), ...(p.metadata ? { metadata: p.metadata } : {}) };
+  return {
+    id: p.id,
+    ...(p.historyLength !== undefined ? { historyLength: p.historyLength } : {}),
+    ...(p.metadata ? { metadata: p.metadata } : {}),
+  };
 }
 
 /**
@@ -48,7 +66,8 @@ export function resultTo03(result: Obj, method03 = ''): Obj {
   if (result.statusUpdate) {
     const u = result.statusUpdate as Obj;
     const status = statusTo03(u.status);
-    const final = TERMINAL_03.has(status.state) || (method03 !== 'tasks/resubscribe' && INTERRUPTED_03.has(status.state));
+    const final =
+      TERMINAL_03.has(status.state) || (method03 !== 'tasks/resubscribe' && INTERRUPTED_03.has(status.state));
     return { ...u, kind: 'status-update', status, final };
   }
   if (result.artifactUpdate) {

@@ -1,5 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+} from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -42,7 +51,10 @@ export interface ExposureStore {
 
 const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 const info = ({ tokenHash: _h, ...rest }: Exposure): ExposureInfo => rest;
-const newToken = () => ({ token: `capsule_${randomBytes(32).toString('base64url')}`, tokenId: `tok_${randomBytes(6).toString('hex')}` });
+const newToken = () => ({
+  token: `capsule_${randomBytes(32).toString('base64url')}`,
+  tokenId: `tok_${randomBytes(6).toString('hex')}`,
+});
 
 export function createExposureStore(dataDir: string): ExposureStore {
   const file = join(dataDir, EXPOSURES_FILE);
@@ -121,14 +133,25 @@ export function createExposureStore(dataDir: string): ExposureStore {
     enable(capsule, opts = {}) {
       if (find(capsule)) throw new Error(`${capsule} is already exposed; rotate its token to get a new one`);
       const { token, tokenId } = newToken();
-      const e: Exposure = { capsule, tokenId, tokenHash: hashOf(token).toString('hex'), compat03: opts.compat03 ?? false, createdAt: new Date().toISOString() };
+      const e: Exposure = {
+        capsule,
+        tokenId,
+        tokenHash: hashOf(token).toString('hex'),
+        compat03: opts.compat03 ?? false,
+        createdAt: new Date().toISOString(),
+      };
       save([...exposures, e]);
       return { exposure: info(e), token };
     },
     rotate(capsule) {
       const old = must(capsule);
       const { token, tokenId } = newToken();
-      const e: Exposure = { ...old, tokenId, tokenHash: hashOf(token).toString('hex'), rotatedAt: new Date().toISOString() };
+      const e: Exposure = {
+        ...old,
+        tokenId,
+        tokenHash: hashOf(token).toString('hex'),
+        rotatedAt: new Date().toISOString(),
+      };
       save(exposures.map((x) => (x.capsule === capsule ? e : x)));
       return { exposure: info(e), token };
     },

@@ -15,9 +15,17 @@ export interface ForwardInit {
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
 
-export function doorHeaders(h: IncomingHttpHeaders, query: Record<string, unknown>, version?: string): Record<string, string> {
-  const out: Record<string, string> = { 'content-type': one(h['content-type']) ?? 'application/json', accept: one(h.accept) ?? 'application/json' };
-  const v = version ?? one(h['a2a-version']) ?? (typeof query['A2A-Version'] === 'string' ? query['A2A-Version'] : undefined);
+export function doorHeaders(
+  h: IncomingHttpHeaders,
+  query: Record<string, unknown>,
+  version?: string,
+): Record<string, string> {
+  const out: Record<string, string> = {
+    'content-type': one(h['content-type']) ?? 'application/json',
+    accept: one(h.accept) ?? 'application/json',
+  };
+  const v =
+    version ?? one(h['a2a-version']) ?? (typeof query['A2A-Version'] === 'string' ? query['A2A-Version'] : undefined);
   if (v !== undefined) out['a2a-version'] = v;
   const ext = one(h['a2a-extensions']) ?? one(h['x-a2a-extensions']);
   if (ext !== undefined) out['a2a-extensions'] = ext;

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role, TaskState } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client';
 import { waitFor } from '../runtime/testing';
 import { indexEntriesOf } from './cards';
 import { startTestGateway, type TestGateway } from './testing';
@@ -31,7 +37,12 @@ const message = (text: string) => ({
 const sendParams = (text: string, returnImmediately = false) => ({
   tenant: '',
   message: message(text),
-  configuration: { acceptedOutputModes: [], historyLength: undefined, returnImmediately, taskPushNotificationConfig: undefined },
+  configuration: {
+    acceptedOutputModes: [],
+    historyLength: undefined,
+    returnImmediately,
+    taskPushNotificationConfig: undefined,
+  },
   metadata: undefined,
 });
 
@@ -51,11 +62,15 @@ describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
     const index = (await (await t.authFetch(token)(`${t.gateway.url}/.well-known/agent-card.json`)).json()) as any;
     expect('capsules' in index).toBe(false);
     const listed = indexEntriesOf(index);
-    expect(listed).toEqual([expect.objectContaining({ name: t.name, card: t.gateway.urlsOf(t.name).card, url: t.gateway.urlsOf(t.name).url })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ name: t.name, card: t.gateway.urlsOf(t.name).card, url: t.gateway.urlsOf(t.name).url }),
+    ]);
     client = await sdkClient(token).createFromUrl(listed[0].card, '');
     const card = (await (await t.authFetch(token)(listed[0].card)).json()) as any;
     expect(card.supportedInterfaces[0].url).toBe(t.gateway.urlsOf(t.name).url);
-    expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) } });
+    expect(card.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) },
+    });
     expect(card.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
     expect(JSON.stringify(card)).not.toContain('murmur.StopSession');
   });
@@ -84,7 +99,9 @@ describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
 
   it('logs every call with the token id and never the token', async () => {
     const entries = t.gateway.access.recent();
-    expect(entries.some((e) => e.method === 'SendMessage' && e.outcome === 'ok' && e.tokenId?.startsWith('tok_'))).toBe(true);
+    expect(entries.some((e) => e.method === 'SendMessage' && e.outcome === 'ok' && e.tokenId?.startsWith('tok_'))).toBe(
+      true,
+    );
     expect(entries.some((e) => e.method === 'SendStreamingMessage' && e.outcome === 'stream')).toBe(true);
     await t.gateway.access.flush();
     const file = readFileSync(join(t.dataDir, 'gateway-access.jsonl'), 'utf8');
@@ -139,7 +156,11 @@ describe('refusals', () => {
   it('404 is the same for an unexposed capsule and a missing one', async () => {
     const other = t.gateway.exposures.enable('not-running-capsule').token;
     const get = (tok: string, name: string) =>
-      fetch(`${t.gateway.url}/a2a/capsules/${name}`, { method: 'POST', headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' }, body: '{}' });
+      fetch(`${t.gateway.url}/a2a/capsules/${name}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
     const unexposed = await get(other, t.name); // exists and runs, but this token does not open it
     const missing = await get(token, 'no-such-capsule');
     const stopped = await get(other, 'not-running-capsule');
@@ -164,13 +185,25 @@ describe('refusals', () => {
 
 describe('revocation', () => {
   it('takes effect at once, open streams included', async () => {
-    const t2 = await startTestGateway({ inference: { rehearsal: { replies: [{ when: 'hang', turns: [{ hang: true }] }] } } });
+    const t2 = await startTestGateway({
+      inference: { rehearsal: { replies: [{ when: 'hang', turns: [{ hang: true }] }] } },
+    });
     try {
       const tok = t2.gateway.exposures.enable(t2.name).token;
       const res = await fetch(t2.gateway.urlsOf(t2.name).url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${tok}`, accept: 'text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hang on' }] } } }),
+        headers: {
+          'content-type': 'application/json',
+          'a2a-version': '1.0',
+          authorization: `Bearer ${tok}`,
+          accept: 'text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendStreamingMessage',
+          params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hang on' }] } },
+        }),
       });
       expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
       const reader = res.body!.getReader();

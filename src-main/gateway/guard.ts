@@ -35,7 +35,8 @@ export function originOf(req: FastifyRequest, s: OriginSettings): string {
   const bound = s.bound();
   const u = new URL(bound);
   // Bound to every interface: the card can only name the host the caller reached.
-  if (LOOPBACK_ANY.has(u.hostname) && req.headers.host && /^[a-z0-9.\-[\]:]+$/i.test(req.headers.host)) return `http://${req.headers.host}`;
+  if (LOOPBACK_ANY.has(u.hostname) && req.headers.host && /^[a-z0-9.\-[\]:]+$/i.test(req.headers.host))
+    return `http://${req.headers.host}`;
   return bound;
 }
 
@@ -68,9 +69,19 @@ export function sendNotFound(reply: FastifyReply) {
 export function sendUnauthorized(reply: FastifyReply, presented: boolean) {
   return reply
     .code(401)
-    .header('www-authenticate', presented ? 'Bearer realm="capsule-gateway", error="invalid_token"' : 'Bearer realm="capsule-gateway"')
+    .header(
+      'www-authenticate',
+      presented ? 'Bearer realm="capsule-gateway", error="invalid_token"' : 'Bearer realm="capsule-gateway"',
+    )
     .header('content-type', 'application/json')
-    .send(JSON.stringify({ error: 'unauthorized', message: presented ? 'The bearer token is not valid (revoked, rotated or mistyped).' : 'This gateway needs Authorization: Bearer <token>.' }));
+    .send(
+      JSON.stringify({
+        error: 'unauthorized',
+        message: presented
+          ? 'The bearer token is not valid (revoked, rotated or mistyped).'
+          : 'This gateway needs Authorization: Bearer <token>.',
+      }),
+    );
 }
 
 export function sendForbiddenOrigin(reply: FastifyReply) {
@@ -83,10 +94,23 @@ export function sendForbiddenOrigin(reply: FastifyReply) {
 /** The access log's outcome for a bearer token that opens nothing. */
 export const WRONG_TOKEN = 'unauthorized: wrong token';
 
-export type GuardResult = { ok: true; exposure: ExposureInfo } | { ok: false; outcome: 'forbidden_origin' | 'unauthorized' | typeof WRONG_TOKEN | 'not_found'; status: number; tokenId?: string };
+export type GuardResult =
+  | { ok: true; exposure: ExposureInfo }
+  | {
+      ok: false;
+      outcome: 'forbidden_origin' | 'unauthorized' | typeof WRONG_TOKEN | 'not_found';
+      status: number;
+      tokenId?: string;
+    };
 
 /** Applies the rules; when `capsule` is given the token must open that capsule (else 404). */
-export function guard(req: FastifyRequest, reply: FastifyReply, store: ExposureStore, s: OriginSettings, capsule?: string): GuardResult {
+export function guard(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  store: ExposureStore,
+  s: OriginSettings,
+  capsule?: string,
+): GuardResult {
   if (!originAllowed(req, s)) {
     sendForbiddenOrigin(reply);
     return { ok: false, outcome: 'forbidden_origin', status: 403 };

@@ -21,14 +21,20 @@ describe('the gateway record', () => {
     expect(readGatewayRecord(dir)).toMatchObject({ pid: process.pid, ...base });
   });
 
-  it.skipIf(!onLinux)('keeps when its process started, and is not read back for a newer process with the same pid', () => {
-    writeGatewayRecord(dir, { pid: process.pid, ...base });
-    const written = JSON.parse(readFileSync(join(dir, GATEWAY_RECORD_FILE), 'utf8'));
-    expect(written.pid_start).toBe(processStart(process.pid));
-    // This process stands in for the stranger the pid went to: the record says its owner started at another time.
-    writeFileSync(join(dir, GATEWAY_RECORD_FILE), JSON.stringify({ ...written, pid_start: String(Number(written.pid_start) - 1) }));
-    expect(readGatewayRecord(dir)).toBeUndefined();
-  });
+  it.skipIf(!onLinux)(
+    'keeps when its process started, and is not read back for a newer process with the same pid',
+    () => {
+      writeGatewayRecord(dir, { pid: process.pid, ...base });
+      const written = JSON.parse(readFileSync(join(dir, GATEWAY_RECORD_FILE), 'utf8'));
+      expect(written.pid_start).toBe(processStart(process.pid));
+      // This process stands in for the stranger the pid went to: the record says its owner started at another time.
+      writeFileSync(
+        join(dir, GATEWAY_RECORD_FILE),
+        JSON.stringify({ ...written, pid_start: String(Number(written.pid_start) - 1) }),
+      );
+      expect(readGatewayRecord(dir)).toBeUndefined();
+    },
+  );
 
   it('is not read back once its process is gone', () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });

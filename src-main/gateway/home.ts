@@ -10,7 +10,14 @@ export const GATEWAY_RECORD_FILE = 'gateway.json';
 
 // pid_start: when the gateway's process started (Linux), so a later process handed the same pid
 // after a kill -9 is not taken for the gateway.
-const recordSchema = z.object({ pid: z.number().int(), pid_start: z.string().optional(), url: z.string(), host: z.string(), port: z.number().int(), started_at: z.string() });
+const recordSchema = z.object({
+  pid: z.number().int(),
+  pid_start: z.string().optional(),
+  url: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  started_at: z.string(),
+});
 export type GatewayRecord = z.infer<typeof recordSchema>;
 
 export const gatewayDataDir = (home: string) => join(home, 'gateway');
@@ -18,7 +25,10 @@ export const gatewayDataDir = (home: string) => join(home, 'gateway');
 export function writeGatewayRecord(dataDir: string, record: GatewayRecord): void {
   mkdirSync(dataDir, { recursive: true });
   const pidStart = record.pid_start ?? processStart(record.pid);
-  writeFileSync(join(dataDir, GATEWAY_RECORD_FILE), `${JSON.stringify(pidStart === undefined ? record : { ...record, pid_start: pidStart }, null, 2)}\n`);
+  writeFileSync(
+    join(dataDir, GATEWAY_RECORD_FILE),
+    `${JSON.stringify(pidStart === undefined ? record : { ...record, pid_start: pidStart }, null, 2)}\n`,
+  );
 }
 
 export function removeGatewayRecord(dataDir: string): void {

@@ -6,10 +6,26 @@ export { MCP_LIMITS, MCP_PATH, type McpLimits } from './mcp-endpoint';
 export { mcpClientConfig } from './usage';
 export { createExposureStore, EXPOSURES_FILE, type ExposureStore, type ExposureInfo } from './exposures';
 export { createAccessLog, pathForLog, ACCESS_LOG_FILE, type AccessEntry, type AccessLog } from './access-log';
-export { createCardSigner, verifyCardSignature, signatureJku, signingPayload, SIGNING_KEY_FILE, type CardSigner, type CardVerification } from './signing';
+export {
+  createCardSigner,
+  verifyCardSignature,
+  signatureJku,
+  signingPayload,
+  SIGNING_KEY_FILE,
+  type CardSigner,
+  type CardVerification,
+} from './signing';
 export { canonicalJson } from './jcs';
 export { checkAccepts } from '../door';
-export { capsuleCard, indexCard, indexEntriesOf, card03, ACCEPTS_EXTENSION_URI, GATEWAY_INDEX_EXTENSION_URI, type IndexEntry } from './cards';
+export {
+  capsuleCard,
+  indexCard,
+  indexEntriesOf,
+  card03,
+  ACCEPTS_EXTENSION_URI,
+  GATEWAY_INDEX_EXTENSION_URI,
+  type IndexEntry,
+} from './cards';
 export type { ResolvedCapsule, ResolveCapsule } from './types';
 export { sessionCapsule } from './session-capsule';
 export { verifyRemoteCard, type RemoteCardSignature } from './remote-verify';
@@ -17,4 +33,14 @@ export { curlExample } from './usage';
 export { gatewayDataDir, readGatewayRecord, writeGatewayRecord, removeGatewayRecord, type GatewayRecord } from './home';
 export { runningResolver, urlResolver } from './running';
 export { readSettings, writeSettings, type GatewaySettings } from './studio-settings';
-export { readTunnels, tunnelsReader, editTunnels, tunnelState, proofHashOf, TUNNELS_FILE, TUNNEL_PROOF_HEADER, type TunnelRecord, type TunnelState } from './tunnels';
+export {
+  readTunnels,
+  tunnelsReader,
+  editTunnels,
+  tunnelState,
+  proofHashOf,
+  TUNNELS_FILE,
+  TUNNEL_PROOF_HEADER,
+  type TunnelRecord,
+  type TunnelState,
+} from './tunnels';

@@ -35,7 +35,14 @@ export interface RpcOutcome {
 /** The task a call names (in its 1.0 form), which decides the session it goes to. */
 function taskIdOf(method: string, params: any): string | undefined {
   if (!params || typeof params !== 'object') return undefined;
-  const id = method === 'GetTask' || method === 'CancelTask' || method === 'SubscribeToTask' ? params.id : method.endsWith('TaskPushNotificationConfig') || method === 'ListTaskPushNotificationConfigs' ? params.taskId : method === 'SendMessage' || method === 'SendStreamingMessage' ? params.message?.taskId : undefined;
+  const id =
+    method === 'GetTask' || method === 'CancelTask' || method === 'SubscribeToTask'
+      ? params.id
+      : method.endsWith('TaskPushNotificationConfig') || method === 'ListTaskPushNotificationConfigs'
+        ? params.taskId
+        : method === 'SendMessage' || method === 'SendStreamingMessage'
+          ? params.message?.taskId
+          : undefined;
   return typeof id === 'string' && id.length > 0 && id.length <= 256 ? id : undefined;
 }
 
@@ -74,7 +81,10 @@ export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
       }
       const method10 = compat ? METHODS_03[method] : method;
       const params = compat ? paramsTo10(method, env.params ?? {}) : env.params;
-      if ((method10 === 'SendMessage' || method10 === 'SendStreamingMessage') && Array.isArray(params?.message?.parts)) {
+      if (
+        (method10 === 'SendMessage' || method10 === 'SendStreamingMessage') &&
+        Array.isArray(params?.message?.parts)
+      ) {
         checkAccepts(capsule.accepts, params.message);
       }
       const taskId = taskIdOf(method10, params);
@@ -97,14 +107,33 @@ export async function handleRpc(call: RpcCall): Promise<RpcOutcome> {
   reply.raw.on('close', onClose);
   let res: Response;
   try {
-    res = await forwardToDoor({ doorUrl, body, headers: req.headers, query: (req.query ?? {}) as Record<string, unknown>, version, signal: abort.signal });
+    res = await forwardToDoor({
+      doorUrl,
+      body,
+      headers: req.headers,
+      query: (req.query ?? {}) as Record<string, unknown>,
+      version,
+      signal: abort.signal,
+    });
   } catch {
     reply.raw.off('close', onClose);
-    return errorOut(reply, env?.id ?? null, method, new A2AError(-32603, 'The capsule did not answer (is it still running?)'));
+    return errorOut(
+      reply,
+      env?.id ?? null,
+      method,
+      new A2AError(-32603, 'The capsule did not answer (is it still running?)'),
+    );
   }
   const headers = answerHeaders(res);
   if ((headers['content-type'] ?? '').startsWith('text/event-stream') && res.body) {
-    const done = pipeSse({ res, reply, headers, abort, translate: compat ? (e) => envelopeTo03(e, method) : undefined, track: call.track });
+    const done = pipeSse({
+      res,
+      reply,
+      headers,
+      abort,
+      translate: compat ? (e) => envelopeTo03(e, method) : undefined,
+      track: call.track,
+    });
     return { method, status: res.status, outcome: 'stream', done: done.finally(() => reply.raw.off('close', onClose)) };
   }
   reply.raw.off('close', onClose);

@@ -57,7 +57,13 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const access = createAccessLog(opts.dataDir);
   const signer = await createCardSigner(opts.dataDir);
   // Closing ends every connection: an MCP client's stream may outlive its session otherwise.
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, trustProxy: opts.trustProxy ?? false, forceCloseConnections: true, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: opts.trustProxy ?? false,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
@@ -86,22 +92,44 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     const exp = exposures.get(name);
     const cap = exp && (await opts.resolveCapsule(name));
     if (!exp || !cap) return undefined;
-    const card = capsuleCard({ card: cap.card, url: capsuleUrl(origin, name), accepts: cap.accepts, compat03: exp.compat03 });
+    const card = capsuleCard({
+      card: cap.card,
+      url: capsuleUrl(origin, name),
+      accepts: cap.accepts,
+      compat03: exp.compat03,
+    });
     return signer.sign(card, `${origin}/.well-known/jwks.json`);
   };
 
   // The capsule and method come from what the caller wrote: the token it presented never goes with them.
-  const log = (req: FastifyRequest, started: number, e: Pick<AccessEntry, 'tokenId' | 'capsule' | 'method' | 'status' | 'outcome'>) => {
+  const log = (
+    req: FastifyRequest,
+    started: number,
+    e: Pick<AccessEntry, 'tokenId' | 'capsule' | 'method' | 'status' | 'outcome'>,
+  ) => {
     const presented = bearerOf(req);
     // A name the gateway never exposed is whatever the caller typed (a token pasted in the path): '*'.
     const capsule = e.capsule === null ? null : exposures.get(e.capsule) ? redactForLog(e.capsule, presented) : '*';
-    access.record({ time: new Date(started).toISOString(), remote: req.ip, ...e, capsule, method: redactForLog(e.method, presented), durationMs: Date.now() - started });
+    access.record({
+      time: new Date(started).toISOString(),
+      remote: req.ip,
+      ...e,
+      capsule,
+      method: redactForLog(e.method, presented),
+      durationMs: Date.now() - started,
+    });
   };
-  const refused = (req: FastifyRequest, started: number, g: Extract<GuardResult, { ok: false }>, capsule: string | null, method: string) =>
-    log(req, started, { tokenId: g.tokenId ?? null, capsule, method, status: g.status, outcome: g.outcome });
+  const refused = (
+    req: FastifyRequest,
+    started: number,
+    g: Extract<GuardResult, { ok: false }>,
+    capsule: string | null,
+    method: string,
+  ) => log(req, started, { tokenId: g.tokenId ?? null, capsule, method, status: g.status, outcome: g.outcome });
   // Cards depend on the caller's token (which capsules it opens), so only the caller may keep
   // them, briefly: 30 s bounds how long a revoked or changed exposure can still look current.
-  const card = (req: FastifyRequest, reply: FastifyReply, body: unknown) => sendCard(req, reply.header('vary', 'authorization'), JSON.stringify(body), CARD_CACHE);
+  const card = (req: FastifyRequest, reply: FastifyReply, body: unknown) =>
+    sendCard(req, reply.header('vary', 'authorization'), JSON.stringify(body), CARD_CACHE);
 
   // A POST without the right origin or a valid token is refused before its body is read.
   app.addHook('onRequest', async (req, reply) => {
@@ -118,7 +146,9 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     return reply;
   });
 
-  app.get('/.well-known/jwks.json', async (req, reply) => sendCard(req, reply, JSON.stringify(signer.jwks()), 'max-age=300'));
+  app.get('/.well-known/jwks.json', async (req, reply) =>
+    sendCard(req, reply, JSON.stringify(signer.jwks()), 'max-age=300'),
+  );
 
   app.get('/.well-known/agent-card.json', async (req, reply) => {
     const started = Date.now();
@@ -127,28 +157,56 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     const origin = originOf(req, settings);
     const cap = await opts.resolveCapsule(g.exposure.capsule);
     const name = g.exposure.capsule;
-    const entries = cap ? [{ name, description: cap.description ?? cap.card.description, card: cardUrlOf(origin, name), url: capsuleUrl(origin, name) }] : [];
+    const entries = cap
+      ? [
+          {
+            name,
+            description: cap.description ?? cap.card.description,
+            card: cardUrlOf(origin, name),
+            url: capsuleUrl(origin, name),
+          },
+        ]
+      : [];
     card(req, reply, indexCard(entries, origin));
-    log(req, started, { tokenId: g.exposure.tokenId, capsule: null, method: 'GET index card', status: reply.statusCode, outcome: 'ok' });
+    log(req, started, {
+      tokenId: g.exposure.tokenId,
+      capsule: null,
+      method: 'GET index card',
+      status: reply.statusCode,
+      outcome: 'ok',
+    });
   });
 
-  const cardRoute = (compat: boolean) => async (req: FastifyRequest<{ Params: { name?: string } }>, reply: FastifyReply) => {
-    const started = Date.now();
-    // Without a name (a capsule URL written without its trailing slash, resolved by an SDK to
-    // /a2a/capsules/.well-known/agent-card.json): the card of the one capsule the token opens.
-    const name = req.params.name ?? exposures.authenticate(bearerOf(req) ?? '')?.capsule ?? '\u0000';
-    const method = compat ? 'GET card 0.3' : 'GET card';
-    const g = guard(req, reply, exposures, settings, name);
-    if (!g.ok) return refused(req, started, g, name, method);
-    const origin = originOf(req, settings);
-    const signed = await signedCard(origin, name);
-    if (!signed || (compat && !g.exposure.compat03)) {
-      sendNotFound(reply);
-      return log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method, status: 404, outcome: 'not_found' });
-    }
-    card(req, reply, compat ? card03(signed, capsuleUrl(origin, name)) : signed);
-    log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method, status: reply.statusCode, outcome: 'ok' });
-  };
+  const cardRoute =
+    (compat: boolean) => async (req: FastifyRequest<{ Params: { name?: string } }>, reply: FastifyReply) => {
+      const started = Date.now();
+      // Without a name (a capsule URL written without its trailing slash, resolved by an SDK to
+      // /a2a/capsules/.well-known/agent-card.json): the card of the one capsule the token opens.
+      const name = req.params.name ?? exposures.authenticate(bearerOf(req) ?? '')?.capsule ?? '\u0000';
+      const method = compat ? 'GET card 0.3' : 'GET card';
+      const g = guard(req, reply, exposures, settings, name);
+      if (!g.ok) return refused(req, started, g, name, method);
+      const origin = originOf(req, settings);
+      const signed = await signedCard(origin, name);
+      if (!signed || (compat && !g.exposure.compat03)) {
+        sendNotFound(reply);
+        return log(req, started, {
+          tokenId: g.exposure.tokenId,
+          capsule: name,
+          method,
+          status: 404,
+          outcome: 'not_found',
+        });
+      }
+      card(req, reply, compat ? card03(signed, capsuleUrl(origin, name)) : signed);
+      log(req, started, {
+        tokenId: g.exposure.tokenId,
+        capsule: name,
+        method,
+        status: reply.statusCode,
+        outcome: 'ok',
+      });
+    };
   app.get('/a2a/capsules/:name/.well-known/agent-card.json', cardRoute(false));
   app.get('/a2a/capsules/.well-known/agent-card.json', cardRoute(false));
   app.get('/a2a/capsules/:name/v0.3/agent-card.json', cardRoute(true));
@@ -161,7 +219,13 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     const cap = await opts.resolveCapsule(name);
     if (!cap) {
       sendNotFound(reply);
-      return log(req, started, { tokenId: g.exposure.tokenId, capsule: name, method: 'POST', status: 404, outcome: 'not_running' });
+      return log(req, started, {
+        tokenId: g.exposure.tokenId,
+        capsule: name,
+        method: 'POST',
+        status: 404,
+        outcome: 'not_running',
+      });
     }
     const tokenId = g.exposure.tokenId;
     const origin = originOf(req, settings);
@@ -186,7 +250,14 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     else log(req, started, { ...entry, outcome: result.outcome });
   });
 
-  const mcp = mountMcpEndpoint(app, { exposures, settings, resolveCapsule: opts.resolveCapsule, log, refused, limits: opts.mcpLimits });
+  const mcp = mountMcpEndpoint(app, {
+    exposures,
+    settings,
+    resolveCapsule: opts.resolveCapsule,
+    log,
+    refused,
+    limits: opts.mcpLimits,
+  });
 
   app.setNotFoundHandler((req, reply) => {
     const started = Date.now();

@@ -57,14 +57,31 @@ describe('card signatures with the @a2a-js/sdk 1.3 verifier and signer', () => {
     try {
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       // The SDK signs a ProtoJSON card (its canonical form reads the card with AgentCard.fromJSON).
-      const sign = generateAgentCardSignature(privateKey, { alg: 'ES256', kid, typ: 'JOSE', jku: `${origin}/.well-known/jwks.json` });
+      const sign = generateAgentCardSignature(privateKey, {
+        alg: 'ES256',
+        kid,
+        typ: 'JOSE',
+        jku: `${origin}/.well-known/jwks.json`,
+      });
       card = await sign(sampleCard(origin) as any);
       const wire = (await (await fetch(`${origin}/.well-known/agent-card.json`)).json()) as AgentCard;
-      expect(await verifyRemoteCard(wire, `${origin}/.well-known/agent-card.json`)).toMatchObject({ state: 'verified', kid });
+      expect(await verifyRemoteCard(wire, `${origin}/.well-known/agent-card.json`)).toMatchObject({
+        state: 'verified',
+        kid,
+      });
       // the same card with its defaults written out, or with an unknown field, still verifies
-      const withDefaults = { ...wire, capabilities: { ...wire.capabilities, extensions: [{ ...wire.capabilities.extensions![0], required: false }] }, skills: [{ ...wire.skills[0], examples: [], securityRequirements: [] }], iconUrl: '' };
-      expect((await verifyRemoteCard(withDefaults as AgentCard, `${origin}/.well-known/agent-card.json`)).state).toBe('verified');
-      expect((await verifyRemoteCard({ ...wire, name: 'impostor' }, `${origin}/.well-known/agent-card.json`)).state).toBe('invalid');
+      const withDefaults = {
+        ...wire,
+        capabilities: { ...wire.capabilities, extensions: [{ ...wire.capabilities.extensions![0], required: false }] },
+        skills: [{ ...wire.skills[0], examples: [], securityRequirements: [] }],
+        iconUrl: '',
+      };
+      expect((await verifyRemoteCard(withDefaults as AgentCard, `${origin}/.well-known/agent-card.json`)).state).toBe(
+        'verified',
+      );
+      expect(
+        (await verifyRemoteCard({ ...wire, name: 'impostor' }, `${origin}/.well-known/agent-card.json`)).state,
+      ).toBe('invalid');
     } finally {
       await new Promise((r) => server.close(r));
     }
@@ -72,8 +89,16 @@ describe('card signatures with the @a2a-js/sdk 1.3 verifier and signer', () => {
 
   it('canonicalises exactly as the SDK does', async () => {
     const served = (await (await t.authFetch(token)(t.gateway.urlsOf(t.name).card)).json()) as AgentCard;
-    const index = (await (await t.authFetch(token)(`${t.gateway.url}/.well-known/agent-card.json`)).json()) as AgentCard;
-    const cards: unknown[] = [served, index, agentCardOf(t.capsule.session), sampleCard('https://a.example'), oddCard()];
+    const index = (await (
+      await t.authFetch(token)(`${t.gateway.url}/.well-known/agent-card.json`)
+    ).json()) as AgentCard;
+    const cards: unknown[] = [
+      served,
+      index,
+      agentCardOf(t.capsule.session),
+      sampleCard('https://a.example'),
+      oddCard(),
+    ];
     for (const c of cards) expect(canonicalJson(canonicalCard(c))).toBe(canonicalizeAgentCard(c as any));
   });
 });
@@ -84,7 +109,10 @@ function sampleCard(origin: string) {
     description: 'A card signed by the SDK',
     version: '1.0.0',
     supportedInterfaces: [{ url: `${origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: false, extensions: [{ uri: 'urn:ext', description: 'e', required: false, params: { a: [1, 'x'], empty: '' } }] },
+    capabilities: {
+      streaming: false,
+      extensions: [{ uri: 'urn:ext', description: 'e', required: false, params: { a: [1, 'x'], empty: '' } }],
+    },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
     securityRequirements: [{ schemes: { bearer: { list: ['read'] } } }],
     defaultInputModes: ['text/plain'],
@@ -100,21 +128,53 @@ function oddCard() {
     description: '',
     version: '2',
     unknownTopLevel: { x: 1 },
-    supported_interfaces: [{ url: 'https://b.example', protocol_binding: 'JSONRPC', protocol_version: '1.0', tenant: '' }],
+    supported_interfaces: [
+      { url: 'https://b.example', protocol_binding: 'JSONRPC', protocol_version: '1.0', tenant: '' },
+    ],
     provider: { url: 'https://b.example', organization: 'B', extra: true },
     documentationUrl: '',
     iconUrl: 'https://b.example/i.png',
-    capabilities: { pushNotifications: false, extendedAgentCard: true, extensions: [{ uri: 'urn:a', required: true, params: { nested: { deep: {} }, list: [], n: 0, f: false } }] },
+    capabilities: {
+      pushNotifications: false,
+      extendedAgentCard: true,
+      extensions: [{ uri: 'urn:a', required: true, params: { nested: { deep: {} }, list: [], n: 0, f: false } }],
+    },
     securitySchemes: {
       key: { apiKeySecurityScheme: { location: 'header', name: 'X-Key' }, httpAuthSecurityScheme: { scheme: 'Basic' } },
-      oauth: { oauth2SecurityScheme: { flows: { authorizationCode: { authorizationUrl: 'https://b/a', tokenUrl: 'https://b/t', scopes: { read: 'r' }, pkceRequired: false } }, oauth2MetadataUrl: '' } },
+      oauth: {
+        oauth2SecurityScheme: {
+          flows: {
+            authorizationCode: {
+              authorizationUrl: 'https://b/a',
+              tokenUrl: 'https://b/t',
+              scopes: { read: 'r' },
+              pkceRequired: false,
+            },
+          },
+          oauth2MetadataUrl: '',
+        },
+      },
       empty: {},
-      dev: { oauth2SecurityScheme: { flows: { device_code: { device_authorization_url: 'https://b/d', token_url: 'https://b/t', scopes: {} } } } },
+      dev: {
+        oauth2SecurityScheme: {
+          flows: { device_code: { device_authorization_url: 'https://b/d', token_url: 'https://b/t', scopes: {} } },
+        },
+      },
     },
     securityRequirements: [{ schemes: {} }, { schemes: { key: { list: [''] } } }],
     defaultInputModes: ['text/plain', ''],
     defaultOutputModes: [],
-    skills: [{ id: 'x', name: 'X', description: 'd', tags: [], examples: ['e'], input_modes: ['application/json'], securityRequirements: [] }],
+    skills: [
+      {
+        id: 'x',
+        name: 'X',
+        description: 'd',
+        tags: [],
+        examples: ['e'],
+        input_modes: ['application/json'],
+        securityRequirements: [],
+      },
+    ],
     signatures: [{ protected: 'p', signature: 's' }],
   };
 }

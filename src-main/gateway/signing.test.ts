@@ -13,8 +13,12 @@ import { startTestGateway, type TestGateway } from './testing';
 
 describe('JCS', () => {
   it('sorts keys, drops whitespace and serialises numbers like ECMAScript', () => {
-    expect(canonicalJson({ b: [1, 'x', null, true], a: { d: 1e21, c: 0.1 }, '\u20ac': 1, '\r': 2 })).toBe('{"\\r":2,"a":{"c":0.1,"d":1e+21},"b":[1,"x",null,true],"€":1}');
-    expect(canonicalJson({ n: -0, big: 123456789012345680000, small: 4.5e-7, u: undefined })).toBe('{"big":123456789012345680000,"n":0,"small":4.5e-7}');
+    expect(canonicalJson({ b: [1, 'x', null, true], a: { d: 1e21, c: 0.1 }, '\u20ac': 1, '\r': 2 })).toBe(
+      '{"\\r":2,"a":{"c":0.1,"d":1e+21},"b":[1,"x",null,true],"€":1}',
+    );
+    expect(canonicalJson({ n: -0, big: 123456789012345680000, small: 4.5e-7, u: undefined })).toBe(
+      '{"big":123456789012345680000,"n":0,"small":4.5e-7}',
+    );
     expect(() => canonicalJson({ x: Number.NaN })).toThrow();
   });
 });
@@ -38,7 +42,9 @@ const card: AgentCard = {
   name: 'demo',
   description: 'A demo',
   version: '1.0.0',
-  supportedInterfaces: [{ url: 'http://127.0.0.1:1/a2a/capsules/demo', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  supportedInterfaces: [
+    { url: 'http://127.0.0.1:1/a2a/capsules/demo', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+  ],
   capabilities: { streaming: true },
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
@@ -58,7 +64,10 @@ describe('card signatures', () => {
     expect(header).toEqual({ alg: 'EdDSA', kid: signer.kid, typ: 'JOSE' });
     const key = await importJWK(signer.jwks().keys[0], 'EdDSA');
     const payload = Buffer.from(canonicalJson(card)).toString('base64url');
-    const { payload: verified } = await flattenedVerify({ protected: sig.protected, signature: sig.signature, payload }, key);
+    const { payload: verified } = await flattenedVerify(
+      { protected: sig.protected, signature: sig.signature, payload },
+      key,
+    );
     expect(new TextDecoder().decode(verified)).toBe(signingPayload(signed));
     expect(await verifyCardSignature(signed, signer.jwks())).toEqual({ ok: true, kid: signer.kid });
   });
@@ -76,7 +85,16 @@ describe('card signatures', () => {
     for (const c of tampered) expect((await verifyCardSignature(c, signer.jwks())).ok).toBe(false);
     const key = await importJWK(signer.jwks().keys[0], 'EdDSA');
     const sig = signed.signatures![0];
-    await expect(flattenedVerify({ protected: sig.protected, signature: sig.signature, payload: Buffer.from(signingPayload(tampered[0])).toString('base64url') }, key)).rejects.toThrow();
+    await expect(
+      flattenedVerify(
+        {
+          protected: sig.protected,
+          signature: sig.signature,
+          payload: Buffer.from(signingPayload(tampered[0])).toString('base64url'),
+        },
+        key,
+      ),
+    ).rejects.toThrow();
     const other = await createCardSigner(mkdtempSync(join(tmpdir(), 'capsule-sign-other-')));
     expect((await verifyCardSignature(signed, other.jwks())).ok).toBe(false);
     expect((await verifyCardSignature(card, signer.jwks())).ok).toBe(false);

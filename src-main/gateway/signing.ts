@@ -1,6 +1,14 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { calculateJwkThumbprint, exportJWK, FlattenedSign, flattenedVerify, generateKeyPair, importJWK, type JWK } from 'jose';
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  FlattenedSign,
+  flattenedVerify,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+} from 'jose';
 import { canonicalCard, type AgentCard } from '../../src-shared/a2a';
 import { canonicalJson } from './jcs';
 
@@ -47,7 +55,9 @@ export async function createCardSigner(dataDir: string): Promise<CardSigner> {
     jwks: () => ({ keys: [{ ...publicJwk, kid, alg: 'EdDSA', use: 'sig' }] }),
     async sign(card, jku) {
       const payload = new TextEncoder().encode(signingPayload(card));
-      const jws = await new FlattenedSign(payload).setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JOSE', ...(jku ? { jku } : {}) }).sign(key);
+      const jws = await new FlattenedSign(payload)
+        .setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JOSE', ...(jku ? { jku } : {}) })
+        .sign(key);
       return { ...card, signatures: [{ protected: jws.protected!, signature: jws.signature }] };
     },
   };
@@ -72,7 +82,8 @@ export async function verifyCardSignature(card: AgentCard, jwks: { keys: JWK[] }
       reason = 'a signature has an unreadable protected header';
       continue;
     }
-    const jwk = jwks.keys.find((k) => k.kid === header.kid) ?? (jwks.keys.length === 1 && !header.kid ? jwks.keys[0] : undefined);
+    const jwk =
+      jwks.keys.find((k) => k.kid === header.kid) ?? (jwks.keys.length === 1 && !header.kid ? jwks.keys[0] : undefined);
     if (!jwk || !header.alg) continue;
     try {
       const key = await importJWK(jwk, header.alg);

@@ -14,27 +14,40 @@ export interface TestGateway {
   name: string;
   /** fetch that adds the bearer token. */
   authFetch(token: string): typeof fetch;
-  rpc(token: string | undefined, method: string, params?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  rpc(
+    token: string | undefined,
+    method: string,
+    params?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   dispose(): Promise<void>;
 }
 
 let nextId = 1;
 
-export async function startTestGateway(manifest: ManifestInput = {}, opts: Partial<GatewayOptions> = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  manifest: ManifestInput = {},
+  opts: Partial<GatewayOptions> = {},
+): Promise<TestGateway> {
   const capsule = await startTestSession(manifest);
   const dataDir = mkdtempSync(join(tmpdir(), 'capsule-gateway-'));
   const name = capsule.session.manifest.name;
   const gateway = await createGateway({
     dataDir,
     port: 0,
-    resolveCapsule: (n) => (n === name ? { url: capsule.session.url, card: agentCardOf(capsule.session), accepts: capsule.session.manifest.accepts } : undefined),
+    resolveCapsule: (n) =>
+      n === name
+        ? { url: capsule.session.url, card: agentCardOf(capsule.session), accepts: capsule.session.manifest.accepts }
+        : undefined,
     ...opts,
   });
-  const authFetch = (token: string): typeof fetch => (input, init = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set('authorization', `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
+  const authFetch =
+    (token: string): typeof fetch =>
+    (input, init = {}) => {
+      const headers = new Headers(init.headers);
+      headers.set('authorization', `Bearer ${token}`);
+      return fetch(input, { ...init, headers });
+    };
   return {
     gateway,
     capsule,
@@ -44,7 +57,12 @@ export async function startTestGateway(manifest: ManifestInput = {}, opts: Parti
     async rpc(token, method, params = {}, headers = {}) {
       const res = await fetch(gateway.urlsOf(name).url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'a2a-version': '1.0',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
       });
       const text = await res.text();

@@ -118,6 +118,8 @@ export function createTunnelTrust(dataDir: string): (proof: string | undefined) 
     for (const r of records) {
       if (timingSafeEqual(presented, Buffer.from(r.proofHash, 'hex')) && !match) match = r;
     }
-    return match && !match.stopRequestedAt && Date.parse(match.expiresAt) > Date.now() ? new URL(match.publicUrl).origin : undefined;
+    return match && !match.stopRequestedAt && Date.parse(match.expiresAt) > Date.now()
+      ? new URL(match.publicUrl).origin
+      : undefined;
   };
 }

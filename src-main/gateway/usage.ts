@@ -7,8 +7,15 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A SendMessage curl call to an exposed capsule (a data part when it declares `accepts`). */
 export function curlExample(url: string, token: string, opts: { accepts?: boolean } = {}): string {
-  const part = opts.accepts ? { data: { replace: 'with input matching the card contract' } } : { text: 'hello from outside' };
-  const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [part] } } };
+  const part = opts.accepts
+    ? { data: { replace: 'with input matching the card contract' } }
+    : { text: 'hello from outside' };
+  const body = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'SendMessage',
+    params: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [part] } },
+  };
   return [
     `curl -s ${shellQuote(url)} \\`,
     `  -H ${shellQuote(`Authorization: Bearer ${token}`)} \\`,
@@ -16,4 +23,3 @@ export function curlExample(url: string, token: string, opts: { accepts?: boolea
     `  -d ${shellQuote(JSON.stringify(body))}`,
   ].join('\n');
 }
-

@@ -31,7 +31,8 @@ export function startSession(opts: SessionOptions): Promise<Session> {
       capsule: m.name,
       version: m.version,
       model: m.inference.model,
-      driver: DRIVER_ARTIFACTS[m.inference.driver.artifact as keyof typeof DRIVER_ARTIFACTS] ?? m.inference.driver.artifact,
+      driver:
+        DRIVER_ARTIFACTS[m.inference.driver.artifact as keyof typeof DRIVER_ARTIFACTS] ?? m.inference.driver.artifact,
       subscribe: (listener) => session.trace.subscribe(listener),
       append: (event) => session.trace.append(event),
     });

@@ -4,7 +4,7 @@ import { linearRegExp } from './re2';
 // The manifest's contracts (`accepts`, `responds`) are JSON Schemas; one that does not compile is
 // reported with the manifest's other problems, at its line, before anything starts.
 
-const ajv = new Ajv({ strict: false , code: { regExp: linearRegExp } });
+const ajv = new Ajv({ strict: false, code: { regExp: linearRegExp } });
 
 /** Why a contract is not a usable JSON Schema, or undefined when it is. */
 export function contractProblem(schema: unknown): string | undefined {

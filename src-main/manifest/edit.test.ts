@@ -56,19 +56,27 @@ describe('editManifestSource', () => {
 
   it('removeAllow removes every equivalent entry and nothing else', () => {
     // 127.1 is 127.0.0.1; localhost and ::1 are other entries (localhost means both addresses).
-    const src = 'name: o\ncapabilities:\n  network:\n    allow:\n      - 127.0.0.1:52222 # worker\n      - example.com # docs\n      - "127.1:52222"\n      - localhost:52223\n';
+    const src =
+      'name: o\ncapabilities:\n  network:\n    allow:\n      - 127.0.0.1:52222 # worker\n      - example.com # docs\n      - "127.1:52222"\n      - localhost:52223\n';
     const out = editManifestSource(src, [{ op: 'removeAllow', entry: '127.0.0.1:52222' }]);
-    expect(out).toBe('name: o\ncapabilities:\n  network:\n    allow:\n      - example.com # docs\n      - localhost:52223\n');
-    expect(editManifestSource(seedOrchestrator, [{ op: 'removeAllow', entry: 'localhost:52222' }])).toContain('    allow: []\n');
+    expect(out).toBe(
+      'name: o\ncapabilities:\n  network:\n    allow:\n      - example.com # docs\n      - localhost:52223\n',
+    );
+    expect(editManifestSource(seedOrchestrator, [{ op: 'removeAllow', entry: 'localhost:52222' }])).toContain(
+      '    allow: []\n',
+    );
   });
 
   it('setPeerAccept and setInternalPort change the value in place, keeping its comment', () => {
-    const src = 'name: w # n\nnetwork:\n  internal_port: 4000 # pinned\nexports:\n  peer_tasks:\n    accept: false # off for now\n';
+    const src =
+      'name: w # n\nnetwork:\n  internal_port: 4000 # pinned\nexports:\n  peer_tasks:\n    accept: false # off for now\n';
     const out = editManifestSource(src, [
       { op: 'setPeerAccept', value: true },
       { op: 'setInternalPort', port: 52222 },
     ]);
-    expect(out).toBe('name: w # n\nnetwork:\n  internal_port: 52222 # pinned\nexports:\n  peer_tasks:\n    accept: true # off for now\n');
+    expect(out).toBe(
+      'name: w # n\nnetwork:\n  internal_port: 52222 # pinned\nexports:\n  peer_tasks:\n    accept: true # off for now\n',
+    );
   });
 
   it('set and delete work on any path, indexing lists and keeping quoting', () => {
@@ -96,24 +104,38 @@ describe('editManifestSource', () => {
       { op: 'setInternalPort', port: 52230 },
     ]);
     expect(out).toContain('      api_key: ${ANTHROPIC_API_KEY}\n');
-    expect(out).toBe(seedWorker.replace('internal_port: 52222', 'internal_port: 52230').replace('accept: true', 'accept: false'));
+    expect(out).toBe(
+      seedWorker.replace('internal_port: 52222', 'internal_port: 52230').replace('accept: true', 'accept: false'),
+    );
     const r = parseManifest(out, 'w.yaml', { ANTHROPIC_API_KEY: 'k' });
     expect(r.ok && r.manifest.network?.internal_port).toBe(52230);
   });
 
   it('keeps a list style that puts dashes level with the key, and flow lists as flow', () => {
     const level = 'capabilities:\n  network:\n    allow:\n    - a.com\n';
-    expect(editManifestSource(level, [{ op: 'addAllow', entry: 'b.com' }])).toBe('capabilities:\n  network:\n    allow:\n    - a.com\n    - b.com\n');
+    expect(editManifestSource(level, [{ op: 'addAllow', entry: 'b.com' }])).toBe(
+      'capabilities:\n  network:\n    allow:\n    - a.com\n    - b.com\n',
+    );
     const flow = 'capabilities:\n  network:\n    allow: [a.com, b.com]\n';
-    expect(editManifestSource(flow, [{ op: 'addAllow', entry: 'c.com' }])).toBe('capabilities:\n  network:\n    allow: [a.com, b.com, c.com]\n');
+    expect(editManifestSource(flow, [{ op: 'addAllow', entry: 'c.com' }])).toBe(
+      'capabilities:\n  network:\n    allow: [a.com, b.com, c.com]\n',
+    );
     // Padded flow maps, as the README writes rehearsal scripts, stay padded.
-    const padded = 'inference:\n  rehearsal:\n    replies:\n      - turns:\n          - tool_calls:\n              - { name: delegate_task, arguments: { to: w, text: "{{task}}" } }\n';
-    expect(editManifestSource(padded, [{ op: 'setInternalPort', port: 4000 }])).toBe(`${padded}network:\n  internal_port: 4000\n`);
+    const padded =
+      'inference:\n  rehearsal:\n    replies:\n      - turns:\n          - tool_calls:\n              - { name: delegate_task, arguments: { to: w, text: "{{task}}" } }\n';
+    expect(editManifestSource(padded, [{ op: 'setInternalPort', port: 4000 }])).toBe(
+      `${padded}network:\n  internal_port: 4000\n`,
+    );
   });
 
   it('returns the text untouched when nothing changes, and grows an empty flow list into a block', () => {
     const odd = 'name: w   # spaced comment\nexports:\n  peer_tasks:\n    accept: true\n';
-    expect(editManifestSource(odd, [{ op: 'setPeerAccept', value: true }, { op: 'removeAllow', entry: 'a.com' }])).toBe(odd);
+    expect(
+      editManifestSource(odd, [
+        { op: 'setPeerAccept', value: true },
+        { op: 'removeAllow', entry: 'a.com' },
+      ]),
+    ).toBe(odd);
     const template = renderManifestTemplate('orchestrator', 'boss');
     const out = editManifestSource(template, [{ op: 'addAllow', entry: 'localhost:52222' }]);
     expectKept(template.replace('    allow: []\n', ''), out);
@@ -122,7 +144,9 @@ describe('editManifestSource', () => {
 
   it('keeps a four-space indentation', () => {
     const wide = 'name: w\ninference:\n    model: x\n    driver:\n        artifact: capsule/driver-rehearsal\n';
-    expect(editManifestSource(wide, [{ op: 'setInternalPort', port: 4000 }])).toBe(`${wide}network:\n    internal_port: 4000\n`);
+    expect(editManifestSource(wide, [{ op: 'setInternalPort', port: 4000 }])).toBe(
+      `${wide}network:\n    internal_port: 4000\n`,
+    );
   });
 
   it('refuses to edit broken YAML and validates its operations', () => {
@@ -138,12 +162,20 @@ describe('renderManifestTemplate', () => {
     expect(text).toMatch(/^# /);
     const r = parseManifest(text, 'w.yaml', {});
     if (!r.ok) throw new Error(formatIssues(r.issues));
-    expect(r.manifest).toMatchObject({ name: 'worker-a', role: 'worker', inference: { driver: { artifact: 'capsule/driver-rehearsal' } } });
+    expect(r.manifest).toMatchObject({
+      name: 'worker-a',
+      role: 'worker',
+      inference: { driver: { artifact: 'capsule/driver-rehearsal' } },
+    });
     expect(r.manifest.inference.rehearsal?.replies).toEqual([]);
   });
 
   it('renders an orchestrator whose script delegates any message with delegate_task', () => {
-    const r = parseManifest(renderManifestTemplate('orchestrator', 'boss', { delegateTo: ['worker-a', 'worker-b'] }), 'o.yaml', {});
+    const r = parseManifest(
+      renderManifestTemplate('orchestrator', 'boss', { delegateTo: ['worker-a', 'worker-b'] }),
+      'o.yaml',
+      {},
+    );
     if (!r.ok) throw new Error(formatIssues(r.issues));
     const replies = r.manifest.inference.rehearsal?.replies ?? [];
     // One reply for every message: whatever a newcomer types first is delegated.
@@ -163,7 +195,10 @@ describe('renderManifestTemplate', () => {
     if (!r.ok) throw new Error(formatIssues(r.issues));
     const [delegate] = r.manifest.inference.rehearsal?.replies ?? [];
     expect(delegate.turns[0].tool_calls).toEqual([{ name: 'delegate_task', arguments: { to: '*', text: '{{task}}' } }]);
-    expect(delegate.turns[1]).toMatchObject({ text: expect.stringContaining('{{tool_results}}'), failed_text: expect.stringContaining('{{tool_results}}') });
+    expect(delegate.turns[1]).toMatchObject({
+      text: expect.stringContaining('{{tool_results}}'),
+      failed_text: expect.stringContaining('{{tool_results}}'),
+    });
     expect(delegate.turns[1].text).not.toMatch(/answered;|results are above/);
   });
 

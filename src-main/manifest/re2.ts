@@ -7,7 +7,14 @@ import { RE2JS } from 're2js';
 // backreferences or lookaround (such a pattern does not compile, and says so).
 
 /** JavaScript regex flags and what they are in RE2; g, u and y change nothing about a match. */
-const FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, s: RE2JS.DOTALL, m: RE2JS.MULTILINE, g: 0, u: 0, y: 0 };
+const FLAGS: Record<string, number> = {
+  i: RE2JS.CASE_INSENSITIVE,
+  s: RE2JS.DOTALL,
+  m: RE2JS.MULTILINE,
+  g: 0,
+  u: 0,
+  y: 0,
+};
 
 /** Compiles a pattern with JavaScript flags, or throws why it cannot be. */
 export function compileLinear(pattern: string, flags = ''): RE2JS {
@@ -19,9 +26,15 @@ export function compileLinear(pattern: string, flags = ''): RE2JS {
   try {
     return RE2JS.compile(pattern, bits);
   } catch (err) {
-    throw new Error(`${(err as Error).message} (patterns are matched by RE2, a linear-time engine: no backreferences or lookaround)`, { cause: err });
+    throw new Error(
+      `${(err as Error).message} (patterns are matched by RE2, a linear-time engine: no backreferences or lookaround)`,
+      { cause: err },
+    );
   }
 }
 
 /** The engine for Ajv's `pattern` and `patternProperties` (its `code.regExp` option). */
-export const linearRegExp: RegExpEngine = Object.assign((pattern: string, flags: string) => compileLinear(pattern, flags), { code: 'compileLinear' });
+export const linearRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => compileLinear(pattern, flags),
+  { code: 'compileLinear' },
+);

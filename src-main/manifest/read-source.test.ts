@@ -38,21 +38,29 @@ describe('readSourceFile', () => {
     expect(readSourceFile(at)).toHaveLength(MAX_SOURCE_BYTES);
     const over = join(dir, 'over.yaml');
     writeFileSync(over, 'a'.repeat(MAX_SOURCE_BYTES + 1));
-    expect(failure(over)).toEqual({ code: 'ETOOBIG', message: 'it is 1.0 MiB; a manifest or formation file may be at most 1.0 MiB' });
+    expect(failure(over)).toEqual({
+      code: 'ETOOBIG',
+      message: 'it is 1.0 MiB; a manifest or formation file may be at most 1.0 MiB',
+    });
     writeFileSync(over, 'a'.repeat(12 * 1024 * 1024));
     expect(failure(over)?.message).toBe('it is 12.0 MiB; a manifest or formation file may be at most 1.0 MiB');
   });
 
   it('tells a writer which text could not be read back: the limit counts UTF-8 bytes, not characters', () => {
     expect(sourceSizeProblem('a'.repeat(MAX_SOURCE_BYTES))).toBeUndefined();
-    expect(sourceSizeProblem('a'.repeat(MAX_SOURCE_BYTES + 1))).toBe('would be 1.0 MiB; a manifest or formation file may be at most 1.0 MiB');
+    expect(sourceSizeProblem('a'.repeat(MAX_SOURCE_BYTES + 1))).toBe(
+      'would be 1.0 MiB; a manifest or formation file may be at most 1.0 MiB',
+    );
     // 400,000 characters, 1.2 MB on disk.
     expect(sourceSizeProblem('€'.repeat(400_000))).toMatch(/^would be 1\.1 MiB;/);
   });
 
   it('refuses a pipe at once instead of waiting for a writer', () => {
     const started = Date.now();
-    expect(failure(fifo)).toEqual({ code: 'ENOTFILE', message: 'it is not a regular file (a pipe, device or socket); save the YAML to a file and point at that' });
+    expect(failure(fifo)).toEqual({
+      code: 'ENOTFILE',
+      message: 'it is not a regular file (a pipe, device or socket); save the YAML to a file and point at that',
+    });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -68,8 +76,21 @@ describe('readSourceFile', () => {
 
 describe('loadManifestFile on what is not a manifest file', () => {
   it('turns each refusal into one located issue', () => {
-    expect(loadManifestFile(fifo, {})).toEqual({ ok: false, issues: [{ file: fifo, path: '', message: 'cannot read manifest: it is not a regular file (a pipe, device or socket); save the YAML to a file and point at that' }] });
-    expect(loadManifestFile(dir, {})).toEqual({ ok: false, issues: [{ file: dir, path: '', message: 'expected a manifest file, found a folder' }] });
+    expect(loadManifestFile(fifo, {})).toEqual({
+      ok: false,
+      issues: [
+        {
+          file: fifo,
+          path: '',
+          message:
+            'cannot read manifest: it is not a regular file (a pipe, device or socket); save the YAML to a file and point at that',
+        },
+      ],
+    });
+    expect(loadManifestFile(dir, {})).toEqual({
+      ok: false,
+      issues: [{ file: dir, path: '', message: 'expected a manifest file, found a folder' }],
+    });
   });
 });
 
@@ -77,8 +98,11 @@ describe('capsule run --manifest on a pipe, as a user would type it', () => {
   it('exits 1 with one line, instead of waiting for ever', { timeout: 60_000 }, async () => {
     const bin = resolve(__dirname, '../../bin/capsule.js');
     const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
-      const child = execFile(process.execPath, [bin, 'run', '--manifest', fifo], { env: { ...process.env, CAPSULE_HOME: join(dir, 'home') }, timeout: 30_000 }, (err, _out, stderr) =>
-        done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+      const child = execFile(
+        process.execPath,
+        [bin, 'run', '--manifest', fifo],
+        { env: { ...process.env, CAPSULE_HOME: join(dir, 'home') }, timeout: 30_000 },
+        (err, _out, stderr) => done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
       );
       child.stdin?.end();
     });

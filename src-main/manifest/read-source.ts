@@ -27,7 +27,9 @@ const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
  */
 export function sourceSizeProblem(text: string, limit = MAX_SOURCE_BYTES): string | undefined {
   const bytes = Buffer.byteLength(text);
-  return bytes > limit ? `would be ${mib(bytes)}; a manifest or formation file may be at most ${mib(limit)}` : undefined;
+  return bytes > limit
+    ? `would be ${mib(bytes)}; a manifest or formation file may be at most ${mib(limit)}`
+    : undefined;
 }
 
 /**
@@ -46,14 +48,27 @@ export function readSourceFile(file: string, limit = MAX_SOURCE_BYTES): string {
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new SourceReadError('it is a folder, not a file', 'EISDIR');
-    if (!stat.isFile()) throw new SourceReadError('it is not a regular file (a pipe, device or socket); save the YAML to a file and point at that', 'ENOTFILE');
-    if (stat.size > limit) throw new SourceReadError(`it is ${mib(stat.size)}; a manifest or formation file may be at most ${mib(limit)}`, 'ETOOBIG');
+    if (!stat.isFile())
+      throw new SourceReadError(
+        'it is not a regular file (a pipe, device or socket); save the YAML to a file and point at that',
+        'ENOTFILE',
+      );
+    if (stat.size > limit)
+      throw new SourceReadError(
+        `it is ${mib(stat.size)}; a manifest or formation file may be at most ${mib(limit)}`,
+        'ETOOBIG',
+      );
     // The size can change between fstat and read (a file being written): read at most one byte
     // past the limit, so a file that grew is refused rather than read without bound.
     const buffer = Buffer.allocUnsafe(Math.min(stat.size, limit) + 1);
     let length = 0;
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
-    if (length > limit) throw new SourceReadError(`it grew past ${mib(limit)} while being read; a manifest or formation file may be at most ${mib(limit)}`, 'ETOOBIG');
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;)
+      length += n;
+    if (length > limit)
+      throw new SourceReadError(
+        `it grew past ${mib(limit)} while being read; a manifest or formation file may be at most ${mib(limit)}`,
+        'ETOOBIG',
+      );
     return buffer.toString('utf8', 0, length);
   } catch (err) {
     if (err instanceof SourceReadError) throw err;

@@ -14,7 +14,14 @@ function yamlString(s: string): string {
 
 function orchestrator(name: string, targets: string[]): string {
   const calls = targets
-    .map((to) => [`              - name: delegate_task`, `                arguments:`, `                  to: ${yamlString(to)}`, `                  text: "{{task}}"`].join('\n'))
+    .map((to) =>
+      [
+        `              - name: delegate_task`,
+        `                arguments:`,
+        `                  to: ${yamlString(to)}`,
+        `                  text: "{{task}}"`,
+      ].join('\n'),
+    )
     .join('\n');
   return `# Capsule manifest (murmur.yaml format). This orchestrator hands work to worker capsules.
 name: ${name}
@@ -88,8 +95,13 @@ exports:
 }
 
 /** YAML text of a new capsule's manifest on the rehearsal driver. */
-export function renderManifestTemplate(kind: 'orchestrator' | 'worker', name: string, options: ManifestTemplateOptions = {}): string {
-  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/i.test(name)) throw new Error(`not a capsule name: letters, digits, dot, dash or underscore (max 63)`);
+export function renderManifestTemplate(
+  kind: 'orchestrator' | 'worker',
+  name: string,
+  options: ManifestTemplateOptions = {},
+): string {
+  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/i.test(name))
+    throw new Error(`not a capsule name: letters, digits, dot, dash or underscore (max 63)`);
   if (kind === 'worker') return worker(name);
   return orchestrator(name, options.delegateTo?.length ? options.delegateTo : ['*']);
 }

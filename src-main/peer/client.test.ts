@@ -44,7 +44,11 @@ async function place(handler: (req: IncomingMessage, res: ServerResponse, body: 
     connections: () => connections,
     requests,
     bodies,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
   places.push(p);
   return p;
@@ -57,14 +61,24 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 
 const door = () =>
   place((_req, res, body) =>
-    json(res, 200, { jsonrpc: '2.0', id: body?.id ?? null, result: { task: { id: 'tsk_1', contextId: 'ctx_1', status: { state: 'TASK_STATE_SUBMITTED' } } } }),
+    json(res, 200, {
+      jsonrpc: '2.0',
+      id: body?.id ?? null,
+      result: { task: { id: 'tsk_1', contextId: 'ctx_1', status: { state: 'TASK_STATE_SUBMITTED' } } },
+    }),
   );
 
 const message = { messageId: 'msg_1', role: 'ROLE_USER' as const, parts: [{ text: 'hi' }] };
 
 function client(allow: string[]) {
   const events: Record<string, unknown>[] = [];
-  const c = createPeerClient({ capsule: 'orch', sessionId: 'ses_abc', allow, trace: (e) => events.push(e), timeoutMs: 5000 });
+  const c = createPeerClient({
+    capsule: 'orch',
+    sessionId: 'ses_abc',
+    allow,
+    trace: (e) => events.push(e),
+    timeoutMs: 5000,
+  });
   return { c, events };
 }
 
@@ -73,33 +87,72 @@ const oldAgent = (version: string | undefined) =>
   place((req, res, body) => {
     if (req.method === 'GET') {
       if (!version) return json(res, 404, { error: 'no card' });
-      return json(res, 200, { name: 'old', supportedInterfaces: [{ url: 'http://x', protocolBinding: 'JSONRPC', protocolVersion: version }] });
+      return json(res, 200, {
+        name: 'old',
+        supportedInterfaces: [{ url: 'http://x', protocolBinding: 'JSONRPC', protocolVersion: version }],
+      });
     }
-    json(res, 200, { jsonrpc: '2.0', id: body?.id ?? null, error: { code: -32601, message: `Method not found: ${body?.method}` } });
+    json(res, 200, {
+      jsonrpc: '2.0',
+      id: body?.id ?? null,
+      error: { code: -32601, message: `Method not found: ${body?.method}` },
+    });
   });
 
 describe('peer protocol version', () => {
   it('a peer without a 1.0 method has its card read, and the error says what the card said', async () => {
     const noCard = await oldAgent(undefined);
-    const err1 = await client([`localhost:${noCard.port}`]).c.sendMessage(noCard.url, { message }).catch((e) => e);
+    const err1 = await client([`localhost:${noCard.port}`])
+      .c.sendMessage(noCard.url, { message })
+      .catch((e) => e);
     expect(err1).toBeInstanceOf(PeerError);
     expect(err1.message).toMatch(/-32601 Method not found: SendMessage .*may speak only A2A 0\.3.*could not be read/);
     const says10 = await oldAgent('1.0');
-    const err2 = await client([`localhost:${says10.port}`]).c.sendMessage(says10.url, { message }).catch((e) => e);
+    const err2 = await client([`localhost:${says10.port}`])
+      .c.sendMessage(says10.url, { message })
+      .catch((e) => e);
     expect(err2.message).toMatch(/-32601 .*card at .* says protocol version 1\.0, yet the method is missing/);
     expect(says10.requests.map((r) => r.method)).toEqual(['POST', 'GET']);
   });
 
   it('a 0.3 card turns the call into message/send, and the answer into 1.0 shapes', async () => {
     const agent = await place((req, res, body) => {
-      if (req.method === 'GET') return json(res, 200, { protocolVersion: '0.3.0', name: 'old', url: 'http://x', preferredTransport: 'JSONRPC' });
-      if (body.method !== 'message/send') return json(res, 200, { jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'Method not found' } });
-      json(res, 200, { jsonrpc: '2.0', id: body.id, result: { kind: 'task', id: 't1', contextId: 'c1', status: { state: 'input-required', message: { kind: 'message', role: 'agent', messageId: 'q', parts: [{ kind: 'text', text: 'Which?' }] } } } });
+      if (req.method === 'GET')
+        return json(res, 200, {
+          protocolVersion: '0.3.0',
+          name: 'old',
+          url: 'http://x',
+          preferredTransport: 'JSONRPC',
+        });
+      if (body.method !== 'message/send')
+        return json(res, 200, { jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'Method not found' } });
+      json(res, 200, {
+        jsonrpc: '2.0',
+        id: body.id,
+        result: {
+          kind: 'task',
+          id: 't1',
+          contextId: 'c1',
+          status: {
+            state: 'input-required',
+            message: { kind: 'message', role: 'agent', messageId: 'q', parts: [{ kind: 'text', text: 'Which?' }] },
+          },
+        },
+      });
     });
     const { c } = client([`localhost:${agent.port}`]);
     const out = await c.sendMessage(agent.url, { message, configuration: { returnImmediately: true } });
-    expect(out.task).toMatchObject({ id: 't1', status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { role: 'ROLE_AGENT', parts: [{ text: 'Which?' }] } } });
-    expect(agent.bodies[2]).toMatchObject({ method: 'message/send', params: { message: { kind: 'message', role: 'user', parts: [{ kind: 'text', text: 'hi' }] }, configuration: { blocking: false } } });
+    expect(out.task).toMatchObject({
+      id: 't1',
+      status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { role: 'ROLE_AGENT', parts: [{ text: 'Which?' }] } },
+    });
+    expect(agent.bodies[2]).toMatchObject({
+      method: 'message/send',
+      params: {
+        message: { kind: 'message', role: 'user', parts: [{ kind: 'text', text: 'hi' }] },
+        configuration: { blocking: false },
+      },
+    });
   });
 });
 
@@ -108,15 +161,31 @@ describe('peer client', () => {
     const worker = await door();
     const { c, events } = client([`localhost:${worker.port}`]);
     const tp = `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`;
-    const out = await c.sendMessage(worker.url, { message, configuration: { returnImmediately: true } }, { traceparent: tp });
+    const out = await c.sendMessage(
+      worker.url,
+      { message, configuration: { returnImmediately: true } },
+      { traceparent: tp },
+    );
     expect(out.task?.id).toBe('tsk_1');
     const req = worker.requests[0];
     expect(req.headers['a2a-version']).toBe('1.0');
     expect(req.headers[PEER_HEADER]).toBe('orch; session=ses_abc');
     expect(req.headers.traceparent).toBe(tp);
-    expect(worker.bodies[0]).toMatchObject({ jsonrpc: '2.0', method: 'SendMessage', params: { message, configuration: { returnImmediately: true } } });
+    expect(worker.bodies[0]).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'SendMessage',
+      params: { message, configuration: { returnImmediately: true } },
+    });
     expect(events).toEqual([
-      { event_type: 'a2a_send', peer_url: worker.url, message_id: 'msg_1', task_id: 'tsk_1', peer_task_id: 'tsk_1', context_id: 'ctx_1', traceparent: tp },
+      {
+        event_type: 'a2a_send',
+        peer_url: worker.url,
+        message_id: 'msg_1',
+        task_id: 'tsk_1',
+        peer_task_id: 'tsk_1',
+        context_id: 'ctx_1',
+        traceparent: tp,
+      },
     ]);
   });
 
@@ -127,7 +196,9 @@ describe('peer client', () => {
     expect(err).toBeInstanceOf(PolicyRefusal);
     expect(err.message).toMatch(/^network_refused: /);
     expect(worker.connections()).toBe(0);
-    expect(events).toEqual([{ event_type: 'network_refused', url: worker.url, reason: expect.stringContaining('127.0.0.1') }]);
+    expect(events).toEqual([
+      { event_type: 'network_refused', url: worker.url, reason: expect.stringContaining('127.0.0.1') },
+    ]);
     // An empty allow list refuses everything, card fetches included.
     const none = client([]);
     await expect(none.c.fetchCard(worker.url)).rejects.toBeInstanceOf(PolicyRefusal);
@@ -163,7 +234,11 @@ describe('peer client', () => {
 
   it('turns a 403 peer_not_accepted into that reason', async () => {
     const closed = await place((_req, res, body) =>
-      json(res, 403, { jsonrpc: '2.0', id: body.id, error: { code: -32600, message: 'peer_not_accepted: this capsule takes no peer tasks' } }),
+      json(res, 403, {
+        jsonrpc: '2.0',
+        id: body.id,
+        error: { code: -32600, message: 'peer_not_accepted: this capsule takes no peer tasks' },
+      }),
     );
     const { c } = client([`localhost:${closed.port}`]);
     const err = await c.sendMessage(closed.url, { message }).catch((e) => e);
@@ -181,7 +256,9 @@ describe('peer client', () => {
     expect(err.reason).toBe('connection_refused');
     expect(err.message).toContain('connection refused');
 
-    const strict = await place((_req, res, body) => json(res, 200, { jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'Task not found' } }));
+    const strict = await place((_req, res, body) =>
+      json(res, 200, { jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'Task not found' } }),
+    );
     const other = client([`localhost:${strict.port}`]);
     const notFound = await other.c.cancelTask(strict.url, 'tsk_x').catch((e) => e);
     expect(notFound.reason).toBe('rpc_error');
@@ -192,7 +269,9 @@ describe('peer client', () => {
     // A valid JSON-RPC answer whose artifact is 20 MiB, streamed without a length.
     const huge = await place((_req, res, body) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.write(`{"jsonrpc":"2.0","id":${body.id},"result":{"id":"tsk_1","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"`);
+      res.write(
+        `{"jsonrpc":"2.0","id":${body.id},"result":{"id":"tsk_1","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"`,
+      );
       const chunk = 'x'.repeat(1024 * 1024);
       for (let i = 0; i < 20; i++) res.write(chunk);
       res.end('"}}}');
@@ -204,4 +283,3 @@ describe('peer client', () => {
     expect(err.message).toContain('more than');
   });
 });
-

@@ -55,7 +55,11 @@ export interface PeerClient {
   fetchCard(url: string, opts?: PeerCallOptions): Promise<AgentCard>;
 }
 
-const cardShape = z.looseObject({ name: z.string(), version: z.string().optional(), supportedInterfaces: z.array(z.unknown()).optional() });
+const cardShape = z.looseObject({
+  name: z.string(),
+  version: z.string().optional(),
+  supportedInterfaces: z.array(z.unknown()).optional(),
+});
 
 export function createPeerClient(opts: PeerClientOptions): PeerClient {
   const timeoutMs = opts.timeoutMs ?? 30_000;
@@ -81,36 +85,68 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
   };
 
   /** One request, following redirects by hand; every hop passes the policy first. */
-  function request(url: string, init: { method: string; body?: string }, call: PeerCallOptions, dialect?: Dialect): Promise<Response> {
-    const signal = call.signal ? AbortSignal.any([call.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-    return fetchGuarded(url, { ...init, headers: headers(call, init.body !== undefined, dialect), signal }, {
-      allowOrThrow: (place) => allowOrThrow(place, call),
-      maxRedirects,
-      networkError: (place, err) => networkError(place, err, call.signal),
-      redirectError: (kind, place, status) =>
-        kind === 'no_location'
-          ? new PeerError('bad_response', `${place} answered ${status} without a Location`, { url: place, status })
-          : new PeerError('too_many_redirects', `more than ${maxRedirects} redirects from ${place}`, { url: place }),
-    });
+  function request(
+    url: string,
+    init: { method: string; body?: string },
+    call: PeerCallOptions,
+    dialect?: Dialect,
+  ): Promise<Response> {
+    const signal = call.signal
+      ? AbortSignal.any([call.signal, AbortSignal.timeout(timeoutMs)])
+      : AbortSignal.timeout(timeoutMs);
+    return fetchGuarded(
+      url,
+      { ...init, headers: headers(call, init.body !== undefined, dialect), signal },
+      {
+        allowOrThrow: (place) => allowOrThrow(place, call),
+        maxRedirects,
+        networkError: (place, err) => networkError(place, err, call.signal),
+        redirectError: (kind, place, status) =>
+          kind === 'no_location'
+            ? new PeerError('bad_response', `${place} answered ${status} without a Location`, { url: place, status })
+            : new PeerError('too_many_redirects', `more than ${maxRedirects} redirects from ${place}`, { url: place }),
+      },
+    );
   }
 
-  async function rpc(url: string, method: string, params: unknown, call: PeerCallOptions = {}, dialect?: Dialect): Promise<unknown> {
+  async function rpc(
+    url: string,
+    method: string,
+    params: unknown,
+    call: PeerCallOptions = {},
+    dialect?: Dialect,
+  ): Promise<unknown> {
     const res = await request(url, { method: 'POST', body: requestBody(method, params) }, call, dialect);
     // A peer is anyone the allow list names: its answer is read up to a bound, never whole.
     const text = await readBounded(res, {
-      tooBig: () => new PeerError('bad_response', `${url} answered more than the bytes a peer may send`, { url, status: res.status }),
+      tooBig: () =>
+        new PeerError('bad_response', `${url} answered more than the bytes a peer may send`, {
+          url,
+          status: res.status,
+        }),
       broken: (err) => networkError(url, err, call.signal),
     });
     const answer = decodeAnswer(text);
     if (!answer.ok && 'notRpc' in answer) {
-      if (answer.notRpc === 'not_json') throw new PeerError('http_error', `${url} answered HTTP ${res.status} with no JSON-RPC body`, { url, status: res.status });
-      throw new PeerError('bad_response', `${url} answered something that is not JSON-RPC 2.0`, { url, status: res.status });
+      if (answer.notRpc === 'not_json')
+        throw new PeerError('http_error', `${url} answered HTTP ${res.status} with no JSON-RPC body`, {
+          url,
+          status: res.status,
+        });
+      throw new PeerError('bad_response', `${url} answered something that is not JSON-RPC 2.0`, {
+        url,
+        status: res.status,
+      });
     }
     if (!answer.ok) {
       const { error } = answer;
       const detail = { url, status: res.status, code: error.code, data: error.data };
       if (res.status === 403 && error.message.startsWith('peer_not_accepted')) {
-        throw new PeerError('peer_not_accepted', `${url} does not take tasks from other capsules (${error.message})`, detail);
+        throw new PeerError(
+          'peer_not_accepted',
+          `${url} does not take tasks from other capsules (${error.message})`,
+          detail,
+        );
       }
       throw new PeerError('rpc_error', `${method} failed at ${url}: ${error.code} ${error.message}`, detail);
     }
@@ -122,7 +158,12 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
     resultTo10(method, await rpc(url, METHODS_TO_03[method], paramsTo03(method, params), call, '0.3'));
 
   /** A 1.0 method call, in 0.3 to a peer whose card offers only 0.3 (see the top of this file). */
-  async function rpc10(url: string, method: string, params: Record<string, any>, call: PeerCallOptions): Promise<unknown> {
+  async function rpc10(
+    url: string,
+    method: string,
+    params: Record<string, any>,
+    call: PeerCallOptions,
+  ): Promise<unknown> {
     if (dialects.get(url) === '0.3') return call03(url, method, params, call);
     try {
       return await rpc(url, method, params, call);
@@ -139,13 +180,18 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
   /** The peer's protocol from its card, without tracing a refusal: the model did not ask for the card. */
   async function readCardQuietly(url: string, call: PeerCallOptions): Promise<{ dialect?: Dialect; note: string }> {
     const dir = url.endsWith('/') ? url : `${url}/`;
-    const places = [...new Set([new URL('.well-known/agent-card.json', dir).href, new URL('/.well-known/agent-card.json', url).href])];
+    const places = [
+      ...new Set([new URL('.well-known/agent-card.json', dir).href, new URL('/.well-known/agent-card.json', url).href]),
+    ];
     let why = 'its card is not in capabilities.network.allow';
     for (const place of places) {
       if (!checkTarget(place, opts.allow, call.extraAllow).ok) continue;
       try {
         const { dialect, version } = dialectOfCard(await fetchCardAt(place, call));
-        return { dialect, note: `its card at ${place} says protocol version ${version || '(none)'}${dialect === '1.0' ? ', yet the method is missing' : ''}` };
+        return {
+          dialect,
+          note: `its card at ${place} says protocol version ${version || '(none)'}${dialect === '1.0' ? ', yet the method is missing' : ''}`,
+        };
       } catch (e) {
         why = `its card could not be read: ${(e as Error).message}`;
       }
@@ -171,7 +217,12 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
 
   return {
     async sendMessage(url, params, call = {}) {
-      const result = parse<SendMessageResult>(sendResultShape, await rpc10(url, 'SendMessage', params as unknown as Record<string, unknown>, call), url, 'SendMessage');
+      const result = parse<SendMessageResult>(
+        sendResultShape,
+        await rpc10(url, 'SendMessage', params as unknown as Record<string, unknown>, call),
+        url,
+        'SendMessage',
+      );
       const peerTaskId = result.task?.id ?? '';
       // The session trace stamps task lines with its own task id, so the peer's also goes in
       // peer_task_id (task_id is the peer's only where the trace is written without a task).
@@ -195,7 +246,9 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
       return parse<Task>(taskShape, await rpc10(url, 'CancelTask', { id }, call), url, 'CancelTask');
     },
     async fetchCard(url, call = {}) {
-      const cardUrl = /\/agent(-card)?\.json$/.test(new URL(url).pathname) ? url : new URL('/.well-known/agent-card.json', url).href;
+      const cardUrl = /\/agent(-card)?\.json$/.test(new URL(url).pathname)
+        ? url
+        : new URL('/.well-known/agent-card.json', url).href;
       return fetchCardAt(cardUrl, call);
     },
   };
@@ -205,8 +258,14 @@ export function createPeerClient(opts: PeerClientOptions): PeerClient {
 function networkError(url: string, err: unknown, callerSignal?: AbortSignal): Error {
   if (callerSignal?.aborted) return callerSignal.reason instanceof Error ? callerSignal.reason : new Error('aborted');
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new PeerError('timeout', `${url} did not answer in time`, { url });
+  if (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return new PeerError('timeout', `${url} did not answer in time`, { url });
   const code = e.cause?.code;
-  if (code === 'ECONNREFUSED') return new PeerError('connection_refused', `${url} is down (connection refused)`, { url });
-  return new PeerError('unreachable', `${url} is not reachable (${code ?? e.cause?.message ?? e.message ?? 'network error'})`, { url });
+  if (code === 'ECONNREFUSED')
+    return new PeerError('connection_refused', `${url} is down (connection refused)`, { url });
+  return new PeerError(
+    'unreachable',
+    `${url} is not reachable (${code ?? e.cause?.message ?? e.message ?? 'network error'})`,
+    { url },
+  );
 }

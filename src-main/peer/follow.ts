@@ -1,4 +1,11 @@
-import { INTERRUPTED_STATES, TERMINAL_STATES, type Artifact, type Part, type Task, type TaskState } from '../../src-shared/a2a';
+import {
+  INTERRUPTED_STATES,
+  TERMINAL_STATES,
+  type Artifact,
+  type Part,
+  type Task,
+  type TaskState,
+} from '../../src-shared/a2a';
 import type { PeerCallOptions, PeerClient } from './client';
 import { PeerError } from './errors';
 

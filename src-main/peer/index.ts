@@ -1,6 +1,13 @@
 // The outgoing side of A2A: one client for every request a capsule makes on a model's behalf,
 // with the network policy checked before any connection, and task following for delegations.
-export { createPeerClient, type PeerClient, type PeerClientOptions, type PeerCallOptions, type SendMessageParams, type SendMessageResult } from './client';
+export {
+  createPeerClient,
+  type PeerClient,
+  type PeerClientOptions,
+  type PeerCallOptions,
+  type SendMessageParams,
+  type SendMessageResult,
+} from './client';
 export { PeerError, PolicyRefusal, type PeerFailure } from './errors';
 export { checkTarget, connectUrls, type PolicyVerdict } from './policy';
 export { followTask, responseText, type FollowOptions } from './follow';

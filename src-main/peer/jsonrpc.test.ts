@@ -6,14 +6,21 @@ import { decodeAnswer, METHODS_03_TO_10, METHODS_10_TO_03, readBounded, readRequ
 describe('the A2A JSON-RPC wire', () => {
   it('tells a result, a JSON-RPC error and something that is not JSON-RPC apart', () => {
     expect(decodeAnswer('{"jsonrpc":"2.0","id":1,"result":{"id":"t"}}')).toEqual({ ok: true, result: { id: 't' } });
-    expect(decodeAnswer('{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}')).toEqual({ ok: false, error: { code: -32001, message: 'Task not found' } });
+    expect(decodeAnswer('{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}')).toEqual({
+      ok: false,
+      error: { code: -32001, message: 'Task not found' },
+    });
     expect(decodeAnswer('<html>502</html>')).toEqual({ ok: false, notRpc: 'not_json' });
     expect(decodeAnswer('{"result":1}')).toEqual({ ok: false, notRpc: 'not_jsonrpc' });
     expect(decodeAnswer('{"jsonrpc":"2.0","error":{"code":"x"}}')).toEqual({ ok: false, notRpc: 'not_jsonrpc' });
   });
 
   it('reads a request enough to route it, and nothing that is not one', () => {
-    expect(readRequest('{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"t"}}')).toEqual({ id: 7, method: 'GetTask', params: { id: 't' } });
+    expect(readRequest('{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"t"}}')).toEqual({
+      id: 7,
+      method: 'GetTask',
+      params: { id: 't' },
+    });
     expect(readRequest('{"jsonrpc":"2.0","id":{},"method":"GetTask"}')).toMatchObject({ id: null });
     expect(readRequest('[1,2]')).toBeUndefined();
     expect(readRequest('{')).toBeUndefined();

@@ -17,7 +17,9 @@ export const METHODS_03_TO_10: Readonly<Record<string, string>> = {
   'tasks/resubscribe': 'SubscribeToTask',
 };
 /** The same, from the 1.0 name to the 0.3 one. */
-export const METHODS_10_TO_03: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(METHODS_03_TO_10).map(([v03, v10]) => [v10, v03]));
+export const METHODS_10_TO_03: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(METHODS_03_TO_10).map(([v03, v10]) => [v10, v03]),
+);
 
 /** What an answer may carry: a result or an error (the id is not checked: one request per HTTP exchange). */
 const answerEnvelope = z.object({
@@ -29,7 +31,10 @@ const answerEnvelope = z.object({
 export type RpcErrorBody = { code: number; message: string; data?: unknown };
 
 /** An answer read off the wire: its result, its JSON-RPC error, or why it is not JSON-RPC at all. */
-export type DecodedAnswer = { ok: true; result: unknown } | { ok: false; error: RpcErrorBody } | { ok: false; notRpc: 'not_json' | 'not_jsonrpc' };
+export type DecodedAnswer =
+  | { ok: true; result: unknown }
+  | { ok: false; error: RpcErrorBody }
+  | { ok: false; notRpc: 'not_json' | 'not_jsonrpc' };
 
 /** Reads one JSON-RPC answer (a plain body or one SSE event's data). */
 export function decodeAnswer(text: string): DecodedAnswer {
@@ -47,7 +52,8 @@ export function decodeAnswer(text: string): DecodedAnswer {
 let nextId = 1;
 
 /** One request's body, with an id unique in this process. */
-export const requestBody = (method: string, params: unknown): string => JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
+export const requestBody = (method: string, params: unknown): string =>
+  JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
 
 /** A request as a server reads it: enough to route and refuse it; `undefined` when it is not one. */
 export function readRequest(raw: string): { id: string | number | null; method: string; params: any } | undefined {
@@ -66,7 +72,10 @@ export const messageShape = z.looseObject({ messageId: z.string(), role: z.strin
 /** SendMessage answers a task, or a message when the agent answered at once. */
 export const sendResultShape = z.union([z.looseObject({ task: taskShape }), z.looseObject({ message: messageShape })]);
 /** One ListTasks page. */
-export const taskPageShape = z.looseObject({ tasks: z.array(taskShape).max(100).optional(), nextPageToken: z.string().optional() });
+export const taskPageShape = z.looseObject({
+  tasks: z.array(taskShape).max(100).optional(),
+  nextPageToken: z.string().optional(),
+});
 
 /** `value` when it has the shape (typed as the caller expects), else undefined. */
 export function shapedAs<T>(schema: z.ZodType, value: unknown): T | undefined {
@@ -81,7 +90,11 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
  * An answer's body as text, never more than `max` bytes whether or not it said its length.
  * `tooBig` and `broken` build the caller's own error (past the bound; the connection broke off).
  */
-export async function readBounded(res: Response, fail: { tooBig: () => Error; broken: (err: Error) => Error }, max = MAX_ANSWER_BYTES): Promise<string> {
+export async function readBounded(
+  res: Response,
+  fail: { tooBig: () => Error; broken: (err: Error) => Error },
+  max = MAX_ANSWER_BYTES,
+): Promise<string> {
   if (Number(res.headers.get('content-length') ?? 0) > max) {
     await res.body?.cancel().catch(() => undefined);
     throw fail.tooBig();

@@ -10,11 +10,17 @@ import { PolicyRefusal } from './errors';
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())))));
+  await Promise.all(
+    servers.splice(0).map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())))),
+  );
 });
 
 /** A server answering its agent card with `name`, counting the requests it got. */
-function cardServer(name: string, host: string, port: number): Promise<{ server: Server; hits: () => number; port: number }> {
+function cardServer(
+  name: string,
+  host: string,
+  port: number,
+): Promise<{ server: Server; hits: () => number; port: number }> {
   let hits = 0;
   const server = createServer((_req, res) => {
     hits++;
@@ -47,7 +53,9 @@ describe('loopback addresses in the allow list', () => {
   it('an entry for 127.0.0.1 never reaches a different process on [::1], and the reverse', async () => {
     const { v4, v6, port } = await twins();
     await expect(client([`127.0.0.1:${port}`]).fetchCard(`http://[::1]:${port}`)).rejects.toBeInstanceOf(PolicyRefusal);
-    await expect(client([`http://127.0.0.1:${port}`]).fetchCard(`http://[::1]:${port}/`)).rejects.toBeInstanceOf(PolicyRefusal);
+    await expect(client([`http://127.0.0.1:${port}`]).fetchCard(`http://[::1]:${port}/`)).rejects.toBeInstanceOf(
+      PolicyRefusal,
+    );
     await expect(client([`[::1]:${port}`]).fetchCard(`http://127.0.0.1:${port}`)).rejects.toBeInstanceOf(PolicyRefusal);
     expect(v4.hits() + v6.hits()).toBe(0);
     expect((await client([`127.0.0.1:${port}`]).fetchCard(`http://127.0.0.1:${port}`)).name).toBe('on-ipv4');
@@ -66,6 +74,8 @@ describe('loopback addresses in the allow list', () => {
     expect((await client([`localhost:${v6.port}`]).fetchCard(`http://localhost:${v6.port}`)).name).toBe('only-ipv6');
     expect((await client([`localhost:${v6.port}`]).fetchCard(`http://[::1]:${v6.port}`)).name).toBe('only-ipv6');
     // Allowed only on 127.0.0.1, the ::1 peer is not tried: the refusal is the v4 address's.
-    await expect(client([`127.0.0.1:${v6.port}`]).fetchCard(`http://localhost:${v6.port}`)).rejects.toMatchObject({ reason: 'connection_refused' });
+    await expect(client([`127.0.0.1:${v6.port}`]).fetchCard(`http://localhost:${v6.port}`)).rejects.toMatchObject({
+      reason: 'connection_refused',
+    });
   });
 });

@@ -27,7 +27,8 @@ export function checkTarget(url: string, allow: readonly string[], extraAllow: r
   } catch {
     return { ok: false, reason: 'not a URL' };
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, reason: `scheme ${parsed.protocol} is not http(s)` };
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return { ok: false, reason: `scheme ${parsed.protocol} is not http(s)` };
   const match = (u: URL) => matchAllow(u, allow) ?? matchAllow(u, extraAllow);
   if (parsed.hostname.toLowerCase() === 'localhost') {
     // Each loopback address is its own place: only those an entry allows are tried.
@@ -44,7 +45,10 @@ export function checkTarget(url: string, allow: readonly string[], extraAllow: r
     const pattern = match(parsed);
     if (pattern) return { ok: true, pattern };
   }
-  return { ok: false, reason: allow.length ? `no entry of [${allow.join(', ')}] allows ${parsed.host}` : 'the allow list is empty' };
+  return {
+    ok: false,
+    reason: allow.length ? `no entry of [${allow.join(', ')}] allows ${parsed.host}` : 'the allow list is empty',
+  };
 }
 
 /**

@@ -18,16 +18,25 @@ const major = (v: unknown) => (typeof v === 'string' ? Number.parseInt(v, 10) : 
  * protocolVersion, or 0.3 interfaces).
  */
 export function dialectOfCard(card: AgentCard & { protocolVersion?: unknown }): { dialect: Dialect; version: string } {
-  const jsonrpc = (card.supportedInterfaces ?? []).filter((i) => typeof i?.protocolBinding === 'string' && i.protocolBinding.toUpperCase() === 'JSONRPC');
-  const versions = [...jsonrpc.map((i) => i.protocolVersion), card.protocolVersion].filter((v): v is string => typeof v === 'string' && v !== '');
-  if (versions.length === 0 || versions.some((v) => major(v) >= 1)) return { dialect: '1.0', version: versions.find((v) => major(v) >= 1) ?? '' };
+  const jsonrpc = (card.supportedInterfaces ?? []).filter(
+    (i) => typeof i?.protocolBinding === 'string' && i.protocolBinding.toUpperCase() === 'JSONRPC',
+  );
+  const versions = [...jsonrpc.map((i) => i.protocolVersion), card.protocolVersion].filter(
+    (v): v is string => typeof v === 'string' && v !== '',
+  );
+  if (versions.length === 0 || versions.some((v) => major(v) >= 1))
+    return { dialect: '1.0', version: versions.find((v) => major(v) >= 1) ?? '' };
   return { dialect: '0.3', version: versions[0] };
 }
 
 /** A 1.0 request's params as the 0.3 method takes them. */
 export function paramsTo03(method: string, params: Record<string, any>): Record<string, unknown> {
   if (method === 'SendMessage') {
-    const p = params as { message: Message; configuration?: { returnImmediately?: boolean; historyLength?: number; acceptedOutputModes?: string[] }; metadata?: Record<string, unknown> };
+    const p = params as {
+      message: Message;
+      configuration?: { returnImmediately?: boolean; historyLength?: number; acceptedOutputModes?: string[] };
+      metadata?: Record<string, unknown>;
+    };
     const c = p.configuration ?? {};
     return {
       message: messageTo03(p.message),

@@ -26,7 +26,8 @@ export interface AskedTask {
 
 export function askedOfRun(run: RecordedRun): AskedTask[] {
   const byTraceparent = new Map<string, { capsule: string; task: RecordedTask }>();
-  for (const c of run.capsules) for (const t of c.tasks) if (t.traceparent) byTraceparent.set(t.traceparent, { capsule: c.capsule, task: t });
+  for (const c of run.capsules)
+    for (const t of c.tasks) if (t.traceparent) byTraceparent.set(t.traceparent, { capsule: c.capsule, task: t });
   const entry = run.capsules.find((c) => c.capsule === run.entry);
   const walk = (capsule: string, task: RecordedTask, out: AskedDelegation[], depth: number) => {
     const used = new Set<number>();
@@ -38,7 +39,13 @@ export function askedOfRun(run: RecordedRun): AskedTask[] {
         if (at >= 0) used.add(at);
         const d = task.delegations[at];
         const data = call.arguments.data;
-        out.push({ from: capsule, to: d?.capsule || to, text: String(call.arguments.text ?? ''), ...(data && typeof data === 'object' ? { data: data as Record<string, unknown> } : {}), answer: turn.results[i] ?? '' });
+        out.push({
+          from: capsule,
+          to: d?.capsule || to,
+          text: String(call.arguments.text ?? ''),
+          ...(data && typeof data === 'object' ? { data: data as Record<string, unknown> } : {}),
+          answer: turn.results[i] ?? '',
+        });
         const caused = d?.traceparent ? byTraceparent.get(d.traceparent) : undefined;
         if (caused && depth < 16) walk(caused.capsule, caused.task, out, depth + 1);
       });
@@ -47,6 +54,11 @@ export function askedOfRun(run: RecordedRun): AskedTask[] {
   return (entry?.tasks ?? []).map((task) => {
     const delegations: AskedDelegation[] = [];
     walk(run.entry, task, delegations, 0);
-    return { text: task.text, ...(task.answer !== undefined ? { answer: task.answer } : {}), ...(task.exitStatus ? { exitStatus: task.exitStatus } : {}), delegations };
+    return {
+      text: task.text,
+      ...(task.answer !== undefined ? { answer: task.answer } : {}),
+      ...(task.exitStatus ? { exitStatus: task.exitStatus } : {}),
+      delegations,
+    };
   });
 }

@@ -32,19 +32,35 @@ const sizeOf = (t: DiffTurnSide | null) => (t ? t.text.length + t.calls.reduce((
 
 function delegationsOf(task: RecordedTask): string[] {
   const all = task.turns.flatMap((t) => t.toolCalls.filter((c) => c.name === 'delegate_task'));
-  const shown = all.slice(0, MAX_DELEGATIONS).map((c) => clip(`${String(c.arguments.to ?? '')}: ${String(c.arguments.text ?? '')}`, MAX_CALL_TEXT));
+  const shown = all
+    .slice(0, MAX_DELEGATIONS)
+    .map((c) => clip(`${String(c.arguments.to ?? '')}: ${String(c.arguments.text ?? '')}`, MAX_CALL_TEXT));
   return all.length > MAX_DELEGATIONS ? [...shown, `… ${all.length - MAX_DELEGATIONS} more`] : shown;
 }
 
 function taskSide(task: RecordedTask): DiffTaskSide {
   const tokensIn = task.turns.reduce((n, t) => n + t.tokensIn, 0);
   const tokensOut = task.turns.reduce((n, t) => n + t.tokensOut, 0);
-  return { taskId: task.taskId, message: clip(task.text), answer: task.answer === undefined ? null : clip(task.answer), state: task.exitStatus ?? (task.failure ? 'failed' : null), tokensIn, tokensOut, delegations: delegationsOf(task) };
+  return {
+    taskId: task.taskId,
+    message: clip(task.text),
+    answer: task.answer === undefined ? null : clip(task.answer),
+    state: task.exitStatus ?? (task.failure ? 'failed' : null),
+    tokensIn,
+    tokensOut,
+    delegations: delegationsOf(task),
+  };
 }
 
 const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
 
-function turnRows(a: RecordedTask | undefined, b: RecordedTask | undefined, forkTurnA: number, forkTurnB: number, budget: { chars: number }): { rows: DiffTurnRow[]; cut: boolean } {
+function turnRows(
+  a: RecordedTask | undefined,
+  b: RecordedTask | undefined,
+  forkTurnA: number,
+  forkTurnB: number,
+  budget: { chars: number },
+): { rows: DiffTurnRow[]; cut: boolean } {
   const n = Math.max(a?.turns.length ?? 0, b?.turns.length ?? 0);
   const rows: DiffTurnRow[] = [];
   for (let i = 0; i < Math.min(n, MAX_DIFF_TURNS); i++) {
@@ -83,10 +99,24 @@ function pairs(a: RecordedSession, b: RecordedSession): [RecordedTask | undefine
     usedB.add(y);
     out.push([x, y]);
   };
-  if (b.forkedFrom?.sessionId === a.sessionId) link(a.tasks.find((t) => t.taskId === b.forkedFrom!.taskId), forkTaskOf(b));
-  if (a.forkedFrom?.sessionId === b.sessionId) link(forkTaskOf(a), b.tasks.find((t) => t.taskId === a.forkedFrom!.taskId));
+  if (b.forkedFrom?.sessionId === a.sessionId)
+    link(
+      a.tasks.find((t) => t.taskId === b.forkedFrom!.taskId),
+      forkTaskOf(b),
+    );
+  if (a.forkedFrom?.sessionId === b.sessionId)
+    link(
+      forkTaskOf(a),
+      b.tasks.find((t) => t.taskId === a.forkedFrom!.taskId),
+    );
   // Two forks of one task: their own tasks go side by side.
-  if (a.forkedFrom && b.forkedFrom && a.forkedFrom.sessionId === b.forkedFrom.sessionId && a.forkedFrom.taskId === b.forkedFrom.taskId) link(forkTaskOf(a), forkTaskOf(b));
+  if (
+    a.forkedFrom &&
+    b.forkedFrom &&
+    a.forkedFrom.sessionId === b.forkedFrom.sessionId &&
+    a.forkedFrom.taskId === b.forkedFrom.taskId
+  )
+    link(forkTaskOf(a), forkTaskOf(b));
   const restA = a.tasks.filter((t) => !usedA.has(t));
   const restB = b.tasks.filter((t) => !usedB.has(t));
   for (let i = 0; i < Math.max(restA.length, restB.length); i++) out.push([restA[i], restB[i]]);
@@ -101,7 +131,10 @@ function forkTurnOf(s: RecordedSession, task: RecordedTask | undefined): number 
   return s.tasks.indexOf(task) < s.tasks.indexOf(own) ? Infinity : 0;
 }
 
-export function compareRuns(a: RecordedSession, b: RecordedSession): { tasks: DiffTaskRow[]; changed: number; truncated: boolean } {
+export function compareRuns(
+  a: RecordedSession,
+  b: RecordedSession,
+): { tasks: DiffTaskRow[]; changed: number; truncated: boolean } {
   const all = pairs(a, b);
   let truncated = all.length > MAX_DIFF_TASKS;
   let changed = 0;
@@ -118,7 +151,8 @@ export function compareRuns(a: RecordedSession, b: RecordedSession): { tasks: Di
       if (sa.tokensIn !== sb.tokensIn || sa.tokensOut !== sb.tokensOut) differs.push('tokens');
       if (!same(sa.delegations, sb.delegations)) differs.push('delegations');
     }
-    const taskSize = (t: DiffTaskSide | null) => (t ? t.message.length + (t.answer?.length ?? 0) + t.delegations.reduce((n, d) => n + d.length + 8, 0) : 0);
+    const taskSize = (t: DiffTaskSide | null) =>
+      t ? t.message.length + (t.answer?.length ?? 0) + t.delegations.reduce((n, d) => n + d.length + 8, 0) : 0;
     budget.chars -= taskSize(sa) + taskSize(sb);
     const { rows, cut } = turnRows(ta, tb, forkTurnOf(a, ta), forkTurnOf(b, tb), budget);
     if (cut) truncated = true;

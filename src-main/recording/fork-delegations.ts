@@ -21,7 +21,13 @@ export function replayedDelegations(task: RecordedTask, beforeTurn = Infinity): 
     .flatMap((t) =>
       t.toolCalls
         .filter((c) => c.name === 'delegate_task' && c.id)
-        .map((c) => ({ turn: t.turn, callId: c.id, to: String(c.arguments.to ?? ''), text: String(c.arguments.text ?? ''), ...(c.modelText !== undefined ? { modelText: c.modelText } : {}) })),
+        .map((c) => ({
+          turn: t.turn,
+          callId: c.id,
+          to: String(c.arguments.to ?? ''),
+          text: String(c.arguments.text ?? ''),
+          ...(c.modelText !== undefined ? { modelText: c.modelText } : {}),
+        })),
     )
     .slice(0, MAX_FORK_DELEGATIONS);
 }
@@ -30,7 +36,11 @@ export function replayedDelegations(task: RecordedTask, beforeTurn = Infinity): 
  * The task with its replayed delegations' texts replaced; a string naming the problem when an
  * edit is not of a delegation replayed before `beforeTurn`.
  */
-export function withEditedDelegations(task: RecordedTask, beforeTurn: number, edits: readonly DelegationEdit[]): RecordedTask | string {
+export function withEditedDelegations(
+  task: RecordedTask,
+  beforeTurn: number,
+  edits: readonly DelegationEdit[],
+): RecordedTask | string {
   const replayed = new Set(replayedDelegations(task, beforeTurn).map((d) => d.callId));
   const byCall = new Map<string, string>();
   for (const e of edits) {
@@ -42,7 +52,9 @@ export function withEditedDelegations(task: RecordedTask, beforeTurn: number, ed
     ...task,
     turns: task.turns.map((t) => ({
       ...t,
-      toolCalls: t.toolCalls.map((c) => (byCall.has(c.id) ? { ...c, arguments: { ...c.arguments, text: byCall.get(c.id) } } : c)),
+      toolCalls: t.toolCalls.map((c) =>
+        byCall.has(c.id) ? { ...c, arguments: { ...c.arguments, text: byCall.get(c.id) } } : c,
+      ),
     })),
   };
 }

@@ -26,12 +26,29 @@ afterEach(async () => {
 
 type Line = Record<string, any>;
 const turnsOf = (lines: Line[]) =>
-  lines.filter((l) => l.event_type === 'inference').map((l) => ({ turn: l.turn, text: l.text, calls: (l.tool_calls ?? []).map((c: Line) => [c.name, c.arguments]), tokens: [l.tokens_in, l.tokens_out] }));
+  lines
+    .filter((l) => l.event_type === 'inference')
+    .map((l) => ({
+      turn: l.turn,
+      text: l.text,
+      calls: (l.tool_calls ?? []).map((c: Line) => [c.name, c.arguments]),
+      tokens: [l.tokens_in, l.tokens_out],
+    }));
 
 async function fork(r: RecordedFormation, turn: number, driver: 'real' | 'rehearsal', message?: string) {
   const session = recordedSession(readTraceFile(r.orch.trace.path));
-  const prepared = prepareFork(session, { taskId: session.tasks[0].taskId, turn, driver, env: r.s.env, ...(message !== undefined ? { message } : {}) });
-  const launched = await launchFork(prepared, { startSession, env: r.s.env, formation: staticFormation({ 'worker-b': { kind: 'manifest', manifestPath: r.paths.b } }) });
+  const prepared = prepareFork(session, {
+    taskId: session.tasks[0].taskId,
+    turn,
+    driver,
+    env: r.s.env,
+    ...(message !== undefined ? { message } : {}),
+  });
+  const launched = await launchFork(prepared, {
+    startSession,
+    env: r.s.env,
+    formation: staticFormation({ 'worker-b': { kind: 'manifest', manifestPath: r.paths.b } }),
+  });
   extra.push(launched.session);
   const task = await launched.settled;
   return { prepared, task, lines: traceOf(launched.session), recorded: session };
@@ -67,7 +84,9 @@ describe('fork from a recorded turn', () => {
       { to: rec.a.url, text: 'Summarise the report.' },
       { to: 'worker-b', text: 'List the open questions.' },
     ]);
-    const results = body.messages[2].content.filter((c: Line) => c.type === 'tool_result').map((c: Line) => JSON.stringify(c.content));
+    const results = body.messages[2].content
+      .filter((c: Line) => c.type === 'tool_result')
+      .map((c: Line) => JSON.stringify(c.content));
     expect(results.join(' ')).toContain('revenue grew 12% (again)');
     expect(results.join(' ')).toContain('worker-b: two open questions');
     // The key the recorded model echoed stays masked in the fork's trace.
@@ -80,12 +99,17 @@ describe('fork from a recorded turn', () => {
     rec.anthropic.reply({ turn: { text: 'A direct answer.', tokensIn: 50, tokensOut: 4 } });
     const first = await fork(rec, 1, 'real', 'Just say hello.');
     expect(turnsOf(first.lines).map((t) => t.text)).toEqual(['A direct answer.']);
-    expect(rec.anthropic.requests[before].body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Just say hello.' }] }]);
+    expect(rec.anthropic.requests[before].body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Just say hello.' }] },
+    ]);
 
     rec.chat.reply({ turn: { text: 'worker-a: the report says revenue grew 12%', tokensIn: 44, tokensOut: 11 } });
     const replay = await fork(rec, 1, 'rehearsal');
     expect(rec.anthropic.requests.length).toBe(before + 1);
-    expect(replay.lines.find((l) => l.event_type === 'session_start')!.forked_from).toMatchObject({ driver: 'rehearsal', edited: false });
+    expect(replay.lines.find((l) => l.event_type === 'session_start')!.forked_from).toMatchObject({
+      driver: 'rehearsal',
+      edited: false,
+    });
     expect(turnsOf(replay.lines).map(({ text, calls, tokens }) => ({ text, calls: calls.length, tokens }))).toEqual(
       turnsOf(traceOf(rec.orch)).map(({ text, calls, tokens }) => ({ text, calls: calls.length, tokens })),
     );
@@ -94,8 +118,12 @@ describe('fork from a recorded turn', () => {
   it('refuses a turn the task never reached and an unknown task', async () => {
     rec = await recordFormation();
     const session = recordedSession(readTraceFile(rec.orch.trace.path));
-    expect(() => prepareFork(session, { taskId: session.tasks[0].taskId, turn: 3, driver: 'real', env: rec!.s.env })).toThrow(/turn 1 to 2/);
-    expect(() => prepareFork(session, { taskId: 'tsk_nope', turn: 1, driver: 'real', env: rec!.s.env })).toThrow(/no task/);
+    expect(() =>
+      prepareFork(session, { taskId: session.tasks[0].taskId, turn: 3, driver: 'real', env: rec!.s.env }),
+    ).toThrow(/turn 1 to 2/);
+    expect(() => prepareFork(session, { taskId: 'tsk_nope', turn: 1, driver: 'real', env: rec!.s.env })).toThrow(
+      /no task/,
+    );
   });
 
   it('replays the earlier tasks of the conversation first, so the model sees the same history', async () => {
@@ -104,21 +132,42 @@ describe('fork from a recorded turn', () => {
     const fake = await startFakeProvider('anthropic', { key: KEY });
     own = { s, fake };
     const path = s.manifest('memo', {
-      artifacts: [{ name: 'murmur/driver-anthropic', runtime: 'driver', gateway: { endpoint: fake.url, api_key: '${ANTHROPIC_KEY}' } }],
+      artifacts: [
+        {
+          name: 'murmur/driver-anthropic',
+          runtime: 'driver',
+          gateway: { endpoint: fake.url, api_key: '${ANTHROPIC_KEY}' },
+        },
+      ],
       inference: { transport: 'http', model: 'claude-sonnet-4-6', driver: { artifact: 'murmur/driver-anthropic' } },
     });
     const recorded = await startSession({ manifestPath: path, env: s.env, port: 0 });
     s.sessions.push(recorded);
-    fake.reply({ turn: { text: 'Noted: 7.', tokensIn: 12, tokensOut: 3 } }, { turn: { text: 'It was 7.', tokensIn: 30, tokensOut: 4 } });
-    const first = await rpc(recorded.url, 'SendMessage', { message: userMessage('Remember the number 7.'), configuration: { returnImmediately: false } });
+    fake.reply(
+      { turn: { text: 'Noted: 7.', tokensIn: 12, tokensOut: 3 } },
+      { turn: { text: 'It was 7.', tokensIn: 30, tokensOut: 4 } },
+    );
+    const first = await rpc(recorded.url, 'SendMessage', {
+      message: userMessage('Remember the number 7.'),
+      configuration: { returnImmediately: false },
+    });
     const contextId = first.task.contextId;
-    await rpc(recorded.url, 'SendMessage', { message: { ...userMessage('Which number?'), contextId }, configuration: { returnImmediately: false } });
+    await rpc(recorded.url, 'SendMessage', {
+      message: { ...userMessage('Which number?'), contextId },
+      configuration: { returnImmediately: false },
+    });
     const session = recordedSession(traceOf(recorded));
     expect(session.tasks.map((t) => t.contextId)).toEqual([contextId, contextId]);
 
     fake.reply({ turn: { text: 'Doubled: 14.', tokensIn: 40, tokensOut: 4 } });
     const before = fake.requests.length;
-    const prepared = prepareFork(session, { taskId: session.tasks[1].taskId, turn: 1, driver: 'real', env: s.env, message: 'Which number, doubled?' });
+    const prepared = prepareFork(session, {
+      taskId: session.tasks[1].taskId,
+      turn: 1,
+      driver: 'real',
+      env: s.env,
+      message: 'Which number, doubled?',
+    });
     const launched = await launchFork(prepared, { startSession, env: s.env });
     extra.push(launched.session);
     const done = await launched.settled;
@@ -131,6 +180,10 @@ describe('fork from a recorded turn', () => {
       { role: 'user', content: [{ type: 'text', text: 'Which number, doubled?' }] },
     ]);
     const start = traceOf(launched.session).find((l) => l.event_type === 'session_start')!;
-    expect(start.forked_from).toMatchObject({ task_id: session.tasks[1].taskId, replayed_tasks: 1, message_id: prepared.message.messageId });
+    expect(start.forked_from).toMatchObject({
+      task_id: session.tasks[1].taskId,
+      replayed_tasks: 1,
+      message_id: prepared.message.messageId,
+    });
   });
 });

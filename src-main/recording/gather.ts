@@ -39,7 +39,11 @@ async function readSession(path: string): Promise<RecordedSession> {
 }
 
 /** `taskId`: only that task of the session asked for, and what it caused (else every task of it). */
-export async function gatherRun(tracePath: string, recordsRoot: string, opts: { taskId?: string } = {}): Promise<RecordedRun> {
+export async function gatherRun(
+  tracePath: string,
+  recordsRoot: string,
+  opts: { taskId?: string } = {},
+): Promise<RecordedRun> {
   const root = await readSession(tracePath);
   const notes: string[] = [];
   const capsules = new Map<string, RecordedCapsule>();
@@ -59,7 +63,8 @@ export async function gatherRun(tracePath: string, recordsRoot: string, opts: { 
   const locateByTraceparent = async (tp: string): Promise<string | undefined> => {
     if (!byTraceparent) {
       byTraceparent = new Map();
-      for (const p of allTraces()) for (const t of (await readSession(p)).tasks) if (t.traceparent) byTraceparent.set(t.traceparent, p);
+      for (const p of allTraces())
+        for (const t of (await readSession(p)).tasks) if (t.traceparent) byTraceparent.set(t.traceparent, p);
     }
     return byTraceparent.get(tp);
   };
@@ -68,7 +73,15 @@ export async function gatherRun(tracePath: string, recordsRoot: string, opts: { 
     const name = s.capsule || s.sessionId;
     let c = capsules.get(name);
     if (!c) {
-      c = { capsule: name, version: s.version, model: s.model, driver: s.driver, manifestPath: s.manifestPath, sessionIds: [], tasks: [] };
+      c = {
+        capsule: name,
+        version: s.version,
+        model: s.model,
+        driver: s.driver,
+        manifestPath: s.manifestPath,
+        sessionIds: [],
+        tasks: [],
+      };
       capsules.set(name, c);
     }
     if (!c.sessionIds.includes(s.sessionId)) c.sessionIds.push(s.sessionId);
@@ -89,9 +102,13 @@ export async function gatherRun(tracePath: string, recordsRoot: string, opts: { 
           cut = true;
           return;
         }
-        const path = (d.childSessionId && locate(d.childSessionId, s)) || (d.traceparent && (await locateByTraceparent(d.traceparent)));
+        const path =
+          (d.childSessionId && locate(d.childSessionId, s)) ||
+          (d.traceparent && (await locateByTraceparent(d.traceparent)));
         if (!path) {
-          notes.push(`${d.capsule || d.to}: its records (session ${d.childSessionId || 'unknown'}) are not on this machine; in the replay it answers with acknowledgements`);
+          notes.push(
+            `${d.capsule || d.to}: its records (session ${d.childSessionId || 'unknown'}) are not on this machine; in the replay it answers with acknowledgements`,
+          );
           continue;
         }
         const peer = await readSession(path);
@@ -106,5 +123,11 @@ export async function gatherRun(tracePath: string, recordsRoot: string, opts: { 
     }
   };
   await walk(root, opts.taskId ? root.tasks.filter((t) => t.taskId === opts.taskId) : root.tasks);
-  return { entry: root.capsule || root.sessionId, sessionId: root.sessionId, capsules: [...capsules.values()], notes, paths: Object.fromEntries(sessionPaths) };
+  return {
+    entry: root.capsule || root.sessionId,
+    sessionId: root.sessionId,
+    capsules: [...capsules.values()],
+    notes,
+    paths: Object.fromEntries(sessionPaths),
+  };
 }

@@ -47,8 +47,18 @@ export async function makeRehearsal(tracePath: string, opts: RehearsalOptions): 
       notes.push(`a capsule named ${JSON.stringify(c.capsule)} cannot be a folder name; left out`);
       continue;
     }
-    for (const t of c.tasks) for (const turn of t.turns) for (const call of turn.toolCalls) if (call.modelText !== undefined) notes.push(`${c.capsule}: task ${t.taskId} turn ${turn.turn}: the delegation to ${String(call.arguments.to ?? '?')} was edited at a breakpoint; the replay sends the edited message`);
-    const { script, notes: scriptNotes } = scriptFromTasks(c.tasks, { sessionId: c.sessionIds[0] ?? run.sessionId, speed: opts.speed, delegateTo });
+    for (const t of c.tasks)
+      for (const turn of t.turns)
+        for (const call of turn.toolCalls)
+          if (call.modelText !== undefined)
+            notes.push(
+              `${c.capsule}: task ${t.taskId} turn ${turn.turn}: the delegation to ${String(call.arguments.to ?? '?')} was edited at a breakpoint; the replay sends the edited message`,
+            );
+    const { script, notes: scriptNotes } = scriptFromTasks(c.tasks, {
+      sessionId: c.sessionIds[0] ?? run.sessionId,
+      speed: opts.speed,
+      delegateTo,
+    });
     notes.push(...scriptNotes.map((n) => `${c.capsule}: ${n}`));
     scripts.set(c.capsule, script);
     manifests.set(c.capsule, rehearsalManifestText(c, script, notes));
@@ -58,12 +68,19 @@ export async function makeRehearsal(tracePath: string, opts: RehearsalOptions): 
 
 /** Writes a rehearsal as a workspace folder (formation.yaml and one manifest per capsule). */
 export function saveRehearsal(dir: string, r: Rehearsal): Record<string, string> {
-  const entries = r.run.capsules.filter((c) => r.manifests.has(c.capsule)).map((capsule) => ({ capsule, text: r.manifests.get(capsule.capsule)! }));
+  const entries = r.run.capsules
+    .filter((c) => r.manifests.has(c.capsule))
+    .map((capsule) => ({ capsule, text: r.manifests.get(capsule.capsule)! }));
   return writeRehearsal(dir, entries).manifests;
 }
 export { askedOfRun, type AskedDelegation, type AskedTask } from './asked';
 export { rehearsalManifestText } from './write';
 export { prepareFork, forkOptions, ForkError, MAX_FORK_MESSAGE, type ForkRequest, type PreparedFork } from './fork';
-export { MAX_FORK_DELEGATIONS, replayedDelegations, type DelegationEdit, type ForkDelegation } from './fork-delegations';
+export {
+  MAX_FORK_DELEGATIONS,
+  replayedDelegations,
+  type DelegationEdit,
+  type ForkDelegation,
+} from './fork-delegations';
 export { compareRuns, MAX_DIFF_TASKS, MAX_DIFF_TURNS } from './compare';
 export { replayOf } from './replay';

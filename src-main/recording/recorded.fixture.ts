@@ -25,26 +25,43 @@ export interface RecordedFormation {
   dispose(): Promise<void>;
 }
 
-export async function recordFormation(task = 'Summarise the report and list the open questions.'): Promise<RecordedFormation> {
+export async function recordFormation(
+  task = 'Summarise the report and list the open questions.',
+): Promise<RecordedFormation> {
   const s = scene();
   s.env.ANTHROPIC_KEY = KEY;
   s.env.OPENAI_KEY = 'sk-openai-recorded-44d2a1';
   const anthropic = await startFakeProvider('anthropic', { key: KEY });
   const chat = await startFakeProvider('chat', { key: s.env.OPENAI_KEY });
   const aPath = s.manifest('worker-a', {
-    artifacts: [{ name: 'murmur/driver-openai', runtime: 'driver', gateway: { endpoint: chat.url, api_key: '${OPENAI_KEY}' } }],
+    artifacts: [
+      { name: 'murmur/driver-openai', runtime: 'driver', gateway: { endpoint: chat.url, api_key: '${OPENAI_KEY}' } },
+    ],
     inference: { transport: 'http', model: 'gpt-4.1', driver: { artifact: 'murmur/driver-openai' } },
     exports: { peer_tasks: { accept: true } },
   });
   const a = await startSession({ manifestPath: aPath, env: s.env, port: 0 });
   s.sessions.push(a);
   const bPath = s.manifest('worker-b', {
-    inference: rehearsal([{ turns: [{ delay_ms: 5, text: 'worker-b: two open questions', tokens_in: 30, tokens_out: 6 }] }]),
+    inference: rehearsal([
+      { turns: [{ delay_ms: 5, text: 'worker-b: two open questions', tokens_in: 30, tokens_out: 6 }] },
+    ]),
     exports: { peer_tasks: { accept: true } },
   });
   const orchPath = s.manifest('orchestrator', {
-    artifacts: [{ name: 'murmur/driver-anthropic', runtime: 'driver', gateway: { endpoint: anthropic.url, api_key: '${ANTHROPIC_KEY}' } }],
-    inference: { transport: 'http', model: 'claude-sonnet-4-6', driver: { artifact: 'murmur/driver-anthropic' }, max_tokens: 512 },
+    artifacts: [
+      {
+        name: 'murmur/driver-anthropic',
+        runtime: 'driver',
+        gateway: { endpoint: anthropic.url, api_key: '${ANTHROPIC_KEY}' },
+      },
+    ],
+    inference: {
+      transport: 'http',
+      model: 'claude-sonnet-4-6',
+      driver: { artifact: 'murmur/driver-anthropic' },
+      max_tokens: 512,
+    },
     capabilities: { network: { allow: [`localhost:${a.port}`, `127.0.0.1:${a.port}`] } },
   });
   anthropic.reply(
@@ -65,7 +82,10 @@ export async function recordFormation(task = 'Summarise the report and list the 
   const targets: Record<string, FormationTarget> = { 'worker-b': { kind: 'manifest', manifestPath: bPath } };
   const orch = await startSession({ manifestPath: orchPath, env: s.env, port: 0, formation: staticFormation(targets) });
   s.sessions.push(orch);
-  const sent = await rpc(orch.url, 'SendMessage', { message: userMessage(task), configuration: { returnImmediately: false } });
+  const sent = await rpc(orch.url, 'SendMessage', {
+    message: userMessage(task),
+    configuration: { returnImmediately: false },
+  });
   const answer = String(sent.task?.artifacts?.[0]?.parts?.[0]?.text ?? '');
   traceOf(orch);
   traceOf(a);

@@ -22,21 +22,41 @@ afterEach(async () => {
 
 type Line = Record<string, any>;
 const turnsOf = (lines: Line[]) =>
-  lines.filter((l) => l.event_type === 'inference').map((l) => ({ turn: l.turn, text: l.text, calls: (l.tool_calls ?? []).map((c: Line) => [c.name, c.arguments]), tokens: [l.tokens_in, l.tokens_out], stop: l.stop_reason }));
+  lines
+    .filter((l) => l.event_type === 'inference')
+    .map((l) => ({
+      turn: l.turn,
+      text: l.text,
+      calls: (l.tool_calls ?? []).map((c: Line) => [c.name, c.arguments]),
+      tokens: [l.tokens_in, l.tokens_out],
+      stop: l.stop_reason,
+    }));
 const answersOf = (lines: Line[]) => lines.filter((l) => l.event_type === 'task_end').map((l) => l.answer);
-const resultsOf = (lines: Line[]) => lines.filter((l) => l.event_type === 'tool_result').map((l) => [l.name, l.ok, l.result]);
+const resultsOf = (lines: Line[]) =>
+  lines.filter((l) => l.event_type === 'tool_result').map((l) => [l.name, l.ok, l.result]);
 const childTraces = (workdir: string) =>
   readdirSync(join(workdir, 'children')).map((d) => readTraceFile(join(workdir, 'children', d, 'trace.jsonl')));
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)]));
+  return readdirSync(dir).flatMap((n) =>
+    statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)],
+  );
 }
 
 /** Starts the rehearsal's entry capsule; the others are sub-capsules it starts by name. */
 async function replay(manifests: Record<string, string>, env: Record<string, string | undefined>): Promise<Session> {
-  const others = Object.fromEntries(Object.entries(manifests).filter(([n]) => n !== 'orchestrator').map(([n, p]) => [n, { kind: 'manifest' as const, manifestPath: p }]));
+  const others = Object.fromEntries(
+    Object.entries(manifests)
+      .filter(([n]) => n !== 'orchestrator')
+      .map(([n, p]) => [n, { kind: 'manifest' as const, manifestPath: p }]),
+  );
   const replayEnv = { ...env, ANTHROPIC_KEY: undefined, OPENAI_KEY: undefined };
-  const s = await startSession({ manifestPath: manifests.orchestrator, env: replayEnv, port: 0, formation: staticFormation(others) });
+  const s = await startSession({
+    manifestPath: manifests.orchestrator,
+    env: replayEnv,
+    port: 0,
+    formation: staticFormation(others),
+  });
   extra.push(s);
   return s;
 }
@@ -59,7 +79,11 @@ describe('capsule rehearse', () => {
       expect(m.artifacts ?? []).toEqual([]);
     }
     // The recorded model's name and the limits that still shape a replay stay.
-    expect(parse(readFileSync(manifests.orchestrator, 'utf8')).inference).toMatchObject({ model: 'claude-sonnet-4-6', max_tokens: 512, transport: 'embedded' });
+    expect(parse(readFileSync(manifests.orchestrator, 'utf8')).inference).toMatchObject({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 512,
+      transport: 'embedded',
+    });
     // No secret in any file written: not the key the model echoed, not the ${VAR} reference.
     for (const f of filesUnder(out)) {
       const text = readFileSync(f, 'utf8');
@@ -72,7 +96,10 @@ describe('capsule rehearse', () => {
     const recordedA = traceOf(rec.a);
     const recordedB = childTraces(rec.orch.workdir)[0];
     const s = await replay(manifests, rec.s.env);
-    const sent = await rpc(s.url, 'SendMessage', { message: userMessage('Summarise the report and list the open questions.'), configuration: { returnImmediately: false } });
+    const sent = await rpc(s.url, 'SendMessage', {
+      message: userMessage('Summarise the report and list the open questions.'),
+      configuration: { returnImmediately: false },
+    });
     expect(sent.task.status.state).toBe('TASK_STATE_COMPLETED');
     const replayed = traceOf(s);
 
@@ -85,7 +112,12 @@ describe('capsule rehearse', () => {
     expect(resultsOf(replayed)).toEqual(resultsOf(recorded));
     expect(replayed.filter((l) => l.event_type === 'rehearsal_diverged')).toEqual([]);
     // Delegations went to the same capsules, each as a sub-capsule now, with the recorded answers.
-    expect(replayed.filter((l) => l.event_type === 'delegation_start').map((l) => l.capsule).sort()).toEqual(['worker-a', 'worker-b']);
+    expect(
+      replayed
+        .filter((l) => l.event_type === 'delegation_start')
+        .map((l) => l.capsule)
+        .sort(),
+    ).toEqual(['worker-a', 'worker-b']);
     const children = childTraces(s.workdir);
     const byName = (name: string) => children.find((c) => c[0].capsule === name)!;
     expect(turnsOf(byName('worker-a'))).toEqual(turnsOf(recordedA));
@@ -97,16 +129,27 @@ describe('capsule rehearse', () => {
   it('says which turn diverged when the new run does not repeat the recorded input', async () => {
     rec = await recordFormation();
     const out = join(rec.s.dir, 'rehearsal');
-    const manifests = saveRehearsal(out, await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 }));
+    const manifests = saveRehearsal(
+      out,
+      await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 }),
+    );
     // Each reply is chosen by the exact recorded task text.
     const a = parse(readFileSync(manifests['worker-a'], 'utf8'));
     expect(a.inference.rehearsal.replies[0].when).toBe('/^Summarise the report\\.$/');
     const s = await replay(manifests, rec.s.env);
 
-    await rpc(s.url, 'SendMessage', { message: userMessage('Something never recorded'), configuration: { returnImmediately: false } });
+    await rpc(s.url, 'SendMessage', {
+      message: userMessage('Something never recorded'),
+      configuration: { returnImmediately: false },
+    });
     const lines = traceOf(s);
     const diverged = lines.filter((l) => l.event_type === 'rehearsal_diverged');
-    expect(diverged).toEqual([expect.objectContaining({ turn: 1, reason: expect.stringContaining('the recording has no task with this text ("Something never recorded")') })]);
+    expect(diverged).toEqual([
+      expect.objectContaining({
+        turn: 1,
+        reason: expect.stringContaining('the recording has no task with this text ("Something never recorded")'),
+      }),
+    ]);
     expect(answersOf(lines)).toEqual(['Acknowledged: “Something never recorded”']);
   });
 
@@ -120,17 +163,30 @@ describe('capsule rehearse', () => {
     const manifests = { ...saveRehearsal(out, r) };
     manifests['worker-b'] = manifests['worker-a'];
     const s = await replay(manifests, rec.s.env);
-    const sent = await rpc(s.url, 'SendMessage', { message: userMessage('Summarise the report and list the open questions.'), configuration: { returnImmediately: false } });
+    const sent = await rpc(s.url, 'SendMessage', {
+      message: userMessage('Summarise the report and list the open questions.'),
+      configuration: { returnImmediately: false },
+    });
     expect(sent.task.status.state).toBe('TASK_STATE_COMPLETED');
     const diverged = await waitFor('divergence', () => traceOf(s).filter((l) => l.event_type === 'rehearsal_diverged'));
-    expect(diverged).toEqual([expect.objectContaining({ turn: 2, reason: expect.stringMatching(/^tool result 2 differs from the recording: got "Acknowledged: “List the open questions\.”", recorded "worker-b: two open questions"/) })]);
+    expect(diverged).toEqual([
+      expect.objectContaining({
+        turn: 2,
+        reason: expect.stringMatching(
+          /^tool result 2 differs from the recording: got "Acknowledged: “List the open questions\.”", recorded "worker-b: two open questions"/,
+        ),
+      }),
+    ]);
     expect(answersOf(traceOf(s))).toEqual(answersOf(traceOf(rec.orch)));
   });
 
-  it("takes from a running peer only the tasks this run caused, and names records it cannot find", async () => {
+  it('takes from a running peer only the tasks this run caused, and names records it cannot find', async () => {
     rec = await recordFormation();
     // worker-a also served another caller, who sent it no traceparent.
-    await rpc(rec.a.url, 'SendMessage', { message: userMessage('an unrelated caller'), configuration: { returnImmediately: false } });
+    await rpc(rec.a.url, 'SendMessage', {
+      message: userMessage('an unrelated caller'),
+      configuration: { returnImmediately: false },
+    });
     const r = await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 });
     const a = r.run.capsules.find((c) => c.capsule === 'worker-a')!;
     expect(a.tasks.map((t) => t.text)).toEqual(['Summarise the report.']);
@@ -138,15 +194,25 @@ describe('capsule rehearse', () => {
     // Without worker-a's records the run is still rehearsed, and the note says what is missing.
     const elsewhere = await makeRehearsal(rec.orch.trace.path, { recordsRoot: join(rec.s.dir, 'nowhere'), speed: 0 });
     expect(elsewhere.run.capsules.map((c) => c.capsule)).toEqual(['orchestrator', 'worker-b']);
-    expect(elsewhere.notes).toEqual([expect.stringMatching(/^127\.0\.0\.1:\d+: its records \(session unknown\) are not on this machine; in the replay it answers with acknowledgements$/)]);
+    expect(elsewhere.notes).toEqual([
+      expect.stringMatching(
+        /^127\.0\.0\.1:\d+: its records \(session unknown\) are not on this machine; in the replay it answers with acknowledgements$/,
+      ),
+    ]);
   });
 
   it('scales recorded timings by --speed', async () => {
     rec = await recordFormation();
     const recorded = traceOf(rec.orch).filter((l) => l.event_type === 'inference');
-    const half = (await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 2 })).scripts.get('orchestrator')!;
-    const none = (await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 })).scripts.get('orchestrator')!;
-    expect(half.replies[0].turns.map((t) => t.delay_ms ?? 0)).toEqual(recorded.map((l) => Math.round(l.duration_ms / 2) || 0));
+    const half = (await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 2 })).scripts.get(
+      'orchestrator',
+    )!;
+    const none = (await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 })).scripts.get(
+      'orchestrator',
+    )!;
+    expect(half.replies[0].turns.map((t) => t.delay_ms ?? 0)).toEqual(
+      recorded.map((l) => Math.round(l.duration_ms / 2) || 0),
+    );
     expect(none.replies[0].turns.every((t) => t.delay_ms === undefined)).toBe(true);
     expect(half.recorded_from).toBe(rec.orch.id);
   });

@@ -21,7 +21,10 @@ describe('sessions.replay gathering', () => {
   it('follows the delegations into the other sessions and orders every step in time', async () => {
     rec = await recordFormation();
     // worker-a also served another caller: that task is not part of the run.
-    await rpc(rec.a.url, 'SendMessage', { message: userMessage('an unrelated caller'), configuration: { returnImmediately: false } });
+    await rpc(rec.a.url, 'SendMessage', {
+      message: userMessage('an unrelated caller'),
+      configuration: { returnImmediately: false },
+    });
     const r = await replayOf(rec.orch.trace.path, rec.recordsRoot);
     expect(r.entry).toBe('orchestrator');
     expect(r.capsules.map((c) => c.capsule)).toEqual(['orchestrator', 'worker-a', 'worker-b']);
@@ -31,7 +34,8 @@ describe('sessions.replay gathering', () => {
     expect([...capsulesOfSteps].sort()).toEqual(['orchestrator', 'worker-a', 'worker-b']);
     // Time order, and every step points at the line that made it.
     for (let i = 1; i < r.lines.length; i++) expect(r.lines[i].at).toBeGreaterThanOrEqual(r.lines[i - 1].at);
-    for (const s of r.steps) expect(r.lines[s.line]).toMatchObject({ sessionId: s.sessionId, capsule: s.capsule, at: s.at });
+    for (const s of r.steps)
+      expect(r.lines[s.line]).toMatchObject({ sessionId: s.sessionId, capsule: s.capsule, at: s.at });
     expect(r.lines.some((l) => JSON.stringify(l.event).includes('an unrelated caller'))).toBe(false);
 
     // The hops as they last stood are what the live tracker derives from the orchestrator's trace.
@@ -55,7 +59,9 @@ describe('sessions.replay gathering', () => {
     rec = await recordFormation();
     const taskId = traceOf(rec.orch).find((l) => l.event_type === 'task_start')!.task_id as string;
     const one = await replayOf(rec.orch.trace.path, rec.recordsRoot, { taskId });
-    expect(new Set(one.lines.filter((l) => l.capsule === 'orchestrator' && l.event.task_id).map((l) => l.event.task_id))).toEqual(new Set([taskId]));
+    expect(
+      new Set(one.lines.filter((l) => l.capsule === 'orchestrator' && l.event.task_id).map((l) => l.event.task_id)),
+    ).toEqual(new Set([taskId]));
 
     // A session of more lines than a replay holds: its first MAX_REPLAY_LINES come, and a note says so.
     const base = { session_id: 'ses_' + '0'.repeat(32), task_id: 'task-long' };
@@ -63,18 +69,43 @@ describe('sessions.replay gathering', () => {
     const write = async (name: string, body: object[]) => {
       const dir = join(rec!.s.dir, name, base.session_id);
       mkdirSync(dir, { recursive: true });
-      const lines = [{ ...base, ts: ts(0), event_type: 'a2a_task_received', text: 'go', context_id: 'c' }, { ...base, ts: ts(1), event_type: 'task_start' }, ...body];
+      const lines = [
+        { ...base, ts: ts(0), event_type: 'a2a_task_received', text: 'go', context_id: 'c' },
+        { ...base, ts: ts(1), event_type: 'task_start' },
+        ...body,
+      ];
       writeFileSync(join(dir, 'trace.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
       return await replayOf(join(dir, 'trace.jsonl'), join(rec!.s.dir, name));
     };
-    const long = await write('long', Array.from({ length: MAX_REPLAY_LINES + 10 }, (_, i) => ({ ...base, ts: ts(i + 2), event_type: 'artifact', artifact_id: 'a', parts: 1, append: true })));
+    const long = await write(
+      'long',
+      Array.from({ length: MAX_REPLAY_LINES + 10 }, (_, i) => ({
+        ...base,
+        ts: ts(i + 2),
+        event_type: 'artifact',
+        artifact_id: 'a',
+        parts: 1,
+        append: true,
+      })),
+    );
     expect(long.truncated).toBe(true);
     expect(long.lines).toHaveLength(MAX_REPLAY_LINES);
     expect(long.notes).toEqual([expect.stringMatching(/longer than a replay holds/)]);
     // Streamed text makes a step per line: the bytes bound cuts it first, lines and steps counted.
-    const streamed = await write('streamed', Array.from({ length: MAX_REPLAY_LINES }, (_, i) => ({ ...base, ts: ts(i + 2), event_type: 'frame', turn: 1, text: 'x'.repeat(40) })));
+    const streamed = await write(
+      'streamed',
+      Array.from({ length: MAX_REPLAY_LINES }, (_, i) => ({
+        ...base,
+        ts: ts(i + 2),
+        event_type: 'frame',
+        turn: 1,
+        text: 'x'.repeat(40),
+      })),
+    );
     expect(streamed.truncated).toBe(true);
     expect(streamed.lines.length).toBeLessThan(MAX_REPLAY_LINES);
-    expect(JSON.stringify(streamed.lines).length + JSON.stringify(streamed.steps).length).toBeLessThanOrEqual(MAX_REPLAY_BYTES);
+    expect(JSON.stringify(streamed.lines).length + JSON.stringify(streamed.steps).length).toBeLessThanOrEqual(
+      MAX_REPLAY_BYTES,
+    );
   });
 });

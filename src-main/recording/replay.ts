@@ -1,4 +1,12 @@
-import { MAX_REPLAY_BYTES, MAX_REPLAY_LINE_BYTES, MAX_REPLAY_LINES, type ReplayLine, type ReplayRun, type ReplayStep, type ReplayTaskState } from '../../src-shared/contract';
+import {
+  MAX_REPLAY_BYTES,
+  MAX_REPLAY_LINE_BYTES,
+  MAX_REPLAY_LINES,
+  type ReplayLine,
+  type ReplayRun,
+  type ReplayStep,
+  type ReplayTaskState,
+} from '../../src-shared/contract';
 import { createFlowTracker, type TraceEvent } from '../../src-shared/trace';
 import type { TaskState } from '../../src-shared/a2a';
 import { readTraceLinesAsync } from '../trace';
@@ -31,7 +39,10 @@ interface Entry {
 }
 
 /** A task's state change from one of its lines, or undefined. */
-function taskStateOf(e: TraceEvent & Record<string, unknown>, failures: Map<string, string>): ReplayTaskState | undefined {
+function taskStateOf(
+  e: TraceEvent & Record<string, unknown>,
+  failures: Map<string, string>,
+): ReplayTaskState | undefined {
   const taskId = str(e.task_id);
   const at = (state: TaskState, text = ''): ReplayTaskState => ({ taskId, state, text: cut(text) });
   switch (e.event_type) {
@@ -47,7 +58,8 @@ function taskStateOf(e: TraceEvent & Record<string, unknown>, failures: Map<stri
     case 'task_canceled':
       return at('TASK_STATE_CANCELED', 'canceled');
     case 'task_end': {
-      const state = (str(e.state) || (e.exit_status === 'ok' ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED')) as TaskState;
+      const state = (str(e.state) ||
+        (e.exit_status === 'ok' ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED')) as TaskState;
       return at(state, typeof e.answer === 'string' ? e.answer : (failures.get(taskId) ?? ''));
     }
     default:
@@ -56,7 +68,12 @@ function taskStateOf(e: TraceEvent & Record<string, unknown>, failures: Map<stri
 }
 
 /** One session's lines of the run's tasks, each with what it changed. */
-async function readSession(path: string, order: number, capsule: string, runTasks: Set<string>): Promise<{ entries: Entry[]; cut: boolean }> {
+async function readSession(
+  path: string,
+  order: number,
+  capsule: string,
+  runTasks: Set<string>,
+): Promise<{ entries: Entry[]; cut: boolean }> {
   const chunk = await readTraceLinesAsync(path, 0, MAX_SESSION_BYTES);
   const tracker = createFlowTracker();
   const failures = new Map<string, string>();
@@ -71,16 +88,39 @@ async function readSession(path: string, order: number, capsule: string, runTask
     last = Number.isFinite(parsed) ? parsed : last;
     const flow = tracker.push(e);
     const task = taskStateOf(e, failures);
-    const step = flow.delegation || flow.progress || task ? { ...(flow.delegation ? { delegations: flow.delegation } : {}), ...(flow.progress ? { progress: flow.progress } : {}), ...(task ? { task } : {}) } : undefined;
-    const event = l.bytes > MAX_REPLAY_LINE_BYTES ? ({ ts: e.ts, event_type: e.event_type, session_id: e.session_id, task_id: taskId, cut: true } as TraceEvent) : e;
-    entries.push({ at: last, order, sessionId: e.session_id || '', capsule, seq, event, bytes: Math.min(l.bytes, MAX_REPLAY_LINE_BYTES), ...(step ? { step } : {}) });
+    const step =
+      flow.delegation || flow.progress || task
+        ? {
+            ...(flow.delegation ? { delegations: flow.delegation } : {}),
+            ...(flow.progress ? { progress: flow.progress } : {}),
+            ...(task ? { task } : {}),
+          }
+        : undefined;
+    const event =
+      l.bytes > MAX_REPLAY_LINE_BYTES
+        ? ({ ts: e.ts, event_type: e.event_type, session_id: e.session_id, task_id: taskId, cut: true } as TraceEvent)
+        : e;
+    entries.push({
+      at: last,
+      order,
+      sessionId: e.session_id || '',
+      capsule,
+      seq,
+      event,
+      bytes: Math.min(l.bytes, MAX_REPLAY_LINE_BYTES),
+      ...(step ? { step } : {}),
+    });
   });
   // A torn last line (a running session mid-write) is no cut: only a file over the bound is.
   return { entries, cut: chunk.size > MAX_SESSION_BYTES };
 }
 
 /** The run behind a session (or one of its tasks), read for replay from its traces alone. */
-export async function replayOf(tracePath: string, recordsRoot: string, opts: { taskId?: string } = {}): Promise<ReplayRun> {
+export async function replayOf(
+  tracePath: string,
+  recordsRoot: string,
+  opts: { taskId?: string } = {},
+): Promise<ReplayRun> {
   const run = await gatherRun(tracePath, recordsRoot, opts);
   const notes = [...run.notes];
   const runTasks = new Set(run.capsules.flatMap((c) => c.tasks.map((t) => t.taskId)));
@@ -94,7 +134,9 @@ export async function replayOf(tracePath: string, recordsRoot: string, opts: { t
       const read = await readSession(path, order++, c.capsule, runTasks);
       if (read.cut) {
         truncated = true;
-        notes.push(`${c.capsule}: its trace is over ${MAX_SESSION_BYTES / 1024 / 1024} MiB; only its start is replayed`);
+        notes.push(
+          `${c.capsule}: its trace is over ${MAX_SESSION_BYTES / 1024 / 1024} MiB; only its start is replayed`,
+        );
       }
       for (const e of read.entries) all.push(e);
     }
@@ -110,7 +152,9 @@ export async function replayOf(tracePath: string, recordsRoot: string, opts: { t
     const size = e.bytes + envelope + (e.step ? JSON.stringify(e.step).length + envelope : 0);
     if (lines.length >= MAX_REPLAY_LINES || bytes + size > MAX_REPLAY_BYTES) {
       truncated = true;
-      notes.push(`the run is longer than a replay holds (${MAX_REPLAY_LINES.toLocaleString('en')} lines, ${MAX_REPLAY_BYTES / 1024 / 1024} MiB); its first part is replayed`);
+      notes.push(
+        `the run is longer than a replay holds (${MAX_REPLAY_LINES.toLocaleString('en')} lines, ${MAX_REPLAY_BYTES / 1024 / 1024} MiB); its first part is replayed`,
+      );
       break;
     }
     bytes += size;

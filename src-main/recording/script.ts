@@ -33,12 +33,18 @@ export function exactWhen(text: string): string {
 
 const STOPS = new Set(['end_turn', 'max_tokens', 'tool_use']);
 
-function scriptedTurn(t: RecordedTurn, previous: RecordedTurn | undefined, task: RecordedTask, opts: ScriptOptions): RehearsalTurn {
+function scriptedTurn(
+  t: RecordedTurn,
+  previous: RecordedTurn | undefined,
+  task: RecordedTask,
+  opts: ScriptOptions,
+): RehearsalTurn {
   const out: RehearsalTurn = {};
   if (t.text || !t.toolCalls.length) out.text = t.text;
   if (t.toolCalls.length) {
     out.tool_calls = t.toolCalls.map((c) => {
-      if (c.name !== 'delegate_task' || typeof c.arguments.to !== 'string' || !opts.delegateTo) return { name: c.name, arguments: c.arguments };
+      if (c.name !== 'delegate_task' || typeof c.arguments.to !== 'string' || !opts.delegateTo)
+        return { name: c.name, arguments: c.arguments };
       return { name: c.name, arguments: { ...c.arguments, to: opts.delegateTo(c.arguments.to, task) } };
     });
   }
@@ -67,7 +73,9 @@ export function scriptFromTasks(tasks: readonly RecordedTask[], opts: ScriptOpti
   for (const task of tasks) {
     const turns = turnsOf(task, opts);
     if (!turns.length) {
-      notes.push(`task ${task.taskId} made no model turn (${task.exitStatus ?? 'unfinished'}); nothing to replay for it`);
+      notes.push(
+        `task ${task.taskId} made no model turn (${task.exitStatus ?? 'unfinished'}); nothing to replay for it`,
+      );
       continue;
     }
     const first = seen.get(task.text);
@@ -75,18 +83,29 @@ export function scriptFromTasks(tasks: readonly RecordedTask[], opts: ScriptOpti
       // Timings differ from run to run; what was said and done is what must match.
       const untimed = (ts: RehearsalTurn[]) => JSON.stringify(ts.map(({ delay_ms: _, ...rest }) => rest));
       if (untimed(turnsOf(first, opts)) !== untimed(turns)) {
-        notes.push(`task ${task.taskId} has the same text as task ${first.taskId} but went differently; the replay answers both as ${first.taskId}`);
+        notes.push(
+          `task ${task.taskId} has the same text as task ${first.taskId} but went differently; the replay answers both as ${first.taskId}`,
+        );
       }
       continue;
     }
     // The driver fills {{task}} and {{tool_results}} in scripted text: a model that wrote them
     // literally is replayed with them filled in.
-    if (task.turns.some((t) => /\{\{(task|tool_results)\}\}/.test(t.text))) notes.push(`task ${task.taskId}: a recorded text holds {{task}} or {{tool_results}}, which the replay fills in`);
+    if (task.turns.some((t) => /\{\{(task|tool_results)\}\}/.test(t.text)))
+      notes.push(`task ${task.taskId}: a recorded text holds {{task}} or {{tool_results}}, which the replay fills in`);
     seen.set(task.text, task);
     replies.push({ when: exactWhen(task.text), turns });
   }
   const mcpCalls = recordedMcpCalls(tasks, notes);
-  return { script: { recorded_from: opts.sessionId, delay_ms: 0, replies, ...(mcpCalls.length ? { mcp_calls: mcpCalls } : {}) }, notes };
+  return {
+    script: {
+      recorded_from: opts.sessionId,
+      delay_ms: 0,
+      replies,
+      ...(mcpCalls.length ? { mcp_calls: mcpCalls } : {}),
+    },
+    notes,
+  };
 }
 
 /** The most recorded MCP calls one script holds (the manifest schema's bound). */
@@ -98,11 +117,20 @@ function recordedMcpCalls(tasks: readonly RecordedTask[], notes: string[]): Rehe
   const seen = new Set<string>();
   for (const task of tasks) {
     for (const c of task.mcpCalls) {
-      const call: RehearsalMcpCall = { server: c.server, tool: c.tool, arguments: c.arguments, ok: c.ok, result: c.result, ...(c.parts ? { parts: c.parts } : {}) };
+      const call: RehearsalMcpCall = {
+        server: c.server,
+        tool: c.tool,
+        arguments: c.arguments,
+        ok: c.ok,
+        result: c.result,
+        ...(c.parts ? { parts: c.parts } : {}),
+      };
       const key = JSON.stringify(call);
       if (seen.has(key)) continue;
       if (out.length >= MAX_MCP_CALLS) {
-        notes.push(`more than ${MAX_MCP_CALLS} distinct MCP calls were recorded; the replay answers the first ${MAX_MCP_CALLS}`);
+        notes.push(
+          `more than ${MAX_MCP_CALLS} distinct MCP calls were recorded; the replay answers the first ${MAX_MCP_CALLS}`,
+        );
         return out;
       }
       seen.add(key);

@@ -97,7 +97,13 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
     tasks: [],
   };
   const fork = start.forked_from;
-  if (fork && typeof fork === 'object' && str(fork.session_id)) session.forkedFrom = { sessionId: str(fork.session_id), taskId: str(fork.task_id), turn: Number(fork.turn) || 1, ...(str(fork.message_id) ? { messageId: str(fork.message_id) } : {}) };
+  if (fork && typeof fork === 'object' && str(fork.session_id))
+    session.forkedFrom = {
+      sessionId: str(fork.session_id),
+      taskId: str(fork.task_id),
+      turn: Number(fork.turn) || 1,
+      ...(str(fork.message_id) ? { messageId: str(fork.message_id) } : {}),
+    };
   const byId = new Map<string, RecordedTask>();
   const callsById = new Map<string, { task: RecordedTask; turn: RecordedTurn; index: number }>();
   // task/call id -> the arguments of an MCP tool call, until its result line comes.
@@ -109,7 +115,17 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
     if (l.event_type === 'a2a_task_received') {
       // A second one is the answer to a request_input wait: it reaches the model as a tool result.
       if (t) continue;
-      t = { taskId: id, contextId: str(l.context_id), ...(l.message_id ? { messageId: str(l.message_id) } : {}), text: str(l.text), ...(l.traceparent ? { traceparent: str(l.traceparent) } : {}), turns: [], delegations: [], mcpCalls: [], divergences: [] };
+      t = {
+        taskId: id,
+        contextId: str(l.context_id),
+        ...(l.message_id ? { messageId: str(l.message_id) } : {}),
+        text: str(l.text),
+        ...(l.traceparent ? { traceparent: str(l.traceparent) } : {}),
+        turns: [],
+        delegations: [],
+        mcpCalls: [],
+        divergences: [],
+      };
       byId.set(id, t);
       session.tasks.push(t);
       continue;
@@ -120,7 +136,11 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
         const turn: RecordedTurn = {
           turn: Number(l.turn) || t.turns.length + 1,
           text: str(l.text),
-          toolCalls: (Array.isArray(l.tool_calls) ? l.tool_calls : []).map((c: Line) => ({ id: str(c.id), name: str(c.name), arguments: (c.arguments && typeof c.arguments === 'object' ? c.arguments : {}) as Record<string, unknown> })),
+          toolCalls: (Array.isArray(l.tool_calls) ? l.tool_calls : []).map((c: Line) => ({
+            id: str(c.id),
+            name: str(c.name),
+            arguments: (c.arguments && typeof c.arguments === 'object' ? c.arguments : {}) as Record<string, unknown>,
+          })),
           tokensIn: Number(l.tokens_in) || 0,
           tokensOut: Number(l.tokens_out) || 0,
           stop: str(l.stop_reason),
@@ -132,7 +152,8 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
         break;
       }
       case 'tool_call':
-        if (str(l.mcp_server) && str(l.mcp_tool)) mcpCalls.set(`${id}/${str(l.call_id)}`, l.arguments && typeof l.arguments === 'object' ? l.arguments : {});
+        if (str(l.mcp_server) && str(l.mcp_tool))
+          mcpCalls.set(`${id}/${str(l.call_id)}`, l.arguments && typeof l.arguments === 'object' ? l.arguments : {});
         break;
       case 'tool_result': {
         const key = `${id}/${str(l.call_id)}`;
@@ -141,14 +162,22 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
         const args = mcpCalls.get(key);
         if (args) {
           const parts = Array.isArray(l.result_parts) ? (l.result_parts as RehearsalPart[]) : undefined;
-          t.mcpCalls.push({ server: str(l.mcp_server), tool: str(l.mcp_tool), arguments: args, ok: l.ok !== false, result: str(l.result), ...(parts ? { parts } : {}) });
+          t.mcpCalls.push({
+            server: str(l.mcp_server),
+            tool: str(l.mcp_tool),
+            arguments: args,
+            ok: l.ok !== false,
+            result: str(l.result),
+            ...(parts ? { parts } : {}),
+          });
         }
         break;
       }
       case 'breakpoint_resumed': {
         // An edited delegation: what the worker got is what the run did, so a replay, a saved
         // test and a fork send it (the model's own words stay beside it).
-        const at = l.edited === true && typeof l.text === 'string' ? callsById.get(`${id}/${str(l.call_id)}`) : undefined;
+        const at =
+          l.edited === true && typeof l.text === 'string' ? callsById.get(`${id}/${str(l.call_id)}`) : undefined;
         const call = at?.turn.toolCalls[at.index];
         if (call?.name === 'delegate_task') {
           call.modelText ??= str(call.arguments.text);
@@ -157,7 +186,12 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
         break;
       }
       case 'delegation_start':
-        t.delegations.push({ to: str(l.to), capsule: str(l.capsule), childSessionId: str(l.child_session_id), traceparent: str(l.traceparent) });
+        t.delegations.push({
+          to: str(l.to),
+          capsule: str(l.capsule),
+          childSessionId: str(l.child_session_id),
+          traceparent: str(l.traceparent),
+        });
         break;
       case 'rehearsal_diverged':
         t.divergences.push({ turn: Number(l.turn) || 0, reason: str(l.reason) });

@@ -15,7 +15,11 @@ export const REHEARSAL_DRIVER = 'capsule/driver-rehearsal';
 /** Inference settings that still shape a replay (limits, spend ceiling, input wait): kept as written. */
 const KEPT = ['max_tokens', 'max_turns', 'budget', 'input_timeout'] as const;
 
-export function rehearsalInference(capsule: RecordedCapsule, script: RehearsalScript, kept: Record<string, unknown> = {}): Record<string, unknown> {
+export function rehearsalInference(
+  capsule: RecordedCapsule,
+  script: RehearsalScript,
+  kept: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     transport: 'embedded',
     // The recorded model's name stays (budgets, prices and exported spans name it); the driver is the rehearsal.
@@ -32,8 +36,15 @@ export function rehearsalManifestText(capsule: RecordedCapsule, script: Rehearsa
   const source = path && existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   const doc = source ? parseDocument(source) : undefined;
   if (!doc || doc.errors.length || !isMap(doc.contents)) {
-    if (path) notes.push(`${capsule.capsule}: manifest ${path} ${source === undefined ? 'is not on this machine' : 'does not read'}; the replay's manifest is rebuilt from the trace (name, version, script only)`);
-    return stringify({ name: capsule.capsule, version: capsule.version || '0.0.0', inference: rehearsalInference(capsule, script) });
+    if (path)
+      notes.push(
+        `${capsule.capsule}: manifest ${path} ${source === undefined ? 'is not on this machine' : 'does not read'}; the replay's manifest is rebuilt from the trace (name, version, script only)`,
+      );
+    return stringify({
+      name: capsule.capsule,
+      version: capsule.version || '0.0.0',
+      inference: rehearsalInference(capsule, script),
+    });
   }
   const kept: Record<string, unknown> = {};
   for (const key of KEPT) {
@@ -45,12 +56,16 @@ export function rehearsalManifestText(capsule: RecordedCapsule, script: Rehearsa
   const artifacts = doc.get('artifacts', true);
   if (isSeq(artifacts)) {
     artifacts.items = artifacts.items.filter((item) => {
-      const a = (item as { toJSON?: () => unknown }).toJSON?.() as { name?: string; runtime?: string; gateway?: unknown } | undefined;
+      const a = (item as { toJSON?: () => unknown }).toJSON?.() as
+        { name?: string; runtime?: string; gateway?: unknown } | undefined;
       return !(a && (a.runtime === 'driver' || (a.name ?? '') in DRIVER_ARTIFACTS || a.gateway));
     });
   }
   const text = doc.toString();
-  if (/(^|[^$])\$\{/.test(text)) notes.push(`${capsule.capsule}: its manifest still names environment variables (\${…}); set them to run the replay`);
+  if (/(^|[^$])\$\{/.test(text))
+    notes.push(
+      `${capsule.capsule}: its manifest still names environment variables (\${…}); set them to run the replay`,
+    );
   return text;
 }
 
@@ -70,6 +85,9 @@ export function writeRehearsal(dir: string, entries: { capsule: RecordedCapsule;
     manifests[capsule.capsule] = join(dir, rel);
     return { id: capsule.capsule, manifest: rel, position: { x: i === 0 ? 0 : 320, y: i === 0 ? 0 : (i - 1) * 160 } };
   });
-  writeFileSync(join(dir, 'formation.yaml'), `# A rehearsal made by capsule rehearse: every capsule replays its recording offline.\n${stringify({ capsules, remotes: [] })}`);
+  writeFileSync(
+    join(dir, 'formation.yaml'),
+    `# A rehearsal made by capsule rehearse: every capsule replays its recording offline.\n${stringify({ capsules, remotes: [] })}`,
+  );
   return { dir, manifests };
 }

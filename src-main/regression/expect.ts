@@ -61,19 +61,26 @@ export function unmet(m: Matcher, value: unknown): string | undefined {
   }
 }
 
-const show = (v: unknown) => (v === undefined ? '(nothing)' : typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v));
+const show = (v: unknown) =>
+  v === undefined ? '(nothing)' : typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v);
 
-export function compareTask(index: number, expected: TestFile['tasks'][number], actual: AskedTask | undefined): Mismatch[] {
+export function compareTask(
+  index: number,
+  expected: TestFile['tasks'][number],
+  actual: AskedTask | undefined,
+): Mismatch[] {
   const at = `task ${index + 1}`;
   const out: Mismatch[] = [];
   const check = (path: string, m: Matcher | undefined, value: unknown) => {
     if (m === undefined) return;
     const why = unmet(m, value);
-    if (why !== undefined) out.push({ path: `${at}: ${path}`, expected: describeMatcher(m), actual: `${show(value)}${why}` });
+    if (why !== undefined)
+      out.push({ path: `${at}: ${path}`, expected: describeMatcher(m), actual: `${show(value)}${why}` });
   };
   if (!actual) return [{ path: `${at}`, expected: 'a task', actual: '(the task never reached the entry capsule)' }];
   const e = expected.expect;
-  if (e.status && e.status !== actual.exitStatus) out.push({ path: `${at}: status`, expected: e.status, actual: actual.exitStatus ?? '(unfinished)' });
+  if (e.status && e.status !== actual.exitStatus)
+    out.push({ path: `${at}: status`, expected: e.status, actual: actual.exitStatus ?? '(unfinished)' });
   check('answer', e.answer, actual.answer);
   if (e.delegations) {
     const n = Math.max(e.delegations.length, actual.delegations.length);
@@ -82,14 +89,19 @@ export function compareTask(index: number, expected: TestFile['tasks'][number], 
       const got = actual.delegations[i];
       const p = `delegations[${i}]`;
       if (!want) {
-        out.push({ path: `${at}: ${p}`, expected: '(no delegation)', actual: `${got.from} asked ${got.to}: ${show(got.text)}` });
+        out.push({
+          path: `${at}: ${p}`,
+          expected: '(no delegation)',
+          actual: `${got.from} asked ${got.to}: ${show(got.text)}`,
+        });
         continue;
       }
       if (!got) {
         out.push({ path: `${at}: ${p}`, expected: `${want.from ?? '?'} asks ${want.to}`, actual: '(no delegation)' });
         continue;
       }
-      if (want.from !== undefined && want.from !== got.from) out.push({ path: `${at}: ${p}.from`, expected: want.from, actual: got.from });
+      if (want.from !== undefined && want.from !== got.from)
+        out.push({ path: `${at}: ${p}.from`, expected: want.from, actual: got.from });
       if (want.to !== got.to) out.push({ path: `${at}: ${p}.to`, expected: want.to, actual: got.to });
       check(`${p}.text`, want.text, got.text);
       check(`${p}.data`, want.data, got.data);

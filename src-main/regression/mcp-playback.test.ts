@@ -5,7 +5,15 @@ import { parse, stringify } from 'yaml';
 import { startSession } from '../launch';
 import { makeRehearsal, prepareFork, recordedSession, replayOf, saveRehearsal } from '../recording';
 import { everythingStdio } from '../runtime/mcp/servers.fixture';
-import { readTraceFile, rehearsal, rpc, scene, traceOf, userMessage, type Scene } from '../runtime/tools/formation.fixture';
+import {
+  readTraceFile,
+  rehearsal,
+  rpc,
+  scene,
+  traceOf,
+  userMessage,
+  type Scene,
+} from '../runtime/tools/formation.fixture';
 import { launchFork } from '../workspace/fork-run';
 import { runTest, saveTest } from './index';
 
@@ -21,7 +29,15 @@ afterEach(async () => {
 
 type Line = Record<string, any>;
 const byType = (lines: Line[], type: string) => lines.filter((l) => l.event_type === type);
-const results = (lines: Line[]) => byType(lines, 'tool_result').map((l) => ({ name: l.name, ok: l.ok, result: l.result, mcp_server: l.mcp_server, mcp_tool: l.mcp_tool, parts: l.parts }));
+const results = (lines: Line[]) =>
+  byType(lines, 'tool_result').map((l) => ({
+    name: l.name,
+    ok: l.ok,
+    result: l.result,
+    mcp_server: l.mcp_server,
+    mcp_tool: l.mcp_tool,
+    parts: l.parts,
+  }));
 const serverLines = (lines: Line[]) => lines.filter((l) => String(l.event_type).startsWith('mcp_server'));
 const TASK = 'echo and draw';
 
@@ -32,17 +48,29 @@ async function recorded() {
     inference: rehearsal([
       {
         turns: [
-          { text: 'Calling the tools.', tool_calls: [{ name: 'everything__echo', arguments: { message: 'hello' } }, { name: 'everything__get-tiny-image', arguments: {} }] },
+          {
+            text: 'Calling the tools.',
+            tool_calls: [
+              { name: 'everything__echo', arguments: { message: 'hello' } },
+              { name: 'everything__get-tiny-image', arguments: {} },
+            ],
+          },
           { text: 'Done: {{tool_results}}' },
         ],
       },
     ]),
     capabilities: { mcp: { servers: [everythingStdio('everything', { tools: ['echo', 'get-tiny-image'] })] } },
   });
-  writeFileSync(join(s.dir, 'formation.yaml'), stringify({ capsules: [{ id: 'user', manifest: 'user/murmur.yaml' }], remotes: [] }));
+  writeFileSync(
+    join(s.dir, 'formation.yaml'),
+    stringify({ capsules: [{ id: 'user', manifest: 'user/murmur.yaml' }], remotes: [] }),
+  );
   const live = await startSession({ manifestPath, env: s.env, port: 0 });
   s.sessions.push(live);
-  const sent = await rpc(live.url, 'SendMessage', { message: userMessage(TASK), configuration: { returnImmediately: false } });
+  const sent = await rpc(live.url, 'SendMessage', {
+    message: userMessage(TASK),
+    configuration: { returnImmediately: false },
+  });
   expect(sent.task.status.state).toBe('TASK_STATE_COMPLETED');
   const lines = traceOf(live);
   expect(serverLines(lines).map((l) => l.event_type)).toContain('mcp_server_start');
@@ -51,7 +79,13 @@ async function recorded() {
   const m = parse(readFileSync(manifestPath, 'utf8'));
   m.capabilities.mcp.servers[0].command = 'capsule-test-no-such-mcp-server';
   writeFileSync(manifestPath, stringify(m));
-  return { manifestPath, lines, answer: sent.task.artifacts[0].parts[0].text as string, tracePath: live.trace.path, records: join(s.env.CAPSULE_HOME!, 'records') };
+  return {
+    manifestPath,
+    lines,
+    answer: sent.task.artifacts[0].parts[0].text as string,
+    tracePath: live.trace.path,
+    records: join(s.env.CAPSULE_HOME!, 'records'),
+  };
 }
 
 describe('MCP calls played back offline', () => {
@@ -64,12 +98,22 @@ describe('MCP calls played back offline', () => {
     const script = parse(readFileSync(written.user, 'utf8')).inference.rehearsal;
     expect(script.mcp_calls).toEqual([
       { server: 'everything', tool: 'echo', arguments: { message: 'hello' }, ok: true, result: 'Echo: hello' },
-      { server: 'everything', tool: 'get-tiny-image', arguments: {}, ok: true, result: expect.stringMatching(/\[image image\/png, \d+ bytes\]/), parts: [{ bytes: expect.any(String), media_type: 'image/png' }] },
+      {
+        server: 'everything',
+        tool: 'get-tiny-image',
+        arguments: {},
+        ok: true,
+        result: expect.stringMatching(/\[image image\/png, \d+ bytes\]/),
+        parts: [{ bytes: expect.any(String), media_type: 'image/png' }],
+      },
     ]);
 
     const replay = await startSession({ manifestPath: written.user, env: s.env, port: 0 });
     s.sessions.push(replay);
-    const sent = await rpc(replay.url, 'SendMessage', { message: userMessage(TASK), configuration: { returnImmediately: false } });
+    const sent = await rpc(replay.url, 'SendMessage', {
+      message: userMessage(TASK),
+      configuration: { returnImmediately: false },
+    });
     expect(sent.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(sent.task.artifacts[0].parts[0].text).toBe(rec.answer);
     const lines = traceOf(replay);
@@ -91,16 +135,29 @@ describe('MCP calls played back offline', () => {
     s.sessions.push(replay);
     await rpc(replay.url, 'SendMessage', { message: userMessage(TASK), configuration: { returnImmediately: false } });
     const lines = traceOf(replay);
-    expect(byType(lines, 'tool_result')[0]).toMatchObject({ ok: false, mcp_server: 'everything', failure: 'mcp_not_recorded' });
-    expect(byType(lines, 'tool_result')[0].result).toMatch(/^mcp_not_recorded: the recording has no answer of MCP server "everything" to echo/);
-    expect(byType(lines, 'rehearsal_diverged').map((l) => l.reason)).toContainEqual(expect.stringContaining('no answer of MCP server "everything" to echo'));
+    expect(byType(lines, 'tool_result')[0]).toMatchObject({
+      ok: false,
+      mcp_server: 'everything',
+      failure: 'mcp_not_recorded',
+    });
+    expect(byType(lines, 'tool_result')[0].result).toMatch(
+      /^mcp_not_recorded: the recording has no answer of MCP server "everything" to echo/,
+    );
+    expect(byType(lines, 'rehearsal_diverged').map((l) => l.reason)).toContainEqual(
+      expect.stringContaining('no answer of MCP server "everything" to echo'),
+    );
     expect(serverLines(lines)).toEqual([]);
   });
 
   it('a fork on the recording replays the MCP calls offline', async () => {
     const rec = await recorded();
     const session = recordedSession(readTraceFile(rec.tracePath));
-    const prepared = prepareFork(session, { taskId: session.tasks[0].taskId, turn: 2, driver: 'rehearsal', env: s.env });
+    const prepared = prepareFork(session, {
+      taskId: session.tasks[0].taskId,
+      turn: 2,
+      driver: 'rehearsal',
+      env: s.env,
+    });
     const launched = await launchFork(prepared, { startSession, env: s.env });
     s.sessions.push(launched.session);
     const task = await launched.settled;

@@ -5,7 +5,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { makeRehearsal } from '../recording';
 import { recordFormation, type RecordedFormation } from '../recording/recorded.fixture';
-import { formatDiff, junitReport, readTestFile, runWorkspaceTests, testFileText, testFromRehearsal, unmet } from './index';
+import {
+  formatDiff,
+  junitReport,
+  readTestFile,
+  runWorkspaceTests,
+  testFileText,
+  testFromRehearsal,
+  unmet,
+} from './index';
 
 // A recorded run saved as a test: it passes against the workspace as recorded, offline, and fails
 // with a readable diff when a capsule's behaviour changes; JUnit XML and the CLI's exit status.
@@ -20,7 +28,13 @@ afterEach(async () => {
 async function workspaceWithTest() {
   rec = await recordFormation();
   const ws = rec.s.dir;
-  writeFileSync(join(ws, 'formation.yaml'), stringify({ capsules: ['orchestrator', 'worker-a', 'worker-b'].map((id) => ({ id, manifest: `${id}/murmur.yaml` })), remotes: [] }));
+  writeFileSync(
+    join(ws, 'formation.yaml'),
+    stringify({
+      capsules: ['orchestrator', 'worker-a', 'worker-b'].map((id) => ({ id, manifest: `${id}/murmur.yaml` })),
+      remotes: [],
+    }),
+  );
   const test = testFromRehearsal(await makeRehearsal(rec.orch.trace.path, { recordsRoot: rec.recordsRoot, speed: 0 }));
   mkdirSync(join(ws, 'tests'), { recursive: true });
   const file = join(ws, 'tests', 'recorded.yaml');
@@ -29,9 +43,14 @@ async function workspaceWithTest() {
 }
 
 const BIN = resolve(__dirname, '../../bin/capsule.js');
-function capsule(env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function capsule(
+  env: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env, timeout: 60_000 }, (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [BIN, ...args], { env, timeout: 60_000 }, (err, stdout, stderr) =>
+      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -46,8 +65,18 @@ describe('capsule test', () => {
           answer: 'Summary and questions are in. (***)',
           status: 'ok',
           delegations: [
-            { from: 'orchestrator', to: 'worker-a', text: 'Summarise the report.', answer: 'worker-a: the report says revenue grew 12%' },
-            { from: 'orchestrator', to: 'worker-b', text: 'List the open questions.', answer: 'worker-b: two open questions' },
+            {
+              from: 'orchestrator',
+              to: 'worker-a',
+              text: 'Summarise the report.',
+              answer: 'worker-a: the report says revenue grew 12%',
+            },
+            {
+              from: 'orchestrator',
+              to: 'worker-b',
+              text: 'List the open questions.',
+              answer: 'worker-b: two open questions',
+            },
           ],
         },
       },
@@ -67,10 +96,20 @@ describe('capsule test', () => {
     const [outcome] = await runWorkspaceTests(ws);
     expect(outcome.passed).toBe(false);
     expect(outcome.mismatches).toEqual([
-      { path: 'task 1: delegations[1].answer', expected: '"worker-b: two open questions"', actual: '"worker-b: no questions at all"' },
-      { path: 'replay: orchestrator turn 2', expected: 'follows its recording', actual: expect.stringContaining('tool result 2 differs from the recording') },
+      {
+        path: 'task 1: delegations[1].answer',
+        expected: '"worker-b: two open questions"',
+        actual: '"worker-b: no questions at all"',
+      },
+      {
+        path: 'replay: orchestrator turn 2',
+        expected: 'follows its recording',
+        actual: expect.stringContaining('tool result 2 differs from the recording'),
+      },
     ]);
-    expect(formatDiff(outcome.mismatches)).toContain('task 1: delegations[1].answer\n  - "worker-b: two open questions"\n  + "worker-b: no questions at all"');
+    expect(formatDiff(outcome.mismatches)).toContain(
+      'task 1: delegations[1].answer\n  - "worker-b: two open questions"\n  + "worker-b: no questions at all"',
+    );
     const xml = junitReport([outcome]);
     expect(xml).toMatch(/<failure message="2 difference\(s\)">task 1: delegations\[1\]\.answer/);
     expect(xml).toContain('tests="1" failures="1" errors="0"');
@@ -78,10 +117,21 @@ describe('capsule test', () => {
 
   it('fails when the current manifests no longer let the entry reach a capsule', async () => {
     const { ws } = await workspaceWithTest();
-    writeFileSync(join(ws, 'formation.yaml'), stringify({ capsules: [{ id: 'orchestrator', manifest: 'orchestrator/murmur.yaml' }, { id: 'worker-a', manifest: 'worker-a/murmur.yaml' }], remotes: [] }));
+    writeFileSync(
+      join(ws, 'formation.yaml'),
+      stringify({
+        capsules: [
+          { id: 'orchestrator', manifest: 'orchestrator/murmur.yaml' },
+          { id: 'worker-a', manifest: 'worker-a/murmur.yaml' },
+        ],
+        remotes: [],
+      }),
+    );
     const [outcome] = await runWorkspaceTests(ws);
     expect(outcome.passed).toBe(false);
-    expect(outcome.mismatches.find((m) => m.path === 'task 1: delegations[1].answer')?.actual).toContain('unknown capsule \\"worker-b\\"');
+    expect(outcome.mismatches.find((m) => m.path === 'task 1: delegations[1].answer')?.actual).toContain(
+      'unknown capsule \\"worker-b\\"',
+    );
   });
 
   it('matches a regex in linear time: a pattern that backtracks for ever in JavaScript answers at once', () => {
@@ -96,7 +146,9 @@ describe('capsule test', () => {
     expect(unmet({ regex: '/^b$/m' }, 'a\nb')).toBeUndefined();
     // A JSON Schema's pattern in a test file too.
     const slow = Date.now();
-    expect(unmet({ schema: { type: 'string', pattern: '^(a+)+$' } }, JSON.stringify(`${'a'.repeat(28)}!`))).toMatch(/pattern/);
+    expect(unmet({ schema: { type: 'string', pattern: '^(a+)+$' } }, JSON.stringify(`${'a'.repeat(28)}!`))).toMatch(
+      /pattern/,
+    );
     expect(Date.now() - slow).toBeLessThan(1000);
   });
 
@@ -117,24 +169,53 @@ describe('capsule test', () => {
   it('runs from the CLI: rehearse --save-test, then test with an exit status for CI and a JUnit file', async () => {
     rec = await recordFormation();
     const ws = rec.s.dir;
-    writeFileSync(join(ws, 'formation.yaml'), stringify({ capsules: ['orchestrator', 'worker-a', 'worker-b'].map((id) => ({ id, manifest: `${id}/murmur.yaml` })), remotes: [] }));
+    writeFileSync(
+      join(ws, 'formation.yaml'),
+      stringify({
+        capsules: ['orchestrator', 'worker-a', 'worker-b'].map((id) => ({ id, manifest: `${id}/murmur.yaml` })),
+        remotes: [],
+      }),
+    );
     const env = { ...process.env, CAPSULE_HOME: rec.s.env.CAPSULE_HOME };
-    const saved = await capsule(env, 'rehearse', '--from', rec.orch.id.slice(-8), '--no-delay', '--save-test', 'flow', '--workspace', ws);
+    const saved = await capsule(
+      env,
+      'rehearse',
+      '--from',
+      rec.orch.id.slice(-8),
+      '--no-delay',
+      '--save-test',
+      'flow',
+      '--workspace',
+      ws,
+    );
     expect(saved.stderr).toBe('');
     expect(saved.stdout).toBe(`test: ${join(ws, 'tests', 'flow.yaml')}\n`);
     const made = await capsule(env, 'rehearse', '--from', rec.orch.id, '--speed', '4', '--out', join(ws, 'replay'));
-    expect(made.stdout.split('\n').slice(0, 4)).toEqual([`rehearsal: ${join(ws, 'replay')}`, ...['orchestrator', 'worker-a', 'worker-b'].map((n) => `capsule: ${n} ${join(ws, 'replay', n, 'murmur.yaml')}`)]);
-    expect(parse(readFileSync(join(ws, 'replay', 'formation.yaml'), 'utf8')).capsules.map((c: { id: string }) => c.id)).toEqual(['orchestrator', 'worker-a', 'worker-b']);
+    expect(made.stdout.split('\n').slice(0, 4)).toEqual([
+      `rehearsal: ${join(ws, 'replay')}`,
+      ...['orchestrator', 'worker-a', 'worker-b'].map((n) => `capsule: ${n} ${join(ws, 'replay', n, 'murmur.yaml')}`),
+    ]);
+    expect(
+      parse(readFileSync(join(ws, 'replay', 'formation.yaml'), 'utf8')).capsules.map((c: { id: string }) => c.id),
+    ).toEqual(['orchestrator', 'worker-a', 'worker-b']);
     const junit = join(ws, 'report.xml');
     const ok = await capsule(env, 'test', '--workspace', ws, '--junit', junit);
     expect(ok.stdout).toMatch(/^PASS {2}flow {2}.*\n1 passed, 0 failed\n$/);
     expect(ok.code).toBe(0);
     expect(readFileSync(junit, 'utf8')).toContain('tests="1" failures="0"');
     const file = join(ws, 'tests', 'flow.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('answer: Summary and questions are in. (***)', 'answer: { contains: "nothing" }'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        'answer: Summary and questions are in. (***)',
+        'answer: { contains: "nothing" }',
+      ),
+    );
     const bad = await capsule(env, 'test', '-w', ws);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('FAIL  flow');
-    expect(bad.stdout).toContain('task 1: answer\n    - contains "nothing"\n    + "Summary and questions are in. (***)"');
+    expect(bad.stdout).toContain(
+      'task 1: answer\n    - contains "nothing"\n    + "Summary and questions are in. (***)"',
+    );
   }, 120_000);
 });

@@ -45,9 +45,16 @@ function membersOf(workspace: string): Member[] {
   if (formation.issues.length) throw new Error(`${file}: ${formation.issues[0].message}`);
   return formation.capsules.map((c) => {
     const manifestPath = resolve(workspace, c.manifest);
-    if (!landsInside(workspace, manifestPath)) throw new Error(`${c.id}: ${c.manifest} leads outside the workspace folder`);
+    if (!landsInside(workspace, manifestPath))
+      throw new Error(`${c.id}: ${c.manifest} leads outside the workspace folder`);
     const m = existsSync(manifestPath) ? (parse(readFileSync(manifestPath, 'utf8')) ?? {}) : {};
-    return { id: c.id, name: String(m.name ?? c.id), version: String(m.version ?? ''), model: String(m.inference?.model ?? ''), manifestPath };
+    return {
+      id: c.id,
+      name: String(m.name ?? c.id),
+      version: String(m.version ?? ''),
+      model: String(m.inference?.model ?? ''),
+      manifestPath,
+    };
   });
 }
 
@@ -63,32 +70,55 @@ export function listTests(workspace: string): string[] {
 /** The run was stopped by its caller (Esc in the Studio): its task is canceled and the run ends. */
 export class TestRunCanceled extends Error {}
 
-async function runTasks(test: TestFile, members: Member[], scratch: string, signal?: AbortSignal): Promise<{ mismatches: Mismatch[]; records: string; actual: AskedTask[] }> {
+async function runTasks(
+  test: TestFile,
+  members: Member[],
+  scratch: string,
+  signal?: AbortSignal,
+): Promise<{ mismatches: Mismatch[]; records: string; actual: AskedTask[] }> {
   const entry = members.find((m) => m.id === test.entry || m.name === test.entry);
   if (!entry) throw new Error(`entry capsule ${test.entry} is not in ${FORMATION_FILE}`);
   const notes: string[] = [];
   const paths = new Map<string, string>();
   for (const m of members) {
     const script = test.scripts[m.id] ?? test.scripts[m.name] ?? { delay_ms: 0, replies: [] };
-    const capsule: RecordedCapsule = { capsule: m.name, version: m.version, model: m.model, driver: '', manifestPath: m.manifestPath, sessionIds: [], tasks: [] };
+    const capsule: RecordedCapsule = {
+      capsule: m.name,
+      version: m.version,
+      model: m.model,
+      driver: '',
+      manifestPath: m.manifestPath,
+      sessionIds: [],
+      tasks: [],
+    };
     const file = join(scratch, 'manifests', m.id, 'murmur.yaml');
     mkdirSync(join(scratch, 'manifests', m.id), { recursive: true });
     writeFileSync(file, rehearsalManifestText(capsule, script, notes));
     paths.set(m.id, file);
   }
   const targets: Record<string, FormationTarget> = {};
-  for (const m of members) if (m !== entry) for (const n of [m.id, m.name]) targets[n] = { kind: 'manifest', manifestPath: paths.get(m.id)! };
+  for (const m of members)
+    if (m !== entry) for (const n of [m.id, m.name]) targets[n] = { kind: 'manifest', manifestPath: paths.get(m.id)! };
   const home = join(scratch, 'home');
   const env = { ...process.env, CAPSULE_HOME: home };
-  const session = await startSession({ manifestPath: paths.get(entry.id)!, env, port: 0, formation: staticFormation(targets) });
+  const session = await startSession({
+    manifestPath: paths.get(entry.id)!,
+    env,
+    port: 0,
+    formation: staticFormation(targets),
+  });
   try {
     for (const t of test.tasks) {
       if (signal?.aborted) throw new TestRunCanceled(`${test.entry}: the run was canceled`);
-      const { task, settled } = session.acceptMessage({ message: { messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text: t.text }] } });
+      const { task, settled } = session.acceptMessage({
+        message: { messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text: t.text }] },
+      });
       let timer: NodeJS.Timeout | undefined;
       let onAbort: (() => void) | undefined;
       const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), test.timeout_ms)));
-      const stopped = new Promise<'stopped'>((r) => signal?.addEventListener('abort', (onAbort = () => r('stopped')), { once: true }));
+      const stopped = new Promise<'stopped'>((r) =>
+        signal?.addEventListener('abort', (onAbort = () => r('stopped')), { once: true }),
+      );
       const why = await Promise.race([settled, late, stopped]);
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
@@ -104,7 +134,14 @@ async function runTasks(test: TestFile, members: Member[], scratch: string, sign
   const run = await gatherRun(session.trace.path, join(home, 'records'));
   const asked = askedOfRun(run);
   const mismatches = test.tasks.flatMap((t, i) => compareTask(i, t, asked[i]));
-  for (const c of run.capsules) for (const t of c.tasks) for (const d of t.divergences) mismatches.push({ path: `replay: ${c.capsule} turn ${d.turn}`, expected: 'follows its recording', actual: d.reason });
+  for (const c of run.capsules)
+    for (const t of c.tasks)
+      for (const d of t.divergences)
+        mismatches.push({
+          path: `replay: ${c.capsule} turn ${d.turn}`,
+          expected: 'follows its recording',
+          actual: d.reason,
+        });
   return { mismatches, records: join(home, 'records'), actual: asked };
 }
 
@@ -123,7 +160,14 @@ export async function runTest(workspace: string, file: string, signal?: AbortSig
   } catch (err) {
     rmSync(scratch, { recursive: true, force: true });
     if (err instanceof TestRunCanceled) throw err;
-    return { name, file, passed: false, mismatches: [], error: (err as Error).message, durationMs: Date.now() - started };
+    return {
+      name,
+      file,
+      passed: false,
+      mismatches: [],
+      error: (err as Error).message,
+      durationMs: Date.now() - started,
+    };
   }
 }
 

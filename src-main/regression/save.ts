@@ -7,7 +7,6 @@ import { testFileText, testFromRehearsal, TESTS_FOLDER } from './test-file';
 // Saving a recorded run as a test (`capsule rehearse --save-test`, "Save as test" in the Studio):
 // tests/<name>.yaml in the workspace, expecting exactly what the recording did.
 
-
 /** Writes the test (replacing one of the same name); returns its file. */
 export function saveTest(workspace: string, name: string, r: Rehearsal): string {
   if (!TEST_NAME.test(name)) throw new Error(`"${name}" is not a test name (letters, digits, dot, dash, underscore)`);

@@ -25,13 +25,20 @@ it('saves a session as a test, lists it, passes, and fails with the diff after a
 
   const saved = await core.invoke('tests.saveFromSession', { sessionId, name: 'picnic' });
   expect(saved.file).toBe(join(workspace, 'tests', 'picnic.yaml'));
-  await expect(core.invoke('tests.saveFromSession', { sessionId, name: 'picnic' })).rejects.toMatchObject({ code: 'conflict' });
-  await expect(core.invoke('tests.saveFromSession', { sessionId, name: '../escape' })).rejects.toMatchObject({ code: 'invalid_input' });
+  await expect(core.invoke('tests.saveFromSession', { sessionId, name: 'picnic' })).rejects.toMatchObject({
+    code: 'conflict',
+  });
+  await expect(core.invoke('tests.saveFromSession', { sessionId, name: '../escape' })).rejects.toMatchObject({
+    code: 'invalid_input',
+  });
 
   const { tests } = await core.invoke('tests.list', {});
   expect(tests).toHaveLength(1);
   expect(tests[0]).toMatchObject({ name: 'picnic', entry: 'coordinator', recordedFrom: sessionId });
-  expect(tests[0].tasks[0].delegations?.map((d) => `${d.from}->${d.to}`)).toEqual(['coordinator->researcher', 'coordinator->writer']);
+  expect(tests[0].tasks[0].delegations?.map((d) => `${d.from}->${d.to}`)).toEqual([
+    'coordinator->researcher',
+    'coordinator->writer',
+  ]);
   expect(tests[0].tasks[0].answer?.kind).toBe('exact');
 
   const pass = await core.invoke('tests.run', { name: 'picnic' });

@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CoreError, type ExpectedTaskView, type MatcherView, type TestResultView, type TestView } from '../../src-shared/contract';
+import {
+  CoreError,
+  type ExpectedTaskView,
+  type MatcherView,
+  type TestResultView,
+  type TestView,
+} from '../../src-shared/contract';
 import type { Rehearsal } from '../recording';
 import type { Handlers, StudioContext } from '../workspace';
 import { describeMatcher } from './expect';
@@ -14,8 +20,10 @@ import { readTestFile, TESTS_FOLDER, type Matcher, type TestFile } from './test-
 
 type TestCommand = 'tests.list' | 'tests.run' | 'tests.saveFromSession';
 
-const kindOf = (m: Matcher): MatcherView['kind'] => (typeof m === 'string' || 'exact' in m ? 'exact' : 'contains' in m ? 'contains' : 'regex' in m ? 'regex' : 'schema');
-const matcher = (m: Matcher | undefined): MatcherView | undefined => (m === undefined ? undefined : { kind: kindOf(m), text: describeMatcher(m) });
+const kindOf = (m: Matcher): MatcherView['kind'] =>
+  typeof m === 'string' || 'exact' in m ? 'exact' : 'contains' in m ? 'contains' : 'regex' in m ? 'regex' : 'schema';
+const matcher = (m: Matcher | undefined): MatcherView | undefined =>
+  m === undefined ? undefined : { kind: kindOf(m), text: describeMatcher(m) };
 
 function expectedTasks(test: TestFile): ExpectedTaskView[] {
   return test.tasks.map((t) => ({
@@ -23,7 +31,15 @@ function expectedTasks(test: TestFile): ExpectedTaskView[] {
     ...(t.expect.answer !== undefined ? { answer: matcher(t.expect.answer) } : {}),
     ...(t.expect.status ? { status: t.expect.status } : {}),
     ...(t.expect.delegations
-      ? { delegations: t.expect.delegations.map((d) => ({ ...(d.from ? { from: d.from } : {}), to: d.to, text: matcher(d.text), data: matcher(d.data), answer: matcher(d.answer) })) }
+      ? {
+          delegations: t.expect.delegations.map((d) => ({
+            ...(d.from ? { from: d.from } : {}),
+            to: d.to,
+            text: matcher(d.text),
+            data: matcher(d.data),
+            answer: matcher(d.answer),
+          })),
+        }
       : {}),
   }));
 }
@@ -35,14 +51,26 @@ export function testResultView(o: TestOutcome): TestResultView {
     passed: o.passed,
     durationMs: o.durationMs,
     mismatches: o.mismatches,
-    ...(o.actual ? { actual: o.actual.map((t) => ({ text: t.text, answer: t.answer, status: t.exitStatus, delegations: t.delegations })) } : {}),
+    ...(o.actual
+      ? {
+          actual: o.actual.map((t) => ({
+            text: t.text,
+            answer: t.answer,
+            status: t.exitStatus,
+            delegations: t.delegations,
+          })),
+        }
+      : {}),
     ...(o.error ? { error: o.error } : {}),
   };
 }
 
 const nameOf = (file: string) => basename(file).replace(/\.ya?ml$/, '');
 
-export function testsHandlers(ctx: StudioContext, rehearsalOf: (sessionId: string) => Promise<Rehearsal>): Pick<Handlers, TestCommand> {
+export function testsHandlers(
+  ctx: StudioContext,
+  rehearsalOf: (sessionId: string) => Promise<Rehearsal>,
+): Pick<Handlers, TestCommand> {
   let running: string | undefined;
   const fileOf = (name: string) => listTests(ctx.workspace().dir).find((f) => nameOf(f) === name);
   return {
@@ -51,7 +79,12 @@ export function testsHandlers(ctx: StudioContext, rehearsalOf: (sessionId: strin
       const tests = listTests(dir).map((file): TestView => {
         try {
           const test = readTestFile(readFileSync(file, 'utf8'));
-          return { name: nameOf(file), entry: test.entry, ...(test.recorded_from ? { recordedFrom: test.recorded_from } : {}), tasks: expectedTasks(test) };
+          return {
+            name: nameOf(file),
+            entry: test.entry,
+            ...(test.recorded_from ? { recordedFrom: test.recorded_from } : {}),
+            tasks: expectedTasks(test),
+          };
         } catch (err) {
           return { name: nameOf(file), tasks: [], error: (err as Error).message };
         }
@@ -67,7 +100,8 @@ export function testsHandlers(ctx: StudioContext, rehearsalOf: (sessionId: strin
         // The caller stopping (Esc in the Studio) cancels the test's task and ends its run here.
         return testResultView(await runTest(ctx.workspace().dir, file, call?.signal));
       } catch (err) {
-        if (err instanceof TestRunCanceled) throw new CoreError('canceled', `The test ${name} was canceled; its task was stopped.`);
+        if (err instanceof TestRunCanceled)
+          throw new CoreError('canceled', `The test ${name} was canceled; its task was stopped.`);
         throw err;
       } finally {
         running = undefined;
@@ -75,7 +109,8 @@ export function testsHandlers(ctx: StudioContext, rehearsalOf: (sessionId: strin
     },
     async 'tests.saveFromSession'({ sessionId, name, replace }) {
       const dir = ctx.workspace().dir;
-      if (!replace && existsSync(join(dir, TESTS_FOLDER, `${name}.yaml`))) throw new CoreError('conflict', `A test named ${name} exists already; choose another name or replace it.`);
+      if (!replace && existsSync(join(dir, TESTS_FOLDER, `${name}.yaml`)))
+        throw new CoreError('conflict', `A test named ${name} exists already; choose another name or replace it.`);
       const r = await rehearsalOf(sessionId);
       return { name, file: saveTest(dir, name, r), notes: r.notes };
     },

@@ -77,7 +77,13 @@ export function testFromRehearsal(r: Rehearsal): TestFile {
       expect: {
         ...(t.answer !== undefined ? { answer: t.answer } : {}),
         ...(t.exitStatus ? { status: t.exitStatus as 'ok' } : {}),
-        delegations: t.delegations.map((d) => ({ from: d.from, to: d.to, text: d.text, ...(d.data ? { data: { schema: schemaOf(d.data) } } : {}), answer: d.answer })),
+        delegations: t.delegations.map((d) => ({
+          from: d.from,
+          to: d.to,
+          text: d.text,
+          ...(d.data ? { data: { schema: schemaOf(d.data) } } : {}),
+          answer: d.answer,
+        })),
       },
     })),
   };
@@ -85,8 +91,13 @@ export function testFromRehearsal(r: Rehearsal): TestFile {
 
 /** A JSON Schema that holds for this recorded data (its keys and their types): a starting point to edit. */
 function schemaOf(data: Record<string, unknown>): Record<string, unknown> {
-  const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v);
-  return { type: 'object', required: Object.keys(data), properties: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, { type: typeOf(v) }])) };
+  const typeOf = (v: unknown) =>
+    v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v;
+  return {
+    type: 'object',
+    required: Object.keys(data),
+    properties: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, { type: typeOf(v) }])),
+  };
 }
 
 export function testFileText(test: TestFile): string {

@@ -49,7 +49,10 @@ function resume(core: SessionCore, incoming: IncomingMessage, taskId: string): A
     const known = core.registry.get(taskId, 0);
     if (!known) throw taskNotFound(taskId);
     if (message.contextId && known.contextId !== message.contextId) {
-      throw invalidParams('message.contextId', `task ${taskId} belongs to context ${known.contextId}, not ${message.contextId}`);
+      throw invalidParams(
+        'message.contextId',
+        `task ${taskId} belongs to context ${known.contextId}, not ${message.contextId}`,
+      );
     }
     throw unsupportedOperation(`Task ${taskId} is already ${known.status.state}; send a new message without taskId`, {
       taskId,
@@ -57,13 +60,19 @@ function resume(core: SessionCore, incoming: IncomingMessage, taskId: string): A
     });
   }
   if (message.contextId && t.contextId !== message.contextId) {
-    throw invalidParams('message.contextId', `task ${taskId} belongs to context ${t.contextId}, not ${message.contextId}`);
+    throw invalidParams(
+      'message.contextId',
+      `task ${taskId} belongs to context ${t.contextId}, not ${message.contextId}`,
+    );
   }
   if (!t.input || t.canceling || t.status.state !== 'TASK_STATE_INPUT_REQUIRED') {
-    throw unsupportedOperation(`Task ${taskId} is ${t.status.state}; only a TASK_STATE_INPUT_REQUIRED task takes a follow-up message`, {
-      taskId,
-      state: t.status.state,
-    });
+    throw unsupportedOperation(
+      `Task ${taskId} is ${t.status.state}; only a TASK_STATE_INPUT_REQUIRED task takes a follow-up message`,
+      {
+        taskId,
+        state: t.status.state,
+      },
+    );
   }
   const text = messageText(message);
   if (t.payload + text.length > MAX_TASK_PAYLOAD) {

@@ -24,7 +24,13 @@ export function responseArtifact(outcome: Answered): Artifact {
 
 /** The status message of a task answered as a Message: its id says so (see replyMessageOf). */
 export function replyMessage(t: Pick<LiveTask, 'id' | 'contextId'>, outcome: Answered): Message {
-  return { messageId: replyId(t.id), contextId: t.contextId, taskId: t.id, role: 'ROLE_AGENT', parts: responseParts(outcome) };
+  return {
+    messageId: replyId(t.id),
+    contextId: t.contextId,
+    taskId: t.id,
+    role: 'ROLE_AGENT',
+    parts: responseParts(outcome),
+  };
 }
 
 const replyId = (taskId: string) => `msg_${taskId}_reply`;
@@ -49,7 +55,12 @@ export const MAX_ARTIFACT_CHUNKS = 1000;
  */
 export function addArtifactChunk(core: SessionCore, t: LiveTask, chunk: ArtifactChunk, count: { n: number }): void {
   if (++count.n > MAX_ARTIFACT_CHUNKS) {
-    if (count.n === MAX_ARTIFACT_CHUNKS + 1) core.trace.append({ event_type: 'artifact_dropped', task_id: t.id, reason: `more than ${MAX_ARTIFACT_CHUNKS} artifact updates` });
+    if (count.n === MAX_ARTIFACT_CHUNKS + 1)
+      core.trace.append({
+        event_type: 'artifact_dropped',
+        task_id: t.id,
+        reason: `more than ${MAX_ARTIFACT_CHUNKS} artifact updates`,
+      });
     return;
   }
   const list = (t.artifacts ??= []);
@@ -58,7 +69,19 @@ export function addArtifactChunk(core: SessionCore, t: LiveTask, chunk: Artifact
   if (earlier) earlier.parts = [...earlier.parts, ...artifact.parts];
   else list.push({ ...artifact, parts: [...artifact.parts] });
   core.registry.emit(t.id, {
-    artifactUpdate: { taskId: t.id, contextId: t.contextId, artifact, ...(earlier ? { append: true } : {}), lastChunk: chunk.lastChunk ?? true },
+    artifactUpdate: {
+      taskId: t.id,
+      contextId: t.contextId,
+      artifact,
+      ...(earlier ? { append: true } : {}),
+      lastChunk: chunk.lastChunk ?? true,
+    },
   });
-  core.trace.append({ event_type: 'artifact', task_id: t.id, artifact_id: artifact.artifactId, parts: artifact.parts.length, append: !!earlier });
+  core.trace.append({
+    event_type: 'artifact',
+    task_id: t.id,
+    artifact_id: artifact.artifactId,
+    parts: artifact.parts.length,
+    append: !!earlier,
+  });
 }

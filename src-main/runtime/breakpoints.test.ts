@@ -14,10 +14,14 @@ afterEach(async () => {
 });
 
 const none: SessionBreakpoints = { turn: false, edges: [], timeoutMs: 60_000 };
-const lines = (session: Session, type: string, taskId?: string) => traceOf(session).filter((l) => l.event_type === type && (!taskId || l.task_id === taskId));
+const lines = (session: Session, type: string, taskId?: string) =>
+  traceOf(session).filter((l) => l.event_type === type && (!taskId || l.task_id === taskId));
 const stateOf = (session: Session, id: string) => session.getTask(id)?.status.state;
-const answerOf = (session: Session, id: string) => (session.getTask(id)?.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
-const send = async (session: Session, text: string) => (await rpc(session.url, 'SendMessage', { message: userMessage(text), configuration: { returnImmediately: true } })).task.id as string;
+const answerOf = (session: Session, id: string) =>
+  (session.getTask(id)?.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
+const send = async (session: Session, text: string) =>
+  (await rpc(session.url, 'SendMessage', { message: userMessage(text), configuration: { returnImmediately: true } }))
+    .task.id as string;
 
 async function start(name: string, body: Record<string, unknown>): Promise<Session> {
   const session = await startSession({ manifestPath: s.manifest(name, body), env: s.env, port: 0 });
@@ -28,8 +32,16 @@ async function start(name: string, body: Record<string, unknown>): Promise<Sessi
 /** A worker quoting what it was asked, a hanging one, and an orchestrator delegating to both (or to one). */
 async function formation(opts: { hang?: boolean } = {}) {
   s = scene();
-  const worker = await start('writer', { inference: rehearsal([{ turns: [{ text: 'writer got: {{task}}' }] }]), exports: { peer_tasks: { accept: true } } });
-  const stuck = opts.hang ? await start('stuck', { inference: rehearsal([{ turns: [{ hang: true }] }]), exports: { peer_tasks: { accept: true } } }) : undefined;
+  const worker = await start('writer', {
+    inference: rehearsal([{ turns: [{ text: 'writer got: {{task}}' }] }]),
+    exports: { peer_tasks: { accept: true } },
+  });
+  const stuck = opts.hang
+    ? await start('stuck', {
+        inference: rehearsal([{ turns: [{ hang: true }] }]),
+        exports: { peer_tasks: { accept: true } },
+      })
+    : undefined;
   const calls = [{ name: 'delegate_task', arguments: { to: worker.url, text: 'Draft a paragraph.' } }];
   if (stuck) calls.push({ name: 'delegate_task', arguments: { to: stuck.url, text: 'Take your time.' } });
   const orch = await start('boss', {
@@ -48,7 +60,10 @@ describe('breakpoints', () => {
     const id = await send(session, 'original question');
     const hit = await waitFor('the pause', () => lines(session, 'breakpoint_hit', id)[0]);
     expect(hit).toMatchObject({ point: 'turn', turn: 1, text: 'original question', timeout_ms: 60_000 });
-    expect(session.getTask(id)?.status).toMatchObject({ state: 'TASK_STATE_WORKING', message: { parts: [{ text: 'paused at a breakpoint before turn 1' }] } });
+    expect(session.getTask(id)?.status).toMatchObject({
+      state: 'TASK_STATE_WORKING',
+      message: { parts: [{ text: 'paused at a breakpoint before turn 1' }] },
+    });
     expect(session.status().running).toBeNull();
 
     session.resumeBreakpoint(id, 'continue', 'edited question');
@@ -60,7 +75,10 @@ describe('breakpoints', () => {
 
   it('a paused task holds no running slot: another task runs to its end meanwhile, and the paused one comes back first', async () => {
     s = scene();
-    const session = await start('solo', { inference: rehearsal([]), lifecycle: { task_acceptance: 'queue', queue_depth: 4 } });
+    const session = await start('solo', {
+      inference: rehearsal([]),
+      lifecycle: { task_acceptance: 'queue', queue_depth: 4 },
+    });
     session.setBreakpoints({ ...none, turn: true });
     const paused = await send(session, 'wait for me');
     await waitFor('the pause', () => lines(session, 'breakpoint_hit', paused)[0]);
@@ -79,7 +97,12 @@ describe('breakpoints', () => {
     orch.setBreakpoints({ ...none, edges: [edge] });
     const id = await send(orch, 'write it');
     const hit = await waitFor('the pause', () => lines(orch, 'breakpoint_hit', id)[0]);
-    expect(hit).toMatchObject({ point: 'edge', to: worker.url, text: 'Draft a paragraph.', call_id: expect.any(String) });
+    expect(hit).toMatchObject({
+      point: 'edge',
+      to: worker.url,
+      text: 'Draft a paragraph.',
+      call_id: expect.any(String),
+    });
     // Nothing was sent yet.
     expect(worker.listTasks()).toHaveLength(0);
     expect(lines(orch, 'delegation_start', id)).toHaveLength(0);
@@ -125,7 +148,12 @@ describe('breakpoints', () => {
 
   it('the message a pause shows is masked like every trace line', async () => {
     s = scene();
-    const session = await startSession({ manifestPath: s.manifest('solo', { inference: rehearsal([]) }), env: s.env, port: 0, secrets: ['sk-live-0123456789'] });
+    const session = await startSession({
+      manifestPath: s.manifest('solo', { inference: rehearsal([]) }),
+      env: s.env,
+      port: 0,
+      secrets: ['sk-live-0123456789'],
+    });
     s.sessions.push(session);
     session.setBreakpoints({ ...none, turn: true });
     const id = await send(session, 'use sk-live-0123456789 to call it');
@@ -141,7 +169,11 @@ describe('breakpoints', () => {
     session.setBreakpoints({ ...none, turn: true, timeoutMs: 30 });
     const id = await send(session, 'nobody is watching');
     await waitFor('the answer', () => stateOf(session, id) === 'TASK_STATE_COMPLETED');
-    expect(lines(session, 'breakpoint_resumed', id)[0]).toMatchObject({ action: 'continue', edited: false, by: 'timeout' });
+    expect(lines(session, 'breakpoint_resumed', id)[0]).toMatchObject({
+      action: 'continue',
+      edited: false,
+      by: 'timeout',
+    });
     expect(answerOf(session, id)).toBe('Acknowledged: “nobody is watching”');
   });
 });

@@ -1,7 +1,14 @@
 import { AbortedError } from '../drivers';
 import { traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
-import { DEFAULT_PAUSE_TIMEOUT_MS, PAUSE_TEXT_CHARS, type PauseOutcome, type PausePoint, type ResumeAction, type SessionBreakpoints } from './pause';
+import {
+  DEFAULT_PAUSE_TIMEOUT_MS,
+  PAUSE_TEXT_CHARS,
+  type PauseOutcome,
+  type PausePoint,
+  type ResumeAction,
+  type SessionBreakpoints,
+} from './pause';
 
 // Breakpoints: a task pauses before its next model turn, or before a delegation leaves for a
 // chosen capsule, with what it is about to send. While paused it holds no running slot (it is
@@ -27,7 +34,12 @@ export function sameDoor(a: string, b: string): boolean {
 export function pausesAt(bp: SessionBreakpoints | undefined, t: LiveTask, point: PausePoint): boolean {
   if (point.kind === 'turn') return t.stepping === true || bp?.turn === true;
   if (!bp) return false;
-  return bp.edges.some((e) => e.names.includes(point.to) || (!!point.capsule && e.names.includes(point.capsule)) || (!!point.url && e.urls.some((u) => sameDoor(u, point.url))));
+  return bp.edges.some(
+    (e) =>
+      e.names.includes(point.to) ||
+      (!!point.capsule && e.names.includes(point.capsule)) ||
+      (!!point.url && e.urls.some((u) => sameDoor(u, point.url))),
+  );
 }
 
 /**
@@ -35,7 +47,12 @@ export function pausesAt(bp: SessionBreakpoints | undefined, t: LiveTask, point:
  * so a task with no breakpoint pays no promise. Pauses of one task (parallel delegations) come one
  * after the other. Rejects with AbortedError when the task is canceled meanwhile.
  */
-export function pauseAt(core: SessionCore, t: LiveTask, point: PausePoint, takeSlotBack: () => Promise<void>): Promise<PauseOutcome> | undefined {
+export function pauseAt(
+  core: SessionCore,
+  t: LiveTask,
+  point: PausePoint,
+  takeSlotBack: () => Promise<void>,
+): Promise<PauseOutcome> | undefined {
   if (!pausesAt(core.breakpoints, t, point)) return undefined;
   if (point.kind === 'turn') t.stepping = false;
   const run = () => pause(core, t, point).then(async (outcome) => (await takeSlotBack(), outcome));
@@ -57,12 +74,23 @@ function pause(core: SessionCore, t: LiveTask, point: PausePoint): Promise<Pause
   traceTask(core, t, {
     event_type: 'breakpoint_hit',
     point: point.kind,
-    ...(point.kind === 'turn' ? { turn: point.turn } : { to: point.to, capsule: point.capsule, peer_url: point.url, ...(point.callId ? { call_id: point.callId } : {}) }),
+    ...(point.kind === 'turn'
+      ? { turn: point.turn }
+      : {
+          to: point.to,
+          capsule: point.capsule,
+          peer_url: point.url,
+          ...(point.callId ? { call_id: point.callId } : {}),
+        }),
     text: shown,
     ...(shown !== point.text ? { text_chars: point.text.length } : {}),
     timeout_ms: timeoutMs,
   });
-  core.registry.setStatus(t, 'TASK_STATE_WORKING', statusMessage(t.id, t.contextId, `paused at a breakpoint before ${where}`, `pause_${n}`));
+  core.registry.setStatus(
+    t,
+    'TASK_STATE_WORKING',
+    statusMessage(t.id, t.contextId, `paused at a breakpoint before ${where}`, `pause_${n}`),
+  );
   core.queue.park(t.id);
   queueMicrotask(core.pump);
   return new Promise<PauseOutcome>((resolve, reject) => {
@@ -95,7 +123,12 @@ function pause(core: SessionCore, t: LiveTask, point: PausePoint): Promise<Pause
         // The edited text goes into the trace (masked like every line): a recording of this run
         // (a replay, a saved test, a fork) then sends what the worker really got, not what the
         // model first wrote.
-        end({ action, edited, by: 'user', ...(edited ? { text, ...(point.kind === 'edge' && point.callId ? { call_id: point.callId } : {}) } : {}) });
+        end({
+          action,
+          edited,
+          by: 'user',
+          ...(edited ? { text, ...(point.kind === 'edge' && point.callId ? { call_id: point.callId } : {}) } : {}),
+        });
         if (action === 'step') t.stepping = true;
         back();
         resolve({ text: edited ? text : point.text, edited });
@@ -112,7 +145,9 @@ export function resumePaused(t: LiveTask | undefined, taskId: string, action: Re
   const pause = t?.pause;
   if (!pause) throw new BreakpointError(`task ${taskId} is not paused at a breakpoint`);
   if (text !== undefined && text !== pause.shown && !pause.editable) {
-    throw new BreakpointError(`the message of task ${taskId} is longer than ${PAUSE_TEXT_CHARS} characters and was shown cut: it cannot be edited, only continued`);
+    throw new BreakpointError(
+      `the message of task ${taskId} is longer than ${PAUSE_TEXT_CHARS} characters and was shown cut: it cannot be edited, only continued`,
+    );
   }
   if (text !== undefined && !text.trim()) throw new BreakpointError('the edited message is empty');
   pause.resume(action, text);

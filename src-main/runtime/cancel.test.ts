@@ -12,7 +12,13 @@ afterEach(async () => {
   ts = undefined;
 });
 
-const shellResidue: ResidueItem = { kind: 'detached_shell', work_id: 'wrk_9f2a1c', binary: 'bash', command: 'sleep 30', started_at_ms: 1757068800123 };
+const shellResidue: ResidueItem = {
+  kind: 'detached_shell',
+  work_id: 'wrk_9f2a1c',
+  binary: 'bash',
+  command: 'sleep 30',
+  started_at_ms: 1757068800123,
+};
 
 /** A tool that starts work it tracks and waits until the task is canceled. */
 function spawnTool(log: string[]): Tool {
@@ -37,13 +43,27 @@ function spawnTool(log: string[]): Tool {
   };
 }
 
-const send = (text: string) => ({ message: { messageId: 'm', contextId: 'c', role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } });
+const send = (text: string) => ({
+  message: { messageId: 'm', contextId: 'c', role: 'ROLE_USER', parts: [{ text }] },
+  configuration: { returnImmediately: true },
+});
 
 describe('cancel', () => {
   it('cancels tracked in-flight work and answers with the residue artifact', async () => {
     const log: string[] = [];
     ts = await startTestSession(
-      { inference: { rehearsal: { replies: [{ when: 'spawn', turns: [{ tool_calls: [{ name: 'spawn', arguments: {} }] }, { text: 'should never answer' }] }] } } },
+      {
+        inference: {
+          rehearsal: {
+            replies: [
+              {
+                when: 'spawn',
+                turns: [{ tool_calls: [{ name: 'spawn', arguments: {} }] }, { text: 'should never answer' }],
+              },
+            ],
+          },
+        },
+      },
       { tools: [spawnTool(log)] },
     );
     const s = ts.session;
@@ -52,18 +72,27 @@ describe('cancel', () => {
     const r = await ts.rpc('CancelTask', { id });
     expect(log).toEqual(['canceled']);
     expect(r.result.status.state).toBe('TASK_STATE_CANCELED');
-    expect(r.result.artifacts).toEqual([{ artifactId: 'residue', name: 'residue', parts: [{ data: shellResidue, mediaType: 'application/json' }] }]);
+    expect(r.result.artifacts).toEqual([
+      { artifactId: 'residue', name: 'residue', parts: [{ data: shellResidue, mediaType: 'application/json' }] },
+    ]);
     await new Promise((res) => setTimeout(res, 30));
     const after = s.getTask(id)!;
     expect(after.status.state).toBe('TASK_STATE_CANCELED');
     expect(after.artifacts?.map((a) => a.artifactId)).toEqual(['residue']);
     const lines = traceLines(s).filter((l) => l.task_id === id);
-    expect(lines.find((l) => l.event_type === 'task_canceled')).toMatchObject({ interrupted: 'tools: spawn', in_flight: ['bash: sleep 30'], by: 'client' });
+    expect(lines.find((l) => l.event_type === 'task_canceled')).toMatchObject({
+      interrupted: 'tools: spawn',
+      in_flight: ['bash: sleep 30'],
+      by: 'client',
+    });
     expect(lines.filter((l) => l.event_type === 'task_end')).toHaveLength(1);
   });
 
   it('StopSession reports residue of every task it cancels', async () => {
-    ts = await startTestSession({ inference: { rehearsal: { replies: [{ turns: [{ tool_calls: [{ name: 'spawn', arguments: {} }] }] }] } } }, { tools: [spawnTool([])] });
+    ts = await startTestSession(
+      { inference: { rehearsal: { replies: [{ turns: [{ tool_calls: [{ name: 'spawn', arguments: {} }] }] }] } } },
+      { tools: [spawnTool([])] },
+    );
     const s = ts.session;
     const id = (await ts.rpc('SendMessage', send('x'))).result.task.id;
     await waitFor(s, () => traceLines(s).some((l) => l.event_type === 'tool_call'));
@@ -72,7 +101,10 @@ describe('cancel', () => {
   });
 
   it('canceling a queued task cancels it at once and the queue goes on in order', async () => {
-    ts = await startTestSession({ lifecycle: { queue_depth: 3 }, inference: { rehearsal: { replies: [{ when: 'hang', turns: [{ hang: true }] }] } } });
+    ts = await startTestSession({
+      lifecycle: { queue_depth: 3 },
+      inference: { rehearsal: { replies: [{ when: 'hang', turns: [{ hang: true }] }] } },
+    });
     const s = ts.session;
     const a = (await ts.rpc('SendMessage', send('hang a'))).result.task.id;
     const b = (await ts.rpc('SendMessage', send('queued b'))).result.task.id;
@@ -80,7 +112,9 @@ describe('cancel', () => {
     expect(s.status()).toMatchObject({ running: a, queued: 2 });
     const rb = await ts.rpc('CancelTask', { id: b });
     expect(rb.result.status.state).toBe('TASK_STATE_CANCELED');
-    expect(traceLines(s).find((l) => l.event_type === 'task_canceled' && l.task_id === b)).toMatchObject({ interrupted: 'queue' });
+    expect(traceLines(s).find((l) => l.event_type === 'task_canceled' && l.task_id === b)).toMatchObject({
+      interrupted: 'queue',
+    });
     await ts.rpc('CancelTask', { id: a });
     await waitFor(s, () => s.getTask(c)?.status.state === 'TASK_STATE_COMPLETED');
     expect(traceLines(s).some((l) => l.event_type === 'task_start' && l.task_id === b)).toBe(false);
@@ -91,7 +125,10 @@ describe('cancel', () => {
     const id = (await ts.rpc('SendMessage', send('x'))).result.task.id;
     await ts.rpc('CancelTask', { id });
     const again = await ts.rpc('CancelTask', { id });
-    expect(again.error).toMatchObject({ code: -32002, data: [{ metadata: { taskId: id, state: 'TASK_STATE_CANCELED' } }] });
+    expect(again.error).toMatchObject({
+      code: -32002,
+      data: [{ metadata: { taskId: id, state: 'TASK_STATE_CANCELED' } }],
+    });
   });
 
   it('emits status and artifact updates in order, with the same status GetTask shows', async () => {
@@ -106,7 +143,12 @@ describe('cancel', () => {
       } else if (e.artifactUpdate) events.push({ id, kind: `artifact:${e.artifactUpdate.artifact.artifactId}` });
     });
     const r = await ts.rpc('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } });
-    expect(events.map((e) => e.state ?? e.kind)).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'artifact:response', 'TASK_STATE_COMPLETED']);
+    expect(events.map((e) => e.state ?? e.kind)).toEqual([
+      'TASK_STATE_SUBMITTED',
+      'TASK_STATE_WORKING',
+      'artifact:response',
+      'TASK_STATE_COMPLETED',
+    ]);
     expect(last).toEqual(s.getTask(r.result.task.id)!.status);
   });
 });

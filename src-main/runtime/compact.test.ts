@@ -18,10 +18,18 @@ describe('compact finished tasks', () => {
     const t = base({
       status: {
         state: 'TASK_STATE_COMPLETED',
-        message: { messageId: `msg_${id}_status`, contextId: 'ctx-1', taskId: id, role: 'ROLE_AGENT', parts: [{ text: 'task completed', mediaType: 'text/plain' }] },
+        message: {
+          messageId: `msg_${id}_status`,
+          contextId: 'ctx-1',
+          taskId: id,
+          role: 'ROLE_AGENT',
+          parts: [{ text: 'task completed', mediaType: 'text/plain' }],
+        },
         timestamp: '2026-10-13T09:00:04.512Z',
       },
-      artifacts: [{ artifactId: 'response', name: 'response', parts: [{ text: 'Acknowledged: “hi”', mediaType: 'text/plain' }] }],
+      artifacts: [
+        { artifactId: 'response', name: 'response', parts: [{ text: 'Acknowledged: “hi”', mediaType: 'text/plain' }] },
+      ],
     });
     const c = compactTask(t);
     expect(expandTask(c)).toEqual(t);
@@ -29,7 +37,13 @@ describe('compact finished tasks', () => {
   });
 
   it('round-trips other shapes as they were', () => {
-    const residue = [{ artifactId: 'residue', name: 'residue', parts: [{ data: { kind: 'detached_shell' }, mediaType: 'application/json' }] }];
+    const residue = [
+      {
+        artifactId: 'residue',
+        name: 'residue',
+        parts: [{ data: { kind: 'detached_shell' }, mediaType: 'application/json' }],
+      },
+    ];
     const odd = { messageId: 'x', role: 'ROLE_AGENT' as const, parts: [{ text: 'custom' }] };
     for (const t of [
       base({ status: { state: 'TASK_STATE_CANCELED' }, artifacts: residue }),

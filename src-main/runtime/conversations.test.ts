@@ -11,7 +11,9 @@ const task = (id: string, question: string, answer?: string): Task => ({
   contextId: 'c',
   status: { state: 'TASK_STATE_COMPLETED' },
   history: [{ messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: question }] }],
-  ...(answer === undefined ? {} : { artifacts: [{ artifactId: 'response', name: 'response', parts: [{ text: answer }] }] }),
+  ...(answer === undefined
+    ? {}
+    : { artifacts: [{ artifactId: 'response', name: 'response', parts: [{ text: answer }] }] }),
 });
 
 describe('conversations', () => {
@@ -21,7 +23,10 @@ describe('conversations', () => {
       ['t2', task('t2', 'second question')],
     ]);
     const byContext: Record<string, string[]> = { a: ['t1', 't2'], b: [], c: [] };
-    const convs = createConversations({ get: (id) => tasks.get(id), finishedOf: (c) => byContext[c] ?? [] }, { contexts: 2, bytes: 1 << 20 });
+    const convs = createConversations(
+      { get: (id) => tasks.get(id), finishedOf: (c) => byContext[c] ?? [] },
+      { contexts: 2, bytes: 1 << 20 },
+    );
     const withTools: ChatMessage[] = [
       { role: 'user', content: 'first question' },
       { role: 'assistant', content: '', toolCalls: [{ id: 'x', name: 'shell', arguments: {} }] },

@@ -27,7 +27,8 @@ const jsonBytes = (s: string) => (/[\u0100-\uffff]/.test(s) ? 2 : 1) * s.length;
 function turnsOf(t: Task | undefined): ChatMessage[] {
   if (!t) return [];
   const out: ChatMessage[] = [];
-  for (const m of t.history ?? []) out.push({ role: m.role === 'ROLE_AGENT' ? 'assistant' : 'user', content: messageText(m) });
+  for (const m of t.history ?? [])
+    out.push({ role: m.role === 'ROLE_AGENT' ? 'assistant' : 'user', content: messageText(m) });
   const answer = t.artifacts?.find((a) => a.artifactId === 'response')?.parts[0]?.text;
   if (answer !== undefined) out.push({ role: 'assistant', content: answer });
   return out;
@@ -63,7 +64,13 @@ export function createConversations(tasks: ConversationTasks, keep = KEEP_CONVER
     shelve(contextId: string, taskId: string, text: string, answer: string | undefined) {
       const conv = held.get(contextId);
       if (!Array.isArray(conv)) return;
-      const plain = conv.length === 2 && conv[0].role === 'user' && conv[0].content === text && conv[1].role === 'assistant' && conv[1].content === answer && !conv[1].toolCalls;
+      const plain =
+        conv.length === 2 &&
+        conv[0].role === 'user' &&
+        conv[0].content === text &&
+        conv[1].role === 'assistant' &&
+        conv[1].content === answer &&
+        !conv[1].toolCalls;
       if (plain) return void held.set(contextId, taskId);
       const json = JSON.stringify(conv);
       const bytes = jsonBytes(json);

@@ -36,7 +36,11 @@ export interface SessionCore {
 export type ExitStatus = 'ok' | 'failed' | 'canceled' | 'rejected';
 
 /** Appends a task's trace line; `event` is a fresh object the caller hands over (no copy on the hot path). */
-export function traceTask(core: SessionCore, t: LiveTask, event: { event_type: string } & Record<string, unknown>): void {
+export function traceTask(
+  core: SessionCore,
+  t: LiveTask,
+  event: { event_type: string } & Record<string, unknown>,
+): void {
   event.task_id = t.id;
   core.trace.append(event);
 }
@@ -45,7 +49,14 @@ export function traceTask(core: SessionCore, t: LiveTask, event: { event_type: s
  * task_end, totals, and the reduction of the task to its final JSON. `settled` is the task as the
  * status that ended it handed it out (setStatus), when it did: the same task, not copied again.
  */
-export function endTask(core: SessionCore, t: LiveTask, exit: ExitStatus, state: TaskState, answer?: string, settled?: Task): void {
+export function endTask(
+  core: SessionCore,
+  t: LiveTask,
+  exit: ExitStatus,
+  state: TaskState,
+  answer?: string,
+  settled?: Task,
+): void {
   const u = t.usage;
   core.totals.tokensIn += u.tokensIn;
   core.totals.tokensOut += u.tokensOut;

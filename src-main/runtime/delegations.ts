@@ -32,7 +32,10 @@ export class DelegationTally {
       if (result?.role !== 'tool' || !result.isError) continue;
       this.failures++;
       // A "*" left unexpanded reached nobody: the tool is named rather than the asterisk.
-      const to = typeof call.arguments.to === 'string' && call.arguments.to && call.arguments.to !== '*' ? call.arguments.to : call.name;
+      const to =
+        typeof call.arguments.to === 'string' && call.arguments.to && call.arguments.to !== '*'
+          ? call.arguments.to
+          : call.name;
       if (this.failed.length < NAMED) this.failed.push({ to, error: result.content });
     }
   }
@@ -52,8 +55,11 @@ export class DelegationTally {
   /** The outcome as it may be told: unchanged unless every delegation failed. */
   judge(outcome: TaskOutcome, reportsFailure: boolean): TaskOutcome {
     if (!outcome.ok || !this.allFailed) return outcome;
-    const own = !reportsFailure && (outcome.answer.trim() !== '' || outcome.data !== undefined || !!outcome.parts?.length);
+    const own =
+      !reportsFailure && (outcome.answer.trim() !== '' || outcome.data !== undefined || !!outcome.parts?.length);
     // The script's report of the failures is in the trace's inference line; the status names them.
-    return own ? { ...outcome, note: this.describe() } : { ok: false, cause: 'delegations_failed', message: this.describe() };
+    return own
+      ? { ...outcome, note: this.describe() }
+      : { ok: false, cause: 'delegations_failed', message: this.describe() };
   }
 }

@@ -71,7 +71,16 @@ export type TaskOutcome =
     }
   | { ok: false; cause: FailureCause; message: string };
 
-export type FailureCause = 'delegations_failed' | 'inference_error' | 'input_timeout' | 'max_turns' | 'max_tokens' | 'budget' | 'executor_error' | 'invalid_response' | 'runtime_error';
+export type FailureCause =
+  | 'delegations_failed'
+  | 'inference_error'
+  | 'input_timeout'
+  | 'max_turns'
+  | 'max_tokens'
+  | 'budget'
+  | 'executor_error'
+  | 'invalid_response'
+  | 'runtime_error';
 
 export interface TaskExecutor {
   run(task: TaskRun): Promise<TaskOutcome>;

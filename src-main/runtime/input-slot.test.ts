@@ -17,7 +17,13 @@ const script = (extra: Record<string, unknown> = {}) => ({
     input_timeout: '10m',
     rehearsal: {
       replies: [
-        { when: 'paint', turns: [{ tool_calls: [{ name: 'request_input', arguments: { question: 'Which color?' } }] }, { text: 'painted' }] },
+        {
+          when: 'paint',
+          turns: [
+            { tool_calls: [{ name: 'request_input', arguments: { question: 'Which color?' } }] },
+            { text: 'painted' },
+          ],
+        },
         { when: 'hang', turns: [{ hang: true }] },
       ],
     },

@@ -14,10 +14,19 @@ afterEach(async () => {
 const ask = (timeout = '10m') => ({
   inference: {
     input_timeout: timeout,
-    rehearsal: { replies: [{ when: 'paint', turns: [{ tool_calls: [{ name: 'request_input', arguments: { question: 'Which color?' } }] }] }] },
+    rehearsal: {
+      replies: [
+        {
+          when: 'paint',
+          turns: [{ tool_calls: [{ name: 'request_input', arguments: { question: 'Which color?' } }] }],
+        },
+      ],
+    },
   },
 });
-const msg = (text: string, extra: Record<string, unknown> = {}) => ({ message: { messageId: 'm1', contextId: 'ctx-1', role: 'ROLE_USER', parts: [{ text }], ...extra } });
+const msg = (text: string, extra: Record<string, unknown> = {}) => ({
+  message: { messageId: 'm1', contextId: 'ctx-1', role: 'ROLE_USER', parts: [{ text }], ...extra },
+});
 
 describe('input required', () => {
   it('asks, answers a blocking send with INPUT_REQUIRED, and resumes on a reply with the same taskId', async () => {
@@ -26,12 +35,23 @@ describe('input required', () => {
     const task = first.result.task;
     expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(task.status.message.parts[0].text).toBe('Which color?');
-    const reply = await ts.rpc('SendMessage', { ...msg('green', { messageId: 'm2', taskId: task.id }), configuration: { historyLength: 10 } });
+    const reply = await ts.rpc('SendMessage', {
+      ...msg('green', { messageId: 'm2', taskId: task.id }),
+      configuration: { historyLength: 10 },
+    });
     expect(reply.result.task.id).toBe(task.id);
     expect(reply.result.task.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(reply.result.task.history.map((m: any) => m.parts[0].text)).toEqual(['paint the fence', 'Which color?', 'green']);
+    expect(reply.result.task.history.map((m: any) => m.parts[0].text)).toEqual([
+      'paint the fence',
+      'Which color?',
+      'green',
+    ]);
     const lines = traceLines(ts.session).filter((l) => l.task_id === task.id);
-    expect(lines.find((l) => l.event_type === 'tool_result')).toMatchObject({ name: 'request_input', ok: true, result: 'green' });
+    expect(lines.find((l) => l.event_type === 'tool_result')).toMatchObject({
+      name: 'request_input',
+      ok: true,
+      result: 'green',
+    });
     expect(lines.filter((l) => l.event_type === 'a2a_task_received')).toHaveLength(2);
   });
 
@@ -41,7 +61,10 @@ describe('input required', () => {
     const id = first.result.task.id;
     const s = ts.session;
     await waitFor(s, () => s.getTask(id)?.status.state === 'TASK_STATE_FAILED');
-    expect(traceLines(s).find((l) => l.event_type === 'task_failed')).toMatchObject({ task_id: id, cause: 'input_timeout' });
+    expect(traceLines(s).find((l) => l.event_type === 'task_failed')).toMatchObject({
+      task_id: id,
+      cause: 'input_timeout',
+    });
   });
 
   it('cancels a task waiting for input', async () => {
@@ -49,7 +72,9 @@ describe('input required', () => {
     const id = (await ts.rpc('SendMessage', msg('paint'))).result.task.id;
     const r = await ts.rpc('CancelTask', { id });
     expect(r.result.status.state).toBe('TASK_STATE_CANCELED');
-    expect(traceLines(ts.session).find((l) => l.event_type === 'task_canceled')).toMatchObject({ interrupted: 'input' });
+    expect(traceLines(ts.session).find((l) => l.event_type === 'task_canceled')).toMatchObject({
+      interrupted: 'input',
+    });
   });
 
   it('rejects follow-ups to unknown, terminal, busy or mismatched tasks', async () => {
@@ -61,7 +86,8 @@ describe('input required', () => {
     expect(terminal.error.code).toBe(-32004);
     const mismatch = await ts.rpc('SendMessage', msg('again', { taskId: done, contextId: 'other' }));
     expect(mismatch.error.code).toBe(-32602);
-    const busy = (await ts.rpc('SendMessage', { ...msg('hang'), configuration: { returnImmediately: true } })).result.task.id;
+    const busy = (await ts.rpc('SendMessage', { ...msg('hang'), configuration: { returnImmediately: true } })).result
+      .task.id;
     const working = await ts.rpc('SendMessage', msg('more', { taskId: busy }));
     expect(working.error.code).toBe(-32004);
   });

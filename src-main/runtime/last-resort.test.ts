@@ -23,24 +23,44 @@ describe('last-resort handler', () => {
     const buggy: Tool = {
       spec: { name: 'buggy', description: 'has a bug', parameters: { type: 'object', properties: {} } },
       run: () => {
-        setTimeout(() => handleUnexpected(new Error('lost error with a secret-value-1234'), 'unhandled rejection', { log: (l) => logged.push(l) }), 5);
+        setTimeout(
+          () =>
+            handleUnexpected(new Error('lost error with a secret-value-1234'), 'unhandled rejection', {
+              log: (l) => logged.push(l),
+            }),
+          5,
+        );
         return new Promise(() => {});
       },
     };
     ts = await startTestSession(
-      { inference: { rehearsal: { replies: [{ when: 'bug', turns: [{ tool_calls: [{ name: 'buggy', arguments: {} }] }] }] } } },
+      {
+        inference: {
+          rehearsal: { replies: [{ when: 'bug', turns: [{ tool_calls: [{ name: 'buggy', arguments: {} }] }] }] },
+        },
+      },
       { tools: [buggy], secrets: ['secret-value-1234'] },
     );
     const first = await ts.rpc('SendMessage', send('hit the bug'));
     const task = first.result.task;
     expect(task.status.state).toBe('TASK_STATE_FAILED');
-    expect(task.status.message.parts[0].text).toBe('task failed: internal error (unhandled rejection) while running this task; the session trace has the details');
+    expect(task.status.message.parts[0].text).toBe(
+      'task failed: internal error (unhandled rejection) while running this task; the session trace has the details',
+    );
 
     const lines = traceLines(ts.session);
-    expect(lines.find((l) => l.event_type === 'runtime_error')).toMatchObject({ task_id: task.id, origin: 'unhandled rejection', message: 'lost error with a ***' });
-    expect(lines.find((l) => l.event_type === 'task_end' && l.task_id === task.id)).toMatchObject({ exit_status: 'failed' });
+    expect(lines.find((l) => l.event_type === 'runtime_error')).toMatchObject({
+      task_id: task.id,
+      origin: 'unhandled rejection',
+      message: 'lost error with a ***',
+    });
+    expect(lines.find((l) => l.event_type === 'task_end' && l.task_id === task.id)).toMatchObject({
+      exit_status: 'failed',
+    });
     expect(JSON.stringify(lines)).not.toContain('secret-value-1234');
-    expect(logged).toEqual([expect.stringContaining(`in task ${task.id} of session ${ts.session.id}: the task failed`)]);
+    expect(logged).toEqual([
+      expect.stringContaining(`in task ${task.id} of session ${ts.session.id}: the task failed`),
+    ]);
     expect(logged.join('')).not.toContain('secret-value-1234');
 
     const next = await ts.rpc('SendMessage', send('hello'));
@@ -69,21 +89,34 @@ describe('last-resort handler', () => {
     const b = scope('tsk_b');
     const log = () => undefined;
     // Work each task detached (timers keep their async context), reported as the process would.
-    const later = (s: TaskScope, message: string) => new Promise<void>((done) => runInTaskScope(s, () => setTimeout(() => (handleUnexpected(new Error(message), 'uncaught exception', { log }), done()), 1)));
+    const later = (s: TaskScope, message: string) =>
+      new Promise<void>((done) =>
+        runInTaskScope(s, () =>
+          setTimeout(() => (handleUnexpected(new Error(message), 'uncaught exception', { log }), done()), 1),
+        ),
+      );
     const first = later(a, 'a1');
     const second = later(b, 'b1');
     await Promise.all([first, second]);
     expect(failures).toEqual(['tsk_a: a1', 'tsk_b: b1']);
 
     // One decided, the other still open: the context stays on, and still names the open one.
-    const leftOfA = runInTaskScope(a, () => new Promise<void>((done) => setTimeout(done, 1)).then(() => handleUnexpected(new Error('a2'), 'unhandled rejection', { log })));
+    const leftOfA = runInTaskScope(a, () =>
+      new Promise<void>((done) => setTimeout(done, 1)).then(() =>
+        handleUnexpected(new Error('a2'), 'unhandled rejection', { log }),
+      ),
+    );
     a.done = true;
     leaveTaskScope(a);
     await Promise.all([leftOfA, later(b, 'b2')]);
     expect(failures).toEqual(['tsk_a: a1', 'tsk_b: b1', 'tsk_a: a2', 'tsk_b: b2']);
 
     // The last one decided: nothing started before is attributed any more (the context is off).
-    const leftOfB = runInTaskScope(b, () => new Promise<void>((done) => setTimeout(done, 1)).then(() => handleUnexpected(new Error('b3'), 'unhandled rejection', { log })));
+    const leftOfB = runInTaskScope(b, () =>
+      new Promise<void>((done) => setTimeout(done, 1)).then(() =>
+        handleUnexpected(new Error('b3'), 'unhandled rejection', { log }),
+      ),
+    );
     b.done = true;
     leaveTaskScope(b);
     await leftOfB;

@@ -68,7 +68,10 @@ export function handleUnexpected(err: unknown, origin: string, opts: LastResortO
   } catch {}
   // The message of an attributed error goes to the task's trace, where secrets are masked; the
   // terminal only names the task, so a secret inside an error message never reaches stderr.
-  if (scope && failed) log(`capsule: unexpected error (${origin}) in task ${scope.taskId} of session ${scope.sessionId}: the task failed, the process keeps running (details in its trace)`);
+  if (scope && failed)
+    log(
+      `capsule: unexpected error (${origin}) in task ${scope.taskId} of session ${scope.sessionId}: the task failed, the process keeps running (details in its trace)`,
+    );
   else log(`capsule: unexpected error (${origin}), the process keeps running: ${describe(err, opts.debug ?? false)}`);
 }
 

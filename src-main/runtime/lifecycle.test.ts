@@ -23,7 +23,10 @@ const msg = (text: string, contextId = 'ctx', returnImmediately = true) => ({
 
 describe('lifecycle', () => {
   it('rejects a task that does not fit the queue, with the reason, and answers it', async () => {
-    ts = await startTestSession({ lifecycle: { task_acceptance: 'queue', queue_depth: 1 }, inference: { rehearsal: { replies: [{ turns: [{ hang: true }] }] } } });
+    ts = await startTestSession({
+      lifecycle: { task_acceptance: 'queue', queue_depth: 1 },
+      inference: { rehearsal: { replies: [{ turns: [{ hang: true }] }] } },
+    });
     const a = await ts.rpc('SendMessage', msg('a'));
     const b = await ts.rpc('SendMessage', msg('b'));
     expect(b.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
@@ -31,12 +34,17 @@ describe('lifecycle', () => {
     expect(c.result.task.status.state).toBe('TASK_STATE_REJECTED');
     expect(c.result.task.status.message.parts[0].text).toContain('queue full (queue_depth 1)');
     expect(ts.session.getTask(c.result.task.id)?.status.state).toBe('TASK_STATE_REJECTED');
-    expect(traceLines(ts.session).find((l) => l.task_id === c.result.task.id && l.event_type === 'task_end')).toMatchObject({ exit_status: 'rejected' });
+    expect(
+      traceLines(ts.session).find((l) => l.task_id === c.result.task.id && l.event_type === 'task_end'),
+    ).toMatchObject({ exit_status: 'rejected' });
     expect(ts.session.status()).toMatchObject({ state: 'busy', running: a.result.task.id, queued: 1 });
   });
 
   it('task_acceptance single takes no waiting task; none takes no task at all', async () => {
-    ts = await startTestSession({ lifecycle: { task_acceptance: 'single' }, inference: { rehearsal: { replies: [{ turns: [{ hang: true }] }] } } });
+    ts = await startTestSession({
+      lifecycle: { task_acceptance: 'single' },
+      inference: { rehearsal: { replies: [{ turns: [{ hang: true }] }] } },
+    });
     await ts.rpc('SendMessage', msg('a'));
     const b = await ts.rpc('SendMessage', msg('b'));
     expect(b.result.task.status.state).toBe('TASK_STATE_REJECTED');
@@ -52,7 +60,11 @@ describe('lifecycle', () => {
     const r = await ts.rpc('SendMessage', msg('only one', 'ctx', false));
     expect(r.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(await ts.session.ended).toBe('after_task exit');
-    expect(traceLines(ts.session).at(-1)).toMatchObject({ event_type: 'session_end', reason: 'after_task exit', tasks: 1 });
+    expect(traceLines(ts.session).at(-1)).toMatchObject({
+      event_type: 'session_end',
+      reason: 'after_task exit',
+      tasks: 1,
+    });
     await expect(fetch(ts.session.url)).rejects.toThrow();
   });
 
@@ -64,7 +76,8 @@ describe('lifecycle', () => {
 
   it('tasks sharing a contextId share their conversation', async () => {
     ts = await startTestSession();
-    const tokensIn = (id: string) => traceLines(ts!.session).find((l) => l.event_type === 'inference' && l.task_id === id)!.tokens_in;
+    const tokensIn = (id: string) =>
+      traceLines(ts!.session).find((l) => l.event_type === 'inference' && l.task_id === id)!.tokens_in;
     const a = (await ts.rpc('SendMessage', msg('x'.repeat(400), 'shared', false))).result.task.id;
     const b = (await ts.rpc('SendMessage', msg('second', 'shared', false))).result.task.id;
     const c = (await ts.rpc('SendMessage', msg('second', 'alone', false))).result.task.id;
@@ -80,7 +93,11 @@ describe('lifecycle', () => {
     const home = mkdtempSync(join(tmpdir(), 'capsule-test-'));
     try {
       await expect(
-        startSession({ manifestPath: 'worker/murmur.yaml', manifest: rehearsalManifest({ network: { internal_port: port } }), env: { CAPSULE_HOME: home } }),
+        startSession({
+          manifestPath: 'worker/murmur.yaml',
+          manifest: rehearsalManifest({ network: { internal_port: port } }),
+          env: { CAPSULE_HOME: home },
+        }),
       ).rejects.toThrow(new RegExp(`port ${port}.*already in use.*network\\.internal_port`));
       expect(existsSync(join(home, 'run'))).toBe(false);
     } finally {
@@ -92,10 +109,19 @@ describe('lifecycle', () => {
   it('loads the manifest file and masks interpolated secrets in the trace; a bad manifest is a ManifestError', async () => {
     const home = mkdtempSync(join(tmpdir(), 'capsule-test-'));
     const file = join(home, 'murmur.yaml');
-    writeFileSync(file, 'name: w\nversion: "1"\nartifacts:\n  - name: x\n    gateway:\n      api_key: ${MY_KEY}\ninference:\n  driver:\n    artifact: capsule/driver-rehearsal\n');
-    const s = await startSession({ manifestPath: file, env: { CAPSULE_HOME: home, MY_KEY: 'sk-very-secret-value' }, port: 0 });
+    writeFileSync(
+      file,
+      'name: w\nversion: "1"\nartifacts:\n  - name: x\n    gateway:\n      api_key: ${MY_KEY}\ninference:\n  driver:\n    artifact: capsule/driver-rehearsal\n',
+    );
+    const s = await startSession({
+      manifestPath: file,
+      env: { CAPSULE_HOME: home, MY_KEY: 'sk-very-secret-value' },
+      port: 0,
+    });
     try {
-      const accepted = s.acceptMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'my key is sk-very-secret-value' }] } });
+      const accepted = s.acceptMessage({
+        message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'my key is sk-very-secret-value' }] },
+      });
       await accepted.settled;
       const text = JSON.stringify(traceLines(s));
       expect(text).not.toContain('sk-very-secret-value');
@@ -103,8 +129,13 @@ describe('lifecycle', () => {
     } finally {
       await s.end();
     }
-    writeFileSync(file, 'name: w\nversion: "1"\nbogus: 1\ninference:\n  driver:\n    artifact: capsule/driver-rehearsal\n');
-    await expect(startSession({ manifestPath: file, env: { CAPSULE_HOME: home } })).rejects.toBeInstanceOf(ManifestError);
+    writeFileSync(
+      file,
+      'name: w\nversion: "1"\nbogus: 1\ninference:\n  driver:\n    artifact: capsule/driver-rehearsal\n',
+    );
+    await expect(startSession({ manifestPath: file, env: { CAPSULE_HOME: home } })).rejects.toBeInstanceOf(
+      ManifestError,
+    );
     rmSync(home, { recursive: true, force: true });
   });
 
@@ -130,7 +161,9 @@ describe('lifecycle', () => {
     const m = rehearsalManifest();
     m.inference.driver.artifact = 'acme/driver-x';
     try {
-      await expect(startSession({ manifestPath: 'x', manifest: m, env: { CAPSULE_HOME: home } })).rejects.toThrow(/unknown driver artifact "acme\/driver-x"/);
+      await expect(startSession({ manifestPath: 'x', manifest: m, env: { CAPSULE_HOME: home } })).rejects.toThrow(
+        /unknown driver artifact "acme\/driver-x"/,
+      );
       expect(existsSync(join(home, 'run'))).toBe(false);
       expect(existsSync(join(home, 'records'))).toBe(false);
     } finally {

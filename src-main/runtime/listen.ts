@@ -14,7 +14,10 @@ export async function listenDoor(door: FastifyInstance, opts: SessionOptions, ma
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
       const from = opts.port !== undefined ? 'the --port option' : `network.internal_port in ${opts.manifestPath}`;
-      throw new Error(`port ${port} on ${host} is already in use (set by ${from}); free it, pick another port, or remove the pin to let the OS choose`, { cause: err });
+      throw new Error(
+        `port ${port} on ${host} is already in use (set by ${from}); free it, pick another port, or remove the pin to let the OS choose`,
+        { cause: err },
+      );
     }
     throw new Error(`cannot open the door on ${host}:${port}: ${(err as Error).message}`, { cause: err });
   }

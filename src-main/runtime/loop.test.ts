@@ -40,7 +40,11 @@ describe('agent loop', () => {
         return { ok: true, content: 'met' };
       },
     };
-    const manifest = rehearsalManifest({ inference: { rehearsal: { replies: [{ turns: [{ tool_calls: [{ name: 'meet' }, { name: 'meet' }] }, { text: 'done' }] }] } } });
+    const manifest = rehearsalManifest({
+      inference: {
+        rehearsal: { replies: [{ turns: [{ tool_calls: [{ name: 'meet' }, { name: 'meet' }] }, { text: 'done' }] }] },
+      },
+    });
     const loop = createAgentLoop({ manifest, env: {}, secrets: [], tools: [meet] });
     const run = fakeRun('go');
     expect(await loop.run(run)).toEqual({ ok: true, answer: 'done' });
@@ -49,7 +53,10 @@ describe('agent loop', () => {
 
   it('fails on the dollar ceiling through the price hook', async () => {
     const manifest = rehearsalManifest({
-      inference: { budget: { max_usd: 0.5 }, rehearsal: { replies: [{ turns: [{ tool_calls: [{ name: 'x' }], tokens_in: 1000 }, { text: 'never' }] }] } },
+      inference: {
+        budget: { max_usd: 0.5 },
+        rehearsal: { replies: [{ turns: [{ tool_calls: [{ name: 'x' }], tokens_in: 1000 }, { text: 'never' }] }] },
+      },
     });
     const loop = createAgentLoop({ manifest, env: {}, secrets: [], tools: [], priceUsd: (_m, tin) => tin / 1000 });
     const out = await loop.run(fakeRun('go'));

@@ -1,10 +1,29 @@
-import { createDriver, createForkDriver, InferenceError, type ArtifactChunk, type ChatMessage, type ToolCall, type ToolSpec, type TurnFrame, type TurnRequest, type TurnResult } from '../drivers';
+import {
+  createDriver,
+  createForkDriver,
+  InferenceError,
+  type ArtifactChunk,
+  type ChatMessage,
+  type ToolCall,
+  type ToolSpec,
+  type TurnFrame,
+  type TurnRequest,
+  type TurnResult,
+} from '../drivers';
 import { createStreamMask, type StreamMask } from '../trace';
 import type { ExecutorDeps, TaskExecutor, TaskOutcome, TaskRun } from './executor';
 import type { Tool } from './tool-types';
 import { expandToolCalls, InputWaitFailed, runToolCalls } from './tool-calls';
 import { DelegationTally } from './delegations';
-import { checkAnswer, correction, parseAnswerJson, renderAnswer, RESPOND_TOOL, respondTool, respondsValidator } from './responds';
+import {
+  checkAnswer,
+  correction,
+  parseAnswerJson,
+  renderAnswer,
+  RESPOND_TOOL,
+  respondTool,
+  respondsValidator,
+} from './responds';
 
 // The agent loop: driver turns with tools, under the failure rules of docs/door.md.
 // Each turn: ask the model; run the tool calls it made (concurrently); stop when it answers.
@@ -27,8 +46,15 @@ const framesOf = (frame: (text: string) => void, mask: StreamMask | undefined) =
   if (f.kind === 'text' && f.text) frame(mask ? mask.push(f.text) : f.text);
 };
 const retriesOf = (task: TaskRun, turn: number) => (info: { attempt: number; delayMs: number; reason: string }) =>
-  task.trace({ event_type: 'inference_retry', turn, attempt: info.attempt, delay_ms: info.delayMs, reason: info.reason });
-const divergencesOf = (task: TaskRun, turn: number) => (info: { reason: string }) => task.trace({ event_type: 'rehearsal_diverged', turn, reason: info.reason });
+  task.trace({
+    event_type: 'inference_retry',
+    turn,
+    attempt: info.attempt,
+    delay_ms: info.delayMs,
+    reason: info.reason,
+  });
+const divergencesOf = (task: TaskRun, turn: number) => (info: { reason: string }) =>
+  task.trace({ event_type: 'rehearsal_diverged', turn, reason: info.reason });
 
 /**
  * One turn's request. Its signal is the task's, made only when a driver asks for it (a provider's
@@ -98,9 +124,15 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
 
   /** The answer is given: checked against the contract, or the problems to show the model. */
   const settle = (text: string, result: TurnResult, given?: unknown): TaskOutcome | { retry: string[] } => {
-    const extras = { ...(result.answerAs ? { answerAs: result.answerAs } : {}), ...(result.parts?.length ? { parts: result.parts } : {}) };
+    const extras = {
+      ...(result.answerAs ? { answerAs: result.answerAs } : {}),
+      ...(result.parts?.length ? { parts: result.parts } : {}),
+    };
     const data = given ?? result.data;
-    if (!schema) return data === undefined ? { ok: true, answer: text, ...extras } : { ok: true, answer: text || renderAnswer(data), data, ...extras };
+    if (!schema)
+      return data === undefined
+        ? { ok: true, answer: text, ...extras }
+        : { ok: true, answer: text || renderAnswer(data), data, ...extras };
     let candidate = data;
     if (candidate === undefined) {
       const parsed = parseAnswerJson(text);
@@ -110,7 +142,12 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
     const check = checkAnswer(schema, candidate);
     if (!check.ok) return { retry: check.problems };
     // A script's text beside its data is the text to show; a model's words before a respond call are not the answer.
-    return { ok: true, answer: result.data !== undefined && given === undefined && text ? text : renderAnswer(candidate), data: candidate, ...extras };
+    return {
+      ok: true,
+      answer: result.data !== undefined && given === undefined && text ? text : renderAnswer(candidate),
+      data: candidate,
+      ...extras,
+    };
   };
   const invalid = (problems: string[]): TaskOutcome => ({
     ok: false,
@@ -119,7 +156,11 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
   });
 
   /** The task's turns; `tally` counts its delegations, `last` says whether its last turn only reported a failure. */
-  async function runTurns(task: TaskRun, tally: DelegationTally, last: { reportsFailure: boolean }): Promise<TaskOutcome> {
+  async function runTurns(
+    task: TaskRun,
+    tally: DelegationTally,
+    last: { reportsFailure: boolean },
+  ): Promise<TaskOutcome> {
     const conv = task.conversation;
     const push = pusher(task, conv);
     push({ role: 'user', content: task.text });
@@ -140,7 +181,9 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
         }
       }
       // MCP servers' tools are listed again before each turn (a server may change its list).
-      const tools = deps.moreTools ? [...deps.tools, ...(await deps.moreTools(task.signal).catch(() => []))] : deps.tools;
+      const tools = deps.moreTools
+        ? [...deps.tools, ...(await deps.moreTools(task.signal).catch(() => []))]
+        : deps.tools;
       if (task.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
       const specs = deps.moreTools ? specsOf(tools) : fixedSpecs;
       const started = Date.now();
@@ -189,7 +232,13 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
         push({ role: 'assistant', content: result.text, toolCalls: [respondCall] });
         const settled = settle(result.text, result, respond.fromTool(respondCall.arguments));
         const problems = 'retry' in settled ? settled.retry : undefined;
-        push({ role: 'tool', toolCallId: respondCall.id, name: RESPOND_TOOL, content: problems ? correction(problems) : 'answer recorded', ...(problems ? { isError: true } : {}) });
+        push({
+          role: 'tool',
+          toolCallId: respondCall.id,
+          name: RESPOND_TOOL,
+          content: problems ? correction(problems) : 'answer recorded',
+          ...(problems ? { isError: true } : {}),
+        });
         if (!problems) return settled as TaskOutcome;
         task.trace({ event_type: 'answer_invalid', turn, problems });
         if (turn === maxTurns) return invalid(problems);
@@ -219,7 +268,11 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
           if (spent) return { ok: false, cause: 'budget', message: spent };
           emptyInARow++;
           if (emptyInARow >= 2) {
-            return { ok: false, cause: 'max_tokens', message: 'two turns in a row stopped at inference.max_tokens with no text and no tool call' };
+            return {
+              ok: false,
+              cause: 'max_tokens',
+              message: 'two turns in a row stopped at inference.max_tokens with no text and no tool call',
+            };
           }
           continue;
         }
@@ -245,7 +298,11 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       answer = '';
       push({ role: 'user', content: correction(settled.retry) });
     }
-    return { ok: false, cause: 'max_turns', message: `used every turn inference.max_turns allows (${maxTurns}) without a final answer` };
+    return {
+      ok: false,
+      cause: 'max_turns',
+      message: `used every turn inference.max_turns allows (${maxTurns}) without a final answer`,
+    };
   }
 
   async function run(task: TaskRun): Promise<TaskOutcome> {

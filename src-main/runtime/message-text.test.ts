@@ -16,11 +16,15 @@ describe('messageText', () => {
         { data: { n: 1 }, mediaType: 'application/json' },
       ]),
     );
-    expect(text).toBe('Check this\n[file notes.md]\nremember the milk\n\n[file a.png]\n[file https://example.com/r.pdf]\n{"n":1}');
+    expect(text).toBe(
+      'Check this\n[file notes.md]\nremember the milk\n\n[file a.png]\n[file https://example.com/r.pdf]\n{"n":1}',
+    );
   });
 
   it('bounds what it reads of one file', () => {
-    const text = messageText(msg([{ raw: b64('x'.repeat(MAX_FILE_TEXT + 10)), filename: 'big.txt', mediaType: 'text/plain' }]));
+    const text = messageText(
+      msg([{ raw: b64('x'.repeat(MAX_FILE_TEXT + 10)), filename: 'big.txt', mediaType: 'text/plain' }]),
+    );
     expect(text.length).toBeLessThan(MAX_FILE_TEXT + 100);
     expect(text).toMatch(/\[… 10 more characters left out\]$/);
   });

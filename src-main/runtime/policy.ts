@@ -11,18 +11,31 @@ type Writable = { -readonly [K in keyof Manifest]: Manifest[K] };
 
 /** The policy a manifest states. */
 export function policyOf(m: Pick<Manifest, 'capabilities' | 'exports'>): SessionPolicy {
-  return { allow: [...(m.capabilities?.network?.allow ?? [])], acceptPeerTasks: m.exports?.peer_tasks?.accept === true };
+  return {
+    allow: [...(m.capabilities?.network?.allow ?? [])],
+    acceptPeerTasks: m.exports?.peer_tasks?.accept === true,
+  };
 }
 
 export function samePolicy(a: SessionPolicy, b: SessionPolicy): boolean {
-  return a.acceptPeerTasks === b.acceptPeerTasks && a.allow.length === b.allow.length && a.allow.every((e, i) => e === b.allow[i]);
+  return (
+    a.acceptPeerTasks === b.acceptPeerTasks &&
+    a.allow.length === b.allow.length &&
+    a.allow.every((e, i) => e === b.allow[i])
+  );
 }
 
 export function applyPolicy(manifest: Manifest, policy: SessionPolicy, trace: Pick<TraceWriter, 'append'>): void {
   if (samePolicy(policyOf(manifest), policy)) return;
   const m = manifest as Writable;
   const capabilities = m.capabilities ?? {};
-  m.capabilities = { ...capabilities, network: { ...capabilities.network, allow: [...policy.allow] } } as Manifest['capabilities'];
-  m.exports = { ...m.exports, peer_tasks: { ...m.exports?.peer_tasks, accept: policy.acceptPeerTasks } } as Manifest['exports'];
+  m.capabilities = {
+    ...capabilities,
+    network: { ...capabilities.network, allow: [...policy.allow] },
+  } as Manifest['capabilities'];
+  m.exports = {
+    ...m.exports,
+    peer_tasks: { ...m.exports?.peer_tasks, accept: policy.acceptPeerTasks },
+  } as Manifest['exports'];
   trace.append({ event_type: 'policy_changed', allow: [...policy.allow], accept_peer_tasks: policy.acceptPeerTasks });
 }

@@ -23,7 +23,10 @@ function exitFields(exit: HarnessExit) {
   return { code: exit.code, signal: exit.signal, killed: exit.killed };
 }
 
-export function createProcessExecutor(deps: Pick<ExecutorDeps, 'manifest' | 'secrets'> & Partial<ExecutorDeps>, opts: ProcessExecutorOptions = {}): ProcessExecutor {
+export function createProcessExecutor(
+  deps: Pick<ExecutorDeps, 'manifest' | 'secrets'> & Partial<ExecutorDeps>,
+  opts: ProcessExecutorOptions = {},
+): ProcessExecutor {
   const spec: HarnessSpec | undefined = deps.manifest.inference.harness;
   if (!spec) throw new Error('inference.transport: process needs inference.harness (command, args, prompt, interrupt)');
   const sessions = new Map<string, string>();
@@ -34,7 +37,12 @@ export function createProcessExecutor(deps: Pick<ExecutorDeps, 'manifest' | 'sec
     const resume = sessions.get(task.contextId);
     if (!task.signal.aborted) task.conversation.push({ role: 'user', content: task.text });
     task.setWaiting(`harness ${spec!.command}`);
-    const start: HarnessStart = { prompt: task.text, resume, cwd: opts.cwd, onOutput: (text) => task.trace({ event_type: 'harness_output', text }) };
+    const start: HarnessStart = {
+      prompt: task.text,
+      resume,
+      cwd: opts.cwd,
+      onOutput: (text) => task.trace({ event_type: 'harness_output', text }),
+    };
     const started = Date.now();
     const h = startHarness(spec!, start);
     running.add(h);
@@ -42,12 +50,19 @@ export function createProcessExecutor(deps: Pick<ExecutorDeps, 'manifest' | 'sec
 
     let stopped: Promise<HarnessExit> | undefined;
     const stop = () =>
-      (stopped ??= h.cancel((interrupt) =>
-        task.trace({ event_type: 'harness_interrupt', interrupt, ...(typeof spec!.interrupt === 'object' ? { bytes: spec!.interrupt.stdin } : {}), grace_ms: interrupt === 'none' ? 0 : spec!.grace_ms }),
-      ).then((exit) => {
-        task.trace({ event_type: 'harness_exit', cause: 'canceled', ...exitFields(exit) });
-        return exit;
-      }));
+      (stopped ??= h
+        .cancel((interrupt) =>
+          task.trace({
+            event_type: 'harness_interrupt',
+            interrupt,
+            ...(typeof spec!.interrupt === 'object' ? { bytes: spec!.interrupt.stdin } : {}),
+            grace_ms: interrupt === 'none' ? 0 : spec!.grace_ms,
+          }),
+        )
+        .then((exit) => {
+          task.trace({ event_type: 'harness_exit', cause: 'canceled', ...exitFields(exit) });
+          return exit;
+        }));
     let killed = false;
     const untrack = task.track({
       describe: () => `harness ${spec!.command} (pid ${h.pid ?? '?'})`,
@@ -71,11 +86,21 @@ export function createProcessExecutor(deps: Pick<ExecutorDeps, 'manifest' | 'sec
       return { ok: false, cause: 'executor_error', message: 'canceled' };
     }
     task.usage.turns = 1;
-    task.trace({ event_type: 'harness_exit', cause: 'exited', ...exitFields(result.exit), duration_ms: Date.now() - started });
+    task.trace({
+      event_type: 'harness_exit',
+      cause: 'exited',
+      ...exitFields(result.exit),
+      duration_ms: Date.now() - started,
+    });
     if (result.exit.code !== 0) {
-      const how = result.exit.code === null ? `was ended by ${result.exit.signal}` : `exited with code ${result.exit.code}`;
+      const how =
+        result.exit.code === null ? `was ended by ${result.exit.signal}` : `exited with code ${result.exit.code}`;
       const tail = result.stderr.trim().split('\n').slice(-3).join(' | ');
-      return { ok: false, cause: 'inference_error', message: mask(`harness ${spec!.command} ${how}${tail ? `: ${tail}` : ''}`) };
+      return {
+        ok: false,
+        cause: 'inference_error',
+        message: mask(`harness ${spec!.command} ${how}${tail ? `: ${tail}` : ''}`),
+      };
     }
     task.conversation.push({ role: 'assistant', content: result.answer });
     return { ok: true, answer: result.answer };

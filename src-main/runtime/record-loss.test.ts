@@ -22,7 +22,8 @@ afterEach(async () => {
   ts = undefined;
 });
 
-const send = (text: string, extra: Record<string, unknown> = {}) => ts!.rpc('SendMessage', { message: { messageId: text, role: 'ROLE_USER', parts: [{ text }], ...extra } });
+const send = (text: string, extra: Record<string, unknown> = {}) =>
+  ts!.rpc('SendMessage', { message: { messageId: text, role: 'ROLE_USER', parts: [{ text }], ...extra } });
 const statusText = (task: any) => task.status.message.parts.map((p: { text?: string }) => p.text ?? '').join('');
 
 describe('a task whose trace lines were lost', () => {
@@ -36,7 +37,9 @@ describe('a task whose trace lines were lost', () => {
     const lost = await send('during');
     expect(lost.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(lost.result.task.status.message.metadata.record).toMatch(/^its trace record is incomplete/);
-    expect(statusText(lost.result.task)).toMatch(/^task completed; its trace record is incomplete: \d+ line\(s\) of this session could not be written \(the session's trace\.jsonl\)$/);
+    expect(statusText(lost.result.task)).toMatch(
+      /^task completed; its trace record is incomplete: \d+ line\(s\) of this session could not be written \(the session's trace\.jsonl\)$/,
+    );
 
     disk.full = false;
     await send('flush'); // the first task after: writes work again once this one's lines go out

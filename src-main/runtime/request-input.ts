@@ -5,7 +5,12 @@ import type { Tool } from './tool-types';
 // TASK_STATE_INPUT_REQUIRED until a message with the same taskId answers it.
 
 // Bounded: the question goes into the task's status, which callers and the Studio show.
-const args = z.object({ question: z.string().min(1).max(16 * 1024) });
+const args = z.object({
+  question: z
+    .string()
+    .min(1)
+    .max(16 * 1024),
+});
 
 export const requestInputTool: Tool = {
   spec: {
@@ -19,7 +24,8 @@ export const requestInputTool: Tool = {
   },
   async run(raw) {
     const parsed = args.safeParse(raw);
-    if (!parsed.success) return { ok: false, error: 'request_input needs a non-empty "question" string of at most 16384 characters' };
+    if (!parsed.success)
+      return { ok: false, error: 'request_input needs a non-empty "question" string of at most 16384 characters' };
     return { inputRequired: parsed.data.question };
   },
 };

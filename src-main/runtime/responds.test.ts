@@ -16,7 +16,11 @@ const RESEARCH = {
   },
   required: ['findings', 'summary', 'sources'],
 };
-const ASSUMING = { findings: ['Finding 1', 'Finding 2'], summary: 'Brief research summary', sources: ['source1.com', 'source2.com'] };
+const ASSUMING = {
+  findings: ['Finding 1', 'Finding 2'],
+  summary: 'Brief research summary',
+  sources: ['source1.com', 'source2.com'],
+};
 
 const sessions: TestSession[] = [];
 afterEach(async () => {
@@ -27,11 +31,15 @@ async function start(extra: Record<string, unknown>) {
   sessions.push(ts);
   return ts;
 }
-const send = (ts: TestSession, text: string) => ts.rpc('SendMessage', { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] } });
+const send = (ts: TestSession, text: string) =>
+  ts.rpc('SendMessage', { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] } });
 
 describe('responds: the output contract', () => {
   it('answers with the scripted data as a data part, and its text rendering beside it', async () => {
-    const ts = await start({ responds: RESEARCH, inference: { rehearsal: { replies: [{ turns: [{ data: ASSUMING }] }] } } });
+    const ts = await start({
+      responds: RESEARCH,
+      inference: { rehearsal: { replies: [{ turns: [{ data: ASSUMING }] }] } },
+    });
     const task = (await send(ts, 'research quantum computing')).result.task;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     const [text, data] = task.artifacts[0].parts;
@@ -59,7 +67,12 @@ describe('responds: the output contract', () => {
   it('shows a bad answer its problems and takes the corrected one', async () => {
     const ts = await start({
       responds: RESEARCH,
-      inference: { max_turns: 3, rehearsal: { replies: [{ turns: [{ data: { summary: 7 } }, { text: '```json\n' + JSON.stringify(ASSUMING) + '\n```' }] }] } },
+      inference: {
+        max_turns: 3,
+        rehearsal: {
+          replies: [{ turns: [{ data: { summary: 7 } }, { text: '```json\n' + JSON.stringify(ASSUMING) + '\n```' }] }],
+        },
+      },
     });
     const task = (await send(ts, 'research')).result.task;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -72,7 +85,10 @@ describe('responds: the output contract', () => {
   it('fails the task naming the field once max_turns is used up', async () => {
     const ts = await start({
       responds: RESEARCH,
-      inference: { max_turns: 2, rehearsal: { replies: [{ turns: [{ text: 'not json at all' }, { data: { ...ASSUMING, findings: [1] } }] }] } },
+      inference: {
+        max_turns: 2,
+        rehearsal: { replies: [{ turns: [{ text: 'not json at all' }, { data: { ...ASSUMING, findings: [1] } }] }] },
+      },
     });
     const task = (await send(ts, 'research')).result.task;
     expect(task.status.state).toBe('TASK_STATE_FAILED');
@@ -83,7 +99,9 @@ describe('responds: the output contract', () => {
   });
 
   it('refuses to start with a schema that is not JSON Schema', async () => {
-    await expect(startTestSession({ responds: { type: 'no-such-type' } })).rejects.toThrow(/responds is not a valid JSON Schema/);
+    await expect(startTestSession({ responds: { type: 'no-such-type' } })).rejects.toThrow(
+      /responds is not a valid JSON Schema/,
+    );
   });
 
   it('advertises application/json output on the card', async () => {
@@ -98,11 +116,27 @@ describe('responds: the output contract', () => {
   });
 
   it("hands a worker's structured answer to the orchestrator through delegate_task", async () => {
-    const worker = await start({ name: 'researcher', responds: RESEARCH, exports: { peer_tasks: { accept: true } }, inference: { rehearsal: { replies: [{ turns: [{ data: ASSUMING }] }] } } });
+    const worker = await start({
+      name: 'researcher',
+      responds: RESEARCH,
+      exports: { peer_tasks: { accept: true } },
+      inference: { rehearsal: { replies: [{ turns: [{ data: ASSUMING }] }] } },
+    });
     const orch = await start({
       name: 'orch',
       capabilities: { network: { allow: [`127.0.0.1:${worker.session.port}`] } },
-      inference: { rehearsal: { replies: [{ turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { to: worker.session.url, text: 'research it' } }] }, { text: 'done' }] }] } },
+      inference: {
+        rehearsal: {
+          replies: [
+            {
+              turns: [
+                { tool_calls: [{ name: 'delegate_task', arguments: { to: worker.session.url, text: 'research it' } }] },
+                { text: 'done' },
+              ],
+            },
+          ],
+        },
+      },
     });
     const done = (await send(orch, 'go')).result.task;
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');

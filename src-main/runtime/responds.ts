@@ -6,7 +6,7 @@ import { linearRegExp } from '../manifest';
 // checked, and described back to it in words when it does not fit. The answer is model output,
 // so hostile input: parsing is bounded and nothing in it is executed.
 
-const ajv = new Ajv({ allErrors: true, strict: false , code: { regExp: linearRegExp } });
+const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /** At most this many validation errors are shown to the model (and named in task_failed). */
@@ -38,7 +38,8 @@ function fieldOf(e: ErrorObject): string {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
   if (missing) segments.push(missing);
-  const extra = e.keyword === 'additionalProperties' ? (e.params as { additionalProperty?: string }).additionalProperty : undefined;
+  const extra =
+    e.keyword === 'additionalProperties' ? (e.params as { additionalProperty?: string }).additionalProperty : undefined;
   if (extra) segments.push(extra);
   const path = segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
   return path || '(answer)';
@@ -58,15 +59,25 @@ export function checkAnswer(schema: Record<string, unknown>, data: unknown): Con
   const errors = (validate.errors ?? []).slice(0, MAX_ERRORS);
   const problems = errors.map((e) => {
     const field = fieldOf(e);
-    const what = e.keyword === 'required' ? 'is required' : e.keyword === 'additionalProperties' ? 'is not allowed' : (e.message ?? 'is not valid');
+    const what =
+      e.keyword === 'required'
+        ? 'is required'
+        : e.keyword === 'additionalProperties'
+          ? 'is not allowed'
+          : (e.message ?? 'is not valid');
     return `${field}: ${what}`;
   });
-  return { ok: false, field: errors[0] ? fieldOf(errors[0]) : '(answer)', problems: problems.length ? problems : ['(answer): does not match'] };
+  return {
+    ok: false,
+    field: errors[0] ? fieldOf(errors[0]) : '(answer)',
+    problems: problems.length ? problems : ['(answer): does not match'],
+  };
 }
 
 /** The JSON a model wrote as its answer: the text itself, or the one fenced ```json block in it. */
 export function parseAnswerJson(text: string): { ok: true; data: unknown } | { ok: false; problem: string } {
-  if (text.length > MAX_ANSWER_CHARS) return { ok: false, problem: `(answer): longer than ${MAX_ANSWER_CHARS} characters` };
+  if (text.length > MAX_ANSWER_CHARS)
+    return { ok: false, problem: `(answer): longer than ${MAX_ANSWER_CHARS} characters` };
   const fenced = /```(?:json)?\s*\n([\s\S]*?)\n?```/.exec(text);
   const source = (fenced ? fenced[1] : text).trim();
   try {
@@ -101,7 +112,8 @@ export function respondTool(schema: Record<string, unknown>) {
   return {
     spec: {
       name: RESPOND_TOOL,
-      description: 'Give your final answer. Call this exactly once, when you are done, with the answer as its arguments.',
+      description:
+        'Give your final answer. Call this exactly once, when you are done, with the answer as its arguments.',
       parameters: wrapped ? { type: 'object', properties: { answer: schema }, required: ['answer'] } : schema,
     },
     fromTool: (args: Record<string, unknown>): unknown => (wrapped ? args.answer : args),

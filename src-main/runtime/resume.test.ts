@@ -15,7 +15,9 @@ afterEach(async () => {
   ts = undefined;
 });
 
-const send = (text: string) => ({ message: { messageId: `m-${text}`, contextId: 'ctx-r', role: 'ROLE_USER', parts: [{ text }] } });
+const send = (text: string) => ({
+  message: { messageId: `m-${text}`, contextId: 'ctx-r', role: 'ROLE_USER', parts: [{ text }] },
+});
 
 describe('resuming a session', () => {
   it('keeps the id and records, and answers GetTask for tasks finished before the restart', async () => {
@@ -27,15 +29,30 @@ describe('resuming a session', () => {
     // A crash mid-task: the old process wrote the task's start but never its end.
     appendFileSync(
       join(workdir, 'trace.jsonl'),
-      JSON.stringify({ ts: new Date().toISOString(), event_type: 'task_start', session_id: id, task_id: 'tsk_interrupted', context_id: 'ctx-r' }) + '\n',
+      JSON.stringify({
+        ts: new Date().toISOString(),
+        event_type: 'task_start',
+        session_id: id,
+        task_id: 'tsk_interrupted',
+        context_id: 'ctx-r',
+      }) + '\n',
     );
 
-    resumed = await startSession({ manifestPath: join(ts.home, 'murmur.yaml'), manifest: rehearsalManifest(), env: ts.env, port: 0, resume: { sessionId: id, workdir } });
+    resumed = await startSession({
+      manifestPath: join(ts.home, 'murmur.yaml'),
+      manifest: rehearsalManifest(),
+      env: ts.env,
+      port: 0,
+      resume: { sessionId: id, workdir },
+    });
     expect(resumed.id).toBe(id);
     expect(resumed.workdir).toBe(workdir);
     const again = resumed.getTask(done.id);
     expect(again?.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(again?.artifacts?.[0]).toMatchObject({ artifactId: 'response', parts: [{ text: done.artifacts[0].parts[0].text }] });
+    expect(again?.artifacts?.[0]).toMatchObject({
+      artifactId: 'response',
+      parts: [{ text: done.artifacts[0].parts[0].text }],
+    });
     const lost = resumed.getTask('tsk_interrupted');
     expect(lost?.status.state).toBe('TASK_STATE_FAILED');
     expect(lost?.status.message?.parts[0].text).toMatch(/ended before this task finished/);
@@ -52,7 +69,13 @@ describe('resuming a session', () => {
     // kill -9 mid-write: half a line, no newline.
     appendFileSync(path, '{"ts":"2026-01-01T00:00:00.000Z","event_type":"task_st');
 
-    resumed = await startSession({ manifestPath: join(ts.home, 'murmur.yaml'), manifest: rehearsalManifest(), env: ts.env, port: 0, resume: { sessionId: id, workdir } });
+    resumed = await startSession({
+      manifestPath: join(ts.home, 'murmur.yaml'),
+      manifest: rehearsalManifest(),
+      env: ts.env,
+      port: 0,
+      resume: { sessionId: id, workdir },
+    });
     const res = await fetch(resumed.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
@@ -71,7 +94,13 @@ describe('resuming a session', () => {
     expect(chunk.lines.at(-1)!.event.event_type).toBe('session_end');
     expect(readFileSync(path, 'utf8')).toContain('"event_type":"task_st\n');
     // A second resume reads the first's lines back: the task finished before the crash still answers.
-    resumed = await startSession({ manifestPath: join(ts.home, 'murmur.yaml'), manifest: rehearsalManifest(), env: ts.env, port: 0, resume: { sessionId: id, workdir } });
+    resumed = await startSession({
+      manifestPath: join(ts.home, 'murmur.yaml'),
+      manifest: rehearsalManifest(),
+      env: ts.env,
+      port: 0,
+      resume: { sessionId: id, workdir },
+    });
     expect(resumed.getTask(done.id)?.status.state).toBe('TASK_STATE_COMPLETED');
     expect(resumed.getTask(later.id)?.status.state).toBe('TASK_STATE_COMPLETED');
   });

@@ -173,7 +173,11 @@ class TaskCrash implements TaskScope {
     this.settle();
     // The caller is told what happened, not the error's own text (it may quote anything). The task
     // ends once the handler is done, as a promise continuation would end it.
-    const outcome: TaskOutcome = { ok: false, cause: 'runtime_error', message: `internal error (${origin}) while running this task; the session trace has the details` };
+    const outcome: TaskOutcome = {
+      ok: false,
+      cause: 'runtime_error',
+      message: `internal error (${origin}) while running this task; the session trace has the details`,
+    };
     queueMicrotask(() => endRunSafely(this.core, t, { outcome, crashed: true }));
     return true;
   }
@@ -238,7 +242,11 @@ function endRun(core: SessionCore, t: LiveTask, ending: Ending): void {
   let outcome: TaskOutcome;
   if ('threw' in ending) {
     if (t.canceling) return;
-    outcome = { ok: false as const, cause: 'executor_error' as const, message: (ending.threw as Error)?.message || String(ending.threw) };
+    outcome = {
+      ok: false as const,
+      cause: 'executor_error' as const,
+      message: (ending.threw as Error)?.message || String(ending.threw),
+    };
   } else outcome = ending.outcome;
   if (t.canceling) return;
   // What the crashed work still has in flight (an inference, a tool) is stopped.
@@ -252,7 +260,8 @@ function endRun(core: SessionCore, t: LiveTask, ending: Ending): void {
     // A note (every delegation failed) is the status text, or rides on the reply Message as metadata.
     if (reply && outcome.note) reply.metadata = { ...reply.metadata, note: outcome.note };
     const record = recordIncomplete(core, t);
-    const status = (outcome.note ? `task completed, but ${outcome.note}` : 'task completed') + (record ? `; ${record}` : '');
+    const status =
+      (outcome.note ? `task completed, but ${outcome.note}` : 'task completed') + (record ? `; ${record}` : '');
     const message = reply ?? statusMessage(t.id, t.contextId, status);
     // The Studio (and any caller) reads it from the metadata without parsing the text.
     if (record) message.metadata = { ...message.metadata, record };

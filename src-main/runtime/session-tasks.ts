@@ -41,7 +41,8 @@ export function createSessionTasks(deps: SessionTasksDeps) {
   };
   const armIdle = () => {
     clearTimeout(idleTimer);
-    if (idleMs > 0 && started && !ended && registry.live.size === 0) idleTimer = setTimeout(() => lifecycleEnd('idle timeout'), idleMs);
+    if (idleMs > 0 && started && !ended && registry.live.size === 0)
+      idleTimer = setTimeout(() => lifecycleEnd('idle timeout'), idleMs);
   };
 
   const core: SessionCore = {
@@ -108,7 +109,8 @@ export function createSessionTasks(deps: SessionTasksDeps) {
     setBreakpoints(bp: SessionBreakpoints | undefined) {
       core.breakpoints = bp;
     },
-    resumeBreakpoint: (id: string, action: ResumeAction, text?: string) => resumePaused(registry.live.get(id), id, action, text),
+    resumeBreakpoint: (id: string, action: ResumeAction, text?: string) =>
+      resumePaused(registry.live.get(id), id, action, text),
     cancelTask: async (id: string, by?: string): Promise<Task> => (await cancelTask(core, id, by)).task,
     stopSession: () => stopSession(),
     /** Cancels everything for the end of the session. */

@@ -20,7 +20,10 @@ import { applyPolicy } from './policy';
 // The door is built by the caller's factory (the launcher hands in the A2A door): the runtime
 // only listens on it and closes it, so it never imports the layer that serves it.
 
-function loadManifest(opts: SessionOptions, env: Record<string, string | undefined>): { manifest: Manifest; secrets: string[] } {
+function loadManifest(
+  opts: SessionOptions,
+  env: Record<string, string | undefined>,
+): { manifest: Manifest; secrets: string[] } {
   if (opts.manifest) return { manifest: opts.manifest, secrets: [] };
   const loaded = loadManifestFile(opts.manifestPath, env);
   if (!loaded.ok) throw new ManifestError(loaded.issues);
@@ -34,7 +37,16 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
   const secrets = [...new Set([...interpolated, ...(opts.secrets ?? []), ...keys])];
   // delegate_task and shell (runtime/tools) beside the caller's tools; their shell
   // commands are session-level work (StopSession residue, killed at the session's end).
-  const toolkit = createSessionToolkit({ manifest, manifestPath: opts.manifestPath, workdir: () => workdir, formation: opts.formation, startChild: (child) => startSession(child, openDoor), secrets, env, extra: opts.tools });
+  const toolkit = createSessionToolkit({
+    manifest,
+    manifestPath: opts.manifestPath,
+    workdir: () => workdir,
+    formation: opts.formation,
+    startChild: (child) => startSession(child, openDoor),
+    secrets,
+    env,
+    extra: opts.tools,
+  });
   const executor = executorFactoryFor(manifest)({
     manifest,
     env,
@@ -110,7 +122,13 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     await toolkit.dispose();
     // session_end goes out while the door is still open, so WatchSession streams carry it.
     const totals = tasks.status();
-    trace.append({ event_type: 'session_end', reason, tasks: tasks.count(), tokens_in: totals.tokensIn, tokens_out: totals.tokensOut });
+    trace.append({
+      event_type: 'session_end',
+      reason,
+      tasks: tasks.count(),
+      tokens_in: totals.tokensIn,
+      tokens_out: totals.tokensOut,
+    });
     await closeDoor(door);
     if (running.file) removeRunningRecord(running.file);
     await executor.dispose?.();

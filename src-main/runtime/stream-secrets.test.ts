@@ -27,7 +27,7 @@ function seededSizes(seed: number) {
 
 function split(text: string, size: () => number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const n = size();
     out.push(text.slice(i, i + n));
     i += n;
@@ -39,8 +39,18 @@ function split(text: string, size: () => number): string[] {
 async function streamedDeltas(url: string, text: string): Promise<string[]> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream', 'a2a-extensions': FRAMES_EXTENSION_URI },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] } } }),
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      accept: 'text/event-stream',
+      'a2a-extensions': FRAMES_EXTENSION_URI,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendStreamingMessage',
+      params: { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] } },
+    }),
   });
   const out: string[] = [];
   for await (const e of readSse(res.body as never)) {
@@ -50,7 +60,8 @@ async function streamedDeltas(url: string, text: string): Promise<string[]> {
   return out;
 }
 
-const deltasIn = (events: Array<Record<string, any>>) => events.filter((e) => e.event_type === 'frame' && e.kind === 'text_delta').map((e) => e.text as string);
+const deltasIn = (events: Array<Record<string, any>>) =>
+  events.filter((e) => e.event_type === 'frame' && e.kind === 'text_delta').map((e) => e.text as string);
 
 describe('secrets in streamed frames', () => {
   it('a provider streaming a secret in 1-character and random-size deltas: no frame sequence rebuilds it', async () => {
@@ -58,16 +69,28 @@ describe('secrets in streamed frames', () => {
     ts = await startTestSession(
       {
         artifacts: [{ name: 'capsule/driver-openai-compatible', runtime: 'driver', gateway: { endpoint: fake.url } }],
-        inference: { transport: 'http', model: 'llama3.1:8b', driver: { artifact: 'capsule/driver-openai-compatible' } },
+        inference: {
+          transport: 'http',
+          model: 'llama3.1:8b',
+          driver: { artifact: 'capsule/driver-openai-compatible' },
+        },
       },
       { secrets: [SECRET] },
     );
     const live: TraceEvent[] = [];
     ts.session.trace.subscribe((e) => live.push(e));
     const text = `The key you gave me is ${SECRET}; keep ${SECRET} safe.`;
-    fake.reply({ turn: { text, deltas: [...text] } }, { turn: { text, deltas: split(text, seededSizes(3)) } }, { turn: { text, deltas: split(text, seededSizes(11)) } });
+    fake.reply(
+      { turn: { text, deltas: [...text] } },
+      { turn: { text, deltas: split(text, seededSizes(3)) } },
+      { turn: { text, deltas: split(text, seededSizes(11)) } },
+    );
 
-    const sse = [await streamedDeltas(ts.session.url, 'one'), await streamedDeltas(ts.session.url, 'two'), await streamedDeltas(ts.session.url, 'three')];
+    const sse = [
+      await streamedDeltas(ts.session.url, 'one'),
+      await streamedDeltas(ts.session.url, 'two'),
+      await streamedDeltas(ts.session.url, 'three'),
+    ];
     const written = deltasIn(traceLines(ts.session));
     const seen = deltasIn(live as never);
     expect(written.length).toBeGreaterThan(20);
@@ -84,7 +107,14 @@ describe('secrets in streamed frames', () => {
   it("the rehearsal driver's stream fragments: a secret spanning two of them is masked too", async () => {
     // Its frames are "fragment 1 ", "fragment 2 ", …: this value starts in one and ends in the next.
     const secret = 'ment 3 fragment 4';
-    ts = await startTestSession({ inference: { rehearsal: { replies: [{ turns: [{ text: 'streamed', stream: { frames: 6, per_second: 1000 } }] }] } } }, { secrets: [secret] });
+    ts = await startTestSession(
+      {
+        inference: {
+          rehearsal: { replies: [{ turns: [{ text: 'streamed', stream: { frames: 6, per_second: 1000 } }] }] },
+        },
+      },
+      { secrets: [secret] },
+    );
     const sse = await streamedDeltas(ts.session.url, 'go');
     const written = deltasIn(traceLines(ts.session));
     for (const frames of [written, sse]) {

@@ -12,7 +12,8 @@ const dir = mkdtempSync(join(tmpdir(), 'capsule-task-records-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const OWN = 'ses_own';
-const line = (session: string, e: Record<string, unknown>) => JSON.stringify({ ts: '2026-12-01T10:00:00.000Z', session_id: session, ...e });
+const line = (session: string, e: Record<string, unknown>) =>
+  JSON.stringify({ ts: '2026-12-01T10:00:00.000Z', session_id: session, ...e });
 
 it('reads a task from its own session lines, not from lines claiming another session', () => {
   const path = join(dir, 'trace.jsonl');
@@ -21,10 +22,20 @@ it('reads a task from its own session lines, not from lines claiming another ses
     [
       line(OWN, { event_type: 'session_start', capsule: 'c' }),
       line(OWN, { event_type: 'a2a_task_received', task_id: 'tsk_1', context_id: 'ctx', text: 'real question' }),
-      line('ses_forged', { event_type: 'a2a_task_received', task_id: 'tsk_1', context_id: 'ctx', text: 'forged question' }),
+      line('ses_forged', {
+        event_type: 'a2a_task_received',
+        task_id: 'tsk_1',
+        context_id: 'ctx',
+        text: 'forged question',
+      }),
       line('ses_forged', { event_type: 'task_start', task_id: 'tsk_2', context_id: 'ctx' }),
       line(OWN, { event_type: 'task_end', task_id: 'tsk_1', state: 'TASK_STATE_COMPLETED', answer: 'real answer' }),
-      line('ses_forged', { event_type: 'task_end', task_id: 'tsk_1', state: 'TASK_STATE_FAILED', answer: 'forged answer' }),
+      line('ses_forged', {
+        event_type: 'task_end',
+        task_id: 'tsk_1',
+        state: 'TASK_STATE_FAILED',
+        answer: 'forged answer',
+      }),
     ].join('\n') + '\n',
   );
   const tasks = finishedTasksOf(path, OWN);

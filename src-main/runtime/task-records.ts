@@ -40,11 +40,16 @@ export function statusTextOf(task: Task): string | null | undefined {
   const m = task.status.message;
   if (!m) return null;
   const text = m.parts[0]?.text;
-  const standard = m.messageId === `msg_${task.id}_status` && m.role === 'ROLE_AGENT' && m.parts.length === 1 && m.parts[0].mediaType === 'text/plain';
+  const standard =
+    m.messageId === `msg_${task.id}_status` &&
+    m.role === 'ROLE_AGENT' &&
+    m.parts.length === 1 &&
+    m.parts[0].mediaType === 'text/plain';
   return standard && typeof text === 'string' && text.length <= KEPT_STATUS_TEXT ? text : undefined;
 }
 
-const isTask = (v: unknown): v is Task => !!v && typeof v === 'object' && typeof (v as Task).id === 'string' && !!(v as Task).status;
+const isTask = (v: unknown): v is Task =>
+  !!v && typeof v === 'object' && typeof (v as Task).id === 'string' && !!(v as Task).status;
 
 /** The final task a task_end line holds: `final` (its compact form), or `task` as sessions wrote it before. */
 function finalTaskOf(e: Record<string, unknown>): Task | undefined {
@@ -61,7 +66,13 @@ const MAX_CHUNK = 4 * 1024 * 1024;
 function receivedMessage(e: Record<string, unknown>, id: string, contextId: string): Message {
   const own = e.message as Message | undefined;
   if (own && typeof own === 'object') return { ...own, contextId, taskId: id };
-  return { messageId: String(e.message_id ?? ''), role: 'ROLE_USER', parts: [{ text: String(e.text ?? '') }], contextId, taskId: id };
+  return {
+    messageId: String(e.message_id ?? ''),
+    role: 'ROLE_USER',
+    parts: [{ text: String(e.text ?? '') }],
+    contextId,
+    taskId: id,
+  };
 }
 
 const inputMessage = (id: string, contextId: string, text: string, n: number): Message => ({
@@ -89,7 +100,8 @@ export function readTaskPayload(path: string, offset: number, id: string, sessio
     for (const line of chunk.lines) {
       if (!line.text.includes(needle)) continue;
       const e = parseTraceLine(line.text);
-      if (typeof e === 'string' || e.task_id !== id || (typeof e.session_id === 'string' && e.session_id !== sessionId)) continue;
+      if (typeof e === 'string' || e.task_id !== id || (typeof e.session_id === 'string' && e.session_id !== sessionId))
+        continue;
       found = true;
       if (typeof e.context_id === 'string' && !out.contextId) out.contextId = e.context_id;
       switch (e.event_type) {
@@ -107,13 +119,21 @@ export function readTaskPayload(path: string, offset: number, id: string, sessio
           break;
         case 'task_canceled':
           if (Array.isArray(e.residue) && e.residue.length) {
-            out.artifacts = [{ artifactId: 'residue', name: 'residue', parts: e.residue.map((data: unknown) => ({ data, mediaType: 'application/json' })) }];
+            out.artifacts = [
+              {
+                artifactId: 'residue',
+                name: 'residue',
+                parts: e.residue.map((data: unknown) => ({ data, mediaType: 'application/json' })),
+              },
+            ];
           }
           break;
         case 'task_end':
           out.task = finalTaskOf(e);
           if (e.state === 'TASK_STATE_COMPLETED' && typeof e.answer === 'string') {
-            out.artifacts = [{ artifactId: 'response', name: 'response', parts: [{ text: e.answer, mediaType: 'text/plain' }] }];
+            out.artifacts = [
+              { artifactId: 'response', name: 'response', parts: [{ text: e.answer, mediaType: 'text/plain' }] },
+            ];
           }
           return out;
       }
@@ -143,7 +163,13 @@ export function finishedTasksOf(tracePath: string, sessionId: string): RecordedT
     if (!id) continue;
     let t = tasks.get(id);
     if (!t) {
-      t = { id, contextId: '', state: 'TASK_STATE_FAILED', statusText: 'the session ended before this task finished', offset };
+      t = {
+        id,
+        contextId: '',
+        state: 'TASK_STATE_FAILED',
+        statusText: 'the session ended before this task finished',
+        offset,
+      };
       tasks.set(id, t);
     }
     if (typeof e.context_id === 'string' && !t.contextId) t.contextId = e.context_id;
@@ -167,7 +193,11 @@ export function finishedTasksOf(tracePath: string, sessionId: string): RecordedT
   return [...tasks.values()].map(({ failure: _f, rejection: _r, ...t }) => t);
 }
 
-function statusTextFromLines(state: TaskState, failure: string | undefined, rejection: string | undefined): string | null {
+function statusTextFromLines(
+  state: TaskState,
+  failure: string | undefined,
+  rejection: string | undefined,
+): string | null {
   switch (state) {
     case 'TASK_STATE_COMPLETED':
       return 'task completed';

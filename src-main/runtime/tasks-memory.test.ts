@@ -44,14 +44,23 @@ const SCRIPT = {
 };
 
 let n = 0;
-const text = (t: string, extra: Partial<Message> = {}) => ({ messageId: `mm-${++n}`, role: 'ROLE_USER', parts: [{ text: t }], ...extra }) as Message;
+const text = (t: string, extra: Partial<Message> = {}) =>
+  ({ messageId: `mm-${++n}`, role: 'ROLE_USER', parts: [{ text: t }], ...extra }) as Message;
 
 /** One task of every shape the registry keeps: plain, data parts, failed, rejected, canceled, input then answer. */
 async function everyShape(s: Session): Promise<string[]> {
   const send = (m: Message) => s.acceptMessage({ message: m });
   const ids: string[] = [];
   ids.push((await send(text('plain job', { contextId: 'ctx-shared' })).settled).id);
-  const data = { messageId: `mm-${++n}`, role: 'ROLE_USER', parts: [{ data: { rows: [1, 2, { deep: 'x' }] }, mediaType: 'application/json' }, { text: 'and text', mediaType: 'text/plain' }], metadata: { from: 'test' } } as Message;
+  const data = {
+    messageId: `mm-${++n}`,
+    role: 'ROLE_USER',
+    parts: [
+      { data: { rows: [1, 2, { deep: 'x' }] }, mediaType: 'application/json' },
+      { text: 'and text', mediaType: 'text/plain' },
+    ],
+    metadata: { from: 'test' },
+  } as Message;
   ids.push((await send(data).settled).id);
   ids.push((await send(text('fail this')).settled).id);
   const hanging = send(text('hang here'));
@@ -71,20 +80,38 @@ describe('task memory', () => {
     const s = ts.session;
     const ids = await everyShape(s);
     const states = ids.map((id) => s.getTask(id)!.status.state);
-    expect(states).toEqual(['TASK_STATE_COMPLETED', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED', 'TASK_STATE_COMPLETED']);
+    expect(states).toEqual([
+      'TASK_STATE_COMPLETED',
+      'TASK_STATE_COMPLETED',
+      'TASK_STATE_FAILED',
+      'TASK_STATE_CANCELED',
+      'TASK_STATE_REJECTED',
+      'TASK_STATE_COMPLETED',
+    ]);
     // A rejected task was never kept whole: read back already.
     const before = ids.map((id) => s.getTask(id));
     for (let i = 0; i < KEEP_FINISHED.tasks + 4; i++) await s.acceptMessage({ message: text(`filler ${i}`) }).settled;
     expect(ids.map((id) => s.getTask(id))).toEqual(before);
-    const listed = await ts.rpc('ListTasks', { includeArtifacts: true, historyLength: 100, pageSize: 100, statusTimestampAfter: '2000-01-01T00:00:00Z' });
+    const listed = await ts.rpc('ListTasks', {
+      includeArtifacts: true,
+      historyLength: 100,
+      pageSize: 100,
+      statusTimestampAfter: '2000-01-01T00:00:00Z',
+    });
     const all = [...listed.result.tasks];
-    for (let token = listed.result.nextPageToken; token; ) {
-      const page = await ts.rpc('ListTasks', { includeArtifacts: true, historyLength: 100, pageSize: 100, pageToken: token });
+    for (let token = listed.result.nextPageToken; token;) {
+      const page = await ts.rpc('ListTasks', {
+        includeArtifacts: true,
+        historyLength: 100,
+        pageSize: 100,
+        pageToken: token,
+      });
       all.push(...page.result.tasks);
       token = page.result.nextPageToken;
     }
     expect(all).toHaveLength(ids.length + KEEP_FINISHED.tasks + 4);
-    for (const [i, id] of ids.entries()) expect(all.find((t) => t.id === id)).toEqual({ ...before[i], artifacts: before[i]!.artifacts ?? [] });
+    for (const [i, id] of ids.entries())
+      expect(all.find((t) => t.id === id)).toEqual({ ...before[i], artifacts: before[i]!.artifacts ?? [] });
     const got = await ts.rpc('GetTask', { id: ids[1], historyLength: 100 });
     expect(got.result).toEqual(before[1]);
     expect((await ts.rpc('GetTask', { id: ids[0] })).result.artifacts[0].parts[0].text).toContain('plain job');
@@ -94,7 +121,13 @@ describe('task memory', () => {
 
     const { id, workdir } = s;
     await s.end('restart');
-    resumed = await startSession({ manifestPath: join(ts.home, 'murmur.yaml'), manifest: rehearsalManifest(SCRIPT), env: ts.env, port: 0, resume: { sessionId: id, workdir } });
+    resumed = await startSession({
+      manifestPath: join(ts.home, 'murmur.yaml'),
+      manifest: rehearsalManifest(SCRIPT),
+      env: ts.env,
+      port: 0,
+      resume: { sessionId: id, workdir },
+    });
     // task_end holds the final task: after a restart every task answers exactly as before.
     expect(ids.map((t) => resumed!.getTask(t))).toEqual(before);
     expect(resumed.listTasks()).toHaveLength(ids.length + KEEP_FINISHED.tasks + 5);
@@ -131,8 +164,15 @@ describe('task memory', () => {
   });
 
   it(`refuses a follow-up that takes a task past ${MAX_TASK_PAYLOAD} characters of messages, and the task goes on`, async () => {
-    const asks = Array.from({ length: 8 }, () => ({ tool_calls: [{ name: 'request_input', arguments: { question: 'More?' } }] }));
-    ts = await startTestSession({ inference: { input_timeout: '10m', rehearsal: { replies: [{ when: 'ask', turns: [...asks, { text: 'done' }] }] } } });
+    const asks = Array.from({ length: 8 }, () => ({
+      tool_calls: [{ name: 'request_input', arguments: { question: 'More?' } }],
+    }));
+    ts = await startTestSession({
+      inference: {
+        input_timeout: '10m',
+        rehearsal: { replies: [{ when: 'ask', turns: [...asks, { text: 'done' }] }] },
+      },
+    });
     const s = ts.session;
     const chunk = 'z'.repeat(900_000);
     const first = await ts.rpc('SendMessage', { message: text(`ask ${chunk}`) });
@@ -155,7 +195,9 @@ describe('task memory', () => {
 
 describe('conversation memory', () => {
   it('keeps shelved conversations within a bound (failed tasks of 200 KiB, each its own context)', async () => {
-    ts = await startTestSession({ inference: { rehearsal: { replies: [{ turns: [{ error: 'simulated upstream failure' }] }] } } });
+    ts = await startTestSession({
+      inference: { rehearsal: { replies: [{ turns: [{ error: 'simulated upstream failure' }] }] } },
+    });
     const s = ts.session;
     const big = 'f'.repeat(200 * 1024);
     await s.acceptMessage({ message: text(big) }).settled;

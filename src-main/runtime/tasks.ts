@@ -184,7 +184,8 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     if (read?.task) return payload ? read.task : { id, contextId: read.task.contextId, status: read.task.status };
     const contextId = f.contextId || read?.contextId || '';
     const text = f.statusText === undefined ? (read?.statusText ?? `task ended ${f.state}`) : f.statusText;
-    const status: TaskStatus = text === null ? { state: f.state } : { state: f.state, message: statusMessage(id, contextId, text) };
+    const status: TaskStatus =
+      text === null ? { state: f.state } : { state: f.state, message: statusMessage(id, contextId, text) };
     if (f.timestamp !== undefined) status.timestamp = f.timestamp;
     const task: Task = { id, contextId, status };
     if (payload && read?.artifacts) task.artifacts = read.artifacts;
@@ -261,7 +262,8 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     },
     addArtifact(t: LiveTask, artifact: Artifact) {
       (t.artifacts ??= []).push(artifact);
-      if (listeners.size) emit(t.id, { artifactUpdate: { taskId: t.id, contextId: t.contextId, artifact, lastChunk: true } });
+      if (listeners.size)
+        emit(t.id, { artifactUpdate: { taskId: t.id, contextId: t.contextId, artifact, lastChunk: true } });
     },
     /** Takes back the tasks a previous run of this session recorded (see task-records.ts). */
     restore(tasks: RecordedTask[]) {
@@ -275,7 +277,13 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
      * only its FinishedTask: its message is in the records, not in memory.
      */
     finish(t: LiveTask, keepPayload = true, task: Task = toTask(t), compactJson?: string) {
-      finished.set(t.id, { contextId: t.contextId, state: task.status.state, timestamp: task.status.timestamp, statusText: statusTextOf(task), offset: t.offset });
+      finished.set(t.id, {
+        contextId: t.contextId,
+        state: task.status.state,
+        timestamp: task.status.timestamp,
+        statusText: statusTextOf(task),
+        offset: t.offset,
+      });
       live.delete(t.id);
       if (keepPayload) keepWhole(t.id, compactJson ?? compactTask(task));
     },

@@ -23,16 +23,29 @@ export interface TestSession {
   session: Session;
   home: string;
   env: Record<string, string | undefined>;
-  rpc(method: string, params?: unknown, opts?: { headers?: Record<string, string>; id?: number | string }): Promise<any>;
+  rpc(
+    method: string,
+    params?: unknown,
+    opts?: { headers?: Record<string, string>; id?: number | string },
+  ): Promise<any>;
   dispose(): Promise<void>;
 }
 
 let nextId = 1;
 
-export async function startTestSession(extra: ManifestInput = {}, opts: Partial<SessionOptions> = {}): Promise<TestSession> {
+export async function startTestSession(
+  extra: ManifestInput = {},
+  opts: Partial<SessionOptions> = {},
+): Promise<TestSession> {
   const home = mkdtempSync(join(tmpdir(), 'capsule-test-'));
   const env = { ...process.env, CAPSULE_HOME: home };
-  const session = await startSession({ manifestPath: join(home, 'murmur.yaml'), manifest: rehearsalManifest(extra), env, port: 0, ...opts });
+  const session = await startSession({
+    manifestPath: join(home, 'murmur.yaml'),
+    manifest: rehearsalManifest(extra),
+    env,
+    port: 0,
+    ...opts,
+  });
   return {
     session,
     home,

@@ -51,9 +51,14 @@ export function expandToolCalls(calls: ToolCall[], tools: Tool[]): ToolCall[] {
 export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskRun): Promise<ChatMessage[]> {
   const ctx = toolContext(task);
   const fieldsOf = (c: ToolCall) => tools.find((t) => t.spec.name === c.name)?.traceFields ?? {};
-  for (const c of calls) task.trace({ event_type: 'tool_call', call_id: c.id, name: c.name, ...fieldsOf(c), arguments: c.arguments });
+  for (const c of calls)
+    task.trace({ event_type: 'tool_call', call_id: c.id, name: c.name, ...fieldsOf(c), arguments: c.arguments });
   const traced = calls.map((c) => ({ ...fieldsOf(c) }) as Record<string, unknown>);
-  const outcomes = await Promise.all(calls.map((c, i) => runOne(c, tools, { ...ctx, callId: c.id, traceResult: (fields) => Object.assign(traced[i], fields) })));
+  const outcomes = await Promise.all(
+    calls.map((c, i) =>
+      runOne(c, tools, { ...ctx, callId: c.id, traceResult: (fields) => Object.assign(traced[i], fields) }),
+    ),
+  );
   const messages: ChatMessage[] = [];
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i];
@@ -77,7 +82,14 @@ export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskR
       content = out.error;
     }
     task.trace({ ...traced[i], event_type: 'tool_result', call_id: call.id, name: call.name, ok, result: content });
-    messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content, ...(parts?.length ? { parts } : {}), ...(ok ? {} : { isError: true }) });
+    messages.push({
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      content,
+      ...(parts?.length ? { parts } : {}),
+      ...(ok ? {} : { isError: true }),
+    });
   }
   return messages;
 }

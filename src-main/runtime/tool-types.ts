@@ -46,7 +46,12 @@ export type ToolOutcome =
    * `artifact`: structured output of the tool (a worker's data answer) the task passes on.
    * `parts`: images, audio or files of the result (an MCP tool's), which a driver may show the model.
    */
-  | { ok: true; content: string; artifact?: import('../../src-shared/a2a').Artifact; parts?: import('../../src-shared/a2a').Part[] }
+  | {
+      ok: true;
+      content: string;
+      artifact?: import('../../src-shared/a2a').Artifact;
+      parts?: import('../../src-shared/a2a').Part[];
+    }
   | { ok: false; error: string }
   /** Puts the task in TASK_STATE_INPUT_REQUIRED with this question. */
   | { inputRequired: string };

@@ -1,4 +1,13 @@
-import { CoreError, splitRuntimeId, toErrorInfo, type CapsuleView, type CommandName, type EdgeView, type FormationView, type ReplyEnvelope } from '../../src-shared/contract';
+import {
+  CoreError,
+  splitRuntimeId,
+  toErrorInfo,
+  type CapsuleView,
+  type CommandName,
+  type EdgeView,
+  type FormationView,
+  type ReplyEnvelope,
+} from '../../src-shared/contract';
 import type { ManifestEditOp } from '../../src-shared/manifest';
 import { editManifestSource } from '../manifest';
 import { doorPort, hostPort } from './names';
@@ -50,7 +59,8 @@ export function deriveAddress(orchestrator: CrossCapsule, worker: CrossCapsule, 
   // Both reached over loopback from here (or one is this Studio's own): the same machine.
   const sameMachine = (wHost === undefined || LOOPBACK.has(wHost)) && (oHost === undefined || LOOPBACK.has(oHost));
   if (sameMachine) return `http://127.0.0.1:${port}`;
-  if (wHost && !LOOPBACK.has(wHost) && worker.url?.startsWith('http:') && oHost !== undefined) return `http://${wHost.includes(':') ? `[${wHost}]` : wHost}:${port}`;
+  if (wHost && !LOOPBACK.has(wHost) && worker.url?.startsWith('http:') && oHost !== undefined)
+    return `http://${wHost.includes(':') ? `[${wHost}]` : wHost}:${port}`;
   return undefined;
 }
 
@@ -72,19 +82,38 @@ async function connect(inp: Record<string, unknown>, scope: CrossEdgeScope) {
   const o = find(scope, String(inp.source));
   const w = find(scope, String(inp.target));
   const given = typeof inp.address === 'string' ? inp.address : undefined;
-  const port = (given ? Number(new URL(normalize(given, undefined)).port) || undefined : undefined) ?? doorPort(w.capsule);
-  if (!port) throw new CoreError('invalid_input', `${w.capsule.name} has no door port yet: launch it or pin network.internal_port, or give its address.`, { needsAddress: true });
+  const port =
+    (given ? Number(new URL(normalize(given, undefined)).port) || undefined : undefined) ?? doorPort(w.capsule);
+  if (!port)
+    throw new CoreError(
+      'invalid_input',
+      `${w.capsule.name} has no door port yet: launch it or pin network.internal_port, or give its address.`,
+      { needsAddress: true },
+    );
   const address = given ? normalize(given, port) : deriveAddress(o, w, port);
   if (!address) {
-    throw new CoreError('invalid_input', `Where does ${o.capsule.name}'s host reach ${w.capsule.name}? Give the address of its door (host:${port}) as that host sees it.`, { needsAddress: true, port });
+    throw new CoreError(
+      'invalid_input',
+      `Where does ${o.capsule.name}'s host reach ${w.capsule.name}? Give the address of its door (host:${port}) as that host sees it.`,
+      { needsAddress: true, port },
+    );
   }
   const workerOps: ManifestEditOp[] = [];
   if (w.capsule.port === null) workerOps.push({ op: 'setInternalPort', port });
   if (!w.capsule.acceptsPeerTasks) workerOps.push({ op: 'setPeerAccept', value: true });
   await edit(scope, w.capsule.id, workerOps);
   await edit(scope, o.capsule.id, [{ op: 'addAllow', entry: address }]);
-  const edge: EdgeView = { id: `${o.capsule.id}->${w.capsule.id}`, source: o.capsule.id, target: w.capsule.id, targetKind: 'capsule', address };
-  return { edge, message: `${o.capsule.name} may now delegate to ${w.capsule.name} on another host at ${address}; ${w.capsule.name} accepts peer tasks there.` };
+  const edge: EdgeView = {
+    id: `${o.capsule.id}->${w.capsule.id}`,
+    source: o.capsule.id,
+    target: w.capsule.id,
+    targetKind: 'capsule',
+    address,
+  };
+  return {
+    edge,
+    message: `${o.capsule.name} may now delegate to ${w.capsule.name} on another host at ${address}; ${w.capsule.name} accepts peer tasks there.`,
+  };
 }
 
 async function disconnect(inp: Record<string, unknown>, scope: CrossEdgeScope) {
@@ -95,16 +124,25 @@ async function disconnect(inp: Record<string, unknown>, scope: CrossEdgeScope) {
   const port = doorPort(w.capsule);
   const entries = new Set(edges.map((e) => e.address));
   // An entry naming the worker's port on its host is the edge even when the view is behind.
-  if (port) for (const a of o.capsule.allow) if (hostPort(a)?.endsWith(`:${port}`) && /^https?:\/\//.test(a)) entries.add(a);
+  if (port)
+    for (const a of o.capsule.allow) if (hostPort(a)?.endsWith(`:${port}`) && /^https?:\/\//.test(a)) entries.add(a);
   if (!entries.size) throw new CoreError('not_found', `There is no edge from ${o.capsule.name} to ${w.capsule.name}.`);
-  await edit(scope, o.capsule.id, [...entries].map((entry) => ({ op: 'removeAllow', entry })));
+  await edit(
+    scope,
+    o.capsule.id,
+    [...entries].map((entry) => ({ op: 'removeAllow', entry })),
+  );
   const stillReached = view?.edges.some((e) => e.target === w.capsule.id && e.source !== o.capsule.id) ?? true;
   const revokedExport = !stillReached && w.capsule.acceptsPeerTasks;
   if (revokedExport) await edit(scope, w.capsule.id, [{ op: 'setPeerAccept', value: false }]);
   return { revokedExport, message: `${o.capsule.name} may no longer call ${[...entries].join(', ')}.` };
 }
 
-export async function crossEdge(cmd: 'edge.connect' | 'edge.disconnect', inp: Record<string, unknown>, scope: CrossEdgeScope): Promise<ReplyEnvelope> {
+export async function crossEdge(
+  cmd: 'edge.connect' | 'edge.disconnect',
+  inp: Record<string, unknown>,
+  scope: CrossEdgeScope,
+): Promise<ReplyEnvelope> {
   try {
     return { ok: true, value: cmd === 'edge.connect' ? await connect(inp, scope) : await disconnect(inp, scope) };
   } catch (err) {

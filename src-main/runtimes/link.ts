@@ -1,5 +1,14 @@
 import WebSocket from 'ws';
-import { backoffOf, CONTRACT_POLICY, CoreError, createCallTable, WS_PATH, type InvokeOptions, type ReplyEnvelope, type RuntimeLinkState } from '../../src-shared/contract';
+import {
+  backoffOf,
+  CONTRACT_POLICY,
+  CoreError,
+  createCallTable,
+  WS_PATH,
+  type InvokeOptions,
+  type ReplyEnvelope,
+  type RuntimeLinkState,
+} from '../../src-shared/contract';
 
 // One WebSocket to a runtime on another host (`capsule serve --studio`): the contract's invoke /
 // reply / event / cancel messages, with the token as a bearer header, under the contract's one
@@ -72,13 +81,22 @@ export function createRuntimeLink(opts: LinkOptions): RuntimeLink {
     timer = undefined;
     if (closed) return;
     if (status.state !== 'lost') setStatus({ state: 'connecting' });
-    const ws = new WebSocket(wsUrlOf(opts.url), { headers: { authorization: `Bearer ${token}` }, maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: 10_000 });
+    const ws = new WebSocket(wsUrlOf(opts.url), {
+      headers: { authorization: `Bearer ${token}` },
+      maxPayload: MAX_MESSAGE_BYTES,
+      handshakeTimeout: 10_000,
+    });
     socket = ws;
     let refused = false;
     let answered: string | undefined;
     ws.on('unexpected-response', (_req, res) => {
       refused = res.statusCode === 401 || res.statusCode === 403;
-      answered = res.statusCode === 401 ? 'refused 401: the token was not accepted (wrong, rotated or revoked)' : res.statusCode === 403 ? 'refused 403: the runtime does not accept this host or origin (see --public-origin)' : `the runtime answered HTTP ${res.statusCode}`;
+      answered =
+        res.statusCode === 401
+          ? 'refused 401: the token was not accepted (wrong, rotated or revoked)'
+          : res.statusCode === 403
+            ? 'refused 403: the runtime does not accept this host or origin (see --public-origin)'
+            : `the runtime answered HTTP ${res.statusCode}`;
       if (refused) setStatus({ state: 'refused', message: answered });
       ws.terminate(); // 'close' follows
     });
@@ -119,8 +137,18 @@ export function createRuntimeLink(opts: LinkOptions): RuntimeLink {
   return {
     status: () => status,
     invoke(cmd, input, call) {
-      const state = socket?.readyState === WebSocket.OPEN ? 'open' : socket && status.state === 'connecting' ? 'opening' : 'down';
-      return calls.invoke(cmd, input, call, state, new CoreError('remote_unreachable', `The runtime is ${status.state}${status.message ? ` (${status.message})` : ''}; the command was not sent.`));
+      const state =
+        socket?.readyState === WebSocket.OPEN ? 'open' : socket && status.state === 'connecting' ? 'opening' : 'down';
+      return calls.invoke(
+        cmd,
+        input,
+        call,
+        state,
+        new CoreError(
+          'remote_unreachable',
+          `The runtime is ${status.state}${status.message ? ` (${status.message})` : ''}; the command was not sent.`,
+        ),
+      );
     },
     retry(next) {
       if (next) token = next;

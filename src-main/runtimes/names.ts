@@ -1,4 +1,10 @@
-import { runtimeCapsuleId, type CapsuleView, type EdgeView, type Position, type RemoteView } from '../../src-shared/contract';
+import {
+  runtimeCapsuleId,
+  type CapsuleView,
+  type EdgeView,
+  type Position,
+  type RemoteView,
+} from '../../src-shared/contract';
 
 // A runtime's formation as this Studio shows it: its capsules and remotes under ids namespaced by
 // the runtime (`@host-b/writer`), tagged with it, and standing in the runtime's own area of the
@@ -26,7 +32,12 @@ export function createNamer(runtime: string, offset: Position): Namer {
     id,
     capsule: (c) => ({ ...c, id: id(c.id), position: shift(c.position), runtime }),
     remote: (r) => ({ ...r, id: id(r.id), position: shift(r.position), runtime }),
-    edge: (e) => ({ ...e, id: id(e.id), source: id(e.source), target: e.targetKind === 'external' ? e.target : id(e.target) }),
+    edge: (e) => ({
+      ...e,
+      id: id(e.id),
+      source: id(e.source),
+      target: e.targetKind === 'external' ? e.target : id(e.target),
+    }),
     toRuntime: (p) => ({ x: p.x - offset.x, y: p.y - offset.y }),
   };
 }

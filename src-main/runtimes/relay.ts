@@ -23,7 +23,8 @@ const renameCapsuleId = (s: RelayScope) => (x: unknown) => {
 
 /** An exposure or access entry of the runtime's gateway with its capsule named as here. */
 const exposure = (s: RelayScope) => (e: Obj) => ({ ...e, capsuleId: s.namer.id(String(e.capsuleId)) });
-const accessEntry = (s: RelayScope) => (e: unknown) => (isObj(e) && str(e.capsule) ? { ...e, capsule: s.namer.id(e.capsule) } : e);
+const accessEntry = (s: RelayScope) => (e: unknown) =>
+  isObj(e) && str(e.capsule) ? { ...e, capsule: s.namer.id(e.capsule) } : e;
 
 /** How each command's answer is named for this Studio; commands not named answer as they are. */
 const outputs: Partial<Record<CommandName, (v: Obj, s: RelayScope) => unknown>> = {
@@ -41,7 +42,11 @@ const outputs: Partial<Record<CommandName, (v: Obj, s: RelayScope) => unknown>> 
   'formation.stop': (v, s) => ({ stopped: (v.stopped as string[]).map(s.namer.id) }),
   'sessions.list': (v, s) => ({ ...v, sessions: (v.sessions as unknown[]).map(renameCapsuleId(s)) }),
   'sessions.get': (v, s) => ({ ...v, session: renameCapsuleId(s)(v.session) }),
-  'sessions.family': (v, s) => ({ ...v, ancestors: (v.ancestors as unknown[]).map(renameCapsuleId(s)), forks: (v.forks as unknown[]).map(renameCapsuleId(s)) }),
+  'sessions.family': (v, s) => ({
+    ...v,
+    ancestors: (v.ancestors as unknown[]).map(renameCapsuleId(s)),
+    forks: (v.forks as unknown[]).map(renameCapsuleId(s)),
+  }),
   'sessions.compare': (v, s) => ({ ...v, a: renameCapsuleId(s)(v.a), b: renameCapsuleId(s)(v.b) }),
   'sessions.fork': (v, s) => {
     s.remember(v.sessionId); // the fork runs on the runtime: its trace and tasks come from there
@@ -52,8 +57,14 @@ const outputs: Partial<Record<CommandName, (v: Obj, s: RelayScope) => unknown>> 
     return v;
   },
   'expose.list': (v, s) => ({ ...v, exposures: (v.exposures as Obj[]).map(exposure(s)) }),
-  'expose.enable': (v, s) => ({ ...v, exposure: { ...(v.exposure as Obj), capsuleId: s.namer.id(String((v.exposure as Obj).capsuleId)) } }),
-  'expose.rotate': (v, s) => ({ ...v, exposure: { ...(v.exposure as Obj), capsuleId: s.namer.id(String((v.exposure as Obj).capsuleId)) } }),
+  'expose.enable': (v, s) => ({
+    ...v,
+    exposure: { ...(v.exposure as Obj), capsuleId: s.namer.id(String((v.exposure as Obj).capsuleId)) },
+  }),
+  'expose.rotate': (v, s) => ({
+    ...v,
+    exposure: { ...(v.exposure as Obj), capsuleId: s.namer.id(String((v.exposure as Obj).capsuleId)) },
+  }),
   'expose.update': (v, s) => ({ ...v, capsuleId: s.namer.id(String(v.capsuleId)) }),
 };
 
@@ -77,7 +88,15 @@ export function relayOutput(cmd: CommandName, value: unknown, s: RelayScope): un
 /** A runtime's capsule after a capsule.stateChanged, with the fields the clients' fold sets. */
 export function patchState(view: FormationView, p: EventMap['capsule.stateChanged']): FormationView {
   if (!view.capsules.some((c) => c.id === p.id)) return view;
-  const patch = { state: p.state, url: p.url, sessionId: p.sessionId, queued: p.queued, tasks: p.tasks, running: p.running, error: p.error };
+  const patch = {
+    state: p.state,
+    url: p.url,
+    sessionId: p.sessionId,
+    queued: p.queued,
+    tasks: p.tasks,
+    running: p.running,
+    error: p.error,
+  };
   return { ...view, capsules: view.capsules.map((c) => (c.id === p.id ? { ...c, ...patch } : c)) };
 }
 
@@ -86,7 +105,12 @@ export function patchState(view: FormationView, p: EventMap['capsule.stateChange
  * (its formation, folded by the service; its own attached runtimes). Its gateway's events come
  * tagged with the runtime, so the Expose panel never takes them for this Studio's gateway.
  */
-export function relayEvent(event: string, payload: unknown, s: RelayScope, label: string): { event: EventName; payload: unknown } | undefined {
+export function relayEvent(
+  event: string,
+  payload: unknown,
+  s: RelayScope,
+  label: string,
+): { event: EventName; payload: unknown } | undefined {
   if (!isObj(payload)) return undefined;
   switch (event) {
     case 'capsule.stateChanged':
@@ -99,16 +123,30 @@ export function relayEvent(event: string, payload: unknown, s: RelayScope, label
     case 'trace.appended':
       if (!str(payload.sessionId)) return undefined;
       s.remember(payload.sessionId);
-      return { event, payload: str(payload.capsuleId) ? { ...payload, capsuleId: s.namer.id(payload.capsuleId) } : payload };
+      return {
+        event,
+        payload: str(payload.capsuleId) ? { ...payload, capsuleId: s.namer.id(payload.capsuleId) } : payload,
+      };
     case 'manifest.conflicted':
       return str(payload.id) ? { event, payload: { ...payload, id: s.namer.id(payload.id) } } : undefined;
     case 'exposure.accessed':
-      return isObj(payload.entry) ? { event, payload: { entry: accessEntry(s)(payload.entry), runtime: s.namer.runtime } } : undefined;
+      return isObj(payload.entry)
+        ? { event, payload: { entry: accessEntry(s)(payload.entry), runtime: s.namer.runtime } }
+        : undefined;
     case 'exposure.changed':
       if (!isObj(payload.gateway) || !Array.isArray(payload.exposures)) return undefined;
-      return { event, payload: { gateway: payload.gateway, exposures: payload.exposures.filter(isObj).map(exposure(s)), runtime: s.namer.runtime } };
+      return {
+        event,
+        payload: {
+          gateway: payload.gateway,
+          exposures: payload.exposures.filter(isObj).map(exposure(s)),
+          runtime: s.namer.runtime,
+        },
+      };
     case 'notice.raised':
-      return str(payload.message) || typeof payload.message === 'string' ? { event, payload: { ...payload, message: `${label}: ${String(payload.message).slice(0, 2000)}` } } : undefined;
+      return str(payload.message) || typeof payload.message === 'string'
+        ? { event, payload: { ...payload, message: `${label}: ${String(payload.message).slice(0, 2000)}` } }
+        : undefined;
     default:
       return undefined;
   }

@@ -73,7 +73,13 @@ export interface RuntimesService {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'runtime';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 24) || 'runtime'
+  );
 }
 
 export function createRuntimes(opts: RuntimesOptions): RuntimesService {
@@ -105,7 +111,11 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
   const changed = () => {
     if (!disposed) opts.emit('runtimes.changed', { runtimes: list() });
   };
-  const save = () => writeRuntimeSettings(opts.userDataDir, [...runtimes.values()].map((r) => r.setting));
+  const save = () =>
+    writeRuntimeSettings(
+      opts.userDataDir,
+      [...runtimes.values()].map((r) => r.setting),
+    );
 
   async function readFormation(r: Runtime) {
     try {
@@ -129,7 +139,8 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
       if (next.capsules.length !== count) changed();
       return;
     }
-    if (event === 'capsule.stateChanged' && r.view) r.view = patchState(r.view, payload as EventMap['capsule.stateChanged']);
+    if (event === 'capsule.stateChanged' && r.view)
+      r.view = patchState(r.view, payload as EventMap['capsule.stateChanged']);
     const out = relayEvent(event, payload, r.scope, r.setting.label);
     if (out) opts.emit(out.event, out.payload as never);
   }
@@ -150,7 +161,8 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
       backoffMs: opts.backoffMs,
       onOpen() {
         void readFormation(r);
-        for (const sid of r.follows.keys()) void r.link.invoke('trace.follow', { sessionId: sid }).catch(() => undefined);
+        for (const sid of r.follows.keys())
+          void r.link.invoke('trace.follow', { sessionId: sid }).catch(() => undefined);
       },
       onEvent: (event, payload) => onEvent(r, event, payload),
       onStatus: changed,
@@ -201,24 +213,36 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
   function owners(cmd: CommandName, inp: Record<string, unknown>): Set<string> {
     const route = COMMAND_ROUTES[cmd];
     const found = new Set<string>();
-    for (const k of route.capsules ?? []) if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
-    for (const k of route.sessions ?? []) for (const sid of [inp[k]].flat()) if (typeof sid === 'string') found.add(sessions.get(sid) ?? '');
+    for (const k of route.capsules ?? [])
+      if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
+    for (const k of route.sessions ?? [])
+      for (const sid of [inp[k]].flat()) if (typeof sid === 'string') found.add(sessions.get(sid) ?? '');
     if (route.runtime && typeof inp.runtime === 'string') found.add(inp.runtime);
     return found;
   }
 
-  async function forward(r: Runtime, cmd: CommandName, inp: Record<string, unknown>, signal?: AbortSignal): Promise<ReplyEnvelope> {
+  async function forward(
+    r: Runtime,
+    cmd: CommandName,
+    inp: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<ReplyEnvelope> {
     try {
       const raw: Record<string, unknown> = { ...inp };
       delete raw.runtime;
-      for (const k of COMMAND_ROUTES[cmd].capsules ?? []) if (typeof raw[k] === 'string') raw[k] = splitRuntimeId(raw[k] as string)?.id ?? raw[k];
+      for (const k of COMMAND_ROUTES[cmd].capsules ?? [])
+        if (typeof raw[k] === 'string') raw[k] = splitRuntimeId(raw[k] as string)?.id ?? raw[k];
       const pos = raw.position as { x?: unknown; y?: unknown } | undefined;
-      if (pos && typeof pos.x === 'number' && typeof pos.y === 'number') raw.position = r.namer.toRuntime({ x: pos.x, y: pos.y });
+      if (pos && typeof pos.x === 'number' && typeof pos.y === 'number')
+        raw.position = r.namer.toRuntime({ x: pos.x, y: pos.y });
       // The same schema as for this Studio's own capsules: the boundary is here too.
       const parsed = commands[cmd].input.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new CoreError('invalid_input', `${cmd}: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
+        throw new CoreError(
+          'invalid_input',
+          `${cmd}: ${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`,
+        );
       }
       const value = await r.link.invoke(cmd, parsed.data, { signal });
       return { ok: true, value: relayOutput(cmd, value, r.scope) ?? null };
@@ -250,18 +274,37 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
   /** Where a command runs is the contract's declaration (COMMAND_ROUTES); only the owner of what it names is looked up here. */
   function route(cmd: CommandName, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> | undefined {
     const declared = COMMAND_ROUTES[cmd];
-    if (declared.runs === 'here' || typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+    if (declared.runs === 'here' || typeof input !== 'object' || input === null || Array.isArray(input))
+      return undefined;
     const inp = input as Record<string, unknown>;
     const found = owners(cmd, inp);
     const remote = [...found].filter((x) => x !== '');
     if (!remote.length) return undefined;
-    if (declared.runs === 'hereOnly') return Promise.resolve({ ok: false, error: new CoreError('invalid_input', `${cmd} is not available for capsules on other hosts yet (${remote[0]}); run it on that host.`).toInfo() });
+    if (declared.runs === 'hereOnly')
+      return Promise.resolve({
+        ok: false,
+        error: new CoreError(
+          'invalid_input',
+          `${cmd} is not available for capsules on other hosts yet (${remote[0]}); run it on that host.`,
+        ).toInfo(),
+      });
     if (found.size > 1) {
-      if (declared.across && (cmd === 'edge.connect' || cmd === 'edge.disconnect')) return crossEdge(cmd, inp, crossScope);
-      return Promise.resolve({ ok: false, error: { code: 'invalid_input', message: `${cmd} names capsules or sessions of different runtimes; it runs on one.` } });
+      if (declared.across && (cmd === 'edge.connect' || cmd === 'edge.disconnect'))
+        return crossEdge(cmd, inp, crossScope);
+      return Promise.resolve({
+        ok: false,
+        error: {
+          code: 'invalid_input',
+          message: `${cmd} names capsules or sessions of different runtimes; it runs on one.`,
+        },
+      });
     }
     const r = runtimes.get(remote[0]);
-    if (!r) return Promise.resolve({ ok: false, error: { code: 'not_found', message: `No runtime ${remote[0]} is attached.` } });
+    if (!r)
+      return Promise.resolve({
+        ok: false,
+        error: { code: 'not_found', message: `No runtime ${remote[0]} is attached.` },
+      });
     return forward(r, cmd, inp, signal);
   }
 
@@ -270,7 +313,8 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
       const t0 = Date.now();
       const tick = () => {
         const s = r.link.status().state;
-        if ((s !== 'connecting' && (s !== 'connected' || r.view)) || Date.now() - t0 > ATTACH_WAIT_MS || disposed) return done();
+        if ((s !== 'connecting' && (s !== 'connected' || r.view)) || Date.now() - t0 > ATTACH_WAIT_MS || disposed)
+          return done();
         setTimeout(tick, 50);
       };
       tick();
@@ -297,10 +341,16 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     'runtimes.list': () => list(),
     async 'runtimes.attach'({ url, token, label }) {
       const u = new URL(url);
-      if (u.username || u.password) throw new CoreError('invalid_input', 'Give the token in its own field, not in the URL.');
+      if (u.username || u.password)
+        throw new CoreError('invalid_input', 'Give the token in its own field, not in the URL.');
       const clean = `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
-      if ([...runtimes.values()].some((r) => r.setting.url === clean)) throw new CoreError('conflict', `${clean} is attached already (detach it to attach it again with another token).`);
-      if (runtimes.size >= MAX_RUNTIMES) throw new CoreError('limit_reached', `${MAX_RUNTIMES} runtimes are attached, the most one Studio holds.`);
+      if ([...runtimes.values()].some((r) => r.setting.url === clean))
+        throw new CoreError(
+          'conflict',
+          `${clean} is attached already (detach it to attach it again with another token).`,
+        );
+      if (runtimes.size >= MAX_RUNTIMES)
+        throw new CoreError('limit_reached', `${MAX_RUNTIMES} runtimes are attached, the most one Studio holds.`);
       const name = label ?? u.host;
       let id = slug(name);
       for (let i = 2; runtimes.has(id); i++) id = `${slug(name).slice(0, 20)}-${i}`;

@@ -21,7 +21,9 @@ describe('the secrets file shared by processes', () => {
   it('keeps every secret two processes set at once, and makes the studio folder only its owner may enter', async () => {
     dir = mkdtempSync(join(tmpdir(), 'secrets-procs-'));
     const file = join(dir, 'studio', 'secrets.json');
-    const writers = ['A', 'B'].map((prefix) => run(process.execPath, ['--require', 'tsx/cjs', FIXTURE, file, prefix, '150'], { cwd: ROOT, timeout: 60_000 }));
+    const writers = ['A', 'B'].map((prefix) =>
+      run(process.execPath, ['--require', 'tsx/cjs', FIXTURE, file, prefix, '150'], { cwd: ROOT, timeout: 60_000 }),
+    );
     await Promise.all(writers);
     const store = createSecretStore({ file });
     const names = store.view({}).secrets.map((s) => s.name);
@@ -31,11 +33,14 @@ describe('the secrets file shared by processes', () => {
     if (process.platform !== 'win32') expect(statSync(join(dir, 'studio')).mode & 0o777).toBe(0o700);
   }, 90_000);
 
-  it.skipIf(process.platform === 'win32')('narrows a studio folder another store made readable by others to its owner', () => {
-    dir = mkdtempSync(join(tmpdir(), 'secrets-folder-'));
-    const studio = join(dir, 'studio');
-    mkdirSync(studio, { mode: 0o755 });
-    privateFolder(studio);
-    expect(statSync(studio).mode & 0o777).toBe(0o700);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'narrows a studio folder another store made readable by others to its owner',
+    () => {
+      dir = mkdtempSync(join(tmpdir(), 'secrets-folder-'));
+      const studio = join(dir, 'studio');
+      mkdirSync(studio, { mode: 0o755 });
+      privateFolder(studio);
+      expect(statSync(studio).mode & 0o777).toBe(0o700);
+    },
+  );
 });

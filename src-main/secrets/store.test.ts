@@ -16,7 +16,12 @@ describe('the secret store', () => {
     expect(store.value('API_KEY')).toBe('sk-second');
     expect(statSync(store.info.where).mode & 0o777).toBe(0o600);
     const view = store.view({});
-    expect(view).toEqual({ store: { kind: 'file', where: store.info.where }, environment: 'default', environments: ['default'], secrets: [{ name: 'API_KEY', environments: ['default'], shadowedByProcess: false }] });
+    expect(view).toEqual({
+      store: { kind: 'file', where: store.info.where },
+      environment: 'default',
+      environments: ['default'],
+      secrets: [{ name: 'API_KEY', environments: ['default'], shadowedByProcess: false }],
+    });
     expect(JSON.stringify(view)).not.toContain('sk-');
     store.delete('API_KEY');
     expect(store.value('API_KEY')).toBeUndefined();
@@ -35,13 +40,23 @@ describe('the secret store', () => {
     store.useEnvironment('dev');
     expect(env.TOKEN).toBe('dev-token');
     expect(launchEnv({ TOKEN: 'from-shell' }, store).TOKEN).toBe('from-shell');
-    expect(store.view({ TOKEN: 'x' }).secrets.find((s) => s.name === 'TOKEN')).toEqual({ name: 'TOKEN', environments: ['dev', 'prod'], shadowedByProcess: true });
+    expect(store.view({ TOKEN: 'x' }).secrets.find((s) => s.name === 'TOKEN')).toEqual({
+      name: 'TOKEN',
+      environments: ['dev', 'prod'],
+      shadowedByProcess: true,
+    });
     // Spreading the launch environment (a harness's env) carries the process environment only.
     expect({ ...env }).toEqual({ PATH: '/bin' });
   });
 
   it('seals values with the keychain cipher on the desktop; the file never holds them in clear', () => {
-    const cipher: SecretCipher = { seal: (v) => Buffer.from(`sealed:${v}`).toString('base64'), open: (s) => Buffer.from(s, 'base64').toString().replace(/^sealed:/, '') };
+    const cipher: SecretCipher = {
+      seal: (v) => Buffer.from(`sealed:${v}`).toString('base64'),
+      open: (s) =>
+        Buffer.from(s, 'base64')
+          .toString()
+          .replace(/^sealed:/, ''),
+    };
     const store = createSecretStore({ file: file(), cipher });
     store.set('API_KEY', 'sk-live-123');
     expect(store.info.kind).toBe('keychain');

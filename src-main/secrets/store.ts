@@ -59,15 +59,27 @@ export function createSecretStore(opts: SecretStoreOptions): SecretStore {
 
   const read = (): StoreFile => {
     if (!existsSync(opts.file)) return empty(sealed);
-    if (statSync(opts.file).size > MAX_FILE_BYTES) throw new CoreError('io_error', `The secrets file ${opts.file} is larger than 1 MB; it is not a Studio secrets file.`);
+    if (statSync(opts.file).size > MAX_FILE_BYTES)
+      throw new CoreError(
+        'io_error',
+        `The secrets file ${opts.file} is larger than 1 MB; it is not a Studio secrets file.`,
+      );
     let data: StoreFile;
     try {
       data = JSON.parse(readFileSync(opts.file, 'utf8')) as StoreFile;
     } catch {
-      throw new CoreError('io_error', `The secrets file ${opts.file} is damaged (not JSON); move it away to start over.`);
+      throw new CoreError(
+        'io_error',
+        `The secrets file ${opts.file} is damaged (not JSON); move it away to start over.`,
+      );
     }
-    if (data.version !== 1 || typeof data.values !== 'object' || data.values === null) throw new CoreError('io_error', `The secrets file ${opts.file} is not in a format this Studio knows.`);
-    if (data.sealed !== sealed) throw new CoreError('io_error', `The secrets file ${opts.file} was written by the ${data.sealed ? 'desktop app (keychain)' : 'web shell or CLI'}; this shell cannot read it.`);
+    if (data.version !== 1 || typeof data.values !== 'object' || data.values === null)
+      throw new CoreError('io_error', `The secrets file ${opts.file} is not in a format this Studio knows.`);
+    if (data.sealed !== sealed)
+      throw new CoreError(
+        'io_error',
+        `The secrets file ${opts.file} was written by the ${data.sealed ? 'desktop app (keychain)' : 'web shell or CLI'}; this shell cannot read it.`,
+      );
     return data;
   };
 
@@ -97,8 +109,12 @@ export function createSecretStore(opts: SecretStoreOptions): SecretStore {
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code !== 'ELOCKED' || Date.now() > deadline) {
-          const why = code === 'ELOCKED' ? `another process has held it for ${LOCK_WAIT_MS / 1000} s` : (err as Error).message;
-          throw new CoreError('io_error', `Cannot lock the secrets file ${opts.file} (${why}); nothing was changed, try again.`);
+          const why =
+            code === 'ELOCKED' ? `another process has held it for ${LOCK_WAIT_MS / 1000} s` : (err as Error).message;
+          throw new CoreError(
+            'io_error',
+            `Cannot lock the secrets file ${opts.file} (${why}); nothing was changed, try again.`,
+          );
         }
         sleepSync(5 + Math.floor(Math.random() * 20));
       }
@@ -118,8 +134,11 @@ export function createSecretStore(opts: SecretStoreOptions): SecretStore {
       const data = read();
       const environments = [...new Set([DEFAULT_ENVIRONMENT, data.environment, ...Object.keys(data.values)])].sort();
       const names = new Map<string, string[]>();
-      for (const env of environments) for (const name of Object.keys(data.values[env] ?? {})) names.set(name, [...(names.get(name) ?? []), env]);
-      const secrets = [...names].sort(([a], [b]) => a.localeCompare(b)).map(([name, envs]) => ({ name, environments: envs, shadowedByProcess: processEnv[name] !== undefined }));
+      for (const env of environments)
+        for (const name of Object.keys(data.values[env] ?? {})) names.set(name, [...(names.get(name) ?? []), env]);
+      const secrets = [...names]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, envs]) => ({ name, environments: envs, shadowedByProcess: processEnv[name] !== undefined }));
       return { store: info, environment: data.environment, environments, secrets };
     },
     set(name, value, environment = DEFAULT_ENVIRONMENT) {
@@ -131,7 +150,8 @@ export function createSecretStore(opts: SecretStoreOptions): SecretStore {
     delete(name, environment = DEFAULT_ENVIRONMENT) {
       change((data) => {
         const values = data.values[environment];
-        if (!values || !(name in values)) throw new CoreError('not_found', `No secret ${name} in the ${environment} environment.`);
+        if (!values || !(name in values))
+          throw new CoreError('not_found', `No secret ${name} in the ${environment} environment.`);
         delete values[name];
         if (Object.keys(values).length === 0) delete data.values[environment];
       });
@@ -156,7 +176,10 @@ export function createSecretStore(opts: SecretStoreOptions): SecretStore {
  * this object yields the process environment alone, so secrets never travel wholesale (e.g. into
  * a harness's environment).
  */
-export function launchEnv(base: Record<string, string | undefined>, store: SecretStore): Record<string, string | undefined> {
+export function launchEnv(
+  base: Record<string, string | undefined>,
+  store: SecretStore,
+): Record<string, string | undefined> {
   return new Proxy(base, {
     get(target, key) {
       if (typeof key !== 'string') return undefined;

@@ -6,7 +6,13 @@ import { createShutdown, FORCED_EXIT_CODE } from './shutdown';
 function harness(stop: () => Promise<void>, graceMs?: number) {
   const log: string[] = [];
   const exits: number[] = [];
-  const shutdown = createShutdown({ stop, exit: (c) => exits.push(c), log: (l) => log.push(l), running: () => 2, ...(graceMs ? { graceMs } : {}) });
+  const shutdown = createShutdown({
+    stop,
+    exit: (c) => exits.push(c),
+    log: (l) => log.push(l),
+    running: () => 2,
+    ...(graceMs ? { graceMs } : {}),
+  });
   return { shutdown, log, exits };
 }
 

@@ -41,23 +41,33 @@ export function parseHeaders(text: string | undefined): Record<string, string> {
 /** The export configuration the environment asks for, or undefined when export is off. */
 export function telemetryConfigFromEnv(env: Env): TelemetryConfig | undefined {
   const switch_ = env.CAPSULE_OTEL?.trim().toLowerCase();
-  if (switch_ === 'off' || switch_ === 'false' || env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  if (switch_ === 'off' || switch_ === 'false' || env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true')
+    return undefined;
   const tracesEndpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   const on = switch_ === 'on' || switch_ === 'true';
   if (!tracesEndpoint && !endpoint && !on) return undefined;
   // The signal-specific endpoint is used as given; the general one gets the traces path (spec).
   const url = tracesEndpoint || `${(endpoint || DEFAULT_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
-  const protocolText = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
+  const protocolText = (
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
+    env.OTEL_EXPORTER_OTLP_PROTOCOL ??
+    'http/protobuf'
+  ).trim();
   if (protocolText !== 'http/protobuf' && protocolText !== 'http/json') {
-    throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL: "${protocolText}" is not supported here (use http/protobuf or http/json)`);
+    throw new Error(
+      `OTEL_EXPORTER_OTLP_PROTOCOL: "${protocolText}" is not supported here (use http/protobuf or http/json)`,
+    );
   }
   const queue = Number(env.OTEL_BSP_MAX_QUEUE_SIZE);
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
   return {
     url,
     protocol: protocolText,
-    headers: { ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), ...parseHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS) },
+    headers: {
+      ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS),
+      ...parseHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS),
+    },
     serviceName: env.OTEL_SERVICE_NAME?.trim() || 'capsule',
     maxQueueSize: Number.isInteger(queue) && queue > 0 ? Math.min(queue, 1_000_000) : DEFAULT_QUEUE,
     scheduledDelayMs: Number.isInteger(delay) && delay >= 0 ? delay : 1000,

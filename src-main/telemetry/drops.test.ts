@@ -21,10 +21,17 @@ afterEach(async () => {
 it('drops what does not fit the bounded queue, counts it, and traces it, while tasks go on', async () => {
   server = createServer(() => undefined); // never answers
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  const env = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, OTEL_BSP_MAX_QUEUE_SIZE: '3', OTEL_BSP_SCHEDULE_DELAY: '10' };
+  const env = {
+    ...process.env,
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    OTEL_BSP_MAX_QUEUE_SIZE: '3',
+    OTEL_BSP_SCHEDULE_DELAY: '10',
+  };
   ts = await startTestSession({ inference: { rehearsal: { replies: [{ turns: [{ text: 'ok' }] }] } } }, { env });
   for (let i = 0; i < 10; i++) {
-    const r = await ts.rpc('SendMessage', { message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text: `task ${i}` }] } });
+    const r = await ts.rpc('SendMessage', {
+      message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text: `task ${i}` }] },
+    });
     expect(r.result.task.status.state).toBe('TASK_STATE_COMPLETED');
   }
   const stats = telemetryFor(env)!.stats();

@@ -23,7 +23,8 @@ afterEach(async () => {
   s = receiver = undefined;
 });
 
-const worker = (name: string) => rehearsal([{ turns: [{ text: `${name} done with \${WORKER_SECRET}`, tokens_in: 21, tokens_out: 4 }] }]);
+const worker = (name: string) =>
+  rehearsal([{ turns: [{ text: `${name} done with \${WORKER_SECRET}`, tokens_in: 21, tokens_out: 4 }] }]);
 
 async function run(protocol: 'http/protobuf' | 'http/json') {
   receiver = await startOtlpReceiver();
@@ -36,14 +37,25 @@ async function run(protocol: 'http/protobuf' | 'http/json') {
     OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer%20${TOKEN}`,
     OTEL_BSP_SCHEDULE_DELAY: '20',
   });
-  const a = await startSession({ manifestPath: s.manifest('worker-a', { inference: worker('worker-a'), exports: { peer_tasks: { accept: true } } }), env: s.env, port: 0 });
+  const a = await startSession({
+    manifestPath: s.manifest('worker-a', { inference: worker('worker-a'), exports: { peer_tasks: { accept: true } } }),
+    env: s.env,
+    port: 0,
+  });
   s.sessions.push(a);
   const bPath = s.manifest('worker-b', { inference: worker('worker-b'), exports: { peer_tasks: { accept: true } } });
   const orchInference = {
     ...rehearsal([
       {
         turns: [
-          { tool_calls: [{ name: 'delegate_task', arguments: { to: 'worker-a', text: 'part one' } }, { name: 'delegate_task', arguments: { to: 'worker-b', text: 'part two' } }], tokens_in: 100, tokens_out: 30 },
+          {
+            tool_calls: [
+              { name: 'delegate_task', arguments: { to: 'worker-a', text: 'part one' } },
+              { name: 'delegate_task', arguments: { to: 'worker-b', text: 'part two' } },
+            ],
+            tokens_in: 100,
+            tokens_out: 30,
+          },
           { text: 'both parts done', tokens_in: 240, tokens_out: 9 },
         ],
       },
@@ -51,13 +63,22 @@ async function run(protocol: 'http/protobuf' | 'http/json') {
     model: 'claude-sonnet-4-6',
   };
   const orch = await startSession({
-    manifestPath: s.manifest('orchestrator', { inference: orchInference, capabilities: { network: { allow: [`localhost:${a.port}`] } } }),
+    manifestPath: s.manifest('orchestrator', {
+      inference: orchInference,
+      capabilities: { network: { allow: [`localhost:${a.port}`] } },
+    }),
     env: s.env,
     port: 0,
-    formation: staticFormation({ 'worker-a': { kind: 'door', url: a.url, capsule: 'worker-a', sessionId: a.id, workdir: a.workdir }, 'worker-b': { kind: 'manifest', manifestPath: bPath } }),
+    formation: staticFormation({
+      'worker-a': { kind: 'door', url: a.url, capsule: 'worker-a', sessionId: a.id, workdir: a.workdir },
+      'worker-b': { kind: 'manifest', manifestPath: bPath },
+    }),
   });
   s.sessions.push(orch);
-  const sent = await rpc(orch.url, 'SendMessage', { message: userMessage('do both parts'), configuration: { returnImmediately: false } });
+  const sent = await rpc(orch.url, 'SendMessage', {
+    message: userMessage('do both parts'),
+    configuration: { returnImmediately: false },
+  });
   expect(sent.task.status.state).toBe('TASK_STATE_COMPLETED');
   const telemetry = telemetryFor(s.env)!;
   // 3 tasks, 4 turns, 2 tool calls, 2 delegations.
@@ -84,15 +105,39 @@ describe.each(['http/protobuf', 'http/json'] as const)('OpenTelemetry export ove
     const [root] = named(spans, 'invoke_agent orchestrator');
     expect(root.parentSpanId).toBe('');
     expect(root.kind).toBe(2); // SERVER
-    expect(root.attributes).toMatchObject({ [GEN_AI.operationName]: 'invoke_agent', [GEN_AI.agentName]: 'orchestrator', 'a2a.task.id': taskId, 'capsule.session.id': orch.id, 'capsule.task.exit_status': 'ok', [GEN_AI.usageInputTokens]: 340, [GEN_AI.usageOutputTokens]: 39 });
+    expect(root.attributes).toMatchObject({
+      [GEN_AI.operationName]: 'invoke_agent',
+      [GEN_AI.agentName]: 'orchestrator',
+      'a2a.task.id': taskId,
+      'capsule.session.id': orch.id,
+      'capsule.task.exit_status': 'ok',
+      [GEN_AI.usageInputTokens]: 340,
+      [GEN_AI.usageOutputTokens]: 39,
+    });
 
     const turns = named(spans, 'chat claude-sonnet-4-6');
     expect(turns.map((t) => parentOf(t)?.spanId)).toEqual([root.spanId, root.spanId]);
-    expect(turns.map((t) => [t.attributes['capsule.turn'], t.attributes[GEN_AI.usageInputTokens], t.attributes[GEN_AI.usageOutputTokens], t.attributes[GEN_AI.responseFinishReasons]]).sort()).toEqual([
+    expect(
+      turns
+        .map((t) => [
+          t.attributes['capsule.turn'],
+          t.attributes[GEN_AI.usageInputTokens],
+          t.attributes[GEN_AI.usageOutputTokens],
+          t.attributes[GEN_AI.responseFinishReasons],
+        ])
+        .sort(),
+    ).toEqual([
       [1, 100, 30, ['tool_use']],
       [2, 240, 9, ['end_turn']],
     ]);
-    expect(turns.every((t) => t.attributes[GEN_AI.operationName] === 'chat' && t.attributes[GEN_AI.requestModel] === 'claude-sonnet-4-6' && t.kind === 3)).toBe(true);
+    expect(
+      turns.every(
+        (t) =>
+          t.attributes[GEN_AI.operationName] === 'chat' &&
+          t.attributes[GEN_AI.requestModel] === 'claude-sonnet-4-6' &&
+          t.kind === 3,
+      ),
+    ).toBe(true);
 
     const tools = named(spans, 'execute_tool delegate_task');
     expect(tools).toHaveLength(2);
@@ -106,7 +151,11 @@ describe.each(['http/protobuf', 'http/json'] as const)('OpenTelemetry export ove
       const [task] = named(spans, `invoke_agent ${name}`);
       expect(parentOf(task)?.name).toBe(`delegate ${name}`);
       const [turn] = named(spans, 'chat rehearsal').filter((t) => parentOf(t) === task);
-      expect(turn.attributes).toMatchObject({ [GEN_AI.usageInputTokens]: 21, [GEN_AI.usageOutputTokens]: 4, [GEN_AI.providerName]: 'capsule.rehearsal' });
+      expect(turn.attributes).toMatchObject({
+        [GEN_AI.usageInputTokens]: 21,
+        [GEN_AI.usageOutputTokens]: 4,
+        [GEN_AI.providerName]: 'capsule.rehearsal',
+      });
     }
     // Children end inside their parents.
     for (const x of spans) {
@@ -116,7 +165,9 @@ describe.each(['http/protobuf', 'http/json'] as const)('OpenTelemetry export ove
 
     // The configured headers went with every request; the content type is the protocol's.
     expect(receiver!.requests.every((r) => r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
-    expect(receiver!.requests.every((r) => r.contentType.includes(protocol === 'http/json' ? 'json' : 'protobuf'))).toBe(true);
+    expect(
+      receiver!.requests.every((r) => r.contentType.includes(protocol === 'http/json' ? 'json' : 'protobuf')),
+    ).toBe(true);
     // The worker's interpolated secret reached its answer (masked in its own trace); nothing
     // exported carries it, nor the OTLP token (which stays out of the traces too).
     const sent = Buffer.concat(receiver!.bodies).toString('latin1');
@@ -129,13 +180,31 @@ describe.each(['http/protobuf', 'http/json'] as const)('OpenTelemetry export ove
 describe('OpenTelemetry configuration', () => {
   it('is off by default and on when an endpoint or CAPSULE_OTEL=on says so', () => {
     expect(telemetryConfigFromEnv({})).toBeUndefined();
-    expect(telemetryConfigFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toMatchObject({ url: 'http://collector:4318/v1/traces', protocol: 'http/protobuf', serviceName: 'capsule', maxQueueSize: 2048 });
-    expect(telemetryConfigFromEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/custom' })?.url).toBe('http://c:4318/custom');
+    expect(telemetryConfigFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toMatchObject({
+      url: 'http://collector:4318/v1/traces',
+      protocol: 'http/protobuf',
+      serviceName: 'capsule',
+      maxQueueSize: 2048,
+    });
+    expect(telemetryConfigFromEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/custom' })?.url).toBe(
+      'http://c:4318/custom',
+    );
     expect(telemetryConfigFromEnv({ CAPSULE_OTEL: 'on' })?.url).toBe('http://localhost:4318/v1/traces');
-    expect(telemetryConfigFromEnv({ CAPSULE_OTEL: 'off', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' })).toBeUndefined();
-    expect(telemetryConfigFromEnv({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' })).toBeUndefined();
-    expect(telemetryConfigFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_HEADERS: 'a=1, x-key=b%3Dc' })?.headers).toEqual({ a: '1', 'x-key': 'b=c' });
-    expect(() => telemetryConfigFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/grpc.*not supported/);
+    expect(
+      telemetryConfigFromEnv({ CAPSULE_OTEL: 'off', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }),
+    ).toBeUndefined();
+    expect(
+      telemetryConfigFromEnv({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }),
+    ).toBeUndefined();
+    expect(
+      telemetryConfigFromEnv({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c',
+        OTEL_EXPORTER_OTLP_HEADERS: 'a=1, x-key=b%3Dc',
+      })?.headers,
+    ).toEqual({ a: '1', 'x-key': 'b=c' });
+    expect(() =>
+      telemetryConfigFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+    ).toThrow(/grpc.*not supported/);
   });
 
   it('uses the GenAI semantic-convention names of the official package', () => {

@@ -39,14 +39,17 @@ function loadSdk() {
     sdk: load('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base'),
     resources: load('@opentelemetry/resources') as typeof import('@opentelemetry/resources'),
     json: load('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http'),
-    proto: load('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto'),
+    proto: load(
+      '@opentelemetry/exporter-trace-otlp-proto',
+    ) as typeof import('@opentelemetry/exporter-trace-otlp-proto'),
   };
 }
 
 export function createTelemetry(config: TelemetryConfig): Telemetry {
   const { api, sdk, resources, json, proto } = loadSdk();
   const options = { url: config.url, headers: config.headers, timeoutMillis: 10_000 };
-  const inner: SpanExporter = config.protocol === 'http/json' ? new json.OTLPTraceExporter(options) : new proto.OTLPTraceExporter(options);
+  const inner: SpanExporter =
+    config.protocol === 'http/json' ? new json.OTLPTraceExporter(options) : new proto.OTLPTraceExporter(options);
   let queued = 0;
   let exported = 0;
   let dropped = 0;
@@ -62,7 +65,11 @@ export function createTelemetry(config: TelemetryConfig): Telemetry {
     shutdown: () => inner.shutdown(),
     forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
   };
-  const batch = new sdk.BatchSpanProcessor(exporter, { maxQueueSize: config.maxQueueSize, maxExportBatchSize: Math.min(512, config.maxQueueSize), scheduledDelayMillis: config.scheduledDelayMs });
+  const batch = new sdk.BatchSpanProcessor(exporter, {
+    maxQueueSize: config.maxQueueSize,
+    maxExportBatchSize: Math.min(512, config.maxQueueSize),
+    scheduledDelayMillis: config.scheduledDelayMs,
+  });
   // In front of the batch: keeps the queue bound itself so every drop is counted here, per session.
   const gate: SpanProcessor = {
     onStart: () => undefined,

@@ -86,10 +86,12 @@ function anyValue(buf: Buffer): unknown {
   }
 }
 function keyValues(list: Buffer[]): Record<string, unknown> {
-  return Object.fromEntries(list.map((kv) => {
-    const f = fields(kv);
-    return [(first(f, 1) as Buffer).toString('utf8'), anyValue((first(f, 2) as Buffer) ?? Buffer.alloc(0))];
-  }));
+  return Object.fromEntries(
+    list.map((kv) => {
+      const f = fields(kv);
+      return [(first(f, 1) as Buffer).toString('utf8'), anyValue((first(f, 2) as Buffer) ?? Buffer.alloc(0))];
+    }),
+  );
 }
 
 function decodeProtobuf(body: Buffer): ReceivedSpan[] {
@@ -113,7 +115,10 @@ function decodeProtobuf(body: Buffer): ReceivedSpan[] {
           startNs: (first(f, 7) as bigint) ?? 0n,
           endNs: (first(f, 8) as bigint) ?? 0n,
           attributes: keyValues(bytes(f, 9)),
-          status: { code: Number(first(sf, 3) ?? 0n), message: ((first(sf, 2) as Buffer) ?? Buffer.alloc(0)).toString('utf8') },
+          status: {
+            code: Number(first(sf, 3) ?? 0n),
+            message: ((first(sf, 2) as Buffer) ?? Buffer.alloc(0)).toString('utf8'),
+          },
           resource,
         });
       }
@@ -132,7 +137,8 @@ function jsonValue(v: any): unknown {
   if ('arrayValue' in v) return (v.arrayValue.values ?? []).map(jsonValue);
   return undefined;
 }
-const jsonAttrs = (list: any[] | undefined) => Object.fromEntries((list ?? []).map((kv) => [kv.key, jsonValue(kv.value)]));
+const jsonAttrs = (list: any[] | undefined) =>
+  Object.fromEntries((list ?? []).map((kv) => [kv.key, jsonValue(kv.value)]));
 
 function decodeJson(body: Buffer): ReceivedSpan[] {
   const req = JSON.parse(body.toString('utf8'));
@@ -174,7 +180,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       r.spans.push(...(contentType.includes('json') ? decodeJson(body) : decodeProtobuf(body)));
-      res.writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' });
+      res.writeHead(200, {
+        'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf',
+      });
       res.end(contentType.includes('json') ? '{}' : Buffer.alloc(0));
     });
   });

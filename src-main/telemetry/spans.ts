@@ -58,7 +58,13 @@ interface OpenTask {
 /** The OpenTelemetry API, handed in: it is loaded only once export is on (see exporter.ts). */
 export type OtelApi = typeof import('@opentelemetry/api');
 
-export function createSessionSpans(api: OtelApi, tracer: Tracer, ids: IdOverride, aliases: TraceAliases, who: SessionIdentity) {
+export function createSessionSpans(
+  api: OtelApi,
+  tracer: Tracer,
+  ids: IdOverride,
+  aliases: TraceAliases,
+  who: SessionIdentity,
+) {
   const { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } = api;
   const tasks = new Map<string, OpenTask>();
   const provider = PROVIDER_OF_DRIVER[who.driver] ?? who.driver;
@@ -69,7 +75,12 @@ export function createSessionSpans(api: OtelApi, tracer: Tracer, ids: IdOverride
     let parent: Context = ROOT_CONTEXT;
     if (tp) {
       const traceId = aliases.resolve(tp[1]);
-      parent = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: tp[2], traceFlags: TraceFlags.SAMPLED, isRemote: true });
+      parent = trace.setSpanContext(ROOT_CONTEXT, {
+        traceId,
+        spanId: tp[2],
+        traceFlags: TraceFlags.SAMPLED,
+        isRemote: true,
+      });
     } else {
       // The root task's trace id is its own id's hex: the id its delegations' traceparents carry.
       ids.next({ traceId: taskHex(id) });
@@ -129,7 +140,16 @@ export function createSessionSpans(api: OtelApi, tracer: Tracer, ids: IdOverride
     const name = String(l.name ?? '');
     const span = tracer.startSpan(
       `${GEN_AI_OPERATION.executeTool} ${name}`,
-      { kind: SpanKind.INTERNAL, startTime: time(l.ts), attributes: { [GEN_AI.operationName]: GEN_AI_OPERATION.executeTool, 'capsule.session.id': who.id, [GEN_AI.toolName]: name, [GEN_AI.toolCallId]: String(l.call_id ?? '') } },
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: time(l.ts),
+        attributes: {
+          [GEN_AI.operationName]: GEN_AI_OPERATION.executeTool,
+          'capsule.session.id': who.id,
+          [GEN_AI.toolName]: name,
+          [GEN_AI.toolCallId]: String(l.call_id ?? ''),
+        },
+      },
       t.ctx,
     );
     const to = name === 'delegate_task' && typeof l.arguments?.to === 'string' ? l.arguments.to : undefined;
@@ -148,7 +168,13 @@ export function createSessionSpans(api: OtelApi, tracer: Tracer, ids: IdOverride
       {
         kind: SpanKind.CLIENT,
         startTime: time(l.ts),
-        attributes: { 'capsule.session.id': who.id, 'capsule.delegation.id': String(l.delegation_id ?? ''), 'capsule.delegation.to': String(l.capsule || l.to || ''), 'server.address': String(l.peer_url ?? ''), ...(l.child_session_id ? { 'capsule.delegation.session.id': String(l.child_session_id) } : {}) },
+        attributes: {
+          'capsule.session.id': who.id,
+          'capsule.delegation.id': String(l.delegation_id ?? ''),
+          'capsule.delegation.to': String(l.capsule || l.to || ''),
+          'server.address': String(l.peer_url ?? ''),
+          ...(l.child_session_id ? { 'capsule.delegation.session.id': String(l.child_session_id) } : {}),
+        },
       },
       tool?.ctx ?? t.ctx,
     );
@@ -202,8 +228,12 @@ export function createSessionSpans(api: OtelApi, tracer: Tracer, ids: IdOverride
         case 'delegation_end': {
           const d = t.delegations.get(String(l.delegation_id));
           if (!d) return;
-          d.setAttributes({ 'a2a.task.state': String(l.state ?? ''), 'a2a.peer.task_id': String(l.peer_task_id ?? '') });
-          if (l.state !== 'TASK_STATE_COMPLETED') d.setStatus({ code: SpanStatusCode.ERROR, message: String(l.state ?? '') });
+          d.setAttributes({
+            'a2a.task.state': String(l.state ?? ''),
+            'a2a.peer.task_id': String(l.peer_task_id ?? ''),
+          });
+          if (l.state !== 'TASK_STATE_COMPLETED')
+            d.setStatus({ code: SpanStatusCode.ERROR, message: String(l.state ?? '') });
           d.end(time(l.ts));
           t.delegations.delete(String(l.delegation_id));
           return;

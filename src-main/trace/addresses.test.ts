@@ -3,9 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newSessionId } from '../../src-shared/ids';
-import { AddressError, createTraceStore, createTraceWriter, listRunningSessions, resolveAddress, resolveRecordedSession, resolveRunningSession, writeRunningFile } from './index';
+import {
+  AddressError,
+  createTraceStore,
+  createTraceWriter,
+  listRunningSessions,
+  resolveAddress,
+  resolveRecordedSession,
+  resolveRunningSession,
+  writeRunningFile,
+} from './index';
 
-const ids = ['ses_019ed2af53da75c2aefee84ee10c34af', 'ses_019ed2af53da75c2aefee84ee10c3e4b', 'ses_019ed2af53da75c2aefee84ee10d34af'];
+const ids = [
+  'ses_019ed2af53da75c2aefee84ee10c34af',
+  'ses_019ed2af53da75c2aefee84ee10c3e4b',
+  'ses_019ed2af53da75c2aefee84ee10d34af',
+];
 // Newest first, as every caller passes them.
 const sessions = [...ids].reverse().map((id) => ({ id }));
 
@@ -42,7 +55,14 @@ describe('running and recorded sessions', () => {
 
   it('lists running sessions newest first and prunes files of dead processes', () => {
     const run = join(dir, 'run');
-    const base = { name: 'w', version: '1', url: 'http://127.0.0.1:1', manifest_path: 'm.yaml', workdir: dir, started_at: new Date().toISOString() };
+    const base = {
+      name: 'w',
+      version: '1',
+      url: 'http://127.0.0.1:1',
+      manifest_path: 'm.yaml',
+      workdir: dir,
+      started_at: new Date().toISOString(),
+    };
     writeRunningFile(run, { ...base, session_id: ids[0], pid: process.pid });
     writeRunningFile(run, { ...base, session_id: ids[2], pid: process.pid, name: 'newest' });
     // A pid above the kernel's pid_max never exists: a crashed session's leftover file.
@@ -58,9 +78,27 @@ describe('running and recorded sessions', () => {
     const id = newSessionId();
     const trace = join(dir, 'records', id, 'trace.jsonl');
     const w = createTraceWriter(trace, id);
-    w.append({ event_type: 'session_start', capsule: 'w', version: '1', url: 'u', manifest_path: 'm', driver: 'd', model: 'm', pid: process.pid });
+    w.append({
+      event_type: 'session_start',
+      capsule: 'w',
+      version: '1',
+      url: 'u',
+      manifest_path: 'm',
+      driver: 'd',
+      model: 'm',
+      pid: process.pid,
+    });
     w.dispose();
-    writeRunningFile(join(dir, 'run'), { session_id: id, name: 'w', version: '1', url: 'u', pid: process.pid, manifest_path: 'm', workdir: dir, started_at: Date.now() });
+    writeRunningFile(join(dir, 'run'), {
+      session_id: id,
+      name: 'w',
+      version: '1',
+      url: 'u',
+      pid: process.pid,
+      manifest_path: 'm',
+      workdir: dir,
+      started_at: Date.now(),
+    });
     expect(resolveRunningSession(trace, join(dir, 'run')).id).toBe(id);
     const store = createTraceStore({ path: ':memory:' });
     try {

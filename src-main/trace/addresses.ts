@@ -21,14 +21,22 @@ export function isPathAddress(address: string): boolean {
 }
 
 /** Picks one of `candidates` (newest first) by address. */
-export function resolveAddress<T extends { id: string }>(address: string, candidates: readonly T[], what = 'session', describe: (c: T) => string = (c) => c.id): T {
+export function resolveAddress<T extends { id: string }>(
+  address: string,
+  candidates: readonly T[],
+  what = 'session',
+  describe: (c: T) => string = (c) => c.id,
+): T {
   const a = address.trim();
   const ordinal = /^@(\d+)$/.exec(a);
   if (ordinal) {
     const n = Number(ordinal[1]);
     if (n < 1) throw new AddressError(`${a}: ordinals start at @1 (the newest ${what})`);
     if (!candidates.length) throw new AddressError(`${a}: there is no ${what}`);
-    if (n > candidates.length) throw new AddressError(`${a}: there ${candidates.length === 1 ? 'is only 1' : `are only ${candidates.length}`} ${what}${candidates.length === 1 ? '' : 's'}`);
+    if (n > candidates.length)
+      throw new AddressError(
+        `${a}: there ${candidates.length === 1 ? 'is only 1' : `are only ${candidates.length}`} ${what}${candidates.length === 1 ? '' : 's'}`,
+      );
     return candidates[n - 1];
   }
   if (a.startsWith('@')) throw new AddressError(`${a}: not a session address; ${USAGE}`);
@@ -73,11 +81,13 @@ export function resolveRunningSession(address: string, runDir: string): RunningS
     if (!hit) throw new AddressError(`session ${id} (from ${address}) is not running`);
     return hit;
   }
-  if (!running.length) throw new AddressError('no capsule session is running (start one with `capsule run --manifest <file>`)');
+  if (!running.length)
+    throw new AddressError('no capsule session is running (start one with `capsule run --manifest <file>`)');
   return resolveAddress(address, running, 'running session', describeRunning);
 }
 
-const describeRecorded = (s: SessionSummary) => `${s.id}  ${s.capsule ?? '?'}  ${s.startedAt ? new Date(s.startedAt).toISOString() : ''}`;
+const describeRecorded = (s: SessionSummary) =>
+  `${s.id}  ${s.capsule ?? '?'}  ${s.startedAt ? new Date(s.startedAt).toISOString() : ''}`;
 
 /** Resolves an address over every recorded session (the store must be synced first). */
 export function resolveRecordedSession(address: string | undefined, store: TraceStore): SessionSummary {

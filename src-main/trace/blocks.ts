@@ -132,7 +132,15 @@ export function createBlockWriter(db: Database.Database) {
   }
 
   return {
-    add(lineSid: number, seq: number, taskNo: number | null, type: string, ts: number | null, off: number, len: number) {
+    add(
+      lineSid: number,
+      seq: number,
+      taskNo: number | null,
+      type: string,
+      ts: number | null,
+      off: number,
+      len: number,
+    ) {
       if (lineSid !== sid || blockOf(seq) !== block) open(lineSid, seq);
       const i = seq - block * BLOCK;
       cols.off[i] = off;
@@ -174,9 +182,11 @@ export interface BlockScan {
 export function createBlockReader(db: Database.Database) {
   const types = createTypeCodes(db);
   // Blocks are read a few at a time (not iterated: a type name lookup may query meanwhile).
-  const from = db.prepare('SELECT block, data FROM event_blocks WHERE sid = ? AND block >= ? AND block <= ? ORDER BY block LIMIT 16');
+  const from = db.prepare(
+    'SELECT block, data FROM event_blocks WHERE sid = ? AND block >= ? AND block <= ? ORDER BY block LIMIT 16',
+  );
   function* blocks(sid: number, firstBlock: number, lastBlock: number): Generator<{ block: number; data: Buffer }> {
-    for (let next = firstBlock; next <= lastBlock; ) {
+    for (let next = firstBlock; next <= lastBlock;) {
       const rows = from.all(sid, next, lastBlock) as { block: number; data: Buffer }[];
       yield* rows;
       if (rows.length < 16) return;
@@ -186,7 +196,14 @@ export function createBlockReader(db: Database.Database) {
 
   function entry(c: Columns, i: number, base: number): EventEntry {
     const ts = c.ts[i];
-    return { seq: base + i, off: c.off[i], len: c.len[i], taskNo: c.task[i] || null, type: types.name(c.type[i]), ts: Number.isNaN(ts) ? null : ts };
+    return {
+      seq: base + i,
+      off: c.off[i],
+      len: c.len[i],
+      taskNo: c.task[i] || null,
+      type: types.name(c.type[i]),
+      ts: Number.isNaN(ts) ? null : ts,
+    };
   }
 
   return {
@@ -221,7 +238,7 @@ export function createBlockReader(db: Database.Database) {
     /** The lines at these line numbers (ascending), skipping any not indexed. */
     at(sid: number, seqs: readonly number[]): EventEntry[] {
       const out: EventEntry[] = [];
-      for (let i = 0; i < seqs.length; ) {
+      for (let i = 0; i < seqs.length;) {
         const b = blockOf(seqs[i]);
         let j = i;
         while (j < seqs.length && blockOf(seqs[j]) === b) j++;

@@ -19,7 +19,11 @@ function writeSession(forkedFrom?: { session_id: string; task_id: string; turn: 
   const id = newSessionId();
   const w = createTraceWriter(join(records, id, 'trace.jsonl'), id);
   for (const e of syntheticSessionEvents({ tasks: 1, turns: 2 })) {
-    w.append(e.event_type === 'session_start' && forkedFrom ? { ...e, forked_from: { ...forkedFrom, driver: 'real', edited: true } } : e);
+    w.append(
+      e.event_type === 'session_start' && forkedFrom
+        ? { ...e, forked_from: { ...forkedFrom, driver: 'real', edited: true } }
+        : e,
+    );
   }
   w.dispose();
   return id;

@@ -52,8 +52,16 @@ function isResponseOnly(a: Artifact[]): boolean {
 
 /** The compact form of a finished task (an array, as JSON writes it). */
 export function compactOf(t: Task): CompactTask {
-  const status = t.status.message ? (isStandardStatus(t.status.message, t) ? (t.status.message.parts[0].text as string) : t.status.message) : null;
-  const artifacts = t.artifacts ? (isResponseOnly(t.artifacts) ? (t.artifacts[0].parts[0].text as string) : t.artifacts) : null;
+  const status = t.status.message
+    ? isStandardStatus(t.status.message, t)
+      ? (t.status.message.parts[0].text as string)
+      : t.status.message
+    : null;
+  const artifacts = t.artifacts
+    ? isResponseOnly(t.artifacts)
+      ? (t.artifacts[0].parts[0].text as string)
+      : t.artifacts
+    : null;
   const history = t.history
     ? t.history.map((m) => {
         if (m.contextId !== t.contextId || m.taskId !== t.id) return m;
@@ -79,8 +87,10 @@ export function taskOfCompact(v: unknown): Task | undefined {
   const [id, contextId, state, timestamp, status, artifacts, history] = v as unknown[];
   if (typeof id !== 'string' || typeof contextId !== 'string' || typeof state !== 'string') return undefined;
   if (timestamp !== null && typeof timestamp !== 'string') return undefined;
-  if (status !== null && typeof status !== 'string' && !(isObject(status) && Array.isArray((status as Message).parts))) return undefined;
-  if (artifacts !== null && typeof artifacts !== 'string' && !(Array.isArray(artifacts) && artifacts.every(isObject))) return undefined;
+  if (status !== null && typeof status !== 'string' && !(isObject(status) && Array.isArray((status as Message).parts)))
+    return undefined;
+  if (artifacts !== null && typeof artifacts !== 'string' && !(Array.isArray(artifacts) && artifacts.every(isObject)))
+    return undefined;
   if (history !== null && !(Array.isArray(history) && history.every(isObject))) return undefined;
   return fromCompact(v as CompactTask);
 }
@@ -90,15 +100,26 @@ function fromCompact([id, contextId, state, timestamp, status, artifacts, histor
   if (status !== null) {
     task.status.message =
       typeof status === 'string'
-        ? { messageId: statusId(id), contextId, taskId: id, role: 'ROLE_AGENT', parts: [{ text: status, mediaType: 'text/plain' }] }
+        ? {
+            messageId: statusId(id),
+            contextId,
+            taskId: id,
+            role: 'ROLE_AGENT',
+            parts: [{ text: status, mediaType: 'text/plain' }],
+          }
         : status;
   }
   if (timestamp !== null) task.status.timestamp = timestamp;
   if (artifacts !== null) {
-    task.artifacts = typeof artifacts === 'string' ? [{ artifactId: 'response', name: 'response', parts: [{ text: artifacts, mediaType: 'text/plain' }] }] : artifacts;
+    task.artifacts =
+      typeof artifacts === 'string'
+        ? [{ artifactId: 'response', name: 'response', parts: [{ text: artifacts, mediaType: 'text/plain' }] }]
+        : artifacts;
   }
   if (history !== null) {
-    task.history = history.map((m) => (m.contextId === undefined && m.taskId === undefined ? { ...m, contextId, taskId: id } : m));
+    task.history = history.map((m) =>
+      m.contextId === undefined && m.taskId === undefined ? { ...m, contextId, taskId: id } : m,
+    );
   }
   return task;
 }

@@ -37,7 +37,8 @@ function drain() {
       continue;
     }
     try {
-      const result = req.type === 'ingest' ? store.ingestFile(req.path, progress) : store.syncRecords(req.root, progress);
+      const result =
+        req.type === 'ingest' ? store.ingestFile(req.path, progress) : store.syncRecords(req.root, progress);
       send({ type: 'done', id: req.id, result });
     } catch (err) {
       send({ type: 'error', id: req.id, message: (err as Error).message });

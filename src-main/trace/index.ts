@@ -1,9 +1,34 @@
-export { createTraceWriter, isoNow, maskOpenSecrets, maskSecrets, type SerializedField, type TraceWriter } from './writer';
+export {
+  createTraceWriter,
+  isoNow,
+  maskOpenSecrets,
+  maskSecrets,
+  type SerializedField,
+  type TraceWriter,
+} from './writer';
 export { createStreamMask, type StreamMask } from './stream-mask';
 export { createTraceStore, type TraceStore, type TraceStoreOptions, type IngestReport, type SyncReport } from './store';
 export { builtWorkerFile, createTraceIndexer, type TraceIndexer, type IndexProgress } from './indexer';
-export type { SessionSummary, SessionFamily, TaskSummary, SessionQuery, EventQuery, EventPage, IndexedEvent, SearchHit, TraceQueries } from './queries';
-export { readTraceLines, readTraceLinesAsync, readRawTraceLines, streamTraceLines, type ReadLine, type TraceChunk, type TraceLine } from './jsonl';
+export type {
+  SessionSummary,
+  SessionFamily,
+  TaskSummary,
+  SessionQuery,
+  EventQuery,
+  EventPage,
+  IndexedEvent,
+  SearchHit,
+  TraceQueries,
+} from './queries';
+export {
+  readTraceLines,
+  readTraceLinesAsync,
+  readRawTraceLines,
+  streamTraceLines,
+  type ReadLine,
+  type TraceChunk,
+  type TraceLine,
+} from './jsonl';
 export {
   MAX_TRACE_LINE_BYTES,
   MAX_TRACE_LINE_DEPTH,
@@ -20,7 +45,16 @@ export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index
 export { findTraceFiles } from './records';
 export { createLineAppender, type LineAppender } from './appender';
 export { liveSinceOf, taskInterrupted } from './outcome';
-export { listRunningSessions, writeRunningFile, removeRunningFile, pidAlive, hostAlive, processStart, type RunningSession, type RunningFile } from './running';
+export {
+  listRunningSessions,
+  writeRunningFile,
+  removeRunningFile,
+  pidAlive,
+  hostAlive,
+  processStart,
+  type RunningSession,
+  type RunningFile,
+} from './running';
 export {
   AddressError,
   resolveAddress,

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newSessionId } from '../../src-shared/ids';
-import { createTraceIndexer, createTraceStore, createTraceWriter, type IndexProgress, type TraceIndexer, type TraceStore } from './index';
+import {
+  createTraceIndexer,
+  createTraceStore,
+  createTraceWriter,
+  type IndexProgress,
+  type TraceIndexer,
+  type TraceStore,
+} from './index';
 import { syntheticSessionEvents } from './synthetic';
 
 let dir: string;
@@ -31,7 +38,9 @@ describe('trace indexer (worker thread)', () => {
     s.events.forEach((e) => s.writer.append(e));
     s.writer.dispose();
     const progress: IndexProgress[] = [];
-    const indexer = track(createTraceIndexer({ path: join(dir, 'studio.db') }, { onProgress: (p) => progress.push(p) }));
+    const indexer = track(
+      createTraceIndexer({ path: join(dir, 'studio.db') }, { onProgress: (p) => progress.push(p) }),
+    );
     await indexer.ready;
     let turns = 0;
     let stop = false;
@@ -39,7 +48,11 @@ describe('trace indexer (worker thread)', () => {
     spin();
     const report = await indexer.ingestFile(s.path);
     stop = true;
-    expect(report).toMatchObject({ sessionId: s.id, added: s.events.length, skipped: { bad: 0, deep: 0, long: 0, foreign: 0 } });
+    expect(report).toMatchObject({
+      sessionId: s.id,
+      added: s.events.length,
+      skipped: { bad: 0, deep: 0, long: 0, foreign: 0 },
+    });
     // A blocking ingest would have held this thread for the whole file.
     expect(turns).toBeGreaterThan(10);
     expect(progress.length).toBeGreaterThanOrEqual(2);

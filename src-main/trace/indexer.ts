@@ -69,7 +69,10 @@ function startWorker(options: IndexerOptions): Worker {
   const source = join(__dirname, 'index-worker.ts');
   // Resolved here: an eval'd worker resolves modules from the process's working folder.
   const tsx = createRequire(__filename).resolve('tsx/cjs/api');
-  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`, { eval: true, workerData: options });
+  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`, {
+    eval: true,
+    workerData: options,
+  });
 }
 
 export interface IndexerEvents {
@@ -79,7 +82,10 @@ export interface IndexerEvents {
 }
 
 export function createTraceIndexer(options: IndexerOptions, events: IndexerEvents = {}): TraceIndexer {
-  const opts = { path: resolve(options.path), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
+  const opts = {
+    path: resolve(options.path),
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  };
   let worker: Worker;
   try {
     worker = startWorker(opts);

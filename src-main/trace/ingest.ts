@@ -35,14 +35,24 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 const time = timestampMs;
 
 /** Event types whose fields (beyond type, time and task) the index reads: these lines are parsed. */
-const PARSED_TYPES = new Set(['session_start', 'session_end', 'a2a_task_received', 'task_start', 'inference', 'task_failed', 'task_end']);
+const PARSED_TYPES = new Set([
+  'session_start',
+  'session_end',
+  'a2a_task_received',
+  'task_start',
+  'inference',
+  'task_failed',
+  'task_end',
+]);
 
 /** Types whose events may carry searchable text (keep in step with searchableText). */
 export const TEXT_TYPES = ['a2a_task_received', 'inference', 'task_end', 'task_failed', 'tool_result'] as const;
 
 /** True when a line of this type must be parsed: its fields feed the index, or it may carry text. */
 function needsParse(type: string, text: string): boolean {
-  return PARSED_TYPES.has(type) || text.includes('"context_id":') || (type === 'tool_result' && text.includes('"ok":false'));
+  return (
+    PARSED_TYPES.has(type) || text.includes('"context_id":') || (type === 'tool_result' && text.includes('"ok":false'))
+  );
 }
 
 /** Text-carrying lines per full-text row (a run never spans two batches). */
@@ -66,8 +76,25 @@ export function searchableText(e: Record<string, unknown>): string | null {
 }
 
 const TASK_COLUMNS = [
-  'id', 'sid', 'ord', 'context_id', 'text', 'state', 'exit_status', 'answer', 'failure', 'turns', 'tokens_in', 'tokens_out',
-  'received_at', 'started_at', 'ended_at', 'duration_ms', 'first_seq', 'last_seq', 'task_json',
+  'id',
+  'sid',
+  'ord',
+  'context_id',
+  'text',
+  'state',
+  'exit_status',
+  'answer',
+  'failure',
+  'turns',
+  'tokens_in',
+  'tokens_out',
+  'received_at',
+  'started_at',
+  'ended_at',
+  'duration_ms',
+  'first_seq',
+  'last_seq',
+  'task_json',
 ] as const;
 
 /** A tasks row, kept in memory while a batch touches it and written once at the end of the batch. */
@@ -96,7 +123,9 @@ export function createIngester(db: Database.Database) {
     ),
     // Positional binds and raw rows: named ones cost a task row several microseconds more.
     taskGet: db.prepare(`SELECT ${TASK_COLUMNS.join(', ')} FROM tasks WHERE id = ?`).raw(),
-    taskPut: db.prepare(`INSERT OR REPLACE INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map(() => '?').join(', ')})`),
+    taskPut: db.prepare(
+      `INSERT OR REPLACE INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map(() => '?').join(', ')})`,
+    ),
   };
   const touched = new Map<string, TaskRow>();
   const blocks = createBlockWriter(db);
@@ -114,27 +143,29 @@ export function createIngester(db: Database.Database) {
     let t = touched.get(id);
     if (!t) {
       const stored = s.taskGet.get(id) as unknown[] | undefined;
-      t = stored ? (Object.fromEntries(TASK_COLUMNS.map((col, i) => [col, stored[i]])) as TaskRow) : {
-        id,
-        sid: c.sid,
-        ord: ++c.tasks,
-        context_id: null,
-        text: null,
-        state: 'TASK_STATE_SUBMITTED',
-        exit_status: null,
-        answer: null,
-        failure: null,
-        turns: 0,
-        tokens_in: 0,
-        tokens_out: 0,
-        received_at: ts,
-        started_at: null,
-        ended_at: null,
-        duration_ms: null,
-        first_seq: seq,
-        last_seq: seq,
-        task_json: null,
-      };
+      t = stored
+        ? (Object.fromEntries(TASK_COLUMNS.map((col, i) => [col, stored[i]])) as TaskRow)
+        : {
+            id,
+            sid: c.sid,
+            ord: ++c.tasks,
+            context_id: null,
+            text: null,
+            state: 'TASK_STATE_SUBMITTED',
+            exit_status: null,
+            answer: null,
+            failure: null,
+            turns: 0,
+            tokens_in: 0,
+            tokens_out: 0,
+            received_at: ts,
+            started_at: null,
+            ended_at: null,
+            duration_ms: null,
+            first_seq: seq,
+            last_seq: seq,
+            task_json: null,
+          };
       touched.set(id, t);
     }
     t.last_seq = seq;
@@ -145,7 +176,8 @@ export function createIngester(db: Database.Database) {
   function apply(c: SessionCounters, line: RawTraceLine): SkipReason | undefined {
     const first = scanLineType(line.text);
     // A line read only by its head is stored unparsed and printed later: it must be shallow too.
-    const head = first !== null && !needsParse(first, line.text) && shallowText(line.text) ? scanLineHead(line.text) : null;
+    const head =
+      first !== null && !needsParse(first, line.text) && shallowText(line.text) ? scanLineHead(line.text) : null;
     let e: Record<string, unknown> | null = null;
     let type: string;
     let taskId: string | null;
@@ -182,8 +214,23 @@ export function createIngester(db: Database.Database) {
     }
     switch (type) {
       case 'session_start': {
-        const fork = e.forked_from && typeof e.forked_from === 'object' ? (e.forked_from as Record<string, unknown>) : {};
-        s.sessionStart.run(str(e.capsule), str(e.version), str(e.url), num(e.pid) || null, str(e.manifest_path), str(e.parent_session_id), str(e.driver), str(e.model), str(fork.session_id), str(fork.task_id), num(fork.turn) || null, ts, c.sid);
+        const fork =
+          e.forked_from && typeof e.forked_from === 'object' ? (e.forked_from as Record<string, unknown>) : {};
+        s.sessionStart.run(
+          str(e.capsule),
+          str(e.version),
+          str(e.url),
+          num(e.pid) || null,
+          str(e.manifest_path),
+          str(e.parent_session_id),
+          str(e.driver),
+          str(e.model),
+          str(fork.session_id),
+          str(fork.task_id),
+          num(fork.turn) || null,
+          ts,
+          c.sid,
+        );
         return undefined;
       }
       case 'session_end':

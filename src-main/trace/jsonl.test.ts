@@ -19,7 +19,9 @@ function traceFile(name: string, lines: string[], tail = ''): string {
 
 describe('readTraceLinesAsync', () => {
   // Lines of varied length, some with multi-byte text, so that pieces of 512 KiB cut lines and characters.
-  const lines = Array.from({ length: 6000 }, (_, i) => JSON.stringify({ event_type: 'turn', seq: i, text: (i % 7 ? 'x' : 'é✓').repeat(50 + (i % 400)) }));
+  const lines = Array.from({ length: 6000 }, (_, i) =>
+    JSON.stringify({ event_type: 'turn', seq: i, text: (i % 7 ? 'x' : 'é✓').repeat(50 + (i % 400)) }),
+  );
   lines.splice(100, 0, 'not json', '', '   ');
   const path = traceFile('big.jsonl', lines, '{"event_type":"tor');
 
@@ -43,7 +45,13 @@ describe('readTraceLinesAsync', () => {
   });
 
   it('reads an empty file and a missing one as the synchronous reader does', async () => {
-    expect(await readTraceLinesAsync(traceFile('empty.jsonl', []))).toEqual({ lines: [], end: 0, size: 0, torn: undefined, skipped: { bad: 0, deep: 0, long: 0, foreign: 0 } });
+    expect(await readTraceLinesAsync(traceFile('empty.jsonl', []))).toEqual({
+      lines: [],
+      end: 0,
+      size: 0,
+      torn: undefined,
+      skipped: { bad: 0, deep: 0, long: 0, foreign: 0 },
+    });
     await expect(readTraceLinesAsync(join(dir, 'none.jsonl'))).rejects.toThrow(/ENOENT/);
   });
 });
@@ -54,7 +62,14 @@ describe('the readers skip and count what line.ts refuses', () => {
   // Over the limit, in one piece of the synchronous reader and across many of the asynchronous one.
   const long = `{"event_type":"note","session_id":"${S}","x":"${'y'.repeat(MAX_TRACE_LINE_BYTES)}"}`;
   const deep = `{"event_type":"note","session_id":"${S}","x":${'['.repeat(300)}${']'.repeat(300)}}`;
-  const path = traceFile('hostile.jsonl', [ev(S, 0), long, ev('ses_forged', 1), deep, ev(S, 2), '{"event_type":"note","i":3}']);
+  const path = traceFile('hostile.jsonl', [
+    ev(S, 0),
+    long,
+    ev('ses_forged', 1),
+    deep,
+    ev(S, 2),
+    '{"event_type":"note","i":3}',
+  ]);
 
   it('reads the file own lines only, counting a long, a deep and a foreign one', async () => {
     for (const chunk of [readTraceLines(path), await readTraceLinesAsync(path)]) {

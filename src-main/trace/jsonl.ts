@@ -1,7 +1,14 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { noSkippedLines, parseTraceLine, sessionGate, MAX_TRACE_LINE_BYTES, type SkippedLines, type SkipReason } from './line';
+import {
+  noSkippedLines,
+  parseTraceLine,
+  sessionGate,
+  MAX_TRACE_LINE_BYTES,
+  type SkippedLines,
+  type SkipReason,
+} from './line';
 
 // Reads trace.jsonl from a byte offset. Only complete lines (ending in "\n") are returned, so a
 // line still being written, or torn by a crash mid-write, is left for later and reported instead
@@ -94,7 +101,7 @@ function readCut(path: string, o: ReadOptions) {
     // A short read (a file's first lines) takes small pieces.
     const piece = Math.min(CHUNK, Math.max(64 * 1024, o.maxBytes ?? Infinity));
     const buf = Buffer.allocUnsafe(piece);
-    for (let pos = start; pos < size && !split.full(); ) {
+    for (let pos = start; pos < size && !split.full();) {
       const n = readSync(fd, buf, 0, Math.min(piece, size - pos), pos);
       if (n <= 0) break;
       split.push(buf.subarray(0, n), pos);
@@ -114,7 +121,12 @@ const ASYNC_CHUNK = 512 * 1024;
  * pieces off the main thread and each piece parsed between reads, so a big trace never holds the
  * window's thread for longer than one piece takes.
  */
-export async function readTraceLinesAsync(path: string, start = 0, maxBytes = Infinity, session?: string): Promise<TraceChunk> {
+export async function readTraceLinesAsync(
+  path: string,
+  start = 0,
+  maxBytes = Infinity,
+  session?: string,
+): Promise<TraceChunk> {
   const lines: TraceLine[] = [];
   const read = await streamTraceLines(path, { start, maxBytes, session }, (batch) => {
     for (const l of batch) if ('event' in l) lines.push(l);
@@ -127,7 +139,11 @@ export async function readTraceLinesAsync(path: string, start = 0, maxBytes = In
  * included (in file order); `each` returning false stops the read. Nothing but the current
  * piece and its lines is held, whatever the file's size.
  */
-export async function streamTraceLines(path: string, o: ReadOptions, each: (batch: ReadLine[]) => boolean | void): Promise<Omit<TraceChunk, 'lines'>> {
+export async function streamTraceLines(
+  path: string,
+  o: ReadOptions,
+  each: (batch: ReadLine[]) => boolean | void,
+): Promise<Omit<TraceChunk, 'lines'>> {
   const file = await open(path, 'r');
   try {
     const size = Math.min((await file.stat()).size, o.upTo ?? Infinity);
@@ -135,7 +151,7 @@ export async function streamTraceLines(path: string, o: ReadOptions, each: (batc
     const split = lineSplitter(start, o.maxBytes ?? Infinity);
     const buf = Buffer.allocUnsafe(ASYNC_CHUNK);
     const out = collector(o.session, o.blank);
-    for (let pos = start; pos < size && !split.full(); ) {
+    for (let pos = start; pos < size && !split.full();) {
       const { bytesRead } = await file.read(buf, 0, Math.min(ASYNC_CHUNK, size - pos), pos);
       if (bytesRead <= 0) break;
       split.push(buf.subarray(0, bytesRead), pos);
@@ -185,7 +201,14 @@ function collector(session?: string, blank = false) {
       return batch;
     },
     chunk(raw: { end: number; size: number; torn?: { offset: number; bytes: number } }): TraceChunk {
-      return { lines, end: raw.end, size: raw.size, torn: raw.torn, skipped, ...(gate.session ? { session: gate.session } : {}) };
+      return {
+        lines,
+        end: raw.end,
+        size: raw.size,
+        torn: raw.torn,
+        skipped,
+        ...(gate.session ? { session: gate.session } : {}),
+      };
     },
   };
 }
@@ -248,7 +271,11 @@ function lineSplitter(start: number, maxBytes: number) {
           const at = base + from;
           if (nl - from > MAX_TRACE_LINE_BYTES) endLine(at, base + nl);
           else {
-            lines.push({ offset: at, bytes: nl - from, text: ascii === null ? data.toString('utf8', from, nl) : ascii.slice(from, nl) });
+            lines.push({
+              offset: at,
+              bytes: nl - from,
+              text: ascii === null ? data.toString('utf8', from, nl) : ascii.slice(from, nl),
+            });
             end = base + nl + 1;
           }
           from = nl + 1;
@@ -287,14 +314,15 @@ export function readTraceRanges(path: string, ranges: readonly { off: number; le
   const fd = openSync(path, 'r');
   try {
     const out: string[] = [];
-    for (let i = 0; i < ranges.length; ) {
+    for (let i = 0; i < ranges.length;) {
       // A run of lines that follow each other in the file is one read.
       let j = i;
       while (j + 1 < ranges.length && ranges[j + 1].off === ranges[j].off + ranges[j].len + 1) j++;
       const start = ranges[i].off;
       const buf = Buffer.allocUnsafe(ranges[j].off + ranges[j].len - start);
       const n = readSync(fd, buf, 0, buf.length, start);
-      for (let k = i; k <= j; k++) out.push(buf.toString('utf8', ranges[k].off - start, Math.min(n, ranges[k].off - start + ranges[k].len)));
+      for (let k = i; k <= j; k++)
+        out.push(buf.toString('utf8', ranges[k].off - start, Math.min(n, ranges[k].off - start + ranges[k].len)));
       i = j + 1;
     }
     return out;

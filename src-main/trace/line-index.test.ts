@@ -25,7 +25,10 @@ function naive(text: string, after: number, limit: number) {
   return { events, next: i };
 }
 
-const line = (i: number) => (i === 1500 ? 'not json\n' : JSON.stringify({ event_type: 'note', i, text: `ligne ${i} — ünïcødé ✓ ${'é'.repeat(i % 7)}` }) + '\n');
+const line = (i: number) =>
+  i === 1500
+    ? 'not json\n'
+    : JSON.stringify({ event_type: 'note', i, text: `ligne ${i} — ünïcødé ✓ ${'é'.repeat(i % 7)}` }) + '\n';
 
 describe('trace lines by index', () => {
   it('reads any slice the way a whole-file read does, across steps, with multi-byte text and a bad line', async () => {
@@ -33,7 +36,16 @@ describe('trace lines by index', () => {
     const text = Array.from({ length: 5000 }, (_, i) => line(i)).join('');
     writeFileSync(path, text + '{"event_type":"torn');
     expect(await countTraceLines(path)).toBe(5000);
-    for (const [after, limit] of [[0, 10], [1023, 3], [1024, 1], [1499, 5], [2047, 2000], [4990, 100], [5000, 10], [7000, 10]]) {
+    for (const [after, limit] of [
+      [0, 10],
+      [1023, 3],
+      [1024, 1],
+      [1499, 5],
+      [2047, 2000],
+      [4990, 100],
+      [5000, 10],
+      [7000, 10],
+    ]) {
       const got = await readTraceLinesAt(path, { after, limit });
       const want = naive(text, Math.min(after, 5000), limit);
       expect(got.events).toEqual(want.events);
@@ -43,7 +55,8 @@ describe('trace lines by index', () => {
     const big = join(dir, 'big.jsonl');
     const bigText = Array.from({ length: 60_000 }, (_, i) => line(i)).join('');
     writeFileSync(big, bigText);
-    for (const after of [40_000, 45_000, 50_000, 59_990]) expect(await readTraceLinesAt(big, { after, limit: 6000 })).toMatchObject(naive(bigText, after, 6000));
+    for (const after of [40_000, 45_000, 50_000, 59_990])
+      expect(await readTraceLinesAt(big, { after, limit: 6000 })).toMatchObject(naive(bigText, after, 6000));
     const tail = await readTraceLinesAt(path, { last: 30, limit: 100 });
     expect(tail.from).toBe(4970);
     expect(tail.events).toEqual(naive(text, 4970, 100).events);

@@ -51,7 +51,7 @@ async function scan(fh: FileHandle, path: string, upTo?: number): Promise<FileLi
   files.set(path, f);
   if (files.size > MAX_FILES) files.delete(files.keys().next().value!);
   const buf = Buffer.allocUnsafe(CHUNK);
-  for (let pos = f.bytes; pos < size; ) {
+  for (let pos = f.bytes; pos < size;) {
     const { bytesRead: n } = await fh.read(buf, 0, Math.min(CHUNK, size - pos), pos);
     if (n <= 0) break;
     for (let at = buf.indexOf(10, 0); at >= 0 && at < n; at = buf.indexOf(10, at + 1)) {
@@ -83,7 +83,7 @@ export async function countTraceLines(path: string, upToBytes?: number): Promise
       if (known && known.bytes <= upToBytes) return (await scan(fh, path, upToBytes)).lines;
       let lines = 0;
       const buf = Buffer.allocUnsafe(CHUNK);
-      for (let pos = 0; pos < upToBytes; ) {
+      for (let pos = 0; pos < upToBytes;) {
         const { bytesRead: n } = await fh.read(buf, 0, Math.min(CHUNK, upToBytes - pos), pos);
         if (n <= 0) break;
         for (let at = buf.indexOf(10, 0); at >= 0 && at < n; at = buf.indexOf(10, at + 1)) lines++;
@@ -112,7 +112,11 @@ export interface TraceSlice {
  * than `session`) is counted, and still counted as a line; a torn last line is left for later.
  * Rejects with ENOENT-style errors for a missing file.
  */
-export async function readTraceLinesAt(path: string, q: { after?: number; last?: number; limit: number }, session?: string): Promise<TraceSlice> {
+export async function readTraceLinesAt(
+  path: string,
+  q: { after?: number; last?: number; limit: number },
+  session?: string,
+): Promise<TraceSlice> {
   const fh = await open(path, 'r');
   let f: FileLines;
   try {

@@ -51,7 +51,8 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     const { value: v, depth } = stack.pop()!;
     if (depth > max) return true;
     const items = Array.isArray(v) ? v : Object.values(v);
-    for (const item of items) if (item !== null && typeof item === 'object') stack.push({ value: item as object, depth: depth + 1 });
+    for (const item of items)
+      if (item !== null && typeof item === 'object') stack.push({ value: item as object, depth: depth + 1 });
   }
   return false;
 }
@@ -64,7 +65,8 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 export function shallowText(text: string): boolean {
   let opens = 0;
   for (const c of ['{', '[']) {
-    for (let at = text.indexOf(c); at >= 0; at = text.indexOf(c, at + 1)) if (++opens > MAX_TRACE_LINE_DEPTH) return false;
+    for (let at = text.indexOf(c); at >= 0; at = text.indexOf(c, at + 1))
+      if (++opens > MAX_TRACE_LINE_DEPTH) return false;
   }
   return true;
 }
@@ -77,7 +79,8 @@ export function parseTraceLine(text: string): Record<string, unknown> | 'bad' | 
   } catch {
     return 'bad';
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v) || typeof (v as { event_type?: unknown }).event_type !== 'string') return 'bad';
+  if (!v || typeof v !== 'object' || Array.isArray(v) || typeof (v as { event_type?: unknown }).event_type !== 'string')
+    return 'bad';
   return !shallowText(text) && nestedDeeperThan(v, MAX_TRACE_LINE_DEPTH) ? 'deep' : (v as Record<string, unknown>);
 }
 

@@ -16,7 +16,11 @@ export function liveSinceOf(store: Pick<TraceStore, 'events'>, s: SessionSummary
 }
 
 /** Whether a task was cut off by its process going away (no final state, and no live process runs it). */
-export function taskInterrupted(t: Pick<TaskSummary, 'state' | 'startedAt' | 'receivedAt'>, sessionLive: boolean, liveSince: number | null): boolean {
+export function taskInterrupted(
+  t: Pick<TaskSummary, 'state' | 'startedAt' | 'receivedAt'>,
+  sessionLive: boolean,
+  liveSince: number | null,
+): boolean {
   if (FINAL.has(t.state)) return false;
   const began = t.startedAt ?? t.receivedAt;
   const beforeResume = liveSince !== null && began !== null && began < liveSince;

@@ -129,7 +129,6 @@ function alive(pid: number | null): boolean {
   }
 }
 
-
 const SESSION_COLUMNS = `s.id, s.capsule, s.version, s.url, s.pid, s.manifest_path AS manifestPath, s.parent_id AS parentId, s.forked_from AS forkedSession, s.forked_task AS forkedTask, s.forked_turn AS forkedTurn, s.driver, s.model,
   s.started_at AS startedAt, s.ended_at AS endedAt, s.end_reason AS endReason, s.status, s.tasks, s.tokens_in AS tokensIn,
   s.tokens_out AS tokensOut, s.events, s.last_ts AS lastTs, s.trace_path AS tracePath, s.torn_bytes AS tornBytes, s.indexed_offset AS indexedBytes, s.bad_lines AS badLines,
@@ -143,16 +142,26 @@ function readLines(path: string, rows: readonly EventEntry[]): string[] {
   try {
     return readTraceRanges(path, rows);
   } catch (err) {
-    throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; run a sync to re-index`, { cause: err });
+    throw new Error(
+      `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; run a sync to re-index`,
+      { cause: err },
+    );
   }
 }
 
-type SessionRow = Omit<SessionSummary, 'forkedFrom'> & { forkedSession: string | null; forkedTask: string | null; forkedTurn: number | null };
+type SessionRow = Omit<SessionSummary, 'forkedFrom'> & {
+  forkedSession: string | null;
+  forkedTask: string | null;
+  forkedTurn: number | null;
+};
 
 /** A row as a summary: its status checked against its process, its fork origin as one field. */
 function withLiveness(row: SessionRow): SessionSummary {
   const { forkedSession, forkedTask, forkedTurn, ...rest } = row;
-  const s: SessionSummary = { ...rest, forkedFrom: forkedSession ? { sessionId: forkedSession, taskId: forkedTask ?? '', turn: forkedTurn ?? 1 } : null };
+  const s: SessionSummary = {
+    ...rest,
+    forkedFrom: forkedSession ? { sessionId: forkedSession, taskId: forkedTask ?? '', turn: forkedTurn ?? 1 } : null,
+  };
   return s.status === 'running' && !alive(s.pid) ? { ...s, status: 'interrupted' } : s;
 }
 
@@ -162,20 +171,38 @@ function taskFromSummary(t: TaskSummary): Task {
     id: t.id,
     ...(t.contextId ? { contextId: t.contextId } : {}),
     status: { state: t.state, ...(t.endedAt ? { timestamp: new Date(t.endedAt).toISOString() } : {}) },
-    ...(t.answer ? { artifacts: [{ artifactId: 'response', name: 'response', parts: [{ text: t.answer, mediaType: 'text/plain' }] }] } : {}),
+    ...(t.answer
+      ? {
+          artifacts: [
+            { artifactId: 'response', name: 'response', parts: [{ text: t.answer, mediaType: 'text/plain' }] },
+          ],
+        }
+      : {}),
   };
 }
 
 export function createQueries(db: Database.Database): TraceQueries {
   const getSessionStmt = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`);
-  const forksStmt = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.forked_from = ? ORDER BY s.id LIMIT ?`);
-  const tasksStmt = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE s.id = ? ORDER BY t.ord LIMIT ?`);
-  const taskStmt = db.prepare(`SELECT ${TASK_COLUMNS}, t.task_json AS taskJson FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE t.id = ?`);
+  const forksStmt = db.prepare(
+    `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.forked_from = ? ORDER BY s.id LIMIT ?`,
+  );
+  const tasksStmt = db.prepare(
+    `SELECT ${TASK_COLUMNS} FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE s.id = ? ORDER BY t.ord LIMIT ?`,
+  );
+  const taskStmt = db.prepare(
+    `SELECT ${TASK_COLUMNS}, t.task_json AS taskJson FROM tasks t JOIN sessions s ON s.sid = t.sid WHERE t.id = ?`,
+  );
   const sessionFileStmt = db.prepare('SELECT sid, trace_path AS path FROM sessions WHERE id = ?');
-  const taskSpanStmt = db.prepare('SELECT ord, first_seq AS first, last_seq AS last FROM tasks WHERE id = ? AND sid = ?');
+  const taskSpanStmt = db.prepare(
+    'SELECT ord, first_seq AS first, last_seq AS last FROM tasks WHERE id = ? AND sid = ?',
+  );
   const blocks = createBlockReader(db);
   const sparseStmt = (types: number) =>
-    db.prepare(`SELECT seq FROM sparse_events WHERE sid = ? AND type IN (${Array(types).fill('?').join(', ')}) AND seq > ? ORDER BY seq LIMIT ?`).pluck();
+    db
+      .prepare(
+        `SELECT seq FROM sparse_events WHERE sid = ? AND type IN (${Array(types).fill('?').join(', ')}) AND seq > ? ORDER BY seq LIMIT ?`,
+      )
+      .pluck();
   const search = createSearch(db, blocks);
 
   return {
@@ -199,7 +226,9 @@ export function createQueries(db: Database.Database): TraceQueries {
       if (q.search !== undefined) {
         const match = ftsQuery(q.search);
         if (!match) return [];
-        where.push(`(s.sid IN (SELECT rowid / 4294967296 FROM events_fts WHERE events_fts MATCH ?) OR s.capsule LIKE ?)`);
+        where.push(
+          `(s.sid IN (SELECT rowid / 4294967296 FROM events_fts WHERE events_fts MATCH ?) OR s.capsule LIKE ?)`,
+        );
         args.push(match, `%${q.search}%`);
       }
       const sql = `SELECT ${SESSION_COLUMNS} FROM sessions s ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.id DESC`;
@@ -228,18 +257,29 @@ export function createQueries(db: Database.Database): TraceQueries {
       const after = q.afterSeq ?? -1;
       let rows: EventEntry[];
       if (q.task) {
-        const task = taskSpanStmt.get(q.task, session.sid) as { ord: number; first: number | null; last: number | null } | undefined;
+        const task = taskSpanStmt.get(q.task, session.sid) as
+          { ord: number; first: number | null; last: number | null } | undefined;
         if (!task) return { events: [], nextSeq: null };
         // The task's span of lines bounds the walk; the task ordinal picks its lines out of it.
         const first = task.first ?? 0;
-        rows = blocks.scan(session.sid, { afterSeq: Math.max(after, first - 1), lastSeq: task.last ?? first, taskNo: task.ord, types: q.types?.length ? q.types : undefined, limit: limit + 1 });
+        rows = blocks.scan(session.sid, {
+          afterSeq: Math.max(after, first - 1),
+          lastSeq: task.last ?? first,
+          taskNo: task.ord,
+          types: q.types?.length ? q.types : undefined,
+          limit: limit + 1,
+        });
       } else if (q.types?.length && q.types.every(isSparseType)) {
         // Only rare types asked for: sparse_events lists their lines, so a 1M-event session is not
         // walked for them.
         const seqs = sparseStmt(q.types.length).all(session.sid, ...q.types, after, limit + 1) as number[];
         rows = blocks.at(session.sid, seqs);
       } else {
-        rows = blocks.scan(session.sid, { afterSeq: after, types: q.types?.length ? q.types : undefined, limit: limit + 1 });
+        rows = blocks.scan(session.sid, {
+          afterSeq: after,
+          types: q.types?.length ? q.types : undefined,
+          limit: limit + 1,
+        });
       }
       const page = rows.slice(0, limit);
       const texts = readLines(session.path, page);

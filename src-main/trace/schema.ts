@@ -9,7 +9,14 @@ export const SCHEMA_VERSION = 13;
  * page of them by walking the session in line order. Every other type is indexed by type
  * (sparse_events).
  */
-export const DENSE_TYPES = ['inference', 'tool_call', 'tool_result', 'task_start', 'a2a_task_received', 'task_end'] as const;
+export const DENSE_TYPES = [
+  'inference',
+  'tool_call',
+  'tool_result',
+  'task_start',
+  'a2a_task_received',
+  'task_end',
+] as const;
 
 const DENSE = new Set<string>(DENSE_TYPES);
 /** True for an event type that sparse_events indexes. */

@@ -42,7 +42,9 @@ function timeOf(v: unknown): number | null {
 }
 
 export function createSearch(db: Database.Database, blocks: ReturnType<typeof createBlockReader>) {
-  const runsStmt = db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?');
+  const runsStmt = db.prepare(
+    'SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?',
+  );
   const runEndStmt = db.prepare('SELECT last_seq AS last FROM text_runs WHERE sid = ? AND first_seq = ?');
   const sessionOfSidStmt = db.prepare('SELECT id, trace_path AS path FROM sessions WHERE sid = ?');
   const taskOfOrdStmt = db.prepare('SELECT id FROM tasks WHERE sid = ? AND ord = ?');
@@ -55,7 +57,7 @@ export function createSearch(db: Database.Database, blocks: ReturnType<typeof cr
     const hits: SearchHit[] = [];
     // A matching FTS row is a run of text lines; the lines of it that hold every word are the
     // hits, newest first.
-    for (let before = Number.MAX_SAFE_INTEGER; hits.length < limit; ) {
+    for (let before = Number.MAX_SAFE_INTEGER; hits.length < limit;) {
       const runs = runsStmt.all(match, before, limit) as { rowid: number }[];
       for (const { rowid } of runs) {
         if (hits.length >= limit) break;
@@ -64,7 +66,12 @@ export function createSearch(db: Database.Database, blocks: ReturnType<typeof cr
         const session = sessionOfSidStmt.get(sid) as { id: string; path: string } | undefined;
         if (!session) continue;
         const last = (runEndStmt.get(sid, first) as { last: number } | undefined)?.last ?? first;
-        const lines = blocks.scan(sid, { afterSeq: first - 1, lastSeq: last, types: TEXT_TYPES, limit: Number.MAX_SAFE_INTEGER });
+        const lines = blocks.scan(sid, {
+          afterSeq: first - 1,
+          lastSeq: last,
+          types: TEXT_TYPES,
+          limit: Number.MAX_SAFE_INTEGER,
+        });
         let texts: string[];
         try {
           texts = readTraceRanges(session.path, lines);
@@ -80,8 +87,18 @@ export function createSearch(db: Database.Database, blocks: ReturnType<typeof cr
           }
           const found = searchableText(event);
           if (!found || !hasWords(found, words)) continue;
-          const task = lines[i].taskNo === null ? undefined : (taskOfOrdStmt.get(sid, lines[i].taskNo) as { id: string } | undefined);
-          hits.push({ sessionId: session.id, seq: lines[i].seq, taskId: task?.id ?? null, type: String(event.event_type), ts: timeOf(event.ts), text: found });
+          const task =
+            lines[i].taskNo === null
+              ? undefined
+              : (taskOfOrdStmt.get(sid, lines[i].taskNo) as { id: string } | undefined);
+          hits.push({
+            sessionId: session.id,
+            seq: lines[i].seq,
+            taskId: task?.id ?? null,
+            type: String(event.event_type),
+            ts: timeOf(event.ts),
+            text: found,
+          });
         }
       }
       if (runs.length < limit) break;

@@ -42,10 +42,25 @@ describe('trace store', () => {
     expect(sync.files).toBe(1);
     expect(sync.added).toBe(2 + 3 * 7);
     const s = store.getSession(id)!;
-    expect(s).toMatchObject({ capsule: 'my-worker', version: '0.1.0', status: 'ended', tasks: 3, tokensIn: 1800, tokensOut: 480, events: 23 });
+    expect(s).toMatchObject({
+      capsule: 'my-worker',
+      version: '0.1.0',
+      status: 'ended',
+      tasks: 3,
+      tokensIn: 1800,
+      tokensOut: 480,
+      events: 23,
+    });
     const tasks = store.listTasks(id);
     expect(tasks.map((t) => t.ord)).toEqual([1, 2, 3]);
-    expect(tasks[1]).toMatchObject({ turns: 2, tokensIn: 600, tokensOut: 160, state: 'TASK_STATE_COMPLETED', exitStatus: 'ok', answer: 'Report 1 is summarised' });
+    expect(tasks[1]).toMatchObject({
+      turns: 2,
+      tokensIn: 600,
+      tokensOut: 160,
+      state: 'TASK_STATE_COMPLETED',
+      exitStatus: 'ok',
+      answer: 'Report 1 is summarised',
+    });
     const got = store.getTask(tasks[0].id)!;
     expect(got.sessionId).toBe(id);
     expect(got.task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -76,9 +91,19 @@ describe('trace store', () => {
     const r = store.ingestFile(path);
     expect(r.added).toBe(events.length - 5 + 1);
     expect(store.ingestFile(path).added).toBe(0);
-    expect(store.getSession(id)).toMatchObject({ status: 'ended', endReason: 'idle', tasks: 2, events: events.length + 1 });
+    expect(store.getSession(id)).toMatchObject({
+      status: 'ended',
+      endReason: 'idle',
+      tasks: 2,
+      events: events.length + 1,
+    });
     const taskId = store.listTasks(id)[0].id;
-    store.saveTask(id, { id: taskId, contextId: 'ctx-0', status: { state: 'TASK_STATE_COMPLETED' }, history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] }] });
+    store.saveTask(id, {
+      id: taskId,
+      contextId: 'ctx-0',
+      status: { state: 'TASK_STATE_COMPLETED' },
+      history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] }],
+    });
     expect(store.getTask(taskId)!.task.history?.[0].parts[0].text).toBe('hi');
     // A door may save a task before its trace lines are indexed: it keeps its own ordinal.
     const early = `tsk_${'e'.repeat(32)}`;
@@ -94,7 +119,13 @@ describe('trace store', () => {
     const events = [...syntheticSessionEvents({ tasks: 90, turns: 2 })]; // 632 lines: 3 blocks
     const store = open();
     // Cuts inside a block, exactly on a block boundary (256) and past the second one.
-    for (const [from, to] of [[0, 100], [100, 256], [256, 257], [257, 600], [600, events.length]]) {
+    for (const [from, to] of [
+      [0, 100],
+      [100, 256],
+      [256, 257],
+      [257, 600],
+      [600, events.length],
+    ]) {
       events.slice(from, to).forEach((e) => w.append(e));
       w.flush();
       expect(store.ingestFile(path).added).toBe(to - from);
@@ -102,7 +133,7 @@ describe('trace store', () => {
     w.dispose();
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
     const seen: unknown[] = [];
-    for (let after: number | null = -1; after !== null; ) {
+    for (let after: number | null = -1; after !== null;) {
       const page = store.events(id, { afterSeq: after, limit: 97 });
       seen.push(...page.events.map(({ seq, ...e }) => ({ seq, e })));
       after = page.nextSeq;
@@ -114,7 +145,13 @@ describe('trace store', () => {
       return span[0] < 256 && span[span.length - 1] >= 256;
     })!;
     expect(store.events(id, { task: straddling.id }).events.map((e) => e.event_type)).toEqual([
-      'a2a_task_received', 'task_start', 'inference', 'tool_call', 'tool_result', 'inference', 'task_end',
+      'a2a_task_received',
+      'task_start',
+      'inference',
+      'tool_call',
+      'tool_result',
+      'inference',
+      'task_end',
     ]);
     expect(store.events(id, { types: ['task_end'], limit: 1000 }).events).toHaveLength(90);
     expect(store.events(id, { types: ['session_end'] }).events.map((e) => e.seq)).toEqual([lines.length - 1]);
@@ -136,9 +173,14 @@ describe('trace store', () => {
     const ofA = store.events(id, { task: ta.id }).events;
     expect(ofA).toHaveLength(a.length - 1);
     expect(ofA.every((e) => e.task_id === ta.id)).toBe(true);
-    expect(store.events(id, { task: tb.id, types: ['inference'] }).events.map((e) => e.task_id)).toEqual([tb.id, tb.id]);
+    expect(store.events(id, { task: tb.id, types: ['inference'] }).events.map((e) => e.task_id)).toEqual([
+      tb.id,
+      tb.id,
+    ]);
     const paged = store.events(id, { task: ta.id, limit: 4 });
-    expect(store.events(id, { task: ta.id, afterSeq: paged.nextSeq!, limit: 100 }).events).toHaveLength(a.length - 1 - 4);
+    expect(store.events(id, { task: ta.id, afterSeq: paged.nextSeq!, limit: 100 }).events).toHaveLength(
+      a.length - 1 - 4,
+    );
   });
 
   it('searches task text, answers and failures, and filters sessions', () => {
@@ -171,7 +213,8 @@ describe('trace store', () => {
     // A failure and a custom event in the middle of the session, then everything else.
     events.forEach((e, i) => {
       w.append(e);
-      if (i === 100) w.append({ event_type: 'task_failed', task_id: e.task_id, cause: 'tool', message: 'disk full on kestrel' });
+      if (i === 100)
+        w.append({ event_type: 'task_failed', task_id: e.task_id, cause: 'tool', message: 'disk full on kestrel' });
       if (i === 200) w.append({ event_type: 'a2a_send', task_id: e.task_id, peer: 'worker' });
     });
     w.dispose();
@@ -180,7 +223,9 @@ describe('trace store', () => {
     const failed = store.events(id, { types: ['task_failed'] }).events;
     expect(failed.map((e) => [e.event_type, e.seq])).toEqual([['task_failed', 101]]);
     expect(store.events(id, { types: ['a2a_send', 'task_failed'] }).events.map((e) => e.seq)).toEqual([101, 202]);
-    expect(store.events(id, { types: ['a2a_send', 'task_failed'], afterSeq: 101 }).events.map((e) => e.seq)).toEqual([202]);
+    expect(store.events(id, { types: ['a2a_send', 'task_failed'], afterSeq: 101 }).events.map((e) => e.seq)).toEqual([
+      202,
+    ]);
     expect(store.events(id, { types: ['session_end'] }).events.map((e) => e.event_type)).toEqual(['session_end']);
     expect(store.events(id, { types: ['task_end'], limit: 5 }).events).toHaveLength(5);
     // 40 answers and 40 final inference texts say osprey, spread over several full-text runs.
@@ -188,7 +233,9 @@ describe('trace store', () => {
     expect(hits).toHaveLength(80);
     expect(new Set(hits.map((h) => h.seq)).size).toBe(80);
     expect(hits.map((h) => h.seq)).toEqual([...hits.map((h) => h.seq)].sort((a, b) => b - a));
-    expect(store.search('kestrel').map((h) => [h.type, h.text])).toEqual([['task_failed', 'tool: disk full on kestrel']]);
+    expect(store.search('kestrel').map((h) => [h.type, h.text])).toEqual([
+      ['task_failed', 'tool: disk full on kestrel'],
+    ]);
     expect(store.listSessions({ search: 'kestrel' }).map((s) => s.id)).toEqual([id]);
   });
 
@@ -231,7 +278,15 @@ describe('trace store', () => {
 
   it('skips and reports a torn last line, then picks it up once complete', () => {
     const { id, path } = writeSession({ tasks: 1, end: false });
-    const tail = JSON.stringify({ ts: new Date().toISOString(), event_type: 'session_end', session_id: id, reason: 'stopped', tasks: 1, tokens_in: 0, tokens_out: 0 });
+    const tail = JSON.stringify({
+      ts: new Date().toISOString(),
+      event_type: 'session_end',
+      session_id: id,
+      reason: 'stopped',
+      tasks: 1,
+      tokens_in: 0,
+      tokens_out: 0,
+    });
     appendFileSync(path, tail.slice(0, 25));
     const store = open();
     const r = store.ingestFile(path);

@@ -88,7 +88,17 @@ function openDatabase(path: string, nativeBinding: string | undefined): Database
 }
 
 function dropAll(db: Database.Database) {
-  for (const t of ['events_fts', 'text_runs', 'sparse_events', 'events', 'event_blocks', 'event_types', 'tasks', 'sessions']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+  for (const t of [
+    'events_fts',
+    'text_runs',
+    'sparse_events',
+    'events',
+    'event_blocks',
+    'event_types',
+    'tasks',
+    'sessions',
+  ])
+    db.exec(`DROP TABLE IF EXISTS ${t}`);
 }
 
 /** True when `offset` begins a line: a file replaced by another as long or longer is caught here. */
@@ -134,13 +144,30 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
   }
 
   function sessionRow(id: string) {
-    return db.prepare('SELECT sid, id, trace_path, indexed_offset, events, tasks, tokens_in, tokens_out, last_ts FROM sessions WHERE id = ?').get(id) as
-      | { sid: number; id: string; trace_path: string | null; indexed_offset: number; events: number; tasks: number; tokens_in: number; tokens_out: number; last_ts: number | null }
+    return db
+      .prepare(
+        'SELECT sid, id, trace_path, indexed_offset, events, tasks, tokens_in, tokens_out, last_ts FROM sessions WHERE id = ?',
+      )
+      .get(id) as
+      | {
+          sid: number;
+          id: string;
+          trace_path: string | null;
+          indexed_offset: number;
+          events: number;
+          tasks: number;
+          tokens_in: number;
+          tokens_out: number;
+          last_ts: number | null;
+        }
       | undefined;
   }
 
   function purge(sid: number) {
-    db.prepare('DELETE FROM events_fts WHERE rowid BETWEEN ? AND ?').run(sid * 4294967296, sid * 4294967296 + 4294967295);
+    db.prepare('DELETE FROM events_fts WHERE rowid BETWEEN ? AND ?').run(
+      sid * 4294967296,
+      sid * 4294967296 + 4294967295,
+    );
     db.prepare('DELETE FROM text_runs WHERE sid = ?').run(sid);
     db.prepare('DELETE FROM sparse_events WHERE sid = ?').run(sid);
     db.prepare('DELETE FROM event_blocks WHERE sid = ?').run(sid);
@@ -154,9 +181,13 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
     db
       .transaction((): boolean => {
         const size = statSync(tracePath).size;
-        const row = db.prepare('SELECT id FROM sessions WHERE trace_path = ?').get(tracePath) as { id: string } | undefined;
+        const row = db.prepare('SELECT id FROM sessions WHERE trace_path = ?').get(tracePath) as
+          { id: string } | undefined;
         let sessionRowNow = row ? sessionRow(row.id) : undefined;
-        if (sessionRowNow && (size < sessionRowNow.indexed_offset || !lineStartsAt(tracePath, sessionRowNow.indexed_offset))) {
+        if (
+          sessionRowNow &&
+          (size < sessionRowNow.indexed_offset || !lineStartsAt(tracePath, sessionRowNow.indexed_offset))
+        ) {
           purge(sessionRowNow.sid);
           sessionRowNow = undefined;
           report.rebuilt = true;
@@ -212,9 +243,9 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
    * the time.
    */
   function unchanged(tracePath: string, report: IngestReport): boolean {
-    const row = db.prepare('SELECT id, indexed_offset AS offset, torn_bytes AS torn FROM sessions WHERE trace_path = ?').get(tracePath) as
-      | { id: string; offset: number; torn: number }
-      | undefined;
+    const row = db
+      .prepare('SELECT id, indexed_offset AS offset, torn_bytes AS torn FROM sessions WHERE trace_path = ?')
+      .get(tracePath) as { id: string; offset: number; torn: number } | undefined;
     if (!row || row.offset === 0) return false;
     let size: number;
     try {
@@ -230,12 +261,18 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
 
   function ingestFile(path: string, onProgress?: IngestProgress): IngestReport {
     const tracePath = resolve(path);
-    const report: IngestReport = { sessionId: basename(dirname(tracePath)), path: tracePath, added: 0, rebuilt: false, skipped: noSkippedLines() };
+    const report: IngestReport = {
+      sessionId: basename(dirname(tracePath)),
+      path: tracePath,
+      added: 0,
+      rebuilt: false,
+      skipped: noSkippedLines(),
+    };
     const progress = { done: 0, total: 0 };
     for (let attempt = 0; ; attempt++) {
       try {
         if (unchanged(tracePath, report)) return report;
-        for (let more = true; more; ) {
+        for (let more = true; more;) {
           more = ingestBatch(tracePath, report, progress);
           onProgress?.(tracePath, progress.done, progress.total);
         }
@@ -255,7 +292,9 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
       const files = findTraceFiles(dir);
       // Sessions whose records folder was deleted leave the index too.
       const found = new Set(files);
-      const indexed = db.prepare("SELECT sid, trace_path AS path FROM sessions WHERE trace_path LIKE ? ESCAPE '\\'").all(`${dir.replace(/[\\%_]/g, '\\$&')}/%`) as { sid: number; path: string }[];
+      const indexed = db
+        .prepare("SELECT sid, trace_path AS path FROM sessions WHERE trace_path LIKE ? ESCAPE '\\'")
+        .all(`${dir.replace(/[\\%_]/g, '\\$&')}/%`) as { sid: number; path: string }[];
       const gone = indexed.filter((r) => !found.has(r.path));
       if (gone.length) db.transaction(() => gone.forEach((r) => purge(r.sid)))();
       const reports = files.map((f) => ingestFile(f, onProgress));
@@ -265,7 +304,9 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
       const row = sessionRow(sessionId);
       if (!row) return;
       db.transaction(() => {
-        const known = db.prepare('UPDATE tasks SET state = ?, task_json = ? WHERE id = ?').run(task.status.state, JSON.stringify(task), task.id).changes;
+        const known = db
+          .prepare('UPDATE tasks SET state = ?, task_json = ? WHERE id = ?')
+          .run(task.status.state, JSON.stringify(task), task.id).changes;
         if (known) return;
         // A task the trace has not shown yet takes the next ordinal, as its trace lines will find it.
         db.prepare('UPDATE sessions SET tasks = tasks + 1 WHERE sid = ?').run(row.sid);

@@ -6,12 +6,12 @@ import { createStreamMask } from './stream-mask';
 // other. Whatever the split, the joined output is the masked text, and no frame holds a secret.
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 function split(text: string, sizes: () => number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const n = Math.max(1, sizes());
     out.push(text.slice(i, i + n));
     i += n;
@@ -40,7 +40,10 @@ describe('stream mask', () => {
   it('random delta sizes, 500 splits: never a secret in the joined frames', () => {
     const next = rng(7);
     for (let i = 0; i < 500; i++) {
-      const frames = run([SECRET, 'hunter22'], split(`${TEXT} hunter22 hunter2 `, () => Math.floor(next() * 12)));
+      const frames = run(
+        [SECRET, 'hunter22'],
+        split(`${TEXT} hunter22 hunter2 `, () => Math.floor(next() * 12)),
+      );
       expect(frames.join('')).toBe(`${MASKED} *** hunter2 `);
     }
   });
@@ -51,7 +54,10 @@ describe('stream mask', () => {
     for (let i = 0; i < 2000; i++) {
       const text = Array.from({ length: 40 }, () => 'cdefgh'[Math.floor(next() * 6)]).join('');
       const whole = run(secrets, [text]).join('');
-      const frames = run(secrets, split(text, () => Math.floor(next() * 6)));
+      const frames = run(
+        secrets,
+        split(text, () => Math.floor(next() * 6)),
+      );
       expect(frames.join('')).toBe(whole);
       for (const s of secrets) expect(whole).not.toContain(s);
     }

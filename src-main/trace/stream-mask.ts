@@ -30,7 +30,8 @@ function undecidedTail(text: string, secrets: readonly string[]): number {
 /** Where whole secrets sit in text: sorted, overlapping ones merged (one secret inside another is one span). */
 function spansOf(text: string, secrets: readonly string[]): Array<[number, number]> {
   const found: Array<[number, number]> = [];
-  for (const s of secrets) for (let i = text.indexOf(s); i >= 0; i = text.indexOf(s, i + 1)) found.push([i, i + s.length]);
+  for (const s of secrets)
+    for (let i = text.indexOf(s); i >= 0; i = text.indexOf(s, i + 1)) found.push([i, i + s.length]);
   if (found.length < 2) return found;
   found.sort((a, b) => a[0] - b[0]);
   const merged: Array<[number, number]> = [found[0]];

@@ -18,13 +18,29 @@ type Event = { event_type: string } & Record<string, unknown>;
 
 export function* syntheticSessionEvents(o: SyntheticOptions): Generator<Event> {
   const turns = o.turns ?? 3;
-  yield { event_type: 'session_start', capsule: o.capsule ?? 'my-worker', version: '0.1.0', url: 'http://127.0.0.1:1', manifest_path: 'murmur.yaml', driver: 'rehearsal', model: 'rehearsal', pid: process.pid };
+  yield {
+    event_type: 'session_start',
+    capsule: o.capsule ?? 'my-worker',
+    version: '0.1.0',
+    url: 'http://127.0.0.1:1',
+    manifest_path: 'murmur.yaml',
+    driver: 'rehearsal',
+    model: 'rehearsal',
+    pid: process.pid,
+  };
   let tin = 0;
   let tout = 0;
   for (let t = 0; t < o.tasks; t++) {
     const task_id = newTaskId();
     const context_id = `ctx-${t}`;
-    yield { event_type: 'a2a_task_received', task_id, context_id, message_id: `msg-${t}`, method: 'SendMessage', text: `Summarise report number ${t} for the weekly review` };
+    yield {
+      event_type: 'a2a_task_received',
+      task_id,
+      context_id,
+      message_id: `msg-${t}`,
+      method: 'SendMessage',
+      text: `Summarise report number ${t} for the weekly review`,
+    };
     yield { event_type: 'task_start', task_id, context_id };
     for (let turn = 1; turn <= turns; turn++) {
       const last = turn === turns;
@@ -41,8 +57,21 @@ export function* syntheticSessionEvents(o: SyntheticOptions): Generator<Event> {
         duration_ms: 12,
       };
       if (!last) {
-        yield { event_type: 'tool_call', task_id, call_id: `call_${turn}`, name: 'read_file', arguments: { path: `report-${t}.md` } };
-        yield { event_type: 'tool_result', task_id, call_id: `call_${turn}`, name: 'read_file', ok: true, result: 'lines of the report' };
+        yield {
+          event_type: 'tool_call',
+          task_id,
+          call_id: `call_${turn}`,
+          name: 'read_file',
+          arguments: { path: `report-${t}.md` },
+        };
+        yield {
+          event_type: 'tool_result',
+          task_id,
+          call_id: `call_${turn}`,
+          name: 'read_file',
+          ok: true,
+          result: 'lines of the report',
+        };
       }
     }
     yield {
@@ -57,5 +86,6 @@ export function* syntheticSessionEvents(o: SyntheticOptions): Generator<Event> {
       answer: `Report ${t} is summarised ${o.answerWord ?? ''}`.trim(),
     };
   }
-  if (o.end !== false) yield { event_type: 'session_end', reason: 'stopped', tasks: o.tasks, tokens_in: tin, tokens_out: tout };
+  if (o.end !== false)
+    yield { event_type: 'session_end', reason: 'stopped', tasks: o.tasks, tokens_in: tin, tokens_out: tout };
 }

@@ -13,7 +13,10 @@ vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
   const writeSync = (fd: number, data: string | Buffer, offset?: number, length?: number) => {
     const from = offset ?? 0;
-    const bytes = typeof data === 'string' ? Buffer.from(data) : data.subarray(from, length === undefined ? undefined : from + length);
+    const bytes =
+      typeof data === 'string'
+        ? Buffer.from(data)
+        : data.subarray(from, length === undefined ? undefined : from + length);
     if (disk.room <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     const n = Math.min(bytes.length, disk.room);
     disk.room -= n;
@@ -44,7 +47,9 @@ describe('trace writer on a full disk', () => {
     // Both lines are counted lost (the cut-short one too), and the writer knows it is failing.
     expect(w.lostLines).toBe(2);
     expect(w.failing).toBe(true);
-    expect(stderr.mock.calls.map(([line]) => String(line))).toEqual([`capsule: cannot write ${path} (ENOSPC: no space left on device, write); trace lines of session ses_full are lost until it can\n`]);
+    expect(stderr.mock.calls.map(([line]) => String(line))).toEqual([
+      `capsule: cannot write ${path} (ENOSPC: no space left on device, write); trace lines of session ses_full are lost until it can\n`,
+    ]);
 
     disk.room = Infinity; // room again
     w.append({ event_type: 'task_end', task_id: 'tsk_1' });
@@ -57,11 +62,10 @@ describe('trace writer on a full disk', () => {
     const lines = readFileSync(path, 'utf8').split('\n');
     expect(lines.at(-1)).toBe('');
     // The cut-short line stays a fragment of its own that readers skip; the lines after it read.
-    expect(lines.slice(0, -1).map((l) => (l.startsWith('{"ts"') && l.endsWith('}') ? JSON.parse(l).event_type : `fragment of ${l.length}`))).toEqual([
-      'session_start',
-      'fragment of 30',
-      'task_end',
-      'session_end',
-    ]);
+    expect(
+      lines
+        .slice(0, -1)
+        .map((l) => (l.startsWith('{"ts"') && l.endsWith('}') ? JSON.parse(l).event_type : `fragment of ${l.length}`)),
+    ).toEqual(['session_start', 'fragment of 30', 'task_end', 'session_end']);
   });
 });

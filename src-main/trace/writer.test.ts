@@ -29,7 +29,10 @@ describe('trace writer', () => {
     const w = createTraceWriter(path, 'ses_x');
     w.append({ event_type: 'task_start', task_id: 'tsk_1', context_id: 'c' });
     w.flush();
-    const [line] = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const [line] = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(line).toMatchObject({ event_type: 'task_start', session_id: 'ses_x', task_id: 'tsk_1' });
     expect(line.ts).toMatch(/Z$/);
     w.dispose();
@@ -38,13 +41,24 @@ describe('trace writer', () => {
   it('writes the task id right after the session id, wherever the event put it', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'trace-')), 'trace.jsonl');
     const w = createTraceWriter(path, 'ses_x');
-    const event: { event_type: string } & Record<string, unknown> = { event_type: 'tool_call', name: 'shell', arguments: { cmd: 'ls' } };
+    const event: { event_type: string } & Record<string, unknown> = {
+      event_type: 'tool_call',
+      name: 'shell',
+      arguments: { cmd: 'ls' },
+    };
     event.task_id = 'tsk_1'; // added last, as the runtime stamps task lines
     w.append(event);
     w.append({ event_type: 'note', text: 'no task' });
     w.dispose();
     const [withTask, without] = readFileSync(path, 'utf8').trim().split('\n');
-    expect(Object.keys(JSON.parse(withTask))).toEqual(['ts', 'event_type', 'session_id', 'task_id', 'name', 'arguments']);
+    expect(Object.keys(JSON.parse(withTask))).toEqual([
+      'ts',
+      'event_type',
+      'session_id',
+      'task_id',
+      'name',
+      'arguments',
+    ]);
     expect(Object.keys(JSON.parse(without))).toEqual(['ts', 'event_type', 'session_id', 'text']);
   });
 
@@ -69,7 +83,10 @@ describe('trace writer', () => {
     const seen: Array<Record<string, unknown>> = [];
     w.subscribe((e) => seen.push(e as unknown as Record<string, unknown>));
     const final = ['tsk_1', 'ctx', 'TASK_STATE_COMPLETED', null, 'done', `answer “${secret}”`, null];
-    w.append({ event_type: 'task_end', task_id: 'tsk_1', state: 'TASK_STATE_COMPLETED' }, { key: 'final', value: final, json: JSON.stringify(final) });
+    w.append(
+      { event_type: 'task_end', task_id: 'tsk_1', state: 'TASK_STATE_COMPLETED' },
+      { key: 'final', value: final, json: JSON.stringify(final) },
+    );
     w.append({ event_type: 'task_end', task_id: 'tsk_2', state: 'TASK_STATE_COMPLETED', final });
     w.dispose();
     const [raw, whole] = readFileSync(path, 'utf8').trim().split('\n');
@@ -88,7 +105,11 @@ describe('trace writer', () => {
       // Quotes, accents, an emoji (two UTF-16 units, four bytes) and, now and then, a line of 200 k characters.
       const text = i % 997 === 5 ? `“big” ${'é🙂'.repeat(100_000)}` : `line ${i} “${'ü'.repeat(i % 50)}” 🙂`;
       texts.push(text);
-      if (i % 3 === 0) w.append({ event_type: 'task_end', task_id: `tsk_${i}`, text }, { key: 'final', value: [i, text], json: JSON.stringify([i, text]) });
+      if (i % 3 === 0)
+        w.append(
+          { event_type: 'task_end', task_id: `tsk_${i}`, text },
+          { key: 'final', value: [i, text], json: JSON.stringify([i, text]) },
+        );
       else w.append({ event_type: 'frame', text });
       if (i % 500 === 0) w.flush();
     }

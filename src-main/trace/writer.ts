@@ -69,7 +69,9 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
 /** The terminal hears of a trace that cannot be written; once it is gone there is nobody to tell. */
 function reportWriteFailure(path: string, sessionId: string, err: unknown): void {
   if (process.stderr.destroyed || !process.stderr.writable) return;
-  process.stderr.write(`capsule: cannot write ${path} (${(err as Error).message}); trace lines of session ${sessionId} are lost until it can\n`);
+  process.stderr.write(
+    `capsule: cannot write ${path} (${(err as Error).message}); trace lines of session ${sessionId} are lost until it can\n`,
+  );
 }
 
 /**
@@ -181,12 +183,19 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       // Object.assign keeps the line's key order (ts, event_type, session_id, task_id, then the
       // event's own fields) without a rest-spread copy; the event's own ts or session_id still
       // win. The task id comes early so the index reads it from the line's head without a parse.
-      const head = event.task_id === undefined ? { ts: isoNow(), event_type: event.event_type, session_id: sessionId } : { ts: isoNow(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
+      const head =
+        event.task_id === undefined
+          ? { ts: isoNow(), event_type: event.event_type, session_id: sessionId }
+          : { ts: isoNow(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
       const line = Object.assign(head, event) as TraceEvent;
       if (closed) return line;
       const json = JSON.stringify(line);
       if (last) (line as Record<string, unknown>)[last.key] = last.value;
-      const whole = masks.length ? (last ? `${json.slice(0, -1)},${JSON.stringify(last.key)}:${last.json}}` : json) : '';
+      const whole = masks.length
+        ? last
+          ? `${json.slice(0, -1)},${JSON.stringify(last.key)}:${last.json}}`
+          : json
+        : '';
       if (masks.length && masks.some((m) => whole.includes(m))) {
         const masked = maskSecrets(whole, masks);
         // Listeners must not see the secret either: they get the masked line back.

@@ -7,7 +7,8 @@ import { oneLine, ProviderError, type OpenedTunnel, type TunnelProvider } from '
 
 const QUICK_URL = /https:\/\/[a-z0-9-]+\.trycloudflare\.com/i;
 /** Lines that mean the machine cannot reach Cloudflare at all. */
-const NO_NETWORK = /no such host|dial tcp|network is unreachable|i\/o timeout|connection refused|failed to (request|unmarshal) quick tunnel|lookup /i;
+const NO_NETWORK =
+  /no such host|dial tcp|network is unreachable|i\/o timeout|connection refused|failed to (request|unmarshal) quick tunnel|lookup /i;
 const GRACE_MS = 3_000;
 
 export function cloudflaredProvider(bin = 'cloudflared'): TunnelProvider {
@@ -17,8 +18,12 @@ export function cloudflaredProvider(bin = 'cloudflared'): TunnelProvider {
       return new Promise<OpenedTunnel>((opened, failed) => {
         // Only what cloudflared needs from the environment: no secret of ours goes with it.
         const childEnv: Record<string, string> = {};
-        for (const k of ['PATH', 'HOME', 'TMPDIR', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']) if (env[k] !== undefined) childEnv[k] = env[k] as string;
-        const child = spawn(bin, ['tunnel', '--no-autoupdate', '--url', target], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+        for (const k of ['PATH', 'HOME', 'TMPDIR', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'])
+          if (env[k] !== undefined) childEnv[k] = env[k] as string;
+        const child = spawn(bin, ['tunnel', '--no-autoupdate', '--url', target], {
+          env: childEnv,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let settled = false;
         let lastLine = '';
         let noNetwork = '';
@@ -38,7 +43,12 @@ export function cloudflaredProvider(bin = 'cloudflared'): TunnelProvider {
           failed(new ProviderError(message));
         };
         const timer = setTimeout(
-          () => fail(noNetwork ? `cloudflared cannot reach Cloudflare (no network?): ${noNetwork}` : `cloudflared gave no public URL within ${Math.round(timeoutMs / 1000)} s${lastLine ? ` (last said: ${lastLine})` : ''}`),
+          () =>
+            fail(
+              noNetwork
+                ? `cloudflared cannot reach Cloudflare (no network?): ${noNetwork}`
+                : `cloudflared gave no public URL within ${Math.round(timeoutMs / 1000)} s${lastLine ? ` (last said: ${lastLine})` : ''}`,
+            ),
           timeoutMs,
         );
         let buffered = '';
@@ -60,10 +70,16 @@ export function cloudflaredProvider(bin = 'cloudflared'): TunnelProvider {
         child.stdout.on('data', onData);
         child.stderr.on('data', onData);
         child.on('error', (err: NodeJS.ErrnoException) => {
-          fail(err.code === 'ENOENT' ? `cloudflared is not installed (no "${bin}" on PATH): install it from Cloudflare, or use --provider ngrok` : `cloudflared could not start: ${err.message}`);
+          fail(
+            err.code === 'ENOENT'
+              ? `cloudflared is not installed (no "${bin}" on PATH): install it from Cloudflare, or use --provider ngrok`
+              : `cloudflared could not start: ${err.message}`,
+          );
         });
         child.on('exit', (code, signal) => {
-          const why = noNetwork ? `cloudflared cannot reach Cloudflare (no network?): ${noNetwork}` : `cloudflared stopped (${signal ?? `exit ${code}`})${lastLine ? `: ${lastLine}` : ''}`;
+          const why = noNetwork
+            ? `cloudflared cannot reach Cloudflare (no network?): ${noNetwork}`
+            : `cloudflared stopped (${signal ?? `exit ${code}`})${lastLine ? `: ${lastLine}` : ''}`;
           if (!settled) return fail(why);
           for (const l of exitListeners) l(why);
         });

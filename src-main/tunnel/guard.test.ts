@@ -41,16 +41,22 @@ describe('the tunnel guard', () => {
     const link = await fetch(`${guard!.url}/?t=${signer.mint('link', Date.now() - 1)}`, { redirect: 'manual' });
     expect(link.status).toBe(401);
     expect(((await link.json()) as any).error).toBe('tunnel_expired_link');
-    const old = await fetch(`${guard!.url}/x`, { headers: { cookie: `${COOKIE_NAME}=${signer.mint('cookie', Date.now() - 1)}` } });
+    const old = await fetch(`${guard!.url}/x`, {
+      headers: { cookie: `${COOKIE_NAME}=${signer.mint('cookie', Date.now() - 1)}` },
+    });
     expect(((await old.json()) as any).error).toBe('tunnel_expired_link');
     // A link is not a cookie, nor the other way round.
-    const swapped = await fetch(`${guard!.url}/x`, { headers: { cookie: `${COOKIE_NAME}=${signer.mint('link', Date.now() + 60_000)}` } });
+    const swapped = await fetch(`${guard!.url}/x`, {
+      headers: { cookie: `${COOKIE_NAME}=${signer.mint('link', Date.now() + 60_000)}` },
+    });
     expect(((await swapped.json()) as any).error).toBe('tunnel_bad_link');
   });
 
   it('above its limit answers 503 with Retry-After, never a reset', async () => {
     const { cookie } = await setUp({ maxInFlight: 2, delayMs: 400 });
-    const answers = await Promise.all(Array.from({ length: 6 }, () => fetch(`${guard!.url}/slow`, { headers: { cookie } })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => fetch(`${guard!.url}/slow`, { headers: { cookie } })),
+    );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 200, 503, 503, 503, 503]);
     const busy = answers.find((a) => a.status === 503)!;
@@ -60,9 +66,21 @@ describe('the tunnel guard', () => {
 
   it("forwards the public host and its proof, drops the caller's forwarding headers and the tunnel cookie", async () => {
     const { cookie, got } = await setUp();
-    const res = await fetch(`${guard!.url}/a`, { headers: { cookie: `${cookie}; other=1`, 'x-forwarded-host': 'evil.example', 'x-forwarded-for': '6.6.6.6', 'x-capsule-tunnel-proof': 'forged' } });
+    const res = await fetch(`${guard!.url}/a`, {
+      headers: {
+        cookie: `${cookie}; other=1`,
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-for': '6.6.6.6',
+        'x-capsule-tunnel-proof': 'forged',
+      },
+    });
     expect(await res.text()).toBe('ok');
-    expect(got[0]).toMatchObject({ 'x-forwarded-host': 'pub.example.test', 'x-forwarded-proto': 'https', 'x-capsule-tunnel-proof': 'the-proof', cookie: 'other=1' });
+    expect(got[0]).toMatchObject({
+      'x-forwarded-host': 'pub.example.test',
+      'x-forwarded-proto': 'https',
+      'x-capsule-tunnel-proof': 'the-proof',
+      cookie: 'other=1',
+    });
     expect(got[0]['x-forwarded-for']).toBeUndefined();
   });
 });

@@ -15,7 +15,8 @@ export const COOKIE_NAME = '__Host-capsule_tunnel';
 /** Requests in flight through one guard; above it a caller gets 503 with Retry-After, never a reset. */
 export const MAX_IN_FLIGHT = 256;
 
-export type GuardOutcome = 'forwarded' | 'link_exchanged' | 'no_link' | 'bad_link' | 'expired_link' | 'revoked' | 'busy' | 'gateway_down';
+export type GuardOutcome =
+  'forwarded' | 'link_exchanged' | 'no_link' | 'bad_link' | 'expired_link' | 'revoked' | 'busy' | 'gateway_down';
 
 export interface GuardEntry {
   time: string;
@@ -48,7 +49,18 @@ export interface Guard {
 }
 
 /** Headers that describe the hop, or that a caller could use to pose as the guard. */
-const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'forwarded', TUNNEL_PROOF_HEADER]);
+const HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'forwarded',
+  TUNNEL_PROOF_HEADER,
+]);
 
 function cookieOf(req: IncomingMessage): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -68,7 +80,10 @@ function otherCookies(req: IncomingMessage): string | undefined {
 }
 
 const REFUSALS: Record<Exclude<GuardOutcome, 'forwarded' | 'link_exchanged'>, [number, string]> = {
-  no_link: [401, 'This tunnel needs its link: open <publicUrl>/?t=<token> once, then send the cookie it sets with every request.'],
+  no_link: [
+    401,
+    'This tunnel needs its link: open <publicUrl>/?t=<token> once, then send the cookie it sets with every request.',
+  ],
   bad_link: [401, 'The tunnel link or cookie is not valid (mistyped, or from another tunnel).'],
   expired_link: [401, 'The tunnel link has expired; ask for a new one.'],
   revoked: [401, 'The tunnel link was revoked.'],
@@ -82,7 +97,14 @@ export async function startGuard(opts: GuardOptions): Promise<Guard> {
   let inFlight = 0;
 
   const record = (req: IncomingMessage, started: number, status: number, outcome: GuardOutcome) =>
-    opts.onAccess({ time: new Date(started).toISOString(), remote: req.socket.remoteAddress ?? '', method: `${req.method ?? '?'} ${pathForLog(req.url ?? '/')}`, status, outcome, durationMs: Date.now() - started });
+    opts.onAccess({
+      time: new Date(started).toISOString(),
+      remote: req.socket.remoteAddress ?? '',
+      method: `${req.method ?? '?'} ${pathForLog(req.url ?? '/')}`,
+      status,
+      outcome,
+      durationMs: Date.now() - started,
+    });
 
   const refuse = (req: IncomingMessage, res: ServerResponse, started: number, outcome: keyof typeof REFUSALS) => {
     const [status, message] = REFUSALS[outcome];
@@ -94,7 +116,8 @@ export async function startGuard(opts: GuardOptions): Promise<Guard> {
     record(req, started, status, outcome);
   };
 
-  const reasonOf = (r: ReturnType<LinkSigner['verify']>): keyof typeof REFUSALS => (r.ok ? 'bad_link' : r.reason === 'expired' ? 'expired_link' : 'bad_link');
+  const reasonOf = (r: ReturnType<LinkSigner['verify']>): keyof typeof REFUSALS =>
+    r.ok ? 'bad_link' : r.reason === 'expired' ? 'expired_link' : 'bad_link';
 
   const exchange = (req: IncomingMessage, res: ServerResponse, started: number, url: URL, link: string) => {
     const v = opts.signer.verify(link, 'link');
@@ -135,12 +158,15 @@ export async function startGuard(opts: GuardOptions): Promise<Guard> {
       inFlight--;
       record(req, started, status, outcome);
     };
-    const upstream = request({ host: gateway.hostname, port: gateway.port, method: req.method, path: req.url, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-      answer.on('end', () => finish(answer.statusCode ?? 502, 'forwarded'));
-      answer.on('error', () => finish(answer.statusCode ?? 502, 'forwarded'));
-    });
+    const upstream = request(
+      { host: gateway.hostname, port: gateway.port, method: req.method, path: req.url, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('end', () => finish(answer.statusCode ?? 502, 'forwarded'));
+        answer.on('error', () => finish(answer.statusCode ?? 502, 'forwarded'));
+      },
+    );
     upstream.on('error', () => {
       if (!res.headersSent) {
         inFlight--;

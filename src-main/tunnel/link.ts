@@ -22,7 +22,9 @@ type Claims = z.infer<typeof claimsSchema>;
 /** Longer than any token we mint: refused before any work. */
 const MAX_TOKEN = 400;
 
-export type Verified = { ok: true; claims: Claims } | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' | 'wrong_kind' | 'other_tunnel' };
+export type Verified =
+  | { ok: true; claims: Claims }
+  | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' | 'wrong_kind' | 'other_tunnel' };
 
 export interface LinkSigner {
   mint(kind: TokenKind, expiresAt: number): string;
@@ -44,7 +46,8 @@ export function createLinkSigner(tunnelId: string, key: Buffer = randomBytes(32)
       // The signature is checked first, in constant time: nothing of an unsigned payload is read.
       const given = Buffer.from(m[2], 'base64url');
       const expected = mac(m[1]);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        return { ok: false, reason: 'bad_signature' };
       let claims: Claims;
       try {
         const parsed = claimsSchema.safeParse(JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')));

@@ -19,9 +19,11 @@ function reasonOf(err: unknown, tokenVar: string): string {
   const code = e?.errorCode ?? /ERR_NGROK_\d+/.exec(String(e?.message))?.[0];
   const text = oneLine(String(e?.message ?? err));
   // ngrok's authentication failures: a mistyped, revoked or malformed authtoken.
-  if (code && ['ERR_NGROK_105', 'ERR_NGROK_106', 'ERR_NGROK_107', 'ERR_NGROK_4018'].includes(code)) return `ngrok refused the authtoken in ${tokenVar} (${code}): check it in your ngrok dashboard`;
+  if (code && ['ERR_NGROK_105', 'ERR_NGROK_106', 'ERR_NGROK_107', 'ERR_NGROK_4018'].includes(code))
+    return `ngrok refused the authtoken in ${tokenVar} (${code}): check it in your ngrok dashboard`;
   if (/authtoken|authentication/i.test(text)) return `ngrok refused the authtoken in ${tokenVar}: ${text}`;
-  if (/failed to (connect|establish|dial)|dns|resolve|network|timed? ?out|tcp connection/i.test(text)) return `ngrok cannot reach its service (no network?): ${text}`;
+  if (/failed to (connect|establish|dial)|dns|resolve|network|timed? ?out|tcp connection/i.test(text))
+    return `ngrok cannot reach its service (no network?): ${text}`;
   return `ngrok could not open a tunnel${code ? ` (${code})` : ''}: ${text}`;
 }
 
@@ -32,16 +34,23 @@ export function ngrokProvider(opts: { tokenVar?: string; load?: () => Promise<Ng
     name: 'ngrok',
     async open(target, { timeoutMs, env }) {
       const authtoken = env[tokenVar];
-      if (!authtoken) throw new ProviderError(`ngrok needs an authtoken: set ${tokenVar} (a secret in the Studio, or in your shell)`);
+      if (!authtoken)
+        throw new ProviderError(`ngrok needs an authtoken: set ${tokenVar} (a secret in the Studio, or in your shell)`);
       let ngrok: NgrokModule;
       try {
         ngrok = await load();
       } catch (err) {
-        throw new ProviderError(`ngrok's library could not load on this machine: ${oneLine(String((err as Error).message))}`);
+        throw new ProviderError(
+          `ngrok's library could not load on this machine: ${oneLine(String((err as Error).message))}`,
+        );
       }
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, fail) => {
-        timer = setTimeout(() => fail(new ProviderError(`ngrok gave no public URL within ${Math.round(timeoutMs / 1000)} s (no network?)`)), timeoutMs);
+        timer = setTimeout(
+          () =>
+            fail(new ProviderError(`ngrok gave no public URL within ${Math.round(timeoutMs / 1000)} s (no network?)`)),
+          timeoutMs,
+        );
       });
       const forwarding = ngrok.forward({ addr: target, authtoken, proto: 'http' });
       let listener: NgrokListener;

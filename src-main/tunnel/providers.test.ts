@@ -22,7 +22,9 @@ const open = (bin: string, timeoutMs = 5000) => cloudflaredProvider(bin).open('h
 
 describe('cloudflared', () => {
   it('not installed: says so and names the other provider', async () => {
-    await expect(open(join(dir, 'no-such-cloudflared'))).rejects.toThrow(/^cloudflared is not installed \(no ".*no-such-cloudflared" on PATH\): install it from Cloudflare, or use --provider ngrok$/);
+    await expect(open(join(dir, 'no-such-cloudflared'))).rejects.toThrow(
+      /^cloudflared is not installed \(no ".*no-such-cloudflared" on PATH\): install it from Cloudflare, or use --provider ngrok$/,
+    );
   });
 
   it('no network: one line with what cloudflared said', async () => {
@@ -53,13 +55,21 @@ describe('cloudflared', () => {
 
   it('gives up after its timeout when no URL comes, and ends the process', async () => {
     const bin = fakeCloudflared('silent', `console.error('INF Starting tunnel'); setInterval(() => {}, 1000);`);
-    await expect(open(bin, 600)).rejects.toThrow(/^cloudflared gave no public URL within 1 s \(last said: INF Starting tunnel\)$/);
+    await expect(open(bin, 600)).rejects.toThrow(
+      /^cloudflared gave no public URL within 1 s \(last said: INF Starting tunnel\)$/,
+    );
   });
 
   it('does not hand our secrets to cloudflared', async () => {
     const out = join(dir, 'env.json');
-    const bin = fakeCloudflared('env', `require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.env)); console.error('https://a-b.trycloudflare.com'); setInterval(() => {}, 1000);`);
-    const opened = await cloudflaredProvider(bin).open('http://127.0.0.1:9', { timeoutMs: 5000, env: { PATH: process.env.PATH, NGROK_AUTHTOKEN: 'secret-value', ANTHROPIC_API_KEY: 'sk-x' } });
+    const bin = fakeCloudflared(
+      'env',
+      `require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.env)); console.error('https://a-b.trycloudflare.com'); setInterval(() => {}, 1000);`,
+    );
+    const opened = await cloudflaredProvider(bin).open('http://127.0.0.1:9', {
+      timeoutMs: 5000,
+      env: { PATH: process.env.PATH, NGROK_AUTHTOKEN: 'secret-value', ANTHROPIC_API_KEY: 'sk-x' },
+    });
     await opened.close();
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(out, 'utf8')).not.toMatch(/secret-value|sk-x/);
@@ -70,21 +80,37 @@ describe('ngrok', () => {
   it('without an authtoken: names the variable, before any network', async () => {
     let loaded = false;
     const p = ngrokProvider({ load: async () => ((loaded = true), {} as NgrokModule) });
-    await expect(p.open('http://127.0.0.1:9', { timeoutMs: 1000, env: {} })).rejects.toThrow('ngrok needs an authtoken: set NGROK_AUTHTOKEN (a secret in the Studio, or in your shell)');
+    await expect(p.open('http://127.0.0.1:9', { timeoutMs: 1000, env: {} })).rejects.toThrow(
+      'ngrok needs an authtoken: set NGROK_AUTHTOKEN (a secret in the Studio, or in your shell)',
+    );
     expect(loaded).toBe(false);
   });
 
   it('a bad authtoken: says the authtoken was refused, never its value', async () => {
-    const fake: NgrokModule = { forward: async () => Promise.reject(Object.assign(new Error('authentication failed: The authtoken you specified does not look like a proper ngrok tunnel authtoken.'), { errorCode: 'ERR_NGROK_105' })) };
+    const fake: NgrokModule = {
+      forward: async () =>
+        Promise.reject(
+          Object.assign(
+            new Error(
+              'authentication failed: The authtoken you specified does not look like a proper ngrok tunnel authtoken.',
+            ),
+            { errorCode: 'ERR_NGROK_105' },
+          ),
+        ),
+    };
     const err = (await ngrokProvider({ tokenVar: 'MY_NGROK', load: async () => fake })
       .open('http://127.0.0.1:9', { timeoutMs: 1000, env: { MY_NGROK: 'bad-token-value' } })
       .catch((e: Error) => e)) as Error;
-    expect(err.message).toBe('ngrok refused the authtoken in MY_NGROK (ERR_NGROK_105): check it in your ngrok dashboard');
+    expect(err.message).toBe(
+      'ngrok refused the authtoken in MY_NGROK (ERR_NGROK_105): check it in your ngrok dashboard',
+    );
     expect(err.message).not.toContain('bad-token-value');
   });
 
   it('no network: the real library, offline, fails in one line', async () => {
-    const err = (await ngrokProvider().open('http://127.0.0.1:9', { timeoutMs: 20_000, env: { NGROK_AUTHTOKEN: 'not-a-real-token' } }).catch((e: Error) => e)) as Error;
+    const err = (await ngrokProvider()
+      .open('http://127.0.0.1:9', { timeoutMs: 20_000, env: { NGROK_AUTHTOKEN: 'not-a-real-token' } })
+      .catch((e: Error) => e)) as Error;
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.message).toMatch(/^ngrok (cannot reach its service \(no network\?\)|refused the authtoken)/);
     expect(err.message).not.toContain('not-a-real-token');
@@ -92,8 +118,18 @@ describe('ngrok', () => {
 
   it('never answers: gives up at its timeout and closes what opens later', async () => {
     let closed = false;
-    const fake: NgrokModule = { forward: () => new Promise((r) => setTimeout(() => r({ url: () => 'https://late.ngrok.app', close: async () => void (closed = true) }), 300)) };
-    await expect(ngrokProvider({ load: async () => fake }).open('http://127.0.0.1:9', { timeoutMs: 100, env: { NGROK_AUTHTOKEN: 'x' } })).rejects.toThrow(/^ngrok gave no public URL within 0 s/);
+    const fake: NgrokModule = {
+      forward: () =>
+        new Promise((r) =>
+          setTimeout(() => r({ url: () => 'https://late.ngrok.app', close: async () => void (closed = true) }), 300),
+        ),
+    };
+    await expect(
+      ngrokProvider({ load: async () => fake }).open('http://127.0.0.1:9', {
+        timeoutMs: 100,
+        env: { NGROK_AUTHTOKEN: 'x' },
+      }),
+    ).rejects.toThrow(/^ngrok gave no public URL within 0 s/);
     await new Promise((r) => setTimeout(r, 400));
     expect(closed).toBe(true);
   });

@@ -26,11 +26,19 @@ export function standInProvider(publicHost = 'tunnel.example.test'): StandIn {
       async open(target) {
         const up = new URL(target);
         server = createServer((req, res) => {
-          const headers = { ...req.headers, host: publicHost, 'x-forwarded-host': publicHost, 'x-forwarded-proto': 'https' };
-          const fwd = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers }, (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          });
+          const headers = {
+            ...req.headers,
+            host: publicHost,
+            'x-forwarded-host': publicHost,
+            'x-forwarded-proto': 'https',
+          };
+          const fwd = request(
+            { host: up.hostname, port: up.port, method: req.method, path: req.url, headers },
+            (answer) => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(res);
+            },
+          );
           fwd.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end('edge: origin down')));
           req.pipe(fwd);
         });

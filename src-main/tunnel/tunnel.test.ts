@@ -2,7 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Role, TaskState, verifyAgentCardSignature } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { editTunnels, readTunnels, TUNNEL_PROOF_HEADER } from '../gateway';
 import { startTestGateway, type TestGateway } from '../gateway/testing';
 import { openTunnel, type GuardEntry, type Tunnel } from './index';
@@ -23,7 +28,13 @@ beforeAll(async () => {
   t = await startTestGateway();
   token = t.gateway.exposures.enable(t.name).token;
   edge = standInProvider();
-  tunnel = await openTunnel({ dataDir: t.dataDir, gatewayUrl: t.gateway.url, provider: edge.provider, env: {}, onAccess: (e) => seen.push(e) });
+  tunnel = await openTunnel({
+    dataDir: t.dataDir,
+    gatewayUrl: t.gateway.url,
+    provider: edge.provider,
+    env: {},
+    onAccess: (e) => seen.push(e),
+  });
 });
 afterAll(async () => {
   await tunnel?.close();
@@ -35,17 +46,35 @@ const pub = () => `https://${edge.publicHost}`;
 const viaEdge = (url: string) => url.replace(pub(), edge.edge());
 const cardPath = () => `/a2a/capsules/${t.name}/.well-known/agent-card.json`;
 
-async function exchange(link: string): Promise<{ status: number; location: string | null; setCookie: string | null; cookie: string }> {
+async function exchange(
+  link: string,
+): Promise<{ status: number; location: string | null; setCookie: string | null; cookie: string }> {
   const res = await fetch(viaEdge(link), { redirect: 'manual' });
   const setCookie = res.headers.get('set-cookie');
-  return { status: res.status, location: res.headers.get('location'), setCookie, cookie: setCookie?.split(';')[0] ?? '' };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    setCookie,
+    cookie: setCookie?.split(';')[0] ?? '',
+  };
 }
 
 const send = (cookie: string | undefined, extra: Record<string, string> = {}) =>
   fetch(`${edge.edge()}/a2a/capsules/${t.name}/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${token}`, ...(cookie ? { cookie } : {}), ...extra },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: `m${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'hello from afar' }] } } }),
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      authorization: `Bearer ${token}`,
+      ...(cookie ? { cookie } : {}),
+      ...extra,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: `m${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'hello from afar' }] } },
+    }),
   });
 
 describe('a tunnel in front of the gateway', () => {
@@ -68,7 +97,9 @@ describe('a tunnel in front of the gateway', () => {
     expect(x.location).toBe('/');
     expect(x.setCookie).toMatch(/^__Host-capsule_tunnel=[^;]+; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=Lax$/);
 
-    const res = await fetch(`${edge.edge()}${cardPath()}`, { headers: { authorization: `Bearer ${token}`, cookie: x.cookie } });
+    const res = await fetch(`${edge.edge()}${cardPath()}`, {
+      headers: { authorization: `Bearer ${token}`, cookie: x.cookie },
+    });
     expect(res.status).toBe(200);
     const card = (await res.json()) as any;
     expect(card.supportedInterfaces[0].url).toBe(`${pub()}/a2a/capsules/${t.name}/`);
@@ -100,7 +131,16 @@ describe('a tunnel in front of the gateway', () => {
     const client = await new ClientFactory(options).createFromUrl(`${pub()}${cardPath()}`, '');
     const done = (await client.sendMessage({
       tenant: '',
-      message: { messageId: 'sdk-1', contextId: '', taskId: '', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: 'via sdk' }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+      message: {
+        messageId: 'sdk-1',
+        contextId: '',
+        taskId: '',
+        role: Role.ROLE_USER,
+        parts: [{ content: { $case: 'text', value: 'via sdk' }, metadata: undefined, filename: '', mediaType: '' }],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
       configuration: undefined,
       metadata: undefined,
     })) as { status: { state: TaskState } };
@@ -109,12 +149,26 @@ describe('a tunnel in front of the gateway', () => {
 
   it("believes the forwarded host only from the tunnel's guard, never from a caller's header", async () => {
     const { cookie } = await exchange(tunnel.link);
-    const res = await fetch(`${edge.edge()}${cardPath()}`, { headers: { authorization: `Bearer ${token}`, cookie, 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' } });
+    const res = await fetch(`${edge.edge()}${cardPath()}`, {
+      headers: {
+        authorization: `Bearer ${token}`,
+        cookie,
+        'x-forwarded-host': 'evil.example',
+        forwarded: 'host=evil.example',
+      },
+    });
     expect(((await res.json()) as any).supportedInterfaces[0].url).toBe(`${pub()}/a2a/capsules/${t.name}/`);
     // Straight to the gateway, a caller's X-Forwarded-Host or a guessed proof changes nothing.
-    for (const headers of [{ 'x-forwarded-host': 'evil.example' }, { 'x-forwarded-host': 'evil.example', [TUNNEL_PROOF_HEADER]: 'guess' }]) {
-      const direct = await fetch(`${t.gateway.url}${cardPath()}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
-      expect(((await direct.json()) as any).supportedInterfaces[0].url).toBe(`${t.gateway.url}/a2a/capsules/${t.name}/`);
+    for (const headers of [
+      { 'x-forwarded-host': 'evil.example' },
+      { 'x-forwarded-host': 'evil.example', [TUNNEL_PROOF_HEADER]: 'guess' },
+    ]) {
+      const direct = await fetch(`${t.gateway.url}${cardPath()}`, {
+        headers: { authorization: `Bearer ${token}`, ...headers },
+      });
+      expect(((await direct.json()) as any).supportedInterfaces[0].url).toBe(
+        `${t.gateway.url}/a2a/capsules/${t.name}/`,
+      );
     }
   });
 
@@ -124,7 +178,12 @@ describe('a tunnel in front of the gateway', () => {
     const flipped = `${tunnel.link.slice(0, dot)}.${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`;
     expect((await exchange(flipped)).status).toBe(401);
     const other = standInProvider('other.example.test');
-    const second = await openTunnel({ dataDir: t.dataDir, gatewayUrl: t.gateway.url, provider: other.provider, env: {} });
+    const second = await openTunnel({
+      dataDir: t.dataDir,
+      gatewayUrl: t.gateway.url,
+      provider: other.provider,
+      env: {},
+    });
     try {
       const foreign = second.link.replace(`https://${other.publicHost}`, pub());
       const res = await fetch(viaEdge(foreign), { redirect: 'manual' });
@@ -152,7 +211,9 @@ describe('a tunnel in front of the gateway', () => {
   it('revoked from another process: the link and its cookies are refused at once', async () => {
     const { cookie } = await exchange(tunnel.link);
     expect((await send(cookie)).status).toBe(200);
-    editTunnels(t.dataDir, (rs) => rs.map((r) => (r.id === tunnel.id ? { ...r, revokedAt: new Date().toISOString() } : r)));
+    editTunnels(t.dataDir, (rs) =>
+      rs.map((r) => (r.id === tunnel.id ? { ...r, revokedAt: new Date().toISOString() } : r)),
+    );
     const refused = await send(cookie);
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as any).error).toBe('tunnel_revoked');
@@ -160,7 +221,9 @@ describe('a tunnel in front of the gateway', () => {
   });
 
   it('a stop asked from another process tears the tunnel down and removes its record', async () => {
-    editTunnels(t.dataDir, (rs) => rs.map((r) => (r.id === tunnel.id ? { ...r, stopRequestedAt: new Date().toISOString() } : r)));
+    editTunnels(t.dataDir, (rs) =>
+      rs.map((r) => (r.id === tunnel.id ? { ...r, stopRequestedAt: new Date().toISOString() } : r)),
+    );
     await expect(tunnel.closed).resolves.toBe('stopped');
     expect(readTunnels(t.dataDir).some((r) => r.id === tunnel.id)).toBe(false);
     await expect(fetch(`${edge.edge()}/`)).rejects.toThrow();
@@ -171,8 +234,13 @@ describe('a tunnel that cannot open', () => {
   it('exposes nothing and leaves no record when its provider fails', async () => {
     const g = await startTestGateway();
     try {
-      const failing = { name: 'broken', open: vi.fn(async (_target: string): Promise<never> => Promise.reject(new Error('no network'))) };
-      await expect(openTunnel({ dataDir: g.dataDir, gatewayUrl: g.gateway.url, provider: failing, env: {} })).rejects.toThrow('no network');
+      const failing = {
+        name: 'broken',
+        open: vi.fn(async (_target: string): Promise<never> => Promise.reject(new Error('no network'))),
+      };
+      await expect(
+        openTunnel({ dataDir: g.dataDir, gatewayUrl: g.gateway.url, provider: failing, env: {} }),
+      ).rejects.toThrow('no network');
       const guardUrl = failing.open.mock.calls[0][0];
       await expect(fetch(guardUrl)).rejects.toThrow();
       expect(readTunnels(g.dataDir)).toEqual([]);
@@ -185,7 +253,13 @@ describe('a tunnel that cannot open', () => {
     const g = await startTestGateway();
     try {
       const s = standInProvider();
-      const short = await openTunnel({ dataDir: g.dataDir, gatewayUrl: g.gateway.url, provider: s.provider, env: {}, ttlMs: 300 });
+      const short = await openTunnel({
+        dataDir: g.dataDir,
+        gatewayUrl: g.gateway.url,
+        provider: s.provider,
+        env: {},
+        ttlMs: 300,
+      });
       await expect(short.closed).resolves.toBe('expired');
       expect(readTunnels(g.dataDir)).toEqual([]);
     } finally {

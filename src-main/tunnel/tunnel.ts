@@ -124,7 +124,9 @@ export async function openTunnel(opts: TunnelOptions): Promise<Tunnel> {
     link: `${publicUrl}/?t=${signer.mint('link', expires)}`,
     expiresAt: record.expiresAt,
     revoke() {
-      editTunnels(opts.dataDir, (rs) => rs.map((r) => (r.id === id ? { ...r, revokedAt: new Date().toISOString() } : r)));
+      editTunnels(opts.dataDir, (rs) =>
+        rs.map((r) => (r.id === id ? { ...r, revokedAt: new Date().toISOString() } : r)),
+      );
     },
     close,
     closed,

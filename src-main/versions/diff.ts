@@ -18,7 +18,9 @@ function drawn(v: VersionFiles): Drawn {
     const s = summarizeManifest(c.source, c.path, {});
     return { id: c.id, name: s.name ?? c.id, port: s.port, allow: s.allow, acceptsPeerTasks: s.acceptsPeerTasks };
   });
-  const edges = new Map(deriveEdges(capsules, []).map((e) => [e.id, { source: e.source, target: e.target, address: e.address }]));
+  const edges = new Map(
+    deriveEdges(capsules, []).map((e) => [e.id, { source: e.source, target: e.target, address: e.address }]),
+  );
   return { edges, accepts: new Map(capsules.map((c) => [c.id, c.acceptsPeerTasks])) };
 }
 
@@ -32,7 +34,13 @@ export function diffVersions(from: string, to: string, before: VersionFiles, aft
     const a = was.get(id);
     const b = now.get(id);
     if (a && b && a.source === b.source) continue;
-    capsules.push({ id, change: !a ? 'added' : !b ? 'removed' : 'changed', path: (b ?? a)!.path, before: a?.source ?? null, after: b?.source ?? null });
+    capsules.push({
+      id,
+      change: !a ? 'added' : !b ? 'removed' : 'changed',
+      path: (b ?? a)!.path,
+      before: a?.source ?? null,
+      after: b?.source ?? null,
+    });
   }
 
   const x = drawn(before);

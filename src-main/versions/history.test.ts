@@ -18,11 +18,15 @@ const FORMATION = `capsules:
     position: { x: 200, y: 0 }
 remotes: []
 `;
-const manifest = (name: string, extra = '') => `name: ${name}\nversion: 1.0.0\ninference:\n  driver: { artifact: rehearsal }\n  model: rehearsal\n${extra}`;
+const manifest = (name: string, extra = '') =>
+  `name: ${name}\nversion: 1.0.0\ninference:\n  driver: { artifact: rehearsal }\n  model: rehearsal\n${extra}`;
 const WORKER = manifest('worker', 'network:\n  internal_port: 7102\n');
 const ORCH = manifest('orchestrator');
 const ORCH_ALLOWED = manifest('orchestrator', 'capabilities:\n  network:\n    allow: ["localhost:7102"]\n');
-const WORKER_ACCEPTS = manifest('worker', 'network:\n  internal_port: 7102\nexports:\n  peer_tasks:\n    accept: true\n');
+const WORKER_ACCEPTS = manifest(
+  'worker',
+  'network:\n  internal_port: 7102\nexports:\n  peer_tasks:\n    accept: true\n',
+);
 
 let dir: string;
 const write = (rel: string, text: string) => {
@@ -57,7 +61,12 @@ describe('history', () => {
     await saveStep(dir, 'Create the formation');
     write('capsules/worker.yaml', WORKER + 'description: hand edit\n');
     await git.add({ fs, dir, filepath: 'capsules/worker.yaml' });
-    await git.commit({ fs, dir, message: 'Hand edit of the worker', author: { name: 'Ada', email: 'ada@example.com' } });
+    await git.commit({
+      fs,
+      dir,
+      message: 'Hand edit of the worker',
+      author: { name: 'Ada', email: 'ada@example.com' },
+    });
     write('capsules/orchestrator.yaml', ORCH_ALLOWED);
     await saveStep(dir, 'Edit orchestrator');
     const steps = await listSteps(dir);
@@ -70,7 +79,7 @@ describe('history', () => {
     expect(steps[0].short).toHaveLength(7);
   });
 
-  it("leaves what the user staged by hand out of a Studio step", async () => {
+  it('leaves what the user staged by hand out of a Studio step', async () => {
     await saveStep(dir, 'Create the formation');
     write('notes.txt', 'staged by hand');
     await git.add({ fs, dir, filepath: 'notes.txt' });
@@ -93,10 +102,18 @@ describe('history', () => {
     ]);
     expect(diff.capsules[0].before).toBe(ORCH);
     expect(diff.capsules[0].after).toBe(ORCH_ALLOWED);
-    expect(diff.edges).toEqual([{ source: 'orchestrator', target: 'worker', address: 'localhost:7102', change: 'added' }]);
-    expect(diff.permissions).toEqual(['orchestrator may now call worker at localhost:7102', 'worker now accepts peer tasks']);
+    expect(diff.edges).toEqual([
+      { source: 'orchestrator', target: 'worker', address: 'localhost:7102', change: 'added' },
+    ]);
+    expect(diff.permissions).toEqual([
+      'orchestrator may now call worker at localhost:7102',
+      'worker now accepts peer tasks',
+    ]);
     const back = await compareVersions(dir, b.short, a.short);
-    expect(back.permissions).toEqual(['orchestrator may no longer call worker at localhost:7102', 'worker no longer accepts peer tasks']);
+    expect(back.permissions).toEqual([
+      'orchestrator may no longer call worker at localhost:7102',
+      'worker no longer accepts peer tasks',
+    ]);
     // Against the draft on disk.
     write('capsules/worker.yaml', WORKER);
     const draft = await compareVersions(dir, b.version);
@@ -106,7 +123,10 @@ describe('history', () => {
 
   it('names capsules added and removed', async () => {
     const a = (await saveStep(dir, 'Create')).step!;
-    write('formation.yaml', FORMATION.replace(/ {2}- id: worker[\s\S]*?(?=remotes)/, '  - id: writer\n    manifest: capsules/writer.yaml\n'));
+    write(
+      'formation.yaml',
+      FORMATION.replace(/ {2}- id: worker[\s\S]*?(?=remotes)/, '  - id: writer\n    manifest: capsules/writer.yaml\n'),
+    );
     write('capsules/writer.yaml', manifest('writer'));
     const diff = await compareVersions(dir, a.short);
     expect(diff.capsules.map((c) => [c.id, c.change])).toEqual([
@@ -145,7 +165,11 @@ describe('history', () => {
       const { created, step } = await saveStep(inner, 'Create');
       expect(created).toBe(false);
       expect(step?.capsules).toEqual(['orchestrator', 'worker']);
-      expect((await git.listFiles({ fs, dir: outer, ref: 'HEAD' })).sort()).toEqual(['agents/capsules/orchestrator.yaml', 'agents/capsules/worker.yaml', 'agents/formation.yaml']);
+      expect((await git.listFiles({ fs, dir: outer, ref: 'HEAD' })).sort()).toEqual([
+        'agents/capsules/orchestrator.yaml',
+        'agents/capsules/worker.yaml',
+        'agents/formation.yaml',
+      ]);
     } finally {
       rmSync(outer, { recursive: true, force: true });
     }

@@ -67,10 +67,22 @@ export function saveStep(dir: string, message: string, opts: { create?: boolean 
       changes.set(path, await git.writeBlob({ fs: gitFs, dir: repo.root, blob: bytes }));
     }
     if (!changes.size) return { created };
-    const baseTree = head ? (await git.readCommit({ fs: gitFs, dir: repo.root, oid: head, cache })).commit.tree : undefined;
-    const tree = (await updateTree(repo, baseTree, changes, cache)) ?? (await git.writeTree({ fs: gitFs, dir: repo.root, tree: [] }));
+    const baseTree = head
+      ? (await git.readCommit({ fs: gitFs, dir: repo.root, oid: head, cache })).commit.tree
+      : undefined;
+    const tree =
+      (await updateTree(repo, baseTree, changes, cache)) ??
+      (await git.writeTree({ fs: gitFs, dir: repo.root, tree: [] }));
     const author = await authorOf(repo);
-    const oid = await git.commit({ fs: gitFs, dir: repo.root, message, author, tree, parent: head ? [head] : [], cache });
+    const oid = await git.commit({
+      fs: gitFs,
+      dir: repo.root,
+      message,
+      author,
+      tree,
+      parent: head ? [head] : [],
+      cache,
+    });
     // The index follows for the files committed, so `git status` shows them clean.
     for (const [path, blob] of changes) {
       if (blob === null) await git.remove({ fs: gitFs, dir: repo.root, filepath: path, cache }).catch(() => undefined);
@@ -81,7 +93,12 @@ export function saveStep(dir: string, message: string, opts: { create?: boolean 
 }
 
 /** The capsules whose manifest differs between a commit and its first parent. */
-async function changedCapsules(repo: WorkspaceRepo, oid: string, parent: string | undefined, cache: object): Promise<string[]> {
+async function changedCapsules(
+  repo: WorkspaceRepo,
+  oid: string,
+  parent: string | undefined,
+  cache: object,
+): Promise<string[]> {
   const after = await readVersion(repo, oid, cache);
   const before = parent ? await readVersion(repo, parent, cache) : undefined;
   const was = new Map((before?.capsules ?? []).map((c) => [c.id, c.source]));
@@ -119,13 +136,18 @@ export async function resolveVersion(repo: WorkspaceRepo, version: string): Prom
     if (!head) throw new CoreError('not_found', 'The workspace has no saved version yet.');
     return head;
   }
-  if (!/^[0-9a-f]{4,40}$/i.test(v)) throw new CoreError('invalid_input', `"${v.slice(0, 60)}" is not a version (a version is the hex id history lists, 4 or more digits).`);
+  if (!/^[0-9a-f]{4,40}$/i.test(v))
+    throw new CoreError(
+      'invalid_input',
+      `"${v.slice(0, 60)}" is not a version (a version is the hex id history lists, 4 or more digits).`,
+    );
   try {
     const oid = await git.expandOid({ fs: gitFs, dir: repo.root, oid: v.toLowerCase() });
     await git.readCommit({ fs: gitFs, dir: repo.root, oid });
     return oid;
   } catch (err) {
-    if ((err as { code?: string }).code === 'AmbiguousError') throw new CoreError('invalid_input', `Version ${v} is ambiguous; give more digits.`);
+    if ((err as { code?: string }).code === 'AmbiguousError')
+      throw new CoreError('invalid_input', `Version ${v} is ambiguous; give more digits.`);
     throw new CoreError('not_found', `No version ${v} in the workspace's history.`);
   }
 }
@@ -133,6 +155,10 @@ export async function resolveVersion(repo: WorkspaceRepo, version: string): Prom
 /** The repository of a workspace that has a history, or an error saying how to start one. */
 export async function requireRepo(dir: string): Promise<WorkspaceRepo> {
   const repo = await findRepo(dir);
-  if (!repo || !(await headCommit(repo))) throw new CoreError('not_found', `${dir} has no history yet: it starts with the first save in the Studio (or \`capsule history --start\`).`);
+  if (!repo || !(await headCommit(repo)))
+    throw new CoreError(
+      'not_found',
+      `${dir} has no history yet: it starts with the first save in the Studio (or \`capsule history --start\`).`,
+    );
   return repo;
 }

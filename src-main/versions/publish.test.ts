@@ -25,7 +25,15 @@ async function ask(): Promise<string> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: `m${Date.now()}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] }, configuration: { returnImmediately: false } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: { messageId: `m${Date.now()}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+        configuration: { returnImmediately: false },
+      },
+    }),
   });
   const body = (await res.json()) as any;
   const task = body.result?.task;
@@ -75,7 +83,11 @@ describe('publish', () => {
     expect(await ask()).toContain('Draft: a short, clear paragraph');
 
     const steps = (await t.core.invoke('history.list', {})).steps.map((s) => s.message);
-    expect(steps.filter((m) => m.startsWith('Publish'))).toEqual([`Publish ${v1.slice(0, 7)} (1 test passed)`, `Publish ${second.published!.short} (1 test passed)`, `Publish ${v1.slice(0, 7)} (1 test passed)`]);
+    expect(steps.filter((m) => m.startsWith('Publish'))).toEqual([
+      `Publish ${v1.slice(0, 7)} (1 test passed)`,
+      `Publish ${second.published!.short} (1 test passed)`,
+      `Publish ${v1.slice(0, 7)} (1 test passed)`,
+    ]);
     expect(steps).toContain('Disconnect coordinator → writer');
     expect(steps).toContain('Connect coordinator → writer');
   }, 120_000);

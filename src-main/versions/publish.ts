@@ -45,12 +45,18 @@ export async function materialize(repo: WorkspaceRepo, oid: string, target: stri
 }
 
 /** Runs today's tests against a version of the workspace, in a scratch copy. */
-async function testVersion(dir: string, repo: WorkspaceRepo, oid: string, signal?: AbortSignal): Promise<TestOutcome[]> {
+async function testVersion(
+  dir: string,
+  repo: WorkspaceRepo,
+  oid: string,
+  signal?: AbortSignal,
+): Promise<TestOutcome[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'capsule-publish-'));
   try {
     const copy = join(scratch, 'ws');
     await materialize(repo, oid, copy);
-    if (existsSync(join(dir, TESTS_FOLDER))) cpSync(join(dir, TESTS_FOLDER), join(copy, TESTS_FOLDER), { recursive: true });
+    if (existsSync(join(dir, TESTS_FOLDER)))
+      cpSync(join(dir, TESTS_FOLDER), join(copy, TESTS_FOLDER), { recursive: true });
     return await runWorkspaceTests(copy, signal);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -73,13 +79,21 @@ export async function publishVersion(dir: string, opts: PublishOptions = {}): Pr
     await saveStep(dir, 'Save the draft to publish it');
     repo ??= await findRepo(dir);
   }
-  if (!repo) throw new CoreError('not_found', `${dir} has no history yet: publish the draft first (a version is a step of the history).`);
+  if (!repo)
+    throw new CoreError(
+      'not_found',
+      `${dir} has no history yet: publish the draft first (a version is a step of the history).`,
+    );
   const oid = await resolveVersion(repo, opts.version ?? 'HEAD');
   const results = await testVersion(dir, repo, oid, opts.signal);
   const failing = results.filter((r) => !r.passed).map((r) => r.name);
   if (failing.length && !opts.override) return { published: null, results };
   const published = writePublished(dir, oid, failing);
-  const what = failing.length ? `tests overridden: ${failing.join(', ')} failing` : results.length ? `${results.length} test${results.length === 1 ? '' : 's'} passed` : 'no tests';
+  const what = failing.length
+    ? `tests overridden: ${failing.join(', ')} failing`
+    : results.length
+      ? `${results.length} test${results.length === 1 ? '' : 's'} passed`
+      : 'no tests';
   const { step } = await saveStep(dir, `Publish ${shortVersion(oid)} (${what})`);
   return { published, results, ...(step ? { step } : {}) };
 }
@@ -88,7 +102,10 @@ export async function publishVersion(dir: string, opts: PublishOptions = {}): Pr
  * The published version as a workspace folder (under `cacheRoot`, one folder per version, written
  * once), for what ships it elsewhere (`deploy kubernetes`); undefined when nothing is published.
  */
-export async function publishedWorkspace(dir: string, cacheRoot: string): Promise<{ folder: string; published: PublishedView } | undefined> {
+export async function publishedWorkspace(
+  dir: string,
+  cacheRoot: string,
+): Promise<{ folder: string; published: PublishedView } | undefined> {
   const published = readPublished(dir);
   const repo = published && (await findRepo(dir));
   if (!published || !repo) return undefined;

@@ -34,7 +34,12 @@ export function readPublished(dir: string): PublishedView | null {
   }
   const r = record.safeParse(parsed);
   if (!r.success) return null;
-  return { version: r.data.version, short: r.data.version.slice(0, 7), publishedAt: r.data.published_at, ...(r.data.overridden?.length ? { overridden: r.data.overridden } : {}) };
+  return {
+    version: r.data.version,
+    short: r.data.version.slice(0, 7),
+    publishedAt: r.data.published_at,
+    ...(r.data.overridden?.length ? { overridden: r.data.overridden } : {}),
+  };
 }
 
 export function writePublished(dir: string, version: string, overridden: string[]): PublishedView {

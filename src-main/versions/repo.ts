@@ -40,7 +40,10 @@ export const repoPath = (repo: WorkspaceRepo, rel: string): string => (repo.pref
  * Who a Studio step is by: the repository's user.name and user.email (what a hand commit uses),
  * else git's own environment variables, else the login name on this machine.
  */
-export async function authorOf(repo: WorkspaceRepo, env: Record<string, string | undefined> = process.env): Promise<{ name: string; email: string }> {
+export async function authorOf(
+  repo: WorkspaceRepo,
+  env: Record<string, string | undefined> = process.env,
+): Promise<{ name: string; email: string }> {
   const read = async (path: string) => {
     try {
       const v: unknown = await git.getConfig({ fs, dir: repo.root, path });
@@ -70,7 +73,12 @@ export async function headCommit(repo: WorkspaceRepo): Promise<string | undefine
 }
 
 /** A file's text at a commit, or undefined when the commit has no such file. */
-export async function readAt(repo: WorkspaceRepo, oid: string, rel: string, cache: object): Promise<string | undefined> {
+export async function readAt(
+  repo: WorkspaceRepo,
+  oid: string,
+  rel: string,
+  cache: object,
+): Promise<string | undefined> {
   try {
     const { blob } = await git.readBlob({ fs, dir: repo.root, oid, filepath: repoPath(repo, rel), cache });
     return Buffer.from(blob).toString('utf8');

@@ -16,7 +16,8 @@ export async function restoreVersion(dir: string, version: string): Promise<Step
   await serialized(dir, async () => {
     const cache = {};
     const files = await readVersion(repo, oid, cache);
-    if (!files) throw new CoreError('not_found', `Version ${shortVersion(oid)} has no ${FORMATION_FILE} in this workspace.`);
+    if (!files)
+      throw new CoreError('not_found', `Version ${shortVersion(oid)} has no ${FORMATION_FILE} in this workspace.`);
     const head = await headCommit(repo);
     const keep = new Set(files.capsules.map((c) => c.path));
     // A manifest the version lacks goes only when the history holds it (so it can come back).

@@ -30,7 +30,10 @@ async function rpc(method: string, params: unknown): Promise<any> {
 
 /** Starts a task through the gateway and returns its id without waiting for it. */
 async function startTask(text: string): Promise<string> {
-  const body = await rpc('SendMessage', { message: { messageId: `m${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } });
+  const body = await rpc('SendMessage', {
+    message: { messageId: `m${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] },
+    configuration: { returnImmediately: true },
+  });
   expect(body.result?.task?.id, JSON.stringify(body)).toMatch(/^tsk_/);
   return body.result.task.id;
 }
@@ -46,7 +49,12 @@ const setWriterTurn = (turn: string) => {
 async function subscribe(taskId: string): Promise<string> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      accept: 'text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SubscribeToTask', params: { id: taskId } }),
   });
   return res.text();
@@ -85,7 +93,10 @@ describe('a task running on the published version when another is published', ()
     expect((await rpc('GetTask', { id: slow })).result.status.state).toBe('TASK_STATE_COMPLETED');
 
     // New tasks get the version published now.
-    const again = await rpc('SendMessage', { message: { messageId: 'm-again', role: 'ROLE_USER', parts: [{ text: 'Once more' }] }, configuration: { returnImmediately: false } });
+    const again = await rpc('SendMessage', {
+      message: { messageId: 'm-again', role: 'ROLE_USER', parts: [{ text: 'Once more' }] },
+      configuration: { returnImmediately: false },
+    });
     expect(JSON.stringify(again.result?.task?.artifacts)).toContain('Tides v1.');
 
     // A task nobody ran is still not found.

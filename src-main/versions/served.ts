@@ -82,7 +82,8 @@ export function createPublishedServing(opts: PublishedServingOptions): Published
       else if (now - r.lastUsed >= lingerMs) endRetired(r, 'a newer version was published');
     }
     const idle = retired.filter((r) => !isBusy(r.session)).sort((a, b) => a.lastUsed - b.lastUsed);
-    for (const r of idle.slice(0, Math.max(0, idle.length - MAX_IDLE_RETIRED))) endRetired(r, 'a newer version was published');
+    for (const r of idle.slice(0, Math.max(0, idle.length - MAX_IDLE_RETIRED)))
+      endRetired(r, 'a newer version was published');
     if (!retired.length && timer) {
       clearInterval(timer);
       timer = undefined;
@@ -112,14 +113,26 @@ export function createPublishedServing(opts: PublishedServingOptions): Published
     const targets: Record<string, FormationTarget> = {};
     for (const m of members) if (m.id !== id) targets[m.id] = { kind: 'manifest', manifestPath: join(folder, m.path) };
     const entry = members.find((m) => m.id === id)!;
-    const session = await opts.startSession({ manifestPath: join(folder, entry.path), env: opts.env, recordsRoot: opts.recordsRoot, port: 0, formation: staticFormation(targets) });
+    const session = await opts.startSession({
+      manifestPath: join(folder, entry.path),
+      env: opts.env,
+      recordsRoot: opts.recordsRoot,
+      port: 0,
+      formation: staticFormation(targets),
+    });
     const card = agentCardOf(session);
     // The card says which version callers get: the manifest's version with the published one as build metadata.
     return { version, session, card: { ...card, version: `${card.version}+${version.slice(0, 7)}` } };
   };
 
   /** Starts serving `version`: the older session of it if still up (a rollback), else a new one; the one held is retired. */
-  const switchTo = (key: string, dir: string, id: string, version: string, held: Served | undefined): Promise<Served | undefined> => {
+  const switchTo = (
+    key: string,
+    dir: string,
+    id: string,
+    version: string,
+    held: Served | undefined,
+  ): Promise<Served | undefined> => {
     if (held && !isEnded(held.session)) retire(key, held);
     const back = retired.find((r) => r.key === key && r.version === version && !isEnded(r.session));
     if (back) retired.splice(retired.indexOf(back), 1);
@@ -152,7 +165,8 @@ export function createPublishedServing(opts: PublishedServingOptions): Published
         ...(current.manifest.responds ? { responds: current.manifest.responds } : {}),
         session: current,
         // A task of an older version (or of the draft served before the first publish) is answered where it runs.
-        doorOf: (taskId) => (current.getTask(taskId, 0) ? current.url : (holderOf(key, taskId)?.session.url ?? draft()?.doorOf?.(taskId))),
+        doorOf: (taskId) =>
+          current.getTask(taskId, 0) ? current.url : (holderOf(key, taskId)?.session.url ?? draft()?.doorOf?.(taskId)),
       };
     },
     async dispose() {

@@ -35,7 +35,9 @@ function manifestPaths(formation: string): { id: string; path: string }[] {
 export async function readVersion(repo: WorkspaceRepo, oid: string, cache: object): Promise<VersionFiles | undefined> {
   const formation = await readAt(repo, oid, FORMATION_FILE, cache);
   if (formation === undefined) return undefined;
-  const capsules = await Promise.all(manifestPaths(formation).map(async (c) => ({ ...c, source: (await readAt(repo, oid, c.path, cache)) ?? '' })));
+  const capsules = await Promise.all(
+    manifestPaths(formation).map(async (c) => ({ ...c, source: (await readAt(repo, oid, c.path, cache)) ?? '' })),
+  );
   return { formation, capsules };
 }
 
@@ -54,7 +56,13 @@ export function readWorkingVersion(dir: string): VersionFiles {
 
 async function testsAt(repo: WorkspaceRepo, oid: string, cache: object): Promise<string[]> {
   try {
-    const { tree } = await git.readTree({ fs: gitFs, dir: repo.root, oid, filepath: repoPath(repo, TESTS_FOLDER), cache });
+    const { tree } = await git.readTree({
+      fs: gitFs,
+      dir: repo.root,
+      oid,
+      filepath: repoPath(repo, TESTS_FOLDER),
+      cache,
+    });
     return tree.filter((e) => e.type === 'blob' && /\.ya?ml$/.test(e.path)).map((e) => `${TESTS_FOLDER}/${e.path}`);
   } catch {
     return [];
@@ -74,7 +82,12 @@ function testsNow(dir: string): string[] {
 }
 
 /** Every file a Studio step keeps, as it is on disk now or was at `head` (so deletions are seen). */
-export async function keptPaths(dir: string, repo: WorkspaceRepo, head: string | undefined, cache: object): Promise<string[]> {
+export async function keptPaths(
+  dir: string,
+  repo: WorkspaceRepo,
+  head: string | undefined,
+  cache: object,
+): Promise<string[]> {
   const now = readWorkingVersion(dir);
   const paths = new Set([FORMATION_FILE, PUBLISHED_FILE, ...now.capsules.map((c) => c.path), ...testsNow(dir)]);
   if (head) {

@@ -31,7 +31,9 @@ describe('Studio history', () => {
     expect((await git.log({ fs, dir: workspace })).length).toBe(2);
 
     const diff = await core.invoke('history.diff', { from: list.steps[1].short, to: list.steps[0].short });
-    expect(diff.edges).toEqual([expect.objectContaining({ source: 'coordinator', target: 'writer', change: 'removed' })]);
+    expect(diff.edges).toEqual([
+      expect.objectContaining({ source: 'coordinator', target: 'writer', change: 'removed' }),
+    ]);
     expect(diff.permissions.some((p) => /^coordinator may no longer call writer at localhost:\d+$/.test(p))).toBe(true);
 
     const before = readFileSync(join(workspace, 'capsules/coordinator.yaml'), 'utf8');
@@ -53,9 +55,13 @@ describe('Studio history', () => {
 
   it('refuses bad versions at the boundary, and unknown ones in words', async () => {
     studio = await createTestStudio();
-    await expect(studio.core.invoke('history.diff', { from: '../etc' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(studio.core.invoke('history.diff', { from: '../etc' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     await expect(studio.core.invoke('history.restore', { version: 'abcdef1' })).rejects.toThrow(/has no history yet/);
     await studio.core.invoke('capsule.move', { id: 'writer', position: { x: 1, y: 2 } });
-    await expect(studio.core.invoke('history.restore', { version: 'abcdef1' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(studio.core.invoke('history.restore', { version: 'abcdef1' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });

@@ -27,7 +27,14 @@ const SAVES: { [K in CommandName]?: (args: CommandArgs<K>) => string } = {
   'tests.saveFromSession': (a) => `Save test ${a.name}`,
 };
 
-const view = (s: { version: string; short: string; message: string; author: string; time: number; capsules: string[] }): StepView => ({ ...s });
+const view = (s: {
+  version: string;
+  short: string;
+  message: string;
+  author: string;
+  time: number;
+  capsules: string[];
+}): StepView => ({ ...s });
 
 export interface RecordedSaves {
   handlers: Handlers;
@@ -72,11 +79,18 @@ export async function recordStep(ctx: StudioContext, dir: string, message: strin
   if (historyOff(ctx)) return undefined;
   try {
     const { step, created } = await saveStep(dir, message);
-    if (created) ctx.emit('notice.raised', { level: 'info', message: `This workspace now keeps its history: every save is a step in a git repository the Studio created in ${dir} (.git).` });
+    if (created)
+      ctx.emit('notice.raised', {
+        level: 'info',
+        message: `This workspace now keeps its history: every save is a step in a git repository the Studio created in ${dir} (.git).`,
+      });
     if (step) ctx.emit('history.changed', { step: view(step) });
     return step && view(step);
   } catch (err) {
-    ctx.emit('notice.raised', { level: 'warning', message: `Saved, but the step could not be added to the history: ${(err as Error).message}` });
+    ctx.emit('notice.raised', {
+      level: 'warning',
+      message: `Saved, but the step could not be added to the history: ${(err as Error).message}`,
+    });
     return undefined;
   }
 }
@@ -103,16 +117,25 @@ export function historyHandlers(ctx: StudioContext): Pick<Handlers, HistoryComma
     },
     async 'history.publish'({ version, override }, call) {
       const dir = ctx.workspace().dir;
-      if (historyOff(ctx)) throw new CoreError('invalid_input', 'This Studio keeps no history (CAPSULE_HISTORY=off), and a published version is a step of the history.');
+      if (historyOff(ctx))
+        throw new CoreError(
+          'invalid_input',
+          'This Studio keeps no history (CAPSULE_HISTORY=off), and a published version is a step of the history.',
+        );
       if (publishing) throw new CoreError('conflict', 'A publish is running (its tests first); wait for it to finish.');
       publishing = true;
       try {
         let out: Awaited<ReturnType<typeof publishVersion>>;
         try {
-          out = await publishVersion(dir, { ...(version ? { version } : {}), ...(override ? { override } : {}), ...(call?.signal ? { signal: call.signal } : {}) });
+          out = await publishVersion(dir, {
+            ...(version ? { version } : {}),
+            ...(override ? { override } : {}),
+            ...(call?.signal ? { signal: call.signal } : {}),
+          });
         } catch (err) {
           // Esc in the Studio: the tests stop and nothing is published (the draft may be saved as a step).
-          if (err instanceof TestRunCanceled) throw new CoreError('canceled', 'The publish was canceled while its tests ran; nothing was published.');
+          if (err instanceof TestRunCanceled)
+            throw new CoreError('canceled', 'The publish was canceled while its tests ran; nothing was published.');
           throw err;
         }
         const step = out.step && view(out.step);

@@ -8,7 +8,12 @@ import { gitFs, type WorkspaceRepo } from './repo';
 /** path (repository-relative) -> blob oid, or null to delete it. */
 export type TreeChanges = Map<string, string | null>;
 
-export async function updateTree(repo: WorkspaceRepo, base: string | undefined, changes: TreeChanges, cache: object): Promise<string | undefined> {
+export async function updateTree(
+  repo: WorkspaceRepo,
+  base: string | undefined,
+  changes: TreeChanges,
+  cache: object,
+): Promise<string | undefined> {
   let entries: TreeEntry[] = [];
   if (base) entries = (await git.readTree({ fs: gitFs, dir: repo.root, oid: base, cache })).tree;
   const here = new Map(entries.map((e) => [e.path, e]));

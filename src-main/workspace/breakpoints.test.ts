@@ -11,7 +11,8 @@ afterEach(async () => {
   studio = undefined;
 });
 
-const pausedAt = (s: TestStudio, capsuleId: string) => s.next('breakpoints.changed', (v) => v.paused.some((p) => p.capsuleId === capsuleId));
+const pausedAt = (s: TestStudio, capsuleId: string) =>
+  s.next('breakpoints.changed', (v) => v.paused.some((p) => p.capsuleId === capsuleId));
 
 describe('breakpoints through the core', () => {
   it('an edge breakpoint pauses the delegation with its message; the writer gets the edited one', async () => {
@@ -20,20 +21,42 @@ describe('breakpoints through the core', () => {
     const before = await core.invoke('manifest.read', { id: 'coordinator' });
     await core.invoke('formation.launch', {});
     const set = await core.invoke('breakpoints.set', { kind: 'edge', from: 'coordinator', to: 'writer' });
-    expect(set.breakpoints).toEqual([{ kind: 'edge', from: 'coordinator', to: 'writer', id: 'edge:coordinator→writer' }]);
+    expect(set.breakpoints).toEqual([
+      { kind: 'edge', from: 'coordinator', to: 'writer', id: 'edge:coordinator→writer' },
+    ]);
     expect((await core.invoke('manifest.read', { id: 'coordinator' })).hash).toBe(before.hash);
 
     const paused = pausedAt(studio, 'coordinator');
-    const task = await core.invoke('task.send', { capsuleId: 'coordinator', text: 'Write about otters.', returnImmediately: true });
+    const task = await core.invoke('task.send', {
+      capsuleId: 'coordinator',
+      text: 'Write about otters.',
+      returnImmediately: true,
+    });
     const view = await paused;
     const p = view.paused[0];
-    expect(p).toMatchObject({ capsuleId: 'coordinator', taskId: task.id, point: 'edge', target: 'writer', text: 'Draft a short paragraph for this request.', editable: true, timeoutMs: 600_000 });
+    expect(p).toMatchObject({
+      capsuleId: 'coordinator',
+      taskId: task.id,
+      point: 'edge',
+      target: 'writer',
+      text: 'Draft a short paragraph for this request.',
+      editable: true,
+      timeoutMs: 600_000,
+    });
     expect((await core.invoke('breakpoints.list', {})).paused).toHaveLength(1);
 
     const resumed = studio.next('breakpoints.changed', (v) => v.paused.length === 0);
-    await core.invoke('breakpoints.resume', { sessionId: p.sessionId, taskId: p.taskId, action: 'continue', message: 'Draft a limerick about otters.' });
+    await core.invoke('breakpoints.resume', {
+      sessionId: p.sessionId,
+      taskId: p.taskId,
+      action: 'continue',
+      message: 'Draft a limerick about otters.',
+    });
     await resumed;
-    const done = await studio.next('task.updated', (u) => u.capsuleId === 'coordinator' && u.task.id === task.id && u.task.status.state === 'TASK_STATE_COMPLETED');
+    const done = await studio.next(
+      'task.updated',
+      (u) => u.capsuleId === 'coordinator' && u.task.id === task.id && u.task.status.state === 'TASK_STATE_COMPLETED',
+    );
     expect(done.task.status.state).toBe('TASK_STATE_COMPLETED');
     const writerTasks = await core.invoke('task.list', { capsuleId: 'writer' });
     expect(writerTasks.map((t) => t.history?.[0]?.parts[0]?.text)).toEqual(['Draft a limerick about otters.']);
@@ -48,12 +71,20 @@ describe('breakpoints through the core', () => {
     await core.invoke('formation.launch', {});
     await core.invoke('breakpoints.set', { kind: 'turn', capsuleId: 'writer' });
     const paused = pausedAt(studio, 'writer');
-    const task = await core.invoke('task.send', { capsuleId: 'writer', text: 'A paragraph on tides.', returnImmediately: true });
+    const task = await core.invoke('task.send', {
+      capsuleId: 'writer',
+      text: 'A paragraph on tides.',
+      returnImmediately: true,
+    });
     const p = (await paused).paused[0];
     expect(p).toMatchObject({ point: 'turn', turn: 1, text: 'A paragraph on tides.' });
     await core.invoke('breakpoints.resume', { sessionId: p.sessionId, taskId: p.taskId, action: 'cancel' });
-    expect((await core.invoke('task.get', { capsuleId: 'writer', taskId: task.id })).status.state).toBe('TASK_STATE_CANCELED');
-    await expect(core.invoke('breakpoints.resume', { sessionId: p.sessionId, taskId: p.taskId, action: 'continue' })).rejects.toThrow(/not paused/);
+    expect((await core.invoke('task.get', { capsuleId: 'writer', taskId: task.id })).status.state).toBe(
+      'TASK_STATE_CANCELED',
+    );
+    await expect(
+      core.invoke('breakpoints.resume', { sessionId: p.sessionId, taskId: p.taskId, action: 'continue' }),
+    ).rejects.toThrow(/not paused/);
 
     await core.invoke('breakpoints.clear', { all: true });
     const next = await core.invoke('task.send', { capsuleId: 'writer', text: 'Another one.' });
@@ -76,8 +107,12 @@ describe('breakpoints through the core', () => {
   it('refuses breakpoints on nodes the formation does not have, and bounds the timeout', async () => {
     studio = await createTestStudio();
     const { core } = studio;
-    await expect(core.invoke('breakpoints.set', { kind: 'turn', capsuleId: 'nobody' })).rejects.toThrow(/No capsule nobody/);
-    await expect(core.invoke('breakpoints.set', { kind: 'edge', from: 'coordinator', to: 'ghost' })).rejects.toThrow(/ghost/);
+    await expect(core.invoke('breakpoints.set', { kind: 'turn', capsuleId: 'nobody' })).rejects.toThrow(
+      /No capsule nobody/,
+    );
+    await expect(core.invoke('breakpoints.set', { kind: 'edge', from: 'coordinator', to: 'ghost' })).rejects.toThrow(
+      /ghost/,
+    );
     await expect(core.invoke('breakpoints.configure', { timeoutSeconds: 1 })).rejects.toThrow(/timeoutSeconds/);
     expect((await core.invoke('breakpoints.configure', { timeoutSeconds: 30 })).timeoutSeconds).toBe(30);
   });

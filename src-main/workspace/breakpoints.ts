@@ -27,7 +27,10 @@ import { callDoorMethod } from './task-commands';
 export interface BreakpointService {
   /** A session of capsule `capsuleId` started: hand it its breakpoints and follow its pauses. */
   watch(capsuleId: string, session: Session): () => void;
-  handlers: Pick<Handlers, 'breakpoints.set' | 'breakpoints.clear' | 'breakpoints.list' | 'breakpoints.configure' | 'breakpoints.resume'>;
+  handlers: Pick<
+    Handlers,
+    'breakpoints.set' | 'breakpoints.clear' | 'breakpoints.list' | 'breakpoints.configure' | 'breakpoints.resume'
+  >;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -50,7 +53,11 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
     const dir = context().current()?.dir;
     // Tasks of a workspace left running stay paused out of sight, like its capsules.
     const shown = [...paused.values()].filter((p) => p.dir === dir).map(({ dir: _dir, ...p }) => p);
-    return { breakpoints: dir ? [...(byDir.get(dir)?.values() ?? [])] : [], paused: shown.slice(-MAX_PAUSED_LISTED), timeoutSeconds };
+    return {
+      breakpoints: dir ? [...(byDir.get(dir)?.values() ?? [])] : [],
+      paused: shown.slice(-MAX_PAUSED_LISTED),
+      timeoutSeconds,
+    };
   };
   const changed = () => {
     const v = view();
@@ -81,7 +88,9 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
     if (!set?.size) return undefined;
     const mine = [...set.values()];
     const turn = mine.some((b) => b.kind === 'turn' && b.capsuleId === capsuleId);
-    const edges = mine.filter((b): b is Extract<BreakpointView, { kind: 'edge' }> => b.kind === 'edge' && b.from === capsuleId).map((b) => targetOf(b.to));
+    const edges = mine
+      .filter((b): b is Extract<BreakpointView, { kind: 'edge' }> => b.kind === 'edge' && b.from === capsuleId)
+      .map((b) => targetOf(b.to));
     return turn || edges.length ? { turn, edges, timeoutMs: timeoutSeconds * 1000 } : undefined;
   }
 
@@ -123,8 +132,15 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
       if (!paused.delete(key)) return;
       changed();
       if (e.by === 'timeout') {
-        const name = context().current()?.snapshot().capsules.find((c) => c.id === capsuleId)?.summary.name ?? capsuleId;
-        emit('notice.raised', { level: 'warning', message: `A breakpoint in ${name} timed out after ${Math.round(Number(e.waited_ms) / 1000)} s: task ${taskId} went on with its message unchanged.` });
+        const name =
+          context()
+            .current()
+            ?.snapshot()
+            .capsules.find((c) => c.id === capsuleId)?.summary.name ?? capsuleId;
+        emit('notice.raised', {
+          level: 'warning',
+          message: `A breakpoint in ${name} timed out after ${Math.round(Number(e.waited_ms) / 1000)} s: task ${taskId} went on with its message unchanged.`,
+        });
       }
     }
   }
@@ -135,7 +151,8 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
     for (const b of byDir.get(dir ?? '')?.values() ?? []) {
       if (b.kind !== 'edge' || b.from !== from) continue;
       const t = targetOf(b.to);
-      if (t.names.includes(to) || t.names.includes(capsule) || (url && t.urls.some((u) => sameDoor(u, url)))) return b.to;
+      if (t.names.includes(to) || t.names.includes(capsule) || (url && t.urls.some((u) => sameDoor(u, url))))
+        return b.to;
     }
     return undefined;
   }
@@ -157,7 +174,11 @@ export function createBreakpoints(context: () => StudioContext, emit: Emit): Bre
         const set = setOf(dirOf());
         checkNodes(context(), spec);
         const id = breakpointId(spec);
-        if (!set.has(id) && set.size >= MAX_BREAKPOINTS) throw new CoreError('limit_reached', `This workspace has ${MAX_BREAKPOINTS} breakpoints already, the most it may hold; clear one first.`);
+        if (!set.has(id) && set.size >= MAX_BREAKPOINTS)
+          throw new CoreError(
+            'limit_reached',
+            `This workspace has ${MAX_BREAKPOINTS} breakpoints already, the most it may hold; clear one first.`,
+          );
         set.set(id, { ...spec, id });
         push();
         return changed();
@@ -204,5 +225,6 @@ function checkNodes(ctx: StudioContext, spec: BreakpointSpec): void {
     return;
   }
   if (!isCapsule(spec.from)) throw new CoreError('not_found', `No capsule ${spec.from} in this formation.`);
-  if (!spec.to.startsWith('external:') && !isCapsule(spec.to) && !snap.remotes.some((r) => r.id === spec.to)) throw new CoreError('not_found', `No capsule or remote agent ${spec.to} in this formation.`);
+  if (!spec.to.startsWith('external:') && !isCapsule(spec.to) && !snap.remotes.some((r) => r.id === spec.to))
+    throw new CoreError('not_found', `No capsule or remote agent ${spec.to} in this formation.`);
 }

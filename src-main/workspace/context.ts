@@ -93,7 +93,13 @@ export interface StudioContext {
   dispose(): void;
 }
 
-export function createStudioContext(config: StudioConfig, ports: StudioPorts, emit: Emit, sessions: CapsuleSessions, recent: RecentList): StudioContext {
+export function createStudioContext(
+  config: StudioConfig,
+  ports: StudioPorts,
+  emit: Emit,
+  sessions: CapsuleSessions,
+  recent: RecentList,
+): StudioContext {
   let ws: Workspace | undefined;
   let watcher: FolderWatcher | undefined;
   const cards: RemoteCards = new Map();
@@ -114,7 +120,13 @@ export function createStudioContext(config: StudioConfig, ports: StudioPorts, em
     cards,
     live,
     workspace() {
-      if (!ws) throw new CoreError('no_workspace', ctx.startupError ? `No workspace is open: ${ctx.startupError}` : 'No workspace is open; open or create one first.');
+      if (!ws)
+        throw new CoreError(
+          'no_workspace',
+          ctx.startupError
+            ? `No workspace is open: ${ctx.startupError}`
+            : 'No workspace is open; open or create one first.',
+        );
       return ws;
     },
     current: () => ws,

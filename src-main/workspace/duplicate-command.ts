@@ -41,14 +41,18 @@ export function besideSpot(from: Position, others: readonly Position[]): Positio
   return { x: from.x + BOX.w + 20, y: from.y };
 }
 
-export function duplicateCapsule(ctx: StudioContext, { id, name, position }: CommandArgs<'capsule.duplicate'>): CapsuleView {
+export function duplicateCapsule(
+  ctx: StudioContext,
+  { id, name, position }: CommandArgs<'capsule.duplicate'>,
+): CapsuleView {
   const ws = ctx.workspace();
   const original = ws.capsule(id);
   const snap = ws.snapshot();
   const taken = new Set(snap.capsules.flatMap((c) => [c.id, c.summary.name ?? '']).map((n) => n.toLowerCase()));
   const free = (n: string) => !taken.has(n.toLowerCase()) && !existsSync(join(ws.dir, 'capsules', `${n}.yaml`));
   let chosen = name;
-  if (chosen !== undefined && !free(chosen)) throw new CoreError('conflict', `A capsule named ${chosen} is already in the formation.`);
+  if (chosen !== undefined && !free(chosen))
+    throw new CoreError('conflict', `A capsule named ${chosen} is already in the formation.`);
   if (chosen === undefined) {
     const alsoTaken = new Set(taken);
     // A name whose manifest file is left over on disk is taken too.

@@ -34,7 +34,12 @@ describe('copyName', () => {
 describe('besideSpot', () => {
   it('goes right of the original, and down past nodes already there', () => {
     expect(besideSpot({ x: 0, y: 0 }, [{ x: 0, y: 0 }])).toEqual({ x: 280, y: 0 });
-    expect(besideSpot({ x: 0, y: 0 }, [{ x: 0, y: 0 }, { x: 300, y: 20 }])).toEqual({ x: 280, y: 400 });
+    expect(
+      besideSpot({ x: 0, y: 0 }, [
+        { x: 0, y: 0 },
+        { x: 300, y: 20 },
+      ]),
+    ).toEqual({ x: 280, y: 400 });
   });
 });
 
@@ -43,7 +48,14 @@ describe('capsule.duplicate', () => {
     studio = await createTestStudio();
     const before = readFileSync(join(studio.workspace, 'capsules', 'researcher.yaml'), 'utf8');
     const view = await studio.core.invoke('capsule.duplicate', { id: 'researcher' });
-    expect(view).toMatchObject({ id: 'researcher-copy', name: 'researcher-copy', role: 'worker', port: null, issues: [], manifestPath: 'capsules/researcher-copy.yaml' });
+    expect(view).toMatchObject({
+      id: 'researcher-copy',
+      name: 'researcher-copy',
+      role: 'worker',
+      port: null,
+      issues: [],
+      manifestPath: 'capsules/researcher-copy.yaml',
+    });
     const copy = readFileSync(join(studio.workspace, 'capsules', 'researcher-copy.yaml'), 'utf8');
     // The same text but the name and the port line: comments and layout come along.
     expect(copy).toContain('# A worker: answers research questions from the coordinator.');
@@ -65,14 +77,30 @@ describe('capsule.duplicate', () => {
 
   it("copies an orchestrator's edges out (they are its allow list), and refuses a taken name or a broken manifest", async () => {
     studio = await createTestStudio();
-    const view = await studio.core.invoke('capsule.duplicate', { id: 'coordinator', name: 'lead-b', position: { x: 5, y: 900 } });
+    const view = await studio.core.invoke('capsule.duplicate', {
+      id: 'coordinator',
+      name: 'lead-b',
+      position: { x: 5, y: 900 },
+    });
     expect(view).toMatchObject({ id: 'lead-b', position: { x: 5, y: 900 } });
     const f = await studio.core.invoke('formation.get', {});
-    expect(f.edges.filter((e) => e.source === 'lead-b').map((e) => e.target).sort()).toEqual(['researcher', 'writer']);
-    await expect(studio.core.invoke('capsule.duplicate', { id: 'coordinator', name: 'writer' })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(studio.core.invoke('capsule.duplicate', { id: 'nobody' })).rejects.toMatchObject({ code: 'not_found' });
+    expect(
+      f.edges
+        .filter((e) => e.source === 'lead-b')
+        .map((e) => e.target)
+        .sort(),
+    ).toEqual(['researcher', 'writer']);
+    await expect(studio.core.invoke('capsule.duplicate', { id: 'coordinator', name: 'writer' })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    await expect(studio.core.invoke('capsule.duplicate', { id: 'nobody' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     writeFileSync(join(studio.workspace, 'capsules', 'writer.yaml'), 'name: [unclosed\n');
-    await expect(studio.core.invoke('capsule.duplicate', { id: 'writer' })).rejects.toMatchObject({ code: 'manifest_invalid', message: expect.stringContaining('capsules/writer.yaml') });
+    await expect(studio.core.invoke('capsule.duplicate', { id: 'writer' })).rejects.toMatchObject({
+      code: 'manifest_invalid',
+      message: expect.stringContaining('capsules/writer.yaml'),
+    });
   });
 
   it('marks formation entries without a position as unplaced', async () => {

@@ -17,7 +17,12 @@ function find(view: FormationView, id: string) {
   return c;
 }
 
-export async function connectEdge(ctx: StudioContext, sourceId: string, targetId: string, tools?: string[]): Promise<CommandOutput<'edge.connect'>> {
+export async function connectEdge(
+  ctx: StudioContext,
+  sourceId: string,
+  targetId: string,
+  tools?: string[],
+): Promise<CommandOutput<'edge.connect'>> {
   if (sourceId === targetId) throw new CoreError('invalid_input', 'A capsule cannot be connected to itself.');
   if (isToolServerId(targetId)) return connectToolServer(ctx, sourceId, targetId, tools);
   const view = ctx.view();
@@ -33,7 +38,9 @@ export async function connectEdge(ctx: StudioContext, sourceId: string, targetId
   } else {
     const target = find(view, targetId);
     const taken = new Set(view.capsules.map((c) => c.port).filter((p): p is number => p !== null));
-    const plan = connectOps(graphCapsule(source), graphCapsule(target), { freePort: target.port === null ? await freePort(taken) : 0 });
+    const plan = connectOps(graphCapsule(source), graphCapsule(target), {
+      freePort: target.port === null ? await freePort(taken) : 0,
+    });
     applyManifestOps(ctx, targetId, plan.worker);
     applyManifestOps(ctx, sourceId, plan.orchestrator);
     message = `${source.name} may now delegate to ${target.name} at localhost:${plan.port}; ${target.name} accepts peer tasks.`;
@@ -46,11 +53,20 @@ export async function connectEdge(ctx: StudioContext, sourceId: string, targetId
   }
   if (ctx.changed({ quiet: true }).length) message += ' It applies to the running capsules now.';
   const edge = ctx.view().edges.find((e) => e.source === sourceId && e.target === targetId);
-  if (!edge) throw new CoreError('internal', `The manifests were updated but no edge ${sourceId} -> ${targetId} is derived from them.`);
+  if (!edge)
+    throw new CoreError(
+      'internal',
+      `The manifests were updated but no edge ${sourceId} -> ${targetId} is derived from them.`,
+    );
   return { edge, ...(pinnedPort !== undefined ? { pinnedPort } : {}), message };
 }
 
-export async function disconnectEdge(ctx: StudioContext, sourceId: string, targetId: string, opts: { quiet?: boolean } = {}): Promise<CommandOutput<'edge.disconnect'>> {
+export async function disconnectEdge(
+  ctx: StudioContext,
+  sourceId: string,
+  targetId: string,
+  opts: { quiet?: boolean } = {},
+): Promise<CommandOutput<'edge.disconnect'>> {
   if (isToolServerId(targetId)) return disconnectToolServer(ctx, sourceId, targetId, opts);
   const view = ctx.view();
   const source = find(view, sourceId);
@@ -63,12 +79,18 @@ export async function disconnectEdge(ctx: StudioContext, sourceId: string, targe
   let revokedExport = false;
   const notes = [`${source.name} may no longer call ${edges.map((e) => e.address).join(', ')}.`];
   if (target) {
-    const plan = disconnectOps(graphCapsule(source), graphCapsule(target), { capsules: view.capsules.map(graphCapsule) });
+    const plan = disconnectOps(graphCapsule(source), graphCapsule(target), {
+      capsules: view.capsules.map(graphCapsule),
+    });
     applyManifestOps(ctx, sourceId, plan.orchestrator);
     revokedExport = applyManifestOps(ctx, targetId, plan.worker);
     if (revokedExport) notes.push(`${target.name} no longer accepts peer tasks.`);
   } else {
-    applyManifestOps(ctx, sourceId, edges.map((e) => ({ op: 'removeAllow', entry: e.address })));
+    applyManifestOps(
+      ctx,
+      sourceId,
+      edges.map((e) => ({ op: 'removeAllow', entry: e.address })),
+    );
   }
   if (!opts.quiet && ctx.changed({ quiet: true }).length) notes.push('It applies to the running capsules now.');
   return { revokedExport, message: notes.join(' ') };

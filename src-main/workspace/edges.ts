@@ -1,4 +1,9 @@
-import { deriveEdges as deriveGraphEdges, type GraphCapsule, type GraphRemote, type Manifest } from '../../src-shared/manifest';
+import {
+  deriveEdges as deriveGraphEdges,
+  type GraphCapsule,
+  type GraphRemote,
+  type Manifest,
+} from '../../src-shared/manifest';
 import type { CapsuleView, EdgeView, RemoteView } from '../../src-shared/contract';
 
 // Edges come from the manifests (src-shared/manifest/graph.ts), never from storage: an allow

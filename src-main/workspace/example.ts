@@ -20,7 +20,8 @@ export function ensureExampleWorkspace(resourcesDir: string, userDataDir: string
 
 export function copyExample(resourcesDir: string, target: string): void {
   const source = join(resourcesDir, EXAMPLE_FOLDER);
-  if (!existsSync(join(source, FORMATION_FILE))) throw new Error(`The example workspace is missing from ${resourcesDir}`);
+  if (!existsSync(join(source, FORMATION_FILE)))
+    throw new Error(`The example workspace is missing from ${resourcesDir}`);
   mkdirSync(target, { recursive: true });
   cpSync(source, target, { recursive: true, force: false, errorOnExist: false });
 }
@@ -35,7 +36,10 @@ export function writeEmptyFormation(dir: string): void {
  * The workspace a start opens: the one asked for, else the last one opened (the user's own work,
  * when it still holds a formation), else the user's copy of the example.
  */
-export function startWorkspace(config: { workspace?: string; resourcesDir: string; userDataDir: string }, recent: RecentList): string {
+export function startWorkspace(
+  config: { workspace?: string; resourcesDir: string; userDataDir: string },
+  recent: RecentList,
+): string {
   if (config.workspace) return config.workspace;
   const last = recent.list()[0];
   if (last?.exists) return last.dir;

@@ -18,7 +18,12 @@ const send = (url: string, token: string) =>
   fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    }),
   });
 
 describe('expose commands', () => {
@@ -28,7 +33,11 @@ describe('expose commands', () => {
     expect(answer.exposure.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/a2a\/capsules\/writer\/$/);
     expect(answer.curl).toContain(answer.token);
     expect(answer.exposure.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    expect(JSON.parse(answer.mcpConfig).mcpServers['capsule-studio']).toEqual({ type: 'http', url: answer.exposure.mcpUrl, headers: { Authorization: `Bearer ${answer.token}` } });
+    expect(JSON.parse(answer.mcpConfig).mcpServers['capsule-studio']).toEqual({
+      type: 'http',
+      url: answer.exposure.mcpUrl,
+      headers: { Authorization: `Bearer ${answer.token}` },
+    });
     const list = await t.core.invoke('expose.list', {});
     expect(JSON.stringify(list)).not.toContain(answer.token);
     expect(list.gateway).toMatchObject({ running: true, loopback: true });
@@ -67,7 +76,10 @@ describe('expose commands', () => {
   it('configure: a non-loopback host is flagged for the warning, and the setting persists', async () => {
     const v = await t.core.invoke('gateway.configure', { host: '0.0.0.0', port: 0 });
     expect(v.loopback).toBe(false);
-    const back = await t.core.invoke('gateway.configure', { host: '127.0.0.1', publicOrigin: 'https://agents.example.com/ignored-path' });
+    const back = await t.core.invoke('gateway.configure', {
+      host: '127.0.0.1',
+      publicOrigin: 'https://agents.example.com/ignored-path',
+    });
     expect(back).toMatchObject({ loopback: true, publicOrigin: 'https://agents.example.com' });
     const settings = JSON.parse(readFileSync(join(t.home, 'data', 'gateway', 'settings.json'), 'utf8'));
     expect(settings.publicOrigin).toBe('https://agents.example.com');

@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { CoreError, type CommandArgs, type ExposeAnswer, type ExposureView, type GatewayView } from '../../src-shared/contract';
+import {
+  CoreError,
+  type CommandArgs,
+  type ExposeAnswer,
+  type ExposureView,
+  type GatewayView,
+} from '../../src-shared/contract';
 import {
   createExposureStore,
   createGateway,
@@ -22,7 +28,16 @@ import type { Handlers } from './handlers';
 // when a capsule is first exposed (or at start when exposures exist), restarted on configure.
 // Capsules are exposed by formation id and resolved to their running session at each call.
 
-type ExposeCommand = 'gateway.status' | 'gateway.configure' | 'expose.list' | 'expose.enable' | 'expose.disable' | 'expose.rotate' | 'expose.update' | 'expose.card' | 'expose.accessLog';
+type ExposeCommand =
+  | 'gateway.status'
+  | 'gateway.configure'
+  | 'expose.list'
+  | 'expose.enable'
+  | 'expose.disable'
+  | 'expose.rotate'
+  | 'expose.update'
+  | 'expose.card'
+  | 'expose.accessLog';
 
 export interface ExposeService {
   handlers: Pick<Handlers, ExposeCommand>;
@@ -110,13 +125,28 @@ export function createExposeService(ctx: StudioContext, opts: ExposeOptions = {}
   });
   const view = (e: ExposureInfo): ExposureView => {
     const urls = gateway?.urlsOf(e.capsule) ?? { url: '', card: '', mcp: '' };
-    return { capsuleId: e.capsule, tokenId: e.tokenId, compat03: e.compat03, createdAt: e.createdAt, ...(e.rotatedAt ? { rotatedAt: e.rotatedAt } : {}), url: urls.url, cardUrl: urls.card, mcpUrl: urls.mcp, running: !!session(e.capsule) };
+    return {
+      capsuleId: e.capsule,
+      tokenId: e.tokenId,
+      compat03: e.compat03,
+      createdAt: e.createdAt,
+      ...(e.rotatedAt ? { rotatedAt: e.rotatedAt } : {}),
+      url: urls.url,
+      cardUrl: urls.card,
+      mcpUrl: urls.mcp,
+      running: !!session(e.capsule),
+    };
   };
   const list = () => store().list().map(view);
   const changed = () => ctx.emit('exposure.changed', { gateway: status(), exposures: list() });
   const answer = (e: ExposureInfo, token: string): ExposeAnswer => {
     const v = view(e);
-    return { exposure: v, token, curl: curlExample(v.url, token, { accepts: !!session(e.capsule)?.manifest.accepts }), mcpConfig: mcpClientConfig(v.mcpUrl, token) };
+    return {
+      exposure: v,
+      token,
+      curl: curlExample(v.url, token, { accepts: !!session(e.capsule)?.manifest.accepts }),
+      mcpConfig: mcpClientConfig(v.mcpUrl, token),
+    };
   };
   const known = (id: string) => ctx.workspace().capsule(id); // throws a CoreError naming an unknown capsule
   const exposed = (id: string) => {
@@ -130,7 +160,15 @@ export function createExposeService(ctx: StudioContext, opts: ExposeOptions = {}
     'gateway.status': () => status(),
     async 'gateway.configure'(args: CommandArgs<'gateway.configure'>) {
       const { publicOrigin, ...rest } = args;
-      settings = { ...settings, ...rest, ...(publicOrigin === null ? { publicOrigin: undefined } : publicOrigin ? { publicOrigin: new URL(publicOrigin).origin } : {}) };
+      settings = {
+        ...settings,
+        ...rest,
+        ...(publicOrigin === null
+          ? { publicOrigin: undefined }
+          : publicOrigin
+            ? { publicOrigin: new URL(publicOrigin).origin }
+            : {}),
+      };
       writeSettings(dataDir, settings);
       error = undefined;
       const wasRunning = !!gateway || store().list().length > 0;
@@ -143,7 +181,8 @@ export function createExposeService(ctx: StudioContext, opts: ExposeOptions = {}
     async 'expose.enable'({ capsuleId, compat03 }) {
       known(capsuleId);
       await start();
-      if (store().get(capsuleId)) throw new CoreError('conflict', `${capsuleId} is already exposed; rotate its token to get a new one`);
+      if (store().get(capsuleId))
+        throw new CoreError('conflict', `${capsuleId} is already exposed; rotate its token to get a new one`);
       const { exposure, token } = store().enable(capsuleId, { compat03 });
       changed();
       return answer(exposure, token);
@@ -180,7 +219,10 @@ export function createExposeService(ctx: StudioContext, opts: ExposeOptions = {}
 
   return {
     handlers,
-    exposedCapsules: () => store().list().map((e) => e.capsule),
+    exposedCapsules: () =>
+      store()
+        .list()
+        .map((e) => e.capsule),
     gateway: start,
     dataDir,
     async dispose() {

@@ -7,7 +7,8 @@ import { createTestStudio, type TestStudio } from './test-studio';
 // The compact events every client gets about a running capsule: a burst of trace lines becomes
 // one delegation.updated and one task.progressed per flush, each call and task at its latest.
 
-const line = (event_type: string, extra: Record<string, unknown>, task_id = 't1'): TraceEvent => ({ ts: '2026-01-01T00:00:00.000Z', session_id: 'ses', task_id, event_type, ...extra }) as TraceEvent;
+const line = (event_type: string, extra: Record<string, unknown>, task_id = 't1'): TraceEvent =>
+  ({ ts: '2026-01-01T00:00:00.000Z', session_id: 'ses', task_id, event_type, ...extra }) as TraceEvent;
 
 function recorder() {
   const sent: { event: string; payload: unknown }[] = [];
@@ -21,8 +22,17 @@ describe('createFlowBatcher', () => {
     const b = createFlowBatcher('ses', 'coordinator', emit);
     b.push(line('task_start', {}));
     for (let i = 0; i < 2000; i++) b.push(line('frame', { kind: 'text_delta', turn: 1, text: 'ab' }));
-    for (let i = 0; i < 40; i++) b.push(line('tool_call', { call_id: `c${i}`, name: 'delegate_task', arguments: { to: 'writer' } }));
-    for (let i = 0; i < 40; i++) b.push(line('tool_result', { call_id: `c${i}`, name: 'delegate_task', ok: i % 2 === 0, result: i % 4 === 1 ? 'canceled' : 'x' }));
+    for (let i = 0; i < 40; i++)
+      b.push(line('tool_call', { call_id: `c${i}`, name: 'delegate_task', arguments: { to: 'writer' } }));
+    for (let i = 0; i < 40; i++)
+      b.push(
+        line('tool_result', {
+          call_id: `c${i}`,
+          name: 'delegate_task',
+          ok: i % 2 === 0,
+          result: i % 4 === 1 ? 'canceled' : 'x',
+        }),
+      );
     b.flush();
     expect(sent.map((s) => s.event)).toEqual(['delegation.updated', 'task.progressed']);
     const d = sent[0].payload as EventMap['delegation.updated'];
@@ -40,7 +50,8 @@ describe('createFlowBatcher', () => {
   it('keeps at most MAX_PER_FLUSH entries of a flush, the newest', () => {
     const { sent, emit } = recorder();
     const b = createFlowBatcher('ses', 'o', emit);
-    for (let i = 0; i < MAX_PER_FLUSH + 10; i++) b.push(line('tool_call', { call_id: 'c', name: 'delegate_task', arguments: { to: 'w' } }, `t${i}`));
+    for (let i = 0; i < MAX_PER_FLUSH + 10; i++)
+      b.push(line('tool_call', { call_id: 'c', name: 'delegate_task', arguments: { to: 'w' } }, `t${i}`));
     b.flush();
     const d = (sent[0].payload as EventMap['delegation.updated']).delegations;
     expect(d).toHaveLength(MAX_PER_FLUSH);
@@ -67,10 +78,20 @@ describe('flow events from a running formation', () => {
   it('the coordinator of the example formation reports both delegations, running then answered, with the worker tasks they became', async () => {
     studio = await createTestStudio();
     await studio.core.invoke('formation.launch', {});
-    const task = await studio.core.invoke('task.send', { capsuleId: 'coordinator', text: 'tide pools', returnImmediately: true });
-    await studio.next('task.updated', (u) => u.task.id === task.id && u.task.status.state === 'TASK_STATE_COMPLETED', 20_000);
+    const task = await studio.core.invoke('task.send', {
+      capsuleId: 'coordinator',
+      text: 'tide pools',
+      returnImmediately: true,
+    });
+    await studio.next(
+      'task.updated',
+      (u) => u.task.id === task.id && u.task.status.state === 'TASK_STATE_COMPLETED',
+      20_000,
+    );
     await new Promise((r) => setTimeout(r, 150)); // the last flush
-    const updates = studio.events.filter((e) => e.event === 'delegation.updated').map((e) => e.payload as EventMap['delegation.updated']);
+    const updates = studio.events
+      .filter((e) => e.event === 'delegation.updated')
+      .map((e) => e.payload as EventMap['delegation.updated']);
     expect(updates.every((u) => u.capsuleId === 'coordinator')).toBe(true);
     const all = updates.flatMap((u) => u.delegations);
     expect(all.some((d) => d.state === 'running' && d.to === 'researcher')).toBe(true);
@@ -79,11 +100,19 @@ describe('flow events from a running formation', () => {
       ['researcher', 'answered'],
       ['writer', 'answered'],
     ]);
-    const researcherTasks = studio.events.filter((e) => e.event === 'task.updated' && (e.payload as EventMap['task.updated']).capsuleId === 'researcher').map((e) => (e.payload as EventMap['task.updated']).task.id);
+    const researcherTasks = studio.events
+      .filter((e) => e.event === 'task.updated' && (e.payload as EventMap['task.updated']).capsuleId === 'researcher')
+      .map((e) => (e.payload as EventMap['task.updated']).task.id);
     expect(researcherTasks).toContain([...final.values()].find((d) => d.to === 'researcher')!.childTaskId);
     // Few events for the whole run: batched, not one per line.
     expect(updates.length).toBeLessThanOrEqual(8);
-    const progress = studio.events.filter((e) => e.event === 'task.progressed').map((e) => e.payload as EventMap['task.progressed']);
-    expect(progress.flatMap((p) => p.tasks).some((t) => t.taskId === task.id && t.turn === 1 && t.waiting === 'delegate_task ×2')).toBe(true);
+    const progress = studio.events
+      .filter((e) => e.event === 'task.progressed')
+      .map((e) => e.payload as EventMap['task.progressed']);
+    expect(
+      progress
+        .flatMap((p) => p.tasks)
+        .some((t) => t.taskId === task.id && t.turn === 1 && t.waiting === 'delegate_task ×2'),
+    ).toBe(true);
   }, 30_000);
 });

@@ -39,23 +39,35 @@ export function createFlowBatcher(sessionId: string, capsuleId: string, emit: Em
       // A task that ended has no current turn: its last progress would only be noise.
       if (line.event_type === 'task_end' && line.task_id) progress.delete(line.task_id);
       const l = line as TraceEvent & Record<string, unknown>;
-      if ((l.event_type === 'tool_call' || l.event_type === 'tool_result') && typeof l.mcp_server === 'string' && typeof l.call_id === 'string') {
+      if (
+        (l.event_type === 'tool_call' || l.event_type === 'tool_result') &&
+        typeof l.mcp_server === 'string' &&
+        typeof l.call_id === 'string'
+      ) {
         const key = `${l.task_id ?? ''}\0${l.call_id}`;
-        const at = l.event_type === 'tool_call' ? Date.parse(String(l.ts)) || Date.now() : (started.get(key) ?? Date.now());
+        const at =
+          l.event_type === 'tool_call' ? Date.parse(String(l.ts)) || Date.now() : (started.get(key) ?? Date.now());
         if (l.event_type === 'tool_call') {
           started.set(key, at);
           if (started.size > MAX_PER_FLUSH) started.delete(started.keys().next().value as string);
         } else started.delete(key);
         const state = l.event_type === 'tool_call' ? 'running' : l.ok === false ? 'failed' : 'ok';
         keep(toolCalls, key, {
-          capsuleId, sessionId, callId: l.call_id, server: l.mcp_server, tool: typeof l.mcp_tool === 'string' ? l.mcp_tool : String(l.name ?? ''), state, at,
+          capsuleId,
+          sessionId,
+          callId: l.call_id,
+          server: l.mcp_server,
+          tool: typeof l.mcp_tool === 'string' ? l.mcp_tool : String(l.name ?? ''),
+          state,
+          at,
           ...(typeof l.task_id === 'string' ? { taskId: l.task_id } : {}),
           ...(typeof l.duration_ms === 'number' ? { durationMs: l.duration_ms } : {}),
         });
       }
     },
     flush() {
-      if (delegations.size) emit('delegation.updated', { sessionId, capsuleId, delegations: [...delegations.values()] });
+      if (delegations.size)
+        emit('delegation.updated', { sessionId, capsuleId, delegations: [...delegations.values()] });
       if (progress.size) emit('task.progressed', { sessionId, capsuleId, tasks: [...progress.values()] });
       if (toolCalls.size) emit('mcp.called', { sessionId, capsuleId, calls: [...toolCalls.values()] });
       toolCalls.clear();

@@ -36,7 +36,12 @@ describe('the folder browser', () => {
     expect(l).toMatchObject({ dir: home, home, parent: null, truncated: false });
     expect(names(l)).toEqual(['Documents', 'formations', 'shortcut']);
     expect(l.folders.find((f) => f.name === 'shortcut')?.path).toBe(join(home, 'formations'));
-    expect(names(await listFolders({ home, hidden: true }))).toEqual(['.config', 'Documents', 'formations', 'shortcut']);
+    expect(names(await listFolders({ home, hidden: true }))).toEqual([
+      '.config',
+      'Documents',
+      'formations',
+      'shortcut',
+    ]);
   });
 
   it('goes down by path or by a name relative to the home, and marks workspaces', async () => {

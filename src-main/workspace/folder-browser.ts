@@ -36,14 +36,23 @@ async function isFolder(path: string): Promise<boolean> {
  * Lists the folders of `dir` (default: the home; relative paths and `~` as the Open dialog reads
  * them). `also`: folders outside the home that may be listed too (the open workspace's).
  */
-export async function listFolders(opts: { dir?: string; hidden?: boolean; home?: string; also?: string[] }): Promise<FolderListing> {
+export async function listFolders(opts: {
+  dir?: string;
+  hidden?: boolean;
+  home?: string;
+  also?: string[];
+}): Promise<FolderListing> {
   const home = await realOrNull(opts.home ?? homedir());
   if (!home) throw new CoreError('not_found', 'Your home folder cannot be read.');
   const roots = [home, ...(await Promise.all((opts.also ?? []).map(realOrNull))).filter((r): r is string => !!r)];
   const typed = opts.dir ?? home;
   const dir = await realOrNull(resolveWorkspaceDir(typed, home));
   if (!dir) throw new CoreError('not_found', `${typed} does not exist.`);
-  if (!roots.some((root) => inside(root, dir))) throw new CoreError('forbidden', `${typed} is outside your home folder (${home}); the folder browser stays inside it (type the path to open a folder elsewhere).`);
+  if (!roots.some((root) => inside(root, dir)))
+    throw new CoreError(
+      'forbidden',
+      `${typed} is outside your home folder (${home}); the folder browser stays inside it (type the path to open a folder elsewhere).`,
+    );
   if (!(await isFolder(dir))) throw new CoreError('invalid_input', `${typed} is not a folder.`);
   const parent = roots.includes(dir) ? null : dirname(dir);
 
@@ -54,7 +63,10 @@ export async function listFolders(opts: { dir?: string; hidden?: boolean; home?:
   try {
     handle = await opendir(dir);
   } catch (err) {
-    throw new CoreError('io_error', `${dir} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new CoreError(
+      'io_error',
+      `${dir} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   for await (const entry of handle) {
     if (++scanned > SCAN_MAX || folders.length >= FOLDER_LISTING_MAX) {

@@ -24,7 +24,13 @@ async function picnicRun() {
 it('forks a recorded task at a turn, lists it in the family and compares it with its origin', async () => {
   const { core, task, origin } = await picnicRun();
 
-  const fork = await core.invoke('sessions.fork', { sessionId: origin, taskId: task.id, turn: 2, message: 'Plan a beach day', driver: 'real' });
+  const fork = await core.invoke('sessions.fork', {
+    sessionId: origin,
+    taskId: task.id,
+    turn: 2,
+    message: 'Plan a beach day',
+    driver: 'real',
+  });
   expect(fork.state).toBe('TASK_STATE_COMPLETED');
   expect(fork.sessionId).not.toBe(origin);
   // The formation's coordinator still runs its own session.
@@ -32,8 +38,12 @@ it('forks a recorded task at a turn, lists it in the family and compares it with
 
   const listed = (await core.invoke('sessions.list', {})).sessions.find((s) => s.id === fork.sessionId)!;
   expect(listed.forkedFrom).toEqual({ sessionId: origin, taskId: task.id, turn: 2 });
-  expect((await core.invoke('sessions.family', { sessionId: origin })).forks.map((s) => s.id)).toEqual([fork.sessionId]);
-  expect((await core.invoke('sessions.family', { sessionId: fork.sessionId })).ancestors.map((s) => s.id)).toEqual([origin]);
+  expect((await core.invoke('sessions.family', { sessionId: origin })).forks.map((s) => s.id)).toEqual([
+    fork.sessionId,
+  ]);
+  expect((await core.invoke('sessions.family', { sessionId: fork.sessionId })).ancestors.map((s) => s.id)).toEqual([
+    origin,
+  ]);
 
   const diff = await core.invoke('sessions.compare', { a: origin, b: fork.sessionId });
   const row = diff.tasks[0];
@@ -45,8 +55,12 @@ it('forks a recorded task at a turn, lists it in the family and compares it with
   expect(row.b!.delegations).toEqual(row.a!.delegations);
   expect(row.b!.answer).toBe(row.a!.answer);
 
-  await expect(core.invoke('sessions.fork', { sessionId: origin, taskId: task.id, turn: 5, driver: 'real' })).rejects.toMatchObject({ code: 'invalid_input' });
-  await expect(core.invoke('sessions.compare', { a: origin, b: origin })).rejects.toMatchObject({ code: 'invalid_input' });
+  await expect(
+    core.invoke('sessions.fork', { sessionId: origin, taskId: task.id, turn: 5, driver: 'real' }),
+  ).rejects.toMatchObject({ code: 'invalid_input' });
+  await expect(core.invoke('sessions.compare', { a: origin, b: origin })).rejects.toMatchObject({
+    code: 'invalid_input',
+  });
 });
 
 it('a fork at turn 2 lists the delegations turn 1 replays, and sends a delegation as edited in the fork', async () => {
@@ -57,13 +71,32 @@ it('a fork at turn 2 lists the delegations turn 1 replays, and sends a delegatio
   const toResearcher = options.delegations.find((d) => d.to === 'researcher' && d.turn === 1)!;
   expect(toResearcher.text).toMatch(/^Find three facts/);
 
-  const fork = await core.invoke('sessions.fork', { sessionId: origin, taskId: task.id, turn: 2, message: 'Plan a beach day', delegations: [{ callId: toResearcher.callId, text: 'Find three facts about beaches.' }], driver: 'real' });
+  const fork = await core.invoke('sessions.fork', {
+    sessionId: origin,
+    taskId: task.id,
+    turn: 2,
+    message: 'Plan a beach day',
+    delegations: [{ callId: toResearcher.callId, text: 'Find three facts about beaches.' }],
+    driver: 'real',
+  });
   expect(fork.state).toBe('TASK_STATE_COMPLETED');
-  const asked = (await core.invoke('task.list', { capsuleId: 'researcher' })).map((t) => t.history?.[0]?.parts[0]?.text);
+  const asked = (await core.invoke('task.list', { capsuleId: 'researcher' })).map(
+    (t) => t.history?.[0]?.parts[0]?.text,
+  );
   expect(asked).toContain('Find three facts about beaches.');
   const diff = await core.invoke('sessions.compare', { a: origin, b: fork.sessionId });
   expect(diff.tasks[0].differs).toContain('delegations');
 
-  await expect(core.invoke('sessions.fork', { sessionId: origin, taskId: task.id, turn: 1, delegations: [{ callId: toResearcher.callId, text: 'x' }], driver: 'real' })).rejects.toMatchObject({ code: 'invalid_input' });
-  await expect(core.invoke('sessions.forkOptions', { sessionId: origin, taskId: 'tsk_nope' })).rejects.toMatchObject({ code: 'not_found' });
+  await expect(
+    core.invoke('sessions.fork', {
+      sessionId: origin,
+      taskId: task.id,
+      turn: 1,
+      delegations: [{ callId: toResearcher.callId, text: 'x' }],
+      driver: 'real',
+    }),
+  ).rejects.toMatchObject({ code: 'invalid_input' });
+  await expect(core.invoke('sessions.forkOptions', { sessionId: origin, taskId: 'tsk_nope' })).rejects.toMatchObject({
+    code: 'not_found',
+  });
 });

@@ -25,16 +25,23 @@ const FORK_LIMIT_MS = 30 * 60_000;
 /** The biggest trace a fork or a comparison reads whole. */
 const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
-export type ForkHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.forkOptions' | 'sessions.family' | 'sessions.compare'>;
+export type ForkHandlers = Pick<
+  Handlers,
+  'sessions.fork' | 'sessions.forkOptions' | 'sessions.family' | 'sessions.compare'
+>;
 
 export interface ForkService {
   handlers: ForkHandlers;
   dispose(): Promise<void>;
 }
 
-const answerOf = (task: Task): string | null => task.artifacts?.[0]?.parts.find((p) => typeof p.text === 'string')?.text ?? null;
+const answerOf = (task: Task): string | null =>
+  task.artifacts?.[0]?.parts.find((p) => typeof p.text === 'string')?.text ?? null;
 
-export function createForkService(ctx: StudioContext, deps: { traces: TracesService; startSession(opts: SessionOptions): Promise<Session> }): ForkService {
+export function createForkService(
+  ctx: StudioContext,
+  deps: { traces: TracesService; startSession(opts: SessionOptions): Promise<Session> },
+): ForkService {
   const { index, recordsRoot } = deps.traces;
   const running = new Map<string, Session>();
   const capsuleOf = (sessionId: string) => ctx.sessions.bySessionId(sessionId);
@@ -44,13 +51,19 @@ export function createForkService(ctx: StudioContext, deps: { traces: TracesServ
     const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
     const live = capsuleOf(sessionId)?.session ?? running.get(sessionId);
     live?.trace.flush();
-    const path = [found?.tracePath, live?.trace.path].find((p): p is string => !!p && existsSync(p)) ?? findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
+    const path =
+      [found?.tracePath, live?.trace.path].find((p): p is string => !!p && existsSync(p)) ??
+      findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
     if (!path) throw new CoreError('not_found', `No records of session ${sessionId} on this machine.`);
     return path;
   };
   const readSession = async (sessionId: string): Promise<RecordedSession> => {
     const path = await tracePathOf(sessionId);
-    if (statSync(path).size > MAX_TRACE_BYTES) throw new CoreError('invalid_input', `The trace of ${sessionId} is over ${MAX_TRACE_BYTES >> 20} MB: too big to read whole.`);
+    if (statSync(path).size > MAX_TRACE_BYTES)
+      throw new CoreError(
+        'invalid_input',
+        `The trace of ${sessionId} is over ${MAX_TRACE_BYTES >> 20} MB: too big to read whole.`,
+      );
     return recordedSession(readTraceLines(path).lines.map((l) => l.event));
   };
   const itemOf = async (sessionId: string): Promise<SessionItemView> => {
@@ -83,15 +96,33 @@ export function createForkService(ctx: StudioContext, deps: { traces: TracesServ
       return forkStep(() => forkOptions(recorded, taskId));
     },
     async 'sessions.fork'({ sessionId, taskId, turn, message, delegations, driver }): Promise<ForkStarted> {
-      if (running.size >= MAX_RUNNING_FORKS) throw new CoreError('conflict', `${MAX_RUNNING_FORKS} forks are running already; wait for one to finish.`);
+      if (running.size >= MAX_RUNNING_FORKS)
+        throw new CoreError('conflict', `${MAX_RUNNING_FORKS} forks are running already; wait for one to finish.`);
       const recorded = await readSession(sessionId);
       const env = ctx.config.env ?? process.env;
-      const prepared = forkStep(() => prepareFork(recorded, { taskId, turn, driver, env, ...(message !== undefined ? { message } : {}), ...(delegations ? { delegations } : {}) }));
+      const prepared = forkStep(() =>
+        prepareFork(recorded, {
+          taskId,
+          turn,
+          driver,
+          env,
+          ...(message !== undefined ? { message } : {}),
+          ...(delegations ? { delegations } : {}),
+        }),
+      );
       const formation = formationOf(prepared.manifestPath);
-      const launched = await launchFork(prepared, { startSession: deps.startSession, recordsRoot, env, ...(formation ? { formation } : {}) });
+      const launched = await launchFork(prepared, {
+        startSession: deps.startSession,
+        recordsRoot,
+        env,
+        ...(formation ? { formation } : {}),
+      });
       const { session } = launched;
       running.set(session.id, session);
-      const limit = setTimeout(() => void session.cancelTask(launched.taskId, 'the fork ran too long').catch(() => undefined), FORK_LIMIT_MS);
+      const limit = setTimeout(
+        () => void session.cancelTask(launched.taskId, 'the fork ran too long').catch(() => undefined),
+        FORK_LIMIT_MS,
+      );
       const done = launched.settled.then(
         async (task) => {
           await session.end('fork finished');
@@ -109,16 +140,32 @@ export function createForkService(ctx: StudioContext, deps: { traces: TracesServ
           running.delete(session.id);
         });
       let timer: NodeJS.Timeout | undefined;
-      const waited = await Promise.race([done, new Promise<undefined>((ok) => (timer = setTimeout(() => ok(undefined), ANSWER_WAIT_MS)))]).finally(() => clearTimeout(timer));
+      const waited = await Promise.race([
+        done,
+        new Promise<undefined>((ok) => (timer = setTimeout(() => ok(undefined), ANSWER_WAIT_MS))),
+      ]).finally(() => clearTimeout(timer));
       if (!waited) {
         // The answer went out with the fork under way: say so when it settles.
         void done.then(
-          (t) => ctx.emit('notice.raised', { level: 'info', message: `Fork ${session.id} of ${sessionId} at turn ${turn} ended: ${t.status.state.replace('TASK_STATE_', '')}.` }),
-          (err: unknown) => ctx.emit('notice.raised', { level: 'error', message: `Fork ${session.id} of ${sessionId} failed: ${(err as Error).message}` }),
+          (t) =>
+            ctx.emit('notice.raised', {
+              level: 'info',
+              message: `Fork ${session.id} of ${sessionId} at turn ${turn} ended: ${t.status.state.replace('TASK_STATE_', '')}.`,
+            }),
+          (err: unknown) =>
+            ctx.emit('notice.raised', {
+              level: 'error',
+              message: `Fork ${session.id} of ${sessionId} failed: ${(err as Error).message}`,
+            }),
         );
       }
       const task = waited ?? session.getTask(launched.taskId);
-      return { sessionId: session.id, taskId: launched.taskId, state: task?.status.state ?? 'TASK_STATE_SUBMITTED', answer: task ? answerOf(task) : null };
+      return {
+        sessionId: session.id,
+        taskId: launched.taskId,
+        state: task?.status.state ?? 'TASK_STATE_SUBMITTED',
+        answer: task ? answerOf(task) : null,
+      };
     },
     async 'sessions.family'({ sessionId }) {
       const s = index.open();

@@ -37,7 +37,10 @@ export async function launchFork(fork: PreparedFork, deps: ForkLaunchDeps): Prom
     // task finds the same conversation in its context.
     for (const message of fork.earlier) {
       const done = await session.acceptMessage({ message, method: 'Fork' }).settled;
-      if (done.status.state !== 'TASK_STATE_COMPLETED') throw new Error(`replaying an earlier task of the conversation ended ${done.status.state.replace('TASK_STATE_', '')}`);
+      if (done.status.state !== 'TASK_STATE_COMPLETED')
+        throw new Error(
+          `replaying an earlier task of the conversation ended ${done.status.state.replace('TASK_STATE_', '')}`,
+        );
     }
     const accepted = session.acceptMessage({ message: fork.message, method: 'Fork' });
     return { session, taskId: accepted.task.id, settled: accepted.settled };

@@ -32,7 +32,9 @@ function freshName(ctx: StudioContext, base: string): string {
   }
 }
 
-export function formationHandlers(ctx: StudioContext): Pick<
+export function formationHandlers(
+  ctx: StudioContext,
+): Pick<
   Handlers,
   | 'workspace.open'
   | 'workspace.create'
@@ -56,9 +58,11 @@ export function formationHandlers(ctx: StudioContext): Pick<
     'workspace.open': ({ dir, running }) => ctx.open(resolveWorkspaceDir(dir, ctx.config.workspacesRoot), { running }),
     async 'workspace.create'({ dir: typed, example, running }) {
       const dir = resolveWorkspaceDir(typed, ctx.config.workspacesRoot);
-      if (existsSync(join(dir, FORMATION_FILE))) throw new CoreError('conflict', `${dir} already holds a workspace; open it instead.`);
+      if (existsSync(join(dir, FORMATION_FILE)))
+        throw new CoreError('conflict', `${dir} already holds a workspace; open it instead.`);
       if (existsSync(dir) && !isDirectory(dir)) throw new CoreError('invalid_input', `${dir} is a file, not a folder.`);
-      if (existsSync(dir) && !isEmptyFolder(dir)) throw new CoreError('conflict', `${dir} is not empty; choose a new or empty folder for a workspace.`);
+      if (existsSync(dir) && !isEmptyFolder(dir))
+        throw new CoreError('conflict', `${dir} is not empty; choose a new or empty folder for a workspace.`);
       if (example) copyExample(ctx.config.resourcesDir, dir);
       else writeEmptyFormation(dir);
       return ctx.open(dir, { running });
@@ -70,7 +74,8 @@ export function formationHandlers(ctx: StudioContext): Pick<
     async 'capsule.add'({ kind, name, position }) {
       const ws = ctx.workspace();
       const chosen = name ?? freshName(ctx, kind);
-      if (ws.snapshot().capsules.some((c) => c.id === chosen)) throw new CoreError('conflict', `A capsule named ${chosen} is already in the formation.`);
+      if (ws.snapshot().capsules.some((c) => c.id === chosen))
+        throw new CoreError('conflict', `A capsule named ${chosen} is already in the formation.`);
       const manifest = `capsules/${chosen}.yaml`;
       ws.createManifest(manifest, renderManifestTemplate(kind, chosen));
       ws.addNode('capsules', { id: chosen, manifest, position });
@@ -87,7 +92,8 @@ export function formationHandlers(ctx: StudioContext): Pick<
       ws.capsule(id);
       await ctx.sessions.stop(id);
       // Edges into the removed capsule go with it, so no allow entry is left pointing at nothing.
-      for (const other of ws.snapshot().capsules) if (other.id !== id) await disconnectEdge(ctx, other.id, id, { quiet: true });
+      for (const other of ws.snapshot().capsules)
+        if (other.id !== id) await disconnectEdge(ctx, other.id, id, { quiet: true });
       if (deleteManifest) ws.deleteManifest(id);
       ws.removeNode('capsules', id);
       ctx.changed();
@@ -109,7 +115,12 @@ export function formationHandlers(ctx: StudioContext): Pick<
       } catch (err) {
         if (err instanceof CoreError && err.code === 'conflict') {
           const c = ws.capsule(id);
-          ctx.emit('manifest.conflicted', { id, path: c.manifestPath, hash: String(err.details?.hash ?? ''), message: err.message });
+          ctx.emit('manifest.conflicted', {
+            id,
+            path: c.manifestPath,
+            hash: String(err.details?.hash ?? ''),
+            message: err.message,
+          });
         }
         throw err;
       }
@@ -133,14 +144,18 @@ export function formationHandlers(ctx: StudioContext): Pick<
     },
     async 'remote.remove'({ id }) {
       const ws = ctx.workspace();
-      if (!ws.snapshot().remotes.some((r) => r.id === id)) throw new CoreError('not_found', `No remote agent ${id} in this formation.`);
+      if (!ws.snapshot().remotes.some((r) => r.id === id))
+        throw new CoreError('not_found', `No remote agent ${id} in this formation.`);
       for (const c of ws.snapshot().capsules) await disconnectEdge(ctx, c.id, id, { quiet: true });
       ws.removeNode('remotes', id);
       ctx.cards.delete(id);
       ctx.changed();
     },
     async 'remote.refresh'({ id }) {
-      const r = ctx.workspace().snapshot().remotes.find((x) => x.id === id);
+      const r = ctx
+        .workspace()
+        .snapshot()
+        .remotes.find((x) => x.id === id);
       if (!r) throw new CoreError('not_found', `No remote agent ${id} in this formation.`);
       await ctx.refreshCard(id, r.url);
       return ctx.view().remotes.find((x) => x.id === id)!;

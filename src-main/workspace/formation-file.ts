@@ -1,6 +1,11 @@
 import { isMap, isSeq, parseDocument, type Document, YAMLMap } from 'yaml';
 import { z } from 'zod';
-import { toolServerDefinition, type IssueView, type Position, type ToolServerDefinition } from '../../src-shared/contract';
+import {
+  toolServerDefinition,
+  type IssueView,
+  type Position,
+  type ToolServerDefinition,
+} from '../../src-shared/contract';
 
 // formation.yaml: which capsules (manifest paths), node positions, remote agents, and the tool
 // servers (MCP) the formation offers (`tool_servers`: name as id, definition, position). Read
@@ -10,10 +15,17 @@ import { toolServerDefinition, type IssueView, type Position, type ToolServerDef
 export const FORMATION_FILE = 'formation.yaml';
 
 const positionSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
-const capsuleEntry = z.object({ id: z.string().min(1), manifest: z.string().min(1), position: positionSchema.optional() });
+const capsuleEntry = z.object({
+  id: z.string().min(1),
+  manifest: z.string().min(1),
+  position: positionSchema.optional(),
+});
 const remoteEntry = z.object({ id: z.string().min(1), url: z.string().url(), position: positionSchema.optional() });
 const toolServerEntry = z
-  .object({ id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/i, 'a tool server name: letters, digits or dashes (max 32)'), position: positionSchema.optional() })
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/i, 'a tool server name: letters, digits or dashes (max 32)'),
+    position: positionSchema.optional(),
+  })
   .passthrough()
   .transform((e, ctx) => {
     const { id, position, ...rest } = e;
@@ -54,7 +66,8 @@ export interface FormationFile {
   issues: IssueView[];
 }
 
-export const EMPTY_FORMATION = '# Capsule Studio formation: capsules (manifest files) and remote agents, with node positions.\ncapsules: []\nremotes: []\n';
+export const EMPTY_FORMATION =
+  '# Capsule Studio formation: capsules (manifest files) and remote agents, with node positions.\ncapsules: []\nremotes: []\n';
 
 function lineOf(source: string, offset: number | undefined): number | undefined {
   if (offset === undefined) return undefined;
@@ -67,7 +80,13 @@ function lineOf(source: string, offset: number | undefined): number | undefined 
 export function readFormation(source: string): FormationFile {
   const doc = parseDocument(source);
   const out: FormationFile = { capsules: [], remotes: [], toolServers: [], issues: [] };
-  for (const e of doc.errors) out.issues.push({ line: e.linePos?.[0]?.line, column: e.linePos?.[0]?.col, path: '', message: e.message.split('\n')[0] });
+  for (const e of doc.errors)
+    out.issues.push({
+      line: e.linePos?.[0]?.line,
+      column: e.linePos?.[0]?.col,
+      path: '',
+      message: e.message.split('\n')[0],
+    });
   if (doc.errors.length) return out;
   const root = doc.contents;
   if (root !== null && !isMap(root)) {
@@ -79,7 +98,11 @@ export function readFormation(source: string): FormationFile {
     const seq = doc.get(key, true);
     if (seq === undefined || seq === null) return;
     if (!isSeq(seq)) {
-      out.issues.push({ line: lineOf(source, (seq as { range?: number[] }).range?.[0]), path: key, message: `${key} must be a list` });
+      out.issues.push({
+        line: lineOf(source, (seq as { range?: number[] }).range?.[0]),
+        path: key,
+        message: `${key} must be a list`,
+      });
       return;
     }
     seq.items.forEach((item, i) => {
@@ -87,7 +110,11 @@ export function readFormation(source: string): FormationFile {
       const line = lineOf(source, (item as { range?: number[] }).range?.[0]);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        out.issues.push({ line, path: `${key}.${i}${issue.path.length ? `.${issue.path.join('.')}` : ''}`, message: issue.message });
+        out.issues.push({
+          line,
+          path: `${key}.${i}${issue.path.length ? `.${issue.path.join('.')}` : ''}`,
+          message: issue.message,
+        });
         return;
       }
       // Tool servers are drawn as mcp:<name>, so only capsules and remotes share one id space.
@@ -100,13 +127,17 @@ export function readFormation(source: string): FormationFile {
       push(parsed.data);
     });
   };
-  const place = (p: Position | undefined) => (p ? { position: p } : { position: { x: 0, y: 0 }, unplaced: true as const });
-  readList('capsules', capsuleEntry, (c) => out.capsules.push({ id: c.id, manifest: c.manifest, ...place(c.position) }));
+  const place = (p: Position | undefined) =>
+    p ? { position: p } : { position: { x: 0, y: 0 }, unplaced: true as const };
+  readList('capsules', capsuleEntry, (c) =>
+    out.capsules.push({ id: c.id, manifest: c.manifest, ...place(c.position) }),
+  );
   readList('remotes', remoteEntry, (r) => out.remotes.push({ id: r.id, url: r.url, ...place(r.position) }));
   const names = new Set<string>();
   readList('tool_servers', toolServerEntry, (t) => {
     // Server names are unique whatever their case (manifests compare them so).
-    if (names.has(t.id.toLowerCase())) return out.issues.push({ path: 'tool_servers', message: `duplicate tool server ${t.id}` });
+    if (names.has(t.id.toLowerCase()))
+      return out.issues.push({ path: 'tool_servers', message: `duplicate tool server ${t.id}` });
     names.add(t.id.toLowerCase());
     out.toolServers.push({ id: t.id, def: t.def, ...place(t.position) });
   });
@@ -115,7 +146,8 @@ export function readFormation(source: string): FormationFile {
 
 function editDoc(source: string, edit: (doc: Document) => void): string {
   const doc = parseDocument(source || EMPTY_FORMATION);
-  if (doc.errors.length) throw new Error(`formation.yaml cannot be edited while it has errors: ${doc.errors[0].message.split('\n')[0]}`);
+  if (doc.errors.length)
+    throw new Error(`formation.yaml cannot be edited while it has errors: ${doc.errors[0].message.split('\n')[0]}`);
   if (!isMap(doc.contents)) doc.contents = new YAMLMap() as unknown as typeof doc.contents;
   edit(doc);
   return doc.toString();
@@ -146,7 +178,11 @@ const positionNode = (doc: Document, p: Position) => {
 };
 
 /** Adds an entry to `capsules` or `remotes`. */
-export function addEntry(source: string, key: FormationListKey, entry: { id: string; position: Position } & Record<string, unknown>): string {
+export function addEntry(
+  source: string,
+  key: FormationListKey,
+  entry: { id: string; position: Position } & Record<string, unknown>,
+): string {
   return editDoc(source, (doc) => {
     const { position, ...rest } = entry;
     const node = doc.createNode(rest) as YAMLMap;
@@ -167,7 +203,12 @@ export function removeEntry(source: string, key: FormationListKey, id: string): 
 }
 
 /** Replaces an entry's fields besides id and position (a tool server's new definition), keeping its place in the list and its comments. */
-export function replaceFields(source: string, key: FormationListKey, id: string, fields: Record<string, unknown>): string {
+export function replaceFields(
+  source: string,
+  key: FormationListKey,
+  id: string,
+  fields: Record<string, unknown>,
+): string {
   return editDoc(source, (doc) => {
     const i = indexOf(doc, key, id);
     if (i < 0) throw new Error(`no ${id} in formation.yaml ${key}`);
@@ -187,7 +228,10 @@ export function replaceFields(source: string, key: FormationListKey, id: string,
 export function setPosition(source: string, key: FormationListKey, id: string, p: Position): string {
   return editDoc(source, (doc) => {
     const i = indexOf(doc, key, id);
-    if (i < 0) throw new Error(`no ${key === 'capsules' ? 'capsule' : key === 'remotes' ? 'remote' : 'tool server'} ${id} in formation.yaml`);
+    if (i < 0)
+      throw new Error(
+        `no ${key === 'capsules' ? 'capsule' : key === 'remotes' ? 'remote' : 'tool server'} ${id} in formation.yaml`,
+      );
     const existing = doc.getIn([key, i, 'position'], true);
     if (isMap(existing)) {
       existing.set('x', Math.round(p.x));

@@ -11,7 +11,8 @@ afterEach(async () => {
   studio = undefined;
 });
 
-const changes = (s: TestStudio) => s.events.filter((e) => e.event === 'formation.changed').map((e) => e.payload as EventMap['formation.changed']);
+const changes = (s: TestStudio) =>
+  s.events.filter((e) => e.event === 'formation.changed').map((e) => e.payload as EventMap['formation.changed']);
 
 describe('formation changes from the core', () => {
   it('a client folding the changes holds what formation.get answers, through edits, runs and a workspace switch', async () => {

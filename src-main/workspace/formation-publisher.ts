@@ -37,7 +37,15 @@ export function createFormationPublisher(emit: Emit): FormationPublisher {
     stateSent(s) {
       if (!sent?.capsules.some((c) => c.id === s.id)) return;
       // The same fields the renderer's fold overwrites (absent ones become undefined there too).
-      const patch = { state: s.state, url: s.url, sessionId: s.sessionId, queued: s.queued, tasks: s.tasks, running: s.running, error: s.error };
+      const patch = {
+        state: s.state,
+        url: s.url,
+        sessionId: s.sessionId,
+        queued: s.queued,
+        tasks: s.tasks,
+        running: s.running,
+        error: s.error,
+      };
       sent = { ...sent, capsules: sent.capsules.map((c) => (c.id === s.id ? { ...c, ...patch } : c)) };
     },
   };

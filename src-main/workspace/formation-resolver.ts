@@ -16,7 +16,12 @@ export function formationResolver(ctx: StudioContext, selfId: string): Formation
       .capsules.filter((c) => c.id !== selfId && c.summary.issues.length === 0)
       .map((c): FormationMember => {
         const session: Session | undefined = ctx.sessions.sessionIn(dir, c.id);
-        return { names: [...new Set([c.id, c.summary.name ?? c.id])], manifestPath: c.file, ...(c.summary.port ? { port: c.summary.port } : {}), ...(session ? { session } : {}) };
+        return {
+          names: [...new Set([c.id, c.summary.name ?? c.id])],
+          manifestPath: c.file,
+          ...(c.summary.port ? { port: c.summary.port } : {}),
+          ...(session ? { session } : {}),
+        };
       });
   });
 }

@@ -6,4 +6,6 @@ export interface CommandCall {
 }
 
 /** One handler per contract command; inputs arrive already parsed by the command's schema. */
-export type Handlers = { [K in CommandName]: (args: CommandArgs<K>, call?: CommandCall) => Promise<CommandOutput<K>> | CommandOutput<K> };
+export type Handlers = {
+  [K in CommandName]: (args: CommandArgs<K>, call?: CommandCall) => Promise<CommandOutput<K>> | CommandOutput<K>;
+};

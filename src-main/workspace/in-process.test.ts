@@ -27,7 +27,11 @@ async function started(edit = (t: string) => t): Promise<TestStudio> {
 }
 
 const urlOf = (s: TestStudio) => s.view()!.capsules.find((c) => c.id === 'writer')!.url!;
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 /** What the door answered: its result, or its JSON-RPC error as the core words it (message with the code). */
 async function overHttp(url: string, method: string, params: unknown) {
@@ -59,7 +63,13 @@ describe('task commands in process', () => {
     // GetTask, with and without history, and for a task nobody has.
     for (const historyLength of [undefined, 0, 1]) {
       const params = { id: done.id, ...(historyLength !== undefined ? { historyLength } : {}) };
-      const inProcess = await viaCore(core.invoke('task.get', { capsuleId: 'writer', taskId: done.id, ...(historyLength !== undefined ? { historyLength } : {}) }));
+      const inProcess = await viaCore(
+        core.invoke('task.get', {
+          capsuleId: 'writer',
+          taskId: done.id,
+          ...(historyLength !== undefined ? { historyLength } : {}),
+        }),
+      );
       fetches.mockClear();
       expect(inProcess).toEqual(await overHttp(url, 'GetTask', params));
     }
@@ -68,11 +78,15 @@ describe('task commands in process', () => {
     expect(missing).toEqual(await overHttp(url, 'GetTask', { id: 'tsk_nobody' }));
 
     // ListTasks (the Studio lists oldest first, with artifacts).
-    const listed = (await overHttp(url, 'ListTasks', { pageSize: 100, includeArtifacts: true })).result as { tasks: Task[] };
+    const listed = (await overHttp(url, 'ListTasks', { pageSize: 100, includeArtifacts: true })).result as {
+      tasks: Task[];
+    };
     expect(await core.invoke('task.list', { capsuleId: 'writer' })).toEqual([...listed.tasks].reverse());
 
     // A reply to a task that has ended: the door's refusal, word for word.
-    const reply = await viaCore(core.invoke('task.send', { capsuleId: 'writer', taskId: done.id, text: 'more', returnImmediately: true }));
+    const reply = await viaCore(
+      core.invoke('task.send', { capsuleId: 'writer', taskId: done.id, text: 'more', returnImmediately: true }),
+    );
     const message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'more' }], taskId: done.id };
     expect(reply.error?.code).toBe(-32004);
     expect(reply).toEqual(await overHttp(url, 'SendMessage', { message, configuration: { returnImmediately: true } }));

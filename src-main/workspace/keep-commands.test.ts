@@ -21,7 +21,14 @@ afterEach(async () => {
 
 /** A core on `home`, as `npm start` makes it: no workspace named unless given. */
 async function start(workspace?: string): Promise<Core> {
-  const core = createCore({ userDataDir: join(home, 'data'), resourcesDir: RESOURCES, recordsRoot: join(home, 'records'), workspace, watchDebounceMs: 30, env: { CAPSULE_HOME: home } });
+  const core = createCore({
+    userDataDir: join(home, 'data'),
+    resourcesDir: RESOURCES,
+    recordsRoot: join(home, 'records'),
+    workspace,
+    watchDebounceMs: 30,
+    env: { CAPSULE_HOME: home },
+  });
   cores.push(core);
   await core.ready;
   return core;
@@ -35,7 +42,17 @@ function workspaceCopy(name: string): string {
 
 const sample = (text: string): KeptConversations => ({
   conversations: [{ id: 1, capsuleId: 'coordinator', contextId: 'ctx_1' }],
-  entries: [{ key: 1, capsuleId: 'coordinator', conversation: 1, text, taskId: 'tsk_1', state: 'TASK_STATE_COMPLETED', answer: `done: ${text}` }],
+  entries: [
+    {
+      key: 1,
+      capsuleId: 'coordinator',
+      conversation: 1,
+      text,
+      taskId: 'tsk_1',
+      state: 'TASK_STATE_COMPLETED',
+      answer: `done: ${text}`,
+    },
+  ],
   current: { coordinator: 1 },
 });
 
@@ -47,7 +64,12 @@ describe('kept conversations', () => {
     // No workspace named and none opened before: the example copy.
     expect((await first.invoke('workspace.current', {})).dir).toBe(join(home, 'data', EXAMPLE_FOLDER));
     await first.invoke('workspace.open', { dir: mine });
-    expect(await first.invoke('conversations.get', {})).toEqual({ conversations: [], entries: [], current: {}, file: conversationsFile(mine) });
+    expect(await first.invoke('conversations.get', {})).toEqual({
+      conversations: [],
+      entries: [],
+      current: {},
+      file: conversationsFile(mine),
+    });
     await first.invoke('secrets.set', { name: 'API_TOKEN', value: SECRET });
     const saved = await first.invoke('conversations.save', sample(`use ${SECRET} to sum the invoices`));
     expect(saved.file).toBe(join(mine, '.studio', 'conversations.json'));
@@ -59,7 +81,9 @@ describe('kept conversations', () => {
     const second = await start();
     expect((await second.invoke('workspace.current', {})).dir).toBe(mine);
     const back = await second.invoke('conversations.get', {});
-    expect(back.entries).toEqual([{ ...sample('').entries[0], text: 'use *** to sum the invoices', answer: 'done: use *** to sum the invoices' }]);
+    expect(back.entries).toEqual([
+      { ...sample('').entries[0], text: 'use *** to sum the invoices', answer: 'done: use *** to sum the invoices' },
+    ]);
     expect(back.conversations).toEqual(sample('').conversations);
     expect(back.current).toEqual({ coordinator: 1 });
   });
@@ -79,9 +103,18 @@ describe('kept conversations', () => {
     // The open conversation was among the dropped ones: the next message starts a new one.
     expect(kept.current).toEqual({});
 
-    const many = Array.from({ length: MAX_CONSOLE_ENTRIES + 1 }, (_, i) => ({ key: i, capsuleId: 'coordinator', conversation: 1, text: 'x' }));
-    await expect(core.invoke('conversations.save', { conversations: [], entries: many, current: {} })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(core.invoke('conversations.save', sample('y'.repeat(5000)))).rejects.toMatchObject({ code: 'invalid_input' });
+    const many = Array.from({ length: MAX_CONSOLE_ENTRIES + 1 }, (_, i) => ({
+      key: i,
+      capsuleId: 'coordinator',
+      conversation: 1,
+      text: 'x',
+    }));
+    await expect(
+      core.invoke('conversations.save', { conversations: [], entries: many, current: {} }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(core.invoke('conversations.save', sample('y'.repeat(5000)))).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
   });
 
   it('reads a damaged or foreign file as no conversations, and a workspace left on disk is not reopened once gone', async () => {
@@ -110,9 +143,14 @@ describe('kept layout', () => {
     expect(await first.invoke('layout.get', {})).toEqual({ panels: {}, selected: null });
     await first.invoke('layout.set', { panels: { side: 520 } });
     await first.invoke('layout.set', { selected: 'writer' });
-    expect(await first.invoke('layout.set', { panels: { console: 260 } })).toEqual({ panels: { side: 520, console: 260 }, selected: 'writer' });
+    expect(await first.invoke('layout.set', { panels: { console: 260 } })).toEqual({
+      panels: { side: 520, console: 260 },
+      selected: 'writer',
+    });
     await expect(first.invoke('layout.set', { panels: { side: -1 } })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(first.invoke('layout.set', { panels: { canvas: 10 } as never })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(first.invoke('layout.set', { panels: { canvas: 10 } as never })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     // Another workspace has a layout of its own.
     await first.invoke('workspace.open', { dir: b });
     expect(await first.invoke('layout.get', {})).toEqual({ panels: {}, selected: null });
@@ -133,13 +171,19 @@ describe('kept layout', () => {
     const core = await start(a);
     await core.invoke('workspace.open', { dir: b });
     // A page still showing `a` saves after `b` opened: nothing lands in `b`.
-    await expect(core.invoke('conversations.save', { ...sample('for a'), workspace: a })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(core.invoke('layout.set', { workspace: a, selected: 'writer' })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(core.invoke('conversations.save', { ...sample('for a'), workspace: a })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    await expect(core.invoke('layout.set', { workspace: a, selected: 'writer' })).rejects.toMatchObject({
+      code: 'conflict',
+    });
     expect((await core.invoke('conversations.get', {})).entries).toEqual([]);
     expect((await core.invoke('layout.get', {})).selected).toBeNull();
     // The open workspace's folder removed under the Studio: a save does not recreate it.
     rmSync(b, { recursive: true });
-    await expect(core.invoke('conversations.save', { ...sample('late'), workspace: b })).rejects.toMatchObject({ code: 'workspace_missing' });
+    await expect(core.invoke('conversations.save', { ...sample('late'), workspace: b })).rejects.toMatchObject({
+      code: 'workspace_missing',
+    });
     expect(existsSync(b)).toBe(false);
   });
 });

@@ -1,6 +1,14 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CoreError, keptConversations, MAX_CONVERSATIONS, MAX_LAYOUTS_KEPT, PANEL_NAMES, type KeptConversations, type KeptLayout } from '../../src-shared/contract';
+import {
+  CoreError,
+  keptConversations,
+  MAX_CONVERSATIONS,
+  MAX_LAYOUTS_KEPT,
+  PANEL_NAMES,
+  type KeptConversations,
+  type KeptLayout,
+} from '../../src-shared/contract';
 import { createMasker } from '../trace';
 import type { StudioContext } from './context';
 import { existsSync, writeFileAtomic } from './files';
@@ -39,7 +47,9 @@ function readJson(file: string): unknown {
 export function boundConversations(kept: KeptConversations): KeptConversations {
   const perCapsule = new Map<string, number[]>();
   for (const c of kept.conversations) perCapsule.set(c.capsuleId, [...(perCapsule.get(c.capsuleId) ?? []), c.id]);
-  const dropped = new Set([...perCapsule.values()].flatMap((ids) => ids.slice(0, Math.max(0, ids.length - MAX_CONVERSATIONS))));
+  const dropped = new Set(
+    [...perCapsule.values()].flatMap((ids) => ids.slice(0, Math.max(0, ids.length - MAX_CONVERSATIONS))),
+  );
   if (!dropped.size) return kept;
   return {
     conversations: kept.conversations.filter((c) => !dropped.has(c.id)),
@@ -67,8 +77,10 @@ function layoutOf(raw: unknown): KeptLayout | undefined {
  */
 function openFolderFor(ctx: StudioContext, meant: string | undefined): string {
   const dir = ctx.workspace().dir;
-  if (meant !== undefined && meant !== dir) throw new CoreError('conflict', `Not kept: it was written for ${meant}, and ${dir} is open now.`);
-  if (!existsSync(dir)) throw new CoreError('workspace_missing', `Not kept: the workspace folder ${dir} no longer exists.`);
+  if (meant !== undefined && meant !== dir)
+    throw new CoreError('conflict', `Not kept: it was written for ${meant}, and ${dir} is open now.`);
+  if (!existsSync(dir))
+    throw new CoreError('workspace_missing', `Not kept: the workspace folder ${dir} no longer exists.`);
   return dir;
 }
 
@@ -77,7 +89,10 @@ export interface KeepDeps {
   secretValues(): string[];
 }
 
-export function keepHandlers(ctx: StudioContext, deps: KeepDeps): Pick<Handlers, 'conversations.get' | 'conversations.save' | 'layout.get' | 'layout.set'> {
+export function keepHandlers(
+  ctx: StudioContext,
+  deps: KeepDeps,
+): Pick<Handlers, 'conversations.get' | 'conversations.save' | 'layout.get' | 'layout.set'> {
   const layoutFile = join(ctx.config.userDataDir, LAYOUT_FILE);
 
   /** Workspace folder -> its layout, least recently changed first. */
@@ -104,7 +119,11 @@ export function keepHandlers(ctx: StudioContext, deps: KeepDeps): Pick<Handlers,
       mkdirSync(join(dir, STUDIO_FOLDER), { recursive: true }); // the workspace itself exists (checked above)
       // Conversations are the user's, not the formation's: a workspace kept in git leaves them out.
       const ignore = join(dir, STUDIO_FOLDER, '.gitignore');
-      if (!existsSync(ignore)) writeFileAtomic(ignore, '# The Studio keeps your console conversations here; they stay out of version control.\n*\n');
+      if (!existsSync(ignore))
+        writeFileAtomic(
+          ignore,
+          '# The Studio keeps your console conversations here; they stay out of version control.\n*\n',
+        );
       writeFileAtomic(file, JSON.stringify(masked));
       return { file };
     },
@@ -113,7 +132,10 @@ export function keepHandlers(ctx: StudioContext, deps: KeepDeps): Pick<Handlers,
       const dir = openFolderFor(ctx, workspace);
       const layouts = readLayouts();
       const mine = layouts[dir] ?? NO_LAYOUT;
-      const next: KeptLayout = { panels: { ...mine.panels, ...panels }, selected: selected === undefined ? mine.selected : selected };
+      const next: KeptLayout = {
+        panels: { ...mine.panels, ...panels },
+        selected: selected === undefined ? mine.selected : selected,
+      };
       // Newest last, so the workspace forgotten past the bound is the one left alone longest.
       delete layouts[dir];
       layouts[dir] = next;

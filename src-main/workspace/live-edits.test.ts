@@ -15,7 +15,8 @@ afterEach(async () => {
   studio = undefined;
 });
 
-const answer = (task: { artifacts?: { parts: { text?: string }[] }[] }) => (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
+const answer = (task: { artifacts?: { parts: { text?: string }[] }[] }) =>
+  (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
 
 async function freshFormation() {
   studio = await createTestStudio();
@@ -40,7 +41,9 @@ describe('a running formation and its edits', () => {
     expect(view.capsules.find((c) => c.id === orch)?.restartToApply).toBeUndefined();
     const after = await core.invoke('task.send', { capsuleId: orch, text: 'a task again' });
     expect(after.status.state).toBe('TASK_STATE_FAILED');
-    expect(after.status.message?.parts[0].text).toMatch(/^task failed: every delegation failed \(1 of 1\): delegate_task: no worker is reachable from orchestrator/);
+    expect(after.status.message?.parts[0].text).toMatch(
+      /^task failed: every delegation failed \(1 of 1\): delegate_task: no worker is reachable from orchestrator/,
+    );
     const workerTasks = await core.invoke('task.list', { capsuleId: worker });
     expect(workerTasks).toHaveLength(1);
   });
@@ -52,7 +55,11 @@ describe('a running formation and its edits', () => {
     const read = await core.invoke('manifest.read', { id: worker });
     const before = /internal_port: (\d+)/.exec(read.source)![1];
     const moved = await freePort(new Set([Number(before)]));
-    await core.invoke('manifest.write', { id: worker, source: read.source.replace(`internal_port: ${before}`, `internal_port: ${moved}`), expected: read.hash });
+    await core.invoke('manifest.write', {
+      id: worker,
+      source: read.source.replace(`internal_port: ${before}`, `internal_port: ${moved}`),
+      expected: read.hash,
+    });
 
     // While the worker runs its door stays on the old port, and so does the edge (delegations keep working).
     const view = await core.invoke('formation.get', {});
@@ -77,12 +84,16 @@ describe('a running formation and its edits', () => {
     await core.invoke('manifest.write', { id: worker, source: broken, expected: read.hash });
 
     const marked = (await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)!;
-    expect(marked.restartToApply).toMatch(new RegExp(`does not load \\(capsules/${worker}\\.yaml:${line}: .*delay_msec`));
+    expect(marked.restartToApply).toMatch(
+      new RegExp(`does not load \\(capsules/${worker}\\.yaml:${line}: .*delay_msec`),
+    );
     expect(marked.restartToApply).toMatch(/keeps running the version it was launched with/);
     for (const when of ['now', 'idle'] as const) {
       await expect(core.invoke('capsule.restart', { id: worker, when })).rejects.toMatchObject({
         code: 'manifest_invalid',
-        message: expect.stringMatching(new RegExp(`^Cannot restart ${worker}: capsules/${worker}\\.yaml:${line}: .*delay_msec.*left as it is`)),
+        message: expect.stringMatching(
+          new RegExp(`^Cannot restart ${worker}: capsules/${worker}\\.yaml:${line}: .*delay_msec.*left as it is`),
+        ),
       });
     }
     const after = (await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)!;
@@ -101,10 +112,17 @@ describe('a running formation and its edits', () => {
       const pinned = read.source.replace('exports:', `network:\n  internal_port: ${taken}\n\nexports:`);
       const written = await core.invoke('manifest.write', { id: worker, source: pinned, expected: read.hash });
       await expect(core.invoke('capsule.launch', { id: worker })).rejects.toMatchObject({ code: 'port_taken' });
-      expect((await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)).toMatchObject({ state: 'failed', error: expect.stringContaining(String(taken)) });
+      expect((await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)).toMatchObject({
+        state: 'failed',
+        error: expect.stringContaining(String(taken)),
+      });
 
       const free = await freePort(new Set([taken]));
-      await core.invoke('manifest.write', { id: worker, source: pinned.replace(`internal_port: ${taken}`, `internal_port: ${free}`), expected: written.hash });
+      await core.invoke('manifest.write', {
+        id: worker,
+        source: pinned.replace(`internal_port: ${taken}`, `internal_port: ${free}`),
+        expected: written.hash,
+      });
       const after = (await core.invoke('formation.get', {})).capsules.find((c) => c.id === worker)!;
       expect(after.state).toBe('stopped');
       expect(after.error).toBeUndefined();
@@ -131,7 +149,9 @@ describe('a running formation and its edits', () => {
     expect(back.runningElsewhere).toBeUndefined();
     expect(back.capsules.every((c) => c.state === 'idle')).toBe(true);
     // The kept orchestrator still delegates within its own formation.
-    expect(answer(await core.invoke('task.send', { capsuleId: orch, text: 'a task' }))).toContain('- worker: Acknowledged');
+    expect(answer(await core.invoke('task.send', { capsuleId: orch, text: 'a task' }))).toContain(
+      '- worker: Acknowledged',
+    );
 
     await core.invoke('workspace.open', { dir: join(studio!.home, 'other') });
     const again = await core.invoke('workspace.open', { dir: first });
@@ -145,7 +165,10 @@ describe('a running formation and its edits', () => {
     const restarted = await core.invoke('capsule.restart', { id: worker, when: 'idle' });
     expect(restarted.state).toBe('idle');
     // The task the old session was working on ended as it should, not canceled by the restart.
-    const ended = studio!.events.filter((e) => e.event === 'task.updated').map((e) => (e.payload as { task: { id: string; status: { state: string } } }).task).filter((t) => t.id === sent.id);
+    const ended = studio!.events
+      .filter((e) => e.event === 'task.updated')
+      .map((e) => (e.payload as { task: { id: string; status: { state: string } } }).task)
+      .filter((t) => t.id === sent.id);
     expect(ended.at(-1)?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
@@ -154,7 +177,11 @@ describe('a running formation and its edits', () => {
     const first = await core.invoke('capsule.launch', { id: worker });
     const port = Number(new URL(first.url!).port);
     const read = await core.invoke('manifest.read', { id: orch });
-    await core.invoke('manifest.write', { id: orch, source: read.source.replace('allow: []', `allow: [localhost:${port}]`), expected: read.hash });
+    await core.invoke('manifest.write', {
+      id: orch,
+      source: read.source.replace('allow: []', `allow: [localhost:${port}]`),
+      expected: read.hash,
+    });
     expect((await core.invoke('formation.get', {})).edges.map((e) => e.targetKind)).toEqual(['capsule']);
 
     await core.invoke('capsule.stop', { id: worker });

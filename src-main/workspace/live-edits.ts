@@ -64,9 +64,15 @@ export function createLiveEdits(deps: Deps): LiveEdits {
         try {
           const { source } = ws.readManifestNow(other.id);
           ws.writeManifest(other.id, editManifestSource(source, ops));
-          deps.emit('notice.raised', { level: 'info', message: `${other.summary.name ?? other.id} now reaches ${c.summary.name ?? c.id} on its new port ${port} (was ${last}).` });
+          deps.emit('notice.raised', {
+            level: 'info',
+            message: `${other.summary.name ?? other.id} now reaches ${c.summary.name ?? c.id} on its new port ${port} (was ${last}).`,
+          });
         } catch (err) {
-          deps.emit('notice.raised', { level: 'error', message: `${c.summary.name ?? c.id} moved to port ${port}, but ${other.manifestPath} could not follow: ${(err as Error).message}` });
+          deps.emit('notice.raised', {
+            level: 'error',
+            message: `${c.summary.name ?? c.id} moved to port ${port}, but ${other.manifestPath} could not follow: ${(err as Error).message}`,
+          });
         }
       }
     }
@@ -78,7 +84,8 @@ export function createLiveEdits(deps: Deps): LiveEdits {
       const key = `${ws.dir}\0${c.id}`;
       const last = lastHashes.get(key);
       lastHashes.set(key, c.hash);
-      if (last !== undefined && last !== c.hash && deps.sessions.status(c.id).state === 'failed') deps.sessions.clearFailure(c.id);
+      if (last !== undefined && last !== c.hash && deps.sessions.status(c.id).state === 'failed')
+        deps.sessions.clearFailure(c.id);
     }
   }
 
@@ -102,8 +109,13 @@ export function createLiveEdits(deps: Deps): LiveEdits {
       compared.set(id, seen);
       const loaded = loadManifestFile(c.file, deps.env);
       if (!loaded.ok) {
-        const problem = manifestProblem(c.manifestPath, c.summary.issues) ?? `${c.manifestPath}: ${loaded.issues[0]?.message ?? 'does not load'}`;
-        pending.set(id, { sessionId: session.id, reason: `The saved manifest does not load (${problem}); the session keeps running the version it was launched with. Fix it to restart.` });
+        const problem =
+          manifestProblem(c.manifestPath, c.summary.issues) ??
+          `${c.manifestPath}: ${loaded.issues[0]?.message ?? 'does not load'}`;
+        pending.set(id, {
+          sessionId: session.id,
+          reason: `The saved manifest does not load (${problem}); the session keeps running the version it was launched with. Fix it to restart.`,
+        });
         continue;
       }
       const next = policyOf(loaded.manifest);
@@ -122,7 +134,11 @@ export function createLiveEdits(deps: Deps): LiveEdits {
       followPorts(ws);
       clearFixedFailures(ws);
       const applied = applyToSessions(ws);
-      if (applied.length && !opts.quiet) deps.emit('notice.raised', { level: 'info', message: `Applied to the running ${applied.join(', ')}: allow list and peer export.` });
+      if (applied.length && !opts.quiet)
+        deps.emit('notice.raised', {
+          level: 'info',
+          message: `Applied to the running ${applied.join(', ')}: allow list and peer export.`,
+        });
       return applied;
     },
     restartReason(id) {

@@ -20,4 +20,3 @@ export function applyManifestOps(ctx: StudioContext, id: string, ops: ManifestEd
   ws.writeManifest(id, next);
   return true;
 }
-

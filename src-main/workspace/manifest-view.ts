@@ -22,9 +22,12 @@ export interface ManifestSummary {
   issues: IssueView[];
 }
 
-const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
 const stringMap = (v: unknown): Record<string, string> | undefined =>
-  v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string')) : undefined;
+  v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : undefined;
 
 /** The named entries of capabilities.mcp.servers, read leniently (a wrong field is the loader's issue, not a missing edge). */
 function mcpUses(servers: unknown): McpUseView[] {
@@ -66,22 +69,40 @@ function lineAt(doc: Document, source: string, path: string): number | undefined
   return undefined;
 }
 
-export function summarizeManifest(source: string, file: string, env: Record<string, string | undefined> = process.env): ManifestSummary {
+export function summarizeManifest(
+  source: string,
+  file: string,
+  env: Record<string, string | undefined> = process.env,
+): ManifestSummary {
   const doc = parseDocument(source);
   const raw = (doc.errors.length ? null : doc.toJS()) as Record<string, any> | null;
   const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
   const artifact: unknown = obj.inference?.driver?.artifact;
-  const driver = typeof artifact === 'string' ? ((DRIVER_ARTIFACTS as Record<string, string>)[artifact] ?? artifact) : null;
+  const driver =
+    typeof artifact === 'string' ? ((DRIVER_ARTIFACTS as Record<string, string>)[artifact] ?? artifact) : null;
   const role = ['orchestrator', 'worker', 'agent'].includes(obj.role) ? obj.role : null;
   const allow = obj.capabilities?.network?.allow;
   const port = obj.network?.internal_port;
   const issues: IssueView[] = [];
   if (doc.errors.length) {
-    for (const e of doc.errors) issues.push({ line: e.linePos?.[0]?.line, column: e.linePos?.[0]?.col, path: '', message: e.message.split('\n')[0] });
+    for (const e of doc.errors)
+      issues.push({
+        line: e.linePos?.[0]?.line,
+        column: e.linePos?.[0]?.col,
+        path: '',
+        message: e.message.split('\n')[0],
+      });
   } else {
     const loaded = parseManifest(source, file, env);
     if (!loaded.ok) {
-      for (const i of loaded.issues) issues.push({ line: i.line ?? lineAt(doc, source, i.path), column: i.column, path: i.path, message: i.message, ...(i.hint ? { hint: i.hint } : {}) });
+      for (const i of loaded.issues)
+        issues.push({
+          line: i.line ?? lineAt(doc, source, i.path),
+          column: i.column,
+          path: i.path,
+          message: i.message,
+          ...(i.hint ? { hint: i.hint } : {}),
+        });
     }
   }
   return {
@@ -101,7 +122,10 @@ export function summarizeManifest(source: string, file: string, env: Record<stri
 /** Whether a YAML text is a mapping we can edit (edits refuse to rewrite a broken file). */
 export function editableDocument(source: string, file: string): Document {
   const doc = parseDocument(source);
-  if (doc.errors.length) throw new Error(`${file} has YAML errors; fix them before editing it from the graph (${doc.errors[0].message.split('\n')[0]})`);
+  if (doc.errors.length)
+    throw new Error(
+      `${file} has YAML errors; fix them before editing it from the graph (${doc.errors[0].message.split('\n')[0]})`,
+    );
   if (!isMap(doc.contents)) throw new Error(`${file} is not a YAML mapping`);
   return doc;
 }

@@ -19,13 +19,21 @@ export function createRecentList(userDataDir: string): RecentList {
   const read = (): { dir: string; openedAt: string }[] => {
     try {
       const data = JSON.parse(readFileSync(file, 'utf8'));
-      return Array.isArray(data) ? data.filter((d) => typeof d?.dir === 'string' && typeof d?.openedAt === 'string') : [];
+      return Array.isArray(data)
+        ? data.filter((d) => typeof d?.dir === 'string' && typeof d?.openedAt === 'string')
+        : [];
     } catch {
       return [];
     }
   };
   return {
-    list: () => read().map((d) => ({ dir: d.dir, name: basename(d.dir), openedAt: d.openedAt, exists: existsSync(join(d.dir, 'formation.yaml')) })),
+    list: () =>
+      read().map((d) => ({
+        dir: d.dir,
+        name: basename(d.dir),
+        openedAt: d.openedAt,
+        exists: existsSync(join(d.dir, 'formation.yaml')),
+      })),
     remember(dir) {
       const next = [{ dir, openedAt: new Date().toISOString() }, ...read().filter((d) => d.dir !== dir)].slice(0, MAX);
       mkdirSync(userDataDir, { recursive: true });

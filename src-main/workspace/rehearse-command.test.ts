@@ -36,6 +36,8 @@ it('saves a rehearsal of a formation run in the workspace, which opens and repla
   expect((await core.invoke('formation.launch', {})).failed).toEqual([]);
   const again = await core.invoke('task.send', { capsuleId: 'coordinator', text: 'Plan a picnic' });
   expect(again.artifacts?.[0]?.parts[0]?.text).toBe(answer);
-  await expect(core.invoke('sessions.rehearse', { sessionId: 'ses_' + '0'.repeat(32) })).rejects.toMatchObject({ code: 'not_found' });
+  await expect(core.invoke('sessions.rehearse', { sessionId: 'ses_' + '0'.repeat(32) })).rejects.toMatchObject({
+    code: 'not_found',
+  });
   expect(existsSync(join(made.dir, 'formation.yaml'))).toBe(true);
 });

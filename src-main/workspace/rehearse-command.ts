@@ -20,8 +20,16 @@ function freeFolder(root: string, base: string): string {
 }
 
 /** The rehearsal of a recorded session, from its trace (found under the records root when the index has no path). */
-export function rehearsalOfSession(recordsRoot: string, sessionId: string, tracePath: string | undefined, speed: number): Promise<Rehearsal> {
-  const path = tracePath && existsSync(tracePath) ? tracePath : findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
+export function rehearsalOfSession(
+  recordsRoot: string,
+  sessionId: string,
+  tracePath: string | undefined,
+  speed: number,
+): Promise<Rehearsal> {
+  const path =
+    tracePath && existsSync(tracePath)
+      ? tracePath
+      : findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
   if (!path) throw new CoreError('not_found', `No records of session ${sessionId} on this machine.`);
   return makeRehearsal(path, { recordsRoot, speed });
 }

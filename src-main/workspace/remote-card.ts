@@ -18,8 +18,17 @@ export function toCardView(card: AgentCard): RemoteCardView {
     name: String(card.name ?? ''),
     description: String(card.description ?? ''),
     version: String(card.version ?? ''),
-    skills: (card.skills ?? []).map((s) => ({ id: s.id, name: s.name, description: s.description ?? '', tags: s.tags ?? [] })),
-    interfaces: (card.supportedInterfaces ?? []).map((i) => ({ url: i.url, protocolBinding: i.protocolBinding, protocolVersion: i.protocolVersion })),
+    skills: (card.skills ?? []).map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description ?? '',
+      tags: s.tags ?? [],
+    })),
+    interfaces: (card.supportedInterfaces ?? []).map((i) => ({
+      url: i.url,
+      protocolBinding: i.protocolBinding,
+      protocolVersion: i.protocolVersion,
+    })),
   };
 }
 
@@ -29,13 +38,25 @@ export function remoteAddress(url: string, card?: RemoteCardView): string {
   return jsonrpc?.url ?? new URL(url).origin;
 }
 
-export async function fetchRemoteCard(url: string, timeoutMs = 5000): Promise<{ card: RemoteCardView } | { error: string }> {
+export async function fetchRemoteCard(
+  url: string,
+  timeoutMs = 5000,
+): Promise<{ card: RemoteCardView } | { error: string }> {
   const target = cardUrlOf(url);
   try {
-    const res = await fetch(target, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow', headers: { accept: 'application/json' } });
+    const res = await fetch(target, {
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'follow',
+      headers: { accept: 'application/json' },
+    });
     if (!res.ok) return { error: `${target} answered HTTP ${res.status}` };
     const body = (await res.json()) as AgentCard;
-    if (!body || typeof body !== 'object' || typeof body.name !== 'string' || !Array.isArray(body.supportedInterfaces)) {
+    if (
+      !body ||
+      typeof body !== 'object' ||
+      typeof body.name !== 'string' ||
+      !Array.isArray(body.supportedInterfaces)
+    ) {
       return { error: `${target} is not an A2A 1.0 agent card (no name or supportedInterfaces)` };
     }
     return { card: { ...toCardView(body), signature: await verifyRemoteCard(body, target) } };

@@ -27,7 +27,9 @@ async function cardServer(): Promise<string> {
         name: 'Translator',
         description: 'Translates text',
         version: '2.1.0',
-        supportedInterfaces: [{ url: `http://127.0.0.1:${port}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+        supportedInterfaces: [
+          { url: `http://127.0.0.1:${port}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        ],
         capabilities: {},
         defaultInputModes: ['text/plain'],
         defaultOutputModes: ['text/plain'],
@@ -44,16 +46,26 @@ describe('remote agents', () => {
     studio = await createTestStudio();
     const base = await cardServer();
     const remote = await studio.core.invoke('remote.add', { url: base, position: { x: 700, y: 200 } });
-    expect(remote.card).toMatchObject({ name: 'Translator', skills: [{ id: 'translate', name: 'Translate' }], interfaces: [{ url: `${base}/a2a`, protocolBinding: 'JSONRPC' }] });
+    expect(remote.card).toMatchObject({
+      name: 'Translator',
+      skills: [{ id: 'translate', name: 'Translate' }],
+      interfaces: [{ url: `${base}/a2a`, protocolBinding: 'JSONRPC' }],
+    });
     expect(remote.address).toBe(`${base}/a2a`);
-    expect(parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).remotes).toEqual([{ id: remote.id, url: base, position: { x: 700, y: 200 } }]);
+    expect(parse(readFileSync(join(studio.workspace, 'formation.yaml'), 'utf8')).remotes).toEqual([
+      { id: remote.id, url: base, position: { x: 700, y: 200 } },
+    ]);
 
     const res = await studio.core.invoke('edge.connect', { source: 'coordinator', target: remote.id });
     expect(res.edge).toMatchObject({ target: remote.id, targetKind: 'remote', address: `${base}/a2a` });
-    expect(parse(readFileSync(join(studio.workspace, 'capsules', 'coordinator.yaml'), 'utf8')).capabilities.network.allow).toContain(`${base}/a2a`);
+    expect(
+      parse(readFileSync(join(studio.workspace, 'capsules', 'coordinator.yaml'), 'utf8')).capabilities.network.allow,
+    ).toContain(`${base}/a2a`);
 
     await studio.core.invoke('remote.remove', { id: remote.id });
-    expect(parse(readFileSync(join(studio.workspace, 'capsules', 'coordinator.yaml'), 'utf8')).capabilities.network.allow).not.toContain(`${base}/a2a`);
+    expect(
+      parse(readFileSync(join(studio.workspace, 'capsules', 'coordinator.yaml'), 'utf8')).capabilities.network.allow,
+    ).not.toContain(`${base}/a2a`);
     expect((await studio.core.invoke('formation.get', {})).remotes).toEqual([]);
   });
 

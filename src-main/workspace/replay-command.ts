@@ -6,10 +6,19 @@ import { findTraceFiles, sessionIdOfTrace } from '../trace';
 // "Replay" in the sessions browser and the command palette: the recorded run read from its
 // traces, for the Studio to play on the canvas. Reads files only: no session starts, no door is called.
 
-export async function replayRecordedRun(recordsRoot: string, sessionId: string, tracePath: string | undefined, taskId?: string): Promise<ReplayRun> {
-  const path = tracePath && existsSync(tracePath) ? tracePath : findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
+export async function replayRecordedRun(
+  recordsRoot: string,
+  sessionId: string,
+  tracePath: string | undefined,
+  taskId?: string,
+): Promise<ReplayRun> {
+  const path =
+    tracePath && existsSync(tracePath)
+      ? tracePath
+      : findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
   if (!path) throw new CoreError('not_found', `No records of session ${sessionId} on this machine.`);
   const run = await replayOf(path, recordsRoot, taskId ? { taskId } : {});
-  if (taskId && run.lines.every((l) => l.event.task_id !== taskId)) throw new CoreError('not_found', `Session ${sessionId} has no task ${taskId}.`);
+  if (taskId && run.lines.every((l) => l.event.task_id !== taskId))
+    throw new CoreError('not_found', `Session ${sessionId} has no task ${taskId}.`);
   return run;
 }

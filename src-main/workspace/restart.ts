@@ -26,7 +26,16 @@ export function waitUntilIdle(session: Session, timeoutMs = RESTART_WAIT_MS): Pr
     // Task events say when something ended; the poll covers a state that settles after the event.
     const off = session.onTaskEvent(() => setTimeout(check, 0));
     const poll = setInterval(check, 250);
-    const timer = setTimeout(() => done(new CoreError('conflict', `${session.manifest.name} was still busy after ${timeoutMs / 60_000} minutes; restart it now, or wait and try again.`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        done(
+          new CoreError(
+            'conflict',
+            `${session.manifest.name} was still busy after ${timeoutMs / 60_000} minutes; restart it now, or wait and try again.`,
+          ),
+        ),
+      timeoutMs,
+    );
     void session.ended.then(() => done());
   });
 }

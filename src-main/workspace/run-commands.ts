@@ -17,7 +17,9 @@ function launchOrder(ctx: StudioContext): string[] {
   return [...caps].sort((a, b) => rank(a.summary.role) - rank(b.summary.role)).map((c) => c.id);
 }
 
-export function runHandlers(ctx: StudioContext): Pick<
+export function runHandlers(
+  ctx: StudioContext,
+): Pick<
   Handlers,
   | 'capsule.launch'
   | 'capsule.stop'
@@ -78,7 +80,8 @@ export function runHandlers(ctx: StudioContext): Pick<
           failed.push({ id, message: (err as Error).message });
         }
       }
-      if (failed.length) ctx.emit('notice.raised', { level: 'error', message: failed.map((f) => f.message).join('\n') });
+      if (failed.length)
+        ctx.emit('notice.raised', { level: 'error', message: failed.map((f) => f.message).join('\n') });
       return { launched, failed };
     },
     async 'formation.stop'() {
@@ -102,14 +105,22 @@ export function runHandlers(ctx: StudioContext): Pick<
       if (!answer) throw failure;
       return { ...answer, ended: true };
     },
-    'session.cancelAll': async ({ capsuleId }) => ({ ...(await stopTasks(runningSession(ctx, capsuleId))), ended: false }),
+    'session.cancelAll': async ({ capsuleId }) => ({
+      ...(await stopTasks(runningSession(ctx, capsuleId))),
+      ended: false,
+    }),
     'trace.tail'({ sessionId, after, last, limit }) {
       const running = ctx.sessions.bySessionId(sessionId);
       if (running) running.session.trace.flush();
-      return readTraceSlice(ctx.config.recordsRoot!, sessionId, running?.session.workdir, { after, last, limit: limit ?? 2000 });
+      return readTraceSlice(ctx.config.recordsRoot!, sessionId, running?.session.workdir, {
+        after,
+        last,
+        limit: limit ?? 2000,
+      });
     },
     async 'shell.openExternal'({ url }) {
-      if (!/^https?:\/\//i.test(url)) throw new CoreError('invalid_input', 'Only http and https links open outside the Studio.');
+      if (!/^https?:\/\//i.test(url))
+        throw new CoreError('invalid_input', 'Only http and https links open outside the Studio.');
       if (!ctx.ports.openExternal) throw new CoreError('invalid_input', `Open ${url} in your browser.`);
       await ctx.ports.openExternal(url);
     },

@@ -62,7 +62,11 @@ export interface CapsuleSessions {
 
 function launchError(err: unknown, id: string): CoreError {
   if (err instanceof CoreError) return err;
-  if (err instanceof ManifestError) return new CoreError('manifest_invalid', `Cannot launch ${id}: its manifest has problems:\n${formatIssues(err.issues)}`);
+  if (err instanceof ManifestError)
+    return new CoreError(
+      'manifest_invalid',
+      `Cannot launch ${id}: its manifest has problems:\n${formatIssues(err.issues)}`,
+    );
   const message = (err as Error)?.message ?? String(err);
   if ((err as NodeJS.ErrnoException)?.code === 'EADDRINUSE' || /already in use|EADDRINUSE/.test(message)) {
     return new CoreError('port_taken', `Cannot launch ${id}: ${message}`);
@@ -102,7 +106,8 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
     const s = slot(id);
     const live = s.session?.status();
     let state = s.state;
-    if (s.session && live && (state === 'idle' || state === 'busy')) state = live.state === 'busy' ? 'busy' : live.state === 'idle' ? 'idle' : state;
+    if (s.session && live && (state === 'idle' || state === 'busy'))
+      state = live.state === 'busy' ? 'busy' : live.state === 'idle' ? 'idle' : state;
     return {
       id,
       state,
@@ -176,7 +181,12 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
       s.state = 'starting';
       s.error = undefined;
       announce(id);
-      s.starting = deps.startSession({ manifestPath, recordsRoot: deps.recordsRoot, env: deps.env, ...(deps.formationFor ? { formation: deps.formationFor(id) } : {}) });
+      s.starting = deps.startSession({
+        manifestPath,
+        recordsRoot: deps.recordsRoot,
+        env: deps.env,
+        ...(deps.formationFor ? { formation: deps.formationFor(id) } : {}),
+      });
       try {
         const session = await s.starting;
         s.session = session;

@@ -18,7 +18,14 @@ function detachingWriter(workspace: string): void {
   const file = join(workspace, 'capsules', 'writer.yaml');
   const text = readFileSync(file, 'utf8').replace(
     / {4}replies:[\s\S]*?(?=\n\nlifecycle:)/,
-    ['    replies:', '      - turns:', '          - tool_calls:', '              - name: shell', '                arguments: { command: "sleep 30", detach: true }', '          - hang: true'].join('\n'),
+    [
+      '    replies:',
+      '      - turns:',
+      '          - tool_calls:',
+      '              - name: shell',
+      '                arguments: { command: "sleep 30", detach: true }',
+      '          - hang: true',
+    ].join('\n'),
   );
   writeFileSync(file, `${text}\ncapabilities:\n  shell:\n    allow: [sleep]\n`);
 }
@@ -39,7 +46,15 @@ describe('cancel and stop in the Studio', () => {
     const id = await busyWriter(studio);
     const answer = await studio.core.invoke('task.cancel', { capsuleId: 'writer', taskId: id });
     expect(answer.task?.status.state).toBe('TASK_STATE_CANCELED');
-    expect(answer.residue).toEqual([{ kind: 'detached_shell', work_id: expect.stringMatching(/^wrk_/), binary: 'sleep', command: 'sleep 30', started_at_ms: expect.any(Number) }]);
+    expect(answer.residue).toEqual([
+      {
+        kind: 'detached_shell',
+        work_id: expect.stringMatching(/^wrk_/),
+        binary: 'sleep',
+        command: 'sleep 30',
+        started_at_ms: expect.any(Number),
+      },
+    ]);
   });
 
   it('Cancel all tasks keeps the session; Stop session ends it (session_end, door closed, node stopped)', async () => {
@@ -60,9 +75,13 @@ describe('cancel and stop in the Studio', () => {
     // Both detached commands: the one the first task left and the one the second left.
     expect(answer.residue.filter((r) => r.kind === 'detached_shell')).toHaveLength(2);
     await stopped;
-    expect(readFileSync(join(studio.home, 'records', view.sessionId!, 'trace.jsonl'), 'utf8')).toContain('"session_end"');
+    expect(readFileSync(join(studio.home, 'records', view.sessionId!, 'trace.jsonl'), 'utf8')).toContain(
+      '"session_end"',
+    );
     await expect(fetch(view.url!, { method: 'POST' })).rejects.toThrow();
-    await expect(studio.core.invoke('session.stop', { capsuleId: 'writer' })).rejects.toMatchObject({ code: 'not_running' });
+    await expect(studio.core.invoke('session.stop', { capsuleId: 'writer' })).rejects.toMatchObject({
+      code: 'not_running',
+    });
   });
 
   it('a session the Studio hosts, ended from outside (capsule stop), ends alone: the Studio and its other capsules go on', async () => {
@@ -74,6 +93,8 @@ describe('cancel and stop in the Studio', () => {
     await stopped;
     const task = await studio.core.invoke('task.send', { capsuleId: 'researcher', text: 'still here?' });
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-    expect((await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'researcher')?.state).toBe('idle');
+    expect((await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'researcher')?.state).toBe(
+      'idle',
+    );
   });
 });

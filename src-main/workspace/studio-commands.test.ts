@@ -14,17 +14,30 @@ afterEach(async () => {
 const SECRET = 'sk-test-5f1c0ffee';
 const usesSecret = (workspace: string) => {
   const file = join(workspace, 'capsules', 'writer.yaml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace('description: Drafts short paragraphs.', 'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_KEY}'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(
+      'description: Drafts short paragraphs.',
+      'description: Drafts short paragraphs.\nartifacts:\n  - name: notes-api\n    gateway:\n      endpoint: http://127.0.0.1:9/\n      api_key: ${WRITER_KEY}',
+    ),
+  );
 };
 
 describe('shell capabilities', () => {
   it('the folder picker answers through the pickFolder port, and is refused where the shell has none', async () => {
     studio = await createTestStudio();
-    expect(await studio.core.invoke('studio.capabilities', {})).toMatchObject({ pickFolder: false, secrets: { kind: 'file' } });
-    await expect(studio.core.invoke('workspace.pickFolder', { purpose: 'open' })).rejects.toThrow(/type the folder path/);
+    expect(await studio.core.invoke('studio.capabilities', {})).toMatchObject({
+      pickFolder: false,
+      secrets: { kind: 'file' },
+    });
+    await expect(studio.core.invoke('workspace.pickFolder', { purpose: 'open' })).rejects.toThrow(
+      /type the folder path/,
+    );
     await studio.dispose();
     const asked: string[] = [];
-    studio = await createTestStudio({ ports: { pickFolder: async (purpose) => (asked.push(purpose), purpose === 'open' ? '/home/me/ws' : undefined) } });
+    studio = await createTestStudio({
+      ports: { pickFolder: async (purpose) => (asked.push(purpose), purpose === 'open' ? '/home/me/ws' : undefined) },
+    });
     expect(await studio.core.invoke('studio.capabilities', {})).toMatchObject({ pickFolder: true });
     expect(await studio.core.invoke('workspace.pickFolder', { purpose: 'open' })).toEqual({ dir: '/home/me/ws' });
     expect(await studio.core.invoke('workspace.pickFolder', { purpose: 'create' })).toEqual({ dir: null });

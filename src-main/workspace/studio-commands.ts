@@ -13,7 +13,16 @@ export function studioHandlers(
   ctx: StudioContext,
   secrets: SecretStore,
   processEnv: Record<string, string | undefined>,
-): Pick<Handlers, 'studio.capabilities' | 'workspace.pickFolder' | 'workspace.browse' | 'secrets.list' | 'secrets.set' | 'secrets.delete' | 'secrets.useEnvironment'> {
+): Pick<
+  Handlers,
+  | 'studio.capabilities'
+  | 'workspace.pickFolder'
+  | 'workspace.browse'
+  | 'secrets.list'
+  | 'secrets.set'
+  | 'secrets.delete'
+  | 'secrets.useEnvironment'
+> {
   const changed = () => {
     try {
       if (ctx.current()?.reload()) ctx.changed();
@@ -25,10 +34,12 @@ export function studioHandlers(
   return {
     'studio.capabilities': () => ({ pickFolder: Boolean(ctx.ports.pickFolder), secrets: secrets.info }),
     async 'workspace.pickFolder'({ purpose }) {
-      if (!ctx.ports.pickFolder) throw new CoreError('invalid_input', 'This shell has no folder dialog; type the folder path instead.');
+      if (!ctx.ports.pickFolder)
+        throw new CoreError('invalid_input', 'This shell has no folder dialog; type the folder path instead.');
       return { dir: (await ctx.ports.pickFolder(purpose)) ?? null };
     },
-    'workspace.browse': ({ dir, hidden }) => listFolders({ dir, hidden, also: [ctx.current()?.dir].filter((d): d is string => !!d) }),
+    'workspace.browse': ({ dir, hidden }) =>
+      listFolders({ dir, hidden, also: [ctx.current()?.dir].filter((d): d is string => !!d) }),
     'secrets.list': () => secrets.view(processEnv),
     'secrets.set'({ name, value, environment }) {
       secrets.set(name, value, environment);

@@ -1,5 +1,20 @@
-import { A2AError, INTERRUPTED_STATES, isTerminal, methodNotFound, type Message, type Part, type Task } from '../../src-shared/a2a';
-import { CoreError, MAX_SEND_WAIT_MS, type CancelAnswer, type CommandArgs, type DataProblem, type StopSessionAnswer } from '../../src-shared/contract';
+import {
+  A2AError,
+  INTERRUPTED_STATES,
+  isTerminal,
+  methodNotFound,
+  type Message,
+  type Part,
+  type Task,
+} from '../../src-shared/a2a';
+import {
+  CoreError,
+  MAX_SEND_WAIT_MS,
+  type CancelAnswer,
+  type CommandArgs,
+  type DataProblem,
+  type StopSessionAnswer,
+} from '../../src-shared/contract';
 import { newMessageId } from '../../src-shared/ids';
 import { residueOfTask } from '../../src-shared/residue';
 import { acceptsProblems, callSession, serves } from '../door';
@@ -24,7 +39,10 @@ export function asCoreError(err: unknown): unknown {
     const field = fieldOf(err.data);
     return new CoreError('invalid_input', message, { rpcCode: err.code, ...(field ? { field } : {}) });
   }
-  if (err.code === -32601) return new CoreError('door_error', `${message}: this capsule's exports.methods leaves it out`, { rpcCode: err.code });
+  if (err.code === -32601)
+    return new CoreError('door_error', `${message}: this capsule's exports.methods leaves it out`, {
+      rpcCode: err.code,
+    });
   return new CoreError('door_error', message, { rpcCode: err.code });
 }
 
@@ -48,7 +66,11 @@ export async function callDoorMethod<T>(session: Session, method: string, params
 export function messageOf(args: CommandArgs<'task.send'>): Message {
   const parts: Part[] = [
     ...(args.text?.trim() ? [{ text: args.text }] : []),
-    ...(args.files ?? []).map((f) => ({ raw: f.bytes, filename: f.name, mediaType: f.mediaType ?? 'application/octet-stream' })),
+    ...(args.files ?? []).map((f) => ({
+      raw: f.bytes,
+      filename: f.name,
+      mediaType: f.mediaType ?? 'application/octet-stream',
+    })),
     ...(args.data !== undefined ? [{ data: args.data, mediaType: 'application/json' }] : []),
   ];
   return {
@@ -75,7 +97,9 @@ function checkBeforeSending(session: Session, args: CommandArgs<'task.send'>): v
   const schema = session.manifest.accepts as Record<string, unknown> | undefined;
   if (!schema || args.taskId) return; // a reply continues its task; the contract is for what starts one
   const problems: DataProblem[] =
-    args.data === undefined ? [{ field: '', message: 'this capsule takes a data part matching its input contract (accepts); none was sent' }] : acceptsProblems(schema, args.data);
+    args.data === undefined
+      ? [{ field: '', message: 'this capsule takes a data part matching its input contract (accepts); none was sent' }]
+      : acceptsProblems(schema, args.data);
   if (!problems.length) return;
   const first = problems[0];
   throw new CoreError('invalid_input', `data${first.field ? `.${first.field}` : ''}: ${first.message}`, { problems });
@@ -95,7 +119,10 @@ export async function cancelTask(session: Session, id: string): Promise<CancelAn
   } catch (err) {
     if (!(err instanceof A2AError)) throw err;
     const state = metadataOf(err.data).state;
-    return { residue: [], refused: { code: err.code, message: `${err.message} (${err.code})`, ...(state ? { state: state as never } : {}) } };
+    return {
+      residue: [],
+      refused: { code: err.code, message: `${err.message} (${err.code})`, ...(state ? { state: state as never } : {}) },
+    };
   }
 }
 
@@ -107,13 +134,18 @@ function metadataOf(data: unknown): Record<string, string> {
 }
 
 /** murmur.StopSession: every task canceled, what was left behind; the session keeps running. */
-export const stopTasks = (session: Session): Promise<Omit<StopSessionAnswer, 'ended'>> => callDoorMethod(session, 'murmur.StopSession', {});
+export const stopTasks = (session: Session): Promise<Omit<StopSessionAnswer, 'ended'>> =>
+  callDoorMethod(session, 'murmur.StopSession', {});
 
 async function listTasks(session: Session): Promise<Task[]> {
   const tasks: Task[] = [];
   let pageToken = '';
   do {
-    const page = await callDoorMethod<{ tasks: Task[]; nextPageToken: string }>(session, 'ListTasks', { pageSize: PAGE, includeArtifacts: true, ...(pageToken ? { pageToken } : {}) });
+    const page = await callDoorMethod<{ tasks: Task[]; nextPageToken: string }>(session, 'ListTasks', {
+      pageSize: PAGE,
+      includeArtifacts: true,
+      ...(pageToken ? { pageToken } : {}),
+    });
     tasks.push(...page.tasks);
     pageToken = page.nextPageToken;
   } while (pageToken && tasks.length < MAX_LISTED);
@@ -135,7 +167,9 @@ function settled(session: Session, taskId: string, ms: number, signal?: AbortSig
     };
     const abort = () => {
       finish();
-      reject(new CoreError('canceled', `task.send stopped waiting for ${taskId}; the task runs on (task.cancel ends it).`));
+      reject(
+        new CoreError('canceled', `task.send stopped waiting for ${taskId}; the task runs on (task.cancel ends it).`),
+      );
     };
     const end = () => {
       finish();
@@ -150,7 +184,9 @@ function settled(session: Session, taskId: string, ms: number, signal?: AbortSig
   });
 }
 
-export function taskHandlers(ctx: StudioContext): Pick<Handlers, 'task.send' | 'task.checkData' | 'task.get' | 'task.list' | 'task.cancel'> {
+export function taskHandlers(
+  ctx: StudioContext,
+): Pick<Handlers, 'task.send' | 'task.checkData' | 'task.get' | 'task.list' | 'task.cancel'> {
   return {
     async 'task.send'(args, call) {
       const session = runningSession(ctx, args.capsuleId);
@@ -158,7 +194,10 @@ export function taskHandlers(ctx: StudioContext): Pick<Handlers, 'task.send' | '
       // Accepted (or refused) at once, like any SendMessage with returnImmediately; a blocking
       // send then waits here for the task's end (bounded, and abortable by its caller), and
       // answers the task as GetTask does.
-      const { task } = await callDoorMethod<{ task: Task }>(session, 'SendMessage', { message: messageOf(args), configuration: { returnImmediately: true } });
+      const { task } = await callDoorMethod<{ task: Task }>(session, 'SendMessage', {
+        message: messageOf(args),
+        configuration: { returnImmediately: true },
+      });
       const wait = args.returnImmediately ? 0 : (args.timeoutMs ?? MAX_SEND_WAIT_MS);
       if (wait === 0 || isTerminal(task.status.state)) return task;
       await settled(session, task.id, wait, call?.signal);
@@ -169,7 +208,10 @@ export function taskHandlers(ctx: StudioContext): Pick<Handlers, 'task.send' | '
       return { contract: !!schema, problems: schema ? acceptsProblems(schema, data) : [] };
     },
     'task.get': ({ capsuleId, taskId, historyLength }) =>
-      callDoorMethod(runningSession(ctx, capsuleId), 'GetTask', { id: taskId, ...(historyLength !== undefined ? { historyLength } : {}) }),
+      callDoorMethod(runningSession(ctx, capsuleId), 'GetTask', {
+        id: taskId,
+        ...(historyLength !== undefined ? { historyLength } : {}),
+      }),
     'task.list': ({ capsuleId }) => listTasks(runningSession(ctx, capsuleId)),
     'task.cancel': ({ capsuleId, taskId }) => cancelTask(runningSession(ctx, capsuleId), taskId),
   };

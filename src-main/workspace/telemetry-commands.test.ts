@@ -22,23 +22,48 @@ describe('telemetry settings', () => {
     receiver = await startOtlpReceiver();
     studio = await createTestStudio();
     const { core } = studio;
-    expect(await core.invoke('telemetry.get', {})).toMatchObject({ enabled: false, active: null, environment: [], stats: null });
+    expect(await core.invoke('telemetry.get', {})).toMatchObject({
+      enabled: false,
+      active: null,
+      environment: [],
+      stats: null,
+    });
 
-    const set = await core.invoke('telemetry.configure', { enabled: true, endpoint: receiver.url, protocol: 'http/json', serviceName: 'studio-test', headers: [{ name: 'authorization', value: `Bearer ${TOKEN}` }] });
-    expect(set).toMatchObject({ enabled: true, headers: [{ name: 'authorization', set: true }], active: { source: 'studio', url: `${receiver.url}/v1/traces`, protocol: 'http/json', serviceName: 'studio-test', headers: ['authorization'] } });
+    const set = await core.invoke('telemetry.configure', {
+      enabled: true,
+      endpoint: receiver.url,
+      protocol: 'http/json',
+      serviceName: 'studio-test',
+      headers: [{ name: 'authorization', value: `Bearer ${TOKEN}` }],
+    });
+    expect(set).toMatchObject({
+      enabled: true,
+      headers: [{ name: 'authorization', set: true }],
+      active: {
+        source: 'studio',
+        url: `${receiver.url}/v1/traces`,
+        protocol: 'http/json',
+        serviceName: 'studio-test',
+        headers: ['authorization'],
+      },
+    });
     expect((await core.invoke('secrets.list', {})).secrets.map((s) => s.name)).toContain('OTEL_HEADER_AUTHORIZATION');
 
     expect((await core.invoke('formation.launch', {})).failed).toEqual([]);
     const task = await core.invoke('task.send', { capsuleId: 'coordinator', text: 'Plan a picnic' });
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-    for (let i = 0; i < 200 && !receiver.spans.some((s) => String(s.name).startsWith('invoke_agent coordinator')); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !receiver.spans.some((s) => String(s.name).startsWith('invoke_agent coordinator')); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const spans = receiver.spans;
     expect(spans.every((s) => s.resource['service.name'] === 'studio-test')).toBe(true);
     const root = spans.find((s) => s.name.startsWith('invoke_agent coordinator'))!;
     expect(root).toBeDefined();
     // The workers' task spans arrive in the coordinator's trace.
-    for (let i = 0; i < 200 && spans.filter((s) => s.name.startsWith('invoke_agent ')).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(new Set(spans.filter((s) => s.name.startsWith('invoke_agent ')).map((s) => s.traceId))).toEqual(new Set([root.traceId]));
+    for (let i = 0; i < 200 && spans.filter((s) => s.name.startsWith('invoke_agent ')).length < 3; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(new Set(spans.filter((s) => s.name.startsWith('invoke_agent ')).map((s) => s.traceId))).toEqual(
+      new Set([root.traceId]),
+    );
     expect(receiver.requests.every((r) => r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
     const view = await core.invoke('telemetry.get', {});
     expect(view.stats!.exported).toBeGreaterThan(0);
@@ -56,15 +81,31 @@ describe('telemetry settings', () => {
     // Headers left out are deleted with their value; export can be turned off again.
     const off = await core.invoke('telemetry.configure', { enabled: false, headers: [] });
     expect(off).toMatchObject({ enabled: false, headers: [], active: null });
-    expect((await core.invoke('secrets.list', {})).secrets.map((s) => s.name)).not.toContain('OTEL_HEADER_AUTHORIZATION');
+    expect((await core.invoke('secrets.list', {})).secrets.map((s) => s.name)).not.toContain(
+      'OTEL_HEADER_AUTHORIZATION',
+    );
   });
 
   it('lets the Studio’s own OTEL_* environment decide when it sets the export', async () => {
-    studio = await createTestStudio({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_SERVICE_NAME: 'from-env' } });
-    const v = await studio.core.invoke('telemetry.configure', { enabled: true, endpoint: 'http://127.0.0.1:4318', serviceName: 'from-studio' });
+    studio = await createTestStudio({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_SERVICE_NAME: 'from-env' },
+    });
+    const v = await studio.core.invoke('telemetry.configure', {
+      enabled: true,
+      endpoint: 'http://127.0.0.1:4318',
+      serviceName: 'from-studio',
+    });
     expect(v.environment).toEqual(['OTEL_EXPORTER_OTLP_ENDPOINT']);
-    expect(v.active).toMatchObject({ source: 'environment', url: 'http://127.0.0.1:9/v1/traces', serviceName: 'from-env' });
-    await expect(studio.core.invoke('telemetry.configure', { endpoint: 'ftp://x' })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(studio.core.invoke('telemetry.configure', { headers: [{ name: 'x-a', value: 'one\r\nx-b: two' }] })).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(v.active).toMatchObject({
+      source: 'environment',
+      url: 'http://127.0.0.1:9/v1/traces',
+      serviceName: 'from-env',
+    });
+    await expect(studio.core.invoke('telemetry.configure', { endpoint: 'ftp://x' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(
+      studio.core.invoke('telemetry.configure', { headers: [{ name: 'x-a', value: 'one\r\nx-b: two' }] }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });

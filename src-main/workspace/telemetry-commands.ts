@@ -18,7 +18,11 @@ function statsOf(env: Record<string, string | undefined>): TelemetryView['stats'
   }
 }
 
-export function telemetryHandlers(settings: TelemetrySettings, secrets: SecretStore, launchEnv: () => Record<string, string | undefined>): Pick<Handlers, 'telemetry.get' | 'telemetry.configure'> {
+export function telemetryHandlers(
+  settings: TelemetrySettings,
+  secrets: SecretStore,
+  launchEnv: () => Record<string, string | undefined>,
+): Pick<Handlers, 'telemetry.get' | 'telemetry.configure'> {
   const view = (): TelemetryView => {
     const s = settings.read();
     const env = launchEnv();
@@ -26,13 +30,29 @@ export function telemetryHandlers(settings: TelemetrySettings, secrets: SecretSt
     let active: TelemetryView['active'] = null;
     try {
       const c = telemetryConfigFromEnv(env);
-      if (c) active = { source: environment.length ? 'environment' : 'studio', url: c.url, protocol: c.protocol, serviceName: c.serviceName, headers: Object.keys(c.headers) };
+      if (c)
+        active = {
+          source: environment.length ? 'environment' : 'studio',
+          url: c.url,
+          protocol: c.protocol,
+          serviceName: c.serviceName,
+          headers: Object.keys(c.headers),
+        };
     } catch {
       active = null; // an unsupported OTEL_EXPORTER_OTLP_PROTOCOL in the environment: sessions export nothing
     }
     const stats = statsOf(env);
     const headers = s.headers.map((name) => ({ name, set: secrets.value(headerSecretName(name)) !== undefined }));
-    return { enabled: s.enabled, endpoint: s.endpoint, protocol: s.protocol, serviceName: s.serviceName, headers, environment, active, stats };
+    return {
+      enabled: s.enabled,
+      endpoint: s.endpoint,
+      protocol: s.protocol,
+      serviceName: s.serviceName,
+      headers,
+      environment,
+      active,
+      stats,
+    };
   };
   return {
     'telemetry.get': view,
@@ -41,7 +61,8 @@ export function telemetryHandlers(settings: TelemetrySettings, secrets: SecretSt
       let headers = s.headers;
       if (input.headers) {
         const names = input.headers.map((h) => h.name);
-        if (new Set(names.map(headerSecretName)).size !== names.length) throw new CoreError('invalid_input', 'telemetry.configure: headers: a header is named twice');
+        if (new Set(names.map(headerSecretName)).size !== names.length)
+          throw new CoreError('invalid_input', 'telemetry.configure: headers: a header is named twice');
         for (const h of input.headers) if (h.value !== undefined) secrets.set(headerSecretName(h.name), h.value);
         for (const old of s.headers.filter((n) => !names.includes(n))) {
           try {

@@ -11,7 +11,12 @@ import type { SecretStore } from '../secrets';
 // variable that turns export on or off, the environment decides everything and the settings
 // wait (as a variable set in the environment wins over the secret store).
 
-export const GOVERNING_VARS = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'CAPSULE_OTEL', 'OTEL_SDK_DISABLED'] as const;
+export const GOVERNING_VARS = [
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'CAPSULE_OTEL',
+  'OTEL_SDK_DISABLED',
+] as const;
 export const SETTINGS_FILE = 'telemetry.json';
 
 const settingsSchema = z.object({

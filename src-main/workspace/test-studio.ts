@@ -38,7 +38,9 @@ export interface TestStudio {
   dispose(): Promise<void>;
 }
 
-export async function createTestStudio(opts: { ports?: CorePorts; workspace?: string | null; watchDebounceMs?: number; env?: Record<string, string> } = {}): Promise<TestStudio> {
+export async function createTestStudio(
+  opts: { ports?: CorePorts; workspace?: string | null; watchDebounceMs?: number; env?: Record<string, string> } = {},
+): Promise<TestStudio> {
   const home = mkdtempSync(join(tmpdir(), 'studio-core-'));
   const workspace = join(home, 'ws');
   if (opts.workspace === undefined) {
@@ -46,7 +48,14 @@ export async function createTestStudio(opts: { ports?: CorePorts; workspace?: st
     await repinExamplePorts(workspace);
   }
   const core = createCore(
-    { userDataDir: join(home, 'data'), resourcesDir: RESOURCES, recordsRoot: join(home, 'records'), workspace: opts.workspace === undefined ? workspace : (opts.workspace ?? undefined), watchDebounceMs: opts.watchDebounceMs ?? 30, env: { ...opts.env, CAPSULE_HOME: home } },
+    {
+      userDataDir: join(home, 'data'),
+      resourcesDir: RESOURCES,
+      recordsRoot: join(home, 'records'),
+      workspace: opts.workspace === undefined ? workspace : (opts.workspace ?? undefined),
+      watchDebounceMs: opts.watchDebounceMs ?? 30,
+      env: { ...opts.env, CAPSULE_HOME: home },
+    },
     opts.ports,
   );
   const events: TestStudio['events'] = [];
@@ -67,7 +76,12 @@ export async function createTestStudio(opts: { ports?: CorePorts; workspace?: st
       // As the renderer folds it: the patch's fields overwrite the capsule's (absent ones go).
       const { id, state, url, sessionId, queued, tasks, running, error } = payload as EventMap['capsule.stateChanged'];
       const patch = JSON.parse(JSON.stringify({ state, url, sessionId, queued, tasks, running, error })) as object;
-      view = { ...view, capsules: view.capsules.map((c) => (c.id === id ? { ...(({ url: _u, sessionId: _s, error: _e, ...rest }) => rest)(c), ...patch } : c)) };
+      view = {
+        ...view,
+        capsules: view.capsules.map((c) =>
+          c.id === id ? { ...(({ url: _u, sessionId: _s, error: _e, ...rest }) => rest)(c), ...patch } : c,
+        ),
+      };
     }
     for (const w of [...waiters]) w(event, payload);
   });
@@ -88,7 +102,10 @@ export async function createTestStudio(opts: { ports?: CorePorts; workspace?: st
     },
     next(event, match, timeoutMs = 5000) {
       return new Promise((res, rej) => {
-        const timer = setTimeout(() => (waiters.delete(w), rej(new Error(`no ${event} within ${timeoutMs} ms`))), timeoutMs);
+        const timer = setTimeout(
+          () => (waiters.delete(w), rej(new Error(`no ${event} within ${timeoutMs} ms`))),
+          timeoutMs,
+        );
         const w = (e: EventName, p: unknown) => {
           if (e !== event || (match && !match(p as never))) return;
           clearTimeout(timer);

@@ -1,4 +1,10 @@
-import { CoreError, isToolServerId, type CommandOutput, type ToolServerDefinition, type ToolServerView } from '../../src-shared/contract';
+import {
+  CoreError,
+  isToolServerId,
+  type CommandOutput,
+  type ToolServerDefinition,
+  type ToolServerView,
+} from '../../src-shared/contract';
 import { listMcpTools } from '../runtime';
 import type { StudioContext } from './context';
 import { applyManifestOps } from './manifest-ops';
@@ -25,13 +31,25 @@ function capsule(ctx: StudioContext, id: string) {
   return c;
 }
 
-const changedNote = (ctx: StudioContext) => (ctx.changed({ quiet: true }).length ? ' It applies to the running capsules now.' : '');
+const changedNote = (ctx: StudioContext) =>
+  ctx.changed({ quiet: true }).length ? ' It applies to the running capsules now.' : '';
 
-export function connectToolServer(ctx: StudioContext, sourceId: string, targetId: string, tools?: string[]): CommandOutput<'edge.connect'> {
+export function connectToolServer(
+  ctx: StudioContext,
+  sourceId: string,
+  targetId: string,
+  tools?: string[],
+): CommandOutput<'edge.connect'> {
   const c = capsule(ctx, sourceId);
   const s = server(ctx, targetId);
   const ws = ctx.workspace();
-  const entry = manifestEntryFor(ws.dir, ws.capsule(sourceId).manifestPath, s.name, definitionOf(s), tools ? { tools } : {});
+  const entry = manifestEntryFor(
+    ws.dir,
+    ws.capsule(sourceId).manifestPath,
+    s.name,
+    definitionOf(s),
+    tools ? { tools } : {},
+  );
   const before = c.allow.length;
   applyManifestOps(ctx, sourceId, [{ op: 'addMcpServer', server: { ...entry } }]);
   const allowAdded = ctx.view().capsules.find((x) => x.id === sourceId)!.allow.length > before;
@@ -39,11 +57,17 @@ export function connectToolServer(ctx: StudioContext, sourceId: string, targetId
   if (allowAdded) message += ` ${s.url} was added to its allow list.`;
   message += changedNote(ctx);
   const edge = ctx.view().edges.find((e) => e.source === sourceId && e.target === s.id);
-  if (!edge) throw new CoreError('internal', `The manifest was updated but no edge ${sourceId} -> ${s.id} is derived from it.`);
+  if (!edge)
+    throw new CoreError('internal', `The manifest was updated but no edge ${sourceId} -> ${s.id} is derived from it.`);
   return { edge, message };
 }
 
-export function disconnectToolServer(ctx: StudioContext, sourceId: string, targetId: string, opts: { quiet?: boolean } = {}): CommandOutput<'edge.disconnect'> {
+export function disconnectToolServer(
+  ctx: StudioContext,
+  sourceId: string,
+  targetId: string,
+  opts: { quiet?: boolean } = {},
+): CommandOutput<'edge.disconnect'> {
   const c = capsule(ctx, sourceId);
   const s = server(ctx, targetId);
   if (!ctx.view().edges.some((e) => e.source === sourceId && e.target === s.id)) {
@@ -51,27 +75,51 @@ export function disconnectToolServer(ctx: StudioContext, sourceId: string, targe
     throw new CoreError('not_found', `${c.name} has no edge to the tool server ${s.name}.`);
   }
   applyManifestOps(ctx, sourceId, [{ op: 'removeMcpServer', name: s.name }]);
-  return { revokedExport: false, message: `${c.name} may no longer use the tools of ${s.name}.${opts.quiet ? '' : changedNote(ctx)}` };
+  return {
+    revokedExport: false,
+    message: `${c.name} may no longer use the tools of ${s.name}.${opts.quiet ? '' : changedNote(ctx)}`,
+  };
 }
 
 /** ${VAR} references filled from the Studio's environment and secrets; a missing one fails with its name. */
-function filled(def: ToolServerDefinition, name: string, env: Record<string, string | undefined>): ToolServerDefinition {
+function filled(
+  def: ToolServerDefinition,
+  name: string,
+  env: Record<string, string | undefined>,
+): ToolServerDefinition {
   const fill = (v: string) =>
     v.replace(/\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, key: string | undefined) => {
       if (key === undefined) return '${';
       const value = env[key];
-      if (value === undefined) throw new CoreError('invalid_input', `The tool server ${name} needs \${${key}}, which is not set (add it under Secrets).`);
+      if (value === undefined)
+        throw new CoreError(
+          'invalid_input',
+          `The tool server ${name} needs \${${key}}, which is not set (add it under Secrets).`,
+        );
       return value;
     });
-  const map = (m?: Record<string, string>) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, fill(v)])) : undefined);
-  return { ...def, ...(def.args ? { args: def.args.map(fill) } : {}), ...(def.env ? { env: map(def.env) } : {}), ...(def.headers ? { headers: map(def.headers) } : {}), ...(def.url ? { url: fill(def.url) } : {}) };
+  const map = (m?: Record<string, string>) =>
+    m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, fill(v)])) : undefined;
+  return {
+    ...def,
+    ...(def.args ? { args: def.args.map(fill) } : {}),
+    ...(def.env ? { env: map(def.env) } : {}),
+    ...(def.headers ? { headers: map(def.headers) } : {}),
+    ...(def.url ? { url: fill(def.url) } : {}),
+  };
 }
 
-export function toolServerHandlers(ctx: StudioContext): Pick<Handlers, 'mcp.addServer' | 'mcp.updateServer' | 'mcp.moveServer' | 'mcp.removeServer' | 'mcp.listTools' | 'edge.setTools'> {
+export function toolServerHandlers(
+  ctx: StudioContext,
+): Pick<
+  Handlers,
+  'mcp.addServer' | 'mcp.updateServer' | 'mcp.moveServer' | 'mcp.removeServer' | 'mcp.listTools' | 'edge.setTools'
+> {
   return {
     'mcp.addServer'({ name, server: def, position }) {
       const ws = ctx.workspace();
-      if (serverNamed(ctx.view().toolServers ?? [], name)) throw new CoreError('conflict', `A tool server named ${name} is already in the formation.`);
+      if (serverNamed(ctx.view().toolServers ?? [], name))
+        throw new CoreError('conflict', `A tool server named ${name} is already in the formation.`);
       ws.addNode('tool_servers', { id: name, ...definitionOf(def), position });
       ctx.changed();
       return server(ctx, `mcp:${name}`);
@@ -86,8 +134,14 @@ export function toolServerHandlers(ctx: StudioContext): Pick<Handlers, 'mcp.addS
       for (const c of ctx.view().capsules) {
         const use = c.mcpServers?.find((m) => m.name.toLowerCase() === s.name.toLowerCase());
         if (!use) continue;
-        const entry = manifestEntryFor(ws.dir, c.manifestPath, use.name, def, { tools: use.tools, timeout: def.timeout === undefined ? use.timeout : undefined });
-        applyManifestOps(ctx, c.id, [{ op: 'removeMcpServer', name: use.name }, { op: 'addMcpServer', server: { ...entry } }]);
+        const entry = manifestEntryFor(ws.dir, c.manifestPath, use.name, def, {
+          tools: use.tools,
+          timeout: def.timeout === undefined ? use.timeout : undefined,
+        });
+        applyManifestOps(ctx, c.id, [
+          { op: 'removeMcpServer', name: use.name },
+          { op: 'addMcpServer', server: { ...entry } },
+        ]);
         updated.push(c.id);
       }
       ctx.changed();
@@ -113,7 +167,12 @@ export function toolServerHandlers(ctx: StudioContext): Pick<Handlers, 'mcp.addS
       const env = ctx.config.env ?? process.env;
       const def = filled(definitionOf(s), s.name, env);
       try {
-        return await listMcpTools({ name: s.name, ...def } as never, { folder: ctx.workspace().dir, env, timeoutMs: LIST_TIMEOUT_MS, maxMessageBytes: LIST_MAX_BYTES });
+        return await listMcpTools({ name: s.name, ...def } as never, {
+          folder: ctx.workspace().dir,
+          env,
+          timeoutMs: LIST_TIMEOUT_MS,
+          maxMessageBytes: LIST_MAX_BYTES,
+        });
       } catch (err) {
         throw new CoreError('tool_server_unavailable', (err as Error).message.replace(/^mcp_\w+: /, ''));
       }

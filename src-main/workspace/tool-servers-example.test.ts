@@ -9,7 +9,11 @@ import { openWorkspaceFolder } from './workspace';
 describe('examples/mcp-tools on the canvas', () => {
   it('has tool server nodes from formation.yaml and edges from the manifest', () => {
     const ws = openWorkspaceFolder(resolve(__dirname, '../../examples/mcp-tools'));
-    const view = formationView(ws.snapshot(), () => ({ id: '', state: 'stopped', queued: 0, tasks: 0, running: null }) as never, new Map());
+    const view = formationView(
+      ws.snapshot(),
+      () => ({ id: '', state: 'stopped', queued: 0, tasks: 0, running: null }) as never,
+      new Map(),
+    );
     expect(view.issues).toEqual([]);
     expect(view.toolServers?.map((t) => [t.id, !!t.derived])).toEqual([
       ['mcp:files', false],

@@ -1,5 +1,12 @@
 import { dirname, relative, resolve, sep } from 'node:path';
-import { toolServerId, type CapsuleView, type EdgeView, type McpUseView, type ToolServerDefinition, type ToolServerView } from '../../src-shared/contract';
+import {
+  toolServerId,
+  type CapsuleView,
+  type EdgeView,
+  type McpUseView,
+  type ToolServerDefinition,
+  type ToolServerView,
+} from '../../src-shared/contract';
 import { matchAllow } from '../../src-shared/manifest';
 import type { WorkspaceSnapshot } from './workspace';
 
@@ -25,7 +32,13 @@ function relativeFolder(from: string, to: string): string | undefined {
 }
 
 /** The manifest entry for a formation's server: its definition with `cwd` seen from the manifest's folder. */
-export function manifestEntryFor(wsDir: string, manifestPath: string, name: string, def: ToolServerDefinition, keep: { tools?: string[]; timeout?: ToolServerDefinition['timeout'] } = {}): McpUseView {
+export function manifestEntryFor(
+  wsDir: string,
+  manifestPath: string,
+  name: string,
+  def: ToolServerDefinition,
+  keep: { tools?: string[]; timeout?: ToolServerDefinition['timeout'] } = {},
+): McpUseView {
   const out: Record<string, unknown> = { name, ...definitionOf(def) };
   if (def.command !== undefined) {
     const cwd = relativeFolder(dirname(resolve(wsDir, manifestPath)), resolve(wsDir, def.cwd ?? '.'));
@@ -49,13 +62,25 @@ function definitionFromEntry(wsDir: string, manifestPath: string, entry: McpUseV
 }
 
 export function toolServerViews(snap: WorkspaceSnapshot): ToolServerView[] {
-  const views: ToolServerView[] = snap.toolServers.map((t) => ({ id: toolServerId(t.id), name: t.id, ...t.def, position: t.position, ...(t.unplaced ? { unplaced: true as const } : {}) }));
+  const views: ToolServerView[] = snap.toolServers.map((t) => ({
+    id: toolServerId(t.id),
+    name: t.id,
+    ...t.def,
+    position: t.position,
+    ...(t.unplaced ? { unplaced: true as const } : {}),
+  }));
   const known = new Set(views.map((v) => v.name.toLowerCase()));
   for (const c of snap.capsules) {
     for (const entry of c.summary.mcpServers) {
       if (known.has(entry.name.toLowerCase())) continue;
       known.add(entry.name.toLowerCase());
-      views.push({ id: toolServerId(entry.name), name: entry.name, ...definitionFromEntry(snap.dir, c.manifestPath, entry), position: { x: 0, y: 0 }, derived: true });
+      views.push({
+        id: toolServerId(entry.name),
+        name: entry.name,
+        ...definitionFromEntry(snap.dir, c.manifestPath, entry),
+        position: { x: 0, y: 0 },
+        derived: true,
+      });
     }
   }
   return views;
@@ -67,14 +92,27 @@ export function serverNamed(servers: readonly ToolServerView[], name: string): T
 }
 
 /** One edge per MCP entry of a capsule; the allow entries a remote server's URL needs are part of it, not external edges. */
-export function withToolServerEdges(edges: EdgeView[], capsules: readonly CapsuleView[], servers: readonly ToolServerView[]): EdgeView[] {
+export function withToolServerEdges(
+  edges: EdgeView[],
+  capsules: readonly CapsuleView[],
+  servers: readonly ToolServerView[],
+): EdgeView[] {
   const urls = new Map(capsules.map((c) => [c.id, (c.mcpServers ?? []).flatMap((m) => (m.url ? [m.url] : []))]));
-  const kept = edges.filter((e) => e.targetKind !== 'external' || !urls.get(e.source)?.some((u) => matchAllow(u, [e.address]) !== undefined));
+  const kept = edges.filter(
+    (e) => e.targetKind !== 'external' || !urls.get(e.source)?.some((u) => matchAllow(u, [e.address]) !== undefined),
+  );
   for (const c of capsules) {
     for (const m of c.mcpServers ?? []) {
       const server = serverNamed(servers, m.name);
       if (!server) continue;
-      kept.push({ id: `${c.id}->${server.id}`, source: c.id, target: server.id, targetKind: 'tool_server', address: server.name, ...(m.tools ? { tools: m.tools } : {}) });
+      kept.push({
+        id: `${c.id}->${server.id}`,
+        source: c.id,
+        target: server.id,
+        targetKind: 'tool_server',
+        address: server.name,
+        ...(m.tools ? { tools: m.tools } : {}),
+      });
     }
   }
   return kept;

@@ -14,12 +14,14 @@ export async function readTraceSlice(
   workdir: string | undefined,
   q: { after?: number; last?: number; limit: number },
 ): Promise<TraceSlice> {
-  if (!SESSION_ID_RE.test(sessionId)) throw new CoreError('invalid_input', `${sessionId} is not a session id (ses_ and 32 hex digits).`);
+  if (!SESSION_ID_RE.test(sessionId))
+    throw new CoreError('invalid_input', `${sessionId} is not a session id (ses_ and 32 hex digits).`);
   const file = join(workdir ?? join(recordsRoot, sessionId), 'trace.jsonl');
   try {
     return await readTraceLinesAt(file, q, sessionId);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CoreError('not_found', `No trace for session ${sessionId} under ${recordsRoot}.`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new CoreError('not_found', `No trace for session ${sessionId} under ${recordsRoot}.`);
     throw err;
   }
 }

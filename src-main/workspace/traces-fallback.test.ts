@@ -18,7 +18,10 @@ it('answers from the trace files, and says so, when the index cannot open', asyn
   const w = createTraceWriter(join(home, 'records', id, 'trace.jsonl'), id);
   for (const e of syntheticSessionEvents({ tasks: 3, capsule: 'fallback-worker' })) w.append(e);
   w.dispose();
-  const ctx = { config: { userDataDir: home, resourcesDir: home, recordsRoot: join(home, 'records') }, sessions: { running: () => [], bySessionId: () => undefined } } as unknown as StudioContext;
+  const ctx = {
+    config: { userDataDir: home, resourcesDir: home, recordsRoot: join(home, 'records') },
+    sessions: { running: () => [], bySessionId: () => undefined },
+  } as unknown as StudioContext;
   // A folder where the database file should be: SQLite cannot open it.
   const svc = createTracesService(ctx, { dbPath: home });
   try {
@@ -45,7 +48,12 @@ it('loads better-sqlite3 through the runtime binding the shell gives, and falls 
   for (const e of syntheticSessionEvents({ tasks: 1, capsule: 'binding-worker' })) w.append(e);
   w.dispose();
   // Electron points at its own ABI build; a binary that is not there must not break the Studio.
-  const config = { userDataDir: home, resourcesDir: home, recordsRoot: join(home, 'records'), sqliteBinding: join(home, 'missing', 'better_sqlite3.node') };
+  const config = {
+    userDataDir: home,
+    resourcesDir: home,
+    recordsRoot: join(home, 'records'),
+    sqliteBinding: join(home, 'missing', 'better_sqlite3.node'),
+  };
   const ctx = { config, sessions: { running: () => [], bySessionId: () => undefined } } as unknown as StudioContext;
   const svc = createTracesService(ctx);
   try {

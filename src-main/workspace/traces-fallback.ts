@@ -21,10 +21,16 @@ type Running = (sessionId: string) => { id: string; session: Session } | undefin
 function forkedFromOf(v: unknown): SessionItemView['forkedFrom'] {
   if (!v || typeof v !== 'object') return null;
   const f = v as Record<string, unknown>;
-  return typeof f.session_id === 'string' ? { sessionId: f.session_id, taskId: String(f.task_id ?? ''), turn: Number(f.turn) || 1 } : null;
+  return typeof f.session_id === 'string'
+    ? { sessionId: f.session_id, taskId: String(f.task_id ?? ''), turn: Number(f.turn) || 1 }
+    : null;
 }
 
-export function fallbackSessions(recordsRoot: string, q: CommandArgs<'sessions.list'>, running: Running): SessionItemView[] {
+export function fallbackSessions(
+  recordsRoot: string,
+  q: CommandArgs<'sessions.list'>,
+  running: Running,
+): SessionItemView[] {
   const out: SessionItemView[] = [];
   for (const path of findTraceFiles(recordsRoot)) {
     const start = firstLine(path);
@@ -59,8 +65,17 @@ export function fallbackSessions(recordsRoot: string, q: CommandArgs<'sessions.l
   return out.sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, q.limit ?? 500);
 }
 
-export async function fallbackEvents(recordsRoot: string, sessionId: string, tracePath: string | undefined, after: number, limit: number) {
-  const slice = await readTraceSlice(recordsRoot, sessionId, tracePath ? dirname(tracePath) : undefined, { after: after + 1, limit });
+export async function fallbackEvents(
+  recordsRoot: string,
+  sessionId: string,
+  tracePath: string | undefined,
+  after: number,
+  limit: number,
+) {
+  const slice = await readTraceSlice(recordsRoot, sessionId, tracePath ? dirname(tracePath) : undefined, {
+    after: after + 1,
+    limit,
+  });
   const events = slice.events.map((e, i) => ({ ...e, seq: after + 1 + i }) as SessionEventView);
   return { events, next: events.length === limit ? slice.next - 1 : null, total: null };
 }

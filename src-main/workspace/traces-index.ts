@@ -1,6 +1,12 @@
 import { statSync } from 'node:fs';
 import { CoreError, type TraceStoreState } from '../../src-shared/contract';
-import { createTraceIndexer, createTraceStore, type SessionSummary, type TraceIndexer, type TraceStore } from '../trace';
+import {
+  createTraceIndexer,
+  createTraceStore,
+  type SessionSummary,
+  type TraceIndexer,
+  type TraceStore,
+} from '../trace';
 import type { StudioContext } from './context';
 
 // The Studio's access to the trace index: one reading connection on this thread, the
@@ -56,7 +62,10 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
       try {
         store = createTraceStore({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
       } catch (err) {
-        unavailable = { available: false, message: `The trace index is unavailable (${(err as Error).message}); sessions are read from the trace files, which is slower.` };
+        unavailable = {
+          available: false,
+          message: `The trace index is unavailable (${(err as Error).message}); sessions are read from the trace files, which is slower.`,
+        };
         return undefined;
       }
       indexer = createTraceIndexer({ path: dbPath, nativeBinding: ctx.config.sqliteBinding });
@@ -97,10 +106,7 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
   };
   const syncAll = () => {
     flushRunning();
-    return (syncing ??= joined(
-      indexer!.syncRecords(recordsRoot),
-      () => (syncing = undefined),
-    ));
+    return (syncing ??= joined(indexer!.syncRecords(recordsRoot), () => (syncing = undefined)));
   };
   const ingest = (path: string) => {
     let p = ingesting.get(path);

@@ -19,7 +19,13 @@ afterEach(async () => {
 function record(home: string, model: string, lines: ({ event_type: string } & Record<string, unknown>)[]): string {
   const id = newSessionId();
   const w = createTraceWriter(join(home, 'records', id, 'trace.jsonl'), id);
-  w.append({ event_type: 'session_start', capsule: 'coordinator', driver: 'capsule/driver-openai', model, pid: process.pid });
+  w.append({
+    event_type: 'session_start',
+    capsule: 'coordinator',
+    driver: 'capsule/driver-openai',
+    model,
+    pid: process.pid,
+  });
   for (const l of lines) w.append(l);
   w.append({ event_type: 'session_end', reason: 'stopped' });
   w.dispose();
@@ -39,11 +45,27 @@ it("answers a task's own turn, tool and delegation lines in order, with the mode
     { event_type: 'inference', task_id: other, turn: 1, tokens_in: 1, tokens_out: 1, duration_ms: 5 },
     { event_type: 'tool_call', task_id: mine, call_id: 'c1', name: 'delegate_task', arguments: { to: 'researcher' } },
     { event_type: 'delegation_start', task_id: mine, delegation_id: 'dlg_1', call_id: 'c1', capsule: 'researcher' },
-    { event_type: 'tool_result', task_id: mine, call_id: 'c1', name: 'delegate_task', ok: true, result: 'facts', peer_task_id: 'tsk_child' },
+    {
+      event_type: 'tool_result',
+      task_id: mine,
+      call_id: 'c1',
+      name: 'delegate_task',
+      ok: true,
+      result: 'facts',
+      peer_task_id: 'tsk_child',
+    },
     { event_type: 'task_end', task_id: mine, state: 'TASK_STATE_COMPLETED' },
   ]);
   const got = await studio.core.invoke('sessions.taskTrace', { sessionId: id, taskId: mine });
-  expect(got.events.map((e) => e.event_type)).toEqual(['a2a_task_received', 'task_start', 'inference', 'tool_call', 'delegation_start', 'tool_result', 'task_end']);
+  expect(got.events.map((e) => e.event_type)).toEqual([
+    'a2a_task_received',
+    'task_start',
+    'inference',
+    'tool_call',
+    'delegation_start',
+    'tool_result',
+    'task_end',
+  ]);
   expect(got.events.every((e) => e.task_id === mine)).toBe(true);
   expect(got).toMatchObject({ truncated: false, model: 'gpt-4o-mini', price: { inPerMTok: 0.15, outPerMTok: 0.6 } });
   // A model the table does not know has no price (and no cost is made up for it).
@@ -51,13 +73,22 @@ it("answers a task's own turn, tool and delegation lines in order, with the mode
   expect((await studio.core.invoke('sessions.taskTrace', { sessionId: rehearsed, taskId: mine })).price).toBeNull();
   // A task the session never saw has no lines; a bad task id is refused at the boundary.
   expect((await studio.core.invoke('sessions.taskTrace', { sessionId: id, taskId: newTaskId() })).events).toEqual([]);
-  await expect(studio.core.invoke('sessions.taskTrace', { sessionId: id, taskId: '' })).rejects.toMatchObject({ code: 'invalid_input' });
+  await expect(studio.core.invoke('sessions.taskTrace', { sessionId: id, taskId: '' })).rejects.toMatchObject({
+    code: 'invalid_input',
+  });
 });
 
 it('sends at most MAX_TASK_TRACE_LINES lines of one task, and says it cut them', async () => {
   studio = await createTestStudio({ workspace: null });
   const task = newTaskId();
-  const lines = Array.from({ length: MAX_TASK_TRACE_LINES + 10 }, (_, i) => ({ event_type: 'inference', task_id: task, turn: i + 1, tokens_in: 1, tokens_out: 1, duration_ms: 1 }));
+  const lines = Array.from({ length: MAX_TASK_TRACE_LINES + 10 }, (_, i) => ({
+    event_type: 'inference',
+    task_id: task,
+    turn: i + 1,
+    tokens_in: 1,
+    tokens_out: 1,
+    duration_ms: 1,
+  }));
   const id = record(studio.home, 'rehearsal', [{ event_type: 'task_start', task_id: task }, ...lines]);
   const got = await studio.core.invoke('sessions.taskTrace', { sessionId: id, taskId: task });
   expect(got.events).toHaveLength(MAX_TASK_TRACE_LINES);
@@ -70,10 +101,20 @@ it('reads the same from the trace file where the index cannot open, past one pag
   try {
     const task = newTaskId();
     const noise = Array.from({ length: 6000 }, (_, i) => ({ event_type: 'frame', task_id: task, text: `f${i}` }));
-    const id = record(home, 'claude-sonnet-4-5', [{ event_type: 'task_start', task_id: task }, ...noise, { event_type: 'inference', task_id: task, turn: 1, tokens_in: 5, tokens_out: 5, duration_ms: 1 }, { event_type: 'task_end', task_id: task }]);
+    const id = record(home, 'claude-sonnet-4-5', [
+      { event_type: 'task_start', task_id: task },
+      ...noise,
+      { event_type: 'inference', task_id: task, turn: 1, tokens_in: 5, tokens_out: 5, duration_ms: 1 },
+      { event_type: 'task_end', task_id: task },
+    ]);
     const got = await taskTraceFromFile(join(home, 'records'), id, undefined, task, { available: false });
     expect(got.events.map((e) => e.event_type)).toEqual(['task_start', 'inference', 'task_end']);
-    expect(got).toMatchObject({ truncated: false, model: 'claude-sonnet-4-5', price: { inPerMTok: 3, outPerMTok: 15 }, store: { available: false } });
+    expect(got).toMatchObject({
+      truncated: false,
+      model: 'claude-sonnet-4-5',
+      price: { inPerMTok: 3, outPerMTok: 15 },
+      store: { available: false },
+    });
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

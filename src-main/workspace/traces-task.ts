@@ -1,4 +1,10 @@
-import { MAX_TASK_TRACE_LINES, TASK_TRACE_TYPES, type ModelPriceView, type SessionEventView, type TaskTraceView } from '../../src-shared/contract';
+import {
+  MAX_TASK_TRACE_LINES,
+  TASK_TRACE_TYPES,
+  type ModelPriceView,
+  type SessionEventView,
+  type TaskTraceView,
+} from '../../src-shared/contract';
 import { pricePerMTok } from '../drivers';
 import type { TraceStore } from '../trace';
 import type { TraceIndexAccess } from './traces-index';
@@ -19,19 +25,37 @@ const priceOf = (model: string | null): ModelPriceView | null => {
   return p ? { inPerMTok: p[0], outPerMTok: p[1] } : null;
 };
 
-export async function taskTraceFromIndex(index: TraceIndexAccess, s: TraceStore, sessionId: string, taskId: string): Promise<TaskTraceView> {
+export async function taskTraceFromIndex(
+  index: TraceIndexAccess,
+  s: TraceStore,
+  sessionId: string,
+  taskId: string,
+): Promise<TaskTraceView> {
   const session = await index.refresh(s, sessionId);
   const page = s.events(sessionId, { task: taskId, types: [...TYPES], limit: MAX_TASK_TRACE_LINES });
-  return { events: page.events, truncated: page.nextSeq !== null, model: session.model, driver: session.driver, price: priceOf(session.model), store: index.state() };
+  return {
+    events: page.events,
+    truncated: page.nextSeq !== null,
+    model: session.model,
+    driver: session.driver,
+    price: priceOf(session.model),
+    store: index.state(),
+  };
 }
 
 /** The same from the trace file, where the index cannot open: slower, and bounded by FALLBACK_SCAN_LINES. */
-export async function taskTraceFromFile(recordsRoot: string, sessionId: string, tracePath: string | undefined, taskId: string, store: TaskTraceView['store']): Promise<TaskTraceView> {
+export async function taskTraceFromFile(
+  recordsRoot: string,
+  sessionId: string,
+  tracePath: string | undefined,
+  taskId: string,
+  store: TaskTraceView['store'],
+): Promise<TaskTraceView> {
   const events: SessionEventView[] = [];
   let model: string | null = null;
   let driver: string | null = null;
   let truncated = false;
-  for (let after = -1; after < FALLBACK_SCAN_LINES; ) {
+  for (let after = -1; after < FALLBACK_SCAN_LINES;) {
     const page = await fallbackEvents(recordsRoot, sessionId, tracePath, after, FALLBACK_PAGE);
     for (const e of page.events) {
       if (e.event_type === 'session_start') {

@@ -11,11 +11,15 @@ const LINK_TYPES = ['a2a_send', 'a2a_task_received'];
 /** Bars in one answer: a session of 100k tasks draws its first ones and says how many it left out. */
 export const MAX_BARS = 2000;
 
-const traceIdOf = (tp: unknown): string | undefined => (typeof tp === 'string' ? /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/.exec(tp.trim())?.[1] : undefined);
+const traceIdOf = (tp: unknown): string | undefined =>
+  typeof tp === 'string' ? /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/.exec(tp.trim())?.[1] : undefined;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
 /** The sessions' tasks as bars (the first MAX_BARS in all, in the order the sessions are given). */
-export function timelineBars(store: TraceStore, sessionIds: string[]): { bars: TimelineBar[]; truncated: TimelineTruncation[] } {
+export function timelineBars(
+  store: TraceStore,
+  sessionIds: string[],
+): { bars: TimelineBar[]; truncated: TimelineTruncation[] } {
   const bars: TimelineBar[] = [];
   const truncated: TimelineTruncation[] = [];
   const causeByPeerTask = new Map<string, string>();
@@ -28,14 +32,24 @@ export function timelineBars(store: TraceStore, sessionIds: string[]): { bars: T
     const sessionEnd = session.endedAt ?? (session.status === 'running' ? now : (session.lastTs ?? now));
     const room = MAX_BARS - bars.length;
     const tasks = store.listTasks(id, { limit: room });
-    if (tasks.length < session.tasks) truncated.push({ sessionId: id, capsule: session.capsule ?? id, shown: tasks.length, total: session.tasks });
+    if (tasks.length < session.tasks)
+      truncated.push({ sessionId: id, capsule: session.capsule ?? id, shown: tasks.length, total: session.tasks });
     for (const t of tasks) {
       const start = t.receivedAt ?? t.startedAt;
       if (start === null) continue;
       // A task's own id names its outgoing trace when it did not arrive with one.
       const hex = /^tsk_([0-9a-f]{32})$/.exec(t.id)?.[1];
       if (hex && !causeByTrace.has(hex)) causeByTrace.set(hex, t.id);
-      bars.push({ sessionId: id, capsule: session.capsule ?? id, taskId: t.id, start, end: Math.max(start, t.endedAt ?? sessionEnd), open: t.endedAt === null, state: t.state, text: t.text });
+      bars.push({
+        sessionId: id,
+        capsule: session.capsule ?? id,
+        taskId: t.id,
+        start,
+        end: Math.max(start, t.endedAt ?? sessionEnd),
+        open: t.endedAt === null,
+        state: t.state,
+        text: t.text,
+      });
     }
     // The links of the tasks drawn: their receipts and sends come among the session's first lines.
     const page = store.events(id, { types: LINK_TYPES, limit: Math.max(100, 4 * tasks.length) });

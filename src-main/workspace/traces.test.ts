@@ -42,7 +42,6 @@ describe('sessions over the trace store', () => {
     expect(live.tasks.map((t) => t.interrupted)).toEqual([false]);
   });
 
-
   it('lists, searches, pages events and draws the cause of a worker task', async () => {
     studio = await createTestStudio({ workspace: null });
     const { core, home } = studio;
@@ -63,8 +62,19 @@ describe('sessions over the trace store', () => {
     or.w.append({ event_type: 'task_start', task_id: orchTask });
     wk.w.append({ event_type: 'a2a_task_received', task_id: workerTask, text: 'facts please', traceparent });
     wk.w.append({ event_type: 'task_end', task_id: workerTask, state: 'TASK_STATE_COMPLETED', answer: 'facts' });
-    or.w.append({ event_type: 'a2a_send', task_id: orchTask, peer_task_id: workerTask, peer_url: 'http://127.0.0.1:1', traceparent });
-    or.w.append({ event_type: 'task_end', task_id: orchTask, state: 'TASK_STATE_COMPLETED', answer: 'anemones everywhere' });
+    or.w.append({
+      event_type: 'a2a_send',
+      task_id: orchTask,
+      peer_task_id: workerTask,
+      peer_url: 'http://127.0.0.1:1',
+      traceparent,
+    });
+    or.w.append({
+      event_type: 'task_end',
+      task_id: orchTask,
+      state: 'TASK_STATE_COMPLETED',
+      answer: 'anemones everywhere',
+    });
     or.w.append({ event_type: 'session_end', reason: 'stopped' });
     or.w.dispose();
     wk.w.dispose(); // no session_end: still running
@@ -76,7 +86,11 @@ describe('sessions over the trace store', () => {
     const found = await core.invoke('sessions.list', { search: 'anemones' });
     expect(found.sessions.map((s) => s.id)).toEqual([orch]);
     // The list says where it matched: the line, as a snippet around the words.
-    expect(found.sessions[0].match).toMatchObject({ taskId: orchTask, type: 'task_end', text: expect.stringContaining('anemones everywhere') });
+    expect(found.sessions[0].match).toMatchObject({
+      taskId: orchTask,
+      type: 'task_end',
+      text: expect.stringContaining('anemones everywhere'),
+    });
     expect(all.sessions[0].match).toBeUndefined();
     expect((await core.invoke('sessions.list', { capsule: 'plain' })).sessions.map((s) => s.id)).toEqual([plain]);
 
@@ -90,7 +104,11 @@ describe('sessions over the trace store', () => {
     const byOffset = await core.invoke('sessions.events', { sessionId: plain, offset: 300, limit: 50 });
     expect(byOffset.events.map((e) => e.seq)).toEqual([300, 301]);
     expect(byOffset.next).toBeNull();
-    const oneTask = await core.invoke('sessions.events', { sessionId: plain, task: got.tasks[1].id, types: ['inference'] });
+    const oneTask = await core.invoke('sessions.events', {
+      sessionId: plain,
+      task: got.tasks[1].id,
+      types: ['inference'],
+    });
     expect(oneTask.events.map((e) => e.task_id)).toEqual([got.tasks[1].id, got.tasks[1].id, got.tasks[1].id]);
 
     const timeline = await core.invoke('sessions.timeline', { around: orch });
@@ -98,8 +116,12 @@ describe('sessions over the trace store', () => {
     expect(bar).toMatchObject({ capsule: 'researcher', parentTaskId: orchTask, traceparent });
     expect(timeline.bars.find((b) => b.taskId === orchTask)?.parentTaskId).toBeUndefined();
 
-    await expect(core.invoke('sessions.events', { sessionId: 'nope' })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(core.invoke('sessions.get', { sessionId: newSessionId() })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(core.invoke('sessions.events', { sessionId: 'nope' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(core.invoke('sessions.get', { sessionId: newSessionId() })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('draws a huge session on the timeline as its first tasks, and says how many were left out', async () => {

@@ -20,7 +20,16 @@ import type { Rehearsal } from '../recording';
 
 const MAX_TASKS = 1000;
 
-export type TraceHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'sessions.events' | 'sessions.taskTrace' | 'sessions.timeline' | 'sessions.rehearse' | 'sessions.replay'>;
+export type TraceHandlers = Pick<
+  Handlers,
+  | 'sessions.list'
+  | 'sessions.get'
+  | 'sessions.events'
+  | 'sessions.taskTrace'
+  | 'sessions.timeline'
+  | 'sessions.rehearse'
+  | 'sessions.replay'
+>;
 
 export interface TracesService {
   handlers: TraceHandlers;
@@ -68,7 +77,9 @@ export function sessionItem(s: SessionSummary, capsuleId?: string): SessionItemV
     tokensOut: s.tokensOut,
     events: s.events,
     // What the index could not read of the trace: the sessions browser says so above the events.
-    ...(s.badLines + s.deepLines + s.longLines + s.foreignLines > 0 ? { skipped: { bad: s.badLines, deep: s.deepLines, long: s.longLines, foreign: s.foreignLines } } : {}),
+    ...(s.badLines + s.deepLines + s.longLines + s.foreignLines > 0
+      ? { skipped: { bad: s.badLines, deep: s.deepLines, long: s.longLines, foreign: s.foreignLines } }
+      : {}),
   };
 }
 
@@ -80,7 +91,14 @@ function matchesOf(hits: SearchHit[], search: string): Map<string, NonNullable<S
   const out = new Map<string, NonNullable<SessionItemView['match']>>();
   for (const h of hits) {
     if (out.has(h.sessionId)) continue;
-    out.set(h.sessionId, { taskId: h.taskId, seq: h.seq, type: h.type, text: snippetOf(h.text, search).map((p) => p.text).join('') });
+    out.set(h.sessionId, {
+      taskId: h.taskId,
+      seq: h.seq,
+      type: h.type,
+      text: snippetOf(h.text, search)
+        .map((p) => p.text)
+        .join(''),
+    });
   }
   return out;
 }
@@ -92,7 +110,12 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
   const rehearsalOf = async (sessionId: string, speed = 1): Promise<Rehearsal> => {
     const s = index.open();
     const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
-    return rehearsalOfSession(recordsRoot, sessionId, found?.tracePath ?? capsuleOf(sessionId)?.session.trace.path, speed);
+    return rehearsalOfSession(
+      recordsRoot,
+      sessionId,
+      found?.tracePath ?? capsuleOf(sessionId)?.session.trace.path,
+      speed,
+    );
   };
 
   const handlers: TraceHandlers = {
@@ -101,9 +124,22 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       if (!s) return { sessions: fallbackSessions(recordsRoot, q, capsuleOf), store: index.state() };
       await index.sync();
       const search = q.search?.trim() || undefined;
-      const rows = s.listSessions({ capsule: q.capsule, status: q.state, since: q.since, until: q.until, search, limit: q.limit ?? 500 });
+      const rows = s.listSessions({
+        capsule: q.capsule,
+        status: q.state,
+        since: q.since,
+        until: q.until,
+        search,
+        limit: q.limit ?? 500,
+      });
       const matches = search ? matchesOf(s.search(search, { limit: SEARCH_HITS }), search) : undefined;
-      return { sessions: rows.map((r) => ({ ...sessionItem(r, capsuleOf(r.id)?.id), ...(matches?.has(r.id) ? { match: matches.get(r.id) } : {}) })), store: index.state() };
+      return {
+        sessions: rows.map((r) => ({
+          ...sessionItem(r, capsuleOf(r.id)?.id),
+          ...(matches?.has(r.id) ? { match: matches.get(r.id) } : {}),
+        })),
+        store: index.state(),
+      };
     },
     async 'sessions.get'({ sessionId }) {
       const s = index.open();
@@ -125,14 +161,31 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       const filtered = !!q.task || !!q.types?.length;
       // seq counts indexed lines from 0 without gaps, so an unfiltered offset is a cursor.
       const after = q.after ?? (q.offset && !filtered ? q.offset - 1 : undefined);
-      if (!s) return { ...(await fallbackEvents(recordsRoot, q.sessionId, capsuleOf(q.sessionId)?.session.trace.path, after ?? -1, limit)), store: index.state() };
+      if (!s)
+        return {
+          ...(await fallbackEvents(
+            recordsRoot,
+            q.sessionId,
+            capsuleOf(q.sessionId)?.session.trace.path,
+            after ?? -1,
+            limit,
+          )),
+          store: index.state(),
+        };
       const found = await index.refresh(s, q.sessionId);
       const page = s.events(q.sessionId, { task: q.task, types: q.types, afterSeq: after, limit });
       return { events: page.events, next: page.nextSeq, total: filtered ? null : found.events, store: index.state() };
     },
     async 'sessions.taskTrace'({ sessionId, taskId }) {
       const s = index.open();
-      if (!s) return taskTraceFromFile(recordsRoot, sessionId, capsuleOf(sessionId)?.session.trace.path, taskId, index.state());
+      if (!s)
+        return taskTraceFromFile(
+          recordsRoot,
+          sessionId,
+          capsuleOf(sessionId)?.session.trace.path,
+          taskId,
+          index.state(),
+        );
       return taskTraceFromIndex(index, s, sessionId, taskId);
     },
     async 'sessions.timeline'(q) {
@@ -143,7 +196,8 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       let window: [number, number] | undefined;
       if (q.around) {
         const center = await index.refresh(s, q.around);
-        const endOf = (o: SessionSummary) => (o.status === 'running' ? Date.now() : (o.endedAt ?? o.lastTs ?? Date.now()));
+        const endOf = (o: SessionSummary) =>
+          o.status === 'running' ? Date.now() : (o.endedAt ?? o.lastTs ?? Date.now());
         const from = center.startedAt ?? 0;
         const to = endOf(center);
         // Sessions that were alive while this one ran (the formation it talked to).
@@ -170,7 +224,12 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
     async 'sessions.replay'({ sessionId, taskId }) {
       const s = index.open();
       const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
-      return replayRecordedRun(recordsRoot, sessionId, found?.tracePath ?? capsuleOf(sessionId)?.session.trace.path, taskId);
+      return replayRecordedRun(
+        recordsRoot,
+        sessionId,
+        found?.tracePath ?? capsuleOf(sessionId)?.session.trace.path,
+        taskId,
+      );
     },
   };
 

@@ -36,7 +36,15 @@ export function createTunnelService(ctx: StudioContext, deps: TunnelDeps): Tunne
     const r = readTunnels(deps.expose.dataDir).find((x) => x.id === id);
     if (!t || !r) return undefined;
     const state = tunnelState(r);
-    return { id, provider: r.provider, publicUrl: r.publicUrl, expiresAt: r.expiresAt, state: state === 'gone' ? 'stopping' : state, calls: t.calls, refused: t.refused };
+    return {
+      id,
+      provider: r.provider,
+      publicUrl: r.publicUrl,
+      expiresAt: r.expiresAt,
+      state: state === 'gone' ? 'stopping' : state,
+      calls: t.calls,
+      refused: t.refused,
+    };
   };
   const list = () => [...open.keys()].map(view).filter((v): v is TunnelView => !!v);
   const changed = () => ctx.emit('tunnel.changed', { tunnels: list() });
@@ -71,12 +79,20 @@ export function createTunnelService(ctx: StudioContext, deps: TunnelDeps): Tunne
             },
           });
         } catch (err) {
-          throw new CoreError('launch_failed', err instanceof ProviderError ? `The tunnel could not open, nothing is exposed: ${err.message}` : (err as Error).message);
+          throw new CoreError(
+            'launch_failed',
+            err instanceof ProviderError
+              ? `The tunnel could not open, nothing is exposed: ${err.message}`
+              : (err as Error).message,
+          );
         }
         open.set(tunnel.id, { tunnel, calls: 0, refused: 0 });
         void tunnel.closed.then((why) => {
           open.delete(tunnel.id);
-          ctx.emit('notice.raised', { level: why === 'stopped' ? 'info' : 'warning', message: `Tunnel ${tunnel.publicUrl} closed: ${why}` });
+          ctx.emit('notice.raised', {
+            level: why === 'stopped' ? 'info' : 'warning',
+            message: `Tunnel ${tunnel.publicUrl} closed: ${why}`,
+          });
           changed();
         });
         changed();

@@ -52,7 +52,12 @@ export function remoteView(r: LoadedRemote, cards: RemoteCards): RemoteView {
   };
 }
 
-export function formationView(snap: WorkspaceSnapshot, status: (id: string) => CapsuleStatus, cards: RemoteCards, restartReason: (id: string) => string | undefined = () => undefined): FormationView {
+export function formationView(
+  snap: WorkspaceSnapshot,
+  status: (id: string) => CapsuleStatus,
+  cards: RemoteCards,
+  restartReason: (id: string) => string | undefined = () => undefined,
+): FormationView {
   const capsules = snap.capsules.map((c) => capsuleView(c, status(c.id), restartReason(c.id)));
   const remotes = snap.remotes.map((r) => remoteView(r, cards));
   const toolServers = toolServerViews(snap);

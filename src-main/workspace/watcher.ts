@@ -9,13 +9,22 @@ export interface FolderWatcher {
   dispose(): void;
 }
 
-export function watchFolder(dir: string, onChange: () => void, onError: (message: string) => void, debounceMs = 80): FolderWatcher {
+export function watchFolder(
+  dir: string,
+  onChange: () => void,
+  onError: (message: string) => void,
+  debounceMs = 80,
+): FolderWatcher {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watcher: FSWatcher | undefined;
   const fire = (_event: string, name: string | Buffer | null) => {
     const file = name ? String(name) : '';
     // The Studio's own folder (kept conversations) is not the formation: writing it reloads nothing.
-    if (file.endsWith('.tmp') || file.split(/[\\/]/).some((p) => p === 'node_modules' || p === '.git' || p === STUDIO_FOLDER)) return;
+    if (
+      file.endsWith('.tmp') ||
+      file.split(/[\\/]/).some((p) => p === 'node_modules' || p === '.git' || p === STUDIO_FOLDER)
+    )
+      return;
     clearTimeout(timer);
     timer = setTimeout(onChange, debounceMs);
   };
@@ -25,7 +34,9 @@ export function watchFolder(dir: string, onChange: () => void, onError: (message
     try {
       watcher = watch(dir, fire);
     } catch (err) {
-      onError(`Cannot watch ${dir} for changes (${(err as Error).message}); edits made outside the Studio show after reopening.`);
+      onError(
+        `Cannot watch ${dir} for changes (${(err as Error).message}); edits made outside the Studio show after reopening.`,
+      );
     }
   }
   watcher?.on('error', (err) => onError(`Stopped watching ${dir}: ${err.message}`));

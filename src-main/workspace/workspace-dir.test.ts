@@ -32,7 +32,13 @@ describe('workspace.create with a relative name', () => {
     home = mkdtempSync(join(tmpdir(), 'studio-wsdir-'));
     const root = join(home, 'user');
     const base = home;
-    core = createCore({ userDataDir: join(base, 'data'), resourcesDir: RESOURCES, recordsRoot: join(base, 'records'), workspacesRoot: root, env: { CAPSULE_HOME: base } });
+    core = createCore({
+      userDataDir: join(base, 'data'),
+      resourcesDir: RESOURCES,
+      recordsRoot: join(base, 'records'),
+      workspacesRoot: root,
+      env: { CAPSULE_HOME: base },
+    });
     await core.ready;
     const name = `first-${process.pid}`;
     const view = await core.invoke('workspace.create', { dir: name });

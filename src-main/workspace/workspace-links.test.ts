@@ -24,10 +24,12 @@ describe('symbolic links in a workspace', () => {
     symlinkSync(outside, join(studio.workspace, 'capsules'));
     await studio.core.invoke('workspace.open', { dir: studio.workspace });
     const before = readFileSync(join(outside, 'writer.yaml'), 'utf8');
-    await expect(studio.core.invoke('manifest.write', { id: 'writer', source: 'name: pwned\n' })).rejects.toMatchObject({
-      code: 'invalid_input',
-      message: expect.stringContaining('outside the workspace folder through a symbolic link'),
-    });
+    await expect(studio.core.invoke('manifest.write', { id: 'writer', source: 'name: pwned\n' })).rejects.toMatchObject(
+      {
+        code: 'invalid_input',
+        message: expect.stringContaining('outside the workspace folder through a symbolic link'),
+      },
+    );
     expect(readFileSync(join(outside, 'writer.yaml'), 'utf8')).toBe(before);
     const f = await studio.core.invoke('formation.get', {});
     expect(f.capsules.find((c) => c.id === 'writer')!.issues[0]!.message).toContain('symbolic link');
@@ -47,7 +49,9 @@ describe('symbolic links in a workspace', () => {
     const f = await studio.core.invoke('formation.get', {});
     expect(JSON.stringify(f)).not.toContain('private-key-material');
     // The Kubernetes export shows manifest text: it refuses the linked one rather than show it.
-    await expect(studio.core.invoke('deploy.preview', {})).rejects.toMatchObject({ message: expect.stringContaining('writer: capsules/writer.yaml leads outside the workspace folder') });
+    await expect(studio.core.invoke('deploy.preview', {})).rejects.toMatchObject({
+      message: expect.stringContaining('writer: capsules/writer.yaml leads outside the workspace folder'),
+    });
   });
 
   it('still reads and writes through links that stay inside the workspace', async () => {
@@ -57,7 +61,11 @@ describe('symbolic links in a workspace', () => {
     symlinkSync(real, join(studio.workspace, 'capsules'));
     await studio.core.invoke('workspace.open', { dir: studio.workspace });
     const read = await studio.core.invoke('manifest.read', { id: 'writer' });
-    await studio.core.invoke('manifest.write', { id: 'writer', source: `${read.source}# edited\n`, expected: read.hash });
+    await studio.core.invoke('manifest.write', {
+      id: 'writer',
+      source: `${read.source}# edited\n`,
+      expected: read.hash,
+    });
     expect(readFileSync(join(real, 'writer.yaml'), 'utf8')).toContain('# edited');
   });
 

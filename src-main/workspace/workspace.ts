@@ -1,7 +1,16 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CoreError, type IssueView, type Position } from '../../src-shared/contract';
-import { addEntry, FORMATION_FILE, readFormation, removeEntry, replaceFields, setPosition, type FormationListKey, type FormationToolServerEntry } from './formation-file';
+import {
+  addEntry,
+  FORMATION_FILE,
+  readFormation,
+  removeEntry,
+  replaceFields,
+  setPosition,
+  type FormationListKey,
+  type FormationToolServerEntry,
+} from './formation-file';
 import { describeFsError } from '../manifest';
 import { checkSourceSize, existsSync, isDirectory, landsInside, readText, writeFileAtomic } from './files';
 import { hashSource, summarizeManifest, type ManifestSummary } from './manifest-view';
@@ -63,7 +72,8 @@ export interface Workspace {
 
 function inside(dir: string, rel: string): string {
   const file = resolve(dir, rel);
-  if (isAbsolute(rel) || (file !== dir && !file.startsWith(dir + sep))) throw new CoreError('invalid_input', `Manifest path ${rel} leaves the workspace folder`);
+  if (isAbsolute(rel) || (file !== dir && !file.startsWith(dir + sep)))
+    throw new CoreError('invalid_input', `Manifest path ${rel} leaves the workspace folder`);
   landsHere(dir, file, rel);
   return file;
 }
@@ -74,15 +84,24 @@ function inside(dir: string, rel: string): string {
  * Checked right before every read and write, since a link can appear after the workspace loaded.
  */
 function landsHere(dir: string, file: string, rel: string): void {
-  if (!landsInside(dir, file)) throw new CoreError('invalid_input', `${rel} leads outside the workspace folder through a symbolic link; the Studio reads and writes only files inside it.`);
+  if (!landsInside(dir, file))
+    throw new CoreError(
+      'invalid_input',
+      `${rel} leads outside the workspace folder through a symbolic link; the Studio reads and writes only files inside it.`,
+    );
 }
 
-export function openWorkspaceFolder(dirInput: string, env: Record<string, string | undefined> = process.env): Workspace {
+export function openWorkspaceFolder(
+  dirInput: string,
+  env: Record<string, string | undefined> = process.env,
+): Workspace {
   const dir = resolve(dirInput);
-  if (!existsSync(dir)) throw new CoreError('workspace_missing', `The workspace folder ${dir} does not exist (moved or deleted?).`);
+  if (!existsSync(dir))
+    throw new CoreError('workspace_missing', `The workspace folder ${dir} does not exist (moved or deleted?).`);
   if (!isDirectory(dir)) throw new CoreError('workspace_missing', `${dir} is a file, not a workspace folder.`);
   const formationFile = join(dir, FORMATION_FILE);
-  if (!existsSync(formationFile)) throw new CoreError('not_found', `${dir} has no ${FORMATION_FILE}; create a workspace there instead.`);
+  if (!existsSync(formationFile))
+    throw new CoreError('not_found', `${dir} has no ${FORMATION_FILE}; create a workspace there instead.`);
 
   const load = (): WorkspaceSnapshot => {
     landsHere(dir, formationFile, FORMATION_FILE);
@@ -96,16 +115,44 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
       } catch (err) {
         const summary = summarizeManifest('', entry.manifest, env);
         summary.issues = [{ path: '', message: (err as Error).message }];
-        return { id: entry.id, manifestPath: entry.manifest, file: join(dir, '.invalid'), position: entry.position, ...(entry.unplaced ? { unplaced: true } : {}), source: '', hash: hashSource(''), summary };
+        return {
+          id: entry.id,
+          manifestPath: entry.manifest,
+          file: join(dir, '.invalid'),
+          position: entry.position,
+          ...(entry.unplaced ? { unplaced: true } : {}),
+          source: '',
+          hash: hashSource(''),
+          summary,
+        };
       }
       const text = readText(file);
       const source = text.ok ? text.text : '';
       const summary = summarizeManifest(source, relative(dir, file), env);
       if (!text.ok) summary.issues = [{ path: '', message: text.message }];
-      return { id: entry.id, manifestPath: entry.manifest, file, position: entry.position, ...(entry.unplaced ? { unplaced: true } : {}), source, hash: hashSource(source), summary };
+      return {
+        id: entry.id,
+        manifestPath: entry.manifest,
+        file,
+        position: entry.position,
+        ...(entry.unplaced ? { unplaced: true } : {}),
+        source,
+        hash: hashSource(source),
+        summary,
+      };
     });
-    const fingerprint = hashSource([read.text, ...capsules.map((c) => `${c.id}:${c.hash}:${c.summary.issues.length}`)].join('\0'));
-    return { dir, name: basename(dir), capsules, remotes: formation.remotes, toolServers: formation.toolServers, issues: formation.issues, fingerprint };
+    const fingerprint = hashSource(
+      [read.text, ...capsules.map((c) => `${c.id}:${c.hash}:${c.summary.issues.length}`)].join('\0'),
+    );
+    return {
+      dir,
+      name: basename(dir),
+      capsules,
+      remotes: formation.remotes,
+      toolServers: formation.toolServers,
+      issues: formation.issues,
+      fingerprint,
+    };
   };
 
   let current = load();
@@ -144,11 +191,15 @@ export function openWorkspaceFolder(dirInput: string, env: Record<string, string
         const onDisk = readText(c.file);
         const diskHash = onDisk.ok ? hashSource(onDisk.text) : undefined;
         if (diskHash !== expected) {
-          throw new CoreError('conflict', `${c.manifestPath} changed on disk since you loaded it; reload it (your text is kept in the editor) and apply your change again.`, {
-            id,
-            path: c.manifestPath,
-            hash: diskHash ?? null,
-          });
+          throw new CoreError(
+            'conflict',
+            `${c.manifestPath} changed on disk since you loaded it; reload it (your text is kept in the editor) and apply your change again.`,
+            {
+              id,
+              path: c.manifestPath,
+              hash: diskHash ?? null,
+            },
+          );
         }
       }
       writeFileAtomic(c.file, source);

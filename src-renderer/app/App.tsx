@@ -1,6 +1,13 @@
 import { Suspense } from 'react';
 import { useStudio } from '../store';
-import { GraphCanvas, GraphPalette, GraphProvider, RemoteUrlDialog, RemoveDialog, ToolServerDialog } from '../features/graph';
+import {
+  GraphCanvas,
+  GraphPalette,
+  GraphProvider,
+  RemoteUrlDialog,
+  RemoveDialog,
+  ToolServerDialog,
+} from '../features/graph';
 import { ConsolePanel } from '../features/console';
 import { ReplayBar } from '../features/replay';
 import { AddressDialog, AttachRuntimeDialog, RuntimeGroups } from '../features/runtimes';
@@ -72,7 +79,8 @@ function Banners() {
       {/* Only while the core answers: with the link down nobody knows what still runs. */}
       {elsewhere > 0 && linked ? (
         <div className="banner banner-info" role="status">
-          {elsewhere === 1 ? '1 capsule keeps' : `${elsewhere} capsules keep`} running in a workspace you left; open it again to see or stop {elsewhere === 1 ? 'it' : 'them'}.
+          {elsewhere === 1 ? '1 capsule keeps' : `${elsewhere} capsules keep`} running in a workspace you left; open it
+          again to see or stop {elsewhere === 1 ? 'it' : 'them'}.
         </div>
       ) : null}
       <ConnectionBanner />

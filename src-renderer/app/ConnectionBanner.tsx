@@ -11,7 +11,8 @@ export function ConnectionBanner() {
     return (
       <div className="banner banner-info banner-moved" role="alert">
         <span>
-          The Studio core this page used has ended, and the Studio was started again at <span className="mono">{movedTo}</span>.
+          The Studio core this page used has ended, and the Studio was started again at{' '}
+          <span className="mono">{movedTo}</span>.
         </span>
         <a className="btn btn-small btn-primary" href={`${movedTo}/`} aria-label={`Open the Studio at ${movedTo}`}>
           Open it there

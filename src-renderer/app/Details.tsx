@@ -42,7 +42,8 @@ export function FormationSummary() {
           <kbd>Ctrl</kbd>+<kbd>K</kbd> finds a capsule or runs a command
         </li>
         <li>
-          <kbd>Shift</kbd>+click or <kbd>Shift</kbd>+drag selects several; right-click (or <kbd>Shift</kbd>+<kbd>F10</kbd>) for actions
+          <kbd>Shift</kbd>+click or <kbd>Shift</kbd>+drag selects several; right-click (or <kbd>Shift</kbd>+
+          <kbd>F10</kbd>) for actions
         </li>
       </ul>
     </div>
@@ -107,12 +108,19 @@ export function ToolServerDetails({ id }: { id: string }) {
       <p className="mono muted" style={{ overflowWrap: 'anywhere' }}>
         {server.url ?? [server.command, ...(server.args ?? [])].join(' ')}
       </p>
-      {server.derived ? <p className="muted">Named only by a manifest: moving or editing it adds it to formation.yaml.</p> : null}
+      {server.derived ? (
+        <p className="muted">Named only by a manifest: moving or editing it adds it to formation.yaml.</p>
+      ) : null}
       <div style={{ display: 'flex', gap: 6 }}>
         <button type="button" className="btn" onClick={() => useStudio.getState().askToolServer({ id })}>
           Edit…
         </button>
-        <button type="button" className="btn" onClick={() => void useStudio.getState().loadServerTools(id)} disabled={listed?.loading}>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void useStudio.getState().loadServerTools(id)}
+          disabled={listed?.loading}
+        >
           List tools again
         </button>
       </div>
@@ -121,7 +129,10 @@ export function ToolServerDetails({ id }: { id: string }) {
         <ul>
           {users.map((e) => (
             <li key={e.id}>
-              <strong>{capsules[e.source]?.name ?? e.source}</strong> <span className="muted">{e.tools ? (e.tools.length ? e.tools.join(', ') : 'no tools') : 'all tools'}</span>
+              <strong>{capsules[e.source]?.name ?? e.source}</strong>{' '}
+              <span className="muted">
+                {e.tools ? (e.tools.length ? e.tools.join(', ') : 'no tools') : 'all tools'}
+              </span>
             </li>
           ))}
         </ul>

@@ -45,7 +45,13 @@ export function FolderBrowser({ onVisit, onOpen, onCreate, busy }: FolderBrowser
   return (
     <div className="folder-browser" role="group" aria-label="Folder browser">
       <div className="folder-browser-bar">
-        <button type="button" className="btn btn-small" disabled={!listing?.parent} onClick={() => listing?.parent && void load(listing.parent, hidden)} aria-label="Up to the folder above">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!listing?.parent}
+          onClick={() => listing?.parent && void load(listing.parent, hidden)}
+          aria-label="Up to the folder above"
+        >
           ↑ Up
         </button>
         <span className="folder-browser-path mono" title={listing?.dir}>
@@ -73,7 +79,12 @@ export function FolderBrowser({ onVisit, onOpen, onCreate, busy }: FolderBrowser
           <ul className="folder-browser-list" aria-label={`Folders in ${listing.dir}`}>
             {listing.folders.map((f) => (
               <li key={f.path}>
-                <button type="button" className="folder-entry" onClick={() => void load(f.path, hidden)} aria-label={`Folder ${f.name}${f.workspace ? ' (workspace)' : ''}`}>
+                <button
+                  type="button"
+                  className="folder-entry"
+                  onClick={() => void load(f.path, hidden)}
+                  aria-label={`Folder ${f.name}${f.workspace ? ' (workspace)' : ''}`}
+                >
                   <span className="folder-entry-name">{f.name}</span>
                   {f.workspace ? <span className="folder-entry-tag">workspace</span> : null}
                   <span className="folder-entry-go" aria-hidden="true">
@@ -87,7 +98,9 @@ export function FolderBrowser({ onVisit, onOpen, onCreate, busy }: FolderBrowser
           <p className="field-hint">No folders here.</p>
         )
       ) : null}
-      {listing?.truncated ? <p className="field-hint">Only the first folders are listed: type the path of the one you want.</p> : null}
+      {listing?.truncated ? (
+        <p className="field-hint">Only the first folders are listed: type the path of the one you want.</p>
+      ) : null}
       {listing ? (
         <div className="dialog-actions">
           <button type="button" className="btn" disabled={busy} onClick={() => onCreate(listing.dir)}>

@@ -48,21 +48,41 @@ export function SidePanel() {
         <h2 className="side-title">{capsuleName}</h2>
         <span className="side-head-actions">
           <FullWidthButton full={full} onFull={setFull} />
-          <button type="button" className="btn btn-small" onClick={() => useStudio.getState().select(null)} aria-label="Close details">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => useStudio.getState().select(null)}
+            aria-label="Close details"
+          >
             ✕
           </button>
         </span>
       </div>
       <div className="tabs" role="tablist" aria-label="Capsule details">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" id={`tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`panel-${t.id}`} className="tab" onClick={() => useStudio.getState().setSideTab(t.id)}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`panel-${t.id}`}
+            className="tab"
+            onClick={() => useStudio.getState().setSideTab(t.id)}
+          >
             {t.label}
           </button>
         ))}
       </div>
       <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} data-tab={tab}>
         <Suspense fallback={<p className="muted">Loading…</p>}>
-          {tab === 'manifest' ? <ManifestPanel capsuleId={selectedId} /> : tab === 'tasks' ? <TaskInspector capsuleId={selectedId} /> : <LiveTracePanel capsuleId={selectedId} />}
+          {tab === 'manifest' ? (
+            <ManifestPanel capsuleId={selectedId} />
+          ) : tab === 'tasks' ? (
+            <TaskInspector capsuleId={selectedId} />
+          ) : (
+            <LiveTracePanel capsuleId={selectedId} />
+          )}
         </Suspense>
       </div>
       <Suspense fallback={null}>

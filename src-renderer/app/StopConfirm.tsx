@@ -16,7 +16,8 @@ export function StopConfirmDialog() {
   return (
     <Dialog title={name ? `Stop ${name}?` : 'Stop every capsule?'} onClose={() => void answer(false)}>
       <p>
-        {tasks(ask.running)} still running{name ? ` in ${name}` : ''}. {action} cancels {ask.running === 1 ? 'it' : 'them'} and ends {name ? 'the session' : 'every session'}.
+        {tasks(ask.running)} still running{name ? ` in ${name}` : ''}. {action} cancels{' '}
+        {ask.running === 1 ? 'it' : 'them'} and ends {name ? 'the session' : 'every session'}.
       </p>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={() => void answer(false)}>

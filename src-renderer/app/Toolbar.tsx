@@ -17,7 +17,9 @@ export function Toolbar() {
   const canUndo = useStudio((s) => s.canUndo);
   const canRedo = useStudio((s) => s.canRedo);
   const busyAll = useStudio((s) => s.busyAll);
-  const anyRunning = useStudio((s) => s.capsuleIds.some((id) => s.capsules[id].state !== 'stopped' && s.capsules[id].state !== 'failed'));
+  const anyRunning = useStudio((s) =>
+    s.capsuleIds.some((id) => s.capsules[id].state !== 'stopped' && s.capsules[id].state !== 'failed'),
+  );
   const hasCapsules = useStudio((s) => s.capsuleIds.length > 0);
   const theme = useThemeChoice();
   const [picking, setPicking] = useState(false);
@@ -45,15 +47,36 @@ export function Toolbar() {
       </button>
       <span className="toolbar-sep" aria-hidden="true" />
       <div className="toolbar-group">
-        <button type="button" className="btn" disabled={!canUndo} onClick={() => void s().undo()} aria-label="Undo" title="Undo (Ctrl+Z)">
+        <button
+          type="button"
+          className="btn"
+          disabled={!canUndo}
+          onClick={() => void s().undo()}
+          aria-label="Undo"
+          title="Undo (Ctrl+Z)"
+        >
           ↶ Undo
         </button>
-        <button type="button" className="btn" disabled={!canRedo} onClick={() => void s().redo()} aria-label="Redo" title="Redo (Shift+Ctrl+Z)">
+        <button
+          type="button"
+          className="btn"
+          disabled={!canRedo}
+          onClick={() => void s().redo()}
+          aria-label="Redo"
+          title="Redo (Shift+Ctrl+Z)"
+        >
           ↷ Redo
         </button>
       </div>
       <span className="toolbar-spacer" />
-      <button type="button" className="btn" onClick={openPalette} aria-label="Command palette" aria-keyshortcuts="Control+K Meta+K" title="Find a capsule or run a command (Ctrl+K)">
+      <button
+        type="button"
+        className="btn"
+        onClick={openPalette}
+        aria-label="Command palette"
+        aria-keyshortcuts="Control+K Meta+K"
+        title="Find a capsule or run a command (Ctrl+K)"
+      >
         Find…
       </button>
       <RuntimeChips />
@@ -61,11 +84,29 @@ export function Toolbar() {
       <SecretsButton />
       <ToolsMenu />
       {/* The link's state is told here once; while it is down the banner below says what happens. */}
-      <span className="connection" data-status={!linked ? 'error' : connection === 'ready' ? 'ready' : connection === 'error' ? 'error' : 'other'}>
+      <span
+        className="connection"
+        data-status={!linked ? 'error' : connection === 'ready' ? 'ready' : connection === 'error' ? 'error' : 'other'}
+      >
         <span className="connection-dot" aria-hidden="true" />
-        {!linked ? (movedTo ? 'Moved' : 'Connection lost') : connection === 'ready' ? 'Connected' : connection === 'error' ? 'Disconnected' : connection === 'connecting' ? 'Connecting…' : 'No workspace'}
+        {!linked
+          ? movedTo
+            ? 'Moved'
+            : 'Connection lost'
+          : connection === 'ready'
+            ? 'Connected'
+            : connection === 'error'
+              ? 'Disconnected'
+              : connection === 'connecting'
+                ? 'Connecting…'
+                : 'No workspace'}
       </span>
-      <select className="select" aria-label="Theme" value={theme} onChange={(e) => setTheme(e.target.value as ThemeChoice)}>
+      <select
+        className="select"
+        aria-label="Theme"
+        value={theme}
+        onChange={(e) => setTheme(e.target.value as ThemeChoice)}
+      >
         <option value="system">System</option>
         <option value="light">Light</option>
         <option value="dark">Dark</option>
@@ -74,7 +115,12 @@ export function Toolbar() {
         <button type="button" className="btn" disabled={busyAll || !anyRunning} onClick={() => void s().requestStop()}>
           Stop all
         </button>
-        <button type="button" className="btn btn-primary" disabled={busyAll || !hasCapsules} onClick={() => void s().launchAll()}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={busyAll || !hasCapsules}
+          onClick={() => void s().launchAll()}
+        >
           ▶ Launch all
         </button>
       </div>

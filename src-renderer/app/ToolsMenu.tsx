@@ -31,7 +31,15 @@ export function ToolsMenu() {
       >
         Tools ▾
       </button>
-      {at ? <CanvasMenu x={at.x} y={at.y} label="Tools" items={TOOLS.map((t) => ({ label: t.label, run: () => openTool(t.name) }))} onClose={() => setAt(null)} /> : null}
+      {at ? (
+        <CanvasMenu
+          x={at.x}
+          y={at.y}
+          label="Tools"
+          items={TOOLS.map((t) => ({ label: t.label, run: () => openTool(t.name) }))}
+          onClose={() => setAt(null)}
+        />
+      ) : null}
     </>
   );
 }
@@ -40,6 +48,14 @@ export function ToolsMenu() {
 export function ToolDialogs() {
   const tool = useOpenTool();
   const dialog =
-    tool === 'export' ? <ExportDialog onClose={closeTool} /> : tool === 'tests' ? <TestsDialog onClose={closeTool} /> : tool === 'history' ? <HistoryDialog onClose={closeTool} /> : tool === 'telemetry' ? <TelemetryDialog onClose={closeTool} /> : null;
+    tool === 'export' ? (
+      <ExportDialog onClose={closeTool} />
+    ) : tool === 'tests' ? (
+      <TestsDialog onClose={closeTool} />
+    ) : tool === 'history' ? (
+      <HistoryDialog onClose={closeTool} />
+    ) : tool === 'telemetry' ? (
+      <TelemetryDialog onClose={closeTool} />
+    ) : null;
   return dialog ? <Suspense fallback={null}>{dialog}</Suspense> : null;
 }

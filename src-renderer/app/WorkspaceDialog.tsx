@@ -31,14 +31,17 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
     setLeaving(null);
     setBusy(true);
     const s = useStudio.getState();
-    const ok = action === 'open' ? await s.openWorkspace(path, running) : await s.createWorkspace(path, example, running);
+    const ok =
+      action === 'open' ? await s.openWorkspace(path, running) : await s.createWorkspace(path, example, running);
     setBusy(false);
     if (ok) onDone?.();
   };
   const run = async (action: 'open' | 'create', path = dir.trim()) => {
     if (!path) return;
     const s = useStudio.getState();
-    const names = s.capsuleIds.filter((id) => !['stopped', 'failed'].includes(s.capsules[id].state)).map((id) => s.capsules[id].name);
+    const names = s.capsuleIds
+      .filter((id) => !['stopped', 'failed'].includes(s.capsules[id].state))
+      .map((id) => s.capsules[id].name);
     if (names.length && s.workspace && s.workspace.dir !== path) {
       setLeaving({ action, path, names });
       return;
@@ -62,13 +65,23 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
         <label className="field-label" htmlFor="workspace-dir">
           Workspace folder
         </label>
-        <input id="workspace-dir" className="input" autoFocus aria-describedby="workspace-dir-hint" placeholder="/home/me/formations/research" value={dir} onChange={(e) => setDir(e.target.value)} />
+        <input
+          id="workspace-dir"
+          className="input"
+          autoFocus
+          aria-describedby="workspace-dir-hint"
+          placeholder="/home/me/formations/research"
+          value={dir}
+          onChange={(e) => setDir(e.target.value)}
+        />
         <span id="workspace-dir-hint" className="field-hint">
-          A name without a leading / (such as research, or ~/formations/research) is a folder in your home folder; the toolbar shows its full path once it opens.
+          A name without a leading / (such as research, or ~/formations/research) is a folder in your home folder; the
+          toolbar shows its full path once it opens.
         </span>
       </div>
       <label className="checkbox">
-        <input type="checkbox" checked={example} onChange={(e) => setExample(e.target.checked)} /> Start a new workspace from the example formation
+        <input type="checkbox" checked={example} onChange={(e) => setExample(e.target.checked)} /> Start a new workspace
+        from the example formation
       </label>
       {canPick ? (
         <div className="dialog-actions">
@@ -81,7 +94,12 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
         </div>
       ) : canPick === false ? (
         browsing ? (
-          <FolderBrowser busy={busy} onVisit={setDir} onOpen={(path) => void run('open', path)} onCreate={(path) => void run('create', path)} />
+          <FolderBrowser
+            busy={busy}
+            onVisit={setDir}
+            onOpen={(path) => void run('open', path)}
+            onCreate={(path) => void run('create', path)}
+          />
         ) : (
           <div className="dialog-actions">
             <button type="button" className="btn" onClick={() => setBrowsing(true)}>
@@ -93,7 +111,10 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
       {leaving ? (
         <div className="workspace-leaving" role="group" aria-label="Running capsules">
           <p>
-            {leaving.names.length === 1 ? `${leaving.names[0]} is` : `${leaving.names.length} capsules (${leaving.names.join(', ')}) are`} running in {useStudio.getState().workspace?.name}. What becomes of{' '}
+            {leaving.names.length === 1
+              ? `${leaving.names[0]} is`
+              : `${leaving.names.length} capsules (${leaving.names.join(', ')}) are`}{' '}
+            running in {useStudio.getState().workspace?.name}. What becomes of{' '}
             {leaving.names.length === 1 ? 'it' : 'them'}?
           </p>
           <div className="dialog-actions">
@@ -103,7 +124,12 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
             <button type="button" className="btn" onClick={() => void go(leaving.action, leaving.path, 'keep')}>
               Keep running
             </button>
-            <button type="button" className="btn btn-danger" autoFocus onClick={() => void go(leaving.action, leaving.path, 'stop')}>
+            <button
+              type="button"
+              className="btn btn-danger"
+              autoFocus
+              onClick={() => void go(leaving.action, leaving.path, 'stop')}
+            >
               Stop and {leaving.action === 'open' ? 'open' : 'create'}
             </button>
           </div>
@@ -123,7 +149,13 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
           <ul>
             {recents.map((r) => (
               <li key={r.dir}>
-                <button type="button" className="recent" disabled={!r.exists || busy} onClick={() => void run('open', r.dir)} aria-label={`Open recent workspace ${r.name}`}>
+                <button
+                  type="button"
+                  className="recent"
+                  disabled={!r.exists || busy}
+                  onClick={() => void run('open', r.dir)}
+                  aria-label={`Open recent workspace ${r.name}`}
+                >
                   <span className="recent-name">{r.name}</span>
                   <span className="recent-dir mono">{r.exists ? r.dir : `${r.dir} (folder is gone)`}</span>
                 </button>

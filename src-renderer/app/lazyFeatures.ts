@@ -14,6 +14,11 @@ export const ExposePanel = lazy(() => import('../features/expose').then((m) => (
 export const ExportDialog = lazy(() => import('../features/deploy').then((m) => ({ default: m.ExportDialog })));
 export const TestsDialog = lazy(() => import('../features/tests').then((m) => ({ default: m.TestsDialog })));
 export const HistoryDialog = lazy(() => import('../features/history').then((m) => ({ default: m.HistoryDialog })));
-export const TelemetryDialog = lazy(() => import('../features/telemetry').then((m) => ({ default: m.TelemetryDialog })));
+export const TelemetryDialog = lazy(() =>
+  import('../features/telemetry').then((m) => ({ default: m.TelemetryDialog })),
+);
 export const CommandPalette = lazy(() => import('./commands').then((m) => ({ default: m.CommandPalette })));
-export const StopConfirm = lazyWhen((s) => s.stopAsk !== null, () => import('./StopConfirm').then((m) => m.StopConfirmDialog));
+export const StopConfirm = lazyWhen(
+  (s) => s.stopAsk !== null,
+  () => import('./StopConfirm').then((m) => m.StopConfirmDialog),
+);

@@ -3,7 +3,10 @@ import { useStudio } from '../store';
 import { togglePalette } from '../ui/paletteState';
 
 const isTextField = (t: EventTarget | null) =>
-  t instanceof HTMLElement && (t.isContentEditable || t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox'));
+  t instanceof HTMLElement &&
+  (t.isContentEditable ||
+    t.tagName === 'TEXTAREA' ||
+    (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox'));
 
 /** Undo/redo of graph edits (text fields keep their own undo); Ctrl+K / Cmd+K, from anywhere, the command palette. */
 export function useShortcuts(): void {

@@ -15,7 +15,9 @@ export const edgeKey = (from: string, to: string) => `${from}→${to}`;
 export function marksOf(view: BreakpointsView): BreakpointMarks {
   const marks: BreakpointMarks = { nodes: {}, edges: {}, tasks: {} };
   const at = (map: BreakpointMarks['nodes'], key: string) => (map[key] ??= { set: false, paused: 0 });
-  for (const b of view.breakpoints) at(b.kind === 'turn' ? marks.nodes : marks.edges, b.kind === 'turn' ? b.capsuleId : edgeKey(b.from, b.to)).set = true;
+  for (const b of view.breakpoints)
+    at(b.kind === 'turn' ? marks.nodes : marks.edges, b.kind === 'turn' ? b.capsuleId : edgeKey(b.from, b.to)).set =
+      true;
   for (const p of view.paused) {
     marks.tasks[p.taskId] = p;
     at(marks.nodes, p.capsuleId).paused++;
@@ -29,7 +31,8 @@ const withMarks = (breakpoints: BreakpointsView) => ({ breakpoints, breakpointMa
 export const emptyBreakpoints = (): BreakpointsView => ({ breakpoints: [], paused: [], timeoutSeconds: 600 });
 
 /** Whether a breakpoint with this spec is set. */
-export const hasBreakpoint = (view: BreakpointsView, spec: BreakpointSpec): boolean => view.breakpoints.some((b) => b.id === breakpointId(spec));
+export const hasBreakpoint = (view: BreakpointsView, spec: BreakpointSpec): boolean =>
+  view.breakpoints.some((b) => b.id === breakpointId(spec));
 
 export const createBreakpointsSlice: SliceCreator<BreakpointsSlice> = (set, get) => ({
   breakpoints: emptyBreakpoints(),
@@ -58,7 +61,16 @@ export const createBreakpointsSlice: SliceCreator<BreakpointsSlice> = (set, get)
   },
   async resumePaused(p, action, message) {
     try {
-      set(withMarks(await invoke('breakpoints.resume', { sessionId: p.sessionId, taskId: p.taskId, action, ...(message !== undefined ? { message } : {}) })));
+      set(
+        withMarks(
+          await invoke('breakpoints.resume', {
+            sessionId: p.sessionId,
+            taskId: p.taskId,
+            action,
+            ...(message !== undefined ? { message } : {}),
+          }),
+        ),
+      );
     } catch (err) {
       get().notify('error', `Could not ${action} the paused task: ${describeError(err)}`);
     }

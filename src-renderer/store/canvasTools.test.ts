@@ -12,7 +12,11 @@ async function settled() {
   const want = JSON.stringify(core.view().capsules.map((c) => [c.id, c.position]));
   for (let i = 0; i < 100; i++) {
     const s = useStudio.getState();
-    if (JSON.stringify(s.capsuleIds.map((id) => [id, s.capsules[id].position])) === want && s.edgeViews.length === core.view().edges.length) return;
+    if (
+      JSON.stringify(s.capsuleIds.map((id) => [id, s.capsules[id].position])) === want &&
+      s.edgeViews.length === core.view().edges.length
+    )
+      return;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('store never caught up with the core');
@@ -51,9 +55,19 @@ describe('removing several nodes', () => {
 
     await useStudio.getState().undo();
     await settled();
-    expect(core.view().capsules.map((c) => c.id).sort()).toEqual(['boss', 'w1', 'w2']);
+    expect(
+      core
+        .view()
+        .capsules.map((c) => c.id)
+        .sort(),
+    ).toEqual(['boss', 'w1', 'w2']);
     expect(core.view().capsules.find((c) => c.id === 'w1')?.manifestSource).toBe('# mine\nname: w1\n');
-    expect(core.view().edges.map((e) => e.id).sort()).toEqual(['boss->w1', 'boss->w2']);
+    expect(
+      core
+        .view()
+        .edges.map((e) => e.id)
+        .sort(),
+    ).toEqual(['boss->w1', 'boss->w2']);
     expect(useStudio.getState().canUndo).toBe(false);
 
     await useStudio.getState().redo();
@@ -71,7 +85,12 @@ describe('removing several nodes', () => {
     expect(useStudio.getState().notices.at(-1)?.message).toMatch(/Could not remove w2/);
     await useStudio.getState().undo();
     await settled();
-    expect(core.view().capsules.map((c) => c.id).sort()).toEqual(['boss', 'w1']);
+    expect(
+      core
+        .view()
+        .capsules.map((c) => c.id)
+        .sort(),
+    ).toEqual(['boss', 'w1']);
   });
 });
 

@@ -11,7 +11,11 @@ export function setCoreClient(client: CoreClient | null): void {
 }
 
 /** Runs a command on the core; rejects with a CoreError (code + message) from the reply envelope, `canceled` once `signal` aborts. */
-export function invoke<K extends CommandName>(cmd: K, input: CommandInput<K>, opts?: InvokeOptions): Promise<CommandOutput<K>> {
+export function invoke<K extends CommandName>(
+  cmd: K,
+  input: CommandInput<K>,
+  opts?: InvokeOptions,
+): Promise<CommandOutput<K>> {
   if (!current) return Promise.reject(new Error('The Studio is not connected to its core yet.'));
   return current.invoke(cmd, input, opts);
 }

@@ -16,13 +16,22 @@ let calls: { cmd: CommandName; input: Record<string, unknown> }[] = [];
 let seq = 0;
 let answer: (input: Record<string, unknown>) => Promise<Task> | Task;
 
-const task = (contextId: string, state: Task['status']['state'] = 'TASK_STATE_SUBMITTED', id = `tsk_${++seq}`): Task => ({ id, contextId, status: { state } });
+const task = (
+  contextId: string,
+  state: Task['status']['state'] = 'TASK_STATE_SUBMITTED',
+  id = `tsk_${++seq}`,
+): Task => ({ id, contextId, status: { state } });
 
 function install(): void {
   const client: CoreClient = {
     async invoke(cmd, input) {
       calls.push({ cmd, input: input as Record<string, unknown> });
-      if (cmd === 'task.get') return { id: (input as { taskId: string }).taskId, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } as never;
+      if (cmd === 'task.get')
+        return {
+          id: (input as { taskId: string }).taskId,
+          contextId: 'c',
+          status: { state: 'TASK_STATE_COMPLETED' },
+        } as never;
       if (cmd !== 'task.send') throw new CoreError('unknown_command', cmd);
       return (await answer(input as Record<string, unknown>)) as never;
     },
@@ -77,7 +86,9 @@ describe('console conversations', () => {
     await useStudio.getState().sendMessage('two');
     expect(sends()[1].contextId).toBeUndefined();
     expect(current()!.contextId).not.toBe(old.contextId);
-    expect(entriesOfConversation(useStudio.getState().consoleEntries, current()!.id).map((e) => e.text)).toEqual(['two']);
+    expect(entriesOfConversation(useStudio.getState().consoleEntries, current()!.id).map((e) => e.text)).toEqual([
+      'two',
+    ]);
 
     useStudio.getState().openConversation('writer', old.id);
     await useStudio.getState().sendMessage('three');
@@ -117,16 +128,33 @@ describe('console conversations', () => {
   });
 
   it('sends data and files with the text, and hands refused data back with its problems', async () => {
-    await useStudio.getState().sendMessage({ text: '', data: { rows: 1 }, files: [{ name: 'a.csv', mediaType: 'text/csv', bytes: 'YQ==', size: 1 }] });
-    expect(sends()[0]).toMatchObject({ capsuleId: 'writer', data: { rows: 1 }, files: [{ name: 'a.csv', mediaType: 'text/csv', bytes: 'YQ==' }] });
+    await useStudio.getState().sendMessage({
+      text: '',
+      data: { rows: 1 },
+      files: [{ name: 'a.csv', mediaType: 'text/csv', bytes: 'YQ==', size: 1 }],
+    });
+    expect(sends()[0]).toMatchObject({
+      capsuleId: 'writer',
+      data: { rows: 1 },
+      files: [{ name: 'a.csv', mediaType: 'text/csv', bytes: 'YQ==' }],
+    });
     expect(sends()[0].text).toBeUndefined();
-    expect(useStudio.getState().consoleEntries[0]).toMatchObject({ data: '{"rows":1}', files: [{ name: 'a.csv', size: 1 }] });
+    expect(useStudio.getState().consoleEntries[0]).toMatchObject({
+      data: '{"rows":1}',
+      files: [{ name: 'a.csv', size: 1 }],
+    });
 
     answer = () => {
-      throw new CoreError('invalid_input', 'data.priority: must be integer', { problems: [{ field: 'priority', message: 'must be integer' }] });
+      throw new CoreError('invalid_input', 'data.priority: must be integer', {
+        problems: [{ field: 'priority', message: 'must be integer' }],
+      });
     };
     const outcome = await useStudio.getState().sendMessage({ text: 'go', data: { priority: 'x' } });
-    expect(outcome).toEqual({ ok: false, error: 'data.priority: must be integer', problems: [{ field: 'priority', message: 'must be integer' }] });
+    expect(outcome).toEqual({
+      ok: false,
+      error: 'data.priority: must be integer',
+      problems: [{ field: 'priority', message: 'must be integer' }],
+    });
     expect(useStudio.getState().consoleEntries[1].error).toBe('data.priority: must be integer');
   });
 
@@ -135,7 +163,13 @@ describe('console conversations', () => {
     useStudio.setState({ tasks: { tsk_wait: { capsuleId: 'writer', task: waiting } } });
     answer = (input) => task(input.contextId as string, 'TASK_STATE_WORKING', input.taskId as string);
     expect(await useStudio.getState().replyToTask('writer', waiting, 'green')).toBeUndefined();
-    expect(sends()[0]).toEqual({ capsuleId: 'writer', taskId: 'tsk_wait', contextId: 'ctx_9', text: 'green', returnImmediately: true });
+    expect(sends()[0]).toEqual({
+      capsuleId: 'writer',
+      taskId: 'tsk_wait',
+      contextId: 'ctx_9',
+      text: 'green',
+      returnImmediately: true,
+    });
     // The reply's answer writes no task: the task's new state is the next task.updated (one fact, once).
     expect(useStudio.getState().tasks.tsk_wait.task).toBe(waiting);
 
@@ -152,7 +186,12 @@ describe('console conversations', () => {
     expect(calls.map((c) => c.cmd)).toEqual(['task.send']);
     const id = useStudio.getState().consoleEntries[0].taskId!;
     const working: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
-    const done: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'response', parts: [{ text: 'Hi.' }] }] };
+    const done: Task = {
+      id,
+      contextId: 'c',
+      status: { state: 'TASK_STATE_COMPLETED' },
+      artifacts: [{ artifactId: 'response', parts: [{ text: 'Hi.' }] }],
+    };
     useStudio.setState((s) => foldTaskUpdates(s, [{ capsuleId: 'writer', sessionId: 's', task: working }]));
     useStudio.setState((s) => foldTaskUpdates(s, [{ capsuleId: 'writer', sessionId: 's', task: done }]));
     expect(useStudio.getState().tasks[id]).toEqual({ capsuleId: 'writer', sessionId: 's', task: done });

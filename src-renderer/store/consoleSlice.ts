@@ -17,7 +17,8 @@ let nextConversation = 1;
 const chains = new Map<number, Promise<unknown>>();
 
 export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
-  const patch = (key: number, p: Partial<ConsoleEntry>) => set((s) => ({ consoleEntries: s.consoleEntries.map((e) => (e.key === key ? { ...e, ...p } : e)) }));
+  const patch = (key: number, p: Partial<ConsoleEntry>) =>
+    set((s) => ({ consoleEntries: s.consoleEntries.map((e) => (e.key === key ? { ...e, ...p } : e)) }));
 
   /** The open conversation of the capsule, made when the first message of a new one goes out. */
   const currentConversation = (dir: string, capsuleId: string): Conversation => {
@@ -28,7 +29,11 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
     const made: Conversation = { id: nextConversation++, dir, capsuleId };
     set((st) => {
       const { conversations, entries } = dropConversation(st.consoleConversations, st.consoleEntries, made);
-      return { consoleConversations: [...conversations, made], consoleEntries: entries, consoleCurrent: { ...st.consoleCurrent, [key]: made.id } };
+      return {
+        consoleConversations: [...conversations, made],
+        consoleEntries: entries,
+        consoleCurrent: { ...st.consoleCurrent, [key]: made.id },
+      };
     });
     return made;
   };
@@ -36,7 +41,11 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
   async function send(key: number, conversation: number, capsuleId: string, m: Outgoing): Promise<SendOutcome> {
     const contextId = get().consoleConversations.find((c) => c.id === conversation)?.contextId;
     try {
-      const files = m.files?.map(({ name, mediaType, bytes }) => ({ name, bytes, ...(mediaType ? { mediaType } : {}) }));
+      const files = m.files?.map(({ name, mediaType, bytes }) => ({
+        name,
+        bytes,
+        ...(mediaType ? { mediaType } : {}),
+      }));
       const task = await invoke('task.send', {
         capsuleId,
         ...(m.text.trim() ? { text: m.text } : {}),
@@ -48,7 +57,9 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
       // Progress, the end and the answer arrive as task.updated; an event may already be here.
       set((s) => ({
         tasks: { ...s.tasks, [task.id]: s.tasks[task.id] ?? { capsuleId, task } },
-        consoleConversations: s.consoleConversations.map((c) => (c.id === conversation && !c.contextId ? { ...c, contextId: task.contextId } : c)),
+        consoleConversations: s.consoleConversations.map((c) =>
+          c.id === conversation && !c.contextId ? { ...c, contextId: task.contextId } : c,
+        ),
       }));
       patch(key, { taskId: task.id });
       return { ok: true };
@@ -72,7 +83,8 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
     async sendMessage(message) {
       const m: Outgoing = typeof message === 'string' ? { text: message } : message;
       const capsuleId = get().consoleTarget;
-      if (!capsuleId || (!m.text.trim() && m.data === undefined && !m.files?.length)) return { ok: false, error: 'Nothing to send.' };
+      if (!capsuleId || (!m.text.trim() && m.data === undefined && !m.files?.length))
+        return { ok: false, error: 'Nothing to send.' };
       const dir = get().workspace?.dir ?? '';
       const conversation = currentConversation(dir, capsuleId).id;
       const key = nextKey++;
@@ -102,12 +114,19 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
     },
     openConversation(capsuleId, id) {
       const key = conversationKey(get().workspace?.dir ?? '', capsuleId);
-      if (get().consoleConversations.some((c) => c.id === id)) set((s) => ({ consoleCurrent: { ...s.consoleCurrent, [key]: id } }));
+      if (get().consoleConversations.some((c) => c.id === id))
+        set((s) => ({ consoleCurrent: { ...s.consoleCurrent, [key]: id } }));
     },
     async replyToTask(capsuleId, task, text) {
       try {
         // The task goes on; its new state arrives as task.updated.
-        await invoke('task.send', { capsuleId, taskId: task.id, ...(task.contextId ? { contextId: task.contextId } : {}), text, returnImmediately: true });
+        await invoke('task.send', {
+          capsuleId,
+          taskId: task.id,
+          ...(task.contextId ? { contextId: task.contextId } : {}),
+          text,
+          returnImmediately: true,
+        });
         return undefined;
       } catch (err) {
         return describeError(err);
@@ -118,12 +137,24 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
       if (s.consoleEntries.some((e) => e.dir === dir) || s.consoleConversations.some((c) => c.dir === dir)) return;
       const ids = new Map(kept.conversations.map((c) => [c.id, nextConversation++]));
       const conversations: Conversation[] = kept.conversations.map((c) => ({ ...c, id: ids.get(c.id)!, dir }));
-      const entries: ConsoleEntry[] = kept.entries.filter((e) => ids.has(e.conversation)).map((e) => ({ ...e, key: nextKey++, dir, conversation: ids.get(e.conversation)! }));
-      const current = Object.fromEntries(Object.entries(kept.current).flatMap(([capsuleId, id]) => (ids.has(id) ? [[conversationKey(dir, capsuleId), ids.get(id)!]] : [])));
-      set((st) => ({ consoleConversations: [...st.consoleConversations, ...conversations], consoleEntries: [...st.consoleEntries, ...entries], consoleCurrent: { ...st.consoleCurrent, ...current } }));
+      const entries: ConsoleEntry[] = kept.entries
+        .filter((e) => ids.has(e.conversation))
+        .map((e) => ({ ...e, key: nextKey++, dir, conversation: ids.get(e.conversation)! }));
+      const current = Object.fromEntries(
+        Object.entries(kept.current).flatMap(([capsuleId, id]) =>
+          ids.has(id) ? [[conversationKey(dir, capsuleId), ids.get(id)!]] : [],
+        ),
+      );
+      set((st) => ({
+        consoleConversations: [...st.consoleConversations, ...conversations],
+        consoleEntries: [...st.consoleEntries, ...entries],
+        consoleCurrent: { ...st.consoleCurrent, ...current },
+      }));
     },
     async catchUpTasks() {
-      const open = Object.values(get().tasks).filter((r) => !isTerminal(r.task.status.state) && get().capsules[r.capsuleId]);
+      const open = Object.values(get().tasks).filter(
+        (r) => !isTerminal(r.task.status.state) && get().capsules[r.capsuleId],
+      );
       await Promise.all(open.slice(-MAX_CATCH_UP).map((r) => get().refreshTask(r.capsuleId, r.task.id)));
     },
   };

@@ -48,10 +48,12 @@ export const conversationKey = (dir: string, capsuleId: string) => `${dir}\0${ca
 export const entriesOf = (entries: ConsoleEntry[], dir: string | undefined) => entries.filter((e) => e.dir === dir);
 
 /** The messages of one conversation, oldest first. */
-export const entriesOfConversation = (entries: ConsoleEntry[], conversation: number | undefined) => (conversation === undefined ? [] : entries.filter((e) => e.conversation === conversation));
+export const entriesOfConversation = (entries: ConsoleEntry[], conversation: number | undefined) =>
+  conversation === undefined ? [] : entries.filter((e) => e.conversation === conversation);
 
 /** A capsule's conversations in a workspace, oldest first. */
-export const conversationsOf = (all: Conversation[], dir: string | undefined, capsuleId: string | null) => all.filter((c) => c.dir === dir && c.capsuleId === capsuleId);
+export const conversationsOf = (all: Conversation[], dir: string | undefined, capsuleId: string | null) =>
+  all.filter((c) => c.dir === dir && c.capsuleId === capsuleId);
 
 /** Adds an entry; past MAX_ENTRIES in its workspace the oldest is dropped. */
 export function addEntry(entries: ConsoleEntry[], entry: ConsoleEntry): ConsoleEntry[] {
@@ -61,9 +63,16 @@ export function addEntry(entries: ConsoleEntry[], entry: ConsoleEntry): ConsoleE
 }
 
 /** Before `next` is added: past MAX_CONVERSATIONS for its capsule, the oldest goes, with its messages. */
-export function dropConversation(conversations: Conversation[], entries: ConsoleEntry[], next: Conversation): { conversations: Conversation[]; entries: ConsoleEntry[] } {
+export function dropConversation(
+  conversations: Conversation[],
+  entries: ConsoleEntry[],
+  next: Conversation,
+): { conversations: Conversation[]; entries: ConsoleEntry[] } {
   const mine = conversationsOf(conversations, next.dir, next.capsuleId);
   if (mine.length < MAX_CONVERSATIONS) return { conversations, entries };
   const oldest = mine[0].id;
-  return { conversations: conversations.filter((c) => c.id !== oldest), entries: entries.filter((e) => e.conversation !== oldest) };
+  return {
+    conversations: conversations.filter((c) => c.id !== oldest),
+    entries: entries.filter((e) => e.conversation !== oldest),
+  };
 }

@@ -12,7 +12,10 @@ const MAX_TASKS = 200;
 /** Delegations kept per task (delegate_task "*" expands to at most 32 per call). */
 const MAX_PER_TASK = 64;
 
-export function foldDelegations(state: StudioState, batches: EventPayload<'delegation.updated'>[]): Partial<StudioState> {
+export function foldDelegations(
+  state: StudioState,
+  batches: EventPayload<'delegation.updated'>[],
+): Partial<StudioState> {
   let next: Record<string, DelegationOutcome[]> | undefined;
   for (const b of batches) {
     for (const d of b.delegations) {

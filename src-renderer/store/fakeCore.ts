@@ -1,4 +1,14 @@
-import { diffFormation, type CapsuleView, type CommandInput, type CommandName, type CoreClient, type EdgeView, type EventName, type EventPayload, type FormationView } from '../../src-shared/contract';
+import {
+  diffFormation,
+  type CapsuleView,
+  type CommandInput,
+  type CommandName,
+  type CoreClient,
+  type EdgeView,
+  type EventName,
+  type EventPayload,
+  type FormationView,
+} from '../../src-shared/contract';
 
 // An in-memory core for store tests: enough of the contract to drive graph edits, with every
 // call recorded. It emits formation.changed after each edit, as the real core does: what changed,
@@ -38,10 +48,19 @@ export function createFakeCore(initial: { capsules?: Partial<CapsuleView>[] } = 
   for (const c of initial.capsules ?? []) capsules.set(c.id!, capsule(c as CapsuleView));
 
   let version = 1;
-  const current = (): FormationView => ({ dir: '/ws', name: 'ws', capsules: [...capsules.values()], remotes: [], edges: [...edges], issues: [], version });
+  const current = (): FormationView => ({
+    dir: '/ws',
+    name: 'ws',
+    capsules: [...capsules.values()],
+    remotes: [],
+    edges: [...edges],
+    issues: [],
+    version,
+  });
   let sent = current();
   const view = () => ({ ...current(), version });
-  const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => listeners.get(event)?.forEach((l) => l(payload));
+  const emit = <E extends EventName>(event: E, payload: EventPayload<E>) =>
+    listeners.get(event)?.forEach((l) => l(payload));
   const changed = () => {
     const now = current();
     const change = diffFormation(sent, now, version + 1);
@@ -69,7 +88,8 @@ export function createFakeCore(initial: { capsules?: Partial<CapsuleView>[] } = 
     'capsule.remove': (i: CommandInput<'capsule.remove'>) => {
       need(i.id);
       capsules.delete(i.id);
-      for (let k = edges.length - 1; k >= 0; k--) if (edges[k].source === i.id || edges[k].target === i.id) edges.splice(k, 1);
+      for (let k = edges.length - 1; k >= 0; k--)
+        if (edges[k].source === i.id || edges[k].target === i.id) edges.splice(k, 1);
     },
     'capsule.duplicate': (i: CommandInput<'capsule.duplicate'>) => {
       const from = need(i.id);
@@ -80,10 +100,17 @@ export function createFakeCore(initial: { capsules?: Partial<CapsuleView>[] } = 
       capsules.set(name, c);
       return c;
     },
-    'capsule.move': (i: CommandInput<'capsule.move'>) => void capsules.set(i.id, { ...need(i.id), position: i.position }),
+    'capsule.move': (i: CommandInput<'capsule.move'>) =>
+      void capsules.set(i.id, { ...need(i.id), position: i.position }),
     'edge.connect': (i: CommandInput<'edge.connect'>) => {
       need(i.source);
-      const edge: EdgeView = { id: `${i.source}->${i.target}`, source: i.source, target: i.target, targetKind: 'capsule', address: `localhost:${4000 + edges.length}` };
+      const edge: EdgeView = {
+        id: `${i.source}->${i.target}`,
+        source: i.source,
+        target: i.target,
+        targetKind: 'capsule',
+        address: `localhost:${4000 + edges.length}`,
+      };
       edges.push(edge);
       return { edge, message: 'connected' };
     },
@@ -95,7 +122,8 @@ export function createFakeCore(initial: { capsules?: Partial<CapsuleView>[] } = 
     },
     'manifest.write': (i: CommandInput<'manifest.write'>) => {
       const c = need(i.id);
-      if (i.expected && i.expected !== c.manifestHash) throw Object.assign(new Error('changed on disk'), { code: 'conflict', details: { hash: c.manifestHash } });
+      if (i.expected && i.expected !== c.manifestHash)
+        throw Object.assign(new Error('changed on disk'), { code: 'conflict', details: { hash: c.manifestHash } });
       const hash = `h${seq++}`;
       capsules.set(i.id, { ...c, manifestSource: i.source, manifestHash: hash });
       return { hash, issues: [] };

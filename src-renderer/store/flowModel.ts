@@ -62,7 +62,12 @@ function addressNames(address: string, peer: string): boolean {
 }
 
 /** Whether a delegation of `sourceId` went along edge `e`. */
-export function crossed(f: Formation, sourceId: string, d: Pick<DelegationUpdate, 'to' | 'capsule' | 'peerUrl'>, e: EdgeView): boolean {
+export function crossed(
+  f: Formation,
+  sourceId: string,
+  d: Pick<DelegationUpdate, 'to' | 'capsule' | 'peerUrl'>,
+  e: EdgeView,
+): boolean {
   if (e.source !== sourceId) return false;
   const names = [d.to, d.capsule].filter((n): n is string => !!n);
   const peerHost = hostOf(d.peerUrl) ?? hostOf(d.to);
@@ -83,7 +88,11 @@ export function crossed(f: Formation, sourceId: string, d: Pick<DelegationUpdate
 }
 
 /** The edge a delegation crossed, or undefined when no edge of the canvas stands for it. */
-export function edgeOf(f: Formation, sourceId: string, d: Pick<DelegationUpdate, 'to' | 'capsule' | 'peerUrl'>): EdgeView | undefined {
+export function edgeOf(
+  f: Formation,
+  sourceId: string,
+  d: Pick<DelegationUpdate, 'to' | 'capsule' | 'peerUrl'>,
+): EdgeView | undefined {
   return f.edgeViews.find((e) => crossed(f, sourceId, d, e));
 }
 
@@ -100,7 +109,7 @@ export function withHop(old: EdgeFlow | undefined, d: DelegationUpdate): EdgeFlo
     callId: d.callId,
     state: d.state,
     ts: d.ts,
-    ...(d.childTaskId ?? was?.childTaskId ? { childTaskId: d.childTaskId ?? was?.childTaskId } : {}),
+    ...((d.childTaskId ?? was?.childTaskId) ? { childTaskId: d.childTaskId ?? was?.childTaskId } : {}),
     ...(d.text ? { text: d.text } : {}),
   };
   const hops = i >= 0 ? [...prev.hops.slice(0, i), ...prev.hops.slice(i + 1), hop] : [...prev.hops, hop];
@@ -126,6 +135,8 @@ export function withHop(old: EdgeFlow | undefined, d: DelegationUpdate): EdgeFlo
 /** The flow once its source's session ended: hops still running count as canceled. */
 export function endRunning(flow: EdgeFlow): EdgeFlow {
   let next = flow;
-  for (const h of flow.hops) if (h.state === 'running') next = withHop(next, { ...h, to: '', state: 'canceled', text: h.text ?? 'the session ended' });
+  for (const h of flow.hops)
+    if (h.state === 'running')
+      next = withHop(next, { ...h, to: '', state: 'canceled', text: h.text ?? 'the session ended' });
   return next;
 }

@@ -10,16 +10,41 @@ import { useStudio, type StudioState } from './index';
 // The canvas's flow state folded from delegation.updated, task.progressed and task.updated:
 // counts in flight per edge, marks of the latest run, each node's current task and last output.
 
-const capsule = (id: string, extra: Partial<CapsuleView> = {}) => ({ id, name: id, role: 'worker', state: 'idle', ...extra }) as CapsuleView;
-const remote: RemoteView = { id: 'remote-1', url: 'https://agents.example.com/a2a', position: { x: 0, y: 0 }, card: { name: 'Far agent', interfaces: [{ url: 'https://agents.example.com/a2a/v1', protocolBinding: 'JSONRPC' }], skills: [] } as never };
+const capsule = (id: string, extra: Partial<CapsuleView> = {}) =>
+  ({ id, name: id, role: 'worker', state: 'idle', ...extra }) as CapsuleView;
+const remote: RemoteView = {
+  id: 'remote-1',
+  url: 'https://agents.example.com/a2a',
+  position: { x: 0, y: 0 },
+  card: {
+    name: 'Far agent',
+    interfaces: [{ url: 'https://agents.example.com/a2a/v1', protocolBinding: 'JSONRPC' }],
+    skills: [],
+  } as never,
+};
 const edges: EdgeView[] = [
   { id: 'boss->writer', source: 'boss', target: 'writer', targetKind: 'capsule', address: 'localhost:4001' },
-  { id: 'boss->remote-1', source: 'boss', target: 'remote-1', targetKind: 'remote', address: 'https://agents.example.com/a2a' },
-  { id: 'boss->external:10.0.0.9:80', source: 'boss', target: 'external:10.0.0.9:80', targetKind: 'external', address: '10.0.0.9:80' },
+  {
+    id: 'boss->remote-1',
+    source: 'boss',
+    target: 'remote-1',
+    targetKind: 'remote',
+    address: 'https://agents.example.com/a2a',
+  },
+  {
+    id: 'boss->external:10.0.0.9:80',
+    source: 'boss',
+    target: 'external:10.0.0.9:80',
+    targetKind: 'external',
+    address: '10.0.0.9:80',
+  },
 ];
 const base = (): StudioState => ({
   ...useStudio.getState(),
-  capsules: { boss: capsule('boss', { role: 'orchestrator' }), writer: capsule('writer', { url: 'http://127.0.0.1:4001/' }) },
+  capsules: {
+    boss: capsule('boss', { role: 'orchestrator' }),
+    writer: capsule('writer', { url: 'http://127.0.0.1:4001/' }),
+  },
   capsuleIds: ['boss', 'writer'],
   remotes: { 'remote-1': remote },
   remoteIds: ['remote-1'],
@@ -27,9 +52,27 @@ const base = (): StudioState => ({
   edgeFlow: {},
   activity: {},
 });
-const d = (callId: string, state: DelegationUpdate['state'], extra: Partial<DelegationUpdate> = {}): DelegationUpdate => ({ taskId: 't1', callId, to: 'writer', state, ts: `2026-01-01T00:00:0${callId.slice(-1)}.000Z`, ...extra });
-const batch = (...delegations: DelegationUpdate[]): EventPayload<'delegation.updated'> => ({ sessionId: 'ses', capsuleId: 'boss', delegations });
-const fold = (s: StudioState, ...bs: EventPayload<'delegation.updated'>[]): StudioState => ({ ...s, ...foldEdgeFlow(s, bs) });
+const d = (
+  callId: string,
+  state: DelegationUpdate['state'],
+  extra: Partial<DelegationUpdate> = {},
+): DelegationUpdate => ({
+  taskId: 't1',
+  callId,
+  to: 'writer',
+  state,
+  ts: `2026-01-01T00:00:0${callId.slice(-1)}.000Z`,
+  ...extra,
+});
+const batch = (...delegations: DelegationUpdate[]): EventPayload<'delegation.updated'> => ({
+  sessionId: 'ses',
+  capsuleId: 'boss',
+  delegations,
+});
+const fold = (s: StudioState, ...bs: EventPayload<'delegation.updated'>[]): StudioState => ({
+  ...s,
+  ...foldEdgeFlow(s, bs),
+});
 
 describe('foldEdgeFlow', () => {
   it('counts delegations in flight on the edge they cross, and none once they answered', () => {
@@ -37,14 +80,21 @@ describe('foldEdgeFlow', () => {
     expect(s.edgeFlow['boss->writer']).toMatchObject({ inFlight: 2, failed: 0, canceled: 0 });
     s = fold(s, batch(d('c1', 'answered', { childTaskId: 'tsk_w1' })));
     expect(s.edgeFlow['boss->writer'].inFlight).toBe(1);
-    expect(s.edgeFlow['boss->writer'].hops.find((h) => h.callId === 'c1')).toMatchObject({ state: 'answered', childTaskId: 'tsk_w1' });
+    expect(s.edgeFlow['boss->writer'].hops.find((h) => h.callId === 'c1')).toMatchObject({
+      state: 'answered',
+      childTaskId: 'tsk_w1',
+    });
   });
 
   it('finds the edge by capsule id or name, by door URL, by a remote card interface, or by an external address', () => {
     const s = fold(
       base(),
       batch(
-        d('c1', 'running', { to: 'http://127.0.0.1:4001', capsule: '127.0.0.1:4001', peerUrl: 'http://127.0.0.1:4001/' }),
+        d('c1', 'running', {
+          to: 'http://127.0.0.1:4001',
+          capsule: '127.0.0.1:4001',
+          peerUrl: 'http://127.0.0.1:4001/',
+        }),
         d('c2', 'running', { to: 'https://agents.example.com/a2a/v1', peerUrl: 'https://agents.example.com/a2a/v1' }),
         d('c3', 'running', { to: 'http://10.0.0.9/', peerUrl: 'http://10.0.0.9:80/' }),
         d('c4', 'running', { to: 'nobody-here' }),
@@ -84,16 +134,33 @@ describe('foldEdgeFlow', () => {
   });
 });
 
-const task = (id: string, state: TaskState, answer = ''): Task => ({ id, contextId: 'ctx', status: { state }, ...(answer ? { artifacts: [{ artifactId: 'a', parts: [{ text: answer }] }] } : {}) }) as Task;
-const updated = (capsuleId: string, t: Task): EventPayload<'task.updated'> => ({ capsuleId, sessionId: 'ses', task: t });
-const progressed = (capsuleId: string, taskId: string, turn: number, text: string): EventPayload<'task.progressed'> => ({ sessionId: 'ses', capsuleId, tasks: [{ taskId, turn, text }] });
+const task = (id: string, state: TaskState, answer = ''): Task =>
+  ({
+    id,
+    contextId: 'ctx',
+    status: { state },
+    ...(answer ? { artifacts: [{ artifactId: 'a', parts: [{ text: answer }] }] } : {}),
+  }) as Task;
+const updated = (capsuleId: string, t: Task): EventPayload<'task.updated'> => ({
+  capsuleId,
+  sessionId: 'ses',
+  task: t,
+});
+const progressed = (
+  capsuleId: string,
+  taskId: string,
+  turn: number,
+  text: string,
+): EventPayload<'task.progressed'> => ({ sessionId: 'ses', capsuleId, tasks: [{ taskId, turn, text }] });
 
 describe('foldActivity', () => {
   it('shows the current task with its turn and streamed text, then its last output once it ended', () => {
     let s = base();
     s = { ...s, ...foldActivity(s, [], [updated('writer', task('tsk_1', 'TASK_STATE_WORKING'))], []) };
     s = { ...s, ...foldActivity(s, [progressed('writer', 'tsk_1', 1, 'Drafting')], [], []) };
-    expect(s.activity.writer).toEqual({ current: { taskId: 'tsk_1', turn: 1, text: 'Drafting', state: 'TASK_STATE_WORKING' } });
+    expect(s.activity.writer).toEqual({
+      current: { taskId: 'tsk_1', turn: 1, text: 'Drafting', state: 'TASK_STATE_WORKING' },
+    });
     s = { ...s, ...foldActivity(s, [], [updated('writer', task('tsk_1', 'TASK_STATE_COMPLETED', 'The draft.'))], []) };
     expect(s.activity.writer).toEqual({ last: { taskId: 'tsk_1', state: 'TASK_STATE_COMPLETED', text: 'The draft.' } });
     // A progress batch that arrives after the end does not bring the task back.
@@ -103,10 +170,16 @@ describe('foldActivity', () => {
 
   it('keeps the last output while the next task runs, cuts it to OUTPUT_CHARS, and clears the current task when the session stops', () => {
     let s = base();
-    s = { ...s, ...foldActivity(s, [], [updated('writer', task('tsk_1', 'TASK_STATE_FAILED', 'x'.repeat(10_000)))], []) };
+    s = {
+      ...s,
+      ...foldActivity(s, [], [updated('writer', task('tsk_1', 'TASK_STATE_FAILED', 'x'.repeat(10_000)))], []),
+    };
     expect(s.activity.writer.last?.text).toHaveLength(OUTPUT_CHARS);
     s = { ...s, ...foldActivity(s, [progressed('writer', 'tsk_2', 1, 'next')], [], []) };
-    expect(s.activity.writer).toMatchObject({ current: { taskId: 'tsk_2' }, last: { taskId: 'tsk_1', state: 'TASK_STATE_FAILED' } });
+    expect(s.activity.writer).toMatchObject({
+      current: { taskId: 'tsk_2' },
+      last: { taskId: 'tsk_1', state: 'TASK_STATE_FAILED' },
+    });
     s = { ...s, ...foldActivity(s, [], [], [{ id: 'writer', state: 'stopped', queued: 0, tasks: 2, running: null }]) };
     expect(s.activity.writer).toEqual({ last: expect.objectContaining({ taskId: 'tsk_1' }) });
   });
@@ -128,7 +201,19 @@ describe('foldBatch', () => {
     expect(next.edgeFlow['boss->writer'].inFlight).toBe(1);
     expect(next.delegations.t1).toEqual([{ callId: 'c1', to: 'writer', state: 'running' }]);
     const other = { ...next, workspace: { dir: '/a', name: 'a', issues: [] } };
-    const moved = foldBatch(other, { ...emptyBatch(), formations: [{ change: { version: 1, dir: '/b', full: { dir: '/b', name: 'b', capsules: [], remotes: [], edges: [], issues: [] } }, after: 0 }] });
+    const moved = foldBatch(other, {
+      ...emptyBatch(),
+      formations: [
+        {
+          change: {
+            version: 1,
+            dir: '/b',
+            full: { dir: '/b', name: 'b', capsules: [], remotes: [], edges: [], issues: [] },
+          },
+          after: 0,
+        },
+      ],
+    });
     expect(moved.edgeFlow).toEqual({});
   });
 });

@@ -20,7 +20,11 @@ const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` 
 /** What the flow folds read of the store: the formation drawn, and the flow so far. */
 export type FlowBase = Pick<StudioState, 'capsules' | 'remotes' | 'edgeViews' | 'edgeFlow' | 'activity'>;
 
-export function foldEdgeFlow(state: FlowBase, batches: EventPayload<'delegation.updated'>[], capsuleStates: EventPayload<'capsule.stateChanged'>[] = []): Partial<StudioState> {
+export function foldEdgeFlow(
+  state: FlowBase,
+  batches: EventPayload<'delegation.updated'>[],
+  capsuleStates: EventPayload<'capsule.stateChanged'>[] = [],
+): Partial<StudioState> {
   let edgeFlow: Record<string, EdgeFlow> | undefined;
   // A session that ended sends nothing more: what was still on its way from it ended with it.
   for (const c of capsuleStates) {
@@ -61,7 +65,16 @@ export function foldActivity(
       put(p.capsuleId, (a) => {
         if (a.last?.taskId === t.taskId) return a; // a late progress of a task that ended
         const state = a.current?.taskId === t.taskId ? a.current.state : undefined;
-        return { ...a, current: { taskId: t.taskId, turn: t.turn, text: t.text, ...(t.waiting ? { waiting: t.waiting } : {}), ...(state ? { state } : {}) } };
+        return {
+          ...a,
+          current: {
+            taskId: t.taskId,
+            turn: t.turn,
+            text: t.text,
+            ...(t.waiting ? { waiting: t.waiting } : {}),
+            ...(state ? { state } : {}),
+          },
+        };
       });
     }
   }
@@ -79,10 +92,11 @@ export function foldActivity(
     });
   }
   // A session that ended has no current task (its last output stays).
-  for (const c of capsuleStates) if (c.state === 'stopped' || c.state === 'failed') put(c.id, (a) => (a.current ? { ...(a.last ? { last: a.last } : {}) } : a));
+  for (const c of capsuleStates)
+    if (c.state === 'stopped' || c.state === 'failed')
+      put(c.id, (a) => (a.current ? { ...(a.last ? { last: a.last } : {}) } : a));
   return activity ? { activity } : {};
 }
-
 
 export const createFlowSlice: SliceCreator<FlowSlice> = () => ({
   edgeFlow: {},

@@ -26,7 +26,17 @@ export interface EventBatch {
   breakpoints?: EventPayload<'breakpoints.changed'>;
 }
 
-export const emptyBatch = (): EventBatch => ({ formations: [], capsuleStates: [], tasks: [], traces: [], delegations: [], progress: [], toolCalls: [], conflicts: [], notices: [] });
+export const emptyBatch = (): EventBatch => ({
+  formations: [],
+  capsuleStates: [],
+  tasks: [],
+  traces: [],
+  delegations: [],
+  progress: [],
+  toolCalls: [],
+  conflicts: [],
+  notices: [],
+});
 
 /** During a replay the canvas shows the recording: live flow folds into what the replay keeps aside. */
 function foldLiveAside(s: StudioState, batch: EventBatch): Partial<StudioState> {
@@ -35,7 +45,9 @@ function foldLiveAside(s: StudioState, batch: EventBatch): Partial<StudioState> 
   const edges = foldEdgeFlow(base, batch.delegations, batch.capsuleStates);
   const acts = foldActivity({ ...base, ...edges }, batch.progress, batch.tasks, batch.capsuleStates);
   if (!edges.edgeFlow && !acts.activity) return {};
-  return { replay: { ...r, live: { edgeFlow: edges.edgeFlow ?? r.live.edgeFlow, activity: acts.activity ?? r.live.activity } } };
+  return {
+    replay: { ...r, live: { edgeFlow: edges.edgeFlow ?? r.live.edgeFlow, activity: acts.activity ?? r.live.activity } },
+  };
 }
 
 /**
@@ -54,7 +66,8 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
     // Another workspace: what the old one had to say no longer applies to what is on screen.
     if (next.workspace && next.workspace.dir !== change.dir && next.notices.length) merge({ notices: [] });
     // Its edges and nodes carried other work.
-    if (next.workspace && next.workspace.dir !== change.dir) merge({ edgeFlow: {}, activity: {}, ...(next.replay ? { replay: null } : {}) });
+    if (next.workspace && next.workspace.dir !== change.dir)
+      merge({ edgeFlow: {}, activity: {}, ...(next.replay ? { replay: null } : {}) });
     const folded = foldFormationChange(next, change);
     if (folded.capsules) merge(foldManifestFromFormation(next, { capsules: folded.capsules }));
     merge(folded);

@@ -15,8 +15,17 @@ function fakeCore(calls: { cmd: CommandName; input: unknown }[]): CoreClient {
   return {
     invoke: async (cmd: CommandName, input: unknown) => {
       calls.push({ cmd, input });
-      if (cmd === 'sessions.fork') return { sessionId: 'ses_fork', taskId: 'tsk_f', state: 'TASK_STATE_COMPLETED', answer: 'done' };
-      if (cmd === 'sessions.forkOptions') return { message: 'Plan a picnic', lastTurn: 3, delegations: [{ turn: 1, callId: 'c1', to: 'writer', text: 'Draft it.' }, { turn: 2, callId: 'c2', to: 'writer', text: 'Polish it.' }] };
+      if (cmd === 'sessions.fork')
+        return { sessionId: 'ses_fork', taskId: 'tsk_f', state: 'TASK_STATE_COMPLETED', answer: 'done' };
+      if (cmd === 'sessions.forkOptions')
+        return {
+          message: 'Plan a picnic',
+          lastTurn: 3,
+          delegations: [
+            { turn: 1, callId: 'c1', to: 'writer', text: 'Draft it.' },
+            { turn: 2, callId: 'c2', to: 'writer', text: 'Polish it.' },
+          ],
+        };
       return undefined;
     },
     on: () => () => undefined,
@@ -27,7 +36,11 @@ it('sends the message only when edited, then opens the fork', async () => {
   const calls: { cmd: CommandName; input: unknown }[] = [];
   setCoreClient(fakeCore(calls));
   const opened: string[] = [];
-  useStudio.setState({ loadSessions: async () => {}, openSession: async (id: string) => void opened.push(id), showSessions: () => {} });
+  useStudio.setState({
+    loadSessions: async () => {},
+    openSession: async (id: string) => void opened.push(id),
+    showSessions: () => {},
+  });
   const s = useStudio.getState();
   await s.openForkForm({ sessionId: 'ses_a', taskId: 'tsk_1', turn: 2, lastTurn: 3, recorded: 'Plan a picnic' });
   expect(useStudio.getState().forkDraft).toMatchObject({ message: 'Plan a picnic', driver: 'real', busy: false });
@@ -40,7 +53,13 @@ it('sends the message only when edited, then opens the fork', async () => {
   await s.openForkForm({ sessionId: 'ses_a', taskId: 'tsk_1', turn: 1, lastTurn: 3, recorded: 'Plan a picnic' });
   s.editForkDraft({ message: 'Plan a beach day', driver: 'rehearsal' });
   await useStudio.getState().startFork();
-  expect(calls[3].input).toEqual({ sessionId: 'ses_a', taskId: 'tsk_1', turn: 1, driver: 'rehearsal', message: 'Plan a beach day' });
+  expect(calls[3].input).toEqual({
+    sessionId: 'ses_a',
+    taskId: 'tsk_1',
+    turn: 1,
+    driver: 'rehearsal',
+    message: 'Plan a beach day',
+  });
 });
 
 it('sends the replayed delegations edited in the form, and none the fork does not replay', async () => {
@@ -57,5 +76,11 @@ it('sends the replayed delegations edited in the form, and none the fork does no
   s.editForkDraft({ delegation: { callId: 'c2', text: 'Polish the haiku.' } });
   await useStudio.getState().startFork();
   // Turn 2 is the fork's own: only turn 1's delegation replays, so only its edit goes.
-  expect(calls[1].input).toEqual({ sessionId: 'ses_a', taskId: 'tsk_1', turn: 2, driver: 'real', delegations: [{ callId: 'c1', text: 'Draft a haiku.' }] });
+  expect(calls[1].input).toEqual({
+    sessionId: 'ses_a',
+    taskId: 'tsk_1',
+    turn: 2,
+    driver: 'real',
+    delegations: [{ callId: 'c1', text: 'Draft a haiku.' }],
+  });
 });

@@ -8,9 +8,11 @@ export type { ForkDelegationDraft, ForkDraft, ForkSlice } from './state/fork';
 // inspector), the opened session's family, and the side-by-side comparison of two runs.
 
 /** The delegations the fork replays (turns before its turn). */
-export const replayedDelegations = (d: ForkDraft): ForkDelegationDraft[] => (d.delegations ?? []).filter((x) => x.turn < d.turn);
+export const replayedDelegations = (d: ForkDraft): ForkDelegationDraft[] =>
+  (d.delegations ?? []).filter((x) => x.turn < d.turn);
 /** The replayed delegations whose text was edited in the form. */
-export const editedDelegations = (d: ForkDraft): ForkDelegationDraft[] => replayedDelegations(d).filter((x) => x.text !== x.recorded);
+export const editedDelegations = (d: ForkDraft): ForkDelegationDraft[] =>
+  replayedDelegations(d).filter((x) => x.text !== x.recorded);
 
 export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
   const fail = (what: string, err: unknown) => get().notify('error', `${what}: ${describeError(err)}`);
@@ -20,12 +22,19 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
     comparePick: null,
     comparison: null,
     async openForkForm(d) {
-      set({ comparison: null, forkDraft: { ...d, message: d.recorded, driver: d.driver ?? 'real', busy: false, delegations: null } });
+      set({
+        comparison: null,
+        forkDraft: { ...d, message: d.recorded, driver: d.driver ?? 'real', busy: false, delegations: null },
+      });
       const same = (x: ForkDraft | null): x is ForkDraft => !!x && x.sessionId === d.sessionId && x.taskId === d.taskId;
       try {
         const o = await invoke('sessions.forkOptions', { sessionId: d.sessionId, taskId: d.taskId });
         const delegations = (o?.delegations ?? []).map((x) => ({ ...x, recorded: x.text }));
-        set((s) => (same(s.forkDraft) ? { forkDraft: { ...s.forkDraft, delegations, ...(o ? { lastTurn: o.lastTurn } : {}) } } : {}));
+        set((s) =>
+          same(s.forkDraft)
+            ? { forkDraft: { ...s.forkDraft, delegations, ...(o ? { lastTurn: o.lastTurn } : {}) } }
+            : {},
+        );
       } catch (err) {
         set((s) => (same(s.forkDraft) ? { forkDraft: { ...s.forkDraft, delegations: [] } } : {}));
         fail('Could not read the recorded delegations', err);
@@ -35,7 +44,10 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
       set((s) => {
         const d = s.forkDraft;
         if (!d) return {};
-        const delegations = delegation && d.delegations ? d.delegations.map((x) => (x.callId === delegation.callId ? { ...x, text: delegation.text } : x)) : d.delegations;
+        const delegations =
+          delegation && d.delegations
+            ? d.delegations.map((x) => (x.callId === delegation.callId ? { ...x, text: delegation.text } : x))
+            : d.delegations;
         return { forkDraft: { ...d, ...patch, delegations } };
       });
     },
@@ -49,19 +61,33 @@ export const createForkSlice: SliceCreator<ForkSlice> = (set, get) => {
       try {
         const edited = d.message !== d.recorded;
         const delegations = editedDelegations(d).map(({ callId, text }) => ({ callId, text }));
-        const input = { sessionId: d.sessionId, taskId: d.taskId, turn: d.turn, driver: d.driver, ...(edited ? { message: d.message } : {}), ...(delegations.length ? { delegations } : {}) };
+        const input = {
+          sessionId: d.sessionId,
+          taskId: d.taskId,
+          turn: d.turn,
+          driver: d.driver,
+          ...(edited ? { message: d.message } : {}),
+          ...(delegations.length ? { delegations } : {}),
+        };
         // Esc stops waiting; the fork's run is not stopped and lands in the sessions browser.
         const r = await runLong('Forking the task', (signal) => invoke('sessions.fork', input, { signal }));
         set({ forkDraft: null, comparison: null });
         const state = r.state.replace('TASK_STATE_', '');
         const short = (id: string) => `…${id.slice(-6)}`;
-        get().notify('info', `Fork ${short(r.sessionId)} of ${short(d.sessionId)} at turn ${d.turn}: ${state}${r.answer ? ` · ${r.answer.slice(0, 120)}` : ''}`);
+        get().notify(
+          'info',
+          `Fork ${short(r.sessionId)} of ${short(d.sessionId)} at turn ${d.turn}: ${state}${r.answer ? ` · ${r.answer.slice(0, 120)}` : ''}`,
+        );
         get().showSessions('sessions');
         await get().loadSessions();
         await get().openSession(r.sessionId);
       } catch (err) {
         set((s) => (s.forkDraft ? { forkDraft: { ...s.forkDraft, busy: false } } : {}));
-        if ((err as { code?: string }).code === 'canceled') get().notify('info', 'Stopped waiting for the fork: it finishes in the background, and the sessions browser lists it.');
+        if ((err as { code?: string }).code === 'canceled')
+          get().notify(
+            'info',
+            'Stopped waiting for the fork: it finishes in the background, and the sessions browser lists it.',
+          );
         else fail('Could not fork', err);
       }
     },

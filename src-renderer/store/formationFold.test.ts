@@ -12,12 +12,15 @@ const initial = useStudio.getState();
 let core: FakeCore;
 let heard: FormationChange[];
 
-const fold = (...changes: FormationChange[]) => ingest({ ...emptyBatch(), formations: changes.map((change) => ({ change, after: 0 })) });
+const fold = (...changes: FormationChange[]) =>
+  ingest({ ...emptyBatch(), formations: changes.map((change) => ({ change, after: 0 })) });
 const formationGets = () => core.calls.filter((c) => c.cmd === 'formation.get').length;
 
 beforeEach(async () => {
   useStudio.setState(initial, true);
-  core = createFakeCore({ capsules: Array.from({ length: 300 }, (_, i) => ({ id: `c${i}`, position: { x: i, y: 0 } })) });
+  core = createFakeCore({
+    capsules: Array.from({ length: 300 }, (_, i) => ({ id: `c${i}`, position: { x: i, y: 0 } })),
+  });
   heard = [];
   core.on('formation.changed', (c) => void heard.push(c));
   setCoreClient(core);
@@ -87,6 +90,10 @@ describe('folding formation changes', () => {
     fold({ version: v - 1, dir: '/ws', full: stale });
     expect(useStudio.getState().capsuleIds).toHaveLength(300);
     fold({ version: v + 1, dir: '/other', full: { ...stale, dir: '/other', version: v + 1 } });
-    expect(useStudio.getState()).toMatchObject({ capsuleIds: [], formationVersion: v + 1, workspace: { dir: '/other' } });
+    expect(useStudio.getState()).toMatchObject({
+      capsuleIds: [],
+      formationVersion: v + 1,
+      workspace: { dir: '/other' },
+    });
   });
 });

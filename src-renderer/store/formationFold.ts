@@ -1,4 +1,14 @@
-import { applyItem, type CapsuleView, type EventPayload, type FormationChange, type FormationView, type ItemChange, type ListChange, type RemoteView, type ToolServerView } from '../../src-shared/contract';
+import {
+  applyItem,
+  type CapsuleView,
+  type EventPayload,
+  type FormationChange,
+  type FormationView,
+  type ItemChange,
+  type ListChange,
+  type RemoteView,
+  type ToolServerView,
+} from '../../src-shared/contract';
 import type { StudioState } from './types';
 
 type CapsuleStatePatch = EventPayload<'capsule.stateChanged'>;
@@ -10,7 +20,11 @@ const sameJson = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JS
  * list that did not change, so a formation.changed caused by one edit re-renders one node.
  * `version`: the formation.changed version the view is current with (null when unknown).
  */
-export function foldFormation(state: StudioState, view: FormationView, version: number | null = view.version ?? null): Partial<StudioState> {
+export function foldFormation(
+  state: StudioState,
+  view: FormationView,
+  version: number | null = view.version ?? null,
+): Partial<StudioState> {
   const capsules: Record<string, CapsuleView> = {};
   for (const c of view.capsules) {
     const old = state.capsules[c.id];
@@ -29,7 +43,12 @@ export function foldFormation(state: StudioState, view: FormationView, version: 
   const capsuleIds = view.capsules.map((c) => c.id);
   const remoteIds = view.remotes.map((r) => r.id);
   const toolServerIds = (view.toolServers ?? []).map((t) => t.id);
-  const workspace = { dir: view.dir, name: view.name, issues: view.issues, runningElsewhere: view.runningElsewhere ?? 0 };
+  const workspace = {
+    dir: view.dir,
+    name: view.name,
+    issues: view.issues,
+    runningElsewhere: view.runningElsewhere ?? 0,
+  };
   return {
     connection: 'ready',
     connectionError: null,
@@ -49,12 +68,17 @@ export function foldFormation(state: StudioState, view: FormationView, version: 
 /** An item after its change; the same object when the change says what it holds already. */
 function changedItem<T extends { id: string }>(old: T, change: ItemChange<T>): T {
   const o = old as Record<string, unknown>;
-  const same = Object.entries(change.set).every(([k, v]) => sameJson(o[k], v)) && (change.unset ?? []).every((k) => o[k] === undefined);
+  const same =
+    Object.entries(change.set).every(([k, v]) => sameJson(o[k], v)) &&
+    (change.unset ?? []).every((k) => o[k] === undefined);
   return same ? old : applyItem(old, change);
 }
 
 /** A keyed record after a list change, or undefined when it names an item the record lacks (the client is behind). */
-function foldRecord<T extends { id: string }>(record: Record<string, T>, change: ListChange<T, ItemChange<T>> | undefined): Record<string, T> | undefined {
+function foldRecord<T extends { id: string }>(
+  record: Record<string, T>,
+  change: ListChange<T, ItemChange<T>> | undefined,
+): Record<string, T> | undefined {
   if (!change) return record;
   const next = { ...record };
   for (const id of change.removed ?? []) delete next[id];
@@ -82,9 +106,11 @@ function foldIds(ids: string[], change: ListChange<unknown, unknown> | undefined
  */
 export function foldFormationChange(state: StudioState, change: FormationChange): Partial<StudioState> {
   const held = state.formationVersion;
-  if (change.full) return held !== null && change.version < held ? {} : foldFormation(state, change.full, change.version);
+  if (change.full)
+    return held !== null && change.version < held ? {} : foldFormation(state, change.full, change.version);
   if (held !== null && change.version <= held) return {};
-  if (held === null || change.version !== held + 1 || state.workspace?.dir !== change.dir) return state.formationBehind ? {} : { formationBehind: true };
+  if (held === null || change.version !== held + 1 || state.workspace?.dir !== change.dir)
+    return state.formationBehind ? {} : { formationBehind: true };
   const capsules = foldRecord(state.capsules, change.capsules);
   const remotes = foldRecord(state.remotes, change.remotes);
   const toolServers = foldRecord(state.toolServers, change.toolServers);
@@ -93,7 +119,9 @@ export function foldFormationChange(state: StudioState, change: FormationChange)
   const updated = new Map((change.edges?.updated ?? []).map((e) => [e.id, e]));
   let edgeViews = state.edgeViews;
   if (change.edges) {
-    edgeViews = state.edgeViews.filter((e) => !gone.has(e.id)).map((e) => (updated.has(e.id) && !sameJson(e, updated.get(e.id)) ? updated.get(e.id)! : e));
+    edgeViews = state.edgeViews
+      .filter((e) => !gone.has(e.id))
+      .map((e) => (updated.has(e.id) && !sameJson(e, updated.get(e.id)) ? updated.get(e.id)! : e));
     edgeViews.push(...(change.edges.added ?? []));
     if (change.edges.order) {
       const byId = new Map(edgeViews.map((e) => [e.id, e]));
@@ -103,7 +131,12 @@ export function foldFormationChange(state: StudioState, change: FormationChange)
   const ws = state.workspace!;
   const workspace =
     change.name !== undefined || change.issues !== undefined || change.runningElsewhere !== undefined
-      ? { ...ws, ...(change.name !== undefined ? { name: change.name } : {}), ...(change.issues ? { issues: change.issues } : {}), ...(change.runningElsewhere !== undefined ? { runningElsewhere: change.runningElsewhere } : {}) }
+      ? {
+          ...ws,
+          ...(change.name !== undefined ? { name: change.name } : {}),
+          ...(change.issues ? { issues: change.issues } : {}),
+          ...(change.runningElsewhere !== undefined ? { runningElsewhere: change.runningElsewhere } : {}),
+        }
       : ws;
   return {
     capsules,
@@ -125,7 +158,16 @@ export function foldCapsuleStates(state: StudioState, patches: CapsuleStatePatch
   for (const p of patches) {
     const old = capsules[p.id];
     if (!old) continue;
-    capsules[p.id] = { ...old, state: p.state, url: p.url, sessionId: p.sessionId, queued: p.queued, tasks: p.tasks, running: p.running, error: p.error };
+    capsules[p.id] = {
+      ...old,
+      state: p.state,
+      url: p.url,
+      sessionId: p.sessionId,
+      queued: p.queued,
+      tasks: p.tasks,
+      running: p.running,
+      error: p.error,
+    };
   }
   return { capsules };
 }

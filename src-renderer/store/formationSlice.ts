@@ -26,7 +26,12 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
   }
   /** A whole view a command answered: it counts as its version of formation.changed. */
   const applyView = (view: FormationView) =>
-    set((s) => foldBatch(s, { ...emptyBatch(), formations: [{ change: { version: view.version ?? 0, dir: view.dir, full: view }, after: 0 }] }));
+    set((s) =>
+      foldBatch(s, {
+        ...emptyBatch(),
+        formations: [{ change: { version: view.version ?? 0, dir: view.dir, full: view }, after: 0 }],
+      }),
+    );
   let loading: Promise<void> | undefined;
 
   return {
@@ -61,7 +66,8 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
         } catch (err) {
           const code = (err as { code?: string }).code;
           // The core says why there is none (e.g. the folder it was asked to open is missing).
-          if (code === 'no_workspace' || code === 'workspace_missing') set({ connection: 'no-workspace', connectionError: describeError(err) });
+          if (code === 'no_workspace' || code === 'workspace_missing')
+            set({ connection: 'no-workspace', connectionError: describeError(err) });
           else set({ connection: 'error', connectionError: describeError(err) });
         } finally {
           loading = undefined;
@@ -94,7 +100,8 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
       set({ busyAll: true });
       await attempt('Launch all failed', async () => {
         const result = await invoke('formation.launch', {});
-        for (const f of result.failed) get().notify('error', `${get().capsules[f.id]?.name ?? f.id} did not launch: ${f.message}`);
+        for (const f of result.failed)
+          get().notify('error', `${get().capsules[f.id]?.name ?? f.id} did not launch: ${f.message}`);
       });
       set({ busyAll: false });
     },

@@ -53,7 +53,8 @@ export function freeSpot(wanted: { x: number; y: number }, taken: readonly Box[]
 
 /** Reuses the old node object when nothing the canvas draws changed. */
 function keep<T extends FlowNode>(old: FlowNode | undefined, next: T): T {
-  if (old && old.type === next.type && old.position.x === next.position.x && old.position.y === next.position.y) return old as T;
+  if (old && old.type === next.type && old.position.x === next.position.x && old.position.y === next.position.y)
+    return old as T;
   if (old) return { ...next, selected: old.selected, measured: old.measured } as T;
   return next;
 }
@@ -87,7 +88,10 @@ export function deriveFlow(input: FlowInput): { flowNodes: FlowNode[]; flowEdges
       const src = user ? input.capsules[user] : undefined;
       const k = perUser.get(user ?? '') ?? 0;
       perUser.set(user ?? '', k + 1);
-      position = prev?.type === 'toolServer' ? prev.position : { x: (src?.position.x ?? 0) + k * NODE_BOX.w, y: (src?.position.y ?? 0) + NODE_BOX.h + 40 };
+      position =
+        prev?.type === 'toolServer'
+          ? prev.position
+          : { x: (src?.position.x ?? 0) + k * NODE_BOX.w, y: (src?.position.y ?? 0) + NODE_BOX.h + 40 };
     }
     nodes.push(keep(prev, { id, type: 'toolServer', position, data: { kind: 'toolServer' } } as ToolServerFlowNode));
   }
@@ -103,17 +107,34 @@ export function deriveFlow(input: FlowInput): { flowNodes: FlowNode[]; flowEdges
     const k = perSource.get(e.source) ?? 0;
     perSource.set(e.source, k + 1);
     const prev = old.get(e.target);
-    const auto = freeSpot({ x: (src?.position.x ?? 0) + EXTERNAL_OFFSET.x, y: (src?.position.y ?? 0) + k * 90 - EXTERNAL_OFFSET.y }, taken);
+    const auto = freeSpot(
+      { x: (src?.position.x ?? 0) + EXTERNAL_OFFSET.x, y: (src?.position.y ?? 0) + k * 90 - EXTERNAL_OFFSET.y },
+      taken,
+    );
     const position = prev?.type === 'external' ? prev.position : auto;
     taken.push({ ...position, ...EXTERNAL_BOX });
-    nodes.push(keep(prev, { id: e.target, type: 'external', position, data: { kind: 'external', address: e.address } } as ExternalFlowNode));
+    nodes.push(
+      keep(prev, {
+        id: e.target,
+        type: 'external',
+        position,
+        data: { kind: 'external', address: e.address },
+      } as ExternalFlowNode),
+    );
   }
   const sameNodes = nodes.length === input.flowNodes.length && nodes.every((n, i) => n === input.flowNodes[i]);
 
   const oldEdges = new Map(input.flowEdges.map((e) => [e.id, e]));
   const edges: FlowEdge[] = input.edgeViews.map((e) => {
     const prev = oldEdges.get(e.id);
-    if (prev && prev.source === e.source && prev.target === e.target && prev.data?.address === e.address && prev.data?.tools === e.tools) return prev;
+    if (
+      prev &&
+      prev.source === e.source &&
+      prev.target === e.target &&
+      prev.data?.address === e.address &&
+      prev.data?.tools === e.tools
+    )
+      return prev;
     if (e.targetKind === 'tool_server') {
       return {
         id: e.id,

@@ -34,13 +34,20 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     const ref = history.ref(c.id);
     const incoming = s.edgeViews.filter((e) => e.target === c.id).map((e) => history.ref(e.source));
     // Its own allow list comes back with the manifest; the workers' exports may have gone since.
-    const outgoing = s.edgeViews.filter((e) => e.source === c.id && e.targetKind !== 'external').map((e) => history.ref(e.target));
+    const outgoing = s.edgeViews
+      .filter((e) => e.source === c.id && e.targetKind !== 'external')
+      .map((e) => history.ref(e.target));
     return {
       ref,
       tools: new Map<NodeRef, string[]>(),
       async restore() {
         // A runtime's capsule comes back on its own host.
-        const view = await invoke('capsule.add', { kind: kindOf(c), name: c.name, position: c.position, ...(c.runtime ? { runtime: c.runtime } : {}) });
+        const view = await invoke('capsule.add', {
+          kind: kindOf(c),
+          name: c.name,
+          position: c.position,
+          ...(c.runtime ? { runtime: c.runtime } : {}),
+        });
         history.rebind(ref, view.id);
         await invoke('manifest.write', { id: view.id, source: c.manifestSource });
       },
@@ -106,7 +113,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     },
     select(id) {
       // Nothing selected means no node drawn selected either (Close details); unselected nodes keep their identity.
-      if (id === null && get().flowNodes.some((n) => n.selected)) set((s) => ({ selectedId: null, flowNodes: s.flowNodes.map((n) => (n.selected ? { ...n, selected: false } : n)) }));
+      if (id === null && get().flowNodes.some((n) => n.selected))
+        set((s) => ({
+          selectedId: null,
+          flowNodes: s.flowNodes.map((n) => (n.selected ? { ...n, selected: false } : n)),
+        }));
       else set({ selectedId: id });
     },
     async addCapsuleAt(kind, position) {
@@ -120,7 +131,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
         return {
           label: `add ${view.name}`,
           undo: async () => void (await invoke('capsule.remove', { id: ref.id, deleteManifest: true })),
-          redo: async () => history.rebind(ref, (await invoke('capsule.add', { kind, name: view.name, position, ...where })).id),
+          redo: async () =>
+            history.rebind(ref, (await invoke('capsule.add', { kind, name: view.name, position, ...where })).id),
         };
       });
     },
@@ -166,7 +178,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
           const src = history.ref(source);
           const dst = history.ref(target);
           await connectRefs(src, dst, true);
-          return { label: 'connect', undo: async () => void (await invoke('edge.disconnect', { source: src.id, target: dst.id })), redo: () => connectRefs(src, dst, false) };
+          return {
+            label: 'connect',
+            undo: async () => void (await invoke('edge.disconnect', { source: src.id, target: dst.id })),
+            redo: () => connectRefs(src, dst, false),
+          };
         });
         return;
       }
@@ -226,7 +242,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       const restorers = targets.map((id) => ({
         id,
         name: s.capsules[id]?.name ?? s.remotes[id]?.card?.name ?? s.toolServers[id]?.name ?? id,
-        r: s.capsules[id] ? capsuleRestorer(s.capsules[id], s) : s.toolServers[id] ? toolServerRestorer(id, s) : remoteRestorer(id, s),
+        r: s.capsules[id]
+          ? capsuleRestorer(s.capsules[id], s)
+          : s.toolServers[id]
+            ? toolServerRestorer(id, s)
+            : remoteRestorer(id, s),
       }));
       const gone: typeof restorers = [];
       for (const x of restorers) {
@@ -245,13 +265,17 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
           for (const x of gone) await x.r.restore();
           // An edge between two removed nodes is in both their snapshots: connect it once.
           const done = new Set<string>();
-          const tools = new Map<string, string[]>(gone.flatMap((x) => [...x.r.tools].map(([src, t]): [string, string[]] => [`${src.id}\0${x.r.ref.id}`, t])));
+          const tools = new Map<string, string[]>(
+            gone.flatMap((x) => [...x.r.tools].map(([src, t]): [string, string[]] => [`${src.id}\0${x.r.ref.id}`, t])),
+          );
           for (const [from, to] of gone.flatMap((x) => x.r.links)) {
             const key = `${from.id}\0${to.id}`;
             if (done.has(key)) continue;
             done.add(key);
             // A node on the other end may have gone since: the rest still come back.
-            await connectRefs(from, to, false, tools.get(key)).catch((err: unknown) => get().notify('warning', `An edge did not come back: ${describeError(err)}`));
+            await connectRefs(from, to, false, tools.get(key)).catch((err: unknown) =>
+              get().notify('warning', `An edge did not come back: ${describeError(err)}`),
+            );
           }
         },
         async redo() {
@@ -271,7 +295,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
         return {
           label: `duplicate ${c.name}`,
           undo: async () => void (await invoke('capsule.remove', { id: ref.id, deleteManifest: true })),
-          redo: async () => history.rebind(ref, (await invoke('capsule.duplicate', { id: original.id, name: view.name, position: view.position })).id),
+          redo: async () =>
+            history.rebind(
+              ref,
+              (await invoke('capsule.duplicate', { id: original.id, name: view.name, position: view.position })).id,
+            ),
         };
       });
     },

@@ -36,7 +36,11 @@ export function createHistory(onChange: () => void): History {
   // Steps run one at a time: a second Ctrl+Z while the first is in flight waits its turn.
   let chain: Promise<unknown> = Promise.resolve();
 
-  function run(from: () => HistoryStep[], to: () => HistoryStep[], act: (s: HistoryStep) => Promise<void>): Promise<string | null> {
+  function run(
+    from: () => HistoryStep[],
+    to: () => HistoryStep[],
+    act: (s: HistoryStep) => Promise<void>,
+  ): Promise<string | null> {
     const next = chain.then(async () => {
       const step = from().pop();
       if (!step) return null;
@@ -66,8 +70,18 @@ export function createHistory(onChange: () => void): History {
       undone = [];
       onChange();
     },
-    undo: () => run(() => done, () => undone, (s) => s.undo()),
-    redo: () => run(() => undone, () => done, (s) => s.redo()),
+    undo: () =>
+      run(
+        () => done,
+        () => undone,
+        (s) => s.undo(),
+      ),
+    redo: () =>
+      run(
+        () => undone,
+        () => done,
+        (s) => s.redo(),
+      ),
     ref(id) {
       let r = refs.get(id);
       if (!r) refs.set(id, (r = { id }));

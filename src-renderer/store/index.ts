@@ -19,7 +19,14 @@ import { createToolServersSlice } from './toolServersSlice';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
-export type { CapsuleFlowNode, RemoteFlowNode, ExternalFlowNode, ToolServerFlowNode, FlowNode, FlowEdge } from './graphModel';
+export type {
+  CapsuleFlowNode,
+  RemoteFlowNode,
+  ExternalFlowNode,
+  ToolServerFlowNode,
+  FlowNode,
+  FlowEdge,
+} from './graphModel';
 export { CALLS_KEPT, type ServerTools, type ToolServerPrompt } from './toolServersSlice';
 export type { ConsoleEntry, Conversation, Outgoing, SendOutcome } from './consoleSlice';
 export { conversationKey, conversationsOf, entriesOf, entriesOfConversation } from './consoleSlice';
@@ -35,14 +42,32 @@ export type { SideTab } from './inspectorSlice';
 export type { ReplayState, ReplayControl } from './replaySlice';
 export { REPLAY_SPEEDS, type ReplaySpeed } from './replayPlayer';
 export { edgeKey, hasBreakpoint, type ResumeAction } from './breakpointsSlice';
-export { canvasPhase, capsulePhase, taskPhase, delegationPhase, edgeInFlight, type CanvasPhase, type CapsulePhase, type TaskPhase, type DelegationPhase } from './phase';
+export {
+  canvasPhase,
+  capsulePhase,
+  taskPhase,
+  delegationPhase,
+  edgeInFlight,
+  type CanvasPhase,
+  type CapsulePhase,
+  type TaskPhase,
+  type DelegationPhase,
+} from './phase';
 export { editedDelegations, replayedDelegations, type ForkDelegationDraft, type ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText, runningTaskCount } from './tasksSlice';
 export { setCoreClient } from './client';
 export { cancelLongCommand, installEscToCancel, runLong, useLongCommand, type LongCommand } from './longCommand';
-export { clearOfFrames, FRAME_NODE, FRAME_PAD, runtimeAt, runtimeFrames, type Rect, type RuntimeFrame } from './runtimeFrames';
+export {
+  clearOfFrames,
+  FRAME_NODE,
+  FRAME_PAD,
+  runtimeAt,
+  runtimeFrames,
+  type Rect,
+  type RuntimeFrame,
+} from './runtimeFrames';
 
 /** The Studio's one bound store. */
 export const useStudio = create<StudioState>()((...a) => ({

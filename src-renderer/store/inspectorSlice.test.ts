@@ -9,9 +9,15 @@ const initial = useStudio.getState();
 afterEach(() => useStudio.setState(initial, true));
 
 it('opens a task in its capsule, moving the canvas selection there', () => {
-  const node = (id: string, selected: boolean) => ({ id, type: 'capsule', position: { x: 0, y: 0 }, data: {}, selected }) as unknown as FlowNode;
+  const node = (id: string, selected: boolean) =>
+    ({ id, type: 'capsule', position: { x: 0, y: 0 }, data: {}, selected }) as unknown as FlowNode;
   const researcher = node('researcher', false);
-  useStudio.setState({ selectedId: 'coordinator', sideTab: 'trace', flowNodes: [node('coordinator', true), researcher], refreshTask: async () => {} });
+  useStudio.setState({
+    selectedId: 'coordinator',
+    sideTab: 'trace',
+    flowNodes: [node('coordinator', true), researcher],
+    refreshTask: async () => {},
+  });
   useStudio.getState().openTask('researcher', 'tsk_child');
   const s = useStudio.getState();
   expect(s.selectedId).toBe('researcher');
@@ -23,6 +29,10 @@ it('opens a task in its capsule, moving the canvas selection there', () => {
   ]);
   // Closing the details leaves the tab and the selection as they are.
   s.inspectTask('researcher', null);
-  expect(useStudio.getState()).toMatchObject({ selectedId: 'researcher', sideTab: 'tasks', inspectedTasks: { researcher: undefined } });
+  expect(useStudio.getState()).toMatchObject({
+    selectedId: 'researcher',
+    sideTab: 'tasks',
+    inspectedTasks: { researcher: undefined },
+  });
   expect(researcher).not.toBe(useStudio.getState().flowNodes[1]);
 });

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CoreError, MAX_KEPT_TEXT, type CommandName, type CoreClient, type KeptConversations } from '../../src-shared/contract';
+import {
+  CoreError,
+  MAX_KEPT_TEXT,
+  type CommandName,
+  type CoreClient,
+  type KeptConversations,
+} from '../../src-shared/contract';
 import { setCoreClient } from './client';
 import { startKeeping, toKept } from './keep';
 import { useStudio } from './index';
@@ -21,7 +27,8 @@ function install(): void {
       if (cmd === 'conversations.save') return { file: '/ws/.studio/conversations.json' } as never;
       if (cmd === 'layout.get') return layout as never;
       if (cmd === 'layout.set') return layout as never;
-      if (cmd === 'task.send') return { id: 'tsk_new', contextId: 'ctx_new', status: { state: 'TASK_STATE_SUBMITTED' } } as never;
+      if (cmd === 'task.send')
+        return { id: 'tsk_new', contextId: 'ctx_new', status: { state: 'TASK_STATE_SUBMITTED' } } as never;
       throw new CoreError('unknown_command', cmd);
     },
     on: () => () => undefined,
@@ -31,7 +38,12 @@ function install(): void {
 }
 
 const capsule = (id: string) => ({ id, name: id, state: 'idle', role: 'worker' }) as never;
-const open = (dir: string) => useStudio.setState({ workspace: { dir, name: dir, issues: [] }, capsules: { writer: capsule('writer'), editor: capsule('editor') }, capsuleIds: ['writer', 'editor'] } as never);
+const open = (dir: string) =>
+  useStudio.setState({
+    workspace: { dir, name: dir, issues: [] },
+    capsules: { writer: capsule('writer'), editor: capsule('editor') },
+    capsuleIds: ['writer', 'editor'],
+  } as never);
 const flush = () => vi.advanceTimersByTimeAsync(1000);
 
 beforeEach(() => {
@@ -40,7 +52,17 @@ beforeEach(() => {
   calls = [];
   kept = {
     conversations: [{ id: 7, capsuleId: 'writer', contextId: 'ctx_7' }],
-    entries: [{ key: 3, capsuleId: 'writer', conversation: 7, text: 'Summarise the report', taskId: 'tsk_1', state: 'TASK_STATE_COMPLETED', answer: 'The report, summarised.' }],
+    entries: [
+      {
+        key: 3,
+        capsuleId: 'writer',
+        conversation: 7,
+        text: 'Summarise the report',
+        taskId: 'tsk_1',
+        state: 'TASK_STATE_COMPLETED',
+        answer: 'The report, summarised.',
+      },
+    ],
     current: { writer: 7 },
   };
   layout = { panels: {}, selected: 'editor' };
@@ -62,7 +84,15 @@ describe('keeping the console', () => {
     expect(s.selectedId).toBe('editor');
     const [conversation] = s.consoleConversations;
     expect(conversation).toMatchObject({ dir: '/ws', capsuleId: 'writer', contextId: 'ctx_7' });
-    expect(s.consoleEntries).toEqual([expect.objectContaining({ dir: '/ws', conversation: conversation.id, text: 'Summarise the report', state: 'TASK_STATE_COMPLETED', answer: 'The report, summarised.' })]);
+    expect(s.consoleEntries).toEqual([
+      expect.objectContaining({
+        dir: '/ws',
+        conversation: conversation.id,
+        text: 'Summarise the report',
+        state: 'TASK_STATE_COMPLETED',
+        answer: 'The report, summarised.',
+      }),
+    ]);
     // The kept conversation is the open one: the next message continues its context.
     useStudio.getState().setConsoleTarget('writer');
     await useStudio.getState().sendMessage('And the open questions?');
@@ -91,7 +121,11 @@ describe('keeping the console', () => {
     await flush();
     const long = 'x'.repeat(MAX_KEPT_TEXT + 500);
     useStudio.setState((s) => ({
-      consoleEntries: [...s.consoleEntries, { key: 90, dir: '/other', capsuleId: 'writer', conversation: 99, text: 'elsewhere' }, { key: 91, dir: '/ws', capsuleId: 'writer', conversation: s.consoleConversations[0].id, text: long }],
+      consoleEntries: [
+        ...s.consoleEntries,
+        { key: 90, dir: '/other', capsuleId: 'writer', conversation: 99, text: 'elsewhere' },
+        { key: 91, dir: '/ws', capsuleId: 'writer', conversation: s.consoleConversations[0].id, text: long },
+      ],
     }));
     const out = toKept(useStudio.getState(), '/ws');
     expect(out.entries.map((e) => e.text.length)).toEqual(['Summarise the report'.length, MAX_KEPT_TEXT + 1]);

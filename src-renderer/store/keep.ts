@@ -1,5 +1,11 @@
 import { isTerminal, type TaskState } from '../../src-shared/a2a';
-import { CoreError, MAX_KEPT_TEXT, type KeptConversations, type KeptEntry, type PanelName } from '../../src-shared/contract';
+import {
+  CoreError,
+  MAX_KEPT_TEXT,
+  type KeptConversations,
+  type KeptEntry,
+  type PanelName,
+} from '../../src-shared/contract';
 import { invoke } from './client';
 import { conversationKey, conversationsOf, entriesOf } from './conversations';
 import { answerText } from './tasksSlice';
@@ -16,8 +22,13 @@ export const SAVE_DELAY_MS = 400;
 const clip = (text: string) => (text.length > MAX_KEPT_TEXT ? `${text.slice(0, MAX_KEPT_TEXT)}…` : text);
 
 /** What of a workspace's console the core keeps: messages (with how each task stood, its answer cut), conversations, the open one per capsule. */
-export function toKept(s: Pick<StudioState, 'consoleEntries' | 'consoleConversations' | 'consoleCurrent' | 'tasks'>, dir: string): KeptConversations {
-  const conversations = s.consoleConversations.filter((c) => c.dir === dir).map(({ id, capsuleId, contextId }) => ({ id, capsuleId, ...(contextId ? { contextId } : {}) }));
+export function toKept(
+  s: Pick<StudioState, 'consoleEntries' | 'consoleConversations' | 'consoleCurrent' | 'tasks'>,
+  dir: string,
+): KeptConversations {
+  const conversations = s.consoleConversations
+    .filter((c) => c.dir === dir)
+    .map(({ id, capsuleId, contextId }) => ({ id, capsuleId, ...(contextId ? { contextId } : {}) }));
   const entries = entriesOf(s.consoleEntries, dir).map((e): KeptEntry => {
     const task = e.taskId ? s.tasks[e.taskId]?.task : undefined;
     const state = task?.status.state ?? e.state;
@@ -38,13 +49,15 @@ export function toKept(s: Pick<StudioState, 'consoleEntries' | 'consoleConversat
   const current: Record<string, number> = {};
   for (const c of conversations) {
     const open = s.consoleCurrent[conversationKey(dir, c.capsuleId)];
-    if (open !== undefined && conversationsOf(s.consoleConversations, dir, c.capsuleId).some((x) => x.id === open)) current[c.capsuleId] = open;
+    if (open !== undefined && conversationsOf(s.consoleConversations, dir, c.capsuleId).some((x) => x.id === open))
+      current[c.capsuleId] = open;
   }
   return { conversations, entries, current };
 }
 
 /** A write refused because the workspace it was for is no longer the open one. */
-const isStale = (err: unknown) => err instanceof CoreError && (err.code === 'conflict' || err.code === 'workspace_missing');
+const isStale = (err: unknown) =>
+  err instanceof CoreError && (err.code === 'conflict' || err.code === 'workspace_missing');
 
 /** Whether a kept task may still be running, so its live state is worth asking for. */
 export const keptUnfinished = (state: TaskState | undefined) => !!state && !isTerminal(state);
@@ -92,7 +105,9 @@ export function startKeeping(store: Store, delayMs = SAVE_DELAY_MS): () => void 
       lastSaved = JSON.stringify(toKept(store.getState(), dir));
       if (layout.selected && !s.selectedId && s.capsules[layout.selected]) s.select(layout.selected);
       // Tasks that were still running when kept: their session may still run them.
-      for (const e of store.getState().consoleEntries) if (e.dir === dir && e.taskId && keptUnfinished(e.state) && s.capsules[e.capsuleId]) void s.refreshTask(e.capsuleId, e.taskId);
+      for (const e of store.getState().consoleEntries)
+        if (e.dir === dir && e.taskId && keptUnfinished(e.state) && s.capsules[e.capsuleId])
+          void s.refreshTask(e.capsuleId, e.taskId);
     } catch {
       // Kept conversations are a convenience: the console works without them.
     } finally {
@@ -106,10 +121,20 @@ export function startKeeping(store: Store, delayMs = SAVE_DELAY_MS): () => void 
       restored = undefined;
       void restore(dir);
     }
-    if (dir && s.selectedId !== prev.selectedId && restored === dir && (s.selectedId === null || s.capsules[s.selectedId])) {
+    if (
+      dir &&
+      s.selectedId !== prev.selectedId &&
+      restored === dir &&
+      (s.selectedId === null || s.capsules[s.selectedId])
+    ) {
       void invoke('layout.set', { workspace: dir, selected: s.selectedId }).catch(() => undefined);
     }
-    if (s.consoleEntries !== prev.consoleEntries || s.consoleConversations !== prev.consoleConversations || s.consoleCurrent !== prev.consoleCurrent || s.tasks !== prev.tasks) {
+    if (
+      s.consoleEntries !== prev.consoleEntries ||
+      s.consoleConversations !== prev.consoleConversations ||
+      s.consoleCurrent !== prev.consoleCurrent ||
+      s.tasks !== prev.tasks
+    ) {
       // At most one write per delay, even while a long task keeps changing.
       timer ??= setTimeout(save, delayMs);
     }

@@ -5,14 +5,24 @@ import { cancelLongCommand, currentLongCommand, installEscToCancel, runLong } fr
 // goes away, and the key stops there; with nothing waiting, Esc is left to others (a dialog).
 
 const key = (k: string) => {
-  const e = { key: k, prevented: false, stopped: false, preventDefault: () => (e.prevented = true), stopImmediatePropagation: () => (e.stopped = true) };
+  const e = {
+    key: k,
+    prevented: false,
+    stopped: false,
+    preventDefault: () => (e.prevented = true),
+    stopImmediatePropagation: () => (e.stopped = true),
+  };
   return e;
 };
 
 it('Esc aborts the latest long command and stops the key; without one it passes the key on', async () => {
   let listener: ((e: ReturnType<typeof key>) => void) | undefined;
-  const off = installEscToCancel({ addEventListener: (_t, l) => (listener = l), removeEventListener: () => (listener = undefined) });
-  const waits = (signal: AbortSignal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('canceled'))));
+  const off = installEscToCancel({
+    addEventListener: (_t, l) => (listener = l),
+    removeEventListener: () => (listener = undefined),
+  });
+  const waits = (signal: AbortSignal) =>
+    new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('canceled'))));
   const first = runLong('Publishing', waits);
   const second = runLong('Running test slow', waits);
   expect(currentLongCommand()?.label).toBe('Running test slow');

@@ -55,10 +55,7 @@ export function currentLongCommand(): LongCommand | null {
 }
 
 export function useLongCommand(): LongCommand | null {
-  return useSyncExternalStore(
-    (l) => (listeners.add(l), () => listeners.delete(l)),
-    currentLongCommand,
-  );
+  return useSyncExternalStore((l) => (listeners.add(l), () => listeners.delete(l)), currentLongCommand);
 }
 
 /**

@@ -7,7 +7,10 @@ export type { ManifestEditor, ManifestSlice } from './state/manifest';
 type Conflicted = EventPayload<'manifest.conflicted'>;
 
 /** Follows the file on disk: a clean draft takes the new text, a dirty one gets a conflict. */
-export function foldManifestFromFormation(state: StudioState, next: Pick<StudioState, 'capsules'>): Partial<StudioState> {
+export function foldManifestFromFormation(
+  state: StudioState,
+  next: Pick<StudioState, 'capsules'>,
+): Partial<StudioState> {
   const ed = state.editor;
   if (!ed) return {};
   const c = next.capsules[ed.id];
@@ -16,12 +19,26 @@ export function foldManifestFromFormation(state: StudioState, next: Pick<StudioS
     return c.issues === ed.issues ? {} : { editor: { ...ed, issues: c.issues } };
   }
   if (ed.draft === ed.baseSource) {
-    return { editor: { ...ed, baseSource: c.manifestSource, baseHash: c.manifestHash, draft: c.manifestSource, issues: c.issues, conflict: null } };
+    return {
+      editor: {
+        ...ed,
+        baseSource: c.manifestSource,
+        baseHash: c.manifestHash,
+        draft: c.manifestSource,
+        issues: c.issues,
+        conflict: null,
+      },
+    };
   }
   if (ed.saving || c.manifestSource === ed.draft) {
     return { editor: { ...ed, baseSource: c.manifestSource, baseHash: c.manifestHash, issues: c.issues } };
   }
-  return { editor: { ...ed, conflict: { hash: c.manifestHash, message: `${c.manifestPath} changed on disk while you were editing it.` } } };
+  return {
+    editor: {
+      ...ed,
+      conflict: { hash: c.manifestHash, message: `${c.manifestPath} changed on disk while you were editing it.` },
+    },
+  };
 }
 
 export function foldManifestConflicts(state: StudioState, events: Conflicted[]): Partial<StudioState> {
@@ -42,8 +59,22 @@ export const createManifestSlice: SliceCreator<ManifestSlice> = (set, get) => {
     try {
       const result = await invoke('manifest.write', { id: ed.id, source: draft, expected });
       const cur = get().editor;
-      if (cur?.id === ed.id) set({ editor: { ...cur, baseSource: draft, baseHash: result.hash, issues: result.issues, saving: false, conflict: null } });
-      if (result.issues.length > 0) get().notify('warning', `Saved with ${result.issues.length} problem${result.issues.length > 1 ? 's' : ''} in the manifest.`);
+      if (cur?.id === ed.id)
+        set({
+          editor: {
+            ...cur,
+            baseSource: draft,
+            baseHash: result.hash,
+            issues: result.issues,
+            saving: false,
+            conflict: null,
+          },
+        });
+      if (result.issues.length > 0)
+        get().notify(
+          'warning',
+          `Saved with ${result.issues.length} problem${result.issues.length > 1 ? 's' : ''} in the manifest.`,
+        );
     } catch (err) {
       const cur = get().editor;
       if (cur?.id !== ed.id) return;
@@ -58,33 +89,45 @@ export const createManifestSlice: SliceCreator<ManifestSlice> = (set, get) => {
   }
 
   return {
-  editor: null,
-  openEditor(id) {
-    const c = id ? get().capsules[id] : undefined;
-    if (!c) return set({ editor: null });
-    if (get().editor?.id === id) return;
-    set({ editor: { id: c.id, baseSource: c.manifestSource, baseHash: c.manifestHash, draft: c.manifestSource, issues: c.issues, conflict: null, saving: false } });
-  },
-  setDraft(text) {
-    const ed = get().editor;
-    if (ed) set({ editor: { ...ed, draft: text } });
-  },
-  saveManifest() {
-    return write(get().editor?.baseHash);
-  },
-  async reloadManifest() {
-    const ed = get().editor;
-    if (!ed) return;
-    try {
-      const m = await invoke('manifest.read', { id: ed.id });
-      set({ editor: { ...ed, baseSource: m.source, baseHash: m.hash, draft: m.source, issues: m.issues, conflict: null } });
-    } catch (err) {
-      get().notify('error', `Could not reload the manifest: ${describeError(err)}`);
-    }
-  },
-  overwriteManifest() {
-    // Overwrite the version the user saw in the conflict, so a third change is not lost either.
-    return write(get().editor?.conflict?.hash || undefined);
-  },
+    editor: null,
+    openEditor(id) {
+      const c = id ? get().capsules[id] : undefined;
+      if (!c) return set({ editor: null });
+      if (get().editor?.id === id) return;
+      set({
+        editor: {
+          id: c.id,
+          baseSource: c.manifestSource,
+          baseHash: c.manifestHash,
+          draft: c.manifestSource,
+          issues: c.issues,
+          conflict: null,
+          saving: false,
+        },
+      });
+    },
+    setDraft(text) {
+      const ed = get().editor;
+      if (ed) set({ editor: { ...ed, draft: text } });
+    },
+    saveManifest() {
+      return write(get().editor?.baseHash);
+    },
+    async reloadManifest() {
+      const ed = get().editor;
+      if (!ed) return;
+      try {
+        const m = await invoke('manifest.read', { id: ed.id });
+        set({
+          editor: { ...ed, baseSource: m.source, baseHash: m.hash, draft: m.source, issues: m.issues, conflict: null },
+        });
+      } catch (err) {
+        get().notify('error', `Could not reload the manifest: ${describeError(err)}`);
+      }
+    },
+    overwriteManifest() {
+      // Overwrite the version the user saw in the conflict, so a third change is not lost either.
+      return write(get().editor?.conflict?.hash || undefined);
+    },
   };
 };

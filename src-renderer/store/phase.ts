@@ -35,7 +35,10 @@ export function capsulePhase(s: PhaseFacts, id: string): CapsulePhase | undefine
  * as the activity under it (both folded from the same recorded steps): busy while a recorded task
  * runs there at the cursor, idle between tasks; live states and pauses do not leak into it.
  */
-export function canvasPhase(s: PhaseFacts & Pick<StudioState, 'replay' | 'activity'>, id: string): CanvasPhase | undefined {
+export function canvasPhase(
+  s: PhaseFacts & Pick<StudioState, 'replay' | 'activity'>,
+  id: string,
+): CanvasPhase | undefined {
   if (!s.replay) return capsulePhase(s, id);
   if (!s.capsules[id]) return undefined;
   if (!Object.values(s.replay.ids).includes(id)) return 'absent';
@@ -57,11 +60,17 @@ export function delegationPhase<S extends string>(s: PhaseFacts, taskId: string,
   const p = s.breakpointMarks.tasks[taskId];
   if (d.state !== 'running' || p?.point !== 'edge') return d.state;
   const targetName = p.target ? s.capsules[p.target]?.name : undefined;
-  return d.to === p.to || (targetName !== undefined && (d.to === targetName || d.capsule === targetName)) ? 'paused' : d.state;
+  return d.to === p.to || (targetName !== undefined && (d.to === targetName || d.capsule === targetName))
+    ? 'paused'
+    : d.state;
 }
 
 /** Delegations on their way across an edge: one paused before it is sent is not on its way. */
-export function edgeInFlight(s: Pick<StudioState, 'edgeFlow' | 'breakpointMarks'>, edgeId: string, pausedKey: string): number {
+export function edgeInFlight(
+  s: Pick<StudioState, 'edgeFlow' | 'breakpointMarks'>,
+  edgeId: string,
+  pausedKey: string,
+): number {
   const inFlight = s.edgeFlow[edgeId]?.inFlight ?? 0;
   return Math.max(0, inFlight - (s.breakpointMarks.edges[pausedKey]?.paused ?? 0));
 }

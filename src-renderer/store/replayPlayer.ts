@@ -45,12 +45,17 @@ export interface ReplayPlayer {
  * `times`: each step's recorded epoch ms, in order. `onCursor` hears every move (several steps due
  * in one tick move once). Time plays from the step where play started, so a pause keeps its place.
  */
-export function createReplayPlayer(times: readonly number[], onCursor: (cursor: number, playing: boolean) => void, clock: ReplayClock = realClock): ReplayPlayer {
+export function createReplayPlayer(
+  times: readonly number[],
+  onCursor: (cursor: number, playing: boolean) => void,
+  clock: ReplayClock = realClock,
+): ReplayPlayer {
   const n = times.length;
   // Play time: recorded time with every pause over MAX_IDLE_MS shortened to it (between two tasks
   // of a long session, say), so playing never waits minutes for nothing. Jumps by time use recorded time.
   const play: number[] = [];
-  for (let i = 0; i < n; i++) play.push(i === 0 ? 0 : play[i - 1] + Math.min(MAX_IDLE_MS, Math.max(0, times[i] - times[i - 1])));
+  for (let i = 0; i < n; i++)
+    play.push(i === 0 ? 0 : play[i - 1] + Math.min(MAX_IDLE_MS, Math.max(0, times[i] - times[i - 1])));
   const t0 = times[0] ?? 0;
   let cursor = 0;
   let playing = false;

@@ -9,16 +9,36 @@ import { EMPTY_FLOW, foldSteps } from './replayFold';
 // the cursor moves it forward and back exactly, live events fold aside and come back on exit,
 // and the core is only read (sessions.replay, the timeline).
 
-const capsule = (id: string, extra: Partial<CapsuleView> = {}) => ({ id, name: id, role: 'worker', state: 'idle', ...extra }) as CapsuleView;
-const edges: EdgeView[] = [{ id: 'boss->writer', source: 'boss', target: 'writer', targetKind: 'capsule', address: 'localhost:4001' }];
+const capsule = (id: string, extra: Partial<CapsuleView> = {}) =>
+  ({ id, name: id, role: 'worker', state: 'idle', ...extra }) as CapsuleView;
+const edges: EdgeView[] = [
+  { id: 'boss->writer', source: 'boss', target: 'writer', targetKind: 'capsule', address: 'localhost:4001' },
+];
 const T = Date.UTC(2026, 0, 1);
 const ts = (ms: number) => new Date(T + ms).toISOString();
-const step = (at: number, line: number, capsuleName: string, extra: Partial<ReplayStep>): ReplayStep => ({ at: T + at, line, sessionId: `ses_${capsuleName}`, capsule: capsuleName, ...extra });
-const hop = (state: 'running' | 'answered', at: number) => ({ taskId: 'tb', callId: 'c1', to: 'writer', state, ts: ts(at), ...(state === 'answered' ? { text: 'a draft' } : {}) });
+const step = (at: number, line: number, capsuleName: string, extra: Partial<ReplayStep>): ReplayStep => ({
+  at: T + at,
+  line,
+  sessionId: `ses_${capsuleName}`,
+  capsule: capsuleName,
+  ...extra,
+});
+const hop = (state: 'running' | 'answered', at: number) => ({
+  taskId: 'tb',
+  callId: 'c1',
+  to: 'writer',
+  state,
+  ts: ts(at),
+  ...(state === 'answered' ? { text: 'a draft' } : {}),
+});
 const run: ReplayRun = {
   sessionId: 'ses_' + '1'.repeat(32),
   entry: 'boss',
-  capsules: [{ capsule: 'boss', sessionIds: ['ses_boss'] }, { capsule: 'writer', sessionIds: ['ses_writer'] }, { capsule: 'gone', sessionIds: ['ses_gone'] }],
+  capsules: [
+    { capsule: 'boss', sessionIds: ['ses_boss'] },
+    { capsule: 'writer', sessionIds: ['ses_writer'] },
+    { capsule: 'gone', sessionIds: ['ses_gone'] },
+  ],
   startedAt: T,
   endedAt: T + 400,
   lines: [],
@@ -47,7 +67,13 @@ const client: CoreClient = {
   dispose: () => undefined,
 };
 
-const live = { inFlight: 1, failed: 0, canceled: 0, runTaskId: 'live', hops: [{ taskId: 'live', callId: 'x', state: 'running' as const, ts: ts(0) }] };
+const live = {
+  inFlight: 1,
+  failed: 0,
+  canceled: 0,
+  runTaskId: 'live',
+  hops: [{ taskId: 'live', callId: 'x', state: 'running' as const, ts: ts(0) }],
+};
 
 beforeEach(() => {
   calls = [];
@@ -55,7 +81,10 @@ beforeEach(() => {
   setCoreClient(client);
   setReplayClock({ now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined });
   useStudio.setState({
-    capsules: { boss: capsule('boss', { role: 'orchestrator' }), writer: capsule('writer', { url: 'http://127.0.0.1:4001/' }) },
+    capsules: {
+      boss: capsule('boss', { role: 'orchestrator' }),
+      writer: capsule('writer', { url: 'http://127.0.0.1:4001/' }),
+    },
     capsuleIds: ['boss', 'writer'],
     remotes: {},
     edgeViews: edges,
@@ -100,19 +129,40 @@ describe('replay mode', () => {
   it('keeps live events out of the replayed state and shows them again on exit', async () => {
     await useStudio.getState().startReplay(run.sessionId);
     const b = emptyBatch();
-    b.delegations.push({ sessionId: 'ses_live', capsuleId: 'boss', delegations: [{ taskId: 'live', callId: 'x', to: 'writer', state: 'answered', ts: ts(5), text: 'live answer' }] });
+    b.delegations.push({
+      sessionId: 'ses_live',
+      capsuleId: 'boss',
+      delegations: [{ taskId: 'live', callId: 'x', to: 'writer', state: 'answered', ts: ts(5), text: 'live answer' }],
+    });
     ingest(b);
     expect(useStudio.getState().edgeFlow).toEqual({});
     useStudio.getState().exitReplay();
     expect(useStudio.getState().replay).toBeNull();
-    expect(useStudio.getState().edgeFlow['boss->writer']).toMatchObject({ inFlight: 0, hops: [expect.objectContaining({ text: 'live answer' })] });
+    expect(useStudio.getState().edgeFlow['boss->writer']).toMatchObject({
+      inFlight: 0,
+      hops: [expect.objectContaining({ text: 'live answer' })],
+    });
   });
 
   it('lands on the same state whichever way it gets there (checkpoints on a long run)', async () => {
     const steps: ReplayStep[] = [];
     for (let i = 0; i < 700; i++) {
-      const d = { taskId: `t${Math.floor(i / 40)}`, callId: `c${i >> 1}`, to: 'writer', state: i % 2 ? ('answered' as const) : ('running' as const), ts: ts(i), ...(i % 2 ? { text: `answer ${i}` } : {}) };
-      steps.push(step(i, i, 'boss', i % 7 === 3 ? { progress: { taskId: 'tb', turn: i, text: `turn ${i}` } } : { delegations: [d] }));
+      const d = {
+        taskId: `t${Math.floor(i / 40)}`,
+        callId: `c${i >> 1}`,
+        to: 'writer',
+        state: i % 2 ? ('answered' as const) : ('running' as const),
+        ts: ts(i),
+        ...(i % 2 ? { text: `answer ${i}` } : {}),
+      };
+      steps.push(
+        step(
+          i,
+          i,
+          'boss',
+          i % 7 === 3 ? { progress: { taskId: 'tb', turn: i, text: `turn ${i}` } } : { delegations: [d] },
+        ),
+      );
     }
     const long: ReplayRun = { ...run, steps };
     client.invoke = answerWith(long);

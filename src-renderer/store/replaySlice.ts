@@ -85,13 +85,22 @@ export const createReplaySlice: SliceCreator<ReplaySlice> = (set, get) => {
       set({
         replayLoading: false,
         sessionsView: 'closed',
-        replay: { run, cursor: 0, playing: false, speed: player.speed, ids, missing, live: { edgeFlow: s.edgeFlow, activity: s.activity } },
+        replay: {
+          run,
+          cursor: 0,
+          playing: false,
+          speed: player.speed,
+          ids,
+          missing,
+          live: { edgeFlow: s.edgeFlow, activity: s.activity },
+        },
         edgeFlow: {},
         activity: {},
       });
       // The timeline draws the run's sessions around it, with the replay's cursor (a read of the index).
       if (get().timeline?.around !== run.sessionId) void get().loadTimeline(run.sessionId);
-      if (missing.length) get().notify('warning', `Not on this canvas, so not drawn in the replay: ${missing.join(', ')}.`);
+      if (missing.length)
+        get().notify('warning', `Not on this canvas, so not drawn in the replay: ${missing.join(', ')}.`);
       if (run.notes.length) get().notify('info', `Replay: ${run.notes.join('; ')}.`);
     },
     replayControl(c) {

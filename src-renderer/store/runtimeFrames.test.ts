@@ -5,7 +5,9 @@ import type { StudioState } from './types';
 const nodes = (list: { id: string; runtime?: string; x: number; y: number }[]) =>
   ({
     capsuleIds: list.map((n) => n.id),
-    capsules: Object.fromEntries(list.map((n) => [n.id, { id: n.id, runtime: n.runtime, position: { x: n.x, y: n.y } }])),
+    capsules: Object.fromEntries(
+      list.map((n) => [n.id, { id: n.id, runtime: n.runtime, position: { x: n.x, y: n.y } }]),
+    ),
     remoteIds: [],
     remotes: {},
   }) as unknown as Pick<StudioState, 'capsules' | 'capsuleIds' | 'remotes' | 'remoteIds'>;
@@ -17,7 +19,16 @@ describe('runtimeFrames', () => {
       { id: '@far/a', runtime: 'far', x: 100, y: 500 },
       { id: '@far/b', runtime: 'far', x: 100, y: 800 },
     ]);
-    expect(runtimeFrames(s)).toEqual([{ runtime: 'far', nodes: 2, x0: 100 - FRAME_PAD.x, y0: 500 - FRAME_PAD.top, x1: 100 - FRAME_PAD.x + FRAME_MIN_WIDTH, y1: 800 + FRAME_NODE.h + FRAME_PAD.bottom }]);
+    expect(runtimeFrames(s)).toEqual([
+      {
+        runtime: 'far',
+        nodes: 2,
+        x0: 100 - FRAME_PAD.x,
+        y0: 500 - FRAME_PAD.top,
+        x1: 100 - FRAME_PAD.x + FRAME_MIN_WIDTH,
+        y1: 800 + FRAME_NODE.h + FRAME_PAD.bottom,
+      },
+    ]);
     expect(runtimeAt(s, { x: 110, y: 470 })).toBe('far');
     expect(runtimeAt(s, { x: 110, y: 300 })).toBeUndefined();
   });
@@ -36,7 +47,8 @@ describe('clearOfFrames', () => {
     // A second frame right above it: the card goes to another side.
     const above = { x0: 0, y0: 0, x1: 400, y1: 390 };
     const next = clearOfFrames({ x: 100, y: 420 }, FRAME_NODE, [frame, above]);
-    const hits = (r: typeof frame) => next.x < r.x1 && r.x0 < next.x + FRAME_NODE.w && next.y < r.y1 && r.y0 < next.y + FRAME_NODE.h;
+    const hits = (r: typeof frame) =>
+      next.x < r.x1 && r.x0 < next.x + FRAME_NODE.w && next.y < r.y1 && r.y0 < next.y + FRAME_NODE.h;
     expect(hits(frame) || hits(above)).toBe(false);
   });
 });

@@ -35,13 +35,26 @@ export function runtimeFrames(s: Nodes): RuntimeFrame[] {
     if (!rt) return;
     const at = p ?? { x: 0, y: 0 };
     const b = boxes.get(rt) ?? { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity, n: 0 };
-    boxes.set(rt, { x0: Math.min(b.x0, at.x), y0: Math.min(b.y0, at.y), x1: Math.max(b.x1, at.x + FRAME_NODE.w), y1: Math.max(b.y1, at.y + FRAME_NODE.h), n: b.n + 1 });
+    boxes.set(rt, {
+      x0: Math.min(b.x0, at.x),
+      y0: Math.min(b.y0, at.y),
+      x1: Math.max(b.x1, at.x + FRAME_NODE.w),
+      y1: Math.max(b.y1, at.y + FRAME_NODE.h),
+      n: b.n + 1,
+    });
   };
   for (const id of s.capsuleIds) add(s.capsules[id]?.runtime, s.capsules[id]?.position);
   for (const id of s.remoteIds) add(s.remotes[id]?.runtime, s.remotes[id]?.position);
   return [...boxes].map(([runtime, b]) => {
     const x0 = b.x0 - FRAME_PAD.x;
-    return { runtime, nodes: b.n, x0, y0: b.y0 - FRAME_PAD.top, x1: x0 + Math.max(FRAME_MIN_WIDTH, b.x1 - b.x0 + 2 * FRAME_PAD.x), y1: b.y1 + FRAME_PAD.bottom };
+    return {
+      runtime,
+      nodes: b.n,
+      x0,
+      y0: b.y0 - FRAME_PAD.top,
+      x1: x0 + Math.max(FRAME_MIN_WIDTH, b.x1 - b.x0 + 2 * FRAME_PAD.x),
+      y1: b.y1 + FRAME_PAD.bottom,
+    };
   });
 }
 
@@ -58,7 +71,11 @@ const CLEAR = 24;
  * The top-left closest to `want` where a card of this size overlaps none of the frames: `want`
  * itself when it is clear, else just above, below, left or right of a frame in the way.
  */
-export function clearOfFrames(want: { x: number; y: number }, size: { w: number; h: number }, frames: readonly Rect[]): { x: number; y: number } {
+export function clearOfFrames(
+  want: { x: number; y: number },
+  size: { w: number; h: number },
+  frames: readonly Rect[],
+): { x: number; y: number } {
   const at = (p: { x: number; y: number }): Rect => ({ x0: p.x, y0: p.y, x1: p.x + size.w, y1: p.y + size.h });
   const clear = (p: { x: number; y: number }) => !frames.some((f) => overlaps(at(p), f));
   if (clear(want)) return want;

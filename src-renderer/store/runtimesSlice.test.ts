@@ -26,7 +26,10 @@ beforeEach(async () => {
   core.invoke = (async (cmd: CommandName, input: never) => {
     const i = input as { target?: string; address?: string; token?: string; url?: string };
     if (cmd === 'edge.connect' && i.target === '@far/w' && !i.address) {
-      throw Object.assign(new Error('Where does boss reach w?'), { code: 'invalid_input', details: { needsAddress: true, port: 4100 } });
+      throw Object.assign(new Error('Where does boss reach w?'), {
+        code: 'invalid_input',
+        details: { needsAddress: true, port: 4100 },
+      });
     }
     if (cmd === 'runtimes.attach') {
       core.calls.push({ cmd, input });
@@ -50,7 +53,11 @@ describe('runtimes in the store', () => {
     expect(useStudio.getState().addressAsk).toMatchObject({ source: 'boss', target: '@far/w', port: 4100 });
     await useStudio.getState().connectAcross('boss', '@far/w', '10.0.0.5:4100');
     expect(useStudio.getState().addressAsk).toBeNull();
-    expect(core.calls.filter((c) => c.cmd === 'edge.connect').at(-1)?.input).toEqual({ source: 'boss', target: '@far/w', address: '10.0.0.5:4100' });
+    expect(core.calls.filter((c) => c.cmd === 'edge.connect').at(-1)?.input).toEqual({
+      source: 'boss',
+      target: '@far/w',
+      address: '10.0.0.5:4100',
+    });
     expect(core.view().edges.map((e) => e.id)).toEqual(['boss->@far/w']);
   });
 
@@ -63,13 +70,21 @@ describe('runtimes in the store', () => {
   it("adds a capsule dropped in a runtime's frame on that runtime, and one dropped elsewhere here", async () => {
     await useStudio.getState().addCapsuleAt('worker', { x: 100, y: 650 });
     await useStudio.getState().addCapsuleAt('worker', { x: 100, y: 300 });
-    expect(core.calls.filter((c) => c.cmd === 'capsule.add').map((c) => (c.input as { runtime?: string }).runtime ?? 'here')).toEqual(['far', 'here']);
+    expect(
+      core.calls.filter((c) => c.cmd === 'capsule.add').map((c) => (c.input as { runtime?: string }).runtime ?? 'here'),
+    ).toEqual(['far', 'here']);
   });
 
   it('attaches with the token once and keeps only what the core answers', async () => {
     expect(await useStudio.getState().attachRuntime('http://127.0.0.1:7000', 'capsule_secret_token', 'far')).toBeNull();
-    expect(core.calls.find((c) => c.cmd === 'runtimes.attach')?.input).toEqual({ url: 'http://127.0.0.1:7000', token: 'capsule_secret_token', label: 'far' });
-    expect(useStudio.getState().runtimes).toEqual([{ id: 'far', label: 'far', url: 'http://127.0.0.1:7000', state: 'connected', capsules: 1 }]);
+    expect(core.calls.find((c) => c.cmd === 'runtimes.attach')?.input).toEqual({
+      url: 'http://127.0.0.1:7000',
+      token: 'capsule_secret_token',
+      label: 'far',
+    });
+    expect(useStudio.getState().runtimes).toEqual([
+      { id: 'far', label: 'far', url: 'http://127.0.0.1:7000', state: 'connected', capsules: 1 },
+    ]);
     expect(JSON.stringify(useStudio.getState())).not.toContain('capsule_secret_token');
   });
 });

@@ -24,7 +24,12 @@ export const createRuntimesSlice: SliceCreator<RuntimesSlice> = (set, get) => ({
     try {
       const view = await invoke('runtimes.attach', { url, token, ...(label ? { label } : {}) });
       set((s) => ({ runtimes: [...s.runtimes.filter((r) => r.id !== view.id), view] }));
-      get().notify('info', view.state === 'connected' ? `Attached ${view.label}.` : `Attached ${view.label}; it is ${view.state}${view.message ? ` (${view.message})` : ''}.`);
+      get().notify(
+        'info',
+        view.state === 'connected'
+          ? `Attached ${view.label}.`
+          : `Attached ${view.label}; it is ${view.state}${view.message ? ` (${view.message})` : ''}.`,
+      );
       return null;
     } catch (err) {
       return describeError(err);
@@ -39,7 +44,10 @@ export const createRuntimesSlice: SliceCreator<RuntimesSlice> = (set, get) => ({
       get().notify('info', answer.message);
     } catch (err) {
       const details = (err as { details?: { needsAddress?: boolean; port?: number } }).details;
-      if (details?.needsAddress) set({ addressAsk: { source, target, message: describeError(err), ...(details.port ? { port: details.port } : {}) } });
+      if (details?.needsAddress)
+        set({
+          addressAsk: { source, target, message: describeError(err), ...(details.port ? { port: details.port } : {}) },
+        });
       else get().notify('error', `Could not connect: ${describeError(err)}`);
     }
   },

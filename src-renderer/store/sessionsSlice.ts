@@ -12,9 +12,15 @@ let listSeq = 0;
 export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
   const fail = (what: string, err: unknown) => get().notify('error', `${what}: ${describeError(err)}`);
   const fetchEvents = async (sessionId: string, task: string | null, after?: number) =>
-    invoke('sessions.events', { sessionId, limit: PAGE, ...(task ? { task } : {}), ...(after !== undefined ? { after } : {}) });
+    invoke('sessions.events', {
+      sessionId,
+      limit: PAGE,
+      ...(task ? { task } : {}),
+      ...(after !== undefined ? { after } : {}),
+    });
   /** Lines are numbered without gaps, so an unfiltered window is fetched by offset. */
-  const fetchWindow = (sessionId: string, offset: number, limit = PAGE) => invoke('sessions.events', { sessionId, offset, limit });
+  const fetchWindow = (sessionId: string, offset: number, limit = PAGE) =>
+    invoke('sessions.events', { sessionId, offset, limit });
   let jumps = 0;
 
   return {
@@ -60,7 +66,17 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
     async openSession(sessionId) {
       try {
         const [detail, page] = await Promise.all([invoke('sessions.get', { sessionId }), fetchEvents(sessionId, null)]);
-        set({ openedSession: { session: detail.session, tasks: detail.tasks, task: null, events: page.events, next: page.next, total: page.total, loading: false } });
+        set({
+          openedSession: {
+            session: detail.session,
+            tasks: detail.tasks,
+            task: null,
+            events: page.events,
+            next: page.next,
+            total: page.total,
+            loading: false,
+          },
+        });
       } catch (err) {
         fail('Could not open the session', err);
       }
@@ -71,7 +87,20 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
       set({ openedSession: { ...cur, task, events: [], next: null, total: null, loading: true } });
       try {
         const page = await fetchEvents(cur.session.id, task);
-        set((s) => (s.openedSession?.session.id === cur.session.id ? { openedSession: { ...s.openedSession, task, events: page.events, next: page.next, total: page.total, loading: false } } : {}));
+        set((s) =>
+          s.openedSession?.session.id === cur.session.id
+            ? {
+                openedSession: {
+                  ...s.openedSession,
+                  task,
+                  events: page.events,
+                  next: page.next,
+                  total: page.total,
+                  loading: false,
+                },
+              }
+            : {},
+        );
       } catch (err) {
         fail('Could not read the events', err);
       }
@@ -102,8 +131,16 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
         const page = await fetchWindow(cur.session.id, from, first - from);
         set((s) => {
           const o = s.openedSession;
-          if (!o || o.session.id !== cur.session.id || o.task !== null || o.events[0]?.seq !== first) return { openedSession: o && { ...o, loading: false } };
-          return { openedSession: { ...o, events: page.events.filter((e) => e.seq < first).concat(o.events), total: page.total ?? o.total, loading: false } };
+          if (!o || o.session.id !== cur.session.id || o.task !== null || o.events[0]?.seq !== first)
+            return { openedSession: o && { ...o, loading: false } };
+          return {
+            openedSession: {
+              ...o,
+              events: page.events.filter((e) => e.seq < first).concat(o.events),
+              total: page.total ?? o.total,
+              loading: false,
+            },
+          };
         });
       } catch (err) {
         set((s) => (s.openedSession ? { openedSession: { ...s.openedSession, loading: false } } : {}));
@@ -121,7 +158,16 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
         set((s) => {
           const o = s.openedSession;
           if (!o || o.session.id !== cur.session.id || o.task !== null) return {};
-          return { openedSession: { ...o, events: page.events, next: page.next, total: page.total ?? o.total, loading: false, jump: { to: seq === 'end' ? 'end' : 'top', n: ++jumps } } };
+          return {
+            openedSession: {
+              ...o,
+              events: page.events,
+              next: page.next,
+              total: page.total ?? o.total,
+              loading: false,
+              jump: { to: seq === 'end' ? 'end' : 'top', n: ++jumps },
+            },
+          };
         });
       } catch (err) {
         set((s) => (s.openedSession ? { openedSession: { ...s.openedSession, loading: false } } : {}));
@@ -132,7 +178,10 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
       try {
         const r = await invoke('sessions.rehearse', { sessionId });
         const notes = r.notes.length ? ` Note: ${r.notes.join(' ')}` : '';
-        get().notify('info', `Rehearsal saved in ${r.dir} (${r.capsules.join(', ')}): open it as a workspace to replay the run offline.${notes}`);
+        get().notify(
+          'info',
+          `Rehearsal saved in ${r.dir} (${r.capsules.join(', ')}): open it as a workspace to replay the run offline.${notes}`,
+        );
       } catch (err) {
         fail('Could not make a rehearsal', err);
       }

@@ -7,7 +7,11 @@ import { runningTaskCount, useStudio, type TaskRecord } from './index';
 const initial = useStudio.getState();
 afterEach(() => useStudio.setState(initial, true));
 
-const task = (id: string, capsuleId: string, state: string, sessionId = `ses_${capsuleId}`): TaskRecord => ({ capsuleId, sessionId, task: { id, contextId: 'c', status: { state } } as TaskRecord['task'] });
+const task = (id: string, capsuleId: string, state: string, sessionId = `ses_${capsuleId}`): TaskRecord => ({
+  capsuleId,
+  sessionId,
+  task: { id, contextId: 'c', status: { state } } as TaskRecord['task'],
+});
 
 function setup() {
   const stopAll = vi.fn(async () => undefined);

@@ -40,7 +40,10 @@ describe('tasks in the store', () => {
 
   it('the task list adds unknown tasks and never replaces one the events keep current', async () => {
     const done = t('tsk_a', 'TASK_STATE_COMPLETED');
-    useStudio.setState({ capsules: { writer: { id: 'writer', sessionId: 's' } } as never, tasks: { tsk_a: { capsuleId: 'writer', sessionId: 's', task: done } } });
+    useStudio.setState({
+      capsules: { writer: { id: 'writer', sessionId: 's' } } as never,
+      tasks: { tsk_a: { capsuleId: 'writer', sessionId: 's', task: done } },
+    });
     replies['task.list'] = [t('tsk_a', 'TASK_STATE_WORKING'), t('tsk_b', 'TASK_STATE_SUBMITTED')];
     await useStudio.getState().loadTasks('writer');
     const { tasks } = useStudio.getState();

@@ -34,7 +34,10 @@ export function foldTaskUpdates(state: StudioState, updates: TaskUpdate[]): Part
 
 export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
   // The session a task was read from is the capsule's running one (the inspector reads its trace there).
-  const put = (capsuleId: string, task: Task) => set((s) => ({ tasks: { ...s.tasks, [task.id]: { capsuleId, sessionId: s.capsules[capsuleId]?.sessionId, task } } }));
+  const put = (capsuleId: string, task: Task) =>
+    set((s) => ({
+      tasks: { ...s.tasks, [task.id]: { capsuleId, sessionId: s.capsules[capsuleId]?.sessionId, task } },
+    }));
   const stopOrCancelAll = async (capsuleId: string, command: 'session.stop' | 'session.cancelAll') => {
     const sessionId = get().capsules[capsuleId]?.sessionId ?? '';
     try {
@@ -59,7 +62,8 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
           return { tasks };
         });
       } catch (err) {
-        if ((err as { code?: string }).code !== 'not_running') get().notify('error', `Could not list tasks: ${describeError(err)}`);
+        if ((err as { code?: string }).code !== 'not_running')
+          get().notify('error', `Could not list tasks: ${describeError(err)}`);
       }
     },
     async refreshTask(capsuleId, taskId) {
@@ -99,5 +103,8 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
 export function answerText(task: Task): string {
   const fromArtifacts = (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).filter(Boolean);
   if (fromArtifacts.length > 0) return fromArtifacts.join('\n');
-  return (task.status.message?.parts ?? []).map((p) => p.text ?? '').filter(Boolean).join('\n');
+  return (task.status.message?.parts ?? [])
+    .map((p) => p.text ?? '')
+    .filter(Boolean)
+    .join('\n');
 }

@@ -46,7 +46,10 @@ export const createToolServersSlice: SliceCreator<ToolServersSlice> = (set, get)
     const { id: _id, name: _name, position: _p, unplaced: _u, derived: _d, ...old } = before;
     return get().recordStep(`Could not change the tool server ${before.name}`, async () => {
       const { updated } = await invoke('mcp.updateServer', { id, server });
-      get().notify('info', `Saved ${before.name}${updated.length ? `; updated in ${updated.map((c) => get().capsules[c]?.name ?? c).join(', ')}` : ''}.`);
+      get().notify(
+        'info',
+        `Saved ${before.name}${updated.length ? `; updated in ${updated.map((c) => get().capsules[c]?.name ?? c).join(', ')}` : ''}.`,
+      );
       set((s) => ({ serverTools: { ...s.serverTools, [id]: { loading: false } } }));
       return {
         label: `edit tool server ${before.name}`,
@@ -64,7 +67,9 @@ export function foldToolCalls(s: StudioState, events: EventPayload<'mcp.called'>
   for (const e of events) {
     for (const call of e.calls) {
       const key = call.server.toLowerCase();
-      const others = (next[key] ?? []).filter((c) => !(c.sessionId === call.sessionId && c.callId === call.callId && c.taskId === call.taskId));
+      const others = (next[key] ?? []).filter(
+        (c) => !(c.sessionId === call.sessionId && c.callId === call.callId && c.taskId === call.taskId),
+      );
       next[key] = [call, ...others].sort((a, b) => b.at - a.at).slice(0, CALLS_KEPT);
     }
   }

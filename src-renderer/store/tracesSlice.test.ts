@@ -10,13 +10,23 @@ const SES = 'ses_00000000000000000000000000000001';
 const initial = useStudio.getState();
 
 // A burst: every line shares one millisecond, one type and one task; only its place tells them apart.
-const line = (n: number): TraceEvent => ({ ts: '2026-01-01T00:00:00.000Z', event_type: 'frame', session_id: SES, task_id: 'tsk_1', n }) as unknown as TraceEvent;
+const line = (n: number): TraceEvent =>
+  ({
+    ts: '2026-01-01T00:00:00.000Z',
+    event_type: 'frame',
+    session_id: SES,
+    task_id: 'tsk_1',
+    n,
+  }) as unknown as TraceEvent;
 const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => line(from + i));
 const numbers = () => useStudio.getState().traces[SES].events.map((e) => (e as unknown as { n: number }).n);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 /** trace.appended as the core sends it: `first` is the line index of the batch's first line. */
-const live = (from: number, to: number) => useStudio.setState((s) => foldTraceAppends(s, [{ sessionId: SES, capsuleId: 'writer', first: from, events: lines(from, to) }]));
+const live = (from: number, to: number) =>
+  useStudio.setState((s) =>
+    foldTraceAppends(s, [{ sessionId: SES, capsuleId: 'writer', first: from, events: lines(from, to) }]),
+  );
 
 /** Commands the fake core was asked, in order (trace.follow, trace.unfollow, trace.tail). */
 let asked: { cmd: string; sessionId: string }[] = [];
@@ -25,7 +35,11 @@ let asked: { cmd: string; sessionId: string }[] = [];
  * A core whose trace.jsonl holds `file`; `onFollow` runs as the follow is answered (live lines
  * arriving before the history is read), `onTail` as each trace.tail is read (lines landing meanwhile).
  */
-function fakeTraceCore(file: TraceEvent[], onTail: (call: number) => unknown = () => {}, onFollow: () => unknown = () => {}): CoreClient {
+function fakeTraceCore(
+  file: TraceEvent[],
+  onTail: (call: number) => unknown = () => {},
+  onFollow: () => unknown = () => {},
+): CoreClient {
   let calls = 0;
   return {
     async invoke(cmd, input) {
@@ -67,7 +81,13 @@ describe('live trace joins history and live lines by line index', () => {
   });
 
   it('keeps the live lines the history read had not reached yet', async () => {
-    setCoreClient(fakeTraceCore(lines(0, 100), () => live(300, 500), () => live(0, 300)));
+    setCoreClient(
+      fakeTraceCore(
+        lines(0, 100),
+        () => live(300, 500),
+        () => live(0, 300),
+      ),
+    );
     await useStudio.getState().openTrace(SES);
     expect(numbers()).toEqual(range(0, 500));
   });
@@ -75,7 +95,13 @@ describe('live trace joins history and live lines by line index', () => {
   it('reads on when the live lines start past the end of the history it read', async () => {
     // The first read sees 600 lines; the rest of the file is written right after it.
     const file = lines(0, 600);
-    setCoreClient(fakeTraceCore(file, (call) => call === 0 && file.push(...lines(600, 1200)), () => live(1000, 1200)));
+    setCoreClient(
+      fakeTraceCore(
+        file,
+        (call) => call === 0 && file.push(...lines(600, 1200)),
+        () => live(1000, 1200),
+      ),
+    );
     await useStudio.getState().openTrace(SES);
     expect(numbers()).toEqual(range(0, 1200));
   });
@@ -116,7 +142,11 @@ describe('the view follows its session while it is open', () => {
 
     // Another session: the first is unfollowed and its lines dropped.
     await useStudio.getState().openTrace(OTHER);
-    expect(asked.slice(2).map((a) => `${a.cmd} ${a.sessionId}`)).toEqual([`trace.unfollow ${SES}`, `trace.follow ${OTHER}`, `trace.tail ${OTHER}`]);
+    expect(asked.slice(2).map((a) => `${a.cmd} ${a.sessionId}`)).toEqual([
+      `trace.unfollow ${SES}`,
+      `trace.follow ${OTHER}`,
+      `trace.tail ${OTHER}`,
+    ]);
     expect(useStudio.getState().traces[SES]).toBeUndefined();
     // A batch of the old session still on its way is not kept.
     live(20, 30);
@@ -146,7 +176,8 @@ describe('the view follows its session while it is open', () => {
 
 describe('the line cap', () => {
   const cap = { max: 10, keep: 6 };
-  const fold = (from: number, to: number) => useStudio.setState((s) => foldTraceAppends(s, [{ sessionId: SES, first: from, events: lines(from, to) }], cap));
+  const fold = (from: number, to: number) =>
+    useStudio.setState((s) => foldTraceAppends(s, [{ sessionId: SES, first: from, events: lines(from, to) }], cap));
 
   it('drops the oldest lines into a new array, so the grouper starts over on valid indexes', () => {
     useStudio.setState({ traceSessionId: SES });

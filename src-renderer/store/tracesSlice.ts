@@ -17,17 +17,32 @@ function capped(t: LiveTrace, cap: TraceCap): LiveTrace {
   return { ...t, events: t.events.slice(cut), dropped: t.dropped + cut };
 }
 
-export function foldTraceAppends(state: StudioState, batches: EventPayload<'trace.appended'>[], cap: TraceCap = CAP): Partial<StudioState> {
+export function foldTraceAppends(
+  state: StudioState,
+  batches: EventPayload<'trace.appended'>[],
+  cap: TraceCap = CAP,
+): Partial<StudioState> {
   // Lines of a session no view shows (a batch on its way when the view closed) are not kept.
   const shown = batches.filter((b) => b.sessionId === state.traceSessionId);
   if (shown.length === 0) return {};
   const traces = { ...state.traces };
   for (const b of shown) {
-    const cur = traces[b.sessionId] ?? { sessionId: b.sessionId, capsuleId: b.capsuleId, events: [], nextLine: b.first, dropped: 0, backfilled: false, version: 0 };
+    const cur = traces[b.sessionId] ?? {
+      sessionId: b.sessionId,
+      capsuleId: b.capsuleId,
+      events: [],
+      nextLine: b.first,
+      dropped: 0,
+      backfilled: false,
+      version: 0,
+    };
     // Lines before `nextLine` are here already (read by trace.tail while this batch was on its way).
     for (let i = Math.max(0, cur.nextLine - b.first); i < b.events.length; i++) cur.events.push(b.events[i]);
     const nextLine = Math.max(cur.nextLine, b.first + b.events.length);
-    traces[b.sessionId] = capped({ ...cur, capsuleId: cur.capsuleId ?? b.capsuleId, nextLine, version: cur.version + 1 }, cap);
+    traces[b.sessionId] = capped(
+      { ...cur, capsuleId: cur.capsuleId ?? b.capsuleId, nextLine, version: cur.version + 1 },
+      cap,
+    );
   }
   return { traces };
 }
@@ -78,7 +93,10 @@ export const createTracesSlice: SliceCreator<TracesSlice> = (set, get) => ({
       let from = 0;
       let after = 0;
       for (let first = true; ; first = false) {
-        const page = await invoke('trace.tail', first ? { sessionId, last: BACKFILL, limit: TAIL_PAGE } : { sessionId, after, limit: TAIL_PAGE });
+        const page = await invoke(
+          'trace.tail',
+          first ? { sessionId, last: BACKFILL, limit: TAIL_PAGE } : { sessionId, after, limit: TAIL_PAGE },
+        );
         if (first) after = from = page.from;
         for (const e of page.events) earlier.push(e);
         const moved = page.next > after;

@@ -19,7 +19,21 @@ import type { ToolServersSlice } from './state/toolServers';
 // never the other way round, so the store's files import one way only.
 
 /** The one bound store: every feature's slice side by side. */
-export type StudioState = FormationSlice & GraphSlice & ManifestSlice & ConsoleSlice & TasksSlice & TracesSlice & NoticeSlice & SessionsSlice & InspectorSlice & FlowSlice & ReplaySlice & BreakpointsSlice & ForkSlice & RuntimesSlice & ToolServersSlice;
+export type StudioState = FormationSlice &
+  GraphSlice &
+  ManifestSlice &
+  ConsoleSlice &
+  TasksSlice &
+  TracesSlice &
+  NoticeSlice &
+  SessionsSlice &
+  InspectorSlice &
+  FlowSlice &
+  ReplaySlice &
+  BreakpointsSlice &
+  ForkSlice &
+  RuntimesSlice &
+  ToolServersSlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<T> = StateCreator<StudioState, [], [], T>;

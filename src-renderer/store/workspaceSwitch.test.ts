@@ -16,12 +16,21 @@ describe('notices', () => {
   it('keep at most three, dropping the oldest that is not an error first', () => {
     const kept = keepNotices([notice(1, 'error'), notice(2, 'info'), notice(3, 'warning'), notice(4, 'info')]);
     expect(kept.map((n) => n.id)).toEqual([1, 3, 4]);
-    expect(keepNotices([notice(1, 'error'), notice(2, 'error'), notice(3, 'error'), notice(4, 'error')]).map((n) => n.id)).toEqual([2, 3, 4]);
+    expect(
+      keepNotices([notice(1, 'error'), notice(2, 'error'), notice(3, 'error'), notice(4, 'error')]).map((n) => n.id),
+    ).toEqual([2, 3, 4]);
   });
 
   it('are cleared when another workspace opens, not when the same one changes', () => {
-    const base = { ...useStudio.getState(), workspace: { dir: '/a', name: 'a', issues: [] }, notices: [notice(1, 'error')] };
-    const whole = (dir: string) => ({ ...emptyBatch(), formations: [{ change: { version: 1, dir, full: view(dir) }, after: 0 }] });
+    const base = {
+      ...useStudio.getState(),
+      workspace: { dir: '/a', name: 'a', issues: [] },
+      notices: [notice(1, 'error')],
+    };
+    const whole = (dir: string) => ({
+      ...emptyBatch(),
+      formations: [{ change: { version: 1, dir, full: view(dir) }, after: 0 }],
+    });
     expect(foldBatch(base, whole('/a')).notices ?? base.notices).toEqual(base.notices);
     expect(foldBatch(base, whole('/b')).notices).toEqual([]);
   });
@@ -38,7 +47,14 @@ describe('console history', () => {
   });
 
   it('lists each delegation of a task with its outcome', () => {
-    const line = (event_type: string, extra: Record<string, unknown>) => ({ ts: '', session_id: 's', task_id: 't1', event_type, name: 'delegate_task', ...extra });
+    const line = (event_type: string, extra: Record<string, unknown>) => ({
+      ts: '',
+      session_id: 's',
+      task_id: 't1',
+      event_type,
+      name: 'delegate_task',
+      ...extra,
+    });
     const delegations = delegationsOf([
       line('tool_call', { call_id: 'c_1', arguments: { to: 'worker-a' } }),
       line('tool_call', { call_id: 'c_2', arguments: { to: 'worker-b' } }),

@@ -18,12 +18,20 @@ declare global {
  * WebSocket on the page's own host. The only place the renderer looks at `window.capsule`.
  * `onMoved`: the web shell was started again at another address (the page offers it).
  */
-export function createCoreClient(onConnectionChange?: (connected: boolean) => void, onMoved?: (url: string) => void): CoreClient {
+export function createCoreClient(
+  onConnectionChange?: (connected: boolean) => void,
+  onMoved?: (url: string) => void,
+): CoreClient {
   if (window.capsule) {
     onConnectionChange?.(true);
     return createIpcClient(window.capsule);
   }
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   const origin = window.location.origin;
-  return createWsClient({ url: `${scheme}//${window.location.host}${WS_PATH}`, onConnectionChange, findMoved: () => askMoved(origin), onMoved });
+  return createWsClient({
+    url: `${scheme}//${window.location.host}${WS_PATH}`,
+    onConnectionChange,
+    findMoved: () => askMoved(origin),
+    onMoved,
+  });
 }

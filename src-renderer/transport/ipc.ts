@@ -17,7 +17,9 @@ export function createIpcClient(bridge: CapsuleBridge): CoreClient {
       const callId = nextCall++;
       let onAbort = () => undefined as void;
       const aborted = new Promise<never>((_, reject) =>
-        signal.addEventListener('abort', (onAbort = () => (bridge.cancel?.(callId), reject(canceled()))), { once: true }),
+        signal.addEventListener('abort', (onAbort = () => (bridge.cancel?.(callId), reject(canceled()))), {
+          once: true,
+        }),
       );
       try {
         return unwrapReply(await Promise.race([bridge.invoke(cmd, input, callId), aborted])) as never;

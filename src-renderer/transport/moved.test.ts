@@ -13,7 +13,16 @@ describe('moved Studio', () => {
   it('accepts another loopback http address only', () => {
     expect(movedAddress({ url: 'http://127.0.0.1:4200' }, PAGE)).toBe('http://127.0.0.1:4200');
     expect(movedAddress({ url: 'http://localhost:4200/' }, PAGE)).toBe('http://localhost:4200');
-    for (const url of ['http://127.0.0.1:4100', 'https://127.0.0.1:4200', 'http://evil.example:4200', 'http://127.0.0.1', 'http://me:pw@127.0.0.1:4200', 'javascript:alert(1)', 'not a url', 42])
+    for (const url of [
+      'http://127.0.0.1:4100',
+      'https://127.0.0.1:4200',
+      'http://evil.example:4200',
+      'http://127.0.0.1',
+      'http://me:pw@127.0.0.1:4200',
+      'javascript:alert(1)',
+      'not a url',
+      42,
+    ])
       expect(movedAddress({ url }, PAGE), String(url)).toBeUndefined();
     expect(movedAddress(null, PAGE)).toBeUndefined();
     expect(movedAddress({ url: `http://127.0.0.1:4200/${'x'.repeat(300)}` }, PAGE)).toBeUndefined();
@@ -21,7 +30,9 @@ describe('moved Studio', () => {
 
   it('asks its own origin, and a refused or odd answer is no answer', async () => {
     const answers: (Response | Error)[] = [
-      new Response(JSON.stringify({ url: 'http://127.0.0.1:4200' }), { headers: { 'content-type': 'application/json' } }),
+      new Response(JSON.stringify({ url: 'http://127.0.0.1:4200' }), {
+        headers: { 'content-type': 'application/json' },
+      }),
       new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } }),
       new Response('<html>', { headers: { 'content-type': 'text/html' } }),
       new TypeError('Failed to fetch'),

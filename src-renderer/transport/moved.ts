@@ -19,14 +19,25 @@ export function movedAddress(answer: unknown, pageOrigin: string): string | unde
   } catch {
     return undefined;
   }
-  if (parsed.protocol !== 'http:' || !LOOPBACK.has(parsed.hostname) || !parsed.port || parsed.username || parsed.password) return undefined;
+  if (
+    parsed.protocol !== 'http:' ||
+    !LOOPBACK.has(parsed.hostname) ||
+    !parsed.port ||
+    parsed.username ||
+    parsed.password
+  )
+    return undefined;
   return parsed.origin === pageOrigin ? undefined : parsed.origin;
 }
 
 /** Asks the page's own origin where the Studio runs now; undefined when nobody says it moved. */
 export async function askMoved(pageOrigin: string, fetchImpl: typeof fetch = fetch): Promise<string | undefined> {
   try {
-    const res = await fetchImpl(`${pageOrigin}${MOVED_PATH}`, { cache: 'no-store', credentials: 'omit', signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
+    const res = await fetchImpl(`${pageOrigin}${MOVED_PATH}`, {
+      cache: 'no-store',
+      credentials: 'omit',
+      signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
+    });
     if (!res.ok || !(res.headers.get('content-type') ?? '').startsWith('application/json')) return undefined;
     return movedAddress(await res.json(), pageOrigin);
   } catch {

@@ -17,12 +17,29 @@ function startServer(): Promise<string> {
   server.on('connection', (socket) => {
     socket.on('message', (data) => {
       const req = JSON.parse(String(data));
-      if (req.cmd === 'formation.get') socket.send(JSON.stringify({ type: 'reply', id: req.id, ok: true, value: { dir: '/w' } }));
-      else socket.send(JSON.stringify({ type: 'reply', id: req.id, ok: false, error: { code: 'not_found', message: 'No capsule x' } }));
-      socket.send(JSON.stringify({ type: 'event', event: 'notice.raised', payload: { level: 'info', message: `did ${req.cmd}` } }));
+      if (req.cmd === 'formation.get')
+        socket.send(JSON.stringify({ type: 'reply', id: req.id, ok: true, value: { dir: '/w' } }));
+      else
+        socket.send(
+          JSON.stringify({
+            type: 'reply',
+            id: req.id,
+            ok: false,
+            error: { code: 'not_found', message: 'No capsule x' },
+          }),
+        );
+      socket.send(
+        JSON.stringify({
+          type: 'event',
+          event: 'notice.raised',
+          payload: { level: 'info', message: `did ${req.cmd}` },
+        }),
+      );
     });
   });
-  return new Promise((r) => server!.on('listening', () => r(`ws://127.0.0.1:${(server!.address() as { port: number }).port}`)));
+  return new Promise((r) =>
+    server!.on('listening', () => r(`ws://127.0.0.1:${(server!.address() as { port: number }).port}`)),
+  );
 }
 
 describe('transport', () => {
@@ -44,7 +61,10 @@ describe('transport', () => {
   it('IPC client: unwraps the bridge envelope and unsubscribes', async () => {
     const listeners = new Set<(p: unknown) => void>();
     const client = createIpcClient({
-      invoke: async (cmd) => (cmd === 'formation.get' ? { ok: true, value: { dir: '/w' } } : { ok: false, error: { code: 'invalid_input', message: 'bad' } }),
+      invoke: async (cmd) =>
+        cmd === 'formation.get'
+          ? { ok: true, value: { dir: '/w' } }
+          : { ok: false, error: { code: 'invalid_input', message: 'bad' } },
       on: (_e, l) => (listeners.add(l), () => listeners.delete(l)),
     });
     await expect(client.invoke('formation.get', {})).resolves.toEqual({ dir: '/w' });

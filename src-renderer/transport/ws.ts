@@ -1,4 +1,11 @@
-import { backoffOf, CONTRACT_POLICY, CoreError, createCallTable, type CoreClient, type WireMessage } from '../../src-shared/contract';
+import {
+  backoffOf,
+  CONTRACT_POLICY,
+  CoreError,
+  createCallTable,
+  type CoreClient,
+  type WireMessage,
+} from '../../src-shared/contract';
 
 // A CoreClient over the web shell's one WebSocket, with the contract's one call policy
 // (src-shared/contract/calls.ts): commands made while the socket opens wait for it; when it drops,

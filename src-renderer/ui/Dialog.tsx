@@ -26,7 +26,8 @@ export function Dialog({ title, onClose, children, closeButton = false }: Dialog
       }
     };
     window.addEventListener('keydown', onKey, true);
-    if (!box.current?.contains(document.activeElement)) box.current?.querySelector<HTMLElement>('input, button')?.focus();
+    if (!box.current?.contains(document.activeElement))
+      box.current?.querySelector<HTMLElement>('input, button')?.focus();
     return () => {
       window.removeEventListener('keydown', onKey, true);
       previous?.focus?.();
@@ -38,7 +39,13 @@ export function Dialog({ title, onClose, children, closeButton = false }: Dialog
         <h2 id={titleId}>{title}</h2>
         {children}
         {closeButton ? (
-          <button type="button" className="btn btn-small dialog-close" aria-label={`Close ${title.toLowerCase()}`} title="Close (Esc)" onClick={() => closeRef.current()}>
+          <button
+            type="button"
+            className="btn btn-small dialog-close"
+            aria-label={`Close ${title.toLowerCase()}`}
+            title="Close (Esc)"
+            onClick={() => closeRef.current()}
+          >
             ✕
           </button>
         ) : null}

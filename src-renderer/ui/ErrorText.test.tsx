@@ -12,7 +12,9 @@ describe('ErrorText', () => {
   });
 
   it('announces the error as an alert, its text escaped', () => {
-    expect(renderToStaticMarkup(<ErrorText error="Port <4200> is taken" />)).toBe('<p class="error-text" role="alert">Port &lt;4200&gt; is taken</p>');
+    expect(renderToStaticMarkup(<ErrorText error="Port <4200> is taken" />)).toBe(
+      '<p class="error-text" role="alert">Port &lt;4200&gt; is taken</p>',
+    );
   });
 
   it('puts the actions beside the message, outside the alert', () => {
@@ -21,6 +23,8 @@ describe('ErrorText', () => {
         <button type="button">Retry</button>
       </ErrorText>,
     );
-    expect(html).toBe('<div class="error-with-actions"><p class="error-text" role="alert">The tunnel closed</p><div class="error-actions"><button type="button">Retry</button></div></div>');
+    expect(html).toBe(
+      '<div class="error-with-actions"><p class="error-text" role="alert">The tunnel closed</p><div class="error-actions"><button type="button">Retry</button></div></div>',
+    );
   });
 });

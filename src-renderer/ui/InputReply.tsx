@@ -4,7 +4,11 @@ import { useStudio } from '../store';
 import './InputReply.css';
 
 /** The question of a task waiting for input (its status message). */
-export const questionOf = (task: Task): string => (task.status.message?.parts ?? []).map((p) => p.text ?? '').filter(Boolean).join('\n');
+export const questionOf = (task: Task): string =>
+  (task.status.message?.parts ?? [])
+    .map((p) => p.text ?? '')
+    .filter(Boolean)
+    .join('\n');
 
 /**
  * A task's question and a reply box, shown only while the task waits for input

@@ -12,7 +12,12 @@ export function JsonBlock({ value, label }: { value: unknown; label: string }) {
       <pre className="mono" aria-label={label}>
         {shown}
       </pre>
-      {cut ? <div className="muted json-cut">Cut at {JSON_SHOWN_CHARS.toLocaleString('en-US')} characters; Copy takes all {text.length.toLocaleString('en-US')}.</div> : null}
+      {cut ? (
+        <div className="muted json-cut">
+          Cut at {JSON_SHOWN_CHARS.toLocaleString('en-US')} characters; Copy takes all{' '}
+          {text.length.toLocaleString('en-US')}.
+        </div>
+      ) : null}
     </div>
   );
 }

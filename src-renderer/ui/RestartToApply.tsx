@@ -28,7 +28,13 @@ export function RestartToApply({ id, compact = false }: { id: string; compact?: 
   return (
     <div className={className} role="status" data-testid="restart-to-apply">
       <span className="restart-to-apply-text">{compact ? 'Restart to apply' : `Restart to apply: ${reason}`}</span>
-      <button type="button" className="btn btn-small" disabled={waiting} aria-label={`Restart ${name} to apply its saved manifest`} onClick={() => void useStudio.getState().restartCapsule(id)}>
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={waiting}
+        aria-label={`Restart ${name} to apply its saved manifest`}
+        onClick={() => void useStudio.getState().restartCapsule(id)}
+      >
         {waiting ? 'Restarting…' : 'Restart'}
       </button>
     </div>
@@ -43,7 +49,9 @@ export function RestartDialog() {
   const answer = (when: 'idle' | 'now' | null) => void useStudio.getState().answerRestart(when);
   return (
     <Dialog title={`Restart ${name}?`} onClose={() => answer(null)}>
-      <p style={{ margin: 0 }}>{name} is working on a task. Restart when it and the queued tasks end, or now (they are canceled)?</p>
+      <p style={{ margin: 0 }}>
+        {name} is working on a task. Restart when it and the queued tasks end, or now (they are canceled)?
+      </p>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={() => answer(null)}>
           Cancel

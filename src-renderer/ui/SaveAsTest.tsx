@@ -4,7 +4,8 @@ import { describeError, invoke, useStudio } from '../store';
 // "Save as test" in the sessions browser: the run becomes tests/<name>.yaml (as
 // `capsule rehearse --save-test`), expecting what it did; a taken name is replaced only when asked.
 
-const suggest = (capsule: string | undefined, sessionId: string) => `${(capsule ?? 'session').toLowerCase().replace(/[^a-z0-9._-]+/g, '-')}-${sessionId.slice(-6)}`;
+const suggest = (capsule: string | undefined, sessionId: string) =>
+  `${(capsule ?? 'session').toLowerCase().replace(/[^a-z0-9._-]+/g, '-')}-${sessionId.slice(-6)}`;
 
 export function SaveAsTest({ sessionId, capsule }: { sessionId: string; capsule?: string }) {
   const [name, setName] = useState<string | null>(null);
@@ -15,7 +16,12 @@ export function SaveAsTest({ sessionId, capsule }: { sessionId: string; capsule?
     setError(null);
     try {
       const r = await invoke('tests.saveFromSession', { sessionId, name: name.trim(), replace });
-      useStudio.getState().notify('info', `Test saved as ${r.file}: run it in Tools → Tests, or with capsule test.${r.notes.length ? ` Note: ${r.notes.join(' ')}` : ''}`);
+      useStudio
+        .getState()
+        .notify(
+          'info',
+          `Test saved as ${r.file}: run it in Tools → Tests, or with capsule test.${r.notes.length ? ` Note: ${r.notes.join(' ')}` : ''}`,
+        );
       setName(null);
       setTaken(false);
     } catch (err) {
@@ -29,13 +35,25 @@ export function SaveAsTest({ sessionId, capsule }: { sessionId: string; capsule?
   };
   if (name === null)
     return (
-      <button type="button" className="btn btn-small" title="Save this run as a regression test in the workspace's tests folder" onClick={() => setName(suggest(capsule, sessionId))}>
+      <button
+        type="button"
+        className="btn btn-small"
+        title="Save this run as a regression test in the workspace's tests folder"
+        onClick={() => setName(suggest(capsule, sessionId))}
+      >
         Save as test
       </button>
     );
   return (
     <form className="save-test" onSubmit={submit} aria-label="Save as test">
-      <input className="input mono" aria-label="Test name" value={name} autoFocus onChange={(e) => (setName(e.target.value), setTaken(false))} spellCheck={false} />
+      <input
+        className="input mono"
+        aria-label="Test name"
+        value={name}
+        autoFocus
+        onChange={(e) => (setName(e.target.value), setTaken(false))}
+        spellCheck={false}
+      />
       {taken ? (
         <button type="button" className="btn btn-small btn-danger" onClick={() => void save(true)}>
           Replace {name}

@@ -1,4 +1,10 @@
-import type { ActualTaskView, ExpectedTaskView, MatcherView, TestResultView, TestView } from '../../src-shared/contract';
+import type {
+  ActualTaskView,
+  ExpectedTaskView,
+  MatcherView,
+  TestResultView,
+  TestView,
+} from '../../src-shared/contract';
 
 // One test's expectations beside what its last run did, task by task: the answer, the status and
 // every delegation (who was asked what, and the answer), with the rows that differ marked, then
@@ -11,14 +17,31 @@ function Matcher({ m }: { m: MatcherView | undefined }) {
       <span className="test-kind" data-kind={m.kind}>
         {m.kind}
       </span>{' '}
-      <span className="mono">{m.kind === 'exact' ? m.text : m.text.replace(/^(contains|matches schema|matches) /, '')}</span>
+      <span className="mono">
+        {m.kind === 'exact' ? m.text : m.text.replace(/^(contains|matches schema|matches) /, '')}
+      </span>
     </>
   );
 }
 
-const Text = ({ value }: { value: string | undefined }) => (value === undefined ? <span className="muted">(nothing)</span> : <span className="mono">{JSON.stringify(value)}</span>);
+const Text = ({ value }: { value: string | undefined }) =>
+  value === undefined ? (
+    <span className="muted">(nothing)</span>
+  ) : (
+    <span className="mono">{JSON.stringify(value)}</span>
+  );
 
-function TaskDiff({ index, expected, actual, wrong }: { index: number; expected: ExpectedTaskView; actual: ActualTaskView | undefined; wrong: (path: string) => boolean }) {
+function TaskDiff({
+  index,
+  expected,
+  actual,
+  wrong,
+}: {
+  index: number;
+  expected: ExpectedTaskView;
+  actual: ActualTaskView | undefined;
+  wrong: (path: string) => boolean;
+}) {
   const at = `task ${index + 1}`;
   const want = expected.delegations ?? [];
   const got = actual?.delegations ?? [];
@@ -114,7 +137,8 @@ function TaskDiff({ index, expected, actual, wrong }: { index: number; expected:
 
 export function TestResult({ test, result }: { test: TestView; result: TestResultView | undefined }) {
   const paths = result?.mismatches.map((m) => m.path) ?? [];
-  const wrong = (prefix: string) => paths.some((p) => p === prefix || p.startsWith(`${prefix}.`) || p.startsWith(`${prefix}[`));
+  const wrong = (prefix: string) =>
+    paths.some((p) => p === prefix || p.startsWith(`${prefix}.`) || p.startsWith(`${prefix}[`));
   return (
     <div className="test-result">
       {result?.error ? (

@@ -17,7 +17,14 @@ export function TextInput({ label, value, onChange, placeholder, hint }: TextInp
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      <input id={id} className="input mono" value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} spellCheck={false} />
+      <input
+        id={id}
+        className="input mono"
+        value={value}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={false}
+      />
       {hint ? <span className="field-hint">{hint}</span> : null}
     </div>
   );

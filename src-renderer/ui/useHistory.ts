@@ -61,7 +61,9 @@ export function useHistory(): History {
     publish: (opts) =>
       act('publish', async () => {
         // Its tests can take long: Esc stops them, and nothing is published.
-        const answer = await runLong('Publishing (running the tests first)', (signal) => invoke('history.publish', opts, { signal }));
+        const answer = await runLong('Publishing (running the tests first)', (signal) =>
+          invoke('history.publish', opts, { signal }),
+        );
         if (alive.current) setPublishAnswer(answer);
       }),
     clearPublish: () => setPublishAnswer(null),

@@ -22,12 +22,17 @@ function read(key: string, fallback: number): number {
  */
 export function panelBounds(min: number, reserved: number) {
   const max = (windowSize: number): number => Math.max(min, windowSize - reserved);
-  const clamp = (size: number, windowSize: number): number => Math.round(Math.min(max(windowSize), Math.max(min, size)));
+  const clamp = (size: number, windowSize: number): number =>
+    Math.round(Math.min(max(windowSize), Math.max(min, size)));
   return { max, clamp };
 }
 
 /** The panel's size and its setter (`persist` false while a drag is under way: the drop keeps it). */
-export function usePanelSize(name: PanelName, fallback: number, clamp: (size: number) => number): [number, (size: number, persist?: boolean) => void] {
+export function usePanelSize(
+  name: PanelName,
+  fallback: number,
+  clamp: (size: number) => number,
+): [number, (size: number, persist?: boolean) => void] {
   const key = `capsule.${name}.size`;
   const [size, setSize] = useState(() => read(key, fallback));
   // Each workspace keeps its own layout (as an editor keeps its own per folder).

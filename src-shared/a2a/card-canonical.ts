@@ -66,7 +66,16 @@ export const AGENT_CARD_FIELDS: Fields = {
   defaultInputModes: strings,
   defaultOutputModes: strings,
   skills: {
-    list: { id: str, name: str, description: str, tags: strings, examples: strings, inputModes: strings, outputModes: strings, securityRequirements: { list: SecurityRequirement } },
+    list: {
+      id: str,
+      name: str,
+      description: str,
+      tags: strings,
+      examples: strings,
+      inputModes: strings,
+      outputModes: strings,
+      securityRequirements: { list: SecurityRequirement },
+    },
   },
   signatures: { list: { protected: str, signature: str, header: 'struct' } },
   iconUrl: str,
@@ -79,7 +88,8 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 
 /** A field as ProtoJSON parsers read it: the JSON name, else the original snake_case name. */
 function read(obj: Record<string, unknown>, name: string, kind: Kind): unknown {
-  const accepts = (v: unknown) => (kind === 'strings' || (typeof kind === 'object' && 'list' in kind) ? Array.isArray(v) : isSet(v));
+  const accepts = (v: unknown) =>
+    kind === 'strings' || (typeof kind === 'object' && 'list' in kind) ? Array.isArray(v) : isSet(v);
   if (accepts(obj[name])) return obj[name];
   const alt = snake(name);
   return alt !== name && accepts(obj[alt]) ? obj[alt] : undefined;
@@ -92,10 +102,17 @@ function write(kind: Kind, v: unknown): Json {
   if (kind === 'optBool') return isSet(v) ? Boolean(v) : undefined;
   if (kind === 'strings') return Array.isArray(v) && v.length ? v.map(String) : undefined;
   if (kind === 'struct') return isObject(v) ? v : undefined;
-  if (kind === 'stringMap') return isObject(v) && Object.keys(v).length ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)])) : undefined;
+  if (kind === 'stringMap')
+    return isObject(v) && Object.keys(v).length
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]))
+      : undefined;
   if ('msg' in kind) return isSet(v) ? message(kind.msg, isObject(v) ? v : {}) : undefined;
-  if ('list' in kind) return Array.isArray(v) && v.length ? v.map((x) => message(kind.list, isObject(x) ? x : {})) : undefined;
-  if ('map' in kind) return isObject(v) && Object.keys(v).length ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, message(kind.map, isObject(x) ? x : {})])) : undefined;
+  if ('list' in kind)
+    return Array.isArray(v) && v.length ? v.map((x) => message(kind.list, isObject(x) ? x : {})) : undefined;
+  if ('map' in kind)
+    return isObject(v) && Object.keys(v).length
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, message(kind.map, isObject(x) ? x : {})]))
+      : undefined;
   return undefined; // a oneof is written by its parent message
 }
 

@@ -7,9 +7,17 @@ import { invalidParams } from './errors';
 type Obj = Record<string, any>;
 
 /** TASK_STATE_INPUT_REQUIRED -> input-required (TASK_STATE_UNSPECIFIED -> unknown). */
-export const stateTo03 = (s: string) => (s ?? 'TASK_STATE_UNSPECIFIED').replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-').replace('unspecified', 'unknown');
+export const stateTo03 = (s: string) =>
+  (s ?? 'TASK_STATE_UNSPECIFIED')
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-')
+    .replace('unspecified', 'unknown');
 /** input-required -> TASK_STATE_INPUT_REQUIRED (unknown or missing -> TASK_STATE_UNSPECIFIED). */
-export const stateTo10 = (s: unknown) => (typeof s === 'string' && s && s !== 'unknown' ? `TASK_STATE_${s.toUpperCase().replace(/-/g, '_')}` : 'TASK_STATE_UNSPECIFIED');
+export const stateTo10 = (s: unknown) =>
+  typeof s === 'string' && s && s !== 'unknown'
+    ? `TASK_STATE_${s.toUpperCase().replace(/-/g, '_')}`
+    : 'TASK_STATE_UNSPECIFIED';
 export const roleTo10 = (r: unknown) => (r === 'agent' ? 'ROLE_AGENT' : 'ROLE_USER');
 export const roleTo03 = (r: unknown) => (r === 'ROLE_AGENT' ? 'agent' : 'user');
 
@@ -20,7 +28,11 @@ function partOf03(p: Obj): Obj | undefined {
   if (p?.kind === 'data') return { data: p.data, ...meta };
   if (p?.kind === 'file' && p.file) {
     const f = p.file as Obj;
-    const common = { ...(f.mimeType ? { mediaType: f.mimeType } : {}), ...(f.name ? { filename: f.name } : {}), ...meta };
+    const common = {
+      ...(f.mimeType ? { mediaType: f.mimeType } : {}),
+      ...(f.name ? { filename: f.name } : {}),
+      ...meta,
+    };
     if (typeof f.bytes === 'string') return { raw: f.bytes, ...common };
     if (typeof f.uri === 'string') return { url: f.uri, ...common };
   }
@@ -30,7 +42,8 @@ function partOf03(p: Obj): Obj | undefined {
 /** A caller's 0.3 part; anything else is the caller's mistake (-32602). */
 export function partTo10(p: Obj, i: number): Obj {
   const part = partOf03(p);
-  if (!part) throw invalidParams(`params.message.parts[${i}]`, 'a 0.3 part has kind text, data or file (with bytes or uri)');
+  if (!part)
+    throw invalidParams(`params.message.parts[${i}]`, 'a 0.3 part has kind text, data or file (with bytes or uri)');
   return part;
 }
 
@@ -43,7 +56,8 @@ export function partTo03(p: Obj): Obj {
 }
 
 export function messageTo10(m: Obj): Obj {
-  if (!m || typeof m !== 'object' || !Array.isArray(m.parts)) throw invalidParams('params.message', 'a message with parts is required');
+  if (!m || typeof m !== 'object' || !Array.isArray(m.parts))
+    throw invalidParams('params.message', 'a message with parts is required');
   const { kind: _k, role, parts, ...rest } = m;
   return { ...rest, role: roleTo10(role), parts: parts.map(partTo10) };
 }
@@ -53,7 +67,11 @@ export function messageTo03(m: Obj | undefined): Obj | undefined {
   return { ...m, kind: 'message', role: roleTo03(m.role), parts: (m.parts ?? []).map(partTo03) };
 }
 
-const statusTo03 = (s: Obj) => ({ ...s, state: stateTo03(s?.state), ...(s?.message ? { message: messageTo03(s.message) } : {}) });
+const statusTo03 = (s: Obj) => ({
+  ...s,
+  state: stateTo03(s?.state),
+  ...(s?.message ? { message: messageTo03(s.message) } : {}),
+});
 const artifactTo03 = (a: Obj) => ({ ...a, parts: (a.parts ?? []).map(partTo03) });
 
 export { statusTo03, artifactTo03 };
@@ -86,7 +104,14 @@ export function taskTo10(t: Obj): Obj {
   return {
     ...rest,
     status: { ...status, state: stateTo10(status?.state), ...(message ? { message } : {}) },
-    ...(Array.isArray(artifacts) ? { artifacts: artifacts.map((a: Obj) => ({ ...a, parts: Array.isArray(a?.parts) ? a.parts.map(answerPart) : [] })) } : {}),
+    ...(Array.isArray(artifacts)
+      ? {
+          artifacts: artifacts.map((a: Obj) => ({
+            ...a,
+            parts: Array.isArray(a?.parts) ? a.parts.map(answerPart) : [],
+          })),
+        }
+      : {}),
     ...(Array.isArray(history) ? { history: history.map(agentMessageTo10).filter(Boolean) } : {}),
   };
 }

@@ -10,7 +10,9 @@ export class A2AError extends Error {
     super(message);
   }
   toJSON(): JsonRpcError {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
   }
 }
 
@@ -34,15 +36,24 @@ export const invalidParams = (field: string, description: string) =>
   new A2AError(-32602, `Invalid parameters: ${field}: ${description}`, badRequest(field, description));
 export const internalError = (detail = 'Internal error') => new A2AError(-32603, detail);
 
-export const taskNotFound = (taskId: string) => new A2AError(-32001, 'Task not found', errorInfo('TASK_NOT_FOUND', { taskId }));
+export const taskNotFound = (taskId: string) =>
+  new A2AError(-32001, 'Task not found', errorInfo('TASK_NOT_FOUND', { taskId }));
 export const taskNotCancelable = (taskId: string, state: TaskState) =>
-  new A2AError(-32002, `Task cannot be canceled: it is already ${state}`, errorInfo('TASK_NOT_CANCELABLE', { taskId, state }));
+  new A2AError(
+    -32002,
+    `Task cannot be canceled: it is already ${state}`,
+    errorInfo('TASK_NOT_CANCELABLE', { taskId, state }),
+  );
 export const pushNotSupported = () =>
   new A2AError(-32003, 'Push notifications are not supported', errorInfo('PUSH_NOTIFICATION_NOT_SUPPORTED'));
 export const unsupportedOperation = (detail: string, metadata?: Record<string, string>) =>
   new A2AError(-32004, detail, errorInfo('UNSUPPORTED_OPERATION', metadata));
 export const contentTypeNotSupported = (type: string) =>
-  new A2AError(-32005, `Content type not supported: ${type || '(none)'}; send application/json`, errorInfo('CONTENT_TYPE_NOT_SUPPORTED'));
+  new A2AError(
+    -32005,
+    `Content type not supported: ${type || '(none)'}; send application/json`,
+    errorInfo('CONTENT_TYPE_NOT_SUPPORTED'),
+  );
 export const extendedCardNotConfigured = () =>
   new A2AError(-32007, 'Extended agent card is not configured', errorInfo('EXTENDED_AGENT_CARD_NOT_CONFIGURED'));
 export const extensionRequired = (uri: string) =>
@@ -50,6 +61,8 @@ export const extensionRequired = (uri: string) =>
 export const versionNotSupported = (got: string | undefined) =>
   new A2AError(
     -32009,
-    got ? `A2A version ${got} is not supported; send A2A-Version: 1.0` : 'A2A-Version header missing (read as 0.3); send A2A-Version: 1.0',
+    got
+      ? `A2A version ${got} is not supported; send A2A-Version: 1.0`
+      : 'A2A-Version header missing (read as 0.3); send A2A-Version: 1.0',
     errorInfo('VERSION_NOT_SUPPORTED', { version: got ?? '' }),
   );

@@ -22,7 +22,10 @@ export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set([
   'TASK_STATE_REJECTED',
 ]);
 /** States where a task waits on its caller. */
-export const INTERRUPTED_STATES: ReadonlySet<TaskState> = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
+export const INTERRUPTED_STATES: ReadonlySet<TaskState> = new Set([
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_AUTH_REQUIRED',
+]);
 
 export const isTerminal = (s: TaskState): boolean => TERMINAL_STATES.has(s);
 
@@ -202,8 +205,7 @@ export interface JsonRpcError {
 }
 
 export type JsonRpcResponse<T = unknown> =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: T }
-  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcError };
+  { jsonrpc: '2.0'; id: JsonRpcId; result: T } | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcError };
 
 /** The door extension: murmur's own methods, listed on the card. */
 export const DOOR_EXTENSION_URI = 'https://capsule.studio/a2a/ext/door/v1';

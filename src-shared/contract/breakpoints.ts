@@ -6,7 +6,9 @@ import { z } from 'zod';
 // edited or not), steps one turn, or cancels it; a pause nobody answers continues by itself after
 // the timeout. Spread into `commands` in commands.ts.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const id = z.string().min(1).max(200);
 const none = z.strictObject({}).optional();
 
@@ -66,7 +68,10 @@ export const breakpointsCommands = {
     'Clears one breakpoint, or every one of the open workspace (`all: true`). Tasks paused already stay paused until resumed or timed out.',
     z.union([breakpointSpec, z.strictObject({ all: z.literal(true) })]),
   ),
-  'breakpoints.list': command<BreakpointsView>()('The breakpoints of the open workspace, the tasks paused at them, and the pause timeout.', none),
+  'breakpoints.list': command<BreakpointsView>()(
+    'The breakpoints of the open workspace, the tasks paused at them, and the pause timeout.',
+    none,
+  ),
   'breakpoints.configure': command<BreakpointsView>()(
     `How long a pause waits before it continues by itself (seconds, ${PAUSE_TIMEOUT_SECONDS.min}–${PAUSE_TIMEOUT_SECONDS.max}; ${PAUSE_TIMEOUT_SECONDS.default} by default). Applies to pauses that begin from now on.`,
     z.strictObject({ timeoutSeconds: z.number().int().min(PAUSE_TIMEOUT_SECONDS.min).max(PAUSE_TIMEOUT_SECONDS.max) }),

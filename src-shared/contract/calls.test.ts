@@ -15,7 +15,9 @@ describe('contract calls', () => {
     const calls = createCallTable((t) => sent.push(t), policy);
     const a = calls.invoke('formation.get', {}, undefined, 'open', down);
     calls.invoke('task.list', { capsuleId: 'w' }, undefined, 'open', down).catch(() => undefined);
-    await expect(calls.invoke('task.get', {}, undefined, 'open', down)).rejects.toMatchObject({ code: 'limit_reached' });
+    await expect(calls.invoke('task.get', {}, undefined, 'open', down)).rejects.toMatchObject({
+      code: 'limit_reached',
+    });
     await expect(calls.invoke('task.get', {}, undefined, 'down', down)).rejects.toBe(down);
     calls.answer(JSON.parse(sent[0]).id, { ok: true, value: 'view' });
     await expect(a).resolves.toBe('view');

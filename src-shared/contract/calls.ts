@@ -36,7 +36,8 @@ export interface InvokeOptions {
 export type WireRequest = { type: 'invoke'; id: number; cmd: string; input: unknown } | { type: 'cancel'; id: number };
 
 /** The backoff before try number `attempt` (0 first). */
-export const backoffOf = (policy: ContractPolicy, attempt: number): number => policy.backoffMs[Math.min(attempt, policy.backoffMs.length - 1)];
+export const backoffOf = (policy: ContractPolicy, attempt: number): number =>
+  policy.backoffMs[Math.min(attempt, policy.backoffMs.length - 1)];
 
 interface Call {
   resolve(value: unknown): void;
@@ -49,7 +50,13 @@ interface Call {
 
 export interface CallTable {
   /** Sends a command (or queues it while the connection opens) and resolves with its answer. */
-  invoke(cmd: string, input: unknown, opts: InvokeOptions | undefined, state: 'open' | 'opening' | 'down', down: CoreError): Promise<unknown>;
+  invoke(
+    cmd: string,
+    input: unknown,
+    opts: InvokeOptions | undefined,
+    state: 'open' | 'opening' | 'down',
+    down: CoreError,
+  ): Promise<unknown>;
   /** The connection opened: queued commands go out. */
   opened(): void;
   /** A reply arrived. */
@@ -77,7 +84,13 @@ export function createCallTable(send: (text: string) => void, policy: ContractPo
     },
     invoke(cmd, input, opts, state, down) {
       if (state === 'down') return Promise.reject(down);
-      if (calls.size >= policy.maxPending) return Promise.reject(new CoreError('limit_reached', `${policy.maxPending} commands are already waiting for an answer; ${cmd} was not sent.`));
+      if (calls.size >= policy.maxPending)
+        return Promise.reject(
+          new CoreError(
+            'limit_reached',
+            `${policy.maxPending} commands are already waiting for an answer; ${cmd} was not sent.`,
+          ),
+        );
       const signal = opts?.signal;
       if (signal?.aborted) return Promise.reject(new CoreError('canceled', `${cmd} was canceled.`));
       const id = nextId++;
@@ -87,8 +100,20 @@ export function createCallTable(send: (text: string) => void, policy: ContractPo
         const timer = setTimeout(() => {
           const c = end(id);
           if (!c) return;
-          if (c.queued) reject(new CoreError(down.code, `${down.message} (${cmd} waited ${Math.round(wait / 1000)} s for the connection; it was not sent).`));
-          else reject(new CoreError('timeout', `No answer to ${cmd} within ${Math.round(wait / 60_000)} minutes; it may or may not have run.`));
+          if (c.queued)
+            reject(
+              new CoreError(
+                down.code,
+                `${down.message} (${cmd} waited ${Math.round(wait / 1000)} s for the connection; it was not sent).`,
+              ),
+            );
+          else
+            reject(
+              new CoreError(
+                'timeout',
+                `No answer to ${cmd} within ${Math.round(wait / 60_000)} minutes; it may or may not have run.`,
+              ),
+            );
         }, wait);
         const onAbort = () => {
           const c = end(id);
@@ -97,7 +122,13 @@ export function createCallTable(send: (text: string) => void, policy: ContractPo
           reject(new CoreError('canceled', `${cmd} was canceled.`));
         };
         signal?.addEventListener('abort', onAbort, { once: true });
-        calls.set(id, { resolve, reject, timer, off: () => signal?.removeEventListener('abort', onAbort), ...(state === 'opening' ? { queued: text } : {}) });
+        calls.set(id, {
+          resolve,
+          reject,
+          timer,
+          off: () => signal?.removeEventListener('abort', onAbort),
+          ...(state === 'opening' ? { queued: text } : {}),
+        });
         if (state === 'open') send(text);
       });
     },
@@ -108,7 +139,17 @@ export function createCallTable(send: (text: string) => void, policy: ContractPo
         c.queued = undefined;
         // From now on the answer has the whole timeout.
         clearTimeout(c.timer);
-        c.timer = setTimeout(() => end(id) && c.reject(new CoreError('timeout', `No answer within ${Math.round(policy.timeoutMs / 60_000)} minutes; it may or may not have run.`)), policy.timeoutMs);
+        c.timer = setTimeout(
+          () =>
+            end(id) &&
+            c.reject(
+              new CoreError(
+                'timeout',
+                `No answer within ${Math.round(policy.timeoutMs / 60_000)} minutes; it may or may not have run.`,
+              ),
+            ),
+          policy.timeoutMs,
+        );
       }
     },
     answer(id, reply) {

@@ -28,7 +28,8 @@ export const IPC_EVENT_CHANNEL = 'capsule:event';
 export const IPC_CANCEL_CHANNEL = 'capsule:cancel';
 
 /** Messages on the web shell's one WebSocket (what a client sends: WireRequest, calls.ts). */
-export type WireMessage = ({ type: 'reply'; id: number } & ReplyEnvelope) | { type: 'event'; event: string; payload: unknown };
+export type WireMessage =
+  ({ type: 'reply'; id: number } & ReplyEnvelope) | { type: 'event'; event: string; payload: unknown };
 
 /** Path of the web shell's WebSocket. */
 export const WS_PATH = '/ws';

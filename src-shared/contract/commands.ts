@@ -13,7 +13,15 @@ import { replayCommands } from './replay';
 import { studioCommands } from './studio';
 import { keepCommands } from './keep';
 import { taskCheckDataInput, taskSendInput, type DataCheck } from './task-send';
-import type { CancelAnswer, CapsuleView, EdgeView, FormationView, RecentWorkspace, RemoteView, StopSessionAnswer } from './types';
+import type {
+  CancelAnswer,
+  CapsuleView,
+  EdgeView,
+  FormationView,
+  RecentWorkspace,
+  RemoteView,
+  StopSessionAnswer,
+} from './types';
 import { traceFollowCommands } from './follow';
 import { breakpointsCommands } from './breakpoints';
 import { runtimeId, runtimesCommands } from './runtimes';
@@ -24,7 +32,9 @@ import { toolServerCommands } from './tool-servers';
 // its handler in the core.
 
 /** Declares a command: its output type is carried as a phantom so the map stays one object. */
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 
 const position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
 const id = z.string().min(1).max(200);
@@ -56,22 +66,36 @@ export const commands = {
     'Launches every stopped capsule (workers first, so their addresses answer when the orchestrator starts); `runtime`: those of an attached runtime instead.',
     byRuntime,
   ),
-  'formation.stop': command<{ stopped: string[] }>()('Ends every running session of the formation (`runtime`: of an attached runtime instead).', byRuntime),
+  'formation.stop': command<{ stopped: string[] }>()(
+    'Ends every running session of the formation (`runtime`: of an attached runtime instead).',
+    byRuntime,
+  ),
 
   'capsule.add': command<CapsuleView>()(
     "Creates a manifest from the orchestrator or worker template and a node at the given position (`runtime`: in an attached runtime's formation, on its host).",
-    z.strictObject({ kind: z.enum(['orchestrator', 'worker']), name: capsuleName.optional(), position, runtime: runtimeId.optional() }),
+    z.strictObject({
+      kind: z.enum(['orchestrator', 'worker']),
+      name: capsuleName.optional(),
+      position,
+      runtime: runtimeId.optional(),
+    }),
   ),
   'capsule.duplicate': command<CapsuleView>()(
-    "Copies a capsule: a new manifest file with the same text under a new unique name (`name`, or `<name>-copy`, `-copy-2`, …) and no pinned port, and a node beside the original (or at `position`). Its own allow list comes along (the edges out of it); edges into the original are not copied.",
+    'Copies a capsule: a new manifest file with the same text under a new unique name (`name`, or `<name>-copy`, `-copy-2`, …) and no pinned port, and a node beside the original (or at `position`). Its own allow list comes along (the edges out of it); edges into the original are not copied.',
     z.strictObject({ id, name: capsuleName.optional(), position: position.optional() }),
   ),
-  'capsule.move': command<void>()('Moves a node (the position persists in formation.yaml).', z.strictObject({ id, position })),
+  'capsule.move': command<void>()(
+    'Moves a node (the position persists in formation.yaml).',
+    z.strictObject({ id, position }),
+  ),
   'capsule.remove': command<void>()(
     'Removes a capsule from the formation and the edges to it; deletes its manifest file only when asked.',
     z.strictObject({ id, deleteManifest: z.boolean().optional() }),
   ),
-  'capsule.launch': command<CapsuleView>()('Starts a session for the capsule and opens its door.', z.strictObject({ id })),
+  'capsule.launch': command<CapsuleView>()(
+    'Starts a session for the capsule and opens its door.',
+    z.strictObject({ id }),
+  ),
   'capsule.stop': command<void>()("Ends the capsule's session (StopSession, close the door).", z.strictObject({ id })),
   'capsule.restart': command<CapsuleView>()(
     'Ends the session and launches the manifest as saved. `when: "idle"` first waits for the running and queued tasks to end (at most 10 minutes); "now" cancels them.',
@@ -80,7 +104,12 @@ export const commands = {
 
   'edge.connect': command<{ edge: EdgeView; pinnedPort?: number; message: string }>()(
     "Lets an orchestrator reach a worker or remote: adds the address to its allow list and sets the worker's peer_tasks.accept; pins a free port on a worker that has none. Across runtimes (hosts), `address` is the worker's door as the orchestrator's host reaches it (host:port or URL); without it the core derives it from the runtime's URL, and answers `invalid_input` with details.needsAddress when it cannot. To a tool server (`mcp:<name>`), any capsule: adds the server to its capabilities.mcp.servers (a remote one's URL to its allow list), narrowed to `tools` when given.",
-    z.strictObject({ source: id, target: id, address: z.string().min(1).max(300).optional(), tools: z.array(z.string().min(1).max(200)).max(1000).optional() }),
+    z.strictObject({
+      source: id,
+      target: id,
+      address: z.string().min(1).max(300).optional(),
+      tools: z.array(z.string().min(1).max(200)).max(1000).optional(),
+    }),
   ),
   'edge.disconnect': command<{ revokedExport: boolean; message: string }>()(
     "Takes the allow entry back, and the worker's export when no other edge points at it; to a tool server, the manifest entry and the allow entry the edge added.",
@@ -97,11 +126,20 @@ export const commands = {
   ),
 
   'remote.add': command<RemoteView>()(
-    "Adds a remote A2A agent by URL and fetches its agent card (errors show on the node).",
-    z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL'), position }),
+    'Adds a remote A2A agent by URL and fetches its agent card (errors show on the node).',
+    z.strictObject({
+      url: z
+        .string()
+        .url()
+        .refine((u) => /^https?:/i.test(u), 'http or https URL'),
+      position,
+    }),
   ),
   'remote.move': command<void>()('Moves a remote node.', z.strictObject({ id, position })),
-  'remote.remove': command<void>()('Removes a remote agent and the allow entries that point at it.', z.strictObject({ id })),
+  'remote.remove': command<void>()(
+    'Removes a remote agent and the allow entries that point at it.',
+    z.strictObject({ id }),
+  ),
   'remote.refresh': command<RemoteView>()("Fetches a remote agent's card again.", z.strictObject({ id })),
   ...toolServerCommands, // tool servers (MCP) on the canvas
 
@@ -113,8 +151,14 @@ export const commands = {
     "Checks a data part against the running capsule's `accepts` schema (the contract its door enforces), every problem with its field.",
     taskCheckDataInput,
   ),
-  'task.get': command<Task>()('A task as the door answers GetTask.', z.strictObject({ capsuleId: id, taskId: id, historyLength: z.number().int().nonnegative().optional() })),
-  'task.list': command<Task[]>()("The newest tasks (at most 200) of a capsule's running session, oldest first, with their history and artifacts, as the door's ListTasks answers them.", z.strictObject({ capsuleId: id })),
+  'task.get': command<Task>()(
+    'A task as the door answers GetTask.',
+    z.strictObject({ capsuleId: id, taskId: id, historyLength: z.number().int().nonnegative().optional() }),
+  ),
+  'task.list': command<Task[]>()(
+    "The newest tasks (at most 200) of a capsule's running session, oldest first, with their history and artifacts, as the door's ListTasks answers them.",
+    z.strictObject({ capsuleId: id }),
+  ),
   'task.cancel': command<CancelAnswer>()(
     "Cancels one task through the door (CancelTask): its state and residue, or the door's reason it could not.",
     z.strictObject({ capsuleId: id, taskId: id }),
@@ -140,7 +184,15 @@ export const commands = {
 
   ...traceFollowCommands, // which sessions' trace lines a client receives
 
-  'shell.openExternal': command<void>()('Opens an http(s) link in the system browser.', z.strictObject({ url: z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL') })),
+  'shell.openExternal': command<void>()(
+    'Opens an http(s) link in the system browser.',
+    z.strictObject({
+      url: z
+        .string()
+        .url()
+        .refine((u) => /^https?:/i.test(u), 'http or https URL'),
+    }),
+  ),
   ...exposeCommands, // gateway and exposures
   ...tunnelCommands, // reach from anywhere: tunnels in front of the gateway
   ...sessionsCommands, // sessions browser and timeline
@@ -167,4 +219,5 @@ export type CommandOutput<K extends CommandName> = (typeof commands)[K]['output'
 
 export const COMMAND_NAMES = Object.keys(commands) as CommandName[];
 
-export const isCommandName = (name: unknown): name is CommandName => typeof name === 'string' && Object.prototype.hasOwnProperty.call(commands, name);
+export const isCommandName = (name: unknown): name is CommandName =>
+  typeof name === 'string' && Object.prototype.hasOwnProperty.call(commands, name);

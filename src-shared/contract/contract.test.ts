@@ -1,6 +1,16 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Task } from '../a2a';
-import { COMMAND_NAMES, commands, CoreError, EVENT_NAMES, isCommandName, toErrorInfo, unwrapReply, type CommandOutput, type FormationView } from './index';
+import {
+  COMMAND_NAMES,
+  commands,
+  CoreError,
+  EVENT_NAMES,
+  isCommandName,
+  toErrorInfo,
+  unwrapReply,
+  type CommandOutput,
+  type FormationView,
+} from './index';
 
 describe('the contract', () => {
   it('names commands domain.verb and events noun.pastTense, each with a doc line', () => {

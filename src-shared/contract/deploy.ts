@@ -5,7 +5,9 @@ import { z } from 'zod';
 // src-main/workspace/deploy-commands.ts. Nothing here ever carries a secret's value: a manifest's
 // ${VAR} stays a reference and is mapped to a Secret by name and key.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 
 export const DEFAULT_NAMESPACE = 'capsule';
 export const DEFAULT_IMAGE = 'capsule-runtime:latest';
@@ -24,7 +26,10 @@ const folder = z
   .string()
   .min(1)
   .max(4096)
-  .refine((p) => !p.includes('\0') && (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)), 'an absolute folder path (starting with / or a drive letter)');
+  .refine(
+    (p) => !p.includes('\0') && (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)),
+    'an absolute folder path (starting with / or a drive letter)',
+  );
 
 const options = {
   namespace: z.string().regex(KUBE_LABEL, 'a DNS label: lowercase letters, digits and dashes (at most 63)').optional(),
@@ -39,7 +44,10 @@ const options = {
   secrets: z
     .record(
       z.string().regex(VAR, 'a ${VAR} name'),
-      z.strictObject({ secret: z.string().regex(SECRET_OBJECT, 'a Secret name: lowercase letters, digits, . and -'), key: z.string().regex(SECRET_KEY, 'a key: letters, digits, ., _ and -') }),
+      z.strictObject({
+        secret: z.string().regex(SECRET_OBJECT, 'a Secret name: lowercase letters, digits, . and -'),
+        key: z.string().regex(SECRET_KEY, 'a key: letters, digits, ., _ and -'),
+      }),
     )
     .refine((r) => Object.keys(r).length <= MAX_SECRET_REFS, `at most ${MAX_SECRET_REFS} mappings`)
     .optional(),

@@ -51,14 +51,22 @@ export class CoreError extends Error {
     this.name = 'CoreError';
   }
   toInfo(): CoreErrorInfo {
-    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+    return this.details
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message };
   }
 }
 
 /** Turns anything thrown into an error envelope (unknown errors keep only their message). */
 export function toErrorInfo(err: unknown): CoreErrorInfo {
   if (err instanceof CoreError) return err.toInfo();
-  if (err && typeof err === 'object' && 'code' in err && 'message' in err && CORE_ERROR_CODES.includes((err as CoreErrorInfo).code)) {
+  if (
+    err &&
+    typeof err === 'object' &&
+    'code' in err &&
+    'message' in err &&
+    CORE_ERROR_CODES.includes((err as CoreErrorInfo).code)
+  ) {
     const e = err as CoreErrorInfo;
     return { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
   }

@@ -62,4 +62,19 @@ export type EventName = keyof EventMap;
 /** An event's payload. */
 export type EventPayload<E extends EventName> = EventMap[E];
 
-export const EVENT_NAMES: EventName[] = ['formation.changed', 'capsule.stateChanged', 'task.updated', 'trace.appended', 'delegation.updated', 'mcp.called', 'task.progressed', 'manifest.conflicted', 'notice.raised', 'breakpoints.changed', 'history.changed', 'runtimes.changed', ...EXPOSE_EVENT_NAMES, ...TUNNEL_EVENT_NAMES];
+export const EVENT_NAMES: EventName[] = [
+  'formation.changed',
+  'capsule.stateChanged',
+  'task.updated',
+  'trace.appended',
+  'delegation.updated',
+  'mcp.called',
+  'task.progressed',
+  'manifest.conflicted',
+  'notice.raised',
+  'breakpoints.changed',
+  'history.changed',
+  'runtimes.changed',
+  ...EXPOSE_EVENT_NAMES,
+  ...TUNNEL_EVENT_NAMES,
+];

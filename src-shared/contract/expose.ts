@@ -5,7 +5,9 @@ import type { AgentCard } from '../a2a';
 // The Expose commands and views (the gateway that lets outside A2A callers reach a
 // capsule). Spread into `commands` in commands.ts; the handlers live in src-main/gateway.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const capsuleId = z.string().min(1).max(200);
 const none = z.strictObject({}).optional();
 
@@ -56,7 +58,11 @@ export interface ExposeAnswer {
  * placeholder anywhere it stays on screen.
  */
 export function mcpClientConfig(mcpUrl: string, token: string, name = 'capsule-studio'): string {
-  return JSON.stringify({ mcpServers: { [name]: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
+  return JSON.stringify(
+    { mcpServers: { [name]: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } },
+    null,
+    2,
+  );
 }
 
 /** One external call from the gateway's access log (the token named by its id only). */
@@ -72,14 +78,30 @@ export interface AccessEntryView {
 }
 
 export const exposeCommands = {
-  'gateway.status': command<GatewayView>()('The gateway: where it listens, whether it binds beyond this machine.', none),
+  'gateway.status': command<GatewayView>()(
+    'The gateway: where it listens, whether it binds beyond this machine.',
+    none,
+  ),
   'gateway.configure': command<GatewayView>()(
     "Sets where the gateway listens (restarts it). A host other than loopback is reachable from the network: the UI warns. `runtime`: an attached runtime's gateway, on its host.",
     z.strictObject({
       runtime: runtimeId.optional(),
-      host: z.string().min(1).max(255).regex(/^[a-z0-9.:[\]-]+$/i, 'an IP address or host name').optional(),
+      host: z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[a-z0-9.:[\]-]+$/i, 'an IP address or host name')
+        .optional(),
       port: z.number().int().min(0).max(65535).optional(),
-      publicOrigin: z.union([z.string().url().refine((u) => /^https?:/i.test(u), 'http or https URL'), z.null()]).optional(),
+      publicOrigin: z
+        .union([
+          z
+            .string()
+            .url()
+            .refine((u) => /^https?:/i.test(u), 'http or https URL'),
+          z.null(),
+        ])
+        .optional(),
       trustProxy: z.boolean().optional(),
     }),
   ),
@@ -91,10 +113,22 @@ export const exposeCommands = {
     'Exposes a capsule through the gateway with a new bearer token (shown once, stored hashed).',
     z.strictObject({ capsuleId, compat03: z.boolean().optional() }),
   ),
-  'expose.disable': command<void>()('Ends an exposure: its token stops working at once and open streams close.', z.strictObject({ capsuleId })),
-  'expose.rotate': command<ExposeAnswer>()('Replaces an exposure token (the old one stops working at once).', z.strictObject({ capsuleId })),
-  'expose.update': command<ExposureView>()('Turns A2A 0.3 compatibility on or off for an exposure.', z.strictObject({ capsuleId, compat03: z.boolean() })),
-  'expose.card': command<{ card: AgentCard | null }>()('The signed card outside callers get for an exposed, running capsule.', z.strictObject({ capsuleId })),
+  'expose.disable': command<void>()(
+    'Ends an exposure: its token stops working at once and open streams close.',
+    z.strictObject({ capsuleId }),
+  ),
+  'expose.rotate': command<ExposeAnswer>()(
+    'Replaces an exposure token (the old one stops working at once).',
+    z.strictObject({ capsuleId }),
+  ),
+  'expose.update': command<ExposureView>()(
+    'Turns A2A 0.3 compatibility on or off for an exposure.',
+    z.strictObject({ capsuleId, compat03: z.boolean() }),
+  ),
+  'expose.card': command<{ card: AgentCard | null }>()(
+    'The signed card outside callers get for an exposed, running capsule.',
+    z.strictObject({ capsuleId }),
+  ),
   'expose.accessLog': command<AccessEntryView[]>()(
     'The latest external calls (oldest first).',
     z.strictObject({ capsuleId: capsuleId.optional(), limit: z.number().int().positive().max(1000).optional() }),

@@ -5,7 +5,9 @@ import { z } from 'zod';
 // socket) holds its own set; a connection that closes follows nothing. Spread into `commands` in
 // commands.ts; the core answers them per connection (src-main/core.ts).
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const sessionId = z.string().regex(/^ses_[0-9a-f]{32}$/, 'a session id (ses_ and 32 hex digits)');
 
 /** How many sessions one client may follow at once; a follow beyond it is refused (`limit_reached`). */
@@ -22,5 +24,8 @@ export const traceFollowCommands = {
     `Sends this client the session's new trace lines (trace.appended) from now on; catch up on earlier ones with trace.tail. At most ${MAX_FOLLOWED_SESSIONS} sessions per client; following one already followed changes nothing.`,
     z.strictObject({ sessionId }),
   ),
-  'trace.unfollow': command<FollowAnswer>()("Stops sending this client the session's trace lines (unfollowing one not followed changes nothing).", z.strictObject({ sessionId })),
+  'trace.unfollow': command<FollowAnswer>()(
+    "Stops sending this client the session's trace lines (unfollowing one not followed changes nothing).",
+    z.strictObject({ sessionId }),
+  ),
 } as const;

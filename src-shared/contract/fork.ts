@@ -5,7 +5,9 @@ import type { SessionItemView } from './sessions';
 // side by side. Spread into `commands` in commands.ts; the handlers live in
 // src-main/workspace/fork-command.ts.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const sessionId = z.string().regex(/^ses_[0-9a-f]{32}$/, 'a session id (ses_ and 32 hex digits)');
 
 /** The longest message a fork may be given. */
@@ -119,7 +121,9 @@ export const forkCommands = {
       message: z.string().min(1).max(MAX_FORK_MESSAGE_CHARS).optional(),
       /** What replayed delegations (of turns before `turn`) send instead of their recorded text. */
       delegations: z
-        .array(z.strictObject({ callId: z.string().min(1).max(200), text: z.string().min(1).max(MAX_FORK_MESSAGE_CHARS) }))
+        .array(
+          z.strictObject({ callId: z.string().min(1).max(200), text: z.string().min(1).max(MAX_FORK_MESSAGE_CHARS) }),
+        )
         .max(MAX_FORK_DELEGATIONS)
         .optional(),
       driver: z.enum(['real', 'rehearsal']),
@@ -129,7 +133,10 @@ export const forkCommands = {
     'What a fork of a recorded task can change: its message, the turns it may start from, and the delegations its turns made (a fork replays those before its turn; `sessions.fork` `delegations` edits what they send).',
     z.strictObject({ sessionId, taskId: z.string().min(1).max(200) }),
   ),
-  'sessions.family': command<SessionFamilyView>()('A session\'s fork family: the sessions it was forked from and the forks made of it.', z.strictObject({ sessionId })),
+  'sessions.family': command<SessionFamilyView>()(
+    "A session's fork family: the sessions it was forked from and the forks made of it.",
+    z.strictObject({ sessionId }),
+  ),
   'sessions.compare': command<SessionDiffView>()(
     'Two runs side by side, aligned by task and turn: messages, turns, tool calls, delegations, answers and tokens, with what differs marked.',
     z.strictObject({ a: sessionId, b: sessionId }),

@@ -22,14 +22,30 @@ const capsule = (id: string, extra: Partial<CapsuleView> = {}): CapsuleView => (
   allow: [],
   ...extra,
 });
-const formation = (capsules: CapsuleView[], extra: Partial<FormationView> = {}): FormationView => ({ dir: '/ws', name: 'ws', capsules, remotes: [], edges: [], issues: [], version: 1, ...extra });
+const formation = (capsules: CapsuleView[], extra: Partial<FormationView> = {}): FormationView => ({
+  dir: '/ws',
+  name: 'ws',
+  capsules,
+  remotes: [],
+  edges: [],
+  issues: [],
+  version: 1,
+  ...extra,
+});
 
 describe('formation changes', () => {
   it('a move carries the one position, and applying it keeps every other capsule', () => {
     const before = formation(Array.from({ length: 300 }, (_, i) => capsule(`c${i}`)));
-    const after = { ...before, capsules: before.capsules.map((c) => (c.id === 'c7' ? { ...c, position: { x: 5, y: 6 } } : c)) };
+    const after = {
+      ...before,
+      capsules: before.capsules.map((c) => (c.id === 'c7' ? { ...c, position: { x: 5, y: 6 } } : c)),
+    };
     const change = diffFormation(before, after, 2)!;
-    expect(change).toEqual({ version: 2, dir: '/ws', capsules: { updated: [{ id: 'c7', set: { position: { x: 5, y: 6 } } }] } });
+    expect(change).toEqual({
+      version: 2,
+      dir: '/ws',
+      capsules: { updated: [{ id: 'c7', set: { position: { x: 5, y: 6 } } }] },
+    });
     expect(JSON.stringify(change).length).toBeLessThan(200);
     const applied = applyFormationChange(before, change)!;
     expect(applied).toEqual({ ...after, version: 2 });
@@ -40,7 +56,10 @@ describe('formation changes', () => {
   });
 
   it('rebuilds additions, removals, order, fields gone, edges and the workspace fields exactly', () => {
-    const before = formation([capsule('a', { url: 'http://127.0.0.1:1', sessionId: 'ses_1', state: 'idle' }), capsule('b'), capsule('c')], { runningElsewhere: 2 });
+    const before = formation(
+      [capsule('a', { url: 'http://127.0.0.1:1', sessionId: 'ses_1', state: 'idle' }), capsule('b'), capsule('c')],
+      { runningElsewhere: 2 },
+    );
     const after: FormationView = {
       ...before,
       name: 'renamed',
@@ -51,7 +70,12 @@ describe('formation changes', () => {
     };
     delete after.runningElsewhere;
     const change = diffFormation(before, after, 2)!;
-    expect(change.capsules).toMatchObject({ added: [{ id: 'd' }], removed: ['b'], updated: [{ id: 'a', set: { state: 'stopped' }, unset: ['url', 'sessionId'] }], order: ['c', 'a', 'd'] });
+    expect(change.capsules).toMatchObject({
+      added: [{ id: 'd' }],
+      removed: ['b'],
+      updated: [{ id: 'a', set: { state: 'stopped' }, unset: ['url', 'sessionId'] }],
+      order: ['c', 'a', 'd'],
+    });
     expect(change.runningElsewhere).toBe(0);
     expect(applyFormationChange(before, change)).toEqual({ ...after, version: 2 });
     // An edge whose address changed comes back whole.
@@ -68,6 +92,10 @@ describe('formation changes', () => {
     expect(applyFormationChange(v1, change)).toBeUndefined(); // v2 was missed
     expect(applyFormationChange(undefined, change)).toBeUndefined();
     expect(applyFormationChange({ ...v1, dir: '/other' }, { ...change, version: 2 })).toBeUndefined();
-    expect(applyFormationChange(v1, { version: 9, dir: '/other', full: { ...v2, dir: '/other' } })).toEqual({ ...v2, dir: '/other', version: 9 });
+    expect(applyFormationChange(v1, { version: 9, dir: '/other', full: { ...v2, dir: '/other' } })).toEqual({
+      ...v2,
+      dir: '/other',
+      version: 9,
+    });
   });
 });

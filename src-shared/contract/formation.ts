@@ -40,7 +40,13 @@ export interface FormationChange {
   runningElsewhere?: number;
 }
 
-const same = (a: unknown, b: unknown): boolean => a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
+const same = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (typeof a === 'object' &&
+    a !== null &&
+    typeof b === 'object' &&
+    b !== null &&
+    JSON.stringify(a) === JSON.stringify(b));
 
 /** The fields of `after` that differ from `before`; undefined when none do. */
 export function diffItem<T extends { id: string }>(before: T, after: T): ItemChange<T> | undefined {
@@ -54,7 +60,11 @@ export function diffItem<T extends { id: string }>(before: T, after: T): ItemCha
   }
   for (const key of Object.keys(a)) if (a[key] !== undefined && b[key] === undefined) unset.push(key);
   if (Object.keys(set).length === 0 && unset.length === 0) return undefined;
-  return { id: after.id, set: set as ItemChange<T>['set'], ...(unset.length ? { unset: unset as ItemChange<T>['unset'] } : {}) };
+  return {
+    id: after.id,
+    set: set as ItemChange<T>['set'],
+    ...(unset.length ? { unset: unset as ItemChange<T>['unset'] } : {}),
+  };
 }
 
 /** Applies one item's change, returning a new object (the old one is left as it was). */
@@ -64,7 +74,11 @@ export function applyItem<T extends { id: string }>(old: T, change: ItemChange<T
   return next as T;
 }
 
-function diffList<T extends { id: string }, C>(before: T[], after: T[], change: (a: T, b: T) => C | undefined): ListChange<T, C> | undefined {
+function diffList<T extends { id: string }, C>(
+  before: T[],
+  after: T[],
+  change: (a: T, b: T) => C | undefined,
+): ListChange<T, C> | undefined {
   const old = new Map(before.map((x) => [x.id, x]));
   const now = new Set(after.map((x) => x.id));
   const added: T[] = [];
@@ -82,11 +96,21 @@ function diffList<T extends { id: string }, C>(before: T[], after: T[], change: 
   const naive = [...before.filter((x) => now.has(x.id)).map((x) => x.id), ...added.map((x) => x.id)];
   const order = naive.some((id, i) => after[i].id !== id) ? after.map((x) => x.id) : undefined;
   if (!added.length && !removed.length && !updated.length && !order) return undefined;
-  return { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}), ...(updated.length ? { updated } : {}), ...(order ? { order } : {}) };
+  return {
+    ...(added.length ? { added } : {}),
+    ...(removed.length ? { removed } : {}),
+    ...(updated.length ? { updated } : {}),
+    ...(order ? { order } : {}),
+  };
 }
 
 /** Applies a list change: items not named keep their identity. */
-export function applyList<T extends { id: string }, C>(list: T[], change: ListChange<T, C> | undefined, update: (old: T, c: C) => T, idOf: (c: C) => string): T[] {
+export function applyList<T extends { id: string }, C>(
+  list: T[],
+  change: ListChange<T, C> | undefined,
+  update: (old: T, c: C) => T,
+  idOf: (c: C) => string,
+): T[] {
   if (!change) return list;
   const gone = new Set(change.removed ?? []);
   const changed = new Map((change.updated ?? []).map((c) => [idOf(c), c]));
@@ -101,7 +125,11 @@ export function applyList<T extends { id: string }, C>(list: T[], change: ListCh
  * What changed from `before` to `after` (both views of the same folder), numbered `version`;
  * undefined when nothing did.
  */
-export function diffFormation(before: FormationView, after: FormationView, version: number): FormationChange | undefined {
+export function diffFormation(
+  before: FormationView,
+  after: FormationView,
+  version: number,
+): FormationChange | undefined {
   const capsules = diffList(before.capsules, after.capsules, diffItem);
   const remotes = diffList(before.remotes, after.remotes, diffItem);
   const toolServers = diffList(before.toolServers ?? [], after.toolServers ?? [], diffItem);
@@ -125,7 +153,10 @@ export function diffFormation(before: FormationView, after: FormationView, versi
  * The view after a change, or undefined when the change does not follow `view` (another version:
  * ask formation.get). Unchanged capsules, remotes and edges keep their identity.
  */
-export function applyFormationChange(view: FormationView | undefined, change: FormationChange): FormationView | undefined {
+export function applyFormationChange(
+  view: FormationView | undefined,
+  change: FormationChange,
+): FormationView | undefined {
   if (change.full) return { ...change.full, version: change.version };
   if (!view || view.version !== change.version - 1 || view.dir !== change.dir) return undefined;
   const next: FormationView = {
@@ -133,8 +164,15 @@ export function applyFormationChange(view: FormationView | undefined, change: Fo
     version: change.version,
     capsules: applyList(view.capsules, change.capsules, applyItem, (c) => c.id),
     remotes: applyList(view.remotes, change.remotes, applyItem, (c) => c.id),
-    ...(view.toolServers || change.toolServers ? { toolServers: applyList(view.toolServers ?? [], change.toolServers, applyItem, (c) => c.id) } : {}),
-    edges: applyList(view.edges, change.edges, (_old, e) => e, (e) => e.id),
+    ...(view.toolServers || change.toolServers
+      ? { toolServers: applyList(view.toolServers ?? [], change.toolServers, applyItem, (c) => c.id) }
+      : {}),
+    edges: applyList(
+      view.edges,
+      change.edges,
+      (_old, e) => e,
+      (e) => e.id,
+    ),
     ...(change.name !== undefined ? { name: change.name } : {}),
     ...(change.issues !== undefined ? { issues: change.issues } : {}),
   };

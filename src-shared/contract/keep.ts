@@ -9,9 +9,10 @@ import { MAX_CONSOLE_ENTRIES, MAX_KEPT_TEXT, MAX_PANEL_SIZE, PANEL_NAMES } from 
 // (so an empty localStorage) on every port. Spread into `commands` in commands.ts; the handlers
 // live in src-main/workspace/keep-commands.ts.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
-
 
 const id = z.string().min(1).max(200);
 /**
@@ -40,13 +41,19 @@ export const keptEntry = z.strictObject({
   answer: text.optional(),
 });
 
-export const keptConversation = z.strictObject({ id: z.number().int().nonnegative(), capsuleId: id, contextId: id.optional() });
+export const keptConversation = z.strictObject({
+  id: z.number().int().nonnegative(),
+  capsuleId: id,
+  contextId: id.optional(),
+});
 
 export const keptConversations = z.strictObject({
   conversations: z.array(keptConversation).max(MAX_CONSOLE_ENTRIES),
   entries: z.array(keptEntry).max(MAX_CONSOLE_ENTRIES),
   /** The open conversation of each capsule, by capsule id. */
-  current: z.record(id, z.number().int().nonnegative()).refine((r) => Object.keys(r).length <= MAX_CONSOLE_ENTRIES, 'too many capsules'),
+  current: z
+    .record(id, z.number().int().nonnegative())
+    .refine((r) => Object.keys(r).length <= MAX_CONSOLE_ENTRIES, 'too many capsules'),
 });
 
 export type KeptEntry = z.infer<typeof keptEntry>;
@@ -63,7 +70,10 @@ export interface KeptLayout {
 }
 
 export const keepCommands = {
-  'conversations.get': command<KeptConversations & { file: string }>()("The open workspace's console conversations as kept in its Studio folder (none yet: empty lists), and the file.", none),
+  'conversations.get': command<KeptConversations & { file: string }>()(
+    "The open workspace's console conversations as kept in its Studio folder (none yet: empty lists), and the file.",
+    none,
+  ),
   'conversations.save': command<{ file: string }>()(
     "Keeps the open workspace's console conversations in its Studio folder (bounded: 200 messages, 20 conversations a capsule; secret values are masked). With `workspace`, refused (conflict) unless that folder is the one open.",
     keptConversations.extend({ workspace: writtenFor }),

@@ -6,7 +6,9 @@ import type { DelegationUpdate, TaskProgress, TraceEvent } from '../trace';
 // every session its delegations reached) and reads them into the same flow updates it derives
 // live, in time order. The Studio plays them on the canvas; nothing runs. Spread into `commands`.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const sessionId = z.string().regex(/^ses_[0-9a-f]{32}$/, 'a session id (ses_ and 32 hex digits)');
 
 /** At most this many trace lines in one replay: a longer run is cut there, and says so. */

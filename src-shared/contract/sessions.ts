@@ -7,7 +7,9 @@ import type { SkippedLines, TraceEvent } from '../trace';
 // (the SQLite index over every trace.jsonl). Spread into `commands` in commands.ts; the handlers
 // live in src-main/workspace/traces.ts.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const sessionId = z.string().regex(/^ses_[0-9a-f]{32}$/, 'a session id (ses_ and 32 hex digits)');
 const epochMs = z.number().int().nonnegative();
 

@@ -4,7 +4,9 @@ import { z } from 'zod';
 // secret store's commands. Spread into `commands` in commands.ts. A secret's value crosses the
 // boundary once, in secrets.set; every answer carries names only.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
 
 /** The name manifests use in `${NAME}`. */
@@ -75,7 +77,10 @@ const secretName = z.string().regex(SECRET_NAME, 'letters, digits and _, not sta
 const environment = z.string().regex(ENVIRONMENT_NAME, 'letters, digits, ., - and _ (at most 32)');
 
 export const studioCommands = {
-  'studio.capabilities': command<StudioCapabilities>()('What this shell offers: a native folder picker, where secrets are kept.', none),
+  'studio.capabilities': command<StudioCapabilities>()(
+    'What this shell offers: a native folder picker, where secrets are kept.',
+    none,
+  ),
   'workspace.pickFolder': command<{ dir: string | null }>()(
     'Asks the user for a folder with the system dialog (desktop only): to open or create a workspace, or to export into; null when they cancel.',
     z.strictObject({ purpose: z.enum(['open', 'create', 'export']) }),
@@ -87,8 +92,18 @@ export const studioCommands = {
   'secrets.list': command<SecretsView>()('Secret names (never values), environments and the one launches use.', none),
   'secrets.set': command<SecretsView>()(
     'Sets or replaces a secret in an environment (default: `default`). The value is never shown again.',
-    z.strictObject({ name: secretName, value: z.string().min(1).max(SECRET_VALUE_MAX), environment: environment.optional() }),
+    z.strictObject({
+      name: secretName,
+      value: z.string().min(1).max(SECRET_VALUE_MAX),
+      environment: environment.optional(),
+    }),
   ),
-  'secrets.delete': command<SecretsView>()('Deletes a secret from an environment (default: `default`).', z.strictObject({ name: secretName, environment: environment.optional() })),
-  'secrets.useEnvironment': command<SecretsView>()('Chooses the environment whose values the next launches get.', z.strictObject({ environment })),
+  'secrets.delete': command<SecretsView>()(
+    'Deletes a secret from an environment (default: `default`).',
+    z.strictObject({ name: secretName, environment: environment.optional() }),
+  ),
+  'secrets.useEnvironment': command<SecretsView>()(
+    'Chooses the environment whose values the next launches get.',
+    z.strictObject({ environment }),
+  ),
 } as const;

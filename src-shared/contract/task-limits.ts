@@ -13,4 +13,5 @@ export const MAX_TEXT_CHARS = 200_000;
 export const MAX_MESSAGE_BYTES = 960 * 1024;
 
 /** Bytes a base64 text decodes to. */
-export const base64Bytes = (b64: string): number => Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+export const base64Bytes = (b64: string): number =>
+  Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);

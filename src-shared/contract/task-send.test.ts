@@ -22,14 +22,33 @@ describe('task.send input', () => {
     expect(issues({ capsuleId: 'w' })).toEqual(['text: a message needs text, a data part or a file']);
     expect(issues({ capsuleId: 'w', text: 'x', contextId: '' })[0]).toMatch(/^contextId:/);
     expect(issues({ capsuleId: 'w', text: 'x', taskId: 'x'.repeat(257) })[0]).toMatch(/^taskId:/);
-    expect(issues({ capsuleId: 'w', files: [{ name: 'a', bytes: 'abc' }] })).toEqual(['files.0.bytes: not base64 (standard alphabet, padded)']);
-    expect(issues({ capsuleId: 'w', files: [{ name: '', bytes: 'AAAA' }] })[0]).toMatch(/^files\.0\.name:/);
-    expect(issues({ capsuleId: 'w', files: Array.from({ length: 9 }, (_, i) => ({ name: `f${i}`, bytes: 'AAAA' })) })).toEqual(['files: at most 8 files in one message']);
-    expect(issues({ capsuleId: 'w', files: [{ name: 'a', bytes: b64(MAX_FILE_BYTES / 2 + 3) }, { name: 'b', bytes: b64(MAX_FILE_BYTES / 2) }] })).toEqual(['files: the files add up to 700 KiB; at most 700 KiB in one message']);
-    expect(issues({ capsuleId: 'w', data: 'y'.repeat(MAX_DATA_CHARS) })).toEqual(['data: the data part is 256 KiB of JSON; at most 256 KiB']);
-    expect(issues({ capsuleId: 'w', text: 'é'.repeat(199_000), data: 'y'.repeat(MAX_DATA_CHARS - 10), files: [{ name: 'a', bytes: b64(500 * 1024) }] })).toEqual([
-      ': the message is 1311 KiB as sent; a door takes at most 1 MiB per request, so keep it under 960 KiB',
+    expect(issues({ capsuleId: 'w', files: [{ name: 'a', bytes: 'abc' }] })).toEqual([
+      'files.0.bytes: not base64 (standard alphabet, padded)',
     ]);
+    expect(issues({ capsuleId: 'w', files: [{ name: '', bytes: 'AAAA' }] })[0]).toMatch(/^files\.0\.name:/);
+    expect(
+      issues({ capsuleId: 'w', files: Array.from({ length: 9 }, (_, i) => ({ name: `f${i}`, bytes: 'AAAA' })) }),
+    ).toEqual(['files: at most 8 files in one message']);
+    expect(
+      issues({
+        capsuleId: 'w',
+        files: [
+          { name: 'a', bytes: b64(MAX_FILE_BYTES / 2 + 3) },
+          { name: 'b', bytes: b64(MAX_FILE_BYTES / 2) },
+        ],
+      }),
+    ).toEqual(['files: the files add up to 700 KiB; at most 700 KiB in one message']);
+    expect(issues({ capsuleId: 'w', data: 'y'.repeat(MAX_DATA_CHARS) })).toEqual([
+      'data: the data part is 256 KiB of JSON; at most 256 KiB',
+    ]);
+    expect(
+      issues({
+        capsuleId: 'w',
+        text: 'é'.repeat(199_000),
+        data: 'y'.repeat(MAX_DATA_CHARS - 10),
+        files: [{ name: 'a', bytes: b64(500 * 1024) }],
+      }),
+    ).toEqual([': the message is 1311 KiB as sent; a door takes at most 1 MiB per request, so keep it under 960 KiB']);
   });
 
   it('counts base64 as the bytes it decodes to', () => {

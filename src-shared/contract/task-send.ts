@@ -1,11 +1,25 @@
 import { z } from 'zod';
-import { base64Bytes, MAX_DATA_CHARS, MAX_FILE_BYTES, MAX_FILES, MAX_MESSAGE_BYTES, MAX_TEXT_CHARS } from './task-limits';
+import {
+  base64Bytes,
+  MAX_DATA_CHARS,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  MAX_MESSAGE_BYTES,
+  MAX_TEXT_CHARS,
+} from './task-limits';
 
 // What the Studio may send a capsule in one message: text, a data part, files, a reply to a task
 // waiting for input. Bounded here, at the boundary, so a message the door would refuse for its
 // size (1 MiB per request) is refused with a sentence that names the part, before it leaves.
 
-export { base64Bytes, MAX_DATA_CHARS, MAX_FILE_BYTES, MAX_FILES, MAX_MESSAGE_BYTES, MAX_TEXT_CHARS } from './task-limits';
+export {
+  base64Bytes,
+  MAX_DATA_CHARS,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  MAX_MESSAGE_BYTES,
+  MAX_TEXT_CHARS,
+} from './task-limits';
 
 /** The longest a blocking task.send waits for its task (the contract client gives every command 11 minutes). */
 export const MAX_SEND_WAIT_MS = 10 * 60_000;
@@ -44,20 +58,36 @@ export const taskSendInput = z
   })
   .superRefine((v, ctx) => {
     const dataJson = v.data === undefined ? undefined : jsonOf(v.data);
-    if (v.data !== undefined && dataJson === undefined) ctx.addIssue({ code: 'custom', path: ['data'], message: 'not a JSON value' });
+    if (v.data !== undefined && dataJson === undefined)
+      ctx.addIssue({ code: 'custom', path: ['data'], message: 'not a JSON value' });
     if (dataJson !== undefined && dataJson.length > MAX_DATA_CHARS) {
-      ctx.addIssue({ code: 'custom', path: ['data'], message: `the data part is ${kib(dataJson.length)} of JSON; at most ${kib(MAX_DATA_CHARS)}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['data'],
+        message: `the data part is ${kib(dataJson.length)} of JSON; at most ${kib(MAX_DATA_CHARS)}`,
+      });
     }
     const fileBytes = (v.files ?? []).reduce((n, f) => n + base64Bytes(f.bytes), 0);
     if (fileBytes > MAX_FILE_BYTES) {
-      ctx.addIssue({ code: 'custom', path: ['files'], message: `the files add up to ${kib(fileBytes)}; at most ${kib(MAX_FILE_BYTES)} in one message` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['files'],
+        message: `the files add up to ${kib(fileBytes)}; at most ${kib(MAX_FILE_BYTES)} in one message`,
+      });
     }
     if (!v.text?.trim() && v.data === undefined && !v.files?.length) {
       ctx.addIssue({ code: 'custom', path: ['text'], message: 'a message needs text, a data part or a file' });
     }
-    const bytes = new TextEncoder().encode(v.text ?? '').length + (dataJson?.length ?? 0) + (v.files ?? []).reduce((n, f) => n + f.bytes.length + f.name.length, 0);
+    const bytes =
+      new TextEncoder().encode(v.text ?? '').length +
+      (dataJson?.length ?? 0) +
+      (v.files ?? []).reduce((n, f) => n + f.bytes.length + f.name.length, 0);
     if (bytes > MAX_MESSAGE_BYTES) {
-      ctx.addIssue({ code: 'custom', path: [], message: `the message is ${kib(bytes)} as sent; a door takes at most 1 MiB per request, so keep it under ${kib(MAX_MESSAGE_BYTES)}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `the message is ${kib(bytes)} as sent; a door takes at most 1 MiB per request, so keep it under ${kib(MAX_MESSAGE_BYTES)}`,
+      });
     }
   });
 
@@ -85,5 +115,7 @@ export interface DataCheck {
 
 export const taskCheckDataInput = z.strictObject({
   capsuleId: z.string().min(1).max(200),
-  data: z.unknown().refine((d) => (jsonOf(d)?.length ?? Infinity) <= MAX_DATA_CHARS, `a JSON value of at most ${kib(MAX_DATA_CHARS)}`),
+  data: z
+    .unknown()
+    .refine((d) => (jsonOf(d)?.length ?? Infinity) <= MAX_DATA_CHARS, `a JSON value of at most ${kib(MAX_DATA_CHARS)}`),
 });

@@ -5,14 +5,18 @@ import { z } from 'zod';
 // telemetry.configure and never come back (a header is shown by name, as set or not). Spread into
 // `commands` in commands.ts; the handlers live in src-main/workspace/telemetry-commands.ts.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
 
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 /** The most headers the settings keep (an auth header or two in practice). */
 export const MAX_OTEL_HEADERS = 16;
 /** An HTTP header name (RFC 9110 token). */
-const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, 'an HTTP header name (letters, digits, - and _)');
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, 'an HTTP header name (letters, digits, - and _)');
 /** A header value: printable, no line breaks (it goes into an HTTP request as is). */
 const headerValue = z
   .string()
@@ -51,7 +55,10 @@ export interface TelemetryView {
 }
 
 export const telemetryCommands = {
-  'telemetry.get': command<TelemetryView>()("The Studio's OpenTelemetry settings, what sessions launched now export with, and the exporter's counts.", none),
+  'telemetry.get': command<TelemetryView>()(
+    "The Studio's OpenTelemetry settings, what sessions launched now export with, and the exporter's counts.",
+    none,
+  ),
   'telemetry.configure': command<TelemetryView>()(
     'Changes the OpenTelemetry settings for the sessions launched from now on. `headers` replaces the list: a header with a `value` gets it (kept in the secret store), one without keeps its stored value; headers left out are deleted.',
     z.strictObject({
@@ -69,7 +76,10 @@ export const telemetryCommands = {
         .max(128)
         .regex(/^[^\r\n\0]+$/, 'one line')
         .optional(),
-      headers: z.array(z.strictObject({ name: headerName, value: headerValue.optional() })).max(MAX_OTEL_HEADERS).optional(),
+      headers: z
+        .array(z.strictObject({ name: headerName, value: headerValue.optional() }))
+        .max(MAX_OTEL_HEADERS)
+        .optional(),
     }),
   ),
 } as const;

@@ -4,7 +4,9 @@ import { z } from 'zod';
 // run one at a time against the current manifests, offline, with the diff of a failing one.
 // Spread into `commands` in commands.ts; the handlers live in src-main/regression.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
 /** A test's name: its file is tests/<name>.yaml. */
 export const TEST_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/i;
@@ -75,7 +77,10 @@ export interface TestResultView {
 }
 
 export const testsCommands = {
-  'tests.list': command<{ dir: string; tests: TestView[] }>()("The open workspace's saved tests (tests/*.yaml) with their expectations, by name.", none),
+  'tests.list': command<{ dir: string; tests: TestView[] }>()(
+    "The open workspace's saved tests (tests/*.yaml) with their expectations, by name.",
+    none,
+  ),
   'tests.run': command<TestResultView>()(
     "Runs one test against the workspace's current manifests, offline (each capsule replays the test's script), and compares its delegations and answers with the expectations. One test runs at a time; each task is bounded by the test's timeout_ms.",
     z.strictObject({ name: testName }),

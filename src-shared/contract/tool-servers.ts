@@ -26,14 +26,33 @@ export const toolServerDefinition = z
     args: z.array(text).max(100).optional(),
     env: z.record(envName, text).optional(),
     cwd: z.string().min(1).max(1000).optional(),
-    url: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).max(2000).optional(),
+    url: z
+      .url({ protocol: /^https?$/, error: 'an http(s) URL' })
+      .max(2000)
+      .optional(),
     headers: z.record(headerName, text).optional(),
-    timeout: z.union([z.number().nonnegative(), z.string().regex(/^\d+(ms|s|m|h)$/, 'a duration such as 500ms, 30s, 10m or 1h')]).optional(),
+    timeout: z
+      .union([
+        z.number().nonnegative(),
+        z.string().regex(/^\d+(ms|s|m|h)$/, 'a duration such as 500ms, 30s, 10m or 1h'),
+      ])
+      .optional(),
   })
   .superRefine((s, ctx) => {
-    if ((s.command === undefined) === (s.url === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'a tool server has exactly one of command (a local process) or url (a remote server)' });
+    if ((s.command === undefined) === (s.url === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'a tool server has exactly one of command (a local process) or url (a remote server)',
+      });
     const wrong = s.url !== undefined ? (['args', 'env', 'cwd'] as const) : (['headers'] as const);
-    for (const key of wrong) if (s[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} does not go with ${s.url !== undefined ? 'a url' : 'a command'}` });
+    for (const key of wrong)
+      if (s[key] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${key} does not go with ${s.url !== undefined ? 'a url' : 'a command'}`,
+        });
   });
 export type ToolServerDefinition = z.infer<typeof toolServerDefinition>;
 
@@ -72,7 +91,9 @@ export interface ToolCallView {
 
 const id = z.string().min(1).max(200);
 const position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 
 export const toolServerCommands = {
   'mcp.addServer': command<ToolServerView>()(
@@ -83,13 +104,16 @@ export const toolServerCommands = {
     "Changes a tool server's definition in formation.yaml and in the manifest entry of every capsule with an edge to it (their `tools` and `timeout` kept); `updated` names those capsules. A derived server is added to formation.yaml.",
     z.strictObject({ id, server: toolServerDefinition }),
   ),
-  'mcp.moveServer': command<void>()('Moves a tool server node (a derived one is added to formation.yaml).', z.strictObject({ id, position })),
+  'mcp.moveServer': command<void>()(
+    'Moves a tool server node (a derived one is added to formation.yaml).',
+    z.strictObject({ id, position }),
+  ),
   'mcp.removeServer': command<void>()(
     "Removes a tool server and its edges: the server's entry goes from every manifest that names it, with the allow entries those edges added.",
     z.strictObject({ id }),
   ),
   'mcp.listTools': command<{ tools: ToolServerTool[]; server?: { name: string; version: string } }>()(
-    "Starts or reaches the tool server and lists its tools (tools/list, with descriptions), within 10 s and 4 MiB; a local server starts with only PATH and its own env. Fails with one line (not found, crashed, refused) and nothing is left running.",
+    'Starts or reaches the tool server and lists its tools (tools/list, with descriptions), within 10 s and 4 MiB; a local server starts with only PATH and its own env. Fails with one line (not found, crashed, refused) and nothing is left running.',
     z.strictObject({ id }),
   ),
   'edge.setTools': command<{ message: string }>()(

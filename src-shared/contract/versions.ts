@@ -5,9 +5,13 @@ import type { TestResultView } from './tests';
 // two versions, restore, and the published version outside callers get through the gateway.
 // Spread into `commands` in commands.ts; the handlers live in src-main/versions.
 
-const command = <Out>() => <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
+const command =
+  <Out>() =>
+  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 /** A version as history lists it: 4 to 40 hex digits of its commit id, or HEAD. */
-const version = z.string().regex(/^(HEAD|[0-9a-fA-F]{4,40})$/, 'a version id from the history (4 or more hex digits) or HEAD');
+const version = z
+  .string()
+  .regex(/^(HEAD|[0-9a-fA-F]{4,40})$/, 'a version id from the history (4 or more hex digits) or HEAD');
 
 /** One step of the history: a Studio save, a publish, or a user's own commit. */
 export interface StepView {
@@ -76,7 +80,10 @@ export interface PublishAnswer {
 }
 
 export const versionsCommands = {
-  'history.list': command<HistoryView>()("The open workspace's history, newest first (at most `limit` steps), with its published version.", z.strictObject({ limit: z.number().int().min(1).max(500).optional() }).optional()),
+  'history.list': command<HistoryView>()(
+    "The open workspace's history, newest first (at most `limit` steps), with its published version.",
+    z.strictObject({ limit: z.number().int().min(1).max(500).optional() }).optional(),
+  ),
   'history.diff': command<VersionDiffView>()(
     'What changed between two versions (`to` defaults to the files on disk now): manifests side by side, capsules added, removed or changed, and the edges (permissions) granted or taken back.',
     z.strictObject({ from: version, to: version.optional() }),

@@ -63,7 +63,9 @@ describe('matchAllow: URL prefixes', () => {
     expect(matchAllow('http://localhost:52222/', p)).toBeUndefined();
     expect(matchAllow('http://localhost:52222/a2a/../admin', p)).toBeUndefined();
     expect(matchAllow('http://localhost:52222/a2a/%2e%2e/admin', p)).toBeUndefined();
-    expect(matchAllow('http://localhost:52222/a2a/x', ['http://localhost:52222/a2a/'])).toBe('http://localhost:52222/a2a/');
+    expect(matchAllow('http://localhost:52222/a2a/x', ['http://localhost:52222/a2a/'])).toBe(
+      'http://localhost:52222/a2a/',
+    );
   });
   it('never matches a bare host:port target, which names no scheme or path', () => {
     expect(matchAllow('localhost:52222', ['http://localhost:52222'])).toBeUndefined();
@@ -72,7 +74,13 @@ describe('matchAllow: URL prefixes', () => {
 
 describe('matchAllow: loopback and tricks', () => {
   it('matches numeric loopback addresses literally; only the name localhost means both', () => {
-    for (const target of ['http://localhost:52222/', 'http://127.0.0.1:52222/', 'http://[::1]:52222/', '[::1]:52222', '127.0.0.1:52222']) {
+    for (const target of [
+      'http://localhost:52222/',
+      'http://127.0.0.1:52222/',
+      'http://[::1]:52222/',
+      '[::1]:52222',
+      '127.0.0.1:52222',
+    ]) {
       expect(matchAllow(target, ['localhost:52222'])).toBe('localhost:52222');
     }
     // 127.0.0.1 and ::1 are two places: another process may hold the same port on the other one.
@@ -93,7 +101,15 @@ describe('matchAllow: loopback and tricks', () => {
   });
   it('refuses encoded slashes and dot segments under a path-prefix entry', () => {
     const p = ['http://h.example:8080/a2a'];
-    for (const path of ['/a2a/..%2Fevil', '/a2a/%2E%2E%2Fevil', '/a2a/%2e%2e%2fevil', '/a2a/x%2Fy', '/a2a/x%5C..%5Cy', '/a2a/.%2E/evil', '/a2a/%zz']) {
+    for (const path of [
+      '/a2a/..%2Fevil',
+      '/a2a/%2E%2E%2Fevil',
+      '/a2a/%2e%2e%2fevil',
+      '/a2a/x%2Fy',
+      '/a2a/x%5C..%5Cy',
+      '/a2a/.%2E/evil',
+      '/a2a/%zz',
+    ]) {
       expect(matchAllow(`http://h.example:8080${path}`, p)).toBeUndefined();
     }
     expect(matchAllow('http://h.example:8080/a2a/tasks/1', p)).toBe(p[0]);

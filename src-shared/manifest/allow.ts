@@ -150,7 +150,9 @@ export function patternAllows(p: AllowPattern, t: AllowTarget): boolean {
     case 'host':
       return sameHost(p.host, t.host) && (p.port === undefined || p.port === t.port);
     case 'wildcard':
-      return t.host.endsWith(p.suffix) && t.host.length > p.suffix.length && (p.port === undefined || p.port === t.port);
+      return (
+        t.host.endsWith(p.suffix) && t.host.length > p.suffix.length && (p.port === undefined || p.port === t.port)
+      );
     case 'url':
       // A bare "host:port" target names no scheme or path, so a URL pattern cannot vouch for it.
       if (t.scheme === undefined || t.path === undefined) return false;

@@ -28,15 +28,19 @@ export interface CheckOptions {
 }
 
 export type CheckResult =
-  | { ok: true; manifest: Manifest; secrets: string[] }
-  | { ok: false; issues: CheckIssue[]; secrets: string[] };
+  { ok: true; manifest: Manifest; secrets: string[] } | { ok: false; issues: CheckIssue[]; secrets: string[] };
 
 const ALLOW_FORMS = 'host:port, host, *.example.com, http(s)://host[:port][/path]';
 /** Anchors and aliases expanded at most this many times (a "billion laughs" file is an issue, not a hang). */
 const MAX_ALIASES = 100;
 
 function byPosition(a: CheckIssue, b: CheckIssue): number {
-  return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || a.path.localeCompare(b.path) || a.message.localeCompare(b.message);
+  return (
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.column ?? 0) - (b.column ?? 0) ||
+    a.path.localeCompare(b.path) ||
+    a.message.localeCompare(b.message)
+  );
 }
 
 /** Replaces any secret that still slipped into a message or hint. */
@@ -47,27 +51,58 @@ function scrub(issue: CheckIssue, secrets: readonly string[]): CheckIssue {
 
 function extraChecks(ctx: IssueContext, contractProblem: CheckOptions['contractProblem']): CheckIssue[] {
   const out: CheckIssue[] = [];
-  const issueAt = (path: PathSegment[], message: string, hint: string): CheckIssue => ({ ...position(locate(ctx.doc, path).anchor, ctx.lines), path: formatPath(path), message, hint });
-  const data = ctx.data as { inference?: { driver?: { artifact?: unknown } }; capabilities?: { network?: { allow?: unknown } } } | null;
+  const issueAt = (path: PathSegment[], message: string, hint: string): CheckIssue => ({
+    ...position(locate(ctx.doc, path).anchor, ctx.lines),
+    path: formatPath(path),
+    message,
+    hint,
+  });
+  const data = ctx.data as {
+    inference?: { driver?: { artifact?: unknown } };
+    capabilities?: { network?: { allow?: unknown } };
+  } | null;
   const artifact = data?.inference?.driver?.artifact;
   if (typeof artifact === 'string' && artifact && !(artifact in DRIVER_ARTIFACTS)) {
     const path = ['inference', 'driver', 'artifact'];
     const secret = ctx.fromEnv.has(formatPath(path));
     const builtIn = Object.keys(DRIVER_ARTIFACTS);
     const near = secret ? undefined : closest(artifact, builtIn);
-    out.push(issueAt(path, secret ? 'unknown driver artifact (the value comes from the environment and is not shown)' : `unknown driver artifact "${artifact}"`, `${near ? `did you mean "${near}"? ` : ''}built-in drivers: ${builtIn.join(', ')}`));
+    out.push(
+      issueAt(
+        path,
+        secret
+          ? 'unknown driver artifact (the value comes from the environment and is not shown)'
+          : `unknown driver artifact "${artifact}"`,
+        `${near ? `did you mean "${near}"? ` : ''}built-in drivers: ${builtIn.join(', ')}`,
+      ),
+    );
   }
   const allow = data?.capabilities?.network?.allow;
   if (Array.isArray(allow)) {
     allow.forEach((entry, i) => {
       if (typeof entry !== 'string' || !entry || parseAllowPattern(entry)) return;
       const path = ['capabilities', 'network', 'allow', i];
-      out.push(issueAt(path, ctx.fromEnv.has(formatPath(path)) ? 'not an allow pattern (the value comes from the environment and is not shown)' : `not an allow pattern: "${entry}"`, `forms: ${ALLOW_FORMS}`));
+      out.push(
+        issueAt(
+          path,
+          ctx.fromEnv.has(formatPath(path))
+            ? 'not an allow pattern (the value comes from the environment and is not shown)'
+            : `not an allow pattern: "${entry}"`,
+          `forms: ${ALLOW_FORMS}`,
+        ),
+      );
     });
   }
   for (const key of ['accepts', 'responds'] as const) {
     const problem = contractProblem?.((ctx.data as Record<string, unknown> | null)?.[key]);
-    if (problem) out.push(issueAt([key], `not a valid JSON Schema: ${problem}`, 'see https://json-schema.org; e.g. { type: object, properties: { summary: { type: string } } }'));
+    if (problem)
+      out.push(
+        issueAt(
+          [key],
+          `not a valid JSON Schema: ${problem}`,
+          'see https://json-schema.org; e.g. { type: object, properties: { summary: { type: string } } }',
+        ),
+      );
   }
   return out;
 }
@@ -77,7 +112,12 @@ function restoreText(data: unknown, texts: Interpolation['texts'], issues: reado
   for (const issue of issues) {
     if (issue.code !== 'invalid_type' || issue.expected !== 'string') continue;
     const entry = texts.find((t) => formatPath(t.path) === formatPath(issue.path as PathSegment[]));
-    const parent = entry && (entry.path.slice(0, -1).reduce<unknown>((v, seg) => (v as Record<string | number, unknown> | undefined)?.[seg], data) as Record<string | number, unknown> | undefined);
+    const parent =
+      entry &&
+      (entry.path
+        .slice(0, -1)
+        .reduce<unknown>((v, seg) => (v as Record<string | number, unknown> | undefined)?.[seg], data) as
+        Record<string | number, unknown> | undefined);
     if (!entry || !parent || typeof parent !== 'object') continue;
     parent[entry.path[entry.path.length - 1]] = entry.text;
     restored = true;
@@ -109,19 +149,45 @@ export function checkManifestSource(source: string, options: CheckOptions = {}):
   if (!isMap(doc.contents)) {
     const empty = doc.contents === null;
     const where = empty ? START : { ...START, ...position(doc.contents ?? undefined, lines) };
-    return { ok: false, issues: [{ ...where, path: '', message: empty ? 'the manifest is empty' : 'the manifest must be a map of fields (name, version, inference, …)' }], secrets: [] };
+    return {
+      ok: false,
+      issues: [
+        {
+          ...where,
+          path: '',
+          message: empty
+            ? 'the manifest is empty'
+            : 'the manifest must be a map of fields (name, version, inference, …)',
+        },
+      ],
+      secrets: [],
+    };
   }
 
   const issues: CheckIssue[] = [];
   const { env } = options;
-  const found: Interpolation = env ? interpolate(doc, source, env) : { secrets: [], missing: [], bad: [], paths: [], texts: [] };
+  const found: Interpolation = env
+    ? interpolate(doc, source, env)
+    : { secrets: [], missing: [], bad: [], paths: [], texts: [] };
   for (const m of found.missing) {
     const pos = lines.linePos(m.offset);
-    issues.push({ line: pos.line, column: pos.col, path: formatPath(m.path), message: `environment variable ${m.name} is not set`, hint: `export ${m.name}=… before launching` });
+    issues.push({
+      line: pos.line,
+      column: pos.col,
+      path: formatPath(m.path),
+      message: `environment variable ${m.name} is not set`,
+      hint: `export ${m.name}=… before launching`,
+    });
   }
   for (const b of found.bad) {
     const pos = lines.linePos(b.offset);
-    issues.push({ line: pos.line, column: pos.col, path: formatPath(b.path), message: `not a variable reference: ${b.text}`, hint: 'write ${NAME} with letters, digits and underscores, or $${ for a literal ${' });
+    issues.push({
+      line: pos.line,
+      column: pos.col,
+      path: formatPath(b.path),
+      message: `not a variable reference: ${b.text}`,
+      hint: 'write ${NAME} with letters, digits and underscores, or $${ for a literal ${',
+    });
   }
   // A field whose variable is missing has no real value yet: its schema complaints would only be noise.
   const unset = new Set([...found.missing, ...found.bad].map((m) => formatPath(m.path)));
@@ -130,18 +196,28 @@ export function checkManifestSource(source: string, options: CheckOptions = {}):
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (err) {
-    return { ok: false, issues: [{ ...START, path: '', message: `cannot read the manifest: ${(err as Error).message}` }], secrets: found.secrets };
+    return {
+      ok: false,
+      issues: [{ ...START, path: '', message: `cannot read the manifest: ${(err as Error).message}` }],
+      secrets: found.secrets,
+    };
   }
   const ctx: IssueContext = { doc, lines, data, fromEnv: new Set(found.paths.map(formatPath)) };
   let parsed = manifestSchema.safeParse(data);
   // An unquoted ${VAR} that looked like a number where text is expected (an all-digit key) is text.
   if (!parsed.success && restoreText(data, found.texts, parsed.error.issues)) parsed = manifestSchema.safeParse(data);
   // Unresolved (no env): a value that still holds a ${VAR} is whatever the environment makes it.
-  const judged = (i: CheckIssue) => !unset.has(i.path) && (env !== undefined || !String(valueAt(data, i.path) ?? '').includes('${'));
+  const judged = (i: CheckIssue) =>
+    !unset.has(i.path) && (env !== undefined || !String(valueAt(data, i.path) ?? '').includes('${'));
   if (!parsed.success) issues.push(...zodIssues(ctx, parsed.error.issues).filter(judged));
   issues.push(...extraChecks(ctx, options.contractProblem).filter(judged));
 
-  if (issues.length || !parsed.success) return { ok: false, issues: issues.map((i) => ({ ...START, ...scrub(i, found.secrets) })).sort(byPosition), secrets: found.secrets };
+  if (issues.length || !parsed.success)
+    return {
+      ok: false,
+      issues: issues.map((i) => ({ ...START, ...scrub(i, found.secrets) })).sort(byPosition),
+      secrets: found.secrets,
+    };
   return { ok: true, manifest: parsed.data, secrets: found.secrets };
 }
 

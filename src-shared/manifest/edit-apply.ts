@@ -57,7 +57,9 @@ function apply(doc: Document, op: ManifestEditOp): void {
     case 'addAllow': {
       const seq = allowSeq(doc);
       if (!seq) return setManifestValue(doc, ALLOW_PATH, [op.entry]);
-      const present = seq.items.some((item) => isScalar(item) && typeof item.value === 'string' && sameAllowEntry(item.value, op.entry));
+      const present = seq.items.some(
+        (item) => isScalar(item) && typeof item.value === 'string' && sameAllowEntry(item.value, op.entry),
+      );
       if (present) return;
       // "allow: []" (as templates write it) grows into a block list, one entry per line.
       if (seq.flow && seq.items.length === 0) seq.flow = false;
@@ -66,7 +68,10 @@ function apply(doc: Document, op: ManifestEditOp): void {
     }
     case 'removeAllow': {
       const seq = allowSeq(doc);
-      if (seq) seq.items = seq.items.filter((item) => !(isScalar(item) && typeof item.value === 'string' && sameAllowEntry(item.value, op.entry)));
+      if (seq)
+        seq.items = seq.items.filter(
+          (item) => !(isScalar(item) && typeof item.value === 'string' && sameAllowEntry(item.value, op.entry)),
+        );
       return;
     }
     case 'setPeerAccept':
@@ -101,7 +106,8 @@ export interface OpenedManifest {
 /** Parses a manifest for editing. Throws on a YAML syntax error or a manifest that is not a map. */
 export function openManifestForEdit(source: string): OpenedManifest {
   const doc = parseDocument(source, { keepSourceTokens: false });
-  if (doc.errors.length) throw new Error(`cannot edit a manifest with a YAML syntax error: ${doc.errors[0].message.split('\n')[0]}`);
+  if (doc.errors.length)
+    throw new Error(`cannot edit a manifest with a YAML syntax error: ${doc.errors[0].message.split('\n')[0]}`);
   if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   if (!isMap(doc.contents)) throw new Error('cannot edit a manifest that is not a map of fields');
   // Keep the user's list style: "- item" level with its key, or indented under it.

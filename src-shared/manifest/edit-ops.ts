@@ -18,7 +18,11 @@ export const manifestEditOpSchema = z.discriminatedUnion('op', [
   /** Removes an MCP server entry by name, the allow entry its edge added, and the sections left empty. */
   z.strictObject({ op: z.literal('removeMcpServer'), name: z.string().min(1) }),
   /** Narrows an MCP server entry's `tools` (null: all of the server's tools). */
-  z.strictObject({ op: z.literal('setMcpTools'), name: z.string().min(1), tools: z.array(z.string().min(1)).max(1000).nullable() }),
+  z.strictObject({
+    op: z.literal('setMcpTools'),
+    name: z.string().min(1),
+    tools: z.array(z.string().min(1)).max(1000).nullable(),
+  }),
 ]);
 
 export type ManifestEditOp = z.infer<typeof manifestEditOpSchema>;

@@ -40,11 +40,18 @@ export function allowList(m: Manifest | undefined): string[] {
   return m?.capabilities?.network?.allow ?? [];
 }
 
-function targetOf(entry: string, self: GraphCapsule, capsules: readonly GraphCapsule[], remotes: readonly GraphRemote[]): { kind: EdgeKind; target: string } {
+function targetOf(
+  entry: string,
+  self: GraphCapsule,
+  capsules: readonly GraphCapsule[],
+  remotes: readonly GraphRemote[],
+): { kind: EdgeKind; target: string } {
   const port = loopbackPort(entry);
   if (port !== undefined) {
     // Its pinned port, or the port its door is on now (a pin changed while it runs applies at restart).
-    const capsule = capsules.find((c) => c.id !== self.id && capsulePort(c) === port) ?? capsules.find((c) => c.id !== self.id && c.port === port);
+    const capsule =
+      capsules.find((c) => c.id !== self.id && capsulePort(c) === port) ??
+      capsules.find((c) => c.id !== self.id && c.port === port);
     if (capsule) return { kind: 'capsule', target: capsule.id };
   }
   const remote = remotes.find((r) => matchAllow(r.url, [entry]) !== undefined);
@@ -84,7 +91,9 @@ export function connectOps(orchestrator: GraphCapsule, worker: GraphCapsule, opt
   const port = pinnedPort ?? worker.port ?? opts.freePort;
   const entry = `localhost:${port}`;
   // An entry that already reaches the worker's door (it binds 127.0.0.1) makes the edge: no second one.
-  const covered = allowList(orchestrator.manifest).some((e) => sameAllowEntry(e, entry) || matchAllow(`127.0.0.1:${port}`, [e]) !== undefined);
+  const covered = allowList(orchestrator.manifest).some(
+    (e) => sameAllowEntry(e, entry) || matchAllow(`127.0.0.1:${port}`, [e]) !== undefined,
+  );
   const orchestratorOps: ManifestEditOp[] = covered ? [] : [{ op: 'addAllow', entry }];
   const workerOps: ManifestEditOp[] = [];
   if (pinnedPort === undefined) workerOps.push({ op: 'setInternalPort', port });
@@ -107,6 +116,9 @@ export function disconnectOps(
   const edges = deriveEdges(everyone, []).filter((e) => e.kind === 'capsule' && e.target === worker.id);
   const entries = [...new Set(edges.filter((e) => e.source === orchestrator.id).map((e) => e.allowEntry))];
   const stillReached = edges.some((e) => e.source !== orchestrator.id);
-  const workerOps: ManifestEditOp[] = !stillReached && worker.manifest?.exports?.peer_tasks?.accept === true ? [{ op: 'setPeerAccept', value: false }] : [];
+  const workerOps: ManifestEditOp[] =
+    !stillReached && worker.manifest?.exports?.peer_tasks?.accept === true
+      ? [{ op: 'setPeerAccept', value: false }]
+      : [];
   return { orchestrator: entries.map((entry) => ({ op: 'removeAllow', entry })), worker: workerOps };
 }

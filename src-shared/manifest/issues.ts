@@ -85,7 +85,8 @@ export function zodIssues(ctx: IssueContext, issues: readonly z.core.$ZodIssue[]
     const note = secret ? ' (the value comes from the environment and is not shown)' : '';
     switch (issue.code) {
       case 'unrecognized_keys':
-        for (const key of issue.keys) out.push(at(ctx, path, `unknown key "${key}"`, keyHint(key, keysAt(manifestSchema, path)), key));
+        for (const key of issue.keys)
+          out.push(at(ctx, path, `unknown key "${key}"`, keyHint(key, keysAt(manifestSchema, path)), key));
         break;
       case 'invalid_type': {
         const value = valueAt(ctx.data, path);
@@ -97,28 +98,59 @@ export function zodIssues(ctx: IssueContext, issues: readonly z.core.$ZodIssue[]
           out.push(at(ctx, path, `required field is missing (expected ${expected})`, `add "${String(last)}:"${where}`));
         } else {
           const quote = issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean');
-          out.push(at(ctx, path, `expected ${expected}, got ${kindOf(value)}${note}`, quote ? 'put the value in quotes to make it text, e.g. "0.1.0"' : undefined));
+          out.push(
+            at(
+              ctx,
+              path,
+              `expected ${expected}, got ${kindOf(value)}${note}`,
+              quote ? 'put the value in quotes to make it text, e.g. "0.1.0"' : undefined,
+            ),
+          );
         }
         break;
       }
       case 'invalid_value':
-        out.push(at(ctx, path, `not an allowed value${note}`, `allowed values: ${issue.values.map((v) => String(v)).join(', ')}`));
+        out.push(
+          at(
+            ctx,
+            path,
+            `not an allowed value${note}`,
+            `allowed values: ${issue.values.map((v) => String(v)).join(', ')}`,
+          ),
+        );
         break;
       case 'invalid_union': {
         const forms = unionForms(issue);
-        out.push(at(ctx, path, `not an allowed form${note}`, forms.length ? `expected one of: ${forms.join('; ')}` : undefined));
+        out.push(
+          at(
+            ctx,
+            path,
+            `not an allowed form${note}`,
+            forms.length ? `expected one of: ${forms.join('; ')}` : undefined,
+          ),
+        );
         break;
       }
       case 'too_small':
       case 'too_big': {
         const word = issue.code === 'too_small' ? 'at least' : 'at most';
         const what = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
-        const limit = issue.origin === 'string' && issue.code === 'too_small' && issue.minimum === 1 ? 'must not be empty' : `must be ${word} ${String(issue.code === 'too_small' ? issue.minimum : issue.maximum)}${what}`;
+        const limit =
+          issue.origin === 'string' && issue.code === 'too_small' && issue.minimum === 1
+            ? 'must not be empty'
+            : `must be ${word} ${String(issue.code === 'too_small' ? issue.minimum : issue.maximum)}${what}`;
         out.push(at(ctx, path, `${limit}${note}`));
         break;
       }
       case 'invalid_format':
-        out.push(at(ctx, path, `${issue.format === 'url' ? 'not a valid URL' : issue.format === 'regex' ? 'not in the expected form' : `not a valid ${issue.format}`}${note}`, issue.format === 'regex' ? issue.message : undefined));
+        out.push(
+          at(
+            ctx,
+            path,
+            `${issue.format === 'url' ? 'not a valid URL' : issue.format === 'regex' ? 'not in the expected form' : `not a valid ${issue.format}`}${note}`,
+            issue.format === 'regex' ? issue.message : undefined,
+          ),
+        );
         break;
       default:
         out.push(at(ctx, path, `${issue.message}${note}`));

@@ -4,7 +4,13 @@ import { lineDiff } from './line-diff';
 describe('lineDiff', () => {
   it('keeps common lines and marks what went and came', () => {
     const d = lineDiff('name: a\nversion: 1\nrole: worker\n', 'name: a\nversion: 2\nrole: worker\nport: 1\n');
-    expect(d.map((l) => `${l.kind[0]} ${l.text}`)).toEqual(['s name: a', 'r version: 1', 'a version: 2', 's role: worker', 'a port: 1']);
+    expect(d.map((l) => `${l.kind[0]} ${l.text}`)).toEqual([
+      's name: a',
+      'r version: 1',
+      'a version: 2',
+      's role: worker',
+      'a port: 1',
+    ]);
   });
   it('handles empty sides', () => {
     expect(lineDiff('', 'a\nb')).toEqual([

@@ -21,18 +21,24 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   const y = b.slice(head, b.length - tail);
   const out: DiffLine[] = a.slice(0, head).map((text) => ({ kind: 'same', text }));
   if (x.length * y.length > MAX_CELLS) {
-    out.push(...x.map((text): DiffLine => ({ kind: 'removed', text })), ...y.map((text): DiffLine => ({ kind: 'added', text })));
+    out.push(
+      ...x.map((text): DiffLine => ({ kind: 'removed', text })),
+      ...y.map((text): DiffLine => ({ kind: 'added', text })),
+    );
   } else {
     // lcs[i][j]: the longest common run of x[i..] and y[j..].
     const lcs = Array.from({ length: x.length + 1 }, () => new Uint32Array(y.length + 1));
-    for (let i = x.length - 1; i >= 0; i--) for (let j = y.length - 1; j >= 0; j--) lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    for (let i = x.length - 1; i >= 0; i--)
+      for (let j = y.length - 1; j >= 0; j--)
+        lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
     let i = 0;
     let j = 0;
     while (i < x.length || j < y.length) {
       if (i < x.length && j < y.length && x[i] === y[j]) {
         out.push({ kind: 'same', text: x[i++] });
         j++;
-      } else if (i < x.length && (j === y.length || lcs[i + 1][j] >= lcs[i][j + 1])) out.push({ kind: 'removed', text: x[i++] });
+      } else if (i < x.length && (j === y.length || lcs[i + 1][j] >= lcs[i][j + 1]))
+        out.push({ kind: 'removed', text: x[i++] });
       else out.push({ kind: 'added', text: y[j++] });
     }
   }

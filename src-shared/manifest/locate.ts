@@ -16,7 +16,8 @@ export function formatPath(path: readonly PathSegment[]): string {
 
 export function findPair(map: unknown, key: string): Pair<unknown, unknown> | undefined {
   if (!isMap(map)) return undefined;
-  return map.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key) as Pair<unknown, unknown> | undefined;
+  return map.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key) as
+    Pair<unknown, unknown> | undefined;
 }
 
 function child(node: unknown, seg: PathSegment): { node?: Node; key?: Node } | undefined {

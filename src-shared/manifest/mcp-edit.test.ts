@@ -30,7 +30,9 @@ describe('tool server edges in a manifest', () => {
   it('creates capabilities when the manifest has none, and takes the whole section back', () => {
     const drawn = editManifestSource(BARE, [{ op: 'addMcpServer', server: remote }]);
     expect(drawn).toContain('url: https://mcp.example.com/mcp');
-    expect(drawn).toMatch(/allow:\n\s+- https:\/\/mcp\.example\.com\/mcp # for tool server search \(list added with it\)/);
+    expect(drawn).toMatch(
+      /allow:\n\s+- https:\/\/mcp\.example\.com\/mcp # for tool server search \(list added with it\)/,
+    );
     expect(editManifestSource(drawn, [{ op: 'removeMcpServer', name: 'search' }])).toBe(BARE);
   });
 
@@ -50,7 +52,10 @@ describe('tool server edges in a manifest', () => {
   });
 
   it('keeps a second server and its allow entry when one edge goes', () => {
-    const both = editManifestSource(TEMPLATE, [{ op: 'addMcpServer', server: local }, { op: 'addMcpServer', server: remote }]);
+    const both = editManifestSource(TEMPLATE, [
+      { op: 'addMcpServer', server: local },
+      { op: 'addMcpServer', server: remote },
+    ]);
     const one = editManifestSource(both, [{ op: 'removeMcpServer', name: 'files' }]);
     expect(one).toContain('name: search');
     expect(one).not.toContain('name: files');
@@ -86,13 +91,19 @@ capabilities:
   it('does not add a second entry for a server already named, and refuses to narrow a server not there', () => {
     const drawn = editManifestSource(TEMPLATE, [{ op: 'addMcpServer', server: local }]);
     expect(editManifestSource(drawn, [{ op: 'addMcpServer', server: { ...local, args: ['other'] } }])).toBe(drawn);
-    expect(() => editManifestSource(TEMPLATE, [{ op: 'setMcpTools', name: 'files', tools: [] }])).toThrow(/no server named files/);
+    expect(() => editManifestSource(TEMPLATE, [{ op: 'setMcpTools', name: 'files', tools: [] }])).toThrow(
+      /no server named files/,
+    );
   });
 });
 
 describe('an edge drawn again with its tools', () => {
   it('writes the same text as drawing it and narrowing it', () => {
-    const narrowed = editManifestSource(editManifestSource(TEMPLATE, [{ op: 'addMcpServer', server: local }]), [{ op: 'setMcpTools', name: 'files', tools: ['a', 'b'] }]);
-    expect(editManifestSource(TEMPLATE, [{ op: 'addMcpServer', server: { ...local, tools: ['a', 'b'] } }])).toBe(narrowed);
+    const narrowed = editManifestSource(editManifestSource(TEMPLATE, [{ op: 'addMcpServer', server: local }]), [
+      { op: 'setMcpTools', name: 'files', tools: ['a', 'b'] },
+    ]);
+    expect(editManifestSource(TEMPLATE, [{ op: 'addMcpServer', server: { ...local, tools: ['a', 'b'] } }])).toBe(
+      narrowed,
+    );
   });
 });

@@ -33,7 +33,11 @@ function entryIndex(doc: Document, name: string): number {
 function pruneEmpty(doc: Document, path: string[], levels: number): void {
   for (let n = path.length; n > path.length - levels; n--) {
     const node = doc.getIn(path.slice(0, n), true);
-    const empty = (isMap(node) || isSeq(node)) && node.items.length === 0 && !(node as YAMLMap).commentBefore && !(node as YAMLMap).comment;
+    const empty =
+      (isMap(node) || isSeq(node)) &&
+      node.items.length === 0 &&
+      !(node as YAMLMap).commentBefore &&
+      !(node as YAMLMap).comment;
     if (!empty) return;
     doc.deleteIn(path.slice(0, n));
   }
@@ -61,7 +65,9 @@ export function addMcpServer(doc: Document, server: McpServerEntry): void {
   const url = typeof server.url === 'string' ? server.url : undefined;
   if (!url) return;
   const allowNode = doc.getIn(ALLOW_PATH, true);
-  const allow = isSeq(allowNode) ? allowNode.items.flatMap((it) => (isScalar(it) && typeof it.value === 'string' ? [it.value] : [])) : [];
+  const allow = isSeq(allowNode)
+    ? allowNode.items.flatMap((it) => (isScalar(it) && typeof it.value === 'string' ? [it.value] : []))
+    : [];
   if (matchAllow(url, allow) !== undefined) return;
   const entry = doc.createNode(url) as Scalar;
   entry.comment = mcpAllowMarker(server.name);
@@ -86,7 +92,9 @@ export function removeMcpServer(doc: Document, name: string): void {
   const allow = doc.getIn(ALLOW_PATH, true);
   if (!isSeq(allow)) return;
   const marker = mcpAllowMarker(name).trim().toLowerCase();
-  const ours = (it: unknown) => isScalar(it) && (it.comment?.trim().toLowerCase() === marker || it.comment?.trim().toLowerCase() === `${marker}${CREATED_LIST}`);
+  const ours = (it: unknown) =>
+    isScalar(it) &&
+    (it.comment?.trim().toLowerCase() === marker || it.comment?.trim().toLowerCase() === `${marker}${CREATED_LIST}`);
   const createdList = allow.items.some((it) => ours(it) && (it as Scalar).comment!.endsWith(CREATED_LIST));
   allow.items = allow.items.filter((it) => !ours(it));
   if (createdList) pruneEmpty(doc, ALLOW_PATH, 3);

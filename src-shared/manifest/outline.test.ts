@@ -12,7 +12,9 @@ describe('the manifest outline (completion and hover docs)', () => {
   });
 
   it('reads keys, lists, enums and requiredness from the zod schema', () => {
-    expect(Object.keys(manifestOutline.keys ?? {})).toEqual(expect.arrayContaining(['name', 'version', 'inference', 'lifecycle', 'capabilities']));
+    expect(Object.keys(manifestOutline.keys ?? {})).toEqual(
+      expect.arrayContaining(['name', 'version', 'inference', 'lifecycle', 'capabilities']),
+    );
     expect(outlineAt(['name'])).toMatchObject({ kind: 'text', required: true });
     expect(outlineAt(['description'])).toMatchObject({ kind: 'text' });
     expect(outlineAt(['description'])?.required).toBeUndefined();
@@ -22,7 +24,11 @@ describe('the manifest outline (completion and hover docs)', () => {
     expect(outlineAt(['inference', 'driver', 'artifact'])?.values).toEqual(Object.keys(DRIVER_ARTIFACTS));
     expect(outlineAt(['inference', 'harness', 'interrupt'])).toMatchObject({ kind: 'map', values: ['sigint', 'none'] });
     expect(outlineAt(['lifecycle', 'idle_timeout'])?.forms).toEqual(['number', 'text']);
-    expect(outlineAt(['inference', 'rehearsal', 'replies', '[]', 'turns', '[]', 'stop'])?.values).toEqual(['end_turn', 'max_tokens', 'tool_use']);
+    expect(outlineAt(['inference', 'rehearsal', 'replies', '[]', 'turns', '[]', 'stop'])?.values).toEqual([
+      'end_turn',
+      'max_tokens',
+      'tool_use',
+    ]);
     expect(outlineAt(['nope'])).toBeUndefined();
     expect(outlineAt(['name', 'deeper'])).toBeUndefined();
   });

@@ -52,7 +52,10 @@ function build(schema: z.ZodType, depth: number): OutlineNode {
     if (depth > MAX_DEPTH) return { kind: 'any' };
     switch (d.type) {
       case 'object':
-        return { kind: 'map', keys: Object.fromEntries(Object.entries(d.shape ?? {}).map(([k, v]) => [k, build(v, depth + 1)])) };
+        return {
+          kind: 'map',
+          keys: Object.fromEntries(Object.entries(d.shape ?? {}).map(([k, v]) => [k, build(v, depth + 1)])),
+        };
       case 'array':
         return { kind: 'list', element: d.element ? build(d.element, depth + 1) : { kind: 'any' } };
       case 'record':
@@ -72,7 +75,9 @@ function build(schema: z.ZodType, depth: number): OutlineNode {
         const map = branches.find((b) => b.kind === 'map');
         const values = branches.flatMap((b) => (b.kind === 'choice' ? (b.values ?? []) : []));
         const forms = branches.filter((b) => b.kind !== 'choice').map((b) => b.kind);
-        const { required: _branchRequired, ...shape } = map ?? { kind: values.length ? 'choice' : (branches[0]?.kind ?? 'any') };
+        const { required: _branchRequired, ...shape } = map ?? {
+          kind: values.length ? 'choice' : (branches[0]?.kind ?? 'any'),
+        };
         return { ...shape, ...(values.length ? { values } : {}), forms };
       }
       default:

@@ -3,7 +3,14 @@ import { followPortOps, movedEntry } from './port-follow';
 
 describe('allow entries follow a worker port', () => {
   it('moves each spelling of the old loopback port, in place', () => {
-    const allow = ['localhost:4100', 'api.example.com:4100', 'http://127.0.0.1:4100/a2a', '[::1]:4100', 'localhost:4200', 'localhost'];
+    const allow = [
+      'localhost:4100',
+      'api.example.com:4100',
+      'http://127.0.0.1:4100/a2a',
+      '[::1]:4100',
+      'localhost:4200',
+      'localhost',
+    ];
     expect(followPortOps(allow, 4100, 4300)).toEqual([
       { op: 'set', path: ['capabilities', 'network', 'allow', '0'], value: 'localhost:4300' },
       { op: 'set', path: ['capabilities', 'network', 'allow', '2'], value: 'http://127.0.0.1:4300/a2a' },

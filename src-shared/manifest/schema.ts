@@ -5,7 +5,10 @@ import { isServableMethod } from './methods';
 // prompt, rehearsal script, shell allow list, spend ceiling, input contract). Every object is
 // strict so that a misspelt key is reported instead of silently ignored.
 
-const duration = z.union([z.number().nonnegative(), z.string().regex(/^\d+(ms|s|m|h)$/, 'a duration such as 500ms, 30s, 10m or 1h')]);
+const duration = z.union([
+  z.number().nonnegative(),
+  z.string().regex(/^\d+(ms|s|m|h)$/, 'a duration such as 500ms, 30s, 10m or 1h'),
+]);
 
 export const artifactSchema = z.strictObject({
   name: z.string().min(1),
@@ -33,7 +36,10 @@ export const rehearsalPartSchema = z
     filename: z.string().min(1).optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
   })
-  .refine((p) => [p.text, p.data, p.bytes, p.url].filter((x) => x !== undefined).length === 1, 'a part has exactly one of text, data, bytes or url');
+  .refine(
+    (p) => [p.text, p.data, p.bytes, p.url].filter((x) => x !== undefined).length === 1,
+    'a part has exactly one of text, data, bytes or url',
+  );
 
 /** An artifact a scripted turn produces while the task works (an artifact update on a stream). */
 export const rehearsalArtifactSchema = z.strictObject({
@@ -65,7 +71,9 @@ export const rehearsalTurnSchema = z.strictObject({
   pass_tool_parts: z.boolean().optional(),
   /** Used instead of `text` when every tool call of the previous turn failed (so the answer never claims success). */
   failed_text: z.string().optional(),
-  tool_calls: z.array(z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })).optional(),
+  tool_calls: z
+    .array(z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) }))
+    .optional(),
   error: z.string().optional(),
   hang: z.boolean().optional(),
   delay_ms: z.number().int().nonnegative().optional(),
@@ -73,7 +81,12 @@ export const rehearsalTurnSchema = z.strictObject({
   tokens_out: z.number().int().nonnegative().optional(),
   stop: z.enum(['end_turn', 'max_tokens', 'tool_use']).optional(),
   /** Streams `frames` text fragments at `per_second` before the turn's result: load for the live views. */
-  stream: z.strictObject({ frames: z.number().int().positive().max(10_000_000), per_second: z.number().int().positive().max(1_000_000) }).optional(),
+  stream: z
+    .strictObject({
+      frames: z.number().int().positive().max(10_000_000),
+      per_second: z.number().int().positive().max(1_000_000),
+    })
+    .optional(),
   /** In a script made from a recording: the tool results this turn followed there; others are traced as a divergence. */
   given: z.array(z.string()).optional(),
 });
@@ -151,9 +164,23 @@ export const mcpServerSchema = z
     timeout: duration.optional(),
   })
   .superRefine((s, ctx) => {
-    if ((s.command === undefined) === (s.url === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'a server has exactly one of command (a local process) or url (a remote server)' });
+    if ((s.command === undefined) === (s.url === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'a server has exactly one of command (a local process) or url (a remote server)',
+      });
     const wrong = s.url !== undefined ? (['args', 'env', 'cwd'] as const) : (['headers'] as const);
-    for (const key of wrong) if (s[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: s.url !== undefined ? `${key} is for a local server (command); a remote one (url) has headers` : 'headers are for a remote server (url)' });
+    for (const key of wrong)
+      if (s[key] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message:
+            s.url !== undefined
+              ? `${key} is for a local server (command); a remote one (url) has headers`
+              : 'headers are for a remote server (url)',
+        });
   });
 
 /** `capabilities.mcp`: the MCP servers whose tools the capsule may use. */
@@ -163,7 +190,12 @@ export const mcpSchema = z
     const seen = new Set<string>();
     m.servers.forEach((s, i) => {
       const key = s.name.toLowerCase();
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['servers', i, 'name'], message: `another server is already named "${s.name}"` });
+      if (seen.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['servers', i, 'name'],
+          message: `another server is already named "${s.name}"`,
+        });
       seen.add(key);
     });
   });
@@ -184,7 +216,9 @@ export const manifestSchema = z.strictObject({
     system_prompt: z.string().optional(),
     temperature: z.number().min(0).max(2).optional(),
     /** Spend ceiling for one task: total tokens, and US dollars where the price table knows the model. */
-    budget: z.strictObject({ max_tokens: z.number().int().positive().optional(), max_usd: z.number().positive().optional() }).optional(),
+    budget: z
+      .strictObject({ max_tokens: z.number().int().positive().optional(), max_usd: z.number().positive().optional() })
+      .optional(),
     rehearsal: rehearsalSchema.optional(),
     harness: harnessSchema.optional(),
     input_timeout: duration.optional(),
@@ -201,7 +235,9 @@ export const manifestSchema = z.strictObject({
     .strictObject({
       peer_tasks: z.strictObject({ accept: z.boolean().default(false) }).optional(),
       /** The A2A methods the door serves (1.0 names, or the older 0.3 names, docs/door.md); absent serves all. */
-      methods: z.array(z.string().refine(isServableMethod, 'not an A2A method name (e.g. SendMessage, GetTask, or tasks/send)')).optional(),
+      methods: z
+        .array(z.string().refine(isServableMethod, 'not an A2A method name (e.g. SendMessage, GetTask, or tasks/send)'))
+        .optional(),
     })
     .optional(),
   capabilities: z

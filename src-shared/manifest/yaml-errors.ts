@@ -17,7 +17,13 @@ export function openingQuote(source: string, end: number, message: string): numb
 }
 
 /** A yaml parse error as both checkers report it: the offset to point at and the message. */
-export function describeSyntaxError(source: string, e: { code: string; pos: [number, number]; message: string }): { offset: number; message: string } {
+export function describeSyntaxError(
+  source: string,
+  e: { code: string; pos: [number, number]; message: string },
+): { offset: number; message: string } {
   const opened = e.code === 'MISSING_CHAR' ? openingQuote(source, e.pos[0], e.message) : undefined;
-  return { offset: opened ?? e.pos[0], message: `YAML syntax error: ${e.message.split('\n')[0]}${opened !== undefined ? ' (the quote opened here)' : ''}` };
+  return {
+    offset: opened ?? e.pos[0],
+    message: `YAML syntax error: ${e.message.split('\n')[0]}${opened !== undefined ? ' (the quote opened here)' : ''}`,
+  };
 }

@@ -67,9 +67,15 @@ export function residueOfTask(task: TaskLike | undefined): ResidueItem[] {
 /** How an item reads to a person: a detached shell is still running; a delegation was ended by the cancel. */
 export function describeResidue(item: ResidueItem): { status: 'running' | 'ended'; text: string } {
   if (item.kind === 'detached_shell') return { status: 'running', text: item.command };
-  if (item.kind === 'mcp_server') return { status: 'running', text: `MCP server ${item.server} (${item.command}, pid ${item.pid})` };
+  if (item.kind === 'mcp_server')
+    return { status: 'running', text: `MCP server ${item.server} (${item.command}, pid ${item.pid})` };
   return { status: 'ended', text: `${item.capsule}${item.child_session_id ? ` (${item.child_session_id})` : ''}` };
 }
 
 /** The key that names an item once (a work id or a delegation id). */
-export const residueKey = (item: ResidueItem): string => (item.kind === 'detached_shell' ? item.work_id : item.kind === 'mcp_server' ? `mcp:${item.server}` : item.delegation_id);
+export const residueKey = (item: ResidueItem): string =>
+  item.kind === 'detached_shell'
+    ? item.work_id
+    : item.kind === 'mcp_server'
+      ? `mcp:${item.server}`
+      : item.delegation_id;

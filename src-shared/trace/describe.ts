@@ -15,7 +15,8 @@ export function traceEventKind(type: string): TraceEventKind {
   if (type === 'inference') return 'inference';
   if (type === 'tool_call' || type === 'tool_result') return 'tool';
   if (type.startsWith('a2a_') || type.startsWith('delegation_')) return 'a2a';
-  if (type === 'task_failed' || type === 'task_rejected' || type === 'network_refused' || type === 'answer_invalid') return 'failure';
+  if (type === 'task_failed' || type === 'task_rejected' || type === 'network_refused' || type === 'answer_invalid')
+    return 'failure';
   if (type === 'task_canceled') return 'cancel';
   if (type.startsWith('task_') || type === 'input_required' || type.startsWith('breakpoint_')) return 'task';
   if (type.startsWith('session_')) return 'session';
@@ -44,7 +45,9 @@ export function describeTraceEvent(e: TraceEvent): string {
       return r.context_id ? `in context ${str(r.context_id)}` : 'started';
     case 'frame':
       // The fragment first: in a narrow panel the words after it are the ones cut off.
-      return r.kind === 'text_delta' ? `${clip(str(r.text).trim(), 100)} (turn ${r.turn ?? '?'} streaming)` : `${str(r.kind)}`;
+      return r.kind === 'text_delta'
+        ? `${clip(str(r.text).trim(), 100)} (turn ${r.turn ?? '?'} streaming)`
+        : `${str(r.kind)}`;
     case 'task_end':
       return `${str(r.state).replace('TASK_STATE_', '')} · ${r.turns ?? 0} turn${r.turns === 1 ? '' : 's'} · ${r.tokens_in ?? 0}/${r.tokens_out ?? 0} tokens${r.answer ? ` · ${clip(str(r.answer))}` : ''}`;
     case 'task_failed':
@@ -64,7 +67,10 @@ export function describeTraceEvent(e: TraceEvent): string {
       return `${str(r.artifact_id)}${r.append ? ' (appended)' : ''} · ${r.parts ?? 0} part${r.parts === 1 ? '' : 's'}`;
     case 'session_start': {
       const f = r.forked_from as Record<string, unknown> | undefined;
-      const fork = f && typeof f === 'object' ? ` · fork of ${str(f.session_id)} task ${str(f.task_id)} at turn ${String(f.turn ?? '?')}${f.edited ? ', message edited' : ''}` : '';
+      const fork =
+        f && typeof f === 'object'
+          ? ` · fork of ${str(f.session_id)} task ${str(f.task_id)} at turn ${String(f.turn ?? '?')}${f.edited ? ', message edited' : ''}`
+          : '';
       return `${str(r.capsule)} ${str(r.version)} · ${str(r.driver)} ${str(r.model)}${fork}`;
     }
     case 'session_end':
@@ -78,6 +84,13 @@ export function describeTraceEvent(e: TraceEvent): string {
       return `allow ${allow.length ? clip(allow.join(', '), 120) : 'nothing'} · peer tasks ${r.accept_peer_tasks ? 'accepted' : 'refused'}`;
     }
     default:
-      return clip(JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !['ts', 'event_type', 'session_id', 'task_id', 'seq'].includes(k)))), 200);
+      return clip(
+        JSON.stringify(
+          Object.fromEntries(
+            Object.entries(r).filter(([k]) => !['ts', 'event_type', 'session_id', 'task_id', 'seq'].includes(k)),
+          ),
+        ),
+        200,
+      );
   }
 }

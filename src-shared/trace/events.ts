@@ -24,7 +24,15 @@ export interface SessionStartEvent extends TraceBase {
   /** The session's records folder. */
   workdir?: string;
   /** A fork: the recorded session, task and turn it starts from; `driver` answers from that turn on. */
-  forked_from?: { session_id: string; task_id: string; turn: number; driver: 'real' | 'rehearsal'; edited: boolean; message_id: string; replayed_tasks?: number };
+  forked_from?: {
+    session_id: string;
+    task_id: string;
+    turn: number;
+    driver: 'real' | 'rehearsal';
+    edited: boolean;
+    message_id: string;
+    replayed_tasks?: number;
+  };
 }
 export interface SessionEndEvent extends TraceBase {
   event_type: 'session_end';

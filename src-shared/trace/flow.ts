@@ -101,11 +101,14 @@ export function createFlowTracker(): FlowTracker {
           const waiting = [...names].map(([n, k]) => (k > 1 ? `${n} ×${k}` : n)).join(', ');
           const before = tasks.get(taskId);
           const text = str(e.text) || (before && before.turn === e.turn ? before.text : '');
-          return { progress: progress(taskId, { turn: Number(e.turn) || 0, text: tail(text), waiting: waiting || undefined }) };
+          return {
+            progress: progress(taskId, { turn: Number(e.turn) || 0, text: tail(text), waiting: waiting || undefined }),
+          };
         }
         case 'breakpoint_hit': {
           // A paused task says where it waits, whatever it streamed before.
-          const where = e.point === 'edge' ? `the delegation to ${str(e.capsule) || str(e.to)}` : `turn ${Number(e.turn) || '?'}`;
+          const where =
+            e.point === 'edge' ? `the delegation to ${str(e.capsule) || str(e.to)}` : `turn ${Number(e.turn) || '?'}`;
           return { progress: progress(taskId, { text: '', waiting: `a breakpoint before ${where}` }) };
         }
         case 'breakpoint_resumed':
@@ -115,16 +118,25 @@ export function createFlowTracker(): FlowTracker {
           const callId = str(e.call_id);
           if (!callId) return {};
           const to = (e.arguments as { to?: unknown } | null | undefined)?.to;
-          return { delegation: [put({ taskId, callId, to: typeof to === 'string' ? to : '?', state: 'running', ts: e.ts })] };
+          return {
+            delegation: [put({ taskId, callId, to: typeof to === 'string' ? to : '?', state: 'running', ts: e.ts })],
+          };
         }
         case 'delegation_start': {
           const callId = str(e.call_id);
           const to = str(e.to);
           // Older traces carry no call_id: the first open call of the task to the same place.
-          const d = callId ? open.get(keyOf(taskId, callId)) : openOf(taskId).find((x) => x.to === to && !x.peerUrl && !x.capsule);
+          const d = callId
+            ? open.get(keyOf(taskId, callId))
+            : openOf(taskId).find((x) => x.to === to && !x.peerUrl && !x.capsule);
           if (!d) return {};
           if (e.delegation_id) remember(byDelegationId, str(e.delegation_id), keyOf(d.taskId, d.callId));
-          const next: DelegationUpdate = { ...d, ...(e.capsule ? { capsule: str(e.capsule) } : {}), ...(e.peer_url ? { peerUrl: str(e.peer_url) } : {}), ...(e.child_session_id ? { childSessionId: str(e.child_session_id) } : {}) };
+          const next: DelegationUpdate = {
+            ...d,
+            ...(e.capsule ? { capsule: str(e.capsule) } : {}),
+            ...(e.peer_url ? { peerUrl: str(e.peer_url) } : {}),
+            ...(e.child_session_id ? { childSessionId: str(e.child_session_id) } : {}),
+          };
           return { delegation: [put(next)] };
         }
         case 'delegation_end': {
@@ -132,7 +144,11 @@ export function createFlowTracker(): FlowTracker {
           const d = key ? open.get(key) : undefined;
           if (!d) return {};
           const canceled = e.state === 'canceled' || e.state === 'TASK_STATE_CANCELED';
-          const next: DelegationUpdate = { ...d, ...(e.peer_task_id ? { childTaskId: str(e.peer_task_id) } : {}), ...(canceled ? { state: 'canceled' as const, ts: e.ts } : {}) };
+          const next: DelegationUpdate = {
+            ...d,
+            ...(e.peer_task_id ? { childTaskId: str(e.peer_task_id) } : {}),
+            ...(canceled ? { state: 'canceled' as const, ts: e.ts } : {}),
+          };
           return { delegation: [put(next)] };
         }
         case 'tool_result': {
@@ -155,7 +171,12 @@ export function createFlowTracker(): FlowTracker {
           const canceled = e.event_type === 'task_canceled' || e.state === 'TASK_STATE_CANCELED';
           const ended = left.map((d): DelegationUpdate => {
             open.delete(keyOf(d.taskId, d.callId));
-            return { ...d, state: canceled || d.state === 'canceled' ? 'canceled' : 'failed', text: d.text ?? (canceled ? 'the delegating task was canceled' : 'the delegating task ended first'), ts: e.ts };
+            return {
+              ...d,
+              state: canceled || d.state === 'canceled' ? 'canceled' : 'failed',
+              text: d.text ?? (canceled ? 'the delegating task was canceled' : 'the delegating task ended first'),
+              ts: e.ts,
+            };
           });
           return { delegation: ended };
         }

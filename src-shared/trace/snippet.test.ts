@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { searchTerms, snippetOf } from './snippet';
 
-const marked = (parts: { text: string; match: boolean }[]) => parts.map((p) => (p.match ? `[${p.text}]` : p.text)).join('');
+const marked = (parts: { text: string; match: boolean }[]) =>
+  parts.map((p) => (p.match ? `[${p.text}]` : p.text)).join('');
 
 describe('snippetOf', () => {
   it('marks every searched word in any case, accents ignored', () => {
-    expect(marked(snippetOf('A note about Sea stars and sea-stars', 'sea STARS'))).toBe('A note about [Sea] [stars] and [sea]-[stars]');
+    expect(marked(snippetOf('A note about Sea stars and sea-stars', 'sea STARS'))).toBe(
+      'A note about [Sea] [stars] and [sea]-[stars]',
+    );
     expect(marked(snippetOf('Le café est fermé', 'cafe'))).toBe('Le [café] est fermé');
   });
 

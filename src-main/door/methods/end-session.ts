@@ -10,7 +10,8 @@ import { httpOf, type MethodHandler } from '../methods';
 
 export const endSession: MethodHandler = async (ctx) => {
   // A capsule asks on a model's behalf; ending another capsule's session is not a task it may give.
-  if (ctx.headers[PEER_HEADER] !== undefined) throw unsupportedOperation('murmur.EndSession is for the person running the session, not for other capsules');
+  if (ctx.headers[PEER_HEADER] !== undefined)
+    throw unsupportedOperation('murmur.EndSession is for the person running the session, not for other capsules');
   const { reply } = httpOf(ctx, 'murmur.EndSession');
   const answer = await ctx.session.stopSession();
   const end = () => void ctx.session.end('stopped');

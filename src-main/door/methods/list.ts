@@ -21,7 +21,8 @@ const listParams = obj({
 type Cursor = [string, string];
 const stamp = (t: Task) => t.status.timestamp ?? '';
 /** Newest first; ties broken by id (ids are time-ordered). */
-const newerFirst = (a: Task, b: Task) => (stamp(a) === stamp(b) ? (a.id < b.id ? 1 : -1) : stamp(a) < stamp(b) ? 1 : -1);
+const newerFirst = (a: Task, b: Task) =>
+  stamp(a) === stamp(b) ? (a.id < b.id ? 1 : -1) : stamp(a) < stamp(b) ? 1 : -1;
 
 const encode = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
 function decode(token: string): Cursor {
@@ -39,13 +40,18 @@ export const listTasks: MethodHandler = (ctx) => {
   let after: string | undefined;
   if (p.statusTimestampAfter !== undefined) {
     const ms = Date.parse(p.statusTimestampAfter);
-    if (Number.isNaN(ms)) throw invalidParams('params.statusTimestampAfter', 'an RFC 3339 timestamp such as 2026-10-13T09:00:00.000Z');
+    if (Number.isNaN(ms))
+      throw invalidParams('params.statusTimestampAfter', 'an RFC 3339 timestamp such as 2026-10-13T09:00:00.000Z');
     after = new Date(ms).toISOString();
   }
   const cursor = p.pageToken ? decode(p.pageToken) : undefined;
   const all = ctx.session
     .listTasks()
-    .filter((t) => (p.contextId === undefined || t.contextId === p.contextId) && (status === undefined || t.status.state === status))
+    .filter(
+      (t) =>
+        (p.contextId === undefined || t.contextId === p.contextId) &&
+        (status === undefined || t.status.state === status),
+    )
     .filter((t) => after === undefined || stamp(t) >= after)
     .sort(newerFirst);
   const pageSize = p.pageSize ?? 50;

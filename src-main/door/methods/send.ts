@@ -36,7 +36,8 @@ export function acceptFromDoor(ctx: MethodContext, method: string) {
 export const sendMessage: MethodHandler = (ctx) => {
   const { params, accepted } = acceptFromDoor(ctx, 'SendMessage');
   const config = params.configuration;
-  if (config?.returnImmediately) return { task: withHistory(accepted.task, config.historyLength ?? DEFAULT_HISTORY_LENGTH) };
+  if (config?.returnImmediately)
+    return { task: withHistory(accepted.task, config.historyLength ?? DEFAULT_HISTORY_LENGTH) };
   return accepted.settled.then((task) => {
     const reply = replyMessageOf(task);
     if (reply) return { message: reply };

@@ -5,7 +5,11 @@ import { startReceiver, type Receiver } from './receiver.fixture';
 import { createPushStore, type PushStore } from './store';
 
 const status = (n: number): StreamResponse => ({
-  statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING', timestamp: `2026-01-01T00:00:0${n}.000Z` } },
+  statusUpdate: {
+    taskId: 't1',
+    contextId: 'c1',
+    status: { state: 'TASK_STATE_WORKING', timestamp: `2026-01-01T00:00:0${n}.000Z` },
+  },
 });
 
 describe('push delivery', () => {
@@ -17,7 +21,11 @@ describe('push delivery', () => {
   // Short retries keep the test fast; the timeout is only short where a webhook hangs on cue.
   const withTiming = (timeoutMs: number) => {
     delivery?.dispose();
-    delivery = createPushDelivery({ store, trace: { append: (e) => traced.push(e) }, timing: { timeoutMs, backoffMs: [60, 180] } });
+    delivery = createPushDelivery({
+      store,
+      trace: { append: (e) => traced.push(e) },
+      timing: { timeoutMs, backoffMs: [60, 180] },
+    });
   };
 
   beforeAll(async () => {
@@ -50,7 +58,14 @@ describe('push delivery', () => {
     expect(got.body).toEqual(status(1));
     await delivery.idle();
     expect(traced).toHaveLength(1);
-    expect(traced[0]).toMatchObject({ event_type: 'push_delivered', task_id: 't1', config_id: 'a', status: 200, attempts: 1, event: 'statusUpdate' });
+    expect(traced[0]).toMatchObject({
+      event_type: 'push_delivered',
+      task_id: 't1',
+      config_id: 'a',
+      status: 200,
+      attempts: 1,
+      event: 'statusUpdate',
+    });
     const text = JSON.stringify(traced);
     for (const secret of ['tok-unique-123', 'cred-secret-456', 'q-secret']) expect(text).not.toContain(secret);
   });
@@ -97,7 +112,9 @@ describe('push delivery', () => {
     delivery.deliver('t1', status(1));
     await delivery.idle();
     expect(receiver.received.filter((r) => r.path === '/down')).toHaveLength(3);
-    expect(traced).toEqual([expect.objectContaining({ event_type: 'push_failed', attempts: 3, status: 502, error: 'HTTP 502' })]);
+    expect(traced).toEqual([
+      expect.objectContaining({ event_type: 'push_failed', attempts: 3, status: 502, error: 'HTTP 502' }),
+    ]);
   });
 
   it('does not retry a 4xx, but does retry 408 and 429', async () => {
@@ -109,8 +126,12 @@ describe('push delivery', () => {
     await delivery.idle();
     expect(receiver.received.filter((r) => r.path === '/gone')).toHaveLength(1);
     expect(receiver.received.filter((r) => r.path === '/busy')).toHaveLength(3);
-    expect(traced).toContainEqual(expect.objectContaining({ event_type: 'push_failed', config_id: 'a', attempts: 1, status: 404 }));
-    expect(traced).toContainEqual(expect.objectContaining({ event_type: 'push_delivered', config_id: 'b', attempts: 3, status: 204 }));
+    expect(traced).toContainEqual(
+      expect.objectContaining({ event_type: 'push_failed', config_id: 'a', attempts: 1, status: 404 }),
+    );
+    expect(traced).toContainEqual(
+      expect.objectContaining({ event_type: 'push_delivered', config_id: 'b', attempts: 3, status: 204 }),
+    );
   });
 
   it('traces a refused connection as a failure after its attempts', async () => {
@@ -120,7 +141,9 @@ describe('push delivery', () => {
     store.put('t1', { id: 'a', url });
     delivery.deliver('t1', status(1));
     await delivery.idle();
-    expect(traced).toEqual([expect.objectContaining({ event_type: 'push_failed', attempts: 3, error: 'ECONNREFUSED' })]);
+    expect(traced).toEqual([
+      expect.objectContaining({ event_type: 'push_failed', attempts: 3, error: 'ECONNREFUSED' }),
+    ]);
   });
 
   it('a hanging webhook delays neither other configs nor its own later events', async () => {
@@ -137,7 +160,11 @@ describe('push delivery', () => {
     expect(fine[2].at).toBeLessThan(stuck[1].at);
     // event 1: 3 hung attempts; events 2 and 3 then delivered in order
     expect(stuck.map((h) => h.body)).toEqual([status(1), status(1), status(1), status(2), status(3)]);
-    expect(traced.filter((e) => e.config_id === 'stuck').map((e) => e.event_type)).toEqual(['push_failed', 'push_delivered', 'push_delivered']);
+    expect(traced.filter((e) => e.config_id === 'stuck').map((e) => e.event_type)).toEqual([
+      'push_failed',
+      'push_delivered',
+      'push_delivered',
+    ]);
   });
 
   it('keeps each config in event order under a burst', async () => {

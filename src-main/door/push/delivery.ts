@@ -61,7 +61,8 @@ const redactUrl = (raw: string) => {
   }
 };
 
-const eventKind = (e: StreamResponse) => Object.keys(e).find((k) => (e as Record<string, unknown>)[k] !== undefined) ?? 'unknown';
+const eventKind = (e: StreamResponse) =>
+  Object.keys(e).find((k) => (e as Record<string, unknown>)[k] !== undefined) ?? 'unknown';
 
 export function pushHeaders(config: TaskPushNotificationConfig): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': PUSH_CONTENT_TYPE };
@@ -102,7 +103,13 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
     const signal = AbortSignal.any([AbortSignal.timeout(timing.timeoutMs), disposed.signal]);
     try {
       // Redirects are not followed: the URL rules were checked on this URL, not on where it points.
-      const res = await fetch(config.url, { method: 'POST', headers: pushHeaders(config), body, signal, redirect: 'manual' });
+      const res = await fetch(config.url, {
+        method: 'POST',
+        headers: pushHeaders(config),
+        body,
+        signal,
+        redirect: 'manual',
+      });
       await res.body?.cancel().catch(() => {});
       return { status: res.status };
     } catch (err) {
@@ -111,7 +118,8 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
       if (e.name === 'AbortError') return { error: 'aborted' };
       // The error goes to the trace: keep the config's secrets out of it whatever the message quotes.
       let error = e.cause?.code ?? e.message;
-      for (const secret of [config.token, config.authentication?.credentials]) if (secret) error = error.split(secret).join('***');
+      for (const secret of [config.token, config.authentication?.credentials])
+        if (secret) error = error.split(secret).join('***');
       return { error };
     }
   }
@@ -128,7 +136,14 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
       const { status, error } = await post(config, body);
       if (disposed.signal.aborted) return;
       if (status !== undefined && status >= 200 && status < 300) {
-        trace?.append({ event_type: 'push_delivered', ...base, url, status, attempts, duration_ms: Date.now() - started });
+        trace?.append({
+          event_type: 'push_delivered',
+          ...base,
+          url,
+          status,
+          attempts,
+          duration_ms: Date.now() - started,
+        });
         return;
       }
       const receiverSaidNo = status !== undefined && status < 500 && !RETRYABLE_4XX.has(status);

@@ -1,4 +1,10 @@
-import { invalidParams, isTerminal, taskNotFound, type Task, type TaskPushNotificationConfig } from '../../../src-shared/a2a';
+import {
+  invalidParams,
+  isTerminal,
+  taskNotFound,
+  type Task,
+  type TaskPushNotificationConfig,
+} from '../../../src-shared/a2a';
 import type { Session } from '../../runtime/api';
 import type { MethodHandler } from '../methods';
 import { statusEventOf } from '../stream/task-stream';
@@ -66,7 +72,10 @@ export function inlinePushConfig(session: Session, params: unknown): TaskPushNot
   if (taskId) {
     const existing = pushOf(session).store.list(taskId);
     if (existing.length >= MAX_CONFIGS_PER_TASK && !existing.some((e) => e.id === config.id)) {
-      throw invalidParams(INLINE_FIELD, `task ${taskId} already has ${MAX_CONFIGS_PER_TASK} push configs (the most a task keeps)`);
+      throw invalidParams(
+        INLINE_FIELD,
+        `task ${taskId} already has ${MAX_CONFIGS_PER_TASK} push configs (the most a task keeps)`,
+      );
     }
   }
   return config;

@@ -32,7 +32,8 @@ const hangingTask = async () => {
   const r = await ts.rpc('SendMessage', { message: message('hang here'), configuration: { returnImmediately: true } });
   return r.result.task.id as string;
 };
-const states = (hits: { body: any }[]) => hits.map((h) => h.body.statusUpdate?.status.state ?? (h.body.artifactUpdate ? 'artifact' : '?'));
+const states = (hits: { body: any }[]) =>
+  hits.map((h) => h.body.statusUpdate?.status.state ?? (h.body.artifactUpdate ? 'artifact' : '?'));
 
 describe('push notifications through the door', () => {
   it('create/get/list/delete with the SDK client, and every later update POSTed in order', async () => {
@@ -61,7 +62,10 @@ describe('push notifications through the door', () => {
     expect(hits[0].headers['content-type']).toBe('application/a2a+json');
 
     await client.deleteTaskPushNotificationConfig({ tenant: '', taskId, id: created.id });
-    expect((await ts.rpc('ListTaskPushNotificationConfigs', { taskId })).result).toEqual({ configs: [], nextPageToken: '' });
+    expect((await ts.rpc('ListTaskPushNotificationConfigs', { taskId })).result).toEqual({
+      configs: [],
+      nextPageToken: '',
+    });
     // deleting again is not an error; getting it is task-not-found
     expect((await ts.rpc('DeleteTaskPushNotificationConfig', { taskId, id: created.id })).result).toEqual({});
     expect((await ts.rpc('GetTaskPushNotificationConfig', { taskId, id: created.id })).error.code).toBe(-32001);
@@ -83,7 +87,10 @@ describe('push notifications through the door', () => {
     expect(bad.error.message).toContain('params.configuration.taskPushNotificationConfig.url');
     expect(ts.session.listTasks().length).toBe(before);
 
-    const ok = await ts.rpc('SendMessage', { message: message('inline good'), configuration: { taskPushNotificationConfig: { url: receiver.url('/inline') } } });
+    const ok = await ts.rpc('SendMessage', {
+      message: message('inline good'),
+      configuration: { taskPushNotificationConfig: { url: receiver.url('/inline') } },
+    });
     expect(ok.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     const hits = await receiver.waitFor('/inline', 4);
     expect(states(hits)).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'artifact', 'TASK_STATE_COMPLETED']);
@@ -96,7 +103,10 @@ describe('push notifications through the door', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'SendStreamingMessage',
-        params: { message: message('inline alias'), configuration: { pushNotificationConfig: { url: receiver.url('/alias') } } },
+        params: {
+          message: message('inline alias'),
+          configuration: { pushNotificationConfig: { url: receiver.url('/alias') } },
+        },
       }),
     });
     await res.text();
@@ -104,7 +114,10 @@ describe('push notifications through the door', () => {
   });
 
   it('a config created on a finished task gets exactly one final update, to it alone', async () => {
-    const done = await ts.rpc('SendMessage', { message: message('quick'), configuration: { taskPushNotificationConfig: { url: receiver.url('/first') } } });
+    const done = await ts.rpc('SendMessage', {
+      message: message('quick'),
+      configuration: { taskPushNotificationConfig: { url: receiver.url('/first') } },
+    });
     const taskId = done.result.task.id;
     await receiver.waitFor('/first', 4);
     const created = await ts.rpc('CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/late') });
@@ -118,21 +131,33 @@ describe('push notifications through the door', () => {
 
   it('refuses userinfo, plain http to a remote host, an 11th config and an unknown task', async () => {
     const taskId = await hangingTask();
-    const create = (params: Record<string, unknown>) => ts.rpc('CreateTaskPushNotificationConfig', { taskId, ...params });
+    const create = (params: Record<string, unknown>) =>
+      ts.rpc('CreateTaskPushNotificationConfig', { taskId, ...params });
     const userinfo = await create({ url: 'https://user:pass@hooks.example.com/x' });
     expect(userinfo.error.code).toBe(-32602);
     expect(JSON.stringify(userinfo.error)).not.toContain('pass@');
     expect((await create({ url: 'http://hooks.example.com/x' })).error.code).toBe(-32602);
-    for (let i = 0; i < 10; i++) expect((await create({ url: `https://hooks.example.com/${i}` })).result.id).toBeTruthy();
+    for (let i = 0; i < 10; i++)
+      expect((await create({ url: `https://hooks.example.com/${i}` })).result.id).toBeTruthy();
     const eleventh = await create({ url: 'https://hooks.example.com/11' });
     expect(eleventh.error.code).toBe(-32602);
     expect(eleventh.error.message).toMatch(/10 push configs/);
-    const unknown = await ts.rpc('CreateTaskPushNotificationConfig', { taskId: 'tsk_unknown', url: 'https://hooks.example.com/x' });
+    const unknown = await ts.rpc('CreateTaskPushNotificationConfig', {
+      taskId: 'tsk_unknown',
+      url: 'https://hooks.example.com/x',
+    });
     expect(unknown.error.code).toBe(-32001);
     expect((await ts.rpc('ListTaskPushNotificationConfigs', { taskId: 'tsk_unknown' })).error.code).toBe(-32001);
     // the SDK client sees the unknown task as an error too
     await expect(
-      client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: 'tsk_unknown', url: 'https://hooks.example.com/x', token: '', authentication: undefined }),
+      client.createTaskPushNotificationConfig({
+        tenant: '',
+        id: '',
+        taskId: 'tsk_unknown',
+        url: 'https://hooks.example.com/x',
+        token: '',
+        authentication: undefined,
+      }),
     ).rejects.toThrow();
     // the configs persist in the session's records folder
     const file = join(ts.session.workdir, PUSH_CONFIGS_FILE);

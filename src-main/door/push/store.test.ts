@@ -44,12 +44,25 @@ describe('push store', () => {
     const dir = tempDir();
     const file = join(dir, PUSH_CONFIGS_FILE);
     const first = createPushStore({ file });
-    first.put('t1', { id: 'a', url: 'https://a.example/', token: 'tk', authentication: { scheme: 'Bearer', credentials: 'cr' } });
+    first.put('t1', {
+      id: 'a',
+      url: 'https://a.example/',
+      token: 'tk',
+      authentication: { scheme: 'Bearer', credentials: 'cr' },
+    });
     first.put('t2', { id: 'b', url: 'https://b.example/' });
     first.delete('t2', 'b');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
-      t1: [{ id: 'a', taskId: 't1', url: 'https://a.example/', token: 'tk', authentication: { scheme: 'Bearer', credentials: 'cr' } }],
+      t1: [
+        {
+          id: 'a',
+          taskId: 't1',
+          url: 'https://a.example/',
+          token: 'tk',
+          authentication: { scheme: 'Bearer', credentials: 'cr' },
+        },
+      ],
     });
     const map = new Map<string, TaskPushNotificationConfig[]>();
     const again = createPushStore({ file, map });

@@ -62,7 +62,10 @@ export function createPushStore(options: PushStoreOptions = {}): PushStore {
       if (at >= 0) configs[at] = stored;
       else {
         if (configs.length >= MAX_CONFIGS_PER_TASK) {
-          throw invalidParams('params', `task ${taskId} already has ${MAX_CONFIGS_PER_TASK} push configs (the most a task keeps)`);
+          throw invalidParams(
+            'params',
+            `task ${taskId} already has ${MAX_CONFIGS_PER_TASK} push configs (the most a task keeps)`,
+          );
         }
         configs.push(stored);
       }

@@ -16,7 +16,10 @@ const hasControl = (v: string) => [...v].some((c) => (c < ' ' && c !== '\t') || 
 const headerSafe = z.string().refine((v) => !hasControl(v), 'must not contain control characters');
 
 const authentication = z.object({
-  scheme: z.string().min(1, 'scheme is required').regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'an HTTP auth scheme such as Bearer'),
+  scheme: z
+    .string()
+    .min(1, 'scheme is required')
+    .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'an HTTP auth scheme such as Bearer'),
   credentials: headerSafe.optional(),
 });
 
@@ -50,7 +53,9 @@ export function webhookUrlProblem(raw: string): string | undefined {
   if (url.username || url.password) return 'must not carry user:password@ userinfo; use authentication instead';
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
-    return LOCAL_HOSTS.has(url.hostname.toLowerCase()) ? undefined : 'plain http is only allowed to localhost, 127.0.0.1 or ::1; use https';
+    return LOCAL_HOSTS.has(url.hostname.toLowerCase())
+      ? undefined
+      : 'plain http is only allowed to localhost, 127.0.0.1 or ::1; use https';
   }
   return `scheme ${url.protocol} is not allowed; use https`;
 }

@@ -16,7 +16,8 @@ export type Frame =
 /** Card entry for the extension. */
 export const FRAMES_EXTENSION = {
   uri: FRAMES_EXTENSION_URI,
-  description: "Adds the door's text and tool frames to a SendStreamingMessage stream as statusUpdate metadata keyed by this URI.",
+  description:
+    "Adds the door's text and tool frames to a SendStreamingMessage stream as statusUpdate metadata keyed by this URI.",
   required: false,
 };
 
@@ -41,7 +42,14 @@ export function frameOf(event: TraceEvent): Frame | undefined {
     }
     case 'inference':
       if (typeof e.text !== 'string' || !e.text) return undefined;
-      return { kind: 'text', turn: e.turn, text: e.text, tokens_in: e.tokens_in, tokens_out: e.tokens_out, stop_reason: e.stop_reason };
+      return {
+        kind: 'text',
+        turn: e.turn,
+        text: e.text,
+        tokens_in: e.tokens_in,
+        tokens_out: e.tokens_out,
+        stop_reason: e.stop_reason,
+      };
     case 'tool_call':
       return { kind: 'tool_call', call_id: e.call_id, name: e.name, arguments: e.arguments };
     case 'tool_result':

@@ -39,7 +39,11 @@ export function configureStreams(session: Session, settings: Partial<LiveSetting
 export const streamSettings = (session: Session): LiveSettings => liveOf(session).settings;
 
 /** Tracks an open stream until it closes; `beforeDoorCloses` writes its last words (waited for up to LAST_WORDS_MS). */
-export function trackStream(session: Session, sse: SseStream, beforeDoorCloses: () => void | Promise<void> = () => {}): void {
+export function trackStream(
+  session: Session,
+  sse: SseStream,
+  beforeDoorCloses: () => void | Promise<void> = () => {},
+): void {
   const open = liveOf(session).open;
   const entry = { sse, beforeDoorCloses };
   open.add(entry);
@@ -56,7 +60,10 @@ export const liveStreamsPlugin: FastifyPluginAsync<{ session: Session }> = async
       [...liveOf(session).open].map(async (entry) => {
         let timer: NodeJS.Timeout | undefined;
         try {
-          await Promise.race([entry.beforeDoorCloses(), new Promise<void>((r) => (timer = setTimeout(r, LAST_WORDS_MS)))]);
+          await Promise.race([
+            entry.beforeDoorCloses(),
+            new Promise<void>((r) => (timer = setTimeout(r, LAST_WORDS_MS))),
+          ]);
         } catch {
           // Last words that fail are not said; the stream still closes.
         } finally {

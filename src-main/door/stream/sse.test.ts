@@ -88,10 +88,16 @@ describe('SSE writer', () => {
   });
 
   it('closes at the life cap after writing the last event', async () => {
-    const s = await serve({ keepaliveMs: 0, maxLifeMs: 80, onCapSend: { statusUpdate: { status: { state: 'TASK_STATE_WORKING' } } } });
+    const s = await serve({
+      keepaliveMs: 0,
+      maxLifeMs: 80,
+      onCapSend: { statusUpdate: { status: { state: 'TASK_STATE_WORKING' } } },
+    });
     open.push(s);
     await s.ended;
-    expect(s.text()).toBe(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 'req-7', result: { statusUpdate: { status: { state: 'TASK_STATE_WORKING' } } } })}\n\n`);
+    expect(s.text()).toBe(
+      `data: ${JSON.stringify({ jsonrpc: '2.0', id: 'req-7', result: { statusUpdate: { status: { state: 'TASK_STATE_WORKING' } } } })}\n\n`,
+    );
     expect(s.closes).toEqual(['cap']);
   });
 
@@ -114,6 +120,8 @@ describe('SSE writer', () => {
     open.push(s);
     s.stream.fail({ code: -32603, message: 'Internal error' });
     await s.ended;
-    expect(s.text()).toBe(`event: error\ndata: {"jsonrpc":"2.0","id":"req-7","error":{"code":-32603,"message":"Internal error"}}\n\n`);
+    expect(s.text()).toBe(
+      `event: error\ndata: {"jsonrpc":"2.0","id":"req-7","error":{"code":-32603,"message":"Internal error"}}\n\n`,
+    );
   });
 });

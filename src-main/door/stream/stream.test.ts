@@ -26,7 +26,13 @@ beforeAll(async () => {
             ],
           },
           { when: 'slow', turns: [{ text: 'slow answer', delay_ms: 800 }] },
-          { when: 'paint', turns: [{ tool_calls: [{ name: 'request_input', arguments: { question: 'Which color?' } }] }, { text: 'Painted green.' }] },
+          {
+            when: 'paint',
+            turns: [
+              { tool_calls: [{ name: 'request_input', arguments: { question: 'Which color?' } }] },
+              { text: 'Painted green.' },
+            ],
+          },
         ],
       },
     },
@@ -49,7 +55,12 @@ const sdkMessage = (text: string) => ({
 const sdkSend = (text: string) => ({
   tenant: '',
   message: sdkMessage(text),
-  configuration: { acceptedOutputModes: [], historyLength: undefined, returnImmediately: false, taskPushNotificationConfig: undefined },
+  configuration: {
+    acceptedOutputModes: [],
+    historyLength: undefined,
+    returnImmediately: false,
+    taskPushNotificationConfig: undefined,
+  },
   metadata: undefined,
 });
 const wireMessage = (text: string) => ({ message: { messageId: `w-${++n}`, role: 'ROLE_USER', parts: [{ text }] } });
@@ -98,7 +109,9 @@ describe('streaming door', () => {
   });
 
   it('frames: the A2A-Extensions header adds text and tool frames and is echoed', async () => {
-    const res = await raw('SendStreamingMessage', wireMessage('tools with frames'), { 'a2a-extensions': `urn:other, ${FRAMES_EXTENSION_URI}` });
+    const res = await raw('SendStreamingMessage', wireMessage('tools with frames'), {
+      'a2a-extensions': `urn:other, ${FRAMES_EXTENSION_URI}`,
+    });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     expect(res.headers.get('a2a-extensions')).toBe(FRAMES_EXTENSION_URI);
     const all = await events(res);
@@ -112,13 +125,18 @@ describe('streaming door', () => {
 
     // the SDK client asks for it the same way
     const got: any[] = [];
-    const options = { serviceParameters: ServiceParameters.createFrom(undefined, withA2AExtensions(FRAMES_EXTENSION_URI)) };
+    const options = {
+      serviceParameters: ServiceParameters.createFrom(undefined, withA2AExtensions(FRAMES_EXTENSION_URI)),
+    };
     for await (const e of client.sendMessageStream(sdkSend('tools via sdk'), options)) got.push(e);
     expect(got.filter((e) => e.payload.value.metadata?.[FRAMES_EXTENSION_URI]).length).toBe(4);
   });
 
   it('subscribeToTask: several subscribers each get every event in the same order', async () => {
-    const sent = await ts.rpc('SendMessage', { ...wireMessage('slow one'), configuration: { returnImmediately: true } });
+    const sent = await ts.rpc('SendMessage', {
+      ...wireMessage('slow one'),
+      configuration: { returnImmediately: true },
+    });
     const id = sent.result.task.id;
     const s = ts.session;
     await waitFor(s, () => s.getTask(id)?.status.state === 'TASK_STATE_WORKING');
@@ -151,7 +169,15 @@ describe('streaming door', () => {
     await first;
     expect(kind(got[0])).toBe('task');
     expect(got[0].payload.value.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    const answer = { message: { messageId: `w-${++n}`, role: 'ROLE_USER', taskId: task.id, contextId: task.contextId, parts: [{ text: 'green' }] } };
+    const answer = {
+      message: {
+        messageId: `w-${++n}`,
+        role: 'ROLE_USER',
+        taskId: task.id,
+        contextId: task.contextId,
+        parts: [{ text: 'green' }],
+      },
+    };
     expect((await ts.rpc('SendMessage', answer)).result.task.status.state).toBe('TASK_STATE_COMPLETED');
     await subscribed;
     const states = got.filter((e) => kind(e) === 'statusUpdate').map((e) => e.payload.value.status.state);
@@ -169,7 +195,10 @@ describe('streaming door', () => {
     const done = await ts.rpc('SendMessage', wireMessage('quick'));
     const finished = await raw('SubscribeToTask', { id: done.result.task.id });
     expect(finished.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(((await finished.json()) as any).error).toMatchObject({ code: -32004, data: [{ reason: 'UNSUPPORTED_OPERATION' }] });
+    expect(((await finished.json()) as any).error).toMatchObject({
+      code: -32004,
+      data: [{ reason: 'UNSUPPORTED_OPERATION' }],
+    });
     const unknown = (await (await raw('SubscribeToTask', { id: 'tsk_nope' })).json()) as any;
     expect(unknown.error.code).toBe(-32001);
     const bad = await raw('SendStreamingMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [] } });

@@ -1,4 +1,11 @@
-import { FRAMES_EXTENSION_URI, INTERRUPTED_STATES, isTerminal, type StreamResponse, type Task, type TaskState } from '../../../src-shared/a2a';
+import {
+  FRAMES_EXTENSION_URI,
+  INTERRUPTED_STATES,
+  isTerminal,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+} from '../../../src-shared/a2a';
 import type { Session } from '../../runtime/api';
 import { frameOf } from './frames';
 import type { SseStream } from './sse';
@@ -35,7 +42,12 @@ export function statusEventOf(task: Task): StreamResponse {
  * Writes the task and its updates to `sse` until the task settles or the stream ends.
  * Returns the snapshot sent first. The caller has checked the task exists.
  */
-export function followTask(session: FollowedSession, taskId: string, sse: SseStream, options: FollowOptions = {}): Task {
+export function followTask(
+  session: FollowedSession,
+  taskId: string,
+  sse: SseStream,
+  options: FollowOptions = {},
+): Task {
   const disposers: (() => void)[] = [];
   let lastState: TaskState | undefined;
   let contextId = '';

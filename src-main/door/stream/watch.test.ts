@@ -45,10 +45,16 @@ describe('murmur.WatchSession', () => {
       expect(types[0]).toBe('session_start');
       expect(types.filter((t) => t === 'task_end')).toHaveLength(2);
       // what was streamed is the trace, line for line (session_end is written once the door has closed)
-      const file = readFileSync(ts.session.trace.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const file = readFileSync(ts.session.trace.path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(got.map((e) => e.event)).toEqual(file.slice(0, got.length));
       expect(file.at(-1).event_type).toBe('session_end');
-      expect(got.filter((e) => e.event.event_type === 'a2a_task_received').map((e) => e.event.text)).toEqual(['first', 'second']);
+      expect(got.filter((e) => e.event.event_type === 'a2a_task_received').map((e) => e.event.text)).toEqual([
+        'first',
+        'second',
+      ]);
     } finally {
       await ts.dispose();
     }
@@ -71,7 +77,10 @@ describe('murmur.WatchSession', () => {
       expect(live[0].event.text).toBe('after');
 
       const abort2 = new AbortController();
-      const resumed = await take(await watch(ts.session.url, { from: lines + 1 }, abort2.signal), (evs) => evs.length === live.length);
+      const resumed = await take(
+        await watch(ts.session.url, { from: lines + 1 }, abort2.signal),
+        (evs) => evs.length === live.length,
+      );
       abort2.abort();
       expect(resumed).toEqual(live);
 
@@ -124,14 +133,21 @@ describe('murmur.WatchSession', () => {
         path,
         [
           `{"event_type":"note","session_id":"${own}","x":"${'y'.repeat(MAX_TRACE_LINE_BYTES)}"}`,
-          JSON.stringify({ ts: new Date().toISOString(), event_type: 'session_start', session_id: 'ses_forged', capsule: 'forged' }),
+          JSON.stringify({
+            ts: new Date().toISOString(),
+            event_type: 'session_start',
+            session_id: 'ses_forged',
+            capsule: 'forged',
+          }),
           `{"event_type":"note","session_id":"${own}","x":${'['.repeat(300)}${']'.repeat(300)}}`,
         ].join('\n') + '\n',
       );
       const lines = readFileSync(path, 'utf8').trim().split('\n').length;
       const abort = new AbortController();
       const res = await watch(ts.session.url, { from: 'start' }, abort.signal);
-      const reading = take(res, (evs) => evs.some((e) => e.event.event_type === 'a2a_task_received' && e.event.text === 'after'));
+      const reading = take(res, (evs) =>
+        evs.some((e) => e.event.event_type === 'a2a_task_received' && e.event.text === 'after'),
+      );
       await ts.rpc('SendMessage', send('after'));
       const got = await reading;
       abort.abort();

@@ -20,7 +20,9 @@ import type { SseStream } from './sse';
 
 export const watchParamsSchema = z
   .object({
-    from: z.union([z.literal('now'), z.literal('start'), z.number().int().min(1), z.iso.datetime({ offset: true })]).optional(),
+    from: z
+      .union([z.literal('now'), z.literal('start'), z.number().int().min(1), z.iso.datetime({ offset: true })])
+      .optional(),
   })
   .passthrough();
 
@@ -34,7 +36,8 @@ export interface WatchEvent {
 
 export function parseWatchParams(params: unknown): { from: WatchFrom } {
   const parsed = watchParamsSchema.safeParse(params ?? {});
-  if (!parsed.success) throw invalidParams('params.from', "expected 'now', 'start', a trace seq (1, 2, …) or an RFC 3339 time");
+  if (!parsed.success)
+    throw invalidParams('params.from', "expected 'now', 'start', a trace seq (1, 2, …) or an RFC 3339 time");
   return { from: parsed.data.from ?? 'now' };
 }
 

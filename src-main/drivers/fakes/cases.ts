@@ -22,11 +22,52 @@ export interface DriverCase {
 }
 
 export const CASES: DriverCase[] = [
-  { label: 'anthropic', kind: 'anthropic', wire: 'anthropic', model: 'claude-sonnet-4-6', sentModel: 'claude-sonnet-4-6', path: '/v1/messages', keyed: true },
-  { label: 'openai chat', kind: 'openai', wire: 'chat', model: 'gpt-4.1', sentModel: 'gpt-4.1', path: '/v1/chat/completions', keyed: true },
-  { label: 'openai responses', kind: 'openai', wire: 'responses', model: 'o3-pro', sentModel: 'o3-pro', path: '/v1/responses', keyed: true },
-  { label: 'deepseek', kind: 'deepseek', wire: 'chat', model: 'deepseek-r1', sentModel: 'deepseek-reasoner', path: '/chat/completions', keyed: true, stripV1: true },
-  { label: 'openai-compatible', kind: 'openai-compatible', wire: 'chat', model: 'llama3.1:8b', sentModel: 'llama3.1:8b', path: '/v1/chat/completions', keyed: false },
+  {
+    label: 'anthropic',
+    kind: 'anthropic',
+    wire: 'anthropic',
+    model: 'claude-sonnet-4-6',
+    sentModel: 'claude-sonnet-4-6',
+    path: '/v1/messages',
+    keyed: true,
+  },
+  {
+    label: 'openai chat',
+    kind: 'openai',
+    wire: 'chat',
+    model: 'gpt-4.1',
+    sentModel: 'gpt-4.1',
+    path: '/v1/chat/completions',
+    keyed: true,
+  },
+  {
+    label: 'openai responses',
+    kind: 'openai',
+    wire: 'responses',
+    model: 'o3-pro',
+    sentModel: 'o3-pro',
+    path: '/v1/responses',
+    keyed: true,
+  },
+  {
+    label: 'deepseek',
+    kind: 'deepseek',
+    wire: 'chat',
+    model: 'deepseek-r1',
+    sentModel: 'deepseek-reasoner',
+    path: '/chat/completions',
+    keyed: true,
+    stripV1: true,
+  },
+  {
+    label: 'openai-compatible',
+    kind: 'openai-compatible',
+    wire: 'chat',
+    model: 'llama3.1:8b',
+    sentModel: 'llama3.1:8b',
+    path: '/v1/chat/completions',
+    keyed: false,
+  },
 ];
 
 export async function setup(c: DriverCase, extra: Partial<HttpDriverOptions> = {}) {
@@ -50,7 +91,11 @@ export const WEATHER_TOOL: ToolSpec = {
 
 export const CONVERSATION: ChatMessage[] = [
   { role: 'user', content: 'Weather in Paris and Lyon?' },
-  { role: 'assistant', content: 'Checking Paris.', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] },
+  {
+    role: 'assistant',
+    content: 'Checking Paris.',
+    toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }],
+  },
   { role: 'tool', toolCallId: 'call_1', name: 'get_weather', content: '18C sunny' },
 ];
 

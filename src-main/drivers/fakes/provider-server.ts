@@ -67,14 +67,21 @@ export async function startFakeProvider(name: WireName, opts: { key?: string } =
     s.once('close', () => sockets.delete(s));
   });
 
-  function sendError(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}) {
+  function sendError(
+    res: ServerResponse,
+    status: number,
+    type: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(wire.errorBody(type, message)));
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, body: any) {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'POST' || !wire.paths.includes(path)) return sendError(res, 404, 'not_found_error', `no route ${req.method} ${path}`);
+    if (req.method !== 'POST' || !wire.paths.includes(path))
+      return sendError(res, 404, 'not_found_error', `no route ${req.method} ${path}`);
     if (opts.key) {
       const presented = String(req.headers['x-api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer /, '');
       if (presented !== opts.key) return sendError(res, 401, 'authentication_error', 'invalid api key');
@@ -83,7 +90,8 @@ export async function startFakeProvider(name: WireName, opts: { key?: string } =
     if (!reply) return sendError(res, 500, 'api_error', 'fake provider: no reply scripted for this request');
     const model = String(body?.model ?? 'unknown');
     if ('reset' in reply) return req.socket.destroy();
-    if ('error' in reply) return sendError(res, reply.error.status, reply.error.type, reply.error.message, reply.error.headers);
+    if ('error' in reply)
+      return sendError(res, reply.error.status, reply.error.type, reply.error.message, reply.error.headers);
     if ('turn' in reply && body?.stream !== true) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(wire.jsonTurn(reply.turn, model)));

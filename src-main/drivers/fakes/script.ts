@@ -8,7 +8,16 @@ export interface FakeToolCall {
 
 export type FakeReply =
   /** A model turn, streamed as SSE when the request asked for a stream, JSON otherwise. */
-  | { turn: { text?: string; toolCalls?: FakeToolCall[]; stop?: 'end_turn' | 'max_tokens' | 'tool_use'; tokensIn?: number; tokensOut?: number; deltas?: string[] } }
+  | {
+      turn: {
+        text?: string;
+        toolCalls?: FakeToolCall[];
+        stop?: 'end_turn' | 'max_tokens' | 'tool_use';
+        tokensIn?: number;
+        tokensOut?: number;
+        deltas?: string[];
+      };
+    }
   /** An error status with the provider's error body. */
   | { error: { status: number; type: string; message: string; headers?: Record<string, string> } }
   /** The socket is destroyed before any response byte. */

@@ -13,7 +13,11 @@ function manifestWith(harness: Record<string, unknown>): Manifest {
   return manifestSchema.parse({
     name: 'harnessed',
     version: '0.1.0',
-    inference: { transport: 'process', driver: { artifact: 'capsule/driver-process' }, harness: { command: process.execPath, ...harness } },
+    inference: {
+      transport: 'process',
+      driver: { artifact: 'capsule/driver-process' },
+      harness: { command: process.execPath, ...harness },
+    },
   });
 }
 
@@ -52,7 +56,8 @@ function fakeTask(text: string, contextId = 'ctx-1', conversation: TaskRun['conv
   return {
     run,
     events,
-    until: (pred: (e: Ev) => boolean) => new Promise<void>((resolve) => (events.some(pred) ? resolve() : watchers.push({ pred, resolve }))),
+    until: (pred: (e: Ev) => boolean) =>
+      new Promise<void>((resolve) => (events.some(pred) ? resolve() : watchers.push({ pred, resolve }))),
     /** Aborts, then waits for the tracked work to stop, as CancelTask does; returns the status note. */
     async cancel() {
       const list = [...works];
@@ -69,14 +74,23 @@ afterEach(() => executor?.dispose?.());
 
 describe('process executor', () => {
   it('feeds the prompt on stdin, answers from stdout, and resumes the same harness session next time', async () => {
-    executor = createProcessExecutor({ manifest: manifestWith({ args: [FAKE], prompt: 'stdin', resume_args: ['--resume', '{session}'] }), secrets: [] });
+    executor = createProcessExecutor({
+      manifest: manifestWith({ args: [FAKE], prompt: 'stdin', resume_args: ['--resume', '{session}'] }),
+      secrets: [],
+    });
     const conversation: TaskRun['conversation'] = [];
     const first = fakeTask('echo hello there', 'ctx-a', conversation);
     expect(await executor.run(first.run)).toEqual({ ok: true, answer: 'echo: hello there' });
     const session = executor.sessionOf('ctx-a');
     expect(session).toMatch(/^hs_/);
-    expect(first.events.map((e) => e.event_type)).toEqual(expect.arrayContaining(['harness_start', 'harness_output', 'harness_exit']));
-    expect(first.events.find((e) => e.event_type === 'harness_exit')).toMatchObject({ cause: 'exited', code: 0, killed: false });
+    expect(first.events.map((e) => e.event_type)).toEqual(
+      expect.arrayContaining(['harness_start', 'harness_output', 'harness_exit']),
+    );
+    expect(first.events.find((e) => e.event_type === 'harness_exit')).toMatchObject({
+      cause: 'exited',
+      code: 0,
+      killed: false,
+    });
 
     const second = fakeTask('echo again', 'ctx-a', conversation);
     expect(await executor.run(second.run)).toEqual({ ok: true, answer: `echo: again\nresumed: ${session}` });
@@ -90,24 +104,46 @@ describe('process executor', () => {
   });
 
   it('passes the prompt as an argument where args say {prompt}', async () => {
-    executor = createProcessExecutor({ manifest: manifestWith({ args: [FAKE, '--prompt', '{prompt}'], prompt: 'arg' }), secrets: [] });
-    expect(await executor.run(fakeTask('echo as an argument').run)).toEqual({ ok: true, answer: 'echo: as an argument' });
+    executor = createProcessExecutor({
+      manifest: manifestWith({ args: [FAKE, '--prompt', '{prompt}'], prompt: 'arg' }),
+      secrets: [],
+    });
+    expect(await executor.run(fakeTask('echo as an argument').run)).toEqual({
+      ok: true,
+      answer: 'echo: as an argument',
+    });
   });
 
   it('turns a non-zero exit into an inference error naming the harness, code and stderr', async () => {
     executor = createProcessExecutor({ manifest: manifestWith({ args: [FAKE] }), secrets: [] });
     const outcome = await executor.run(fakeTask('fail').run);
-    expect(outcome).toEqual({ ok: false, cause: 'inference_error', message: `harness ${process.execPath} exited with code 3: boom` });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: 'inference_error',
+      message: `harness ${process.execPath} exited with code 3: boom`,
+    });
   });
 
   it('fails with a clear message when the harness cannot start', async () => {
     executor = createProcessExecutor({ manifest: manifestWith({ command: '/nonexistent/harness-cli' }), secrets: [] });
     const outcome = await executor.run(fakeTask('echo x').run);
-    expect(outcome).toMatchObject({ ok: false, cause: 'inference_error', message: expect.stringContaining('cannot start /nonexistent/harness-cli') });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: 'inference_error',
+      message: expect.stringContaining('cannot start /nonexistent/harness-cli'),
+    });
   });
 
   it('cancel: SIGINT honoured within grace, nothing killed, and the session is kept', async () => {
-    executor = createProcessExecutor({ manifest: manifestWith({ args: [FAKE], interrupt: 'sigint', grace_ms: 10_000, resume_args: ['--resume', '{session}'] }), secrets: [] });
+    executor = createProcessExecutor({
+      manifest: manifestWith({
+        args: [FAKE],
+        interrupt: 'sigint',
+        grace_ms: 10_000,
+        resume_args: ['--resume', '{session}'],
+      }),
+      secrets: [],
+    });
     const t = fakeTask('hang', 'ctx-c');
     const outcome = executor.run(t.run);
     await t.until(working);
@@ -115,7 +151,9 @@ describe('process executor', () => {
     expect(await t.cancel()).toBeUndefined();
     expect(Date.now() - t0).toBeLessThan(2_000);
     await outcome;
-    expect(t.events.filter((e) => e.event_type.startsWith('harness_') && e.event_type !== 'harness_output')).toMatchObject([
+    expect(
+      t.events.filter((e) => e.event_type.startsWith('harness_') && e.event_type !== 'harness_output'),
+    ).toMatchObject([
       { event_type: 'harness_start' },
       { event_type: 'harness_interrupt', interrupt: 'sigint' },
       { event_type: 'harness_exit', cause: 'canceled', code: 130, signal: null, killed: false },
@@ -127,18 +165,32 @@ describe('process executor', () => {
   });
 
   it('cancel: interrupt bytes on stdin are honoured', async () => {
-    executor = createProcessExecutor({ manifest: manifestWith({ args: [FAKE], interrupt: { stdin: '\u0003' }, grace_ms: 10_000 }), secrets: [] });
+    executor = createProcessExecutor({
+      manifest: manifestWith({ args: [FAKE], interrupt: { stdin: '\u0003' }, grace_ms: 10_000 }),
+      secrets: [],
+    });
     const t = fakeTask('hang');
     const outcome = executor.run(t.run);
     await t.until(working);
     expect(await t.cancel()).toBeUndefined();
     await outcome;
-    expect(t.events.find((e) => e.event_type === 'harness_interrupt')).toMatchObject({ interrupt: 'stdin', bytes: '\u0003', grace_ms: 10_000 });
-    expect(t.events.find((e) => e.event_type === 'harness_exit')).toMatchObject({ cause: 'canceled', code: 130, killed: false });
+    expect(t.events.find((e) => e.event_type === 'harness_interrupt')).toMatchObject({
+      interrupt: 'stdin',
+      bytes: '\u0003',
+      grace_ms: 10_000,
+    });
+    expect(t.events.find((e) => e.event_type === 'harness_exit')).toMatchObject({
+      cause: 'canceled',
+      code: 130,
+      killed: false,
+    });
   });
 
   it('cancel: an ignored interrupt is followed by a kill once grace_ms has passed', async () => {
-    executor = createProcessExecutor({ manifest: manifestWith({ args: [FAKE], interrupt: 'sigint', grace_ms: 300 }), secrets: [] });
+    executor = createProcessExecutor({
+      manifest: manifestWith({ args: [FAKE], interrupt: 'sigint', grace_ms: 300 }),
+      secrets: [],
+    });
     const t = fakeTask('stubborn');
     const outcome = executor.run(t.run);
     await t.until(working);
@@ -146,11 +198,19 @@ describe('process executor', () => {
     expect(await t.cancel()).toBe(KILLED_NOTE);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
     await outcome;
-    expect(t.events.find((e) => e.event_type === 'harness_exit')).toMatchObject({ cause: 'canceled', code: null, signal: 'SIGKILL', killed: true });
+    expect(t.events.find((e) => e.event_type === 'harness_exit')).toMatchObject({
+      cause: 'canceled',
+      code: null,
+      signal: 'SIGKILL',
+      killed: true,
+    });
   });
 
   it('cancel: a harness with no graceful interrupt is killed at once', async () => {
-    executor = createProcessExecutor({ manifest: manifestWith({ args: [FAKE], interrupt: 'none', grace_ms: 10_000 }), secrets: [] });
+    executor = createProcessExecutor({
+      manifest: manifestWith({ args: [FAKE], interrupt: 'none', grace_ms: 10_000 }),
+      secrets: [],
+    });
     const t = fakeTask('hang');
     const outcome = executor.run(t.run);
     await t.until(working);
@@ -159,6 +219,10 @@ describe('process executor', () => {
     expect(Date.now() - t0).toBeLessThan(500);
     await outcome;
     expect(t.events.find((e) => e.event_type === 'harness_interrupt')).toMatchObject({ interrupt: 'none' });
-    expect(t.events.find((e) => e.event_type === 'harness_exit')).toMatchObject({ cause: 'canceled', signal: 'SIGKILL', killed: true });
+    expect(t.events.find((e) => e.event_type === 'harness_exit')).toMatchObject({
+      cause: 'canceled',
+      signal: 'SIGKILL',
+      killed: true,
+    });
   });
 });

@@ -106,9 +106,17 @@ export function startHarness(spec: HarnessSpec, opts: HarnessStart): HarnessRun 
     });
     child.once('close', (code, signal) => {
       if (spawnError) stderr = `cannot start ${spec.command}: ${spawnError.message}`;
-      const sessionId = stdout.match(new RegExp(SESSION_LINE.source, 'gim'))?.map((l) => SESSION_LINE.exec(l)![1]).pop();
+      const sessionId = stdout
+        .match(new RegExp(SESSION_LINE.source, 'gim'))
+        ?.map((l) => SESSION_LINE.exec(l)![1])
+        .pop();
       const answer = stdout.replace(new RegExp(`${SESSION_LINE.source}\\n?`, 'gim'), '').trim();
-      resolve({ answer, sessionId, stderr, exit: { code: spawnError ? 127 : code, signal, killed, canceled: canceling !== undefined } });
+      resolve({
+        answer,
+        sessionId,
+        stderr,
+        exit: { code: spawnError ? 127 : code, signal, killed, canceled: canceling !== undefined },
+      });
     });
   });
   const exited = () => child.exitCode !== null || child.signalCode !== null;
@@ -125,7 +133,11 @@ export function startHarness(spec: HarnessSpec, opts: HarnessStart): HarnessRun 
           else if (name === 'stdin' && typeof spec.interrupt === 'object') child.stdin!.write(spec.interrupt.stdin);
           // No graceful interrupt: a person can always stop the task, so it is killed at once.
           const inTime =
-            name !== 'none' && (await Promise.race([done.then(() => true), new Promise<boolean>((r) => setTimeout(r, spec.grace_ms, false).unref())]));
+            name !== 'none' &&
+            (await Promise.race([
+              done.then(() => true),
+              new Promise<boolean>((r) => setTimeout(r, spec.grace_ms, false).unref()),
+            ]));
           if (!inTime && !exited()) {
             killed = true;
             signalGroup('SIGKILL');

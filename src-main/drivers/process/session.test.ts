@@ -32,7 +32,9 @@ const send = (text: string, immediate = false) => ({
 });
 
 const harnessSays = (s: TestSession, id: string, text: string) => () =>
-  traceLines(s.session).some((l) => l.task_id === id && l.event_type === 'harness_output' && String(l.text).includes(text));
+  traceLines(s.session).some(
+    (l) => l.task_id === id && l.event_type === 'harness_output' && String(l.text).includes(text),
+  );
 
 describe('process transport capsule', () => {
   it('says in the terminal status that a killed harness may not resume cleanly', async () => {
@@ -48,12 +50,18 @@ describe('process transport capsule', () => {
     ts = await harnessCapsule({ interrupt: 'sigint', grace_ms: 300 });
     const id = (await ts.rpc('SendMessage', send('stubborn', true))).result.task.id;
     await waitFor(ts.session, harnessSays(ts, id, 'working'));
-    const session = /session: (\S+)/.exec(traceLines(ts.session).find((l) => l.event_type === 'harness_output')!.text)![1];
+    const session = /session: (\S+)/.exec(
+      traceLines(ts.session).find((l) => l.event_type === 'harness_output')!.text,
+    )![1];
     const r = await ts.rpc('CancelTask', { id });
     expect(r.result.status.state).toBe('TASK_STATE_CANCELED');
     const lines = traceLines(ts.session).filter((l) => l.task_id === id);
     expect(lines.find((l) => l.event_type === 'harness_interrupt')).toMatchObject({ interrupt: 'sigint' });
-    expect(lines.find((l) => l.event_type === 'harness_exit')).toMatchObject({ cause: 'canceled', killed: true, signal: 'SIGKILL' });
+    expect(lines.find((l) => l.event_type === 'harness_exit')).toMatchObject({
+      cause: 'canceled',
+      killed: true,
+      signal: 'SIGKILL',
+    });
     expect(lines.find((l) => l.event_type === 'task_end')).toMatchObject({ exit_status: 'canceled' });
 
     const next = await ts.rpc('SendMessage', send('echo still here'));
@@ -68,11 +76,19 @@ describe('process transport capsule', () => {
     const r = await ts.rpc('CancelTask', { id });
     expect(r.result.status.state).toBe('TASK_STATE_CANCELED');
     expect(JSON.stringify(r.result.status)).not.toContain('killed');
-    expect(traceLines(ts.session).find((l) => l.task_id === id && l.event_type === 'harness_exit')).toMatchObject({ cause: 'canceled', code: 130, killed: false });
+    expect(traceLines(ts.session).find((l) => l.task_id === id && l.event_type === 'harness_exit')).toMatchObject({
+      cause: 'canceled',
+      code: 130,
+      killed: false,
+    });
 
     const failed = await ts.rpc('SendMessage', send('fail'));
     expect(failed.result.task.status.state).toBe('TASK_STATE_FAILED');
-    expect(failed.result.task.status.message.parts[0].text).toMatch(/^task failed: harness .* exited with code 3: boom$/);
-    expect(traceLines(ts.session).find((l) => l.event_type === 'task_failed')).toMatchObject({ cause: 'inference_error' });
+    expect(failed.result.task.status.message.parts[0].text).toMatch(
+      /^task failed: harness .* exited with code 3: boom$/,
+    );
+    expect(traceLines(ts.session).find((l) => l.event_type === 'task_failed')).toMatchObject({
+      cause: 'inference_error',
+    });
   });
 });

@@ -3,7 +3,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerSpec } from '../../../src-shared/manifest';
 import type { ResidueItem } from '../tool-types';
 import { createMcpFetch } from './http';
@@ -36,7 +42,8 @@ export interface McpServerDeps {
   limits?: Partial<McpLimits>;
 }
 
-export type McpFailure = 'mcp_unavailable' | 'mcp_timeout' | 'mcp_closed' | 'mcp_error' | 'mcp_bad_result' | 'mcp_tool_gone' | 'canceled';
+export type McpFailure =
+  'mcp_unavailable' | 'mcp_timeout' | 'mcp_closed' | 'mcp_error' | 'mcp_bad_result' | 'mcp_tool_gone' | 'canceled';
 
 export class McpCallError extends Error {
   constructor(
@@ -92,7 +99,13 @@ export class McpServerConnection {
     if (spec.url) {
       return new StreamableHTTPClientTransport(new URL(spec.url), {
         redirectPolicy: 'follow',
-        fetch: createMcpFetch({ server: spec.name, allow: this.deps.allow, headers: spec.headers, trace: this.deps.trace, maxBytes: this.limits.maxMessageBytes }),
+        fetch: createMcpFetch({
+          server: spec.name,
+          allow: this.deps.allow,
+          headers: spec.headers,
+          trace: this.deps.trace,
+          maxBytes: this.limits.maxMessageBytes,
+        }),
       });
     }
     // The SDK adds its short list of harmless variables (HOME, USER, SHELL, TERM, …); nothing
@@ -114,7 +127,10 @@ export class McpServerConnection {
 
   /** The connected client, connecting when there is none (one attempt at a time). */
   private connect(signal: AbortSignal): Promise<Client> {
-    if (this.closed) return Promise.reject(new McpCallError('mcp_unavailable', `MCP server "${this.name}" was ended with the session`));
+    if (this.closed)
+      return Promise.reject(
+        new McpCallError('mcp_unavailable', `MCP server "${this.name}" was ended with the session`),
+      );
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= this.open(this.life.signal).finally(() => (this.connecting = undefined));
     return whileNotAborted(this.connecting, signal);
@@ -133,8 +149,16 @@ export class McpServerConnection {
       if (this.client !== client) return;
       this.client = undefined;
       this.toolList = undefined;
-      this.exitNote = this.stderrTail.trim() ? `its last words on stderr: ${short(this.stderrTail.trim().split('\n').slice(-3).join(' | '))}` : undefined;
-      if (!this.closed) this.deps.trace({ event_type: 'mcp_server_gone', mcp_server: this.name, ...(this.pid ? { pid: this.pid } : {}), ...(this.problem ? { problem: this.problem } : {}) });
+      this.exitNote = this.stderrTail.trim()
+        ? `its last words on stderr: ${short(this.stderrTail.trim().split('\n').slice(-3).join(' | '))}`
+        : undefined;
+      if (!this.closed)
+        this.deps.trace({
+          event_type: 'mcp_server_gone',
+          mcp_server: this.name,
+          ...(this.pid ? { pid: this.pid } : {}),
+          ...(this.problem ? { problem: this.problem } : {}),
+        });
       this.pid = undefined;
       die(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
     };
@@ -156,10 +180,20 @@ export class McpServerConnection {
       await client.connect(transport, { signal, timeout: this.limits.connectTimeoutMs });
     } catch (err) {
       await client.close().catch(() => {});
-      if (signal.aborted) throw new McpCallError('mcp_unavailable', `MCP server "${this.name}" was ended with the session while it was starting`);
-      const why = err instanceof McpError && err.code === ErrorCode.RequestTimeout ? `it did not answer initialize within ${this.limits.connectTimeoutMs} ms` : short((err as Error).message);
+      if (signal.aborted)
+        throw new McpCallError(
+          'mcp_unavailable',
+          `MCP server "${this.name}" was ended with the session while it was starting`,
+        );
+      const why =
+        err instanceof McpError && err.code === ErrorCode.RequestTimeout
+          ? `it did not answer initialize within ${this.limits.connectTimeoutMs} ms`
+          : short((err as Error).message);
       this.deps.trace({ event_type: 'mcp_server_unavailable', mcp_server: this.name, reason: why });
-      throw new McpCallError('mcp_unavailable', `MCP server "${this.name}" could not be reached: ${why}${this.stderrTail ? ` (stderr: ${short(this.stderrTail.trim())})` : ''}`);
+      throw new McpCallError(
+        'mcp_unavailable',
+        `MCP server "${this.name}" could not be reached: ${why}${this.stderrTail ? ` (stderr: ${short(this.stderrTail.trim())})` : ''}`,
+      );
     }
     if (this.closed) {
       await client.close().catch(() => {});
@@ -191,7 +225,10 @@ export class McpServerConnection {
       let cursor: string | undefined;
       // A server that pages forever is cut off after a few pages.
       for (let page = 0; page < 20; page++) {
-        const res = await client.listTools(cursor ? { cursor } : undefined, { signal: life, timeout: this.limits.connectTimeoutMs });
+        const res = await client.listTools(cursor ? { cursor } : undefined, {
+          signal: life,
+          timeout: this.limits.connectTimeoutMs,
+        });
         all.push(...res.tools);
         cursor = res.nextCursor;
         if (!cursor || all.length >= 1000) break;
@@ -200,21 +237,40 @@ export class McpServerConnection {
       return all;
     })()
       .catch((err: unknown) => {
-        throw new McpCallError('mcp_unavailable', `MCP server "${this.name}" did not list its tools: ${short((err as Error).message)}`);
+        throw new McpCallError(
+          'mcp_unavailable',
+          `MCP server "${this.name}" did not list its tools: ${short((err as Error).message)}`,
+        );
       })
       .finally(() => (this.listing = undefined));
     return whileNotAborted(this.listing, signal);
   }
 
   /** Calls one tool; a cancel (signal) sends notifications/cancelled and fails the call at once. */
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult> {
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<CallToolResult> {
     const listed = await this.tools(signal);
-    if (!listed.some((t) => t.name === tool)) throw new McpCallError('mcp_tool_gone', `MCP server "${this.name}" no longer offers the tool "${tool}" (its tool list changed)`);
+    if (!listed.some((t) => t.name === tool))
+      throw new McpCallError(
+        'mcp_tool_gone',
+        `MCP server "${this.name}" no longer offers the tool "${tool}" (its tool list changed)`,
+      );
     const client = await this.connect(signal);
     const death = this.death!;
     this.problem = undefined;
     try {
-      return (await Promise.race([client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs, maxTotalTimeout: timeoutMs }), death])) as CallToolResult;
+      return (await Promise.race([
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          signal,
+          timeout: timeoutMs,
+          maxTotalTimeout: timeoutMs,
+        }),
+        death,
+      ])) as CallToolResult;
     } catch (err) {
       if ((err as Error)?.message === 'Not connected') this.abandon?.();
       throw this.failure(err, tool, signal, timeoutMs);
@@ -223,22 +279,53 @@ export class McpServerConnection {
 
   private failure(err: unknown, tool: string, signal: AbortSignal, timeoutMs: number): McpCallError {
     const also = this.problem ? ` (the server also sent something unreadable: ${this.problem})` : '';
-    if (signal.aborted) return new McpCallError('canceled', `the call to ${this.name}/${tool} was canceled (notifications/cancelled sent)`);
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return new McpCallError('mcp_timeout', `MCP server "${this.name}" did not answer ${tool} within ${timeoutMs} ms (capabilities.mcp.servers[].timeout)${also}`);
-    if ((err instanceof McpError && err.code === ErrorCode.ConnectionClosed) || (err as Error)?.message === 'Not connected') {
+    if (signal.aborted)
+      return new McpCallError(
+        'canceled',
+        `the call to ${this.name}/${tool} was canceled (notifications/cancelled sent)`,
+      );
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+      return new McpCallError(
+        'mcp_timeout',
+        `MCP server "${this.name}" did not answer ${tool} within ${timeoutMs} ms (capabilities.mcp.servers[].timeout)${also}`,
+      );
+    if (
+      (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) ||
+      (err as Error)?.message === 'Not connected'
+    ) {
       const why = this.problem ?? this.exitNote;
-      return new McpCallError('mcp_closed', `MCP server "${this.name}" went away during ${tool}${why ? ` (${why})` : ''}; the next call starts it again`);
+      return new McpCallError(
+        'mcp_closed',
+        `MCP server "${this.name}" went away during ${tool}${why ? ` (${why})` : ''}; the next call starts it again`,
+      );
     }
-    if (err instanceof McpError) return new McpCallError('mcp_error', `MCP server "${this.name}" answered ${tool} with an error: ${short(err.message)}`);
-    if ((err as Error)?.name === 'ZodError' || (err as Error)?.name === '$ZodError') return new McpCallError('mcp_bad_result', `MCP server "${this.name}" answered ${tool} with something that is not a tool result`);
-    return new McpCallError('mcp_error', `MCP server "${this.name}" failed during ${tool}: ${short((err as Error)?.message ?? String(err))}${also}`);
+    if (err instanceof McpError)
+      return new McpCallError(
+        'mcp_error',
+        `MCP server "${this.name}" answered ${tool} with an error: ${short(err.message)}`,
+      );
+    if ((err as Error)?.name === 'ZodError' || (err as Error)?.name === '$ZodError')
+      return new McpCallError(
+        'mcp_bad_result',
+        `MCP server "${this.name}" answered ${tool} with something that is not a tool result`,
+      );
+    return new McpCallError(
+      'mcp_error',
+      `MCP server "${this.name}" failed during ${tool}: ${short((err as Error)?.message ?? String(err))}${also}`,
+    );
   }
 
   /** The local server process still running, as StopSession's residue names it. */
   residue(): ResidueItem | undefined {
     if (!this.client || !this.pid) return undefined;
     const { spec } = this.deps;
-    return { kind: 'mcp_server', server: spec.name, pid: this.pid, command: [spec.command!, ...(spec.args ?? [])].join(' '), started_at_ms: this.startedAt };
+    return {
+      kind: 'mcp_server',
+      server: spec.name,
+      pid: this.pid,
+      command: [spec.command!, ...(spec.args ?? [])].join(' '),
+      started_at_ms: this.startedAt,
+    };
   }
 
   /** Ends the connection: stdin closed, then SIGTERM, then SIGKILL after the SDK's grace periods. */

@@ -15,15 +15,33 @@ export interface ResultContent {
   parts: Part[];
 }
 
-type Item = { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown; resource?: unknown; uri?: unknown; name?: unknown };
+type Item = {
+  type?: unknown;
+  text?: unknown;
+  data?: unknown;
+  mimeType?: unknown;
+  resource?: unknown;
+  uri?: unknown;
+  name?: unknown;
+};
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const base64Bytes = (b64: string) => Math.floor((b64.length * 3) / 4);
 
-function binary(kind: string, data: string | undefined, mediaType: string, name: string | undefined, lines: string[], parts: Part[]): void {
+function binary(
+  kind: string,
+  data: string | undefined,
+  mediaType: string,
+  name: string | undefined,
+  lines: string[],
+  parts: Part[],
+): void {
   if (data === undefined) return void lines.push(`[${kind} without data]`);
   const size = base64Bytes(data);
-  if (size > MAX_BINARY_BYTES) return void lines.push(`[${kind} ${mediaType}, ${size} bytes: over the ${MAX_BINARY_BYTES}-byte limit, not passed on]`);
+  if (size > MAX_BINARY_BYTES)
+    return void lines.push(
+      `[${kind} ${mediaType}, ${size} bytes: over the ${MAX_BINARY_BYTES}-byte limit, not passed on]`,
+    );
   parts.push({ raw: data, mediaType, ...(name ? { filename: name } : {}) });
   lines.push(`[${kind} ${mediaType}${name ? ` ${name}` : ''}, ${size} bytes]`);
 }
@@ -46,13 +64,22 @@ export function resultContent(content: unknown, structured?: unknown): ResultCon
         const r = (item.resource ?? {}) as Item;
         const uri = str(r.uri) ?? '';
         if (typeof r.text === 'string') lines.push(`[resource ${uri}]\n${r.text}`);
-        else binary('resource', str((r as { blob?: unknown }).blob), str(r.mimeType) ?? 'application/octet-stream', uri, lines, parts);
+        else
+          binary(
+            'resource',
+            str((r as { blob?: unknown }).blob),
+            str(r.mimeType) ?? 'application/octet-stream',
+            uri,
+            lines,
+            parts,
+          );
         break;
       }
       case 'resource_link': {
         const uri = str(item.uri) ?? '';
         lines.push(`[resource link ${uri}${str(item.name) ? ` (${str(item.name)})` : ''}]`);
-        if (/^https?:\/\//i.test(uri)) parts.push({ url: uri, ...(str(item.mimeType) ? { mediaType: str(item.mimeType) } : {}) });
+        if (/^https?:\/\//i.test(uri))
+          parts.push({ url: uri, ...(str(item.mimeType) ? { mediaType: str(item.mimeType) } : {}) });
         break;
       }
       default:
@@ -82,7 +109,11 @@ export function recordedParts(parts: readonly Part[]): RehearsalPart[] | undefin
   for (const p of parts) {
     chars += (p.raw ?? p.url ?? '').length;
     if (chars > MAX_RECORDED_PARTS_CHARS) return undefined;
-    out.push({ ...(p.raw !== undefined ? { bytes: p.raw } : { url: p.url }), ...(p.mediaType ? { media_type: p.mediaType } : {}), ...(p.filename ? { filename: p.filename } : {}) });
+    out.push({
+      ...(p.raw !== undefined ? { bytes: p.raw } : { url: p.url }),
+      ...(p.mediaType ? { media_type: p.mediaType } : {}),
+      ...(p.filename ? { filename: p.filename } : {}),
+    });
   }
   return out;
 }

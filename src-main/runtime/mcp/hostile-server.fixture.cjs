@@ -13,7 +13,8 @@ const fs = require('node:fs');
 let tools = ['huge', 'garbage', 'silent', 'crash', 'bad_shape', 'shrink', 'ok'];
 const send = (msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 const answer = (id, result) => send({ jsonrpc: '2.0', id, result });
-const listed = () => tools.map((name) => ({ name, description: `misbehaves: ${name}`, inputSchema: { type: 'object', properties: {} } }));
+const listed = () =>
+  tools.map((name) => ({ name, description: `misbehaves: ${name}`, inputSchema: { type: 'object', properties: {} } }));
 
 let buffer = '';
 process.stdin.setEncoding('utf8');
@@ -28,7 +29,12 @@ process.stdin.on('data', (chunk) => {
 });
 
 function handle(msg) {
-  if (msg.method === 'initialize') return answer(msg.id, { protocolVersion: msg.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'hostile', version: '0.0.1' } });
+  if (msg.method === 'initialize')
+    return answer(msg.id, {
+      protocolVersion: msg.params.protocolVersion,
+      capabilities: { tools: { listChanged: true } },
+      serverInfo: { name: 'hostile', version: '0.0.1' },
+    });
   if (msg.method === 'tools/list') return answer(msg.id, { tools: listed() });
   if (msg.method === 'notifications/cancelled') {
     if (process.env.CANCEL_LOG) fs.appendFileSync(process.env.CANCEL_LOG, `${JSON.stringify(msg.params)}\n`);

@@ -17,7 +17,15 @@ let tools: Tool[];
 
 beforeAll(async () => {
   box = createMcpToolbox({
-    servers: [{ name: 'bad', command: process.execPath, args: [join(__dirname, 'hostile-server.fixture.cjs')], env: { CANCEL_LOG: cancelLog }, timeout: '1500ms' }],
+    servers: [
+      {
+        name: 'bad',
+        command: process.execPath,
+        args: [join(__dirname, 'hostile-server.fixture.cjs')],
+        env: { CANCEL_LOG: cancelLog },
+        timeout: '1500ms',
+      },
+    ],
     folder: dir,
     env: { PATH: process.env.PATH },
     allow: () => [],
@@ -44,20 +52,32 @@ const errorOf = (out: ToolOutcome) => ('ok' in out && !out.ok ? out.error : `not
 
 describe('a hostile MCP server', () => {
   it('offers its tools under the server name', () => {
-    expect(tools.map((t) => t.spec.name)).toEqual(['bad__huge', 'bad__garbage', 'bad__silent', 'bad__crash', 'bad__bad_shape', 'bad__shrink', 'bad__ok']);
+    expect(tools.map((t) => t.spec.name)).toEqual([
+      'bad__huge',
+      'bad__garbage',
+      'bad__silent',
+      'bad__crash',
+      'bad__bad_shape',
+      'bad__shrink',
+      'bad__ok',
+    ]);
     expect(tools[0].traceFields).toEqual({ mcp_server: 'bad', mcp_tool: 'huge' });
   });
 
   it('an oversized answer fails the call and the server is started again for the next one', async () => {
     const { out } = await call('huge');
-    expect(errorOf(out)).toMatch(/^mcp_closed: MCP server "bad" went away during huge \(.*maximum size of 1048576 bytes.*\); the next call starts it again/);
+    expect(errorOf(out)).toMatch(
+      /^mcp_closed: MCP server "bad" went away during huge \(.*maximum size of 1048576 bytes.*\); the next call starts it again/,
+    );
     tools = await box.tools(new AbortController().signal);
     expect((await call('ok')).out).toEqual({ ok: true, content: 'fine' });
   });
 
   it('malformed JSON-RPC and no answer: the call fails after its timeout, saying both', async () => {
     const { out, ms } = await call('garbage');
-    expect(errorOf(out)).toMatch(/^mcp_timeout: MCP server "bad" did not answer garbage within 1500 ms .*the server also sent something unreadable/);
+    expect(errorOf(out)).toMatch(
+      /^mcp_timeout: MCP server "bad" did not answer garbage within 1500 ms .*the server also sent something unreadable/,
+    );
     expect(ms).toBeLessThan(5000);
     expect(events.some((e) => e.event_type === 'mcp_server_problem')).toBe(true);
   });
@@ -73,18 +93,30 @@ describe('a hostile MCP server', () => {
     const out = await running;
     expect(Date.now() - started).toBeLessThan(1000);
     expect(errorOf(out)).toMatch(/^canceled: the call to bad\/silent was canceled \(notifications\/cancelled sent\)/);
-    await expect.poll(() => { try { return readFileSync(cancelLog, 'utf8'); } catch { return ''; } }).toMatch(/"requestId":\d+/);
+    await expect
+      .poll(() => {
+        try {
+          return readFileSync(cancelLog, 'utf8');
+        } catch {
+          return '';
+        }
+      })
+      .toMatch(/"requestId":\d+/);
   });
 
-  it('a crash mid-call fails the call with the server\'s last words', async () => {
+  it("a crash mid-call fails the call with the server's last words", async () => {
     const { out } = await call('crash');
-    expect(errorOf(out)).toMatch(/^mcp_closed: MCP server "bad" went away during crash \(its last words on stderr: hostile: crashing on purpose\)/);
+    expect(errorOf(out)).toMatch(
+      /^mcp_closed: MCP server "bad" went away during crash \(its last words on stderr: hostile: crashing on purpose\)/,
+    );
     tools = await box.tools(new AbortController().signal);
     expect((await call('ok')).out).toEqual({ ok: true, content: 'fine' });
   });
 
   it('an answer that is not a tool result fails the call', async () => {
-    expect(errorOf((await call('bad_shape')).out)).toMatch(/^mcp_bad_result: MCP server "bad" answered bad_shape with something that is not a tool result/);
+    expect(errorOf((await call('bad_shape')).out)).toMatch(
+      /^mcp_bad_result: MCP server "bad" answered bad_shape with something that is not a tool result/,
+    );
   });
 
   it('a tool list that changes: the next turn offers the new list, a stale call fails by name', async () => {
@@ -93,6 +125,8 @@ describe('a hostile MCP server', () => {
     await expect.poll(() => events.some((e) => e.event_type === 'mcp_tools_changed')).toBe(true);
     tools = await box.tools(new AbortController().signal);
     expect(tools.map((t) => t.spec.name)).not.toContain('bad__shrink');
-    expect(errorOf(await stale.run({}, fakeTask().ctx))).toBe('mcp_tool_gone: MCP server "bad" no longer offers the tool "shrink" (its tool list changed)');
+    expect(errorOf(await stale.run({}, fakeTask().ctx))).toBe(
+      'mcp_tool_gone: MCP server "bad" no longer offers the tool "shrink" (its tool list changed)',
+    );
   });
 });

@@ -28,24 +28,42 @@ function bounded(res: Response, max: number, server: string): Response {
       else ctrl.enqueue(chunk);
     },
   });
-  return new Response(res.body.pipeThrough(limit), { status: res.status, statusText: res.statusText, headers: res.headers });
+  return new Response(res.body.pipeThrough(limit), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
 }
 
 export function createMcpFetch(opts: McpFetchOptions): (url: string | URL, init?: RequestInit) => Promise<Response> {
   return async (url, init = {}) => {
     const headers = new Headers(init.headers);
     for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, v);
-    const res = await fetchGuarded(String(url), { method: init.method ?? 'GET', body: init.body, headers, signal: init.signal ?? undefined }, {
-      allowOrThrow: (place) => {
-        const verdict = checkTarget(place, opts.allow());
-        if (verdict.ok) return verdict;
-        opts.trace({ event_type: 'network_refused', url: place, reason: verdict.reason, mcp_server: opts.server });
-        throw new PolicyRefusal(place, verdict.reason);
+    const res = await fetchGuarded(
+      String(url),
+      { method: init.method ?? 'GET', body: init.body, headers, signal: init.signal ?? undefined },
+      {
+        allowOrThrow: (place) => {
+          const verdict = checkTarget(place, opts.allow());
+          if (verdict.ok) return verdict;
+          opts.trace({ event_type: 'network_refused', url: place, reason: verdict.reason, mcp_server: opts.server });
+          throw new PolicyRefusal(place, verdict.reason);
+        },
+        maxRedirects: 5,
+        networkError: (place, err) =>
+          init.signal?.aborted
+            ? (err as Error)
+            : new Error(
+                `${place} is not reachable (${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message})`,
+              ),
+        redirectError: (kind, place, status) =>
+          new Error(
+            kind === 'no_location'
+              ? `${place} answered ${status} without a Location`
+              : `more than 5 redirects from ${place}`,
+          ),
       },
-      maxRedirects: 5,
-      networkError: (place, err) => (init.signal?.aborted ? err as Error : new Error(`${place} is not reachable (${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message})`)),
-      redirectError: (kind, place, status) => new Error(kind === 'no_location' ? `${place} answered ${status} without a Location` : `more than 5 redirects from ${place}`),
-    });
+    );
     return bounded(res, opts.maxBytes, opts.server);
   };
 }

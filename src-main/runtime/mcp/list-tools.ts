@@ -13,7 +13,10 @@ export interface ListedTools {
 const MAX_TOOLS = 500;
 const MAX_DESCRIPTION = 1000;
 
-export async function listMcpTools(spec: McpServerSpec, opts: { folder: string; env: Record<string, string | undefined>; timeoutMs: number; maxMessageBytes: number }): Promise<ListedTools> {
+export async function listMcpTools(
+  spec: McpServerSpec,
+  opts: { folder: string; env: Record<string, string | undefined>; timeoutMs: number; maxMessageBytes: number },
+): Promise<ListedTools> {
   const conn = new McpServerConnection({
     spec,
     folder: opts.folder,
@@ -27,13 +30,24 @@ export async function listMcpTools(spec: McpServerSpec, opts: { folder: string; 
   const t = setTimeout(() => timer.abort(), opts.timeoutMs);
   try {
     const tools = await conn.tools(timer.signal);
-    const info = (conn as unknown as { client?: { getServerVersion(): { name: string; version: string } | undefined } }).client?.getServerVersion();
+    const info = (
+      conn as unknown as { client?: { getServerVersion(): { name: string; version: string } | undefined } }
+    ).client?.getServerVersion();
     return {
-      tools: tools.slice(0, MAX_TOOLS).map((tool) => ({ name: tool.name.slice(0, 200), ...(tool.description ? { description: tool.description.slice(0, MAX_DESCRIPTION) } : {}) })),
-      ...(info ? { server: { name: String(info.name).slice(0, 200), version: String(info.version).slice(0, 100) } } : {}),
+      tools: tools.slice(0, MAX_TOOLS).map((tool) => ({
+        name: tool.name.slice(0, 200),
+        ...(tool.description ? { description: tool.description.slice(0, MAX_DESCRIPTION) } : {}),
+      })),
+      ...(info
+        ? { server: { name: String(info.name).slice(0, 200), version: String(info.version).slice(0, 100) } }
+        : {}),
     };
   } catch (err) {
-    if (timer.signal.aborted) throw new McpCallError('mcp_timeout', `MCP server "${spec.name}" did not list its tools within ${opts.timeoutMs} ms`);
+    if (timer.signal.aborted)
+      throw new McpCallError(
+        'mcp_timeout',
+        `MCP server "${spec.name}" did not list its tools within ${opts.timeoutMs} ms`,
+      );
     throw err;
   } finally {
     clearTimeout(t);

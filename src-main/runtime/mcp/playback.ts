@@ -1,5 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { DRIVER_ARTIFACTS, type Manifest, type McpServerSpec, type RehearsalMcpCall } from '../../../src-shared/manifest';
+import {
+  DRIVER_ARTIFACTS,
+  type Manifest,
+  type McpServerSpec,
+  type RehearsalMcpCall,
+} from '../../../src-shared/manifest';
 import { toPart } from '../../drivers';
 import type { Tool, ToolOutcome } from '../tool-types';
 import type { McpToolbox } from './toolbox';
@@ -29,7 +34,11 @@ function playedTool(spec: McpServerSpec, modelName: string, tool: string, record
   // answer again (a task replayed twice asks twice).
   const used = new Set<RehearsalMcpCall>();
   return {
-    spec: { name: modelName, description: `(tool ${tool} of the MCP server ${spec.name}, played back from a recording)`, parameters: { type: 'object' } },
+    spec: {
+      name: modelName,
+      description: `(tool ${tool} of the MCP server ${spec.name}, played back from a recording)`,
+      parameters: { type: 'object' },
+    },
     traceFields: { mcp_server: spec.name, mcp_tool: tool },
     async run(args, ctx): Promise<ToolOutcome> {
       const same = recorded.filter((c) => isDeepStrictEqual(c.arguments, args));
@@ -42,7 +51,12 @@ function playedTool(spec: McpServerSpec, modelName: string, tool: string, record
       }
       used.add(answer);
       const parts = (answer.parts ?? []).map(toPart);
-      ctx.traceResult?.({ played_back: true, duration_ms: 0, bytes: Buffer.byteLength(answer.result), ...(parts.length ? { parts: parts.length, result_parts: answer.parts } : {}) });
+      ctx.traceResult?.({
+        played_back: true,
+        duration_ms: 0,
+        bytes: Buffer.byteLength(answer.result),
+        ...(parts.length ? { parts: parts.length, result_parts: answer.parts } : {}),
+      });
       if (!answer.ok) return { ok: false, error: answer.result };
       return { ok: true, content: answer.result, ...(parts.length ? { parts } : {}) };
     },
@@ -56,7 +70,14 @@ export function createMcpPlayback(deps: McpPlaybackDeps): McpToolbox {
     const ofServer = deps.calls.filter((c) => c.server === spec.name);
     const names = [...new Set(ofServer.map((c) => c.tool))].filter((t) => !spec.tools || spec.tools.includes(t));
     for (const [modelName, tool] of modelToolNames(spec.name, names)) {
-      tools.push(playedTool(spec, modelName, tool, ofServer.filter((c) => c.tool === tool)));
+      tools.push(
+        playedTool(
+          spec,
+          modelName,
+          tool,
+          ofServer.filter((c) => c.tool === tool),
+        ),
+      );
     }
   }
   return {

@@ -12,10 +12,20 @@ export const EVERYTHING = join(packageDir('@modelcontextprotocol/server-everythi
 export const FILESYSTEM = join(packageDir('@modelcontextprotocol/server-filesystem'), 'dist', 'index.js');
 
 /** A manifest entry for server-everything over stdio. */
-export const everythingStdio = (name = 'everything', more: Record<string, unknown> = {}) => ({ name, command: process.execPath, args: [EVERYTHING, 'stdio'], ...more });
+export const everythingStdio = (name = 'everything', more: Record<string, unknown> = {}) => ({
+  name,
+  command: process.execPath,
+  args: [EVERYTHING, 'stdio'],
+  ...more,
+});
 
 /** A manifest entry for server-filesystem over stdio, serving `root` only. */
-export const filesystemStdio = (root: string, more: Record<string, unknown> = {}) => ({ name: 'files', command: process.execPath, args: [FILESYSTEM, root], ...more });
+export const filesystemStdio = (root: string, more: Record<string, unknown> = {}) => ({
+  name: 'files',
+  command: process.execPath,
+  args: [FILESYSTEM, root],
+  ...more,
+});
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,7 +41,10 @@ async function freePort(): Promise<number> {
 /** server-everything over Streamable HTTP on a free port: its /mcp URL, and close(). */
 export async function everythingHttp(): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+    env: { PATH: process.env.PATH, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let err = '';
     const timer = setTimeout(() => reject(new Error(`server-everything did not start: ${err}`)), 15_000);

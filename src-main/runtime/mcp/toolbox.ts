@@ -32,7 +32,12 @@ export interface McpToolbox {
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
-function mcpTool(conn: McpServerConnection, spec: McpServerSpec, modelName: string, tool: { name: string; description?: string; inputSchema: Record<string, unknown> }): Tool {
+function mcpTool(
+  conn: McpServerConnection,
+  spec: McpServerSpec,
+  modelName: string,
+  tool: { name: string; description?: string; inputSchema: Record<string, unknown> },
+): Tool {
   const timeoutMs = durationMs(spec.timeout, DEFAULT_CALL_TIMEOUT_MS);
   return {
     spec: {
@@ -48,13 +53,21 @@ function mcpTool(conn: McpServerConnection, spec: McpServerSpec, modelName: stri
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       if (ctx.signal.aborted) onAbort();
       // A cancel reads the call in flight; aborting it sends notifications/cancelled to the server.
-      const untrack = ctx.track({ describe: () => `MCP call ${spec.name}/${tool.name}`, cancel: async () => void call.abort() });
+      const untrack = ctx.track({
+        describe: () => `MCP call ${spec.name}/${tool.name}`,
+        cancel: async () => void call.abort(),
+      });
       try {
         const result = await conn.call(tool.name, args, call.signal, timeoutMs);
         const { text, parts } = resultContent(result.content, result.structuredContent);
         // The parts are kept in the trace (when not too big) so a rehearsal hands them on again.
         const kept = parts.length ? recordedParts(parts) : undefined;
-        ctx.traceResult?.({ duration_ms: Date.now() - started, bytes: Buffer.byteLength(text), ...(parts.length ? { parts: parts.length } : {}), ...(kept ? { result_parts: kept } : {}) });
+        ctx.traceResult?.({
+          duration_ms: Date.now() - started,
+          bytes: Buffer.byteLength(text),
+          ...(parts.length ? { parts: parts.length } : {}),
+          ...(kept ? { result_parts: kept } : {}),
+        });
         if (result.isError) return { ok: false, error: `MCP tool ${spec.name}/${tool.name} failed: ${text}` };
         return { ok: true, content: text, ...(parts.length ? { parts } : {}) };
       } catch (err) {
@@ -70,7 +83,17 @@ function mcpTool(conn: McpServerConnection, spec: McpServerSpec, modelName: stri
 }
 
 export function createMcpToolbox(deps: McpToolboxDeps): McpToolbox {
-  const servers = deps.servers.map((spec) => ({ spec, conn: new McpServerConnection({ spec, folder: deps.folder, env: deps.env, allow: deps.allow, trace: deps.trace, limits: deps.limits }) }));
+  const servers = deps.servers.map((spec) => ({
+    spec,
+    conn: new McpServerConnection({
+      spec,
+      folder: deps.folder,
+      env: deps.env,
+      allow: deps.allow,
+      trace: deps.trace,
+      limits: deps.limits,
+    }),
+  }));
   const starting = new AbortController();
 
   async function toolsOf({ spec, conn }: (typeof servers)[number], signal: AbortSignal): Promise<Tool[]> {
@@ -81,7 +104,10 @@ export function createMcpToolbox(deps: McpToolboxDeps): McpToolbox {
       return []; // traced by the connection (mcp_server_unavailable)
     }
     const allowed = spec.tools ? listed.filter((t) => spec.tools!.includes(t.name)) : listed;
-    const names = modelToolNames(spec.name, allowed.map((t) => t.name));
+    const names = modelToolNames(
+      spec.name,
+      allowed.map((t) => t.name),
+    );
     const byName = new Map(allowed.map((t) => [t.name, t]));
     return [...names].map(([modelName, name]) => mcpTool(conn, spec, modelName, byName.get(name)!));
   }

@@ -34,7 +34,10 @@ export function splitCommand(line: string): { ok: true; argv: string[] } | { ok:
       word = '';
       inWord = false;
     } else if (OPERATORS.has(ch) || (ch === '$' && line[i + 1] === '(')) {
-      return { ok: false, error: `"${ch === '$' ? '$(' : ch}" is a shell operator; commands run without a shell (pass one program and its arguments)` };
+      return {
+        ok: false,
+        error: `"${ch === '$' ? '$(' : ch}" is a shell operator; commands run without a shell (pass one program and its arguments)`,
+      };
     } else {
       word += ch;
       inWord = true;

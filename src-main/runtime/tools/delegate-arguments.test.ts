@@ -6,7 +6,13 @@ import { traceLines } from '../trace-lines';
 // with a result the model can read, and the session goes on answering (it used to reject a
 // promise nobody handled, and the process exited without a session_end).
 
-const BAD = ['http://127.0.0.1:100775/', 'http://a%40b.example:8080/', 'http://[::1/', 'ftp://127.0.0.1:21/', `http://${'x'.repeat(3000)}.example/`];
+const BAD = [
+  'http://127.0.0.1:100775/',
+  'http://a%40b.example:8080/',
+  'http://[::1/',
+  'ftp://127.0.0.1:21/',
+  `http://${'x'.repeat(3000)}.example/`,
+];
 
 let ts: TestSession | undefined;
 afterEach(async () => {
@@ -22,7 +28,15 @@ describe('delegate_task arguments', () => {
       capabilities: { network: { allow: ['127.0.0.1', 'a%40b.example'] } },
       inference: {
         rehearsal: {
-          replies: [{ when: 'delegate', turns: [{ tool_calls: BAD.map((to) => ({ name: 'delegate_task', arguments: { to, text: 'do it' } })) }, { text: 'the peers could not be reached' }] }],
+          replies: [
+            {
+              when: 'delegate',
+              turns: [
+                { tool_calls: BAD.map((to) => ({ name: 'delegate_task', arguments: { to, text: 'do it' } })) },
+                { text: 'the peers could not be reached' },
+              ],
+            },
+          ],
         },
       },
     });
@@ -33,7 +47,12 @@ describe('delegate_task arguments', () => {
 
     const results = traceLines(ts.session).filter((l) => l.event_type === 'tool_result');
     expect(results).toHaveLength(BAD.length);
-    for (const r of results) expect(r).toMatchObject({ name: 'delegate_task', ok: false, result: expect.stringMatching(/^invalid arguments: to: /) });
+    for (const r of results)
+      expect(r).toMatchObject({
+        name: 'delegate_task',
+        ok: false,
+        result: expect.stringMatching(/^invalid arguments: to: /),
+      });
     expect(results[0].result).toContain('is not a valid URL');
     expect(results[3].result).toContain('only http and https');
     expect(results[4].result).toContain('at most 2048');

@@ -12,7 +12,6 @@ import { rehearsal, rpc, scene, traceOf, userMessage, waitFor, type Scene } from
 const TASK_HEX = '019ed33d1f6873b09d25f0dc5ce387c4';
 const ORCH = { sessionId: 'ses_orch', taskId: `tsk_${TASK_HEX}`, contextId: 'ctx_orch' };
 
-
 let agent: SdkAgent | undefined;
 let s: Scene | undefined;
 afterEach(async () => {
@@ -25,7 +24,11 @@ afterEach(async () => {
 describe('delegate_task to an @a2a-js/sdk agent', () => {
   it('sends, follows the task and returns its response artifact', async () => {
     agent = await startSdkAgent();
-    const tool = createDelegateTool({ capsule: { name: 'orch', version: '1.0.0' }, allow: [new URL(agent.url).host], workdir: () => '/nowhere' });
+    const tool = createDelegateTool({
+      capsule: { name: 'orch', version: '1.0.0' },
+      allow: [new URL(agent.url).host],
+      workdir: () => '/nowhere',
+    });
     const t = fakeTask(ORCH);
     const out = await tool.run({ to: agent.url, text: 'summarise', data: { n: 1 } }, t.ctx);
     expect(out).toEqual({ ok: true, content: 'sdk echo: summarise {"n":1}' });
@@ -35,14 +38,23 @@ describe('delegate_task to an @a2a-js/sdk agent', () => {
     expect(send.headers.traceparent).toMatch(new RegExp(`^00-${TASK_HEX}-[0-9a-f]{16}-01$`));
     expect(agent.requests.some((r) => r.method === 'GetTask')).toBe(true);
     const sendEvent = t.events.find((e) => e.event_type === 'a2a_send');
-    expect(sendEvent).toMatchObject({ peer_url: agent.url, message_id: expect.stringMatching(/^msg_/), task_id: expect.any(String), context_id: expect.any(String) });
+    expect(sendEvent).toMatchObject({
+      peer_url: agent.url,
+      message_id: expect.stringMatching(/^msg_/),
+      task_id: expect.any(String),
+      context_id: expect.any(String),
+    });
     expect(t.events.find((e) => e.event_type === 'delegation_end')).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
     expect(t.works.size).toBe(0);
   });
 
   it('on cancel sends CancelTask to the sdk task and names the delegation as residue', async () => {
     agent = await startSdkAgent();
-    const tool = createDelegateTool({ capsule: { name: 'orch', version: '1.0.0' }, allow: [`localhost:${new URL(agent.url).port}`], workdir: () => '/nowhere' });
+    const tool = createDelegateTool({
+      capsule: { name: 'orch', version: '1.0.0' },
+      allow: [`localhost:${new URL(agent.url).port}`],
+      workdir: () => '/nowhere',
+    });
     const t = fakeTask(ORCH);
     const running = tool.run({ to: agent.url, text: 'hang until canceled' }, t.ctx);
     await new Promise<void>((r) => {
@@ -61,7 +73,11 @@ describe('delegate_task to an @a2a-js/sdk agent', () => {
       child_workdir: '',
     });
     expect(await running).toEqual({ ok: false, error: 'canceled' });
-    expect(t.events.find((e) => e.event_type === 'delegation_end')).toMatchObject({ state: 'canceled', cancel_sent: true, peer_task_id: peerTaskId });
+    expect(t.events.find((e) => e.event_type === 'delegation_end')).toMatchObject({
+      state: 'canceled',
+      cancel_sent: true,
+      peer_task_id: peerTaskId,
+    });
   });
 
   it('is a delegation target of an orchestrator session, for answers and for cancel', async () => {
@@ -82,13 +98,23 @@ describe('delegate_task to an @a2a-js/sdk agent', () => {
     s.sessions.push(orch);
     const done = await rpc(orch.url, 'SendMessage', { message: userMessage('go') });
     expect(done.task.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(traceOf(orch).find((l) => l.event_type === 'tool_result')).toMatchObject({ ok: true, result: 'sdk echo: report' });
+    expect(traceOf(orch).find((l) => l.event_type === 'tool_result')).toMatchObject({
+      ok: true,
+      result: 'sdk echo: report',
+    });
 
-    const sent = await rpc(orch.url, 'SendMessage', { message: userMessage('hang'), configuration: { returnImmediately: true } });
+    const sent = await rpc(orch.url, 'SendMessage', {
+      message: userMessage('hang'),
+      configuration: { returnImmediately: true },
+    });
     const send = await waitFor('a2a_send', () => traceOf(orch).filter((l) => l.event_type === 'a2a_send')[1]);
     const canceled = await rpc(orch.url, 'CancelTask', { id: sent.task.id });
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
     expect(agent.canceled).toEqual([send.peer_task_id]);
-    expect(canceled.artifacts[0].parts[0].data).toMatchObject({ kind: 'delegation', capsule: 'sdk-agent', version: '9.9.9' });
+    expect(canceled.artifacts[0].parts[0].data).toMatchObject({
+      kind: 'delegation',
+      capsule: 'sdk-agent',
+      version: '9.9.9',
+    });
   });
 });

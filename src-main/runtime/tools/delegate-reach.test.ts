@@ -16,22 +16,40 @@ afterEach(async () => {
   await s?.dispose();
 });
 
-const answerOf = (task: { artifacts?: { parts: { text?: string }[] }[] }) => (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
-const statusOf = (task: { status: { message?: { parts: { text?: string }[] } } }) => (task.status.message?.parts ?? []).map((p) => p.text ?? '').join('');
+const answerOf = (task: { artifacts?: { parts: { text?: string }[] }[] }) =>
+  (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
+const statusOf = (task: { status: { message?: { parts: { text?: string }[] } } }) =>
+  (task.status.message?.parts ?? []).map((p) => p.text ?? '').join('');
 
 async function formation() {
   s = scene();
   const worker = async (name: string) => {
-    const session = await startSession({ manifestPath: s.manifest(name, { inference: rehearsal([{ turns: [{ text: `${name} did: {{task}}` }] }]), exports: { peer_tasks: { accept: true } } }), env: s.env, port: 0 });
+    const session = await startSession({
+      manifestPath: s.manifest(name, {
+        inference: rehearsal([{ turns: [{ text: `${name} did: {{task}}` }] }]),
+        exports: { peer_tasks: { accept: true } },
+      }),
+      env: s.env,
+      port: 0,
+    });
     s.sessions.push(session);
     return session;
   };
   const a = await worker('worker-a');
   const b = await worker('worker-b');
-  const member = (w: Session): FormationMember => ({ names: [w.manifest.name], manifestPath: w.manifestPath, session: w });
+  const member = (w: Session): FormationMember => ({
+    names: [w.manifest.name],
+    manifestPath: w.manifestPath,
+    session: w,
+  });
   const orchPath = s.manifest('boss', {});
   writeFileSync(orchPath, renderManifestTemplate('orchestrator', 'boss'));
-  const orch = await startSession({ manifestPath: orchPath, env: s.env, port: 0, formation: liveFormation(() => [member(a), member(b)]) });
+  const orch = await startSession({
+    manifestPath: orchPath,
+    env: s.env,
+    port: 0,
+    formation: liveFormation(() => [member(a), member(b)]),
+  });
   s.sessions.push(orch);
   const send = async (text: string) => (await rpc(orch.url, 'SendMessage', { message: userMessage(text) })).task;
   return { a, b, orch, send };
@@ -50,13 +68,18 @@ describe('delegate_task to "*"', () => {
     // An edge drawn while the orchestrator runs: the next task reaches both, one call each.
     orch.updatePolicy({ allow: [`localhost:${a.port}`, `127.0.0.1:${b.port}`], acceptPeerTasks: false });
     const two = await send('another task');
-    expect(answerOf(two)).toBe('The workers answered:\n- worker-a: worker-a did: another task\n- worker-b: worker-b did: another task');
+    expect(answerOf(two)).toBe(
+      'The workers answered:\n- worker-a: worker-a did: another task\n- worker-b: worker-b did: another task',
+    );
     const calls = traceOf(orch).filter((l) => l.event_type === 'tool_call' && l.task_id === two.id);
     expect(calls.map((c) => [c.call_id, c.arguments.to])).toEqual([
       ['call_1_1_1', 'worker-a'],
       ['call_1_1_2', 'worker-b'],
     ]);
-    expect(traceOf(orch).find((l) => l.event_type === 'policy_changed')).toMatchObject({ allow: [`localhost:${a.port}`], accept_peer_tasks: false });
+    expect(traceOf(orch).find((l) => l.event_type === 'policy_changed')).toMatchObject({
+      allow: [`localhost:${a.port}`],
+      accept_peer_tasks: false,
+    });
   });
 
   it('never claims success when every delegation failed: the task fails, its status saying why', async () => {
@@ -65,14 +88,18 @@ describe('delegate_task to "*"', () => {
     const none = await send('a task');
     expect(none.status.state).toBe('TASK_STATE_FAILED');
     expect(answerOf(none)).toBe('');
-    expect(statusOf(none)).toBe(`task failed: every delegation failed (1 of 1): delegate_task: no worker is reachable from boss: its capabilities.network.allow names no capsule of this formation and no agent URL (in the Studio, draw an edge from boss to a worker)`);
+    expect(statusOf(none)).toBe(
+      `task failed: every delegation failed (1 of 1): delegate_task: no worker is reachable from boss: its capabilities.network.allow names no capsule of this formation and no agent URL (in the Studio, draw an edge from boss to a worker)`,
+    );
 
     // An edge whose worker stopped taking peer tasks (its export changed while it runs).
     orch.updatePolicy({ allow: [`localhost:${a.port}`], acceptPeerTasks: false });
     a.updatePolicy({ allow: [], acceptPeerTasks: false });
     const refused = await send('a task');
     expect(refused.status.state).toBe('TASK_STATE_FAILED');
-    expect(statusOf(refused)).toMatch(/^task failed: every delegation failed \(1 of 1\): worker-a: .*peer_not_accepted/);
+    expect(statusOf(refused)).toMatch(
+      /^task failed: every delegation failed \(1 of 1\): worker-a: .*peer_not_accepted/,
+    );
     expect(a.listTasks()).toHaveLength(0);
   });
 });
@@ -84,7 +111,12 @@ describe('reachableTargets', () => {
       b: { kind: 'door', url: 'http://127.0.0.1:4102' },
       c: { kind: 'manifest', manifestPath: '/c/murmur.yaml' },
     });
-    expect(reachableTargets(['localhost:4101', 'https://agent.example.com/a2a', 'api.example.com', 'http://127.0.0.1:4102/'], f)).toEqual(['a', 'b', 'https://agent.example.com/a2a']);
+    expect(
+      reachableTargets(
+        ['localhost:4101', 'https://agent.example.com/a2a', 'api.example.com', 'http://127.0.0.1:4102/'],
+        f,
+      ),
+    ).toEqual(['a', 'b', 'https://agent.example.com/a2a']);
     expect(reachableTargets([], f)).toEqual([]);
   });
 });

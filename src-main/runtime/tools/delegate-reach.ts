@@ -19,12 +19,18 @@ export function reachableTargets(allow: readonly string[], formation: FormationR
   const members = formation?.doors?.() ?? [];
   const reached = members.filter((m) => m.urls.some((u) => matchAllow(u, allow) !== undefined));
   // A URL entry that is no member's door is an agent the capsule may call (a remote's edge).
-  const others = allow.filter((e) => isUrlEntry(e) && !members.some((m) => m.urls.some((u) => matchAllow(u, [e]) !== undefined)));
+  const others = allow.filter(
+    (e) => isUrlEntry(e) && !members.some((m) => m.urls.some((u) => matchAllow(u, [e]) !== undefined)),
+  );
   return [...new Set([...reached.map((m) => m.name), ...others])].slice(0, MAX_FAN_OUT);
 }
 
 /** The per-worker argument sets of a `*` call, or undefined when the call names one peer. */
-export function expandEveryReachable(args: Record<string, unknown>, allow: readonly string[], formation: FormationResolver | undefined): Record<string, unknown>[] | undefined {
+export function expandEveryReachable(
+  args: Record<string, unknown>,
+  allow: readonly string[],
+  formation: FormationResolver | undefined,
+): Record<string, unknown>[] | undefined {
   if (args.to !== EVERY_REACHABLE) return undefined;
   return reachableTargets(allow, formation).map((to) => ({ ...args, to }));
 }

@@ -15,7 +15,13 @@ afterEach(async () => {
   agent = undefined;
 });
 
-const tool = (a: Sdk03Agent) => createDelegateTool({ capsule: { name: 'orch', version: '1.0.0' }, allow: [new URL(a.url).host], workdir: () => '/nowhere', poll: { firstDelayMs: 10 } });
+const tool = (a: Sdk03Agent) =>
+  createDelegateTool({
+    capsule: { name: 'orch', version: '1.0.0' },
+    allow: [new URL(a.url).host],
+    workdir: () => '/nowhere',
+    poll: { firstDelayMs: 10 },
+  });
 
 describe('delegate_task to an A2A 0.3 agent', () => {
   it('reads its card, speaks 0.3 and returns its response artifact', async () => {
@@ -28,7 +34,11 @@ describe('delegate_task to an A2A 0.3 agent', () => {
     expect(methods[1]).toBe('message/send');
     expect(methods.slice(2).every((m) => m === 'tasks/get')).toBe(true);
     expect(agent.requests[1].headers['a2a-version']).toBeUndefined();
-    expect(t.events.find((e) => e.event_type === 'a2a_send')).toMatchObject({ peer_url: agent.url, protocol_version: '0.3', peer_task_id: expect.any(String) });
+    expect(t.events.find((e) => e.event_type === 'a2a_send')).toMatchObject({
+      peer_url: agent.url,
+      protocol_version: '0.3',
+      peer_task_id: expect.any(String),
+    });
     expect(t.events.find((e) => e.event_type === 'delegation_end')).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
   });
 
@@ -46,6 +56,9 @@ describe('delegate_task to an A2A 0.3 agent', () => {
     expect(agent.requests.some((r) => r.method === 'tasks/cancel')).toBe(true);
     expect(residue).toMatchObject({ kind: 'delegation', capsule: 'sdk03-agent', version: '0.3.3' });
     expect(await running).toEqual({ ok: false, error: 'canceled' });
-    expect(t.events.find((e) => e.event_type === 'delegation_end')).toMatchObject({ state: 'canceled', cancel_sent: true });
+    expect(t.events.find((e) => e.event_type === 'delegation_end')).toMatchObject({
+      state: 'canceled',
+      cancel_sent: true,
+    });
   });
 });

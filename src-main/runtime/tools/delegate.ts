@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { newMessageId, shortId } from '../../../src-shared/ids';
 import type { Artifact, Part, Task } from '../../../src-shared/a2a';
-import { checkTarget, createPeerClient, followTask, formatTraceparent, PeerError, PolicyRefusal, responseText, traceIdForTask, type PeerClient } from '../../peer';
+import {
+  checkTarget,
+  createPeerClient,
+  followTask,
+  formatTraceparent,
+  PeerError,
+  PolicyRefusal,
+  responseText,
+  traceIdForTask,
+  type PeerClient,
+} from '../../peer';
 import type { Session, SessionOptions } from '../api';
 import type { Tool, ToolContext, ToolOutcome } from '../tool-types';
 import { resolveTarget, type FormationResolver } from './formation';
@@ -46,7 +56,8 @@ function peerUrlProblem(url: string): string | undefined {
   } catch {
     return 'is not a valid URL (check the host and that the port is 1-65535)';
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `has scheme ${parsed.protocol} (only http and https peers are reachable)`;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `has scheme ${parsed.protocol} (only http and https peers are reachable)`;
   if (!parsed.hostname) return 'names no host';
   return undefined;
 }
@@ -88,7 +99,12 @@ function dataArtifactOf(task: Task, d: Delegation): Artifact | undefined {
   const response = task.artifacts?.find((a) => a.artifactId === 'response' || a.name === 'response');
   const parts = (response?.parts ?? []).filter((p) => p.data !== undefined);
   if (!parts.length) return undefined;
-  return { artifactId: `delegation_${d.id}`, name: `${d.capsule} answer`, parts, metadata: { delegation_id: d.id, capsule: d.capsule, peer_task_id: task.id } };
+  return {
+    artifactId: `delegation_${d.id}`,
+    name: `${d.capsule} answer`,
+    parts,
+    metadata: { delegation_id: d.id, capsule: d.capsule, peer_task_id: task.id },
+  };
 }
 
 function outcomeOf(task: Task, d: Delegation): ToolOutcome {
@@ -96,7 +112,11 @@ function outcomeOf(task: Task, d: Delegation): ToolOutcome {
   switch (task.status.state) {
     case 'TASK_STATE_COMPLETED': {
       const artifact = dataArtifactOf(task, d);
-      return { ok: true, content: text || '(the peer completed the task with no response text)', ...(artifact ? { artifact } : {}) };
+      return {
+        ok: true,
+        content: text || '(the peer completed the task with no response text)',
+        ...(artifact ? { artifact } : {}),
+      };
     }
     case 'TASK_STATE_FAILED':
       return { ok: false, error: `peer_task_failed: ${text || 'no reason given'}` };
@@ -124,7 +144,8 @@ function linkOf(d: Delegation): Record<string, string> {
 /** The call a delegation's trace lines belong to. */
 const callOf = (ctx: ToolContext) => (ctx.callId ? { call_id: ctx.callId } : {});
 
-const allowOf = (deps: DelegateDeps): readonly string[] => (typeof deps.allow === 'function' ? deps.allow() : deps.allow);
+const allowOf = (deps: DelegateDeps): readonly string[] =>
+  typeof deps.allow === 'function' ? deps.allow() : deps.allow;
 
 export function createDelegateTool(deps: DelegateDeps): Tool {
   const cancelTimeout = deps.cancelTimeoutMs ?? 5000;
@@ -140,7 +161,11 @@ export function createDelegateTool(deps: DelegateDeps): Tool {
       parameters: {
         type: 'object',
         properties: {
-          to: { type: 'string', description: 'Peer URL (http://host:port) or capsule name in this formation; "*" for every worker this capsule may reach.' },
+          to: {
+            type: 'string',
+            description:
+              'Peer URL (http://host:port) or capsule name in this formation; "*" for every worker this capsule may reach.',
+          },
           text: { type: 'string', description: 'What the peer should do.' },
           data: { type: 'object', description: 'Structured input, sent as a data part.' },
           context_id: { type: 'string', description: 'Continue an earlier conversation with the same peer.' },
@@ -148,23 +173,34 @@ export function createDelegateTool(deps: DelegateDeps): Tool {
         required: ['to', 'text'],
       },
     },
-    expand: (args) => expandEveryReachable(args, allowOf(deps), deps.formation)?.filter((a) => a.to !== deps.capsule.name),
+    expand: (args) =>
+      expandEveryReachable(args, allowOf(deps), deps.formation)?.filter((a) => a.to !== deps.capsule.name),
     async run(raw, ctx) {
       // A "*" that reaches here expanded to nobody (an expanded one arrives as one call per worker).
       if (raw.to === EVERY_REACHABLE) return { ok: false, error: noneReachable(deps.capsule.name) };
       const parsed = argsSchema.safeParse(raw);
-      if (!parsed.success) return { ok: false, error: `invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}` };
+      if (!parsed.success)
+        return {
+          ok: false,
+          error: `invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`,
+        };
       return delegate(deps, parsed.data, ctx, cancelTimeout);
     },
   };
 }
 
-async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ctx: ToolContext, cancelTimeout: number): Promise<ToolOutcome> {
+async function delegate(
+  deps: DelegateDeps,
+  args: z.infer<typeof argsSchema>,
+  ctx: ToolContext,
+  cancelTimeout: number,
+): Promise<ToolOutcome> {
   const target = await resolveTarget(args.to, deps.formation);
   if (target.kind === 'unknown') return { ok: false, error: target.error };
   if (target.kind === 'door') {
     const problem = peerUrlProblem(target.url);
-    if (problem) return { ok: false, error: `invalid arguments: to: ${JSON.stringify(args.to.slice(0, 200))} ${problem}` };
+    if (problem)
+      return { ok: false, error: `invalid arguments: to: ${JSON.stringify(args.to.slice(0, 200))} ${problem}` };
   }
   const d: Delegation = {
     id: shortId('dlg'),
@@ -179,7 +215,14 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
   };
   // A breakpoint on this edge holds the delegation before anything is sent or started; the user
   // may edit the text the worker gets.
-  const hold = ctx.pauseAt?.({ kind: 'edge', to: args.to, capsule: d.capsule, url: d.url, callId: ctx.callId, text: args.text });
+  const hold = ctx.pauseAt?.({
+    kind: 'edge',
+    to: args.to,
+    capsule: d.capsule,
+    url: d.url,
+    callId: ctx.callId,
+    text: args.text,
+  });
   if (hold) {
     try {
       const { text, edited } = await hold;
@@ -214,10 +257,20 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
       let cancelSent = false;
       if (d.peerTaskId && !d.peerSettled) {
         const signal = AbortSignal.timeout(cancelTimeout);
-        cancelSent = await client.cancelTask(d.url, d.peerTaskId, { ...call(), signal }).then(() => true, () => false);
+        cancelSent = await client.cancelTask(d.url, d.peerTaskId, { ...call(), signal }).then(
+          () => true,
+          () => false,
+        );
       }
       await withTimeout(endChild('delegating task canceled'), cancelTimeout * 2);
-      ctx.trace({ event_type: 'delegation_end', ...callOf(ctx), delegation_id: d.id, peer_task_id: d.peerTaskId ?? '', state: 'canceled', cancel_sent: cancelSent });
+      ctx.trace({
+        event_type: 'delegation_end',
+        ...callOf(ctx),
+        delegation_id: d.id,
+        peer_task_id: d.peerTaskId ?? '',
+        state: 'canceled',
+        cancel_sent: cancelSent,
+      });
       d.cancelDone = true;
       return residue();
     },
@@ -231,26 +284,49 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
       if (err) return { ok: false, error: err };
       if (d.canceled) return { ok: false, error: 'canceled' };
     }
-    ctx.trace({ event_type: 'delegation_start', delegation_id: d.id, ...(ctx.callId ? { call_id: ctx.callId } : {}), to: args.to, peer_url: d.url, capsule: d.capsule, child_session_id: d.childSessionId, traceparent });
+    ctx.trace({
+      event_type: 'delegation_start',
+      delegation_id: d.id,
+      ...(ctx.callId ? { call_id: ctx.callId } : {}),
+      to: args.to,
+      peer_url: d.url,
+      capsule: d.capsule,
+      child_session_id: d.childSessionId,
+      traceparent,
+    });
     const parts: Part[] = [{ text: args.text }];
     if (args.data) parts.push({ data: args.data, mediaType: 'application/json' });
-    const message = { messageId: newMessageId(), role: 'ROLE_USER' as const, parts, ...(args.context_id ? { contextId: args.context_id } : {}) };
+    const message = {
+      messageId: newMessageId(),
+      role: 'ROLE_USER' as const,
+      parts,
+      ...(args.context_id ? { contextId: args.context_id } : {}),
+    };
     if (!d.version && target.kind === 'door') {
       // Best effort and quiet: a card that cannot be had is no refusal the model asked for.
       const quiet = createPeerClient({ capsule: deps.capsule.name, sessionId: ctx.sessionId, allow });
       learnFromCard(quiet, d, allow).catch(() => {});
     }
-    const sent = client.sendMessage(d.url, { message, configuration: { returnImmediately: true } }, call()).then((r) => {
-      d.peerTaskId = r.task?.id;
-      return r;
-    });
+    const sent = client
+      .sendMessage(d.url, { message, configuration: { returnImmediately: true } }, call())
+      .then((r) => {
+        d.peerTaskId = r.task?.id;
+        return r;
+      });
     d.pending = sent;
     const answer = await sent;
-    if (answer.message) return { ok: true, content: answer.message.parts.map((p) => p.text ?? JSON.stringify(p.data ?? '')).join('\n') };
+    if (answer.message)
+      return { ok: true, content: answer.message.parts.map((p) => p.text ?? JSON.stringify(p.data ?? '')).join('\n') };
     if (d.canceled) return { ok: false, error: 'canceled' };
     const final = await followTask(client, d.url, answer.task, { ...call(), signal: ctx.signal, ...deps.poll });
     d.peerSettled = true;
-    ctx.trace({ event_type: 'delegation_end', ...callOf(ctx), delegation_id: d.id, peer_task_id: final.id, state: final.status.state });
+    ctx.trace({
+      event_type: 'delegation_end',
+      ...callOf(ctx),
+      delegation_id: d.id,
+      peer_task_id: final.id,
+      state: final.status.state,
+    });
     return outcomeOf(final, d);
   } catch (err) {
     if (d.canceled || ctx.signal.aborted) return { ok: false, error: 'canceled' };
@@ -270,8 +346,14 @@ async function delegate(deps: DelegateDeps, args: z.infer<typeof argsSchema>, ct
 }
 
 /** Starts the sub-capsule; returns an error text, or undefined once d.url points at its door. */
-async function startChild(deps: DelegateDeps, manifestPath: string, ctx: ToolContext, d: Delegation): Promise<string | undefined> {
-  if (!deps.startChild) return `sub-capsule ${d.capsule} cannot be started: this session has no runtime to start it with`;
+async function startChild(
+  deps: DelegateDeps,
+  manifestPath: string,
+  ctx: ToolContext,
+  d: Delegation,
+): Promise<string | undefined> {
+  if (!deps.startChild)
+    return `sub-capsule ${d.capsule} cannot be started: this session has no runtime to start it with`;
   try {
     const child = await deps.startChild({
       manifestPath,

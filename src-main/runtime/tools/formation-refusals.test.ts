@@ -5,7 +5,16 @@ import { startSession } from '../../launch';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { staticFormation } from './index';
-import { countingForwarder, readTraceFile, rehearsal, rpc, scene, traceOf, userMessage, type Scene } from './formation.fixture';
+import {
+  countingForwarder,
+  readTraceFile,
+  rehearsal,
+  rpc,
+  scene,
+  traceOf,
+  userMessage,
+  type Scene,
+} from './formation.fixture';
 
 // Refusals, as the orchestrator's model sees them (tool errors) and as the places involved see
 // them (no connection at all where the policy says no). Four delegations in one turn, one per case.
@@ -24,7 +33,10 @@ describe('formation refusals', () => {
   it('missing allow entry, peer not accepted, redirect out of the allow list, peer down', async () => {
     s = scene();
     const worker = await startSession({
-      manifestPath: s.manifest('worker', { inference: rehearsal([{ turns: [{ text: 'worker answered' }] }]), exports: { peer_tasks: { accept: true } } }),
+      manifestPath: s.manifest('worker', {
+        inference: rehearsal([{ turns: [{ text: 'worker answered' }] }]),
+        exports: { peer_tasks: { accept: true } },
+      }),
       env: s.env,
       port: 0,
     });
@@ -42,19 +54,33 @@ describe('formation refusals', () => {
     });
     redirector.on('connection', () => redirectorConnections++);
     const redirectorPort = await listen(redirector);
-    s.disposers.push(() => new Promise<void>((r) => { redirector.closeAllConnections(); redirector.close(() => r()); }));
+    s.disposers.push(
+      () =>
+        new Promise<void>((r) => {
+          redirector.closeAllConnections();
+          redirector.close(() => r());
+        }),
+    );
     const gone = createServer();
     const downPort = await listen(gone);
     await new Promise<void>((r) => gone.close(() => r()));
 
-    const calls = [front.url, closed.url, `http://localhost:${redirectorPort}/`, `http://127.0.0.1:${downPort}`, 'closed-child'].map((to) => ({
+    const calls = [
+      front.url,
+      closed.url,
+      `http://localhost:${redirectorPort}/`,
+      `http://127.0.0.1:${downPort}`,
+      'closed-child',
+    ].map((to) => ({
       name: 'delegate_task',
       arguments: { to, text: 'please' },
     }));
     const orch = await startSession({
       manifestPath: s.manifest('orchestrator', {
         inference: rehearsal([{ turns: [{ tool_calls: calls }, { text: 'reported' }] }]),
-        capabilities: { network: { allow: [`localhost:${closed.port}`, `127.0.0.1:${redirectorPort}`, `localhost:${downPort}`] } },
+        capabilities: {
+          network: { allow: [`localhost:${closed.port}`, `127.0.0.1:${redirectorPort}`, `localhost:${downPort}`] },
+        },
       }),
       env: s.env,
       port: 0,

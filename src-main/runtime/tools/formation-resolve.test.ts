@@ -5,7 +5,10 @@ import { liveFormation, resolveTarget, staticFormation, type FormationMember } f
 
 describe('resolveTarget', () => {
   it('takes URLs and host:port as peer doors', async () => {
-    expect(await resolveTarget('https://agents.example.com/a2a')).toEqual({ kind: 'door', url: 'https://agents.example.com/a2a' });
+    expect(await resolveTarget('https://agents.example.com/a2a')).toEqual({
+      kind: 'door',
+      url: 'https://agents.example.com/a2a',
+    });
     expect(await resolveTarget('localhost:52222')).toEqual({ kind: 'door', url: 'http://localhost:52222' });
     expect(await resolveTarget('[::1]:52222/x')).toEqual({ kind: 'door', url: 'http://[::1]:52222/x' });
   });
@@ -13,7 +16,10 @@ describe('resolveTarget', () => {
   it('asks the formation for names, and says which names exist when one is unknown', async () => {
     const f = staticFormation({ writer: { kind: 'manifest', manifestPath: '/w/murmur.yaml' } });
     expect(await resolveTarget('writer', f)).toEqual({ kind: 'manifest', manifestPath: '/w/murmur.yaml' });
-    expect(await resolveTarget('editor', f)).toEqual({ kind: 'unknown', error: 'unknown capsule "editor": not a URL, and not one of this formation\'s capsules (writer)' });
+    expect(await resolveTarget('editor', f)).toEqual({
+      kind: 'unknown',
+      error: 'unknown capsule "editor": not a URL, and not one of this formation\'s capsules (writer)',
+    });
   });
 });
 
@@ -21,11 +27,27 @@ describe('liveFormation', () => {
   it('reaches a running member at its door and starts one that is not running as a sub-capsule', async () => {
     const members: FormationMember[] = [
       { names: ['researcher', 'research-capsule'], manifestPath: '/r/murmur.yaml' },
-      { names: ['writer'], manifestPath: '/w/murmur.yaml', session: { id: 'ses_w', url: 'http://127.0.0.1:4000', workdir: '/rec/ses_w', manifest: { name: 'writer', version: '0.2.0' } } },
+      {
+        names: ['writer'],
+        manifestPath: '/w/murmur.yaml',
+        session: {
+          id: 'ses_w',
+          url: 'http://127.0.0.1:4000',
+          workdir: '/rec/ses_w',
+          manifest: { name: 'writer', version: '0.2.0' },
+        },
+      },
     ];
     const f = liveFormation(() => members);
     expect(await f.resolve('research-capsule')).toEqual({ kind: 'manifest', manifestPath: '/r/murmur.yaml' });
-    expect(await f.resolve('writer')).toEqual({ kind: 'door', url: 'http://127.0.0.1:4000', capsule: 'writer', version: '0.2.0', sessionId: 'ses_w', workdir: '/rec/ses_w' });
+    expect(await f.resolve('writer')).toEqual({
+      kind: 'door',
+      url: 'http://127.0.0.1:4000',
+      capsule: 'writer',
+      version: '0.2.0',
+      sessionId: 'ses_w',
+      workdir: '/rec/ses_w',
+    });
     expect(await f.resolve('nobody')).toBeUndefined();
     expect(f.names?.()).toEqual(['researcher', 'research-capsule', 'writer']);
     // Read fresh each time: a member that stops is started as a sub-capsule next time.

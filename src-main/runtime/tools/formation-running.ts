@@ -17,7 +17,14 @@ function isDoor(url: string, doorUrl: string): boolean {
   }
 }
 
-const door = (s: RunningSession) => ({ kind: 'door' as const, url: s.url, capsule: s.name, version: s.version, sessionId: s.id, workdir: s.workdir });
+const door = (s: RunningSession) => ({
+  kind: 'door' as const,
+  url: s.url,
+  capsule: s.name,
+  version: s.version,
+  sessionId: s.id,
+  workdir: s.workdir,
+});
 
 export function runningFormation(runDir: string): FormationResolver {
   return {

@@ -86,7 +86,9 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 }
 
 /** A TCP forwarder in front of a port: its URL reaches the door, and it counts every connection. */
-export async function countingForwarder(targetPort: number): Promise<{ url: string; port: number; connections: () => number; close(): Promise<void> }> {
+export async function countingForwarder(
+  targetPort: number,
+): Promise<{ url: string; port: number; connections: () => number; close(): Promise<void> }> {
   let connections = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {

@@ -15,16 +15,23 @@ afterEach(async () => {
 });
 
 const workerReplies = (name: string) =>
-  rehearsal([
-    { when: 'hang', turns: [{ hang: true }] },
-    { turns: [{ delay_ms: 20, text: `${name} did: the work` }] },
-  ]);
+  rehearsal([{ when: 'hang', turns: [{ hang: true }] }, { turns: [{ delay_ms: 20, text: `${name} did: the work` }] }]);
 
 async function formation(extra: Record<string, unknown> = {}) {
   s = scene();
-  const a = await startSession({ manifestPath: s.manifest('worker-a', { inference: workerReplies('worker-a'), exports: { peer_tasks: { accept: true } } }), env: s.env, port: 0 });
+  const a = await startSession({
+    manifestPath: s.manifest('worker-a', {
+      inference: workerReplies('worker-a'),
+      exports: { peer_tasks: { accept: true } },
+    }),
+    env: s.env,
+    port: 0,
+  });
   s.sessions.push(a);
-  const bPath = s.manifest('worker-b', { inference: workerReplies('worker-b'), exports: { peer_tasks: { accept: true } } });
+  const bPath = s.manifest('worker-b', {
+    inference: workerReplies('worker-b'),
+    exports: { peer_tasks: { accept: true } },
+  });
   const delegations = (text: string) => [
     { name: 'delegate_task', arguments: { to: 'worker-a', text } },
     { name: 'delegate_task', arguments: { to: 'worker-b', text } },
@@ -32,7 +39,13 @@ async function formation(extra: Record<string, unknown> = {}) {
   const orchPath = s.manifest('orchestrator', {
     inference: rehearsal([
       { when: 'hang', turns: [{ tool_calls: delegations('hang until canceled') }, { text: 'never reached' }] },
-      { when: 'detach', turns: [{ tool_calls: [{ name: 'shell', arguments: { command: 'sleep 30', detach: true } }] }, { text: 'detached' }] },
+      {
+        when: 'detach',
+        turns: [
+          { tool_calls: [{ name: 'shell', arguments: { command: 'sleep 30', detach: true } }] },
+          { text: 'detached' },
+        ],
+      },
       { turns: [{ tool_calls: delegations('do the work') }, { text: 'both answered' }] },
     ]),
     capabilities: { network: { allow: [`localhost:${a.port}`] }, shell: { allow: ['sleep'] } },
@@ -43,7 +56,14 @@ async function formation(extra: Record<string, unknown> = {}) {
     env: s.env,
     port: 0,
     formation: staticFormation({
-      'worker-a': { kind: 'door', url: a.url, capsule: 'worker-a', version: '0.1.0', sessionId: a.id, workdir: a.workdir },
+      'worker-a': {
+        kind: 'door',
+        url: a.url,
+        capsule: 'worker-a',
+        version: '0.1.0',
+        sessionId: a.id,
+        workdir: a.workdir,
+      },
       'worker-b': { kind: 'manifest', manifestPath: bPath },
     }),
   });
@@ -57,7 +77,10 @@ const indexOf = (lines: Record<string, any>[], type: string) => lines.findIndex(
 describe('a formation that delegates', () => {
   it('runs two delegations in parallel and hands each answer back to the model', async () => {
     const { a, orch } = await formation();
-    const sent = await rpc(orch.url, 'SendMessage', { message: userMessage('do it'), configuration: { returnImmediately: false } });
+    const sent = await rpc(orch.url, 'SendMessage', {
+      message: userMessage('do it'),
+      configuration: { returnImmediately: false },
+    });
     expect(sent.task.status.state).toBe('TASK_STATE_COMPLETED');
     const lines = traceOf(orch);
     const results = byType(lines, 'tool_result');
@@ -75,7 +98,10 @@ describe('a formation that delegates', () => {
 
   it('cancel reaches every hop before the orchestrator task_end, with residue and traces on all sides', async () => {
     const { a, orch } = await formation();
-    const sent = await rpc(orch.url, 'SendMessage', { message: userMessage('hang'), configuration: { returnImmediately: true } });
+    const sent = await rpc(orch.url, 'SendMessage', {
+      message: userMessage('hang'),
+      configuration: { returnImmediately: true },
+    });
     const orchTaskId: string = sent.task.id;
     // Both delegations are out at once (each worker hangs, so a serial loop would never send the second).
     await waitFor('two a2a_send', () => byType(traceOf(orch), 'a2a_send').length === 2);
@@ -88,7 +114,14 @@ describe('a formation that delegates', () => {
     const itemA = items.find((i: any) => i.capsule === 'worker-a');
     const itemB = items.find((i: any) => i.capsule === 'worker-b');
     expect(items).toHaveLength(2);
-    expect(itemA).toEqual({ kind: 'delegation', delegation_id: expect.stringMatching(/^dlg_[0-9a-f]{6}$/), capsule: 'worker-a', version: '0.1.0', child_session_id: a.id, child_workdir: a.workdir });
+    expect(itemA).toEqual({
+      kind: 'delegation',
+      delegation_id: expect.stringMatching(/^dlg_[0-9a-f]{6}$/),
+      capsule: 'worker-a',
+      version: '0.1.0',
+      child_session_id: a.id,
+      child_workdir: a.workdir,
+    });
     expect(itemB).toEqual({
       kind: 'delegation',
       delegation_id: expect.stringMatching(/^dlg_[0-9a-f]{6}$/),
@@ -104,10 +137,15 @@ describe('a formation that delegates', () => {
     // Orchestrator trace.
     const o = traceOf(orch);
     const tp = new RegExp(`^00-${orchTaskId.slice(4)}-[0-9a-f]{16}-01$`);
-    expect(byType(o, 'a2a_send').map((e) => e.traceparent)).toEqual([expect.stringMatching(tp), expect.stringMatching(tp)]);
+    expect(byType(o, 'a2a_send').map((e) => e.traceparent)).toEqual([
+      expect.stringMatching(tp),
+      expect.stringMatching(tp),
+    ]);
     // Each a2a_send names the peer task it created; worker-a's is the task the door canceled.
     expect(byType(o, 'a2a_send').map((e) => e.peer_task_id)).toContain(a.listTasks()[0].id);
-    expect(byType(o, 'a2a_send').every((e) => e.task_id === orchTaskId && /^msg_/.test(e.message_id) && e.context_id)).toBe(true);
+    expect(
+      byType(o, 'a2a_send').every((e) => e.task_id === orchTaskId && /^msg_/.test(e.message_id) && e.context_id),
+    ).toBe(true);
     const peerUrls = byType(o, 'a2a_send').map((e) => e.peer_url);
     expect(peerUrls).toContain(a.url);
     expect(peerUrls.find((u) => u !== a.url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -118,14 +156,19 @@ describe('a formation that delegates', () => {
     const oc = byType(o, 'task_canceled')[0];
     expect(oc.in_flight).toHaveLength(2);
     expect(indexOf(o, 'task_canceled')).toBeLessThan(indexOf(o, 'task_end'));
-    expect(Math.max(...o.filter((e) => e.event_type === 'delegation_end').map((e) => o.indexOf(e)))).toBeLessThan(indexOf(o, 'task_canceled'));
+    expect(Math.max(...o.filter((e) => e.event_type === 'delegation_end').map((e) => o.indexOf(e)))).toBeLessThan(
+      indexOf(o, 'task_canceled'),
+    );
     const orchEnd = byType(o, 'task_end')[0];
     expect(orchEnd).toMatchObject({ exit_status: 'canceled', state: 'TASK_STATE_CANCELED', task_id: orchTaskId });
 
     // Worker-a trace: received with the peer header and traceparent, canceled, ended before the orchestrator.
     const w = traceOf(a);
     const receivedA = byType(w, 'a2a_task_received')[0];
-    expect(receivedA).toMatchObject({ peer: `orchestrator; session=${orch.id}`, traceparent: expect.stringMatching(tp) });
+    expect(receivedA).toMatchObject({
+      peer: `orchestrator; session=${orch.id}`,
+      traceparent: expect.stringMatching(tp),
+    });
     expect(byType(o, 'a2a_send').map((e) => e.traceparent)).toContain(receivedA.traceparent);
     expect(indexOf(w, 'task_canceled')).toBeLessThan(indexOf(w, 'task_end'));
     const endA = byType(w, 'task_end')[0];
@@ -137,7 +180,10 @@ describe('a formation that delegates', () => {
     expect(existsSync(childTrace)).toBe(true);
     const b = readTraceFile(childTrace);
     expect(byType(b, 'session_start')[0]).toMatchObject({ parent_session_id: orch.id, capsule: 'worker-b' });
-    expect(byType(b, 'a2a_task_received')[0]).toMatchObject({ peer: `orchestrator; session=${orch.id}`, traceparent: expect.stringMatching(tp) });
+    expect(byType(b, 'a2a_task_received')[0]).toMatchObject({
+      peer: `orchestrator; session=${orch.id}`,
+      traceparent: expect.stringMatching(tp),
+    });
     expect(byType(b, 'task_end')[0]).toMatchObject({ exit_status: 'canceled', state: 'TASK_STATE_CANCELED' });
     const sessionEndB = byType(b, 'session_end')[0];
     expect(sessionEndB).toBeDefined();
@@ -148,15 +194,25 @@ describe('a formation that delegates', () => {
   it('StopSession reports every delegation and detached command in one answer', async () => {
     const { orch } = await formation();
     // A detached command from a task that already ended is still the session's residue.
-    const detached = await rpc(orch.url, 'SendMessage', { message: userMessage('detach'), configuration: { returnImmediately: false } });
+    const detached = await rpc(orch.url, 'SendMessage', {
+      message: userMessage('detach'),
+      configuration: { returnImmediately: false },
+    });
     expect(detached.task.status.state).toBe('TASK_STATE_COMPLETED');
-    const sent = await rpc(orch.url, 'SendMessage', { message: userMessage('hang'), configuration: { returnImmediately: true } });
+    const sent = await rpc(orch.url, 'SendMessage', {
+      message: userMessage('hang'),
+      configuration: { returnImmediately: true },
+    });
     await waitFor('two a2a_send', () => byType(traceOf(orch), 'a2a_send').length === 2);
     const stop = await rpc(orch.url, 'murmur.StopSession', {});
     expect(stop.session_id).toBe(orch.id);
     expect(stop.canceled).toEqual([sent.task.id]);
     expect(stop.residue.map((r: any) => r.kind).sort()).toEqual(['delegation', 'delegation', 'detached_shell']);
-    expect(stop.residue.find((r: any) => r.kind === 'detached_shell')).toMatchObject({ binary: 'sleep', command: 'sleep 30', work_id: expect.stringMatching(/^wrk_[0-9a-f]{6}$/) });
+    expect(stop.residue.find((r: any) => r.kind === 'detached_shell')).toMatchObject({
+      binary: 'sleep',
+      command: 'sleep 30',
+      work_id: expect.stringMatching(/^wrk_[0-9a-f]{6}$/),
+    });
     const again = await rpc(orch.url, 'murmur.StopSession', {});
     expect(again.canceled).toEqual([]);
     expect(again.residue.map((r: any) => r.kind)).toEqual(['detached_shell']);
@@ -164,7 +220,14 @@ describe('a formation that delegates', () => {
 
   it('without a formation, finds a capsule running on this machine by name (the allow list still decides)', async () => {
     s = scene();
-    const w = await startSession({ manifestPath: s.manifest('solo-worker', { inference: workerReplies('solo-worker'), exports: { peer_tasks: { accept: true } } }), env: s.env, port: 0 });
+    const w = await startSession({
+      manifestPath: s.manifest('solo-worker', {
+        inference: workerReplies('solo-worker'),
+        exports: { peer_tasks: { accept: true } },
+      }),
+      env: s.env,
+      port: 0,
+    });
     s.sessions.push(w);
     const call = {
       tool_calls: [
@@ -173,19 +236,32 @@ describe('a formation that delegates', () => {
       ],
     };
     const start = (allow: string[]) =>
-      startSession({ manifestPath: s.manifest(`o-${allow.length}`, { inference: rehearsal([{ turns: [call, { text: 'done' }] }]), capabilities: { network: { allow } } }), env: s.env, port: 0 });
+      startSession({
+        manifestPath: s.manifest(`o-${allow.length}`, {
+          inference: rehearsal([{ turns: [call, { text: 'done' }] }]),
+          capabilities: { network: { allow } },
+        }),
+        env: s.env,
+        port: 0,
+      });
     const allowed = await start([`localhost:${w.port}`]);
     const refused = await start([`localhost:${w.port + 1}`, 'example.com']);
     s.sessions.push(allowed, refused);
     await rpc(allowed.url, 'SendMessage', { message: userMessage('go') });
     await rpc(refused.url, 'SendMessage', { message: userMessage('go') });
-    expect(byType(traceOf(allowed), 'tool_result').map((r) => r.result)).toEqual(['solo-worker did: the work', 'solo-worker did: the work']);
+    expect(byType(traceOf(allowed), 'tool_result').map((r) => r.result)).toEqual([
+      'solo-worker did: the work',
+      'solo-worker did: the work',
+    ]);
     // By name or by URL, the running session behind the door is known (residue names it).
     expect(byType(traceOf(allowed), 'delegation_start').map((e) => [e.capsule, e.child_session_id])).toEqual([
       ['solo-worker', w.id],
       ['solo-worker', w.id],
     ]);
-    expect(byType(traceOf(refused), 'tool_result').map((r) => r.result)).toEqual([expect.stringMatching(/^network_refused: /), expect.stringMatching(/^network_refused: /)]);
+    expect(byType(traceOf(refused), 'tool_result').map((r) => r.result)).toEqual([
+      expect.stringMatching(/^network_refused: /),
+      expect.stringMatching(/^network_refused: /),
+    ]);
     expect(w.listTasks()).toHaveLength(2);
   });
 });

@@ -84,7 +84,14 @@ export function liveFormation(members: () => FormationMember[]): FormationResolv
       if (!m) return undefined;
       if (m.session) {
         const s = m.session;
-        return { kind: 'door', url: s.url, capsule: s.manifest.name, version: s.manifest.version, sessionId: s.id, workdir: s.workdir };
+        return {
+          kind: 'door',
+          url: s.url,
+          capsule: s.manifest.name,
+          version: s.manifest.version,
+          sessionId: s.id,
+          workdir: s.workdir,
+        };
       }
       return { kind: 'manifest', manifestPath: m.manifestPath };
     },

@@ -20,7 +20,14 @@ export { createDelegateTool, type DelegateDeps } from './delegate';
 export { createShellTool, shellAllows, type ShellToolDeps } from './shell';
 export { createShellRegistry, type RunningCommand, type ShellRegistry } from './shell-work';
 export { runningFormation } from './formation-running';
-export { liveFormation, resolveTarget, staticFormation, type FormationMember, type FormationResolver, type FormationTarget } from './formation';
+export {
+  liveFormation,
+  resolveTarget,
+  staticFormation,
+  type FormationMember,
+  type FormationResolver,
+  type FormationTarget,
+} from './formation';
 export { joinArgv, splitCommand } from './argv';
 
 export interface SessionToolDeps {
@@ -90,7 +97,9 @@ export function createSessionToolkit(deps: Omit<SessionToolDeps, 'shell'> & { ex
   // running on this machine (as `capsule ps` lists them).
   const mayConnect = (deps.manifest.capabilities?.network?.allow ?? []).length > 0;
   const formation = deps.formation ?? (mayConnect ? runningFormation(recordsLayout(deps.env).running) : undefined);
-  const own = createSessionTools({ ...deps, formation, shell }).filter((t) => !extra.some((e) => e.spec.name === t.spec.name));
+  const own = createSessionTools({ ...deps, formation, shell }).filter(
+    (t) => !extra.some((e) => e.spec.name === t.spec.name),
+  );
   const servers = deps.manifest.capabilities?.mcp?.servers ?? [];
   let trace: TraceFn = () => {};
   const mcp = !servers.length
@@ -98,13 +107,13 @@ export function createSessionToolkit(deps: Omit<SessionToolDeps, 'shell'> & { ex
     : playsBackMcp(deps.manifest)
       ? createMcpPlayback({ servers, calls: deps.manifest.inference.rehearsal?.mcp_calls ?? [] })
       : createMcpToolbox({
-        servers,
-        folder: dirname(deps.manifestPath),
-        env: deps.env ?? process.env,
-        // Read at each request: a running session's allow list can change (Session.updatePolicy).
-        allow: () => deps.manifest.capabilities?.network?.allow ?? [],
-        trace: (event) => trace(event),
-      });
+          servers,
+          folder: dirname(deps.manifestPath),
+          env: deps.env ?? process.env,
+          // Read at each request: a running session's allow list can change (Session.updatePolicy).
+          allow: () => deps.manifest.capabilities?.network?.allow ?? [],
+          trace: (event) => trace(event),
+        });
   return {
     tools: [...extra, ...own],
     ...(mcp ? { moreTools: (signal: AbortSignal) => mcp.tools(signal) } : {}),

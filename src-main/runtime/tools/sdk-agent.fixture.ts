@@ -2,7 +2,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { TaskState, type AgentCard, type Part } from '@a2a-js/sdk';
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+} from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
 // A remote A2A 1.0 agent nobody here wrote: @a2a-js/sdk's DefaultRequestHandler behind express.
@@ -18,13 +24,23 @@ export interface SdkAgent {
   close(): Promise<void>;
 }
 
-const textPart = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+const textPart = (value: string): Part => ({
+  content: { $case: 'text', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
 
 export async function startSdkAgent(): Promise<SdkAgent> {
   const canceled: string[] = [];
   const hanging = new Map<string, () => void>();
   const status = (taskId: string, contextId: string, state: TaskState) =>
-    AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined });
+    AgentEvent.statusUpdate({
+      taskId,
+      contextId,
+      status: { state, message: undefined, timestamp: new Date().toISOString() },
+      metadata: undefined,
+    });
 
   const executor: AgentExecutor = {
     async execute(ctx, bus: ExecutionEventBus) {
@@ -33,7 +49,14 @@ export async function startSdkAgent(): Promise<SdkAgent> {
       const text = parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join(' ');
       const data = parts.find((p) => p.content?.$case === 'data')?.content?.value;
       bus.publish(
-        AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined }, artifacts: [], history: [], metadata: undefined }),
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined },
+          artifacts: [],
+          history: [],
+          metadata: undefined,
+        }),
       );
       bus.publish(status(taskId, contextId, TaskState.TASK_STATE_WORKING));
       if (text.includes('hang')) {
@@ -46,7 +69,14 @@ export async function startSdkAgent(): Promise<SdkAgent> {
         AgentEvent.artifactUpdate({
           taskId,
           contextId,
-          artifact: { artifactId: 'response', name: 'response', description: '', parts: [textPart(answer)], metadata: undefined, extensions: [] },
+          artifact: {
+            artifactId: 'response',
+            name: 'response',
+            description: '',
+            parts: [textPart(answer)],
+            metadata: undefined,
+            extensions: [],
+          },
           append: false,
           lastChunk: true,
           metadata: undefined,

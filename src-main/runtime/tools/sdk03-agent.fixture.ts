@@ -2,7 +2,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { AgentCard, TaskStatusUpdateEvent } from 'a2a-sdk-v03';
-import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus } from 'a2a-sdk-v03/server';
+import {
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+} from 'a2a-sdk-v03/server';
 import { A2AExpressApp } from 'a2a-sdk-v03/server/express';
 
 // A remote agent that speaks only A2A 0.3: @a2a-js/sdk 0.3.14's DefaultRequestHandler behind its
@@ -19,7 +24,12 @@ export interface Sdk03Agent {
 export async function startSdk03Agent(): Promise<Sdk03Agent> {
   const canceled: string[] = [];
   const hanging = new Map<string, () => void>();
-  const status = (taskId: string, contextId: string, state: TaskStatusUpdateEvent['status']['state'], final: boolean): TaskStatusUpdateEvent => ({
+  const status = (
+    taskId: string,
+    contextId: string,
+    state: TaskStatusUpdateEvent['status']['state'],
+    final: boolean,
+  ): TaskStatusUpdateEvent => ({
     kind: 'status-update',
     taskId,
     contextId,
@@ -32,7 +42,13 @@ export async function startSdk03Agent(): Promise<Sdk03Agent> {
       const { taskId, contextId, userMessage } = ctx;
       const text = userMessage.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join(' ');
       const data = userMessage.parts.find((p) => p.kind === 'data');
-      bus.publish({ kind: 'task', id: taskId, contextId, status: { state: 'submitted', timestamp: new Date().toISOString() }, history: [userMessage] });
+      bus.publish({
+        kind: 'task',
+        id: taskId,
+        contextId,
+        status: { state: 'submitted', timestamp: new Date().toISOString() },
+        history: [userMessage],
+      });
       bus.publish(status(taskId, contextId, 'working', false));
       if (text.includes('hang')) {
         await new Promise<void>((resolve) => hanging.set(taskId, resolve));
@@ -40,7 +56,13 @@ export async function startSdk03Agent(): Promise<Sdk03Agent> {
       }
       await new Promise((r) => setTimeout(r, 30));
       const answer = `sdk 0.3 echo: ${text}${data?.kind === 'data' ? ` ${JSON.stringify(data.data)}` : ''}`;
-      bus.publish({ kind: 'artifact-update', taskId, contextId, artifact: { artifactId: 'response', name: 'response', parts: [{ kind: 'text', text: answer }] }, lastChunk: true });
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        artifact: { artifactId: 'response', name: 'response', parts: [{ kind: 'text', text: answer }] },
+        lastChunk: true,
+      });
       bus.publish(status(taskId, contextId, 'completed', true));
       bus.finished();
     },

@@ -116,7 +116,13 @@ export function createShellRegistry(): ShellRegistry {
         child,
         exited,
         background: spec.logFile !== undefined,
-        residue: () => ({ kind: 'detached_shell', work_id: cmd.workId, binary: cmd.binary, command: cmd.command, started_at_ms: cmd.startedAtMs }),
+        residue: () => ({
+          kind: 'detached_shell',
+          work_id: cmd.workId,
+          binary: cmd.binary,
+          command: cmd.command,
+          started_at_ms: cmd.startedAtMs,
+        }),
       };
       commands.set(cmd.workId, cmd);
       void exited.then(() => commands.delete(cmd.workId));

@@ -9,7 +9,6 @@ import { createShellRegistry, createShellTool, splitCommand, type ShellRegistry 
 // The shell tool against real processes: allow list, argv without a shell, output, timeouts, and
 // what a cancel and the session's end do to running commands.
 
-
 let dirs: string[] = [];
 let registries: ShellRegistry[] = [];
 afterEach(async () => {
@@ -30,7 +29,10 @@ function setup(allow: string[], env: Record<string, string | undefined> = proces
 
 describe('splitCommand', () => {
   it('splits words like a shell, interpreting nothing', () => {
-    expect(splitCommand(`echo 'a b' "c \\"d\\"" e\\ f $HOME *`)).toEqual({ ok: true, argv: ['echo', 'a b', 'c "d"', 'e f', '$HOME', '*'] });
+    expect(splitCommand(`echo 'a b' "c \\"d\\"" e\\ f $HOME *`)).toEqual({
+      ok: true,
+      argv: ['echo', 'a b', 'c "d"', 'e f', '$HOME', '*'],
+    });
     expect(splitCommand(`echo "x | y"`)).toEqual({ ok: true, argv: ['echo', 'x | y'] });
     for (const bad of ['ls | grep x', 'echo a > f', 'a; b', 'echo $(id)', 'sleep 1 &', 'echo `id`']) {
       expect(splitCommand(bad)).toMatchObject({ ok: false, error: expect.stringContaining('shell operator') });
@@ -43,19 +45,41 @@ describe('shell tool', () => {
   it('runs only listed programs, by argv[0] basename', async () => {
     const { tool } = setup(['echo']);
     const t = fakeTask();
-    expect(await tool.run({ command: 'cat /etc/passwd' }, t.ctx)).toEqual({ ok: false, error: expect.stringMatching(/^shell_not_allowed: cat /) });
-    expect(await tool.run({ command: ['/bin/echo', 'hi; rm -rf /'] }, t.ctx)).toEqual({ ok: true, content: 'exit code: 0\n--- stdout ---\nhi; rm -rf /' });
+    expect(await tool.run({ command: 'cat /etc/passwd' }, t.ctx)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^shell_not_allowed: cat /),
+    });
+    expect(await tool.run({ command: ['/bin/echo', 'hi; rm -rf /'] }, t.ctx)).toEqual({
+      ok: true,
+      content: 'exit code: 0\n--- stdout ---\nhi; rm -rf /',
+    });
     expect(await tool.run({ command: 'echo a | cat' }, t.ctx)).toMatchObject({ ok: false });
   });
 
   it('refuses arguments a program cannot take, with a result the model can read', async () => {
     const { tool, registry } = setup(['echo']);
     const t = fakeTask();
-    for (const command of [['echo', 'a\0b'], 'echo a\0b', '', [], Array(2000).fill('echo'), 'echo ' + 'x'.repeat(70_000)]) {
-      expect(await tool.run({ command }, t.ctx)).toMatchObject({ ok: false, error: expect.stringMatching(/^invalid arguments: command/) });
+    for (const command of [
+      ['echo', 'a\0b'],
+      'echo a\0b',
+      '',
+      [],
+      Array(2000).fill('echo'),
+      'echo ' + 'x'.repeat(70_000),
+    ]) {
+      expect(await tool.run({ command }, t.ctx)).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/^invalid arguments: command/),
+      });
     }
-    expect(await tool.run({ command: 'echo', timeout_ms: -1 }, t.ctx)).toMatchObject({ ok: false, error: expect.stringMatching(/^invalid arguments: timeout_ms/) });
-    expect(await tool.run({ command: 'echo', shell: true }, t.ctx)).toMatchObject({ ok: false, error: expect.stringMatching(/^invalid arguments: /) });
+    expect(await tool.run({ command: 'echo', timeout_ms: -1 }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^invalid arguments: timeout_ms/),
+    });
+    expect(await tool.run({ command: 'echo', shell: true }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^invalid arguments: /),
+    });
     expect(registry.residue()).toEqual([]);
   });
 
@@ -72,7 +96,12 @@ describe('shell tool', () => {
   });
 
   it('caps output and keeps credentials out of the environment', async () => {
-    const { tool } = setup(['sh', 'env'], { PATH: process.env.PATH, MY_API_KEY: 'k-123456', PLAIN: 's3cr3t-value', VISIBLE: 'yes' });
+    const { tool } = setup(['sh', 'env'], {
+      PATH: process.env.PATH,
+      MY_API_KEY: 'k-123456',
+      PLAIN: 's3cr3t-value',
+      VISIBLE: 'yes',
+    });
     const t = fakeTask();
     const big = await tool.run({ command: ['sh', '-c', 'head -c 100000 /dev/zero | tr "\\0" x'] }, t.ctx);
     if (!('content' in big)) throw new Error(`expected a result, got ${JSON.stringify(big)}`);
@@ -89,9 +118,18 @@ describe('shell tool', () => {
     const { tool, registry } = setup(['sleep']);
     const t = fakeTask();
     const running = tool.run({ command: 'sleep 30' }, t.ctx);
-    await new Promise<void>((r) => { const check = () => (t.works.size ? r() : setTimeout(check, 5)); check(); });
+    await new Promise<void>((r) => {
+      const check = () => (t.works.size ? r() : setTimeout(check, 5));
+      check();
+    });
     const [residue] = await t.cancel();
-    expect(residue).toEqual({ kind: 'detached_shell', work_id: expect.stringMatching(/^wrk_[0-9a-f]{6}$/), binary: 'sleep', command: 'sleep 30', started_at_ms: expect.any(Number) });
+    expect(residue).toEqual({
+      kind: 'detached_shell',
+      work_id: expect.stringMatching(/^wrk_[0-9a-f]{6}$/),
+      binary: 'sleep',
+      command: 'sleep 30',
+      started_at_ms: expect.any(Number),
+    });
     const out = await running;
     expect(out).toMatchObject({ ok: false, error: expect.stringContaining('keeps running in the background') });
     const [cmd] = registry.running();
@@ -106,12 +144,19 @@ describe('shell tool', () => {
     const { tool, registry, dir } = setup(['sh']);
     const t = fakeTask();
     const out = await tool.run({ command: ['sh', '-c', 'echo started; exec sleep 30'], detach: true }, t.ctx);
-    expect(out).toMatchObject({ ok: true, content: expect.stringMatching(/^started in the background as wrk_[0-9a-f]{6}/) });
+    expect(out).toMatchObject({
+      ok: true,
+      content: expect.stringMatching(/^started in the background as wrk_[0-9a-f]{6}/),
+    });
     const [cmd] = registry.running();
     const [residue] = await t.cancel();
     expect(residue).toMatchObject({ kind: 'detached_shell', work_id: cmd.workId, binary: 'sh' });
     expect(alive(cmd.child.pid!)).toBe(true);
-    await new Promise<void>((r) => { const check = () => (readFileSync(join(dir, 'shell', `${cmd.workId}.log`), 'utf8').includes('started') ? r() : setTimeout(check, 10)); check(); });
+    await new Promise<void>((r) => {
+      const check = () =>
+        readFileSync(join(dir, 'shell', `${cmd.workId}.log`), 'utf8').includes('started') ? r() : setTimeout(check, 10);
+      check();
+    });
     await registry.dispose();
     expect(alive(cmd.child.pid!)).toBe(false);
     expect(t.events.map((e) => e.event_type)).toEqual(['shell_start', 'shell_exit']);

@@ -30,7 +30,10 @@ const MAX_TIMEOUT_MS = 600_000;
 // The model writes these: bounded, and no NUL byte (a program's arguments cannot hold one).
 const MAX_COMMAND = 64 * 1024;
 const MAX_ARGS = 1024;
-const word = z.string().max(MAX_COMMAND).refine((s) => !s.includes('\0'), 'must not contain a NUL character');
+const word = z
+  .string()
+  .max(MAX_COMMAND)
+  .refine((s) => !s.includes('\0'), 'must not contain a NUL character');
 const argsSchema = z.strictObject({
   command: z.union([word.refine((s) => s.length > 0, 'must not be empty'), z.array(word).min(1).max(MAX_ARGS)]),
   detach: z.boolean().optional(),
@@ -91,14 +94,21 @@ export function createShellTool(deps: ShellToolDeps): Tool {
             anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
           },
           detach: { type: 'boolean', description: 'Keep it running in the background and return its work id.' },
-          timeout_ms: { type: 'integer', description: `Foreground time limit (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).` },
+          timeout_ms: {
+            type: 'integer',
+            description: `Foreground time limit (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`,
+          },
         },
         required: ['command'],
       },
     },
     async run(raw, ctx) {
       const parsed = argsSchema.safeParse(raw);
-      if (!parsed.success) return { ok: false, error: `invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}` };
+      if (!parsed.success)
+        return {
+          ok: false,
+          error: `invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`,
+        };
       const args = parsed.data;
       let argv: string[];
       if (typeof args.command === 'string') {
@@ -107,7 +117,10 @@ export function createShellTool(deps: ShellToolDeps): Tool {
         argv = split.argv;
       } else argv = args.command;
       if (!shellAllows(argv[0], deps.allow)) {
-        return { ok: false, error: `shell_not_allowed: ${argv[0]} is not in capabilities.shell.allow (${deps.allow.join(', ') || 'empty'})` };
+        return {
+          ok: false,
+          error: `shell_not_allowed: ${argv[0]} is not in capabilities.shell.allow (${deps.allow.join(', ') || 'empty'})`,
+        };
       }
       if (ctx.signal.aborted) return { ok: false, error: 'canceled before the command started' };
       const workId = shortId('wrk');
@@ -116,7 +129,12 @@ export function createShellTool(deps: ShellToolDeps): Tool {
       const cmd = deps.registry.spawn({ workId, argv, command, cwd: deps.cwd, env: commandEnv(deps), logFile });
       ctx.trace({ event_type: 'shell_start', work_id: workId, binary: argv[0], command, detached: !!args.detach });
       void cmd.exited.then((code) =>
-        ctx.trace({ event_type: 'shell_exit', work_id: workId, exit_code: code, ...(cmd.killedBy ? { killed_by: cmd.killedBy } : {}) }),
+        ctx.trace({
+          event_type: 'shell_exit',
+          work_id: workId,
+          exit_code: code,
+          ...(cmd.killedBy ? { killed_by: cmd.killedBy } : {}),
+        }),
       );
       if (args.detach) return detached(cmd, ctx, logFile!);
       return foreground(cmd, ctx, args.timeout_ms ?? DEFAULT_TIMEOUT_MS, deps.registry);
@@ -128,12 +146,23 @@ async function detached(cmd: RunningCommand, ctx: ToolContext, logFile: string):
   // A program that cannot start fails now, not silently in the background.
   await Promise.race([cmd.exited, new Promise<void>((r) => cmd.child.once('spawn', () => r()))]);
   if (cmd.startError) return { ok: false, error: `${cmd.binary} could not start: ${cmd.startError.message}` };
-  const untrack = ctx.track({ describe: () => `detached shell ${cmd.workId}: ${cmd.command}`, cancel: async () => cmd.residue() });
+  const untrack = ctx.track({
+    describe: () => `detached shell ${cmd.workId}: ${cmd.command}`,
+    cancel: async () => cmd.residue(),
+  });
   void cmd.exited.then(untrack);
-  return { ok: true, content: `started in the background as ${cmd.workId} (pid ${cmd.child.pid}); output goes to ${logFile}` };
+  return {
+    ok: true,
+    content: `started in the background as ${cmd.workId} (pid ${cmd.child.pid}); output goes to ${logFile}`,
+  };
 }
 
-async function foreground(cmd: RunningCommand, ctx: ToolContext, timeoutMs: number, registry: ShellRegistry): Promise<ToolOutcome> {
+async function foreground(
+  cmd: RunningCommand,
+  ctx: ToolContext,
+  timeoutMs: number,
+  registry: ShellRegistry,
+): Promise<ToolOutcome> {
   const stdout = capture(cmd.child.stdout);
   const stderr = capture(cmd.child.stderr);
   let moved!: () => void;

@@ -19,7 +19,8 @@ function fakeIpcMain() {
     on: (channel, listener) => on.set(channel, listener),
     removeListener: (channel) => on.delete(channel),
   };
-  const invoke = (url: string, ...args: unknown[]) => handlers.get(IPC_INVOKE_CHANNEL)!({ senderFrame: { url } }, ...args);
+  const invoke = (url: string, ...args: unknown[]) =>
+    handlers.get(IPC_INVOKE_CHANNEL)!({ senderFrame: { url } }, ...args);
   const cancel = (url: string, callId: unknown) => on.get(IPC_CANCEL_CHANNEL)?.({ senderFrame: { url } }, callId);
   return { ipcMain, handlers, invoke, cancel };
 }
@@ -35,20 +36,40 @@ describe('IPC wiring', () => {
     studio = await createTestStudio();
     const { ipcMain, handlers, invoke } = fakeIpcMain();
     const sent: unknown[][] = [];
-    const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => ({ send: (...a) => sent.push(a), isDestroyed: () => false }), isTrustedUrl: (u) => u.startsWith('app://studio/') });
+    const wiring = wireIpc({
+      core: studio.core,
+      ipcMain,
+      webContents: () => ({ send: (...a) => sent.push(a), isDestroyed: () => false }),
+      isTrustedUrl: (u) => u.startsWith('app://studio/'),
+    });
 
-    const ok = (await invoke('app://studio/index.html', 'formation.get', {})) as { ok: boolean; value: { capsules: unknown[] } };
+    const ok = (await invoke('app://studio/index.html', 'formation.get', {})) as {
+      ok: boolean;
+      value: { capsules: unknown[] };
+    };
     expect(ok.ok).toBe(true);
     expect(ok.value.capsules).toHaveLength(3);
-    expect(await invoke('app://studio/index.html', 'capsule.move', { id: 'writer', position: { x: 'far' } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await invoke('app://studio/index.html', 'nope.nothing', {})).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
+    expect(
+      await invoke('app://studio/index.html', 'capsule.move', { id: 'writer', position: { x: 'far' } }),
+    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await invoke('app://studio/index.html', 'nope.nothing', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_command' },
+    });
     // A frame that is not the Studio page (an injected iframe, a navigated page) gets nothing.
-    expect(await invoke('https://evil.example/', 'formation.get', {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await invoke('https://evil.example/', 'formation.get', {})).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
 
     await invoke('app://studio/index.html', 'capsule.move', { id: 'writer', position: { x: 5, y: 6 } });
     const event = sent.find((a) => a[0] === IPC_EVENT_CHANNEL && a[1] === 'formation.changed');
     // What changed: the one capsule's position, not the formation.
-    expect(event?.[2]).toEqual({ version: expect.any(Number), dir: studio.workspace, capsules: { updated: [{ id: 'writer', set: { position: { x: 5, y: 6 } } }] } });
+    expect(event?.[2]).toEqual({
+      version: expect.any(Number),
+      dir: studio.workspace,
+      capsules: { updated: [{ id: 'writer', set: { position: { x: 5, y: 6 } } }] },
+    });
 
     wiring.dispose();
     expect(handlers.size).toBe(0);
@@ -60,13 +81,26 @@ describe('IPC wiring', () => {
   it('is one client: its follows end when the page loads again (reset), and with the wiring', async () => {
     studio = await createTestStudio();
     const { ipcMain, invoke } = fakeIpcMain();
-    const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => ({ send: () => undefined, isDestroyed: () => false }), isTrustedUrl: () => true });
+    const wiring = wireIpc({
+      core: studio.core,
+      ipcMain,
+      webContents: () => ({ send: () => undefined, isDestroyed: () => false }),
+      isTrustedUrl: () => true,
+    });
     const sessionId = `ses_${'a'.repeat(32)}`;
-    expect(await invoke('app://studio/index.html', 'trace.follow', { sessionId })).toMatchObject({ ok: true, value: { following: 1 } });
-    expect(await invoke('app://studio/index.html', 'trace.follow', { sessionId: `ses_${'b'.repeat(32)}` })).toMatchObject({ ok: true, value: { following: 2 } });
+    expect(await invoke('app://studio/index.html', 'trace.follow', { sessionId })).toMatchObject({
+      ok: true,
+      value: { following: 1 },
+    });
+    expect(
+      await invoke('app://studio/index.html', 'trace.follow', { sessionId: `ses_${'b'.repeat(32)}` }),
+    ).toMatchObject({ ok: true, value: { following: 2 } });
     wiring.reset();
     expect(studio.core.connections()).toBe(1);
-    expect(await invoke('app://studio/index.html', 'trace.unfollow', { sessionId })).toMatchObject({ ok: true, value: { following: 0 } });
+    expect(await invoke('app://studio/index.html', 'trace.unfollow', { sessionId })).toMatchObject({
+      ok: true,
+      value: { following: 0 },
+    });
     wiring.dispose();
     expect(studio.core.connections()).toBe(0);
   });
@@ -75,7 +109,12 @@ describe('IPC wiring', () => {
     studio = await createTestStudio();
     const { ipcMain } = fakeIpcMain();
     const sent: unknown[] = [];
-    const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => ({ send: (...a) => sent.push(a), isDestroyed: () => true }), isTrustedUrl: () => true });
+    const wiring = wireIpc({
+      core: studio.core,
+      ipcMain,
+      webContents: () => ({ send: (...a) => sent.push(a), isDestroyed: () => true }),
+      isTrustedUrl: () => true,
+    });
     await studio.core.invoke('capsule.move', { id: 'writer', position: { x: 1, y: 1 } });
     expect(sent).toEqual([]);
     wiring.dispose();
@@ -84,7 +123,12 @@ describe('IPC wiring', () => {
   it('a call the page numbered stops when the page cancels it (Esc), as over the web shell', async () => {
     studio = await createTestStudio();
     const { ipcMain, invoke, cancel } = fakeIpcMain();
-    const wiring = wireIpc({ core: studio.core, ipcMain, webContents: () => undefined, isTrustedUrl: (u) => u.startsWith('app://studio/') });
+    const wiring = wireIpc({
+      core: studio.core,
+      ipcMain,
+      webContents: () => undefined,
+      isTrustedUrl: (u) => u.startsWith('app://studio/'),
+    });
     mkdirSync(join(studio.workspace, 'tests'), { recursive: true });
     writeFileSync(
       join(studio.workspace, 'tests', 'slow.yaml'),

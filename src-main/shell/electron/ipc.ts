@@ -53,8 +53,13 @@ export function wireIpc(opts: IpcWiringOptions): IpcWiring {
   };
   opts.ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, cmd, input, callId) => {
     const url = event.senderFrame?.url ?? '';
-    if (!opts.isTrustedUrl(url)) return { ok: false, error: { code: 'invalid_input', message: 'Calls are accepted from the Studio window only.' } };
-    if (typeof callId !== 'number' || !Number.isSafeInteger(callId) || running.has(callId)) return client.handle(cmd, input);
+    if (!opts.isTrustedUrl(url))
+      return {
+        ok: false,
+        error: { code: 'invalid_input', message: 'Calls are accepted from the Studio window only.' },
+      };
+    if (typeof callId !== 'number' || !Number.isSafeInteger(callId) || running.has(callId))
+      return client.handle(cmd, input);
     const abort = new AbortController();
     running.set(callId, abort);
     try {

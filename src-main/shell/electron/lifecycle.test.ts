@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestStudio, type TestStudio } from '../../workspace/test-studio';
 import { createShutdown } from '../shutdown';
-import { claimSingleInstance, folderPicker, quitOnOsShutdown, reportStartupFailure, wireQuit, type AppLike } from './lifecycle';
+import {
+  claimSingleInstance,
+  folderPicker,
+  quitOnOsShutdown,
+  reportStartupFailure,
+  wireQuit,
+  type AppLike,
+} from './lifecycle';
 
 // The desktop's app behaviour against fake electron modules (no electron import here).
 
@@ -29,7 +36,13 @@ class FakeApp extends EventEmitter implements AppLike {
 }
 
 function fakeWindow(minimized = false) {
-  return { isDestroyed: () => false, isMinimized: vi.fn(() => minimized), restore: vi.fn(), show: vi.fn(), focus: vi.fn() };
+  return {
+    isDestroyed: () => false,
+    isMinimized: vi.fn(() => minimized),
+    restore: vi.fn(),
+    show: vi.fn(),
+    focus: vi.fn(),
+  };
 }
 
 let studio: TestStudio | undefined;
@@ -109,19 +122,31 @@ describe('start failure and folder picker', () => {
     const app = new FakeApp();
     const dialog = { showErrorBox: vi.fn() };
     reportStartupFailure(app, dialog, new Error('EACCES: permission denied, mkdir /data'), '/logs/main.log');
-    expect(dialog.showErrorBox).toHaveBeenCalledWith('Capsule Studio could not start', expect.stringMatching(/EACCES: permission denied[\s\S]*\/logs\/main\.log/));
+    expect(dialog.showErrorBox).toHaveBeenCalledWith(
+      'Capsule Studio could not start',
+      expect.stringMatching(/EACCES: permission denied[\s\S]*\/logs\/main\.log/),
+    );
     expect(app.exited).toBe(1);
   });
 
   it('asks for a folder (one that may be created for a new workspace) and says when the user cancels', async () => {
-    const showOpenDialog = vi.fn(async (_options: { properties: string[] }) => ({ canceled: false, filePaths: ['/home/me/formation'] }));
+    const showOpenDialog = vi.fn(async (_options: { properties: string[] }) => ({
+      canceled: false,
+      filePaths: ['/home/me/formation'],
+    }));
     expect(await folderPicker({ showOpenDialog })('create')).toBe('/home/me/formation');
     expect(showOpenDialog.mock.calls[0]![0].properties).toEqual(['openDirectory', 'createDirectory', 'promptToCreate']);
     showOpenDialog.mockResolvedValueOnce({ canceled: true, filePaths: [] });
     expect(await folderPicker({ showOpenDialog })('open')).toBeUndefined();
     // Export for Kubernetes: a folder that may be created, named for what goes in it.
-    const exportDialog = vi.fn(async (_options: { title: string; properties: string[] }) => ({ canceled: false, filePaths: ['/home/me/k8s'] }));
+    const exportDialog = vi.fn(async (_options: { title: string; properties: string[] }) => ({
+      canceled: false,
+      filePaths: ['/home/me/k8s'],
+    }));
     expect(await folderPicker({ showOpenDialog: exportDialog })('export')).toBe('/home/me/k8s');
-    expect(exportDialog.mock.calls[0]![0]).toMatchObject({ title: 'Choose a folder for the Kubernetes manifests', properties: ['openDirectory', 'createDirectory', 'promptToCreate'] });
+    expect(exportDialog.mock.calls[0]![0]).toMatchObject({
+      title: 'Choose a folder for the Kubernetes manifests',
+      properties: ['openDirectory', 'createDirectory', 'promptToCreate'],
+    });
   });
 });

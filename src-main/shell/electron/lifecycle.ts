@@ -22,7 +22,11 @@ export interface PowerMonitorLike {
 export interface DialogLike {
   showErrorBox(title: string, content: string): void;
   /** Electron's dialog.showOpenDialog, bound to the Studio window by the caller. */
-  showOpenDialog(options: { title: string; buttonLabel: string; properties: ('openDirectory' | 'createDirectory' | 'promptToCreate')[] }): Promise<{ canceled: boolean; filePaths: string[] }>;
+  showOpenDialog(options: {
+    title: string;
+    buttonLabel: string;
+    properties: ('openDirectory' | 'createDirectory' | 'promptToCreate')[];
+  }): Promise<{ canceled: boolean; filePaths: string[] }>;
 }
 
 /** False when another instance holds the lock (this one then quits); else focuses on a second launch. */
@@ -72,7 +76,12 @@ export function quitOnOsShutdown(powerMonitor: PowerMonitorLike, shutdown: Shutd
 }
 
 /** A start that failed: a dialog with the message and where the log is, then exit. */
-export function reportStartupFailure(app: AppLike, dialog: Pick<DialogLike, 'showErrorBox'>, err: unknown, logFile: string): void {
+export function reportStartupFailure(
+  app: AppLike,
+  dialog: Pick<DialogLike, 'showErrorBox'>,
+  err: unknown,
+  logFile: string,
+): void {
   const message = err instanceof Error ? err.message : String(err);
   dialog.showErrorBox('Capsule Studio could not start', `${message}\n\nDetails are in the log: ${logFile}`);
   app.exit(1);
@@ -85,8 +94,16 @@ export function folderPicker(dialog: Pick<DialogLike, 'showOpenDialog'>) {
       purpose === 'open'
         ? { title: 'Open a workspace', buttonLabel: 'Open workspace', properties: ['openDirectory'] }
         : purpose === 'export'
-          ? { title: 'Choose a folder for the Kubernetes manifests', buttonLabel: 'Export here', properties: ['openDirectory', 'createDirectory', 'promptToCreate'] }
-          : { title: 'Choose a folder for the new workspace', buttonLabel: 'Create workspace here', properties: ['openDirectory', 'createDirectory', 'promptToCreate'] };
+          ? {
+              title: 'Choose a folder for the Kubernetes manifests',
+              buttonLabel: 'Export here',
+              properties: ['openDirectory', 'createDirectory', 'promptToCreate'],
+            }
+          : {
+              title: 'Choose a folder for the new workspace',
+              buttonLabel: 'Create workspace here',
+              properties: ['openDirectory', 'createDirectory', 'promptToCreate'],
+            };
     const result = await dialog.showOpenDialog(options);
     return result.canceled ? undefined : result.filePaths[0];
   };

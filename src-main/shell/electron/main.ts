@@ -1,7 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, net, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  net,
+  powerMonitor,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
 import { createCore, type Core } from '../../core';
 import { installLastResort } from '../../runtime';
 import { recordsLayout } from '../../runtime/layout';
@@ -10,7 +21,14 @@ import { CSP } from '../csp';
 import { createShutdown } from '../shutdown';
 import { wireIpc, type IpcWiring } from './ipc';
 import { keychainCipher } from './keychain';
-import { claimSingleInstance, folderPicker, quitOnOsShutdown, reportStartupFailure, wireQuit, type PowerMonitorLike } from './lifecycle';
+import {
+  claimSingleInstance,
+  folderPicker,
+  quitOnOsShutdown,
+  reportStartupFailure,
+  wireQuit,
+  type PowerMonitorLike,
+} from './lifecycle';
 import { createMainLog } from './log';
 import { shellPaths } from './paths';
 import { APP_ORIGIN, APP_SCHEME, decideNavigation, decideWindowOpen, isExternalLink, isStudioPage } from './policy';
@@ -30,7 +48,9 @@ const log = createMainLog(app.getPath('logs'));
 // An error nobody caught fails the task it belongs to; the window and the other sessions stay up.
 installLastResort();
 
-protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
 const isOurs = (url: string) => isStudioPage(url, devServer);
 
@@ -134,12 +154,27 @@ async function start(): Promise<void> {
   serveRenderer();
   const layout = recordsLayout(process.env);
   core = createCore(
-    { userDataDir: app.getPath('userData'), recordsRoot: layout.records, resourcesDir: paths.resourcesDir, workspace: workspaceArg(), sqliteBinding: electronSqliteBinding() },
+    {
+      userDataDir: app.getPath('userData'),
+      recordsRoot: layout.records,
+      resourcesDir: paths.resourcesDir,
+      workspace: workspaceArg(),
+      sqliteBinding: electronSqliteBinding(),
+    },
     {
       openExternal: (url) => (isExternalLink(url) ? shell.openExternal(url) : undefined),
-      secrets: createSecretStore({ file: join(app.getPath('userData'), 'secrets.json'), cipher: keychainCipher(safeStorage) }),
-      runtimeTokens: createSecretStore({ file: join(app.getPath('userData'), 'runtime-tokens.json'), cipher: keychainCipher(safeStorage) }),
-      pickFolder: folderPicker({ showOpenDialog: (options) => (currentWindow() ? dialog.showOpenDialog(currentWindow()!, options) : dialog.showOpenDialog(options)) }),
+      secrets: createSecretStore({
+        file: join(app.getPath('userData'), 'secrets.json'),
+        cipher: keychainCipher(safeStorage),
+      }),
+      runtimeTokens: createSecretStore({
+        file: join(app.getPath('userData'), 'runtime-tokens.json'),
+        cipher: keychainCipher(safeStorage),
+      }),
+      pickFolder: folderPicker({
+        showOpenDialog: (options) =>
+          currentWindow() ? dialog.showOpenDialog(currentWindow()!, options) : dialog.showOpenDialog(options),
+      }),
     },
   );
   ipc = wireIpc({ core, ipcMain, webContents: () => currentWindow()?.webContents, isTrustedUrl: isOurs });
@@ -165,8 +200,11 @@ const shutdown = createShutdown({
 if (claimSingleInstance(app, currentWindow)) {
   shutdown.handleSignals();
   wireQuit(app, shutdown);
-  app.whenReady().then(start).catch((err: unknown) => {
-    log.write(`start failed: ${(err as Error).stack ?? String(err)}`);
-    reportStartupFailure(app, dialog, err, log.file);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((err: unknown) => {
+      log.write(`start failed: ${(err as Error).stack ?? String(err)}`);
+      reportStartupFailure(app, dialog, err, log.file);
+    });
 }

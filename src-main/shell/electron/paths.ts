@@ -26,7 +26,9 @@ export interface ShellPlace {
 }
 
 export function shellPaths(place: ShellPlace): ShellPaths {
-  const resourcesDir = place.isPackaged ? join(place.resourcesPath, 'resources') : resolve(place.mainDir, '../../resources');
+  const resourcesDir = place.isPackaged
+    ? join(place.resourcesPath, 'resources')
+    : resolve(place.mainDir, '../../resources');
   return {
     rendererDir: resolve(place.mainDir, '../renderer'),
     preload: join(place.mainDir, '../preload/index.js'),

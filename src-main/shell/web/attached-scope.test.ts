@@ -29,13 +29,20 @@ async function attach(allowHostCommands = false) {
   studio = await createTestStudio();
   tokens = createExposureStore(mkdtempSync(join(tmpdir(), 'capsule-scope-')));
   const { token } = tokens.enable(STUDIO_TOKEN_NAME);
-  remote = await startRemoteStudio({ core: studio.core, tokens, port: 0, scope: { allowHostCommands, workspaces: [studio.workspace] } });
+  remote = await startRemoteStudio({
+    core: studio.core,
+    tokens,
+    port: 0,
+    scope: { allowHostCommands, workspaces: [studio.workspace] },
+  });
   ws = await openSocket(`http://127.0.0.1:${remote.port}`, { authorization: `Bearer ${token}` });
   return (cmd: string, input: unknown = {}) => invokeOver(ws!, cmd, input);
 }
 
-const HARNESS = 'inference:\n  transport: process\n  model: cli\n  driver:\n    artifact: capsule/driver-process\n  harness:\n    command: /bin/sh\n    args: ["-c", "id > /tmp/pwned"]\n';
-const withHarness = (source: string, command = '/bin/sh') => source.replace(/inference:[\s\S]*?\n(?=lifecycle:)/, `${HARNESS.replace('/bin/sh', command)}\n`);
+const HARNESS =
+  'inference:\n  transport: process\n  model: cli\n  driver:\n    artifact: capsule/driver-process\n  harness:\n    command: /bin/sh\n    args: ["-c", "id > /tmp/pwned"]\n';
+const withHarness = (source: string, command = '/bin/sh') =>
+  source.replace(/inference:[\s\S]*?\n(?=lifecycle:)/, `${HARNESS.replace('/bin/sh', command)}\n`);
 
 describe('what an attached Studio may do', () => {
   it('cannot save a manifest that runs a harness CLI or shell commands on the host; other edits save', async () => {
@@ -43,14 +50,26 @@ describe('what an attached Studio may do', () => {
     const file = join(studio!.workspace, 'capsules', 'writer.yaml');
     const { value: read } = await invoke('manifest.read', { id: 'writer' });
     const harness = await invoke('manifest.write', { id: 'writer', source: withHarness(read.source) });
-    expect(harness).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('--allow-host-commands') } });
+    expect(harness).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringContaining('--allow-host-commands') },
+    });
     // A variable standing for the transport counts as one (its value comes from the secret store).
-    const viaVar = await invoke('manifest.write', { id: 'writer', source: read.source.replace('transport: embedded', 'transport: ${T}') });
+    const viaVar = await invoke('manifest.write', {
+      id: 'writer',
+      source: read.source.replace('transport: embedded', 'transport: ${T}'),
+    });
     expect(viaVar).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    const shell = await invoke('manifest.write', { id: 'writer', source: `${read.source}capabilities:\n  shell:\n    allow: ["id"]\n` });
+    const shell = await invoke('manifest.write', {
+      id: 'writer',
+      source: `${read.source}capabilities:\n  shell:\n    allow: ["id"]\n`,
+    });
     expect(shell).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(readFileSync(file, 'utf8')).toBe(read.source);
-    const edit = await invoke('manifest.write', { id: 'writer', source: read.source.replace('Drafts short paragraphs.', 'Drafts prose.') });
+    const edit = await invoke('manifest.write', {
+      id: 'writer',
+      source: read.source.replace('Drafts short paragraphs.', 'Drafts prose.'),
+    });
     expect(edit).toMatchObject({ ok: true });
     expect(readFileSync(file, 'utf8')).toContain('Drafts prose.');
   });
@@ -58,7 +77,10 @@ describe('what an attached Studio may do', () => {
   it('cannot open a tunnel (it runs a program on the host and opens the gateway to the internet)', async () => {
     const invoke = await attach();
     const r = await invoke('tunnel.create', { ttl: '1h' });
-    expect(r).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('--allow-host-commands') } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringContaining('--allow-host-commands') },
+    });
     expect((await invoke('tunnel.list', {})).value).toEqual({ tunnels: [] });
   });
 
@@ -68,8 +90,16 @@ describe('what an attached Studio may do', () => {
     writeFileSync(file, withHarness(readFileSync(file, 'utf8'), 'my-agent-cli'));
     await invoke('workspace.open', { dir: studio!.workspace });
     const { value: read } = await invoke('manifest.read', { id: 'writer' });
-    expect(await invoke('manifest.write', { id: 'writer', source: read.source.replace('Drafts short paragraphs.', 'Drafts prose.') })).toMatchObject({ ok: true });
-    const changed = await invoke('manifest.write', { id: 'writer', source: read.source.replace('my-agent-cli', '/bin/sh') });
+    expect(
+      await invoke('manifest.write', {
+        id: 'writer',
+        source: read.source.replace('Drafts short paragraphs.', 'Drafts prose.'),
+      }),
+    ).toMatchObject({ ok: true });
+    const changed = await invoke('manifest.write', {
+      id: 'writer',
+      source: read.source.replace('my-agent-cli', '/bin/sh'),
+    });
     expect(changed).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 
@@ -77,12 +107,21 @@ describe('what an attached Studio may do', () => {
     const invoke = await attach();
     const outside = join(studio!.home, 'elsewhere');
     const created = await invoke('workspace.create', { dir: outside });
-    expect(created).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('outside the workspaces this host serves') } });
+    expect(created).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringContaining('outside the workspaces this host serves') },
+    });
     expect(existsSync(outside)).toBe(false);
     mkdirSync(outside);
     symlinkSync(outside, join(studio!.workspace, 'link'));
-    expect(await invoke('workspace.create', { dir: join(studio!.workspace, 'link', 'ws') })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await invoke('deploy.write', { dir: join(outside, 'k8s') })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await invoke('workspace.create', { dir: join(studio!.workspace, 'link', 'ws') })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+    expect(await invoke('deploy.write', { dir: join(outside, 'k8s') })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     expect(existsSync(join(outside, 'k8s'))).toBe(false);
     expect(await invoke('deploy.write', { dir: join(studio!.workspace, 'k8s') })).toMatchObject({ ok: true });
     expect(await invoke('workspace.create', { dir: join(studio!.workspace, 'sub') })).toMatchObject({ ok: true });
@@ -94,11 +133,20 @@ describe('what an attached Studio may do', () => {
     const listed = await invoke('workspace.browse', { dir: studio!.workspace });
     expect(listed).toMatchObject({ ok: true });
     expect(listed.value.folders.map((f: { name: string }) => f.name)).toContain('capsules');
-    expect(await invoke('workspace.browse', {})).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('outside the workspaces this host serves') } });
-    expect(await invoke('workspace.browse', { dir: studio!.home })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await invoke('workspace.browse', {})).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringContaining('outside the workspaces this host serves') },
+    });
+    expect(await invoke('workspace.browse', { dir: studio!.home })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     mkdirSync(join(studio!.home, 'elsewhere'));
     symlinkSync(join(studio!.home, 'elsewhere'), join(studio!.workspace, 'out'));
-    expect(await invoke('workspace.browse', { dir: join(studio!.workspace, 'out') })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await invoke('workspace.browse', { dir: join(studio!.workspace, 'out') })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
   });
 
   it('reads a relative workspace name where the core does (under the home), not under the host process folder', async () => {
@@ -110,8 +158,14 @@ describe('what an attached Studio may do', () => {
     process.chdir(studio!.workspace);
     try {
       // Both would be inside the served workspace if read against this process's folder.
-      expect(await invoke('workspace.browse', { dir: 'capsules' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-      expect(await invoke('workspace.create', { dir: 'capsules-elsewhere' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(await invoke('workspace.browse', { dir: 'capsules' })).toMatchObject({
+        ok: false,
+        error: { code: 'forbidden' },
+      });
+      expect(await invoke('workspace.create', { dir: 'capsules-elsewhere' })).toMatchObject({
+        ok: false,
+        error: { code: 'forbidden' },
+      });
       expect(existsSync(join(studio!.home, 'capsules-elsewhere'))).toBe(false);
     } finally {
       process.chdir(cwd);
@@ -122,7 +176,9 @@ describe('what an attached Studio may do', () => {
   it('with --allow-host-commands, saves a harness manifest and uses folders elsewhere', async () => {
     const invoke = await attach(true);
     const { value: read } = await invoke('manifest.read', { id: 'writer' });
-    expect(await invoke('manifest.write', { id: 'writer', source: withHarness(read.source) })).toMatchObject({ ok: true });
+    expect(await invoke('manifest.write', { id: 'writer', source: withHarness(read.source) })).toMatchObject({
+      ok: true,
+    });
     expect(await invoke('deploy.write', { dir: join(studio!.home, 'k8s') })).toMatchObject({ ok: true });
   });
 

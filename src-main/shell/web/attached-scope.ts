@@ -21,7 +21,13 @@ type Handle = (cmd: string, input: unknown) => Promise<ReplyEnvelope>;
 const OPT_IN = 'the host allows it by running capsule serve --studio --allow-host-commands';
 
 /** Commands whose `dir` is a folder the core opens, creates, lists or writes into. */
-const FOLDER_COMMANDS = new Set(['workspace.open', 'workspace.create', 'workspace.browse', 'deploy.preview', 'deploy.write']);
+const FOLDER_COMMANDS = new Set([
+  'workspace.open',
+  'workspace.create',
+  'workspace.browse',
+  'deploy.preview',
+  'deploy.write',
+]);
 /** Of those, the ones that read `dir` as a workspace name (relative: under the home; none: the home). */
 const WORKSPACE_NAMED = new Set(['workspace.open', 'workspace.create', 'workspace.browse']);
 
@@ -33,21 +39,32 @@ const WORKSPACE_NAMED = new Set(['workspace.open', 'workspace.create', 'workspac
 export function hostCommandParts(source: string): string | undefined {
   const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) return undefined;
-  const raw = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as { inference?: { transport?: unknown; harness?: unknown }; capabilities?: { shell?: { allow?: unknown } } };
+  const raw = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as {
+    inference?: { transport?: unknown; harness?: unknown };
+    capabilities?: { shell?: { allow?: unknown } };
+  };
   const transport = raw.inference?.transport;
   const harness = raw.inference?.harness;
   const shell = raw.capabilities?.shell?.allow;
-  const runsHarness = (transport !== undefined && transport !== 'http' && transport !== 'embedded') || harness !== undefined;
+  const runsHarness =
+    (transport !== undefined && transport !== 'http' && transport !== 'embedded') || harness !== undefined;
   const runsShell = shell !== undefined && !(Array.isArray(shell) && shell.length === 0);
   if (!runsHarness && !runsShell) return undefined;
   return JSON.stringify({ transport: transport ?? null, harness: harness ?? null, shell: shell ?? null });
 }
 
 /** Why an attached Studio may not run this command here, or undefined when it may. */
-export async function attachedRefusal(scope: AttachedScope, cmd: string, input: unknown, handle: Handle): Promise<string | undefined> {
+export async function attachedRefusal(
+  scope: AttachedScope,
+  cmd: string,
+  input: unknown,
+  handle: Handle,
+): Promise<string | undefined> {
   if (scope.allowHostCommands) return undefined;
   // Only well-formed input is looked at: anything else the core refuses with its own message.
-  const schema = (commands as Record<string, { input: { safeParse(v: unknown): { success: boolean; data?: unknown } } }>)[cmd]?.input;
+  const schema = (
+    commands as Record<string, { input: { safeParse(v: unknown): { success: boolean; data?: unknown } } }>
+  )[cmd]?.input;
   const parsed = schema?.safeParse(input);
   if (!parsed?.success) return undefined;
   const args = (parsed.data ?? {}) as { dir?: string; id?: string; source?: string };
@@ -58,7 +75,8 @@ export async function attachedRefusal(scope: AttachedScope, cmd: string, input: 
     return `${args.dir ?? 'Your home folder'} is outside the workspaces this host serves (${scope.workspaces.join(', ')}); an attached Studio works inside them unless ${OPT_IN}.`;
   }
   // A tunnel starts a tunnel engine (cloudflared) on the host and puts its gateway on the internet.
-  if (cmd === 'tunnel.create') return `a tunnel runs a program on the host and opens its gateway to the internet; an attached Studio may not open one unless ${OPT_IN}.`;
+  if (cmd === 'tunnel.create')
+    return `a tunnel runs a program on the host and opens its gateway to the internet; an attached Studio may not open one unless ${OPT_IN}.`;
   if (cmd === 'manifest.write' && args.id !== undefined && args.source !== undefined) {
     const wanted = hostCommandParts(args.source);
     if (wanted === undefined) return undefined;

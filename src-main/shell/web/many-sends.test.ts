@@ -40,7 +40,10 @@ describe('the Studio under a thousand sends', () => {
         if (replies.size === SENDS) resolve();
       }),
     );
-    for (let id = 1; id <= SENDS; id++) ws.send(JSON.stringify({ type: 'invoke', id, cmd: 'task.send', input: { capsuleId: 'writer', text: `draft ${id}` } }));
+    for (let id = 1; id <= SENDS; id++)
+      ws.send(
+        JSON.stringify({ type: 'invoke', id, cmd: 'task.send', input: { capsuleId: 'writer', text: `draft ${id}` } }),
+      );
     await all;
     ws.close();
 
@@ -51,7 +54,8 @@ describe('the Studio under a thousand sends', () => {
     expect([...states].sort()).toEqual(['TASK_STATE_COMPLETED', 'TASK_STATE_REJECTED']);
     const rejected = tasks.filter((t) => t.status.state === 'TASK_STATE_REJECTED');
     expect(rejected.length).toBeGreaterThan(900);
-    for (const t of rejected) expect(t.status.message?.parts[0].text).toMatch(/^task rejected: queue full \(queue_depth 8\)/);
+    for (const t of rejected)
+      expect(t.status.message?.parts[0].text).toMatch(/^task rejected: queue full \(queue_depth 8\)/);
   }, 60_000);
 
   it('a blocking send stops waiting when its caller cancels it or its timeoutMs passes; timeoutMs 0 does not block', async () => {

@@ -36,7 +36,11 @@ async function holdPort(): Promise<{ port: number; server: Server }> {
   return { port: (server.address() as { port: number }).port, server };
 }
 
-function get(port: number, path: string, host = `127.0.0.1:${port}`): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  port: number,
+  path: string,
+  host = `127.0.0.1:${port}`,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
       let body = '';
@@ -79,7 +83,10 @@ describe('earlier web shell addresses', () => {
     expect(await get(first, '/localhost-path', `localhost:${first}`)).toMatchObject({ status: 404 });
     expect((await get(first, `${MOVED_PATH}?x=1`, `localhost:${first}`)).status).toBe(200);
     // A DNS-rebound name, or another port's name, learns nothing.
-    expect(await get(first, MOVED_PATH, `rebound.example:${first}`)).toMatchObject({ status: 403, body: expect.not.stringContaining(now) });
+    expect(await get(first, MOVED_PATH, `rebound.example:${first}`)).toMatchObject({
+      status: 403,
+      body: expect.not.stringContaining(now),
+    });
     expect((await get(first, MOVED_PATH, `127.0.0.1:${second}`)).status).toBe(403);
     // The old page's socket is refused at once, so it asks where the Studio went.
     const refused = await new Promise<number>((resolve) => {

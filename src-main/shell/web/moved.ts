@@ -45,14 +45,18 @@ function pointer(port: number, url: string): Server {
     res.setHeader('cache-control', 'no-store');
     res.setHeader('referrer-policy', 'no-referrer');
     // The web shell's own Host rule: a DNS-rebound name learns nothing here either.
-    if (!hosts.has(req.headers.host ?? '')) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('not this Studio\n');
+    if (!hosts.has(req.headers.host ?? ''))
+      return void res.writeHead(403, { 'content-type': 'text/plain' }).end('not this Studio\n');
     const path = (req.url ?? '').split('?')[0];
-    if (req.method === 'GET' && path === MOVED_PATH) return void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    if (req.method === 'GET' && path === MOVED_PATH)
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     if (req.method === 'GET' && path === '/') return void res.writeHead(307, { location: `${url}/` }).end();
     res.writeHead(404, { 'content-type': 'text/plain' }).end(`The Studio moved to ${url}\n`);
   });
   // The old page's socket: refused at once, so it asks MOVED_PATH.
-  server.on('upgrade', (_req, socket) => socket.end('HTTP/1.1 410 Gone\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'));
+  server.on('upgrade', (_req, socket) =>
+    socket.end('HTTP/1.1 410 Gone\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'),
+  );
   server.headersTimeout = 5_000;
   server.requestTimeout = 5_000;
   return server;
@@ -73,9 +77,15 @@ function listen(server: Server, port: number): Promise<boolean> {
  * Records this web shell's port for the next one, and points the earlier ports recorded (those
  * still free) at `url`. Never fails the start: a home it cannot write only means no pointers.
  */
-export async function pointEarlierAddresses(opts: { dataDir: string; port: number; url: string }): Promise<EarlierAddresses> {
+export async function pointEarlierAddresses(opts: {
+  dataDir: string;
+  port: number;
+  url: string;
+}): Promise<EarlierAddresses> {
   const file = join(opts.dataDir, RECORD_FILE);
-  const earlier = readPorts(file).filter((p) => p !== opts.port).slice(0, EARLIER_PORTS_KEPT);
+  const earlier = readPorts(file)
+    .filter((p) => p !== opts.port)
+    .slice(0, EARLIER_PORTS_KEPT);
   try {
     writeFileAtomic(file, `${JSON.stringify({ ports: [opts.port, ...earlier] })}\n`);
   } catch {}

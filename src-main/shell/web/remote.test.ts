@@ -29,7 +29,13 @@ async function setup(publicOrigin?: string) {
   tokens = createExposureStore(mkdtempSync(join(tmpdir(), 'capsule-remote-')));
   const { token } = tokens.enable(STUDIO_TOKEN_NAME);
   const other = tokens.enable('some-capsule').token;
-  remote = await startRemoteStudio({ core: studio.core, tokens, port: 0, scope: { allowHostCommands: false, workspaces: [studio.workspace] }, ...(publicOrigin ? { publicOrigin } : {}) });
+  remote = await startRemoteStudio({
+    core: studio.core,
+    tokens,
+    port: 0,
+    scope: { allowHostCommands: false, workspaces: [studio.workspace] },
+    ...(publicOrigin ? { publicOrigin } : {}),
+  });
   return { token, other, url: `http://127.0.0.1:${remote.port}` };
 }
 

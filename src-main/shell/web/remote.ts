@@ -48,12 +48,22 @@ function attachedView(core: Core, scope: AttachedScope): Core {
     ...core,
     connect(send) {
       const c = core.connect(send);
-      const refuse = (code: 'invalid_input' | 'forbidden', message: string) => ({ ok: false as const, error: { code, message } });
+      const refuse = (code: 'invalid_input' | 'forbidden', message: string) => ({
+        ok: false as const,
+        error: { code, message },
+      });
       return {
         ...c,
         async handle(cmd, input) {
-          if (typeof cmd === 'string' && cmd.startsWith('runtimes.')) return refuse('invalid_input', `${cmd} is not offered to attached Studios; attach runtimes from a Studio of your own.`);
-          const refusal = typeof cmd === 'string' ? await attachedRefusal(scope, cmd, input, (name, args) => c.handle(name, args)) : undefined;
+          if (typeof cmd === 'string' && cmd.startsWith('runtimes.'))
+            return refuse(
+              'invalid_input',
+              `${cmd} is not offered to attached Studios; attach runtimes from a Studio of your own.`,
+            );
+          const refusal =
+            typeof cmd === 'string'
+              ? await attachedRefusal(scope, cmd, input, (name, args) => c.handle(name, args))
+              : undefined;
           return refusal ? refuse('forbidden', refusal) : c.handle(cmd, input);
         },
       };
@@ -73,7 +83,10 @@ export function buildRemoteStudio(opts: RemoteStudioOptions, portOf: () => numbe
   void app.register(async (scope) => {
     scope.addHook('onRequest', async (req, reply) => {
       const hosts = allowedHosts(portOf());
-      const bound = opts.host && opts.host !== '0.0.0.0' && opts.host !== '::' ? `${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${portOf()}` : undefined;
+      const bound =
+        opts.host && opts.host !== '0.0.0.0' && opts.host !== '::'
+          ? `${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${portOf()}`
+          : undefined;
       if (bound) hosts.add(bound);
       const publicHost = opts.publicOrigin ? new URL(opts.publicOrigin).host : undefined;
       if (publicHost) hosts.add(publicHost);
@@ -84,10 +97,12 @@ export function buildRemoteStudio(opts: RemoteStudioOptions, portOf: () => numbe
       const origin = req.headers.origin;
       const origins = new Set([...hosts].map((h) => `http://${h}`));
       if (opts.publicOrigin) origins.add(opts.publicOrigin);
-      if (origin !== undefined && !origins.has(origin)) return reply.code(403).send({ error: `origin ${origin} may not use the Studio` });
+      if (origin !== undefined && !origins.has(origin))
+        return reply.code(403).send({ error: `origin ${origin} may not use the Studio` });
       const token = bearer(req.headers.authorization);
       const found = token ? opts.tokens.authenticate(token) : undefined;
-      if (!found || found.capsule !== STUDIO_TOKEN_NAME) return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'a valid Studio token is required' });
+      if (!found || found.capsule !== STUDIO_TOKEN_NAME)
+        return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'a valid Studio token is required' });
       (req as { studioTokenId?: string }).studioTokenId = found.tokenId;
     });
     scope.get(WS_PATH, { websocket: true }, (socket, req) => {

@@ -47,7 +47,9 @@ describe('web shell', () => {
     await expect(open(shell.url, { origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
     await expect(open(shell.url, { origin: `http://127.0.0.1:${shell.port + 1}` })).rejects.toThrow('HTTP 403');
     // DNS rebinding: a foreign host name pointing at 127.0.0.1.
-    await expect(open(shell.url, { host: `rebound.example:${shell.port}`, origin: `http://rebound.example:${shell.port}` })).rejects.toThrow('HTTP 403');
+    await expect(
+      open(shell.url, { host: `rebound.example:${shell.port}`, origin: `http://rebound.example:${shell.port}` }),
+    ).rejects.toThrow('HTTP 403');
 
     const ws = await open(shell.url, { origin: shell.url });
     const c = conversation(ws);
@@ -56,12 +58,20 @@ describe('web shell', () => {
     expect(reply).toMatchObject({ ok: true, value: { capsules: expect.any(Array) } });
 
     c.send({ type: 'invoke', id: 2, cmd: 'capsule.add', input: { kind: 'robot', position: { x: 0, y: 0 } } });
-    expect(await c.until((m) => m.type === 'reply' && m.id === 2)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await c.until((m) => m.type === 'reply' && m.id === 2)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     c.send('not json');
-    expect(await c.until((m) => m.type === 'reply' && m.id === -1)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await c.until((m) => m.type === 'reply' && m.id === -1)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
 
     c.send({ type: 'invoke', id: 3, cmd: 'capsule.move', input: { id: 'writer', position: { x: 1, y: 2 } } });
-    expect(await c.until((m) => m.type === 'event' && m.event === 'formation.changed')).toMatchObject({ payload: { dir: studio.workspace } });
+    expect(await c.until((m) => m.type === 'event' && m.event === 'formation.changed')).toMatchObject({
+      payload: { dir: studio.workspace },
+    });
     ws.close();
   });
 
@@ -75,10 +85,18 @@ describe('web shell', () => {
     a.send({ type: 'invoke', id: 1, cmd: 'trace.follow', input: { sessionId } });
     expect(await a.until((m) => m.type === 'reply' && m.id === 1)).toMatchObject({ ok: true, value: { following: 1 } });
     await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'Write about the sea' });
-    const isEnd = (m: WireMessage) => m.type === 'event' && m.event === 'trace.appended' && (m.payload as { events: { event_type: string }[] }).events.some((e) => e.event_type === 'task_end');
+    const isEnd = (m: WireMessage) =>
+      m.type === 'event' &&
+      m.event === 'trace.appended' &&
+      (m.payload as { events: { event_type: string }[] }).events.some((e) => e.event_type === 'task_end');
     await a.until(isEnd);
     // B saw the task end (task.updated) but no trace line of it.
-    await b.until((m) => m.type === 'event' && m.event === 'task.updated' && (m.payload as { task: { status: { state: string } } }).task.status.state === 'TASK_STATE_COMPLETED');
+    await b.until(
+      (m) =>
+        m.type === 'event' &&
+        m.event === 'task.updated' &&
+        (m.payload as { task: { status: { state: string } } }).task.status.state === 'TASK_STATE_COMPLETED',
+    );
     expect(b.messages.some((m) => m.type === 'event' && m.event === 'trace.appended')).toBe(false);
 
     wsA.close();

@@ -28,13 +28,15 @@ export interface WebShell {
   dispose(): Promise<void>;
 }
 
-
 /** Hosts this server answers to: the loopback names with its port. */
 export function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 }
 
-export function buildWebShell(opts: Pick<WebShellOptions, 'core' | 'rendererDir'>, portOf: () => number): FastifyInstance {
+export function buildWebShell(
+  opts: Pick<WebShellOptions, 'core' | 'rendererDir'>,
+  portOf: () => number,
+): FastifyInstance {
   const app = Fastify({ logger: false });
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('content-security-policy', CSP);
@@ -51,7 +53,8 @@ export function buildWebShell(opts: Pick<WebShellOptions, 'core' | 'rendererDir'
       if (!hosts.has(host)) return reply.code(403).send({ error: `host ${host} is not this Studio` });
       // Browsers always send Origin on a WebSocket; tools without one (tests, scripts) are local
       // processes that could read the files anyway.
-      if (origin !== undefined && !hosts.has(origin.replace(/^http:\/\//, ''))) return reply.code(403).send({ error: `origin ${origin} may not use the Studio` });
+      if (origin !== undefined && !hosts.has(origin.replace(/^http:\/\//, '')))
+        return reply.code(403).send({ error: `origin ${origin} may not use the Studio` });
     });
     scope.get(WS_PATH, { websocket: true }, (socket) => serveContract(opts.core, socket as never));
   });
@@ -59,7 +62,9 @@ export function buildWebShell(opts: Pick<WebShellOptions, 'core' | 'rendererDir'
   if (existsSync(index)) {
     void app.register(fastifyStatic, { root: opts.rendererDir, index: 'index.html' });
   } else {
-    app.get('/', async (_req, reply) => reply.code(503).type('text/plain').send(`The Studio UI is not built (${index} is missing): run npm run build.`));
+    app.get('/', async (_req, reply) =>
+      reply.code(503).type('text/plain').send(`The Studio UI is not built (${index} is missing): run npm run build.`),
+    );
   }
   return app;
 }

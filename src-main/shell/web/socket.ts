@@ -8,7 +8,12 @@ import type { Core } from '../../core';
 // validation happens in the core; here only the message shape is checked.
 
 const request = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('invoke'), id: z.number().int().nonnegative(), cmd: z.string().max(100), input: z.unknown() }),
+  z.strictObject({
+    type: z.literal('invoke'),
+    id: z.number().int().nonnegative(),
+    cmd: z.string().max(100),
+    input: z.unknown(),
+  }),
   // The client stopped waiting for a command: the core stops it where it can (a blocking task.send).
   z.strictObject({ type: z.literal('cancel'), id: z.number().int().nonnegative() }),
 ]);
@@ -31,7 +36,12 @@ export function serveContract(core: Core, socket: ContractSocket): void {
     try {
       const result = request.safeParse(JSON.parse(String(data)));
       if (!result.success) {
-        send({ type: 'reply', id: -1, ok: false, error: { code: 'invalid_input', message: 'Expected {type:"invoke", id, cmd, input} or {type:"cancel", id}' } });
+        send({
+          type: 'reply',
+          id: -1,
+          ok: false,
+          error: { code: 'invalid_input', message: 'Expected {type:"invoke", id, cmd, input} or {type:"cancel", id}' },
+        });
         return;
       }
       parsed = result.data;

@@ -44,8 +44,18 @@ function PaletteDialog() {
   );
   const entries = useMemo<Entry[]>(
     () => [
-      ...capsuleIds.map((id): Entry => ({ kind: 'capsule', id, name: capsules[id].name, detail: capsules[id].role ?? 'capsule' })),
-      ...remoteIds.map((id): Entry => ({ kind: 'capsule', id, name: remotes[id].card?.name ?? remotes[id].url, detail: 'remote agent' })),
+      ...capsuleIds.map((id): Entry => ({
+        kind: 'capsule',
+        id,
+        name: capsules[id].name,
+        detail: capsules[id].role ?? 'capsule',
+      })),
+      ...remoteIds.map((id): Entry => ({
+        kind: 'capsule',
+        id,
+        name: remotes[id].card?.name ?? remotes[id].url,
+        detail: 'remote agent',
+      })),
       ...commands.map((cmd): Entry => ({ kind: 'command', cmd })),
     ],
     [capsules, capsuleIds, remotes, remoteIds, commands],
@@ -135,7 +145,9 @@ function PaletteDialog() {
                 <span className="cmdk-kind" data-kind={item.kind}>
                   {item.kind === 'capsule' ? item.detail : 'command'}
                 </span>
-                <span className="cmdk-title">{item.kind === 'capsule' ? highlight(item.name, match) : highlight(item.cmd.title, match)}</span>
+                <span className="cmdk-title">
+                  {item.kind === 'capsule' ? highlight(item.name, match) : highlight(item.cmd.title, match)}
+                </span>
                 {item.kind === 'command' && item.cmd.hint ? <kbd className="cmdk-hint">{item.cmd.hint}</kbd> : null}
               </li>
             );

@@ -10,7 +10,8 @@ export interface FuzzyMatch {
 }
 
 const MAX_QUERY = 64;
-const isBoundary = (text: string, i: number) => i === 0 || /[\s._\-/:]/.test(text[i - 1]) || (/[a-z]/.test(text[i - 1]) && /[A-Z]/.test(text[i]));
+const isBoundary = (text: string, i: number) =>
+  i === 0 || /[\s._\-/:]/.test(text[i - 1]) || (/[a-z]/.test(text[i - 1]) && /[A-Z]/.test(text[i]));
 
 /** The best-scoring way `query` matches `text` (greedy from each start), or null when it does not. */
 export function fuzzyMatch(query: string, text: string): FuzzyMatch | null {
@@ -48,7 +49,12 @@ function scoreOf(text: string, indices: number[]): number {
 }
 
 /** Items that match, best first (ties keep the given order), at most `limit`. */
-export function fuzzyFilter<T>(query: string, items: readonly T[], textOf: (item: T) => string, limit = 50): { item: T; match: FuzzyMatch }[] {
+export function fuzzyFilter<T>(
+  query: string,
+  items: readonly T[],
+  textOf: (item: T) => string,
+  limit = 50,
+): { item: T; match: FuzzyMatch }[] {
   const out: { item: T; match: FuzzyMatch; order: number }[] = [];
   items.forEach((item, order) => {
     const match = fuzzyMatch(query, textOf(item));

@@ -24,13 +24,16 @@ export interface PaletteTools {
 }
 
 const isDark = () =>
-  document.documentElement.dataset.theme === 'dark' || (document.documentElement.dataset.theme !== 'light' && window.matchMedia?.('(prefers-color-scheme: dark)').matches);
+  document.documentElement.dataset.theme === 'dark' ||
+  (document.documentElement.dataset.theme !== 'light' && window.matchMedia?.('(prefers-color-scheme: dark)').matches);
 
 /** The session the palette's Replay plays: the one open in the sessions browser, else the newest run of an orchestrator. */
 function replayTarget(): string | null {
   const s = useStudio.getState();
   if (s.openedSession) return s.openedSession.session.id;
-  const orchestrators = new Set(s.capsuleIds.filter((id) => s.capsules[id].role === 'orchestrator').map((id) => s.capsules[id].name));
+  const orchestrators = new Set(
+    s.capsuleIds.filter((id) => s.capsules[id].role === 'orchestrator').map((id) => s.capsules[id].name),
+  );
   const ended = s.sessionList.filter((x) => x.tasks > 0);
   return (ended.find((x) => x.capsule && orchestrators.has(x.capsule)) ?? ended[0])?.id ?? null;
 }
@@ -44,7 +47,8 @@ async function replayLatest() {
 
 export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
   const s = useStudio.getState;
-  const running = () => s().capsuleIds.some((id) => s().capsules[id].state !== 'stopped' && s().capsules[id].state !== 'failed');
+  const running = () =>
+    s().capsuleIds.some((id) => s().capsules[id].state !== 'stopped' && s().capsules[id].state !== 'failed');
   const some = () => s().capsuleIds.length > 0;
   const selectedCapsule = () => {
     const id = s().selectedId;
@@ -52,15 +56,63 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
   };
   const selectedEdge = () => s().flowEdges.find((e) => e.selected) ?? null;
   return [
-    { id: 'launch-all', title: 'Launch formation', keywords: 'start run all', enabled: () => some() && !s().busyAll, run: () => s().launchAll() },
-    { id: 'stop-all', title: 'Stop all', keywords: 'end sessions formation', enabled: () => running() && !s().busyAll, run: () => s().requestStop() },
-    { id: 'auto-layout', title: 'Auto-layout', keywords: 'arrange tidy dagre', enabled: () => s().flowNodes.length > 0, run: tools.autoLayout },
+    {
+      id: 'launch-all',
+      title: 'Launch formation',
+      keywords: 'start run all',
+      enabled: () => some() && !s().busyAll,
+      run: () => s().launchAll(),
+    },
+    {
+      id: 'stop-all',
+      title: 'Stop all',
+      keywords: 'end sessions formation',
+      enabled: () => running() && !s().busyAll,
+      run: () => s().requestStop(),
+    },
+    {
+      id: 'auto-layout',
+      title: 'Auto-layout',
+      keywords: 'arrange tidy dagre',
+      enabled: () => s().flowNodes.length > 0,
+      run: tools.autoLayout,
+    },
     { id: 'fit-view', title: 'Fit view', keywords: 'zoom show all', enabled: () => true, run: tools.fitView },
-    { id: 'select-all', title: 'Select all nodes', hint: 'Ctrl+A', enabled: () => s().flowNodes.length > 0, run: tools.selectAll },
-    { id: 'add-orchestrator', title: 'Add orchestrator', keywords: 'new capsule', enabled: () => true, run: () => s().addCapsuleAt('orchestrator', tools.centre()) },
-    { id: 'add-worker', title: 'Add worker', keywords: 'new capsule', enabled: () => true, run: () => s().addCapsuleAt('worker', tools.centre()) },
-    { id: 'add-remote', title: 'Add remote agent…', keywords: 'a2a url card', enabled: () => true, run: () => s().askRemoteUrl(tools.centre()) },
-    { id: 'duplicate', title: 'Duplicate selected capsule', keywords: 'copy clone', enabled: () => selectedCapsule() !== null, run: () => s().duplicateCapsule(selectedCapsule()!) },
+    {
+      id: 'select-all',
+      title: 'Select all nodes',
+      hint: 'Ctrl+A',
+      enabled: () => s().flowNodes.length > 0,
+      run: tools.selectAll,
+    },
+    {
+      id: 'add-orchestrator',
+      title: 'Add orchestrator',
+      keywords: 'new capsule',
+      enabled: () => true,
+      run: () => s().addCapsuleAt('orchestrator', tools.centre()),
+    },
+    {
+      id: 'add-worker',
+      title: 'Add worker',
+      keywords: 'new capsule',
+      enabled: () => true,
+      run: () => s().addCapsuleAt('worker', tools.centre()),
+    },
+    {
+      id: 'add-remote',
+      title: 'Add remote agent…',
+      keywords: 'a2a url card',
+      enabled: () => true,
+      run: () => s().askRemoteUrl(tools.centre()),
+    },
+    {
+      id: 'duplicate',
+      title: 'Duplicate selected capsule',
+      keywords: 'copy clone',
+      enabled: () => selectedCapsule() !== null,
+      run: () => s().duplicateCapsule(selectedCapsule()!),
+    },
     {
       id: 'breakpoint-node',
       title: 'Toggle breakpoint on selected capsule',
@@ -75,18 +127,84 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
       enabled: () => selectedEdge() !== null,
       run: () => s().toggleBreakpoint({ kind: 'edge', from: selectedEdge()!.source, to: selectedEdge()!.target }),
     },
-    { id: 'breakpoints-clear', title: 'Clear all breakpoints', keywords: 'pause debug', enabled: () => s().breakpoints.breakpoints.length > 0, run: () => s().clearBreakpoints() },
-    { id: 'attach-runtime', title: 'Attach runtime…', keywords: 'remote host server serve connect', enabled: () => true, run: () => s().openAttach() },
-    { id: 'sessions', title: 'Open sessions', keywords: 'traces history browser', enabled: () => true, run: () => s().showSessions('sessions') },
-    { id: 'timeline', title: 'Open timeline', keywords: 'sessions gantt', enabled: () => true, run: () => s().showSessions('timeline') },
-    { id: 'replay', title: 'Replay session', keywords: 'recording play trace run animate', enabled: () => !s().replayLoading, run: () => replayLatest() },
-    { id: 'replay-exit', title: 'Exit replay', keywords: 'live back', enabled: () => s().replay !== null, run: () => s().exitReplay() },
-    { id: 'export-kubernetes', title: 'Export for Kubernetes…', keywords: 'deploy cluster manifests kubectl kustomize', enabled: () => some(), run: () => openTool('export') },
-    { id: 'history', title: 'Open history and publish', keywords: 'versions git diff restore publish rollback draft', enabled: () => true, run: () => openTool('history') },
-    { id: 'tests', title: 'Open tests', keywords: 'regression capsule test run expectations diff', enabled: () => true, run: () => openTool('tests') },
-    { id: 'telemetry', title: 'OpenTelemetry settings…', keywords: 'otel otlp spans traces jaeger tempo export observability', enabled: () => true, run: () => openTool('telemetry') },
+    {
+      id: 'breakpoints-clear',
+      title: 'Clear all breakpoints',
+      keywords: 'pause debug',
+      enabled: () => s().breakpoints.breakpoints.length > 0,
+      run: () => s().clearBreakpoints(),
+    },
+    {
+      id: 'attach-runtime',
+      title: 'Attach runtime…',
+      keywords: 'remote host server serve connect',
+      enabled: () => true,
+      run: () => s().openAttach(),
+    },
+    {
+      id: 'sessions',
+      title: 'Open sessions',
+      keywords: 'traces history browser',
+      enabled: () => true,
+      run: () => s().showSessions('sessions'),
+    },
+    {
+      id: 'timeline',
+      title: 'Open timeline',
+      keywords: 'sessions gantt',
+      enabled: () => true,
+      run: () => s().showSessions('timeline'),
+    },
+    {
+      id: 'replay',
+      title: 'Replay session',
+      keywords: 'recording play trace run animate',
+      enabled: () => !s().replayLoading,
+      run: () => replayLatest(),
+    },
+    {
+      id: 'replay-exit',
+      title: 'Exit replay',
+      keywords: 'live back',
+      enabled: () => s().replay !== null,
+      run: () => s().exitReplay(),
+    },
+    {
+      id: 'export-kubernetes',
+      title: 'Export for Kubernetes…',
+      keywords: 'deploy cluster manifests kubectl kustomize',
+      enabled: () => some(),
+      run: () => openTool('export'),
+    },
+    {
+      id: 'history',
+      title: 'Open history and publish',
+      keywords: 'versions git diff restore publish rollback draft',
+      enabled: () => true,
+      run: () => openTool('history'),
+    },
+    {
+      id: 'tests',
+      title: 'Open tests',
+      keywords: 'regression capsule test run expectations diff',
+      enabled: () => true,
+      run: () => openTool('tests'),
+    },
+    {
+      id: 'telemetry',
+      title: 'OpenTelemetry settings…',
+      keywords: 'otel otlp spans traces jaeger tempo export observability',
+      enabled: () => true,
+      run: () => openTool('telemetry'),
+    },
     { id: 'undo', title: 'Undo', hint: 'Ctrl+Z', enabled: () => s().canUndo, run: () => s().undo() },
     { id: 'redo', title: 'Redo', hint: 'Shift+Ctrl+Z', enabled: () => s().canRedo, run: () => s().redo() },
-    { id: 'theme', title: 'Toggle theme', keywords: 'dark light colour color mode', enabled: () => true, run: () => setTheme(isDark() ? 'light' : 'dark') },
+    {
+      id: 'theme',
+      title: 'Toggle theme',
+      keywords: 'dark light colour color mode',
+      enabled: () => true,
+      run: () => setTheme(isDark() ? 'light' : 'dark'),
+    },
   ];
 }

@@ -8,7 +8,15 @@ import { useDataCheck } from './useDataCheck';
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${Math.ceil(n / 1024)} KiB`);
 
 /** The message box: text, an optional data part (checked against the capsule's contract as you type) and files. */
-export function ConsoleComposer({ capsuleId, running, placeholder }: { capsuleId: string | null; running: boolean; placeholder: string }) {
+export function ConsoleComposer({
+  capsuleId,
+  running,
+  placeholder,
+}: {
+  capsuleId: string | null;
+  running: boolean;
+  placeholder: string;
+}) {
   // Mounted once per capsule (the panel keys it by capsule): it starts from that capsule's draft.
   const [key] = useState(() => draftKey(useStudio.getState().workspace?.dir, capsuleId));
   const [text, setText] = useState(() => readDraft(key)?.text ?? '');
@@ -49,7 +57,14 @@ export function ConsoleComposer({ capsuleId, running, placeholder }: { capsuleId
         <div className="console-data">
           <label htmlFor="console-data" className="console-data-label">
             Data (JSON)
-            <span className="muted"> {data.contract ? "checked against the capsule's input contract" : data.contract === false ? 'this capsule declares no input contract' : ''}</span>
+            <span className="muted">
+              {' '}
+              {data.contract
+                ? "checked against the capsule's input contract"
+                : data.contract === false
+                  ? 'this capsule declares no input contract'
+                  : ''}
+            </span>
           </label>
           <textarea
             id="console-data"
@@ -63,7 +78,12 @@ export function ConsoleComposer({ capsuleId, running, placeholder }: { capsuleId
             aria-describedby="console-data-problems"
             disabled={!running}
           />
-          <ul id="console-data-problems" className="console-data-problems" aria-label="Data problems" aria-live="polite">
+          <ul
+            id="console-data-problems"
+            className="console-data-problems"
+            aria-label="Data problems"
+            aria-live="polite"
+          >
             {data.syntax ? <li className="error-text">{data.syntax}</li> : null}
             {problems.map((p, i) => (
               <li key={i} className="error-text">
@@ -79,7 +99,12 @@ export function ConsoleComposer({ capsuleId, running, placeholder }: { capsuleId
             {files.map((f) => (
               <li key={f.name} className="console-chip">
                 file {f.name} ({kib(f.size)})
-                <button type="button" className="btn-icon" aria-label={`Remove ${f.name}`} onClick={() => setFiles((fs) => fs.filter((x) => x.name !== f.name))}>
+                <button
+                  type="button"
+                  className="btn-icon"
+                  aria-label={`Remove ${f.name}`}
+                  onClick={() => setFiles((fs) => fs.filter((x) => x.name !== f.name))}
+                >
                   ×
                 </button>
               </li>
@@ -96,11 +121,29 @@ export function ConsoleComposer({ capsuleId, running, placeholder }: { capsuleId
         <label className="visually-hidden" htmlFor="console-message">
           Message
         </label>
-        <input id="console-message" className="input console-input" placeholder={placeholder} value={text} onChange={(e) => setText(e.target.value)} disabled={!running} maxLength={200_000} />
-        <button type="button" className="btn" aria-pressed={dataOpen} disabled={!running} onClick={() => setDataOpen((o) => !o)} title="Send a JSON data part with the message">
+        <input
+          id="console-message"
+          className="input console-input"
+          placeholder={placeholder}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          disabled={!running}
+          maxLength={200_000}
+        />
+        <button
+          type="button"
+          className="btn"
+          aria-pressed={dataOpen}
+          disabled={!running}
+          onClick={() => setDataOpen((o) => !o)}
+          title="Send a JSON data part with the message"
+        >
           Data
         </button>
-        <label className={`btn${running ? '' : ' btn-disabled'}`} title={`Attach files (up to ${Math.floor(MAX_FILE_BYTES / 1024)} KiB in all)`}>
+        <label
+          className={`btn${running ? '' : ' btn-disabled'}`}
+          title={`Attach files (up to ${Math.floor(MAX_FILE_BYTES / 1024)} KiB in all)`}
+        >
           Attach file
           <input
             type="file"

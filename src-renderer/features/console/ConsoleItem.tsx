@@ -1,10 +1,22 @@
 import { isTerminal, type Message, type Task } from '../../../src-shared/a2a';
-import { answerText, delegationPhase, taskPhase, useStudio, type ConsoleEntry, type DelegationOutcome, type DelegationPhase } from '../../store';
+import {
+  answerText,
+  delegationPhase,
+  taskPhase,
+  useStudio,
+  type ConsoleEntry,
+  type DelegationOutcome,
+  type DelegationPhase,
+} from '../../store';
 import { InputReply, questionOf } from '../../ui/InputReply';
 import { TaskStateBadge } from '../../ui/TaskStateBadge';
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${Math.ceil(n / 1024)} KiB`);
-const textOf = (m: Message) => m.parts.map((p) => p.text ?? (p.data !== undefined ? JSON.stringify(p.data) : p.filename ? `[${p.filename}]` : '')).filter(Boolean).join(' ');
+const textOf = (m: Message) =>
+  m.parts
+    .map((p) => p.text ?? (p.data !== undefined ? JSON.stringify(p.data) : p.filename ? `[${p.filename}]` : ''))
+    .filter(Boolean)
+    .join(' ');
 
 /**
  * The turns of a task after its first message: the capsule's questions and the replies to them.
@@ -14,7 +26,12 @@ function followUps(task: Task, answer: string): Message[] {
   const rest = (task.history ?? []).slice(1);
   const last = rest[rest.length - 1];
   const lastText = last ? textOf(last) : '';
-  if (last?.role === 'ROLE_AGENT' && ((task.status.state === 'TASK_STATE_INPUT_REQUIRED' && lastText === questionOf(task)) || (isTerminal(task.status.state) && lastText === answer))) return rest.slice(0, -1);
+  if (
+    last?.role === 'ROLE_AGENT' &&
+    ((task.status.state === 'TASK_STATE_INPUT_REQUIRED' && lastText === questionOf(task)) ||
+      (isTerminal(task.status.state) && lastText === answer))
+  )
+    return rest.slice(0, -1);
   return rest;
 }
 
@@ -61,15 +78,24 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
                 {task.id}
               </span>
               {!done ? (
-                <button type="button" className="btn btn-small btn-danger" onClick={() => void useStudio.getState().cancelTask(entry.capsuleId, task.id)}>
+                <button
+                  type="button"
+                  className="btn btn-small btn-danger"
+                  onClick={() => void useStudio.getState().cancelTask(entry.capsuleId, task.id)}
+                >
                   Cancel
                 </button>
               ) : null}
             </div>
             {delegations?.length ? <Delegations taskId={task.id} list={delegations} /> : null}
             {followUps(task, answer).map((m, i) => (
-              <div key={m.messageId ?? i} className="console-turn" data-role={m.role === 'ROLE_AGENT' ? 'agent' : 'user'}>
-                <span className="console-turn-who">{m.role === 'ROLE_AGENT' ? `${name} asked` : 'you replied'}</span> {textOf(m)}
+              <div
+                key={m.messageId ?? i}
+                className="console-turn"
+                data-role={m.role === 'ROLE_AGENT' ? 'agent' : 'user'}
+              >
+                <span className="console-turn-who">{m.role === 'ROLE_AGENT' ? `${name} asked` : 'you replied'}</span>{' '}
+                {textOf(m)}
               </div>
             ))}
             <InputReply capsuleId={entry.capsuleId} task={task} />
@@ -80,7 +106,9 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
             ) : null}
             {cancel?.refused ? (
               <div className="muted">
-                {cancel.refused.state ? `Could not cancel: it already ended as ${cancel.refused.state.replace('TASK_STATE_', '')}.` : `Could not cancel: ${cancel.refused.message}`}
+                {cancel.refused.state
+                  ? `Could not cancel: it already ended as ${cancel.refused.state.replace('TASK_STATE_', '')}.`
+                  : `Could not cancel: ${cancel.refused.message}`}
               </div>
             ) : null}
             {cancel?.error ? <div className="error-text">Cancel failed: {cancel.error}</div> : null}
@@ -100,7 +128,10 @@ function KeptReply({ entry }: { entry: ConsoleEntry }) {
         <span className="mono muted" title="Task id">
           {entry.taskId}
         </span>
-        <span className="muted" title="Kept with the workspace; the task itself is no longer in view (the page was reloaded or the Studio restarted).">
+        <span
+          className="muted"
+          title="Kept with the workspace; the task itself is no longer in view (the page was reloaded or the Studio restarted)."
+        >
           kept with the workspace
         </span>
       </div>
@@ -113,7 +144,13 @@ function KeptReply({ entry }: { entry: ConsoleEntry }) {
   );
 }
 
-const OUTCOME_LABEL: Record<DelegationPhase, string> = { running: 'working…', paused: 'paused before sending (breakpoint)', answered: 'answered', failed: 'failed', canceled: 'canceled' };
+const OUTCOME_LABEL: Record<DelegationPhase, string> = {
+  running: 'working…',
+  paused: 'paused before sending (breakpoint)',
+  answered: 'answered',
+  failed: 'failed',
+  canceled: 'canceled',
+};
 
 /** Each delegation of the task and how it ended, so a failed hand-off is never hidden behind the answer. */
 function Delegations({ taskId, list }: { taskId: string; list: DelegationOutcome[] }) {
@@ -124,11 +161,11 @@ function Delegations({ taskId, list }: { taskId: string; list: DelegationOutcome
       {list.map((d) => {
         const phase = delegationPhase({ capsules, breakpointMarks }, taskId, d);
         return (
-        <li key={d.callId} className="console-delegation" data-state={phase} data-testid="delegation-outcome">
-          <span className="console-delegation-to">→ {d.to === '*' ? 'every reachable worker' : d.to}</span>
-          <span className="console-delegation-state">{OUTCOME_LABEL[phase]}</span>
-          {d.state === 'failed' && d.text ? <span className="console-delegation-text">{d.text}</span> : null}
-        </li>
+          <li key={d.callId} className="console-delegation" data-state={phase} data-testid="delegation-outcome">
+            <span className="console-delegation-to">→ {d.to === '*' ? 'every reachable worker' : d.to}</span>
+            <span className="console-delegation-state">{OUTCOME_LABEL[phase]}</span>
+            {d.state === 'failed' && d.text ? <span className="console-delegation-text">{d.text}</span> : null}
+          </li>
         );
       })}
     </ul>

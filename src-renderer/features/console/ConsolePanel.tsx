@@ -23,7 +23,9 @@ export function ConsolePanel() {
   const allEntries = useStudio((s) => s.consoleEntries);
   const allConversations = useStudio((s) => s.consoleConversations);
   const dir = useStudio((s) => s.workspace?.dir);
-  const currentId = useStudio((s) => (target ? s.consoleCurrent[conversationKey(s.workspace?.dir ?? '', target)] : undefined));
+  const currentId = useStudio((s) =>
+    target ? s.consoleCurrent[conversationKey(s.workspace?.dir ?? '', target)] : undefined,
+  );
   const conversations = useMemo(() => conversationsOf(allConversations, dir, target), [allConversations, dir, target]);
   const current = conversations.find((c) => c.id === currentId);
   const entries = useMemo(() => entriesOfConversation(allEntries, current?.id), [allEntries, current?.id]);
@@ -38,7 +40,11 @@ export function ConsolePanel() {
   useEffect(() => {
     const s = useStudio.getState();
     if (target && s.capsules[target]) return;
-    const pick = (selectedId && s.capsules[selectedId] ? selectedId : null) ?? s.capsuleIds.find((id) => s.capsules[id].role === 'orchestrator') ?? s.capsuleIds[0] ?? null;
+    const pick =
+      (selectedId && s.capsules[selectedId] ? selectedId : null) ??
+      s.capsuleIds.find((id) => s.capsules[id].role === 'orchestrator') ??
+      s.capsuleIds[0] ??
+      null;
     if (pick !== target) s.setConsoleTarget(pick);
   }, [target, selectedId, capsuleIds]);
 
@@ -55,19 +61,44 @@ export function ConsolePanel() {
   const capsule = target ? capsules[target] : undefined;
   const anyRunning = capsuleIds.some((id) => isRunning(capsules[id]?.state));
   const running = !!capsule && isRunning(capsule.state);
-  const placeholder = running ? (current ? `Follow up with ${capsule?.name}…` : `Message ${capsule?.name}…`) : capsule ? `Launch ${capsule.name} to send it a message` : 'Add a capsule first';
+  const placeholder = running
+    ? current
+      ? `Follow up with ${capsule?.name}…`
+      : `Message ${capsule?.name}…`
+    : capsule
+      ? `Launch ${capsule.name} to send it a message`
+      : 'Add a capsule first';
 
   return (
-    <section className="console" aria-label="Console" data-full={full || undefined} style={full ? undefined : { height: shown }}>
+    <section
+      className="console"
+      aria-label="Console"
+      data-full={full || undefined}
+      style={full ? undefined : { height: shown }}
+    >
       {full ? null : (
-        <ResizeHandle className="console-resize" orientation="horizontal" label="Resize the console" size={shown} min={CONSOLE_MIN} max={consoleMax(winHeight)} initial={CONSOLE_DEFAULT} onSize={setHeight} />
+        <ResizeHandle
+          className="console-resize"
+          orientation="horizontal"
+          label="Resize the console"
+          size={shown}
+          min={CONSOLE_MIN}
+          max={consoleMax(winHeight)}
+          initial={CONSOLE_DEFAULT}
+          onSize={setHeight}
+        />
       )}
       <div className="console-bar">
         <h2 className="console-title">Console</h2>
         <label className="visually-hidden" htmlFor="console-target">
           Capsule
         </label>
-        <select id="console-target" className="select" value={target ?? ''} onChange={(e) => useStudio.getState().setConsoleTarget(e.target.value || null)}>
+        <select
+          id="console-target"
+          className="select"
+          value={target ?? ''}
+          onChange={(e) => useStudio.getState().setConsoleTarget(e.target.value || null)}
+        >
           {capsuleIds.length === 0 ? <option value="">No capsules</option> : null}
           {capsuleIds.map((id) => (
             <option key={id} value={id}>
@@ -84,7 +115,11 @@ export function ConsolePanel() {
               id="console-conversation"
               className="select console-conversation"
               value={current?.id ?? ''}
-              onChange={(e) => (e.target.value ? useStudio.getState().openConversation(target!, Number(e.target.value)) : useStudio.getState().newConversation(target!))}
+              onChange={(e) =>
+                e.target.value
+                  ? useStudio.getState().openConversation(target!, Number(e.target.value))
+                  : useStudio.getState().newConversation(target!)
+              }
             >
               {!current ? <option value="">New conversation</option> : null}
               {[...conversations].reverse().map((c) => (
@@ -103,10 +138,22 @@ export function ConsolePanel() {
         >
           {current?.contextId ? `context ${shortId(current.contextId)}` : current ? 'context…' : 'new context'}
         </span>
-        <button type="button" className="btn btn-small" disabled={!target || !current} onClick={() => target && useStudio.getState().newConversation(target)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!target || !current}
+          onClick={() => target && useStudio.getState().newConversation(target)}
+        >
           New conversation
         </button>
-        <button type="button" className="btn btn-small" aria-pressed={full} aria-label={full ? 'Restore the console' : 'Maximise the console'} title={full ? 'Back to its size (Esc)' : 'Maximise'} onClick={() => setFull(!full)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-pressed={full}
+          aria-label={full ? 'Restore the console' : 'Maximise the console'}
+          title={full ? 'Back to its size (Esc)' : 'Maximise'}
+          onClick={() => setFull(!full)}
+        >
           {full ? '⤓' : '⤒'}
         </button>
       </div>
@@ -126,10 +173,16 @@ export function ConsolePanel() {
 const isRunning = (state: string | undefined) => !!state && state !== 'stopped' && state !== 'failed';
 
 /** What the empty conversation says: true to the moment (no capsule, this one stopped or failed, or ready). */
-function emptyLine(capsule: { name: string; state: string } | undefined, running: boolean, anyRunning: boolean): string {
+function emptyLine(
+  capsule: { name: string; state: string } | undefined,
+  running: boolean,
+  anyRunning: boolean,
+): string {
   if (!capsule) return 'Add a capsule to the formation, then send it a message here.';
-  if (running) return `A new conversation with ${capsule.name}: what you send next starts a context, and the messages after it continue it.`;
-  if (capsule.state === 'failed') return `${capsule.name} failed to start: its Live trace says why; launch it again from its node.`;
+  if (running)
+    return `A new conversation with ${capsule.name}: what you send next starts a context, and the messages after it continue it.`;
+  if (capsule.state === 'failed')
+    return `${capsule.name} failed to start: its Live trace says why; launch it again from its node.`;
   if (anyRunning) return `${capsule.name} is stopped: launch it from its node, or pick a running capsule above.`;
   return 'Launch the formation, then send a capsule a message here.';
 }

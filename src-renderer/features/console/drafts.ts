@@ -16,7 +16,8 @@ export interface Draft {
 export const MAX_DRAFTS = 64;
 const drafts = new Map<string, Draft>();
 
-export const draftKey = (dir: string | undefined, capsuleId: string | null): string => `${dir ?? ''}\u0000${capsuleId ?? ''}`;
+export const draftKey = (dir: string | undefined, capsuleId: string | null): string =>
+  `${dir ?? ''}\u0000${capsuleId ?? ''}`;
 
 export function readDraft(key: string): Draft | undefined {
   return drafts.get(key);

@@ -24,11 +24,23 @@ function base64Of(file: File): Promise<string> {
  * MAX_FILE_BYTES in all): the sizes are checked before anything is read.
  */
 export async function addFiles(picked: PickedFile[], files: File[]): Promise<{ files: PickedFile[]; error?: string }> {
-  if (picked.length + files.length > MAX_FILES) return { files: picked, error: `At most ${MAX_FILES} files in one message.` };
+  if (picked.length + files.length > MAX_FILES)
+    return { files: picked, error: `At most ${MAX_FILES} files in one message.` };
   const total = [...picked, ...files].reduce((n, f) => n + f.size, 0);
-  if (total > MAX_FILE_BYTES) return { files: picked, error: `Files up to ${kib(MAX_FILE_BYTES)} KiB in all; these add up to ${kib(total)} KiB.` };
+  if (total > MAX_FILE_BYTES)
+    return {
+      files: picked,
+      error: `Files up to ${kib(MAX_FILE_BYTES)} KiB in all; these add up to ${kib(total)} KiB.`,
+    };
   try {
-    const read = await Promise.all(files.map(async (f) => ({ name: f.name, size: f.size, bytes: await base64Of(f), ...(f.type ? { mediaType: f.type } : {}) })));
+    const read = await Promise.all(
+      files.map(async (f) => ({
+        name: f.name,
+        size: f.size,
+        bytes: await base64Of(f),
+        ...(f.type ? { mediaType: f.type } : {}),
+      })),
+    );
     return { files: [...picked.filter((p) => !read.some((r) => r.name === p.name)), ...read] };
   } catch (err) {
     return { files: picked, error: (err as Error).message };

@@ -33,7 +33,10 @@ export function parseData(text: string): { value?: unknown; syntax?: string } {
  */
 export function useDataCheck(capsuleId: string | null, text: string, enabled: boolean): DataState {
   const { value, syntax } = parseData(text);
-  const [checked, setChecked] = useState<{ text: string; problems: DataProblem[]; contract?: boolean }>({ text: '', problems: [] });
+  const [checked, setChecked] = useState<{ text: string; problems: DataProblem[]; contract?: boolean }>({
+    text: '',
+    problems: [],
+  });
   const pending = enabled && !!capsuleId && value !== undefined && checked.text !== text;
   useEffect(() => {
     if (!enabled || !capsuleId || value === undefined) return;
@@ -50,5 +53,11 @@ export function useDataCheck(capsuleId: string | null, text: string, enabled: bo
     // value follows text: the check runs again when the text, the capsule or the switch changes.
   }, [capsuleId, text, enabled]);
   const current = checked.text === text ? checked : { problems: [], contract: checked.contract };
-  return { value, syntax, problems: value === undefined ? [] : current.problems, contract: current.contract, checking: pending };
+  return {
+    value,
+    syntax,
+    problems: value === undefined ? [] : current.problems,
+    contract: current.contract,
+    checking: pending,
+  };
 }

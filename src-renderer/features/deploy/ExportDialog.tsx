@@ -46,7 +46,10 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const { preview, error: previewError } = useExportPreview(options, version);
 
   useEffect(() => {
-    invoke('studio.capabilities', {}).then((c) => setCanPick(c.pickFolder), () => setCanPick(false));
+    invoke('studio.capabilities', {}).then(
+      (c) => setCanPick(c.pickFolder),
+      () => setCanPick(false),
+    );
   }, []);
   // Each variable the manifests reference gets a row, pre-filled with a guess.
   useEffect(() => {
@@ -78,7 +81,8 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
     const picked = await invoke('workspace.pickFolder', { purpose: 'export' }).catch(() => ({ dir: null }));
     if (picked.dir) setDir(picked.dir);
   };
-  const setRow = (name: string, field: 'secret' | 'key', value: string) => setSecrets((s) => ({ ...s, [name]: { ...(s[name] ?? suggested(name)), [field]: value } }));
+  const setRow = (name: string, field: 'secret' | 'key', value: string) =>
+    setSecrets((s) => ({ ...s, [name]: { ...(s[name] ?? suggested(name)), [field]: value } }));
   const problem = previewError ?? preview?.problem;
   const alreadyThere = written?.folder === folder ? 0 : (preview?.existing.length ?? 0);
 
@@ -87,24 +91,44 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
       <div className="export" data-testid="export">
         <form className="export-form" onSubmit={submit}>
           <p className="muted">
-            The same manifests as <code>capsule deploy kubernetes</code>: per capsule a ConfigMap, Deployment and Service, the network policies the graph implies, the gateway for exposed capsules.
-            Nothing is sent to a cluster.
+            The same manifests as <code>capsule deploy kubernetes</code>: per capsule a ConfigMap, Deployment and
+            Service, the network policies the graph implies, the gateway for exposed capsules. Nothing is sent to a
+            cluster.
           </p>
           <div className="export-grid">
             <TextInput label="Namespace" value={namespace} onChange={setNamespace} />
             <TextInput label="Runtime image" value={image} onChange={setImage} />
-            <TextInput label="Ingress host" value={host} onChange={setHost} placeholder="agents.example.com (none: no Ingress)" />
+            <TextInput
+              label="Ingress host"
+              value={host}
+              onChange={setHost}
+              placeholder="agents.example.com (none: no Ingress)"
+            />
           </div>
           {preview && preview.vars.length > 0 ? (
             <fieldset className="export-secrets">
               <legend>Secrets on the cluster</legend>
-              <p className="muted">Each {'${VAR}'} is read from a Secret key you name; its value is never read here or written.</p>
+              <p className="muted">
+                Each {'${VAR}'} is read from a Secret key you name; its value is never read here or written.
+              </p>
               {preview.vars.map((v) => (
                 <div key={v} className="export-secret-row">
                   <code>{`\${${v}}`}</code>
-                  <input className="input mono" aria-label={`Secret for ${v}`} value={secrets[v]?.secret ?? ''} onChange={(e) => setRow(v, 'secret', e.target.value)} spellCheck={false} />
+                  <input
+                    className="input mono"
+                    aria-label={`Secret for ${v}`}
+                    value={secrets[v]?.secret ?? ''}
+                    onChange={(e) => setRow(v, 'secret', e.target.value)}
+                    spellCheck={false}
+                  />
                   <span aria-hidden="true">/</span>
-                  <input className="input mono" aria-label={`Key for ${v}`} value={secrets[v]?.key ?? ''} onChange={(e) => setRow(v, 'key', e.target.value)} spellCheck={false} />
+                  <input
+                    className="input mono"
+                    aria-label={`Key for ${v}`}
+                    value={secrets[v]?.key ?? ''}
+                    onChange={(e) => setRow(v, 'key', e.target.value)}
+                    spellCheck={false}
+                  />
                 </div>
               ))}
             </fieldset>
@@ -114,7 +138,14 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
               Folder
             </label>
             <div className="export-row">
-              <input id="export-dir" className="input mono" placeholder="/home/me/deploy/kubernetes" value={dir} onChange={(e) => setDir(e.target.value)} spellCheck={false} />
+              <input
+                id="export-dir"
+                className="input mono"
+                placeholder="/home/me/deploy/kubernetes"
+                value={dir}
+                onChange={(e) => setDir(e.target.value)}
+                spellCheck={false}
+              />
               {canPick ? (
                 <button type="button" className="btn" onClick={() => void pick()}>
                   Choose…
@@ -123,7 +154,8 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
             </div>
             {alreadyThere > 0 ? (
               <span className="export-hint">
-                {plural(alreadyThere, 'file')} of this export {alreadyThere === 1 ? 'is' : 'are'} already in this folder; Export asks before replacing {alreadyThere === 1 ? 'it' : 'them'}.
+                {plural(alreadyThere, 'file')} of this export {alreadyThere === 1 ? 'is' : 'are'} already in this
+                folder; Export asks before replacing {alreadyThere === 1 ? 'it' : 'them'}.
               </span>
             ) : null}
           </div>
@@ -158,12 +190,20 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
             <button type="button" className="btn" onClick={onClose}>
               Close
             </button>
-            <button type="submit" className="btn btn-primary" disabled={busy || !folder || !preview || preview.files.length === 0 || Boolean(problem)}>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={busy || !folder || !preview || preview.files.length === 0 || Boolean(problem)}
+            >
               Export
             </button>
           </div>
         </form>
-        {preview ? <ExportPreview preview={preview} written={written?.folder === folder ? written.result.files : undefined} /> : <p className="muted">Reading the formation…</p>}
+        {preview ? (
+          <ExportPreview preview={preview} written={written?.folder === folder ? written.result.files : undefined} />
+        ) : (
+          <p className="muted">Reading the formation…</p>
+        )}
       </div>
     </Dialog>
   );

@@ -16,10 +16,20 @@ export function ExportPreview({ preview, written = [] }: { preview: DeployPrevie
         <ul className="export-file-list" aria-label="Files of the export">
           {preview.files.map((f) => (
             <li key={f.name}>
-              <button type="button" className="export-file" aria-pressed={f === file} title={f.name} onClick={() => setChosen(f.name)}>
+              <button
+                type="button"
+                className="export-file"
+                aria-pressed={f === file}
+                title={f.name}
+                onClick={() => setChosen(f.name)}
+              >
                 <span className="export-kind">{f.kind}</span>
                 <span className="mono">{f.name}</span>
-                {written.includes(f.name) ? <span className="export-done">written</span> : preview.existing.includes(f.name) ? <span className="export-exists">exists</span> : null}
+                {written.includes(f.name) ? (
+                  <span className="export-done">written</span>
+                ) : preview.existing.includes(f.name) ? (
+                  <span className="export-exists">exists</span>
+                ) : null}
               </button>
             </li>
           ))}

@@ -8,7 +8,10 @@ const PREVIEW_DEBOUNCE_MS = 250;
 export type ExportOptions = CommandInput<'deploy.preview'>;
 
 /** The export's preview for the options as typed; the previous preview stays shown while the next one comes. */
-export function useExportPreview(options: ExportOptions, version: number): { preview: DeployPreview | null; error: string | null } {
+export function useExportPreview(
+  options: ExportOptions,
+  version: number,
+): { preview: DeployPreview | null; error: string | null } {
   const [preview, setPreview] = useState<DeployPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const key = JSON.stringify(options);

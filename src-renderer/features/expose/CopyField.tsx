@@ -6,7 +6,17 @@ export function CopyField({ label, value, multiline }: { label: string; value: s
   return (
     <div className="expose-field">
       <span className="expose-label">{label}</span>
-      {multiline ? <pre className="expose-value mono">{value}</pre> : <input className="expose-value mono" readOnly value={value} aria-label={label} onFocus={(e) => e.target.select()} />}
+      {multiline ? (
+        <pre className="expose-value mono">{value}</pre>
+      ) : (
+        <input
+          className="expose-value mono"
+          readOnly
+          value={value}
+          aria-label={label}
+          onFocus={(e) => e.target.select()}
+        />
+      )}
       <button
         type="button"
         className="btn btn-small"

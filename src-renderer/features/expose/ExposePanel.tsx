@@ -20,7 +20,9 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
     return st !== undefined && st !== 'stopped' && st !== 'failed';
   });
   const x = useExpose(capsuleId);
-  const host = useStudio((s) => (x.runtime ? (s.runtimes.find((r) => r.id === x.runtime)?.label ?? x.runtime) : undefined));
+  const host = useStudio((s) =>
+    x.runtime ? (s.runtimes.find((r) => r.id === x.runtime)?.label ?? x.runtime) : undefined,
+  );
   const [compat, setCompat] = useState(false);
   const [card, setCard] = useState<AgentCard | null>(null);
   const [open, setOpen] = useState(false);
@@ -61,7 +63,11 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
           A2A 0.3 callers
         </label>
       </div>
-      {exposed && !running ? <p className="muted">{name} is not running: callers get 404 until it is launched (or a version of it is published).</p> : null}
+      {exposed && !running ? (
+        <p className="muted">
+          {name} is not running: callers get 404 until it is launched (or a version of it is published).
+        </p>
+      ) : null}
       {exposed ? <PublishedLine onOpenHistory={() => openTool('history')} /> : null}
 
       {x.exposure ? (
@@ -69,12 +75,18 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
           <CopyField label="Gateway URL" value={x.exposure.url} />
           <CopyField label="Agent card URL" value={x.exposure.cardUrl} />
           <p className="muted">
-            A2A clients take the gateway URL as it is, trailing slash included (an SDK&apos;s <span className="mono">createFromUrl(url)</span> finds the card from it), with{' '}
+            A2A clients take the gateway URL as it is, trailing slash included (an SDK&apos;s{' '}
+            <span className="mono">createFromUrl(url)</span> finds the card from it), with{' '}
             <span className="mono">Authorization: Bearer &lt;token&gt;</span> on every request.
           </p>
           <CopyField label="MCP URL" value={x.exposure.mcpUrl} />
-          <p className="muted">MCP clients (desktop assistants, IDEs) see {name} as a tool there (Streamable HTTP), with the same token; canceling a call cancels its task.</p>
-          {x.fresh ? null : <CopyField label="MCP client config" value={mcpClientConfig(x.exposure.mcpUrl, '<token>')} multiline />}
+          <p className="muted">
+            MCP clients (desktop assistants, IDEs) see {name} as a tool there (Streamable HTTP), with the same token;
+            canceling a call cancels its task.
+          </p>
+          {x.fresh ? null : (
+            <CopyField label="MCP client config" value={mcpClientConfig(x.exposure.mcpUrl, '<token>')} multiline />
+          )}
           {x.fresh ? (
             <div className="expose-token" role="region" aria-label="New token">
               <p className="expose-warning">This token is shown once. Copy it now; only its hash is kept.</p>
@@ -88,17 +100,37 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
           ) : null}
           <div className="expose-row">
             <span className="muted">
-              Token <span className="mono">{x.exposure.tokenId}</span> · {x.exposure.rotatedAt ? `rotated ${new Date(x.exposure.rotatedAt).toLocaleString()}` : `created ${new Date(x.exposure.createdAt).toLocaleString()}`}
+              Token <span className="mono">{x.exposure.tokenId}</span> ·{' '}
+              {x.exposure.rotatedAt
+                ? `rotated ${new Date(x.exposure.rotatedAt).toLocaleString()}`
+                : `created ${new Date(x.exposure.createdAt).toLocaleString()}`}
             </span>
           </div>
           <div className="expose-row">
-            <button type="button" className="btn btn-small" disabled={x.busy} onClick={() => void x.rotate()} aria-label="Rotate the token (the old one stops working)">
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={x.busy}
+              onClick={() => void x.rotate()}
+              aria-label="Rotate the token (the old one stops working)"
+            >
               Rotate token
             </button>
-            <button type="button" className="btn btn-small btn-danger" disabled={x.busy} onClick={() => void x.disable()} aria-label="Revoke the token and stop exposing">
+            <button
+              type="button"
+              className="btn btn-small btn-danger"
+              disabled={x.busy}
+              onClick={() => void x.disable()}
+              aria-label="Revoke the token and stop exposing"
+            >
               Revoke
             </button>
-            <button type="button" className="btn btn-small" onClick={async () => setCard(card ? null : await x.loadCard())} aria-label={card ? 'Hide the agent card' : 'Show the agent card callers get'}>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={async () => setCard(card ? null : await x.loadCard())}
+              aria-label={card ? 'Hide the agent card' : 'Show the agent card callers get'}
+            >
               {card ? 'Hide card' : 'Card preview'}
             </button>
           </div>

@@ -46,16 +46,38 @@ export function ReachFromAnywhere({ name, gatewayUrl }: { name: string; gatewayU
   return (
     <details className="expose-tunnels" onToggle={(e) => (e.currentTarget.open ? undefined : setFresh(null))}>
       <summary className="expose-summary">
-        Reach from anywhere {s.tunnels.length ? <span className="expose-badge">{s.tunnels.length === 1 ? 'tunnel open' : `${s.tunnels.length} tunnels open`}</span> : null}
+        Reach from anywhere{' '}
+        {s.tunnels.length ? (
+          <span className="expose-badge">
+            {s.tunnels.length === 1 ? 'tunnel open' : `${s.tunnels.length} tunnels open`}
+          </span>
+        ) : null}
       </summary>
       <p className="muted">
-        A public https URL to this Studio&apos;s gateway (cloudflared needs no account; ngrok its authtoken in the secret NGROK_AUTHTOKEN). Only callers who opened its link get through, each with a capsule&apos;s token.
+        A public https URL to this Studio&apos;s gateway (cloudflared needs no account; ngrok its authtoken in the
+        secret NGROK_AUTHTOKEN). Only callers who opened its link get through, each with a capsule&apos;s token.
       </p>
-      {gatewayUrl ? null : <p className="muted">{name} is not exposed: callers through a tunnel reach only exposed capsules.</p>}
+      {gatewayUrl ? null : (
+        <p className="muted">{name} is not exposed: callers through a tunnel reach only exposed capsules.</p>
+      )}
       <ErrorText error={s.error} />
       <div className="expose-row">
-        <Choice label="Provider" name="Tunnel provider" value={provider} options={TUNNEL_PROVIDERS} disabled={s.busy} onChange={setProvider} />
-        <Choice label="Lifetime" name="Tunnel lifetime" value={ttl} options={TUNNEL_TTLS} disabled={s.busy} onChange={setTtl} />
+        <Choice
+          label="Provider"
+          name="Tunnel provider"
+          value={provider}
+          options={TUNNEL_PROVIDERS}
+          disabled={s.busy}
+          onChange={setProvider}
+        />
+        <Choice
+          label="Lifetime"
+          name="Tunnel lifetime"
+          value={ttl}
+          options={TUNNEL_TTLS}
+          disabled={s.busy}
+          onChange={setTtl}
+        />
         <button
           type="button"
           className="btn btn-small"
@@ -70,17 +92,44 @@ export function ReachFromAnywhere({ name, gatewayUrl }: { name: string; gatewayU
         </button>
       </div>
       {s.tunnels.map((x) => (
-        <TunnelCard key={x.id} tunnel={x} now={now} gatewayUrl={gatewayUrl} link={shown?.id === x.id ? shown.link : null} onHideLink={() => setFresh(null)} />
+        <TunnelCard
+          key={x.id}
+          tunnel={x}
+          now={now}
+          gatewayUrl={gatewayUrl}
+          link={shown?.id === x.id ? shown.link : null}
+          onHideLink={() => setFresh(null)}
+        />
       ))}
     </details>
   );
 }
 
-function Choice<T extends string>({ label, name, value, options, disabled, onChange }: { label: string; name: string; value: T; options: readonly T[]; disabled: boolean; onChange(v: NoInfer<T>): void }) {
+function Choice<T extends string>({
+  label,
+  name,
+  value,
+  options,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  name: string;
+  value: T;
+  options: readonly T[];
+  disabled: boolean;
+  onChange(v: NoInfer<T>): void;
+}) {
   return (
     <label className="expose-toggle">
       {label}
-      <select className="select" value={value} disabled={disabled} aria-label={name} onChange={(e) => onChange(e.target.value as T)}>
+      <select
+        className="select"
+        value={value}
+        disabled={disabled}
+        aria-label={name}
+        onChange={(e) => onChange(e.target.value as T)}
+      >
         {options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -91,20 +140,39 @@ function Choice<T extends string>({ label, name, value, options, disabled, onCha
   );
 }
 
-function TunnelCard({ tunnel: x, now, gatewayUrl, link, onHideLink }: { tunnel: TunnelView; now: number; gatewayUrl?: string; link: string | null; onHideLink(): void }) {
+function TunnelCard({
+  tunnel: x,
+  now,
+  gatewayUrl,
+  link,
+  onHideLink,
+}: {
+  tunnel: TunnelView;
+  now: number;
+  gatewayUrl?: string;
+  link: string | null;
+  onHideLink(): void;
+}) {
   const t = tunnelStore();
   const busy = useStore(t.store, (s) => s.busy);
   const calls = useStore(t.store, (s) => s.calls[x.id]);
   return (
     <section className="expose-tunnel" aria-label={`Tunnel ${x.publicUrl}`}>
       <p className="expose-tunnel-head">
-        <span className="mono">{x.provider}</span> · <span className={x.state === 'open' ? undefined : 'expose-refused-text'}>{tunnelStateText(x)}</span> · <span title={new Date(x.expiresAt).toLocaleString()}>{expiresIn(x.expiresAt, now)}</span>
+        <span className="mono">{x.provider}</span> ·{' '}
+        <span className={x.state === 'open' ? undefined : 'expose-refused-text'}>{tunnelStateText(x)}</span> ·{' '}
+        <span title={new Date(x.expiresAt).toLocaleString()}>{expiresIn(x.expiresAt, now)}</span>
       </p>
       <CopyField label="Public URL" value={x.publicUrl} />
-      {gatewayUrl ? <CopyField label="Gateway URL through the tunnel" value={throughTunnel(x.publicUrl, gatewayUrl)} /> : null}
+      {gatewayUrl ? (
+        <CopyField label="Gateway URL through the tunnel" value={throughTunnel(x.publicUrl, gatewayUrl)} />
+      ) : null}
       {link ? (
         <div className="expose-token" role="region" aria-label="New tunnel link">
-          <p className="expose-warning">This link is shown once. Copy it now and hand it to the caller: opening it once sets the cookie that lets their calls through.</p>
+          <p className="expose-warning">
+            This link is shown once. Copy it now and hand it to the caller: opening it once sets the cookie that lets
+            their calls through.
+          </p>
           <CopyField label="Tunnel link" value={link} />
           <button type="button" className="btn btn-small" onClick={onHideLink} aria-label="Hide the tunnel link">
             I have copied it
@@ -115,10 +183,22 @@ function TunnelCard({ tunnel: x, now, gatewayUrl, link, onHideLink }: { tunnel: 
         <span className="muted">
           {x.calls} {x.calls === 1 ? 'call' : 'calls'} let through, {x.refused} refused
         </span>
-        <button type="button" className="btn btn-small btn-danger" disabled={busy || x.state !== 'open'} onClick={() => void t.revoke(x.id)} aria-label="Revoke the tunnel link (callers are refused at once)">
+        <button
+          type="button"
+          className="btn btn-small btn-danger"
+          disabled={busy || x.state !== 'open'}
+          onClick={() => void t.revoke(x.id)}
+          aria-label="Revoke the tunnel link (callers are refused at once)"
+        >
           Revoke
         </button>
-        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void t.stop(x.id)} aria-label="Stop the tunnel">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={busy}
+          onClick={() => void t.stop(x.id)}
+          aria-label="Stop the tunnel"
+        >
           Stop
         </button>
       </div>

@@ -3,7 +3,13 @@ import type { AccessEntryView } from '../../../src-shared/contract';
 // Words for the Expose panel (pure, tested beside it).
 
 /** One access-log row: who, when, which method, outcome. */
-export function accessRow(e: AccessEntryView): { when: string; who: string; method: string; outcome: string; ok: boolean } {
+export function accessRow(e: AccessEntryView): {
+  when: string;
+  who: string;
+  method: string;
+  outcome: string;
+  ok: boolean;
+} {
   const d = new Date(e.time);
   const when = Number.isNaN(d.getTime()) ? e.time : d.toLocaleTimeString(undefined, { hour12: false });
   const who = `${e.remote} · ${e.tokenId ?? (e.outcome.endsWith('wrong token') ? 'wrong token' : 'no token')}`;

@@ -1,14 +1,38 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandName, EventName, TunnelAccessView, TunnelView } from '../../../src-shared/contract';
-import { CALLS_LIMIT, createTunnelStore, emptyTunnels, foldAccess, foldTunnels, type TunnelCore, type TunnelStore } from './tunnelStore';
+import {
+  CALLS_LIMIT,
+  createTunnelStore,
+  emptyTunnels,
+  foldAccess,
+  foldTunnels,
+  type TunnelCore,
+  type TunnelStore,
+} from './tunnelStore';
 import { expiresIn, throughTunnel, tunnelCallRow } from './tunnelText';
 
 // The "Reach from anywhere" store: the list from tunnel.list/tunnel.changed, the live calls from
 // tunnel.accessed, one copy for every panel; the link from tunnel.create goes to the caller only.
 
 const LINK = 'https://t.example.test/?t=v1.secret-link-token';
-const view = (p: Partial<TunnelView> = {}): TunnelView => ({ id: 'tun_0123456789ab', provider: 'cloudflared', publicUrl: 'https://t.example.test', expiresAt: '2030-01-01T00:00:00.000Z', state: 'open', calls: 0, refused: 0, ...p });
-const access = (outcome: string, p: Partial<TunnelAccessView> = {}): TunnelAccessView => ({ time: '2030-01-01T00:00:00.000Z', method: 'POST /a2a/capsules/writer/', status: 200, outcome, durationMs: 2, ...p });
+const view = (p: Partial<TunnelView> = {}): TunnelView => ({
+  id: 'tun_0123456789ab',
+  provider: 'cloudflared',
+  publicUrl: 'https://t.example.test',
+  expiresAt: '2030-01-01T00:00:00.000Z',
+  state: 'open',
+  calls: 0,
+  refused: 0,
+  ...p,
+});
+const access = (outcome: string, p: Partial<TunnelAccessView> = {}): TunnelAccessView => ({
+  time: '2030-01-01T00:00:00.000Z',
+  method: 'POST /a2a/capsules/writer/',
+  status: 200,
+  outcome,
+  durationMs: 2,
+  ...p,
+});
 
 /** A core with tunnel commands that behave like the real one, emitting its events. */
 function fakeTunnelCore(fail?: string) {
@@ -91,10 +115,16 @@ describe('tunnel store', () => {
   });
 
   it('a provider that cannot start: one line in error, nothing listed, and the next try clears it', async () => {
-    const failing = fakeTunnelCore('The tunnel could not open, nothing is exposed: ngrok needs an authtoken: set NGROK_AUTHTOKEN');
+    const failing = fakeTunnelCore(
+      'The tunnel could not open, nothing is exposed: ngrok needs an authtoken: set NGROK_AUTHTOKEN',
+    );
     const f = createTunnelStore(failing);
     expect(await f.create({ provider: 'ngrok' })).toBeNull();
-    expect(f.store.getState()).toMatchObject({ tunnels: [], busy: false, error: expect.stringContaining('ngrok needs an authtoken') });
+    expect(f.store.getState()).toMatchObject({
+      tunnels: [],
+      busy: false,
+      error: expect.stringContaining('ngrok needs an authtoken'),
+    });
     await f.load();
     f.clearError();
     expect(f.store.getState().error).toBeNull();
@@ -130,8 +160,14 @@ describe('tunnel words', () => {
     expect(expiresIn('2030-01-01T00:00:00.000Z', at)).toBe('expired');
   });
   it('say what happened to a call, and where a capsule is through the tunnel', () => {
-    expect(tunnelCallRow(access('revoked', { status: 401, method: 'GET /a2a/capsules/writer/' }))).toMatchObject({ request: 'GET /a2a/capsules/writer/', outcome: 'refused: link revoked (401, 2 ms)', refused: true });
+    expect(tunnelCallRow(access('revoked', { status: 401, method: 'GET /a2a/capsules/writer/' }))).toMatchObject({
+      request: 'GET /a2a/capsules/writer/',
+      outcome: 'refused: link revoked (401, 2 ms)',
+      refused: true,
+    });
     expect(tunnelCallRow(access('forwarded')).refused).toBe(false);
-    expect(throughTunnel('https://t.example.test', 'http://127.0.0.1:4100/a2a/capsules/writer/')).toBe('https://t.example.test/a2a/capsules/writer/');
+    expect(throughTunnel('https://t.example.test', 'http://127.0.0.1:4100/a2a/capsules/writer/')).toBe(
+      'https://t.example.test/a2a/capsules/writer/',
+    );
   });
 });

@@ -1,5 +1,14 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { CommandInput, CommandName, CommandOutput, EventName, EventPayload, TunnelAccessView, TunnelCreated, TunnelView } from '../../../src-shared/contract';
+import type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  EventName,
+  EventPayload,
+  TunnelAccessView,
+  TunnelCreated,
+  TunnelView,
+} from '../../../src-shared/contract';
 import { describeError, invoke, onCoreEvent } from '../../store';
 
 // "Reach from anywhere": the tunnels in front of this Studio's gateway and the calls through them.
@@ -26,7 +35,9 @@ export const emptyTunnels = (): TunnelsState => ({ tunnels: [], calls: {}, busy:
 /** A new list: the calls of tunnels that are gone go with them. */
 export function foldTunnels(s: TunnelsState, tunnels: TunnelView[]): TunnelsState {
   const live = new Set(tunnels.map((t) => t.id));
-  const kept = Object.keys(s.calls).every((id) => live.has(id)) ? s.calls : Object.fromEntries(Object.entries(s.calls).filter(([id]) => live.has(id)));
+  const kept = Object.keys(s.calls).every((id) => live.has(id))
+    ? s.calls
+    : Object.fromEntries(Object.entries(s.calls).filter(([id]) => live.has(id)));
   return { ...s, tunnels, calls: kept };
 }
 
@@ -59,7 +70,10 @@ export interface TunnelStore {
 export function createTunnelStore(core: TunnelCore): TunnelStore {
   const store = createStore<TunnelsState>(() => emptyTunnels());
   const set = (f: (s: TunnelsState) => TunnelsState) => store.setState(f(store.getState()), true);
-  const offs = [core.on('tunnel.changed', ({ tunnels }) => set((s) => foldTunnels(s, tunnels))), core.on('tunnel.accessed', ({ id, entry }) => set((s) => foldAccess(s, id, entry)))];
+  const offs = [
+    core.on('tunnel.changed', ({ tunnels }) => set((s) => foldTunnels(s, tunnels))),
+    core.on('tunnel.accessed', ({ id, entry }) => set((s) => foldAccess(s, id, entry))),
+  ];
 
   const run = async <T>(work: () => Promise<T>): Promise<T | null> => {
     set((s) => ({ ...s, busy: true, error: null }));
@@ -89,7 +103,9 @@ export function createTunnelStore(core: TunnelCore): TunnelStore {
       run(async () => {
         const created = await core.invoke('tunnel.create', input);
         // The answer may come before or after its tunnel.changed: the list holds it either way.
-        set((s) => (s.tunnels.some((t) => t.id === created.tunnel.id) ? s : foldTunnels(s, [...s.tunnels, created.tunnel])));
+        set((s) =>
+          s.tunnels.some((t) => t.id === created.tunnel.id) ? s : foldTunnels(s, [...s.tunnels, created.tunnel]),
+        );
         return created;
       }),
     revoke: async (id) => void (await run(() => core.invoke('tunnel.revoke', { id }))),

@@ -43,11 +43,21 @@ const OUTCOMES: Record<string, string> = {
 };
 
 /** One call through a tunnel: when, the request (method and path, never a token), its outcome. */
-export function tunnelCallRow(e: TunnelAccessView): { when: string; request: string; outcome: string; refused: boolean } {
+export function tunnelCallRow(e: TunnelAccessView): {
+  when: string;
+  request: string;
+  outcome: string;
+  refused: boolean;
+} {
   const d = new Date(e.time);
   const when = Number.isNaN(d.getTime()) ? e.time : d.toLocaleTimeString(undefined, { hour12: false });
   const refused = e.outcome !== 'forwarded' && e.outcome !== 'link_exchanged';
-  return { when, request: e.method, outcome: `${OUTCOMES[e.outcome] ?? e.outcome} (${e.status}, ${e.durationMs} ms)`, refused };
+  return {
+    when,
+    request: e.method,
+    outcome: `${OUTCOMES[e.outcome] ?? e.outcome} (${e.status}, ${e.durationMs} ms)`,
+    refused,
+  };
 }
 
 /** A capsule's gateway URL as callers reach it through a tunnel (same path, the tunnel's origin). */

@@ -25,14 +25,27 @@ export function useExpose(capsuleId: string) {
   // settings come from and go to there. Events tagged with a runtime are that host's gateway's;
   // untagged ones are this Studio's own: each panel takes only its gateway's.
   const runtime = runtimeOf(capsuleId);
-  const [s, setS] = useState<ExposeState>({ gateway: null, exposure: null, fresh: null, log: [], busy: false, error: null });
+  const [s, setS] = useState<ExposeState>({
+    gateway: null,
+    exposure: null,
+    fresh: null,
+    log: [],
+    busy: false,
+    error: null,
+  });
   const patch = (p: Partial<ExposeState>) => setS((x) => ({ ...x, ...p }));
 
   const refresh = useCallback(async () => {
     try {
       const list = await invoke('expose.list', runtime ? { runtime } : {});
       const log = await invoke('expose.accessLog', { capsuleId, limit: LOG_LIMIT });
-      setS((x) => ({ ...x, gateway: list.gateway, exposure: list.exposures.find((e) => e.capsuleId === capsuleId) ?? null, log, error: null }));
+      setS((x) => ({
+        ...x,
+        gateway: list.gateway,
+        exposure: list.exposures.find((e) => e.capsuleId === capsuleId) ?? null,
+        log,
+        error: null,
+      }));
     } catch (err) {
       patch({ error: describeError(err) });
     }
@@ -43,13 +56,19 @@ export function useExpose(capsuleId: string) {
     void refresh();
     const offs = [
       onCoreEvent('exposure.accessed', ({ entry, runtime: from }) => {
-        if (from === runtime && entry.capsule === capsuleId) setS((x) => ({ ...x, log: [...x.log, entry].slice(-LOG_LIMIT) }));
+        if (from === runtime && entry.capsule === capsuleId)
+          setS((x) => ({ ...x, log: [...x.log, entry].slice(-LOG_LIMIT) }));
       }),
       onCoreEvent('exposure.changed', ({ gateway, exposures, runtime: from }) => {
         if (from !== runtime) return;
         const mine = exposures.find((e) => e.capsuleId === capsuleId) ?? null;
         // The token shown once stays only while it is the exposure's current token.
-        setS((x) => ({ ...x, gateway, exposure: mine, fresh: x.fresh && mine?.tokenId === x.fresh.exposure.tokenId ? x.fresh : null }));
+        setS((x) => ({
+          ...x,
+          gateway,
+          exposure: mine,
+          fresh: x.fresh && mine?.tokenId === x.fresh.exposure.tokenId ? x.fresh : null,
+        }));
       }),
     ];
     return () => offs.forEach((off) => off());
@@ -70,11 +89,13 @@ export function useExpose(capsuleId: string) {
   return {
     ...s,
     runtime,
-    enable: (compat03: boolean) => run(async () => patch({ fresh: await invoke('expose.enable', { capsuleId, compat03 }) })),
+    enable: (compat03: boolean) =>
+      run(async () => patch({ fresh: await invoke('expose.enable', { capsuleId, compat03 }) })),
     disable: () => run(async () => (await invoke('expose.disable', { capsuleId }), patch({ fresh: null }))),
     rotate: () => run(async () => patch({ fresh: await invoke('expose.rotate', { capsuleId }) })),
     setCompat03: (on: boolean) => run(async () => void (await invoke('expose.update', { capsuleId, compat03: on }))),
-    configure: (input: { host?: string; port?: number; publicOrigin?: string | null }) => run(async () => void (await invoke('gateway.configure', runtime ? { ...input, runtime } : input))),
+    configure: (input: { host?: string; port?: number; publicOrigin?: string | null }) =>
+      run(async () => void (await invoke('gateway.configure', runtime ? { ...input, runtime } : input))),
     loadCard: async () => {
       try {
         return (await invoke('expose.card', { capsuleId })).card;

@@ -18,9 +18,22 @@ function BreakpointMarkView({ id, name }: { id: string; name: string }) {
   // Drawn over the node's top edge: the card's own layout (and its state label) stays as it is.
   return (
     <span className="breakpoint-marks">
-      {mark.set ? <span className="breakpoint-dot" role="img" aria-label={`Breakpoint before each turn of ${name}`} title="Pauses before each model turn" /> : null}
+      {mark.set ? (
+        <span
+          className="breakpoint-dot"
+          role="img"
+          aria-label={`Breakpoint before each turn of ${name}`}
+          title="Pauses before each model turn"
+        />
+      ) : null}
       {mark.paused > 0 ? (
-        <button type="button" className="paused-badge nodrag" onClick={() => openPaused(id)} aria-label={`${mark.paused} paused in ${name}: open`} title="A task waits at a breakpoint: open it to edit its message, step, continue or cancel">
+        <button
+          type="button"
+          className="paused-badge nodrag"
+          onClick={() => openPaused(id)}
+          aria-label={`${mark.paused} paused in ${name}: open`}
+          title="A task waits at a breakpoint: open it to edit its message, step, continue or cancel"
+        >
           <PauseIcon /> Paused{mark.paused > 1 ? ` ×${mark.paused}` : ''}
         </button>
       ) : null}

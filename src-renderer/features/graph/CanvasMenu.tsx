@@ -31,7 +31,10 @@ export function CanvasMenu({ x, y, label, items, onClose }: CanvasMenuProps) {
     const el = box.current;
     if (!el) return;
     const r = el.getBoundingClientRect();
-    setAt({ x: Math.max(4, Math.min(x, window.innerWidth - r.width - 4)), y: Math.max(4, Math.min(y, window.innerHeight - r.height - 4)) });
+    setAt({
+      x: Math.max(4, Math.min(x, window.innerWidth - r.width - 4)),
+      y: Math.max(4, Math.min(y, window.innerHeight - r.height - 4)),
+    });
   }, [x, y]);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
@@ -64,7 +67,15 @@ export function CanvasMenu({ x, y, label, items, onClose }: CanvasMenuProps) {
   };
 
   return (
-    <div ref={box} className="canvas-menu" role="menu" aria-label={label} style={{ left: at.x, top: at.y }} onKeyDown={onKeyDown} onContextMenu={(e) => e.preventDefault()}>
+    <div
+      ref={box}
+      className="canvas-menu"
+      role="menu"
+      aria-label={label}
+      style={{ left: at.x, top: at.y }}
+      onKeyDown={onKeyDown}
+      onContextMenu={(e) => e.preventDefault()}
+    >
       {items.map((item) => (
         <button
           key={item.label}

@@ -37,7 +37,15 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   const role = capsule.role ?? 'capsule';
   if (compact) {
     return (
-      <div className="capsule-node capsule-node-compact" data-role={role} data-state={capsule.state} data-selected={selected || undefined} data-invalid={capsule.issues.length > 0 || undefined} role="group" aria-label={capsule.name}>
+      <div
+        className="capsule-node capsule-node-compact"
+        data-role={role}
+        data-state={capsule.state}
+        data-selected={selected || undefined}
+        data-invalid={capsule.issues.length > 0 || undefined}
+        role="group"
+        aria-label={capsule.name}
+      >
         {role === 'orchestrator' ? null : <Handle type="target" position={Position.Left} isConnectable={false} />}
         <span className="capsule-node-state" data-state={phase} title={phase ? STATE_LABEL[phase] : undefined}>
           <span className="state-dot" aria-hidden="true" />
@@ -50,7 +58,9 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
     );
   }
   // The scheme is always http on a door; the host:port is what tells doors apart.
-  const address = capsule.url?.replace(/^https?:\/\//, '').replace(/\/$/, '') ?? (capsule.port ? `port ${capsule.port}` : 'port: auto');
+  const address =
+    capsule.url?.replace(/^https?:\/\//, '').replace(/\/$/, '') ??
+    (capsule.port ? `port ${capsule.port}` : 'port: auto');
   return (
     <div
       className="capsule-node"
@@ -63,9 +73,14 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
       data-testid="capsule-node"
     >
       <BreakpointMark id={id} name={capsule.name} />
-      {role === 'orchestrator' ? null : <Handle type="target" position={Position.Left} aria-label={`Connect to ${capsule.name}`} />}
+      {role === 'orchestrator' ? null : (
+        <Handle type="target" position={Position.Left} aria-label={`Connect to ${capsule.name}`} />
+      )}
       <header className="capsule-node-head">
-        <span className="capsule-node-role"><DriverIcon driver={capsule.driver} />{role}</span>
+        <span className="capsule-node-role">
+          <DriverIcon driver={capsule.driver} />
+          {role}
+        </span>
         <span className="capsule-node-state" data-state={phase}>
           <span className="state-dot" aria-hidden="true" />
           {phase ? STATE_LABEL[phase] : null}
@@ -107,14 +122,21 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           {capsule.issues.length > 3 ? <li>…and {capsule.issues.length - 3} more</li> : null}
         </ul>
       ) : null}
-      {capsule.error ? <div className="capsule-node-error" title={capsule.error}>
+      {capsule.error ? (
+        <div className="capsule-node-error" title={capsule.error}>
           {capsule.error}
-        </div> : null}
+        </div>
+      ) : null}
       {running && capsule.restartToApply ? <RestartToApply id={id} compact /> : null}
       <NodeActivity id={id} name={capsule.name} />
       <footer className="capsule-node-actions nodrag">
         {running ? (
-          <button type="button" className="btn btn-small" onClick={() => void stop(id)} aria-label={`Stop ${capsule.name}`}>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void stop(id)}
+            aria-label={`Stop ${capsule.name}`}
+          >
             Stop
           </button>
         ) : (
@@ -129,8 +151,16 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           </button>
         )}
       </footer>
-      {role === 'orchestrator' ? <Handle type="source" position={Position.Right} aria-label={`Connect ${capsule.name} to a worker`} /> : null}
-      <Handle type="source" id="tools" position={Position.Bottom} className="tools-handle" aria-label={`Give ${capsule.name} a tool server`} />
+      {role === 'orchestrator' ? (
+        <Handle type="source" position={Position.Right} aria-label={`Connect ${capsule.name} to a worker`} />
+      ) : null}
+      <Handle
+        type="source"
+        id="tools"
+        position={Position.Bottom}
+        className="tools-handle"
+        aria-label={`Give ${capsule.name} a tool server`}
+      />
     </div>
   );
 }

@@ -13,15 +13,29 @@ const SHOWN = 30;
 /** Trace lines read per edge opened: at most MAX_PAGES pages of PAGE delegation-related lines. */
 const PAGE = 5000;
 const MAX_PAGES = 4;
-const TYPES = ['tool_call', 'tool_result', 'delegation_start', 'delegation_end', 'task_end', 'task_canceled', 'task_failed'];
-const STATE_LABEL: Record<DelegationState, string> = { running: 'in flight', answered: 'answered', failed: 'failed', canceled: 'canceled' };
+const TYPES = [
+  'tool_call',
+  'tool_result',
+  'delegation_start',
+  'delegation_end',
+  'task_end',
+  'task_canceled',
+  'task_failed',
+];
+const STATE_LABEL: Record<DelegationState, string> = {
+  running: 'in flight',
+  answered: 'answered',
+  failed: 'failed',
+  canceled: 'canceled',
+};
 
 async function recordedHops(sourceId: string, edgeId: string): Promise<EdgeHop[]> {
   const s = useStudio.getState();
   const capsule = s.capsules[sourceId];
   const edge = s.edgeViews.find((e) => e.id === edgeId);
   if (!capsule || !edge) return [];
-  const sessionId = capsule.sessionId ?? (await invoke('sessions.list', { capsule: capsule.name, limit: 1 })).sessions[0]?.id;
+  const sessionId =
+    capsule.sessionId ?? (await invoke('sessions.list', { capsule: capsule.name, limit: 1 })).sessions[0]?.id;
   if (!sessionId) return [];
   const events: SessionEventView[] = [];
   let after: number | null = -1;
@@ -32,7 +46,14 @@ async function recordedHops(sourceId: string, edgeId: string): Promise<EdgeHop[]
   }
   return delegationsOf(events)
     .filter((d) => crossed(s, sourceId, d, edge))
-    .map((d) => ({ taskId: d.taskId, callId: d.callId, state: d.state, ts: d.ts, ...(d.childTaskId ? { childTaskId: d.childTaskId } : {}), ...(d.text ? { text: d.text } : {}) }));
+    .map((d) => ({
+      taskId: d.taskId,
+      callId: d.callId,
+      state: d.state,
+      ts: d.ts,
+      ...(d.childTaskId ? { childTaskId: d.childTaskId } : {}),
+      ...(d.text ? { text: d.text } : {}),
+    }));
 }
 
 export function EdgeTasks({ edgeId, source, target }: { edgeId: string; source: string; target: string }) {
@@ -67,7 +88,9 @@ export function EdgeTasks({ edgeId, source, target }: { edgeId: string; source: 
       <header className="edge-tasks-head">Tasks across this edge</header>
       {recorded === null && !live?.length ? <p className="muted edge-tasks-empty">Reading the trace…</p> : null}
       {error ? <p className="error-text edge-tasks-empty">{error}</p> : null}
-      {recorded !== null && hops.length === 0 ? <p className="muted edge-tasks-empty">No task has crossed it yet.</p> : null}
+      {recorded !== null && hops.length === 0 ? (
+        <p className="muted edge-tasks-empty">No task has crossed it yet.</p>
+      ) : null}
       {hops.length ? (
         <ul className="edge-tasks-list">
           {hops.map((h) => {
@@ -75,7 +98,13 @@ export function EdgeTasks({ edgeId, source, target }: { edgeId: string; source: 
             return (
               <li key={`${h.taskId}:${h.callId}`} className="edge-task" data-state={h.state} data-testid="edge-task">
                 <span className="edge-task-state">{STATE_LABEL[h.state]}</span>
-                <button type="button" className="edge-task-open mono" onClick={() => open(h)} aria-label={`Open task ${id} in the inspector`} title={h.text ?? id}>
+                <button
+                  type="button"
+                  className="edge-task-open mono"
+                  onClick={() => open(h)}
+                  aria-label={`Open task ${id} in the inspector`}
+                  title={h.text ?? id}
+                >
                   {id}
                 </button>
                 <span className="edge-task-time muted">{h.ts.slice(11, 19)}</span>

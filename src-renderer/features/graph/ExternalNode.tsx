@@ -5,7 +5,12 @@ import type { ExternalFlowNode } from '../../store';
 /** An allow entry that matches no capsule or remote: drawn so hand edits stay visible. */
 function ExternalNodeView({ data, selected }: NodeProps<ExternalFlowNode>) {
   return (
-    <div className="external-node" role="group" aria-label={`External address ${data.address}`} data-selected={selected || undefined}>
+    <div
+      className="external-node"
+      role="group"
+      aria-label={`External address ${data.address}`}
+      data-selected={selected || undefined}
+    >
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="external-node-body">
         <span className="capsule-node-role">external address</span>

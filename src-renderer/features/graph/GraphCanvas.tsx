@@ -1,4 +1,11 @@
-import { useCallback, useRef, useState, type DragEvent, type ReactNode, type MouseEvent as ReactMouseEvent } from 'react';
+import {
+  useCallback,
+  useRef,
+  useState,
+  type DragEvent,
+  type ReactNode,
+  type MouseEvent as ReactMouseEvent,
+} from 'react';
 import {
   applyNodeChanges,
   Background,
@@ -125,7 +132,11 @@ export function GraphCanvas({ children }: { children?: ReactNode }) {
 
   const onNodeDragStop: OnNodeDrag<FlowNode> = useCallback((_e, _node, dragged) => {
     const origins = dragOrigins.current;
-    const moves = dragged.map((n) => ({ id: n.id, from: origins.get(n.id) ?? n.position, to: { x: Math.round(n.position.x), y: Math.round(n.position.y) } }));
+    const moves = dragged.map((n) => ({
+      id: n.id,
+      from: origins.get(n.id) ?? n.position,
+      to: { x: Math.round(n.position.x), y: Math.round(n.position.y) },
+    }));
     void useStudio.getState().moveNodes(moves);
   }, []);
 
@@ -140,7 +151,10 @@ export function GraphCanvas({ children }: { children?: ReactNode }) {
     if (connectFrom.current.handleType === 'target') {
       const orch = s.capsules[c.source]?.name ?? c.source;
       const worker = s.capsules[c.target]?.name ?? s.remotes[c.target]?.card?.name ?? c.target;
-      s.notify('warning', `Not connected: delegation goes from an orchestrator to a worker. To let ${orch} delegate to ${worker}, drag from ${orch}'s handle on its right onto ${worker}.`);
+      s.notify(
+        'warning',
+        `Not connected: delegation goes from an orchestrator to a worker. To let ${orch} delegate to ${worker}, drag from ${orch}'s handle on its right onto ${worker}.`,
+      );
       return;
     }
     void s.connect(c.source, c.target);
@@ -150,7 +164,13 @@ export function GraphCanvas({ children }: { children?: ReactNode }) {
     const s = useStudio.getState();
     // Any capsule may be given a tool server (from its tools handle); only orchestrators delegate.
     if (s.toolServers[c.target]) return !!s.capsules[c.source];
-    return c.source !== c.target && c.sourceHandle !== 'tools' && s.capsules[c.source]?.role === 'orchestrator' && !c.target.startsWith('external:') && !s.capsules[c.target]?.role?.startsWith('orch');
+    return (
+      c.source !== c.target &&
+      c.sourceHandle !== 'tools' &&
+      s.capsules[c.source]?.role === 'orchestrator' &&
+      !c.target.startsWith('external:') &&
+      !s.capsules[c.target]?.role?.startsWith('orch')
+    );
   }, []);
 
   // Deletes never happen inside xyflow: nodes ask for confirmation, edges become edge.disconnect,
@@ -204,10 +224,22 @@ export function GraphCanvas({ children }: { children?: ReactNode }) {
           <Controls showInteractive={false} position="bottom-left" />
           <ReplayMark />
           <Panel position="top-right" className="graph-tools">
-            <button type="button" className="btn" disabled={empty} onClick={() => void autoLayoutAll()} title="Arrange every node: orchestrators left of their workers (one undo step)">
+            <button
+              type="button"
+              className="btn"
+              disabled={empty}
+              onClick={() => void autoLayoutAll()}
+              title="Arrange every node: orchestrators left of their workers (one undo step)"
+            >
               Auto-layout
             </button>
-            <button type="button" className="btn" aria-pressed={minimap} onClick={toggleMinimap} title={minimap ? 'Hide the minimap' : 'Show the minimap'}>
+            <button
+              type="button"
+              className="btn"
+              aria-pressed={minimap}
+              onClick={toggleMinimap}
+              title={minimap ? 'Hide the minimap' : 'Show the minimap'}
+            >
               Minimap
             </button>
             <button type="button" className="btn" onClick={() => void fitView(FIT_VIEW_ANIMATED)}>

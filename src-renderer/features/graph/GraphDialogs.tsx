@@ -61,13 +61,24 @@ export function RemoveDialog() {
   const capsules = useStudio((s) => s.capsules);
   const remotes = useStudio((s) => s.remotes);
   if (!pending) return null;
-  const names = pending.nodeIds.map((id) => capsules[id]?.name ?? remotes[id]?.card?.name ?? remotes[id]?.url ?? useStudio.getState().toolServers[id]?.name ?? id);
+  const names = pending.nodeIds.map(
+    (id) =>
+      capsules[id]?.name ??
+      remotes[id]?.card?.name ??
+      remotes[id]?.url ??
+      useStudio.getState().toolServers[id]?.name ??
+      id,
+  );
   const files = pending.nodeIds.map((id) => capsules[id]?.manifestPath).filter(Boolean);
   const { cancelRemoval, confirmRemoval } = useStudio.getState();
   return (
-    <Dialog title={names.length === 1 ? `Remove ${names[0]}?` : `Remove ${names.length} nodes?`} onClose={cancelRemoval}>
+    <Dialog
+      title={names.length === 1 ? `Remove ${names[0]}?` : `Remove ${names.length} nodes?`}
+      onClose={cancelRemoval}
+    >
       <p style={{ margin: 0 }}>
-        {names.length > 1 ? `${names.join(', ')} leave the formation` : 'It leaves the formation'}, with the edges to and from it.
+        {names.length > 1 ? `${names.join(', ')} leave the formation` : 'It leaves the formation'}, with the edges to
+        and from it.
         {files.length > 0 ? ` Its manifest file (${files.join(', ')}) is deleted; Undo (Ctrl+Z) brings it back.` : ''}
       </p>
       <div className="dialog-actions">

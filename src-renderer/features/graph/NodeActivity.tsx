@@ -16,7 +16,8 @@ const STATE: Partial<Record<TaskState, string>> = {
   TASK_STATE_CANCELED: 'canceled',
   TASK_STATE_REJECTED: 'rejected',
 };
-const stateWord = (s: TaskState | undefined) => (s ? (STATE[s] ?? s.replace('TASK_STATE_', '').toLowerCase()) : 'working');
+const stateWord = (s: TaskState | undefined) =>
+  s ? (STATE[s] ?? s.replace('TASK_STATE_', '').toLowerCase()) : 'working';
 
 function NodeActivityView({ id, name }: { id: string; name: string }) {
   const activity = useStudio((s) => s.activity[id]);
@@ -43,7 +44,12 @@ function NodeActivityView({ id, name }: { id: string; name: string }) {
   return (
     <div className="node-activity">
       {current ? (
-        <div className="node-current" role="status" aria-label={`Current task of ${name}`} data-state={current.state ?? 'TASK_STATE_WORKING'}>
+        <div
+          className="node-current"
+          role="status"
+          aria-label={`Current task of ${name}`}
+          data-state={current.state ?? 'TASK_STATE_WORKING'}
+        >
           <div className="node-current-head">
             <span className="node-current-state">{paused ? 'paused' : stateWord(current.state)}</span>
             {current.turn > 0 ? <span className="node-current-turn">turn {current.turn}</span> : null}
@@ -62,16 +68,36 @@ function NodeActivityView({ id, name }: { id: string; name: string }) {
         <div className="node-last" data-state={last.state} data-open={open || undefined}>
           <div className="node-last-head">
             <span className="node-last-title" title={`Last output: ${stateWord(last.state)}`}>
-              Last output{last.state === 'TASK_STATE_COMPLETED' ? null : <span className="node-last-state"> · {stateWord(last.state)}</span>}
+              Last output
+              {last.state === 'TASK_STATE_COMPLETED' ? null : (
+                <span className="node-last-state"> · {stateWord(last.state)}</span>
+              )}
             </span>
-            <button type="button" className="node-mini-btn nodrag" onClick={copy} disabled={!last.text} aria-label={`Copy last output of ${name}`} title="Copy the whole output">
+            <button
+              type="button"
+              className="node-mini-btn nodrag"
+              onClick={copy}
+              disabled={!last.text}
+              aria-label={`Copy last output of ${name}`}
+              title="Copy the whole output"
+            >
               {copied === 'yes' ? 'Copied' : copied === 'no' ? 'Not copied' : 'Copy'}
             </button>
-            <button type="button" className="node-mini-btn nodrag" onClick={() => setOpen(!open)} aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} last output of ${name}`}>
+            <button
+              type="button"
+              className="node-mini-btn nodrag"
+              onClick={() => setOpen(!open)}
+              aria-expanded={open}
+              aria-label={`${open ? 'Collapse' : 'Expand'} last output of ${name}`}
+            >
               {open ? '▴' : '▾'}
             </button>
           </div>
-          <div className={`node-last-text${open ? ' nowheel nodrag' : ''}`} aria-label={`Last output of ${name}`} tabIndex={open ? 0 : undefined}>
+          <div
+            className={`node-last-text${open ? ' nowheel nodrag' : ''}`}
+            aria-label={`Last output of ${name}`}
+            tabIndex={open ? 0 : undefined}
+          >
             {last.text || <span className="muted">(no text)</span>}
           </div>
         </div>

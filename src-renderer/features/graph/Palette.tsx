@@ -32,7 +32,8 @@ export function Palette({ onPick }: PaletteProps) {
         </button>
       ))}
       <p className="palette-help">
-        Drag from an orchestrator&apos;s right handle to a worker to let it delegate, and from any capsule&apos;s bottom handle to a tool server to let it use its tools. Select an edge or node and press Delete to remove it.
+        Drag from an orchestrator&apos;s right handle to a worker to let it delegate, and from any capsule&apos;s bottom
+        handle to a tool server to let it use its tools. Select an edge or node and press Delete to remove it.
       </p>
     </nav>
   );

@@ -42,16 +42,41 @@ function PermissionEdgeView(props: EdgeProps<FlowEdge>) {
         className={mark ? `edge-marked edge-${mark}` : undefined}
         style={external ? { strokeDasharray: '5 4' } : undefined}
       />
-      {inFlight > 0 ? <path d={path} className={compact ? 'edge-flow edge-flow-still' : 'edge-flow'} data-testid="edge-flow" aria-hidden="true" /> : null}
+      {inFlight > 0 ? (
+        <path
+          d={path}
+          className={compact ? 'edge-flow edge-flow-still' : 'edge-flow'}
+          data-testid="edge-flow"
+          aria-hidden="true"
+        />
+      ) : null}
       {showLabel ? (
         <EdgeLabelRenderer>
-          <div className="edge-labels nodrag nopan" data-edge={props.id} style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}>
+          <div
+            className="edge-labels nodrag nopan"
+            data-edge={props.id}
+            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+          >
             {showAddress && props.data ? <div className="edge-label">{props.data.address}</div> : null}
             {breakpoint ? (
               <div className="edge-flow-badges">
-                {breakpoint.set ? <span className="edge-badge edge-badge-breakpoint" role="img" aria-label="Breakpoint on this connection" title="Delegations across this connection pause before they are sent">●</span> : null}
+                {breakpoint.set ? (
+                  <span
+                    className="edge-badge edge-badge-breakpoint"
+                    role="img"
+                    aria-label="Breakpoint on this connection"
+                    title="Delegations across this connection pause before they are sent"
+                  >
+                    ●
+                  </span>
+                ) : null}
                 {paused > 0 ? (
-                  <span className="edge-badge edge-badge-paused" role="status" aria-label={`${paused} paused on this connection`} title="A delegation waits here: open its task in the orchestrator's Tasks tab">
+                  <span
+                    className="edge-badge edge-badge-paused"
+                    role="status"
+                    aria-label={`${paused} paused on this connection`}
+                    title="A delegation waits here: open its task in the orchestrator's Tasks tab"
+                  >
                     <PauseIcon /> {paused}
                   </span>
                 ) : null}
@@ -60,17 +85,30 @@ function PermissionEdgeView(props: EdgeProps<FlowEdge>) {
             {inFlight > 0 || marked ? (
               <div className="edge-flow-badges">
                 {inFlight > 0 ? (
-                  <span className="edge-badge edge-badge-flow" role="status" aria-label={`${inFlight} in flight`} title={`${inFlight} delegation${inFlight === 1 ? '' : 's'} on the way`}>
+                  <span
+                    className="edge-badge edge-badge-flow"
+                    role="status"
+                    aria-label={`${inFlight} in flight`}
+                    title={`${inFlight} delegation${inFlight === 1 ? '' : 's'} on the way`}
+                  >
                     {inFlight} ›
                   </span>
                 ) : null}
                 {failed ? (
-                  <span className="edge-badge edge-badge-failed" aria-label={`${failed} failed`} title="Hops of the latest run that failed (cleared by the next run)">
+                  <span
+                    className="edge-badge edge-badge-failed"
+                    aria-label={`${failed} failed`}
+                    title="Hops of the latest run that failed (cleared by the next run)"
+                  >
                     ✕ {failed}
                   </span>
                 ) : null}
                 {canceled ? (
-                  <span className="edge-badge edge-badge-canceled" aria-label={`${canceled} canceled`} title="Hops of the latest run that were canceled (cleared by the next run)">
+                  <span
+                    className="edge-badge edge-badge-canceled"
+                    aria-label={`${canceled} canceled`}
+                    title="Hops of the latest run that were canceled (cleared by the next run)"
+                  >
                     ⊘ {canceled}
                   </span>
                 ) : null}

@@ -9,7 +9,13 @@ function RemoteNodeView({ id, selected }: NodeProps<RemoteFlowNode>) {
   const name = remote.card?.name ?? hostOf(remote.url);
   const iface = remote.card?.interfaces[0];
   return (
-    <div className="remote-node" role="group" aria-label={name} data-selected={selected || undefined} data-testid="remote-node">
+    <div
+      className="remote-node"
+      role="group"
+      aria-label={name}
+      data-selected={selected || undefined}
+      data-testid="remote-node"
+    >
       <Handle type="target" position={Position.Left} aria-label={`Connect to ${name}`} />
       <header className="capsule-node-head">
         <span className="capsule-node-role">remote agent</span>

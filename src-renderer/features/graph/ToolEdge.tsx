@@ -14,26 +14,40 @@ function ToolEdgeView(props: EdgeProps<FlowEdge>) {
   const [path, labelX, labelY] = getBezierPath(props);
   const allowed = props.data?.tools;
   const names = [...new Set([...(listed ?? []).map((t) => t.name), ...(allowed ?? [])])];
-  const summary = allowed === undefined ? 'all tools' : `${allowed.length}${listed ? ` of ${listed.length}` : ''} tool${allowed.length === 1 ? '' : 's'}`;
+  const summary =
+    allowed === undefined
+      ? 'all tools'
+      : `${allowed.length}${listed ? ` of ${listed.length}` : ''} tool${allowed.length === 1 ? '' : 's'}`;
   const toggle = (name: string, on: boolean) => {
     const base = allowed ?? names;
     const next = on ? [...base, name] : base.filter((n) => n !== name);
     // Every listed tool ticked again is "all tools": the entry's list goes.
-    const all = listed !== undefined && listed.every((t) => next.includes(t.name)) && next.every((n) => listed.some((t) => t.name === n));
+    const all =
+      listed !== undefined &&
+      listed.every((t) => next.includes(t.name)) &&
+      next.every((n) => listed.some((t) => t.name === n));
     void useStudio.getState().setEdgeTools(props.id, all ? null : names.filter((n) => next.includes(n)));
   };
   return (
     <>
       <BaseEdge id={props.id} path={path} markerEnd={props.markerEnd} className="tool-edge" />
       <EdgeLabelRenderer>
-        <div className="edge-labels tool-edge-labels nodrag nopan" data-edge={props.id} style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}>
+        <div
+          className="edge-labels tool-edge-labels nodrag nopan"
+          data-edge={props.id}
+          style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+        >
           <div className="edge-label tool-edge-label">{summary}</div>
           {props.selected ? (
             <fieldset className="tool-ticks" aria-label={`Tools ${capsule} may call`}>
               {names.length === 0 ? <span className="tool-desc">No tools listed yet.</span> : null}
               {names.map((n) => (
                 <label key={n}>
-                  <input type="checkbox" checked={allowed === undefined || allowed.includes(n)} onChange={(e) => toggle(n, e.target.checked)} />
+                  <input
+                    type="checkbox"
+                    checked={allowed === undefined || allowed.includes(n)}
+                    onChange={(e) => toggle(n, e.target.checked)}
+                  />
                   {n}
                 </label>
               ))}

@@ -21,11 +21,23 @@ function ToolServerNodeView({ id, selected }: NodeProps<ToolServerFlowNode>) {
   const how = server.url ?? [server.command, ...(server.args ?? [])].join(' ');
   const load = () => void useStudio.getState().loadServerTools(id);
   return (
-    <div className="tool-server-node" role="group" aria-label={`Tool server ${server.name}`} data-selected={selected || undefined} data-testid="tool-server-node">
+    <div
+      className="tool-server-node"
+      role="group"
+      aria-label={`Tool server ${server.name}`}
+      data-selected={selected || undefined}
+      data-testid="tool-server-node"
+    >
       <Handle type="target" position={Position.Top} aria-label={`Give a capsule the tools of ${server.name}`} />
       <header className="capsule-node-head">
         <span className="capsule-node-role">tool server (MCP){server.derived ? ' · from a manifest' : ''}</span>
-        <button type="button" className="btn btn-small nodrag" onClick={load} disabled={listed?.loading} aria-label={`List the tools of ${server.name} again`}>
+        <button
+          type="button"
+          className="btn btn-small nodrag"
+          onClick={load}
+          disabled={listed?.loading}
+          aria-label={`List the tools of ${server.name} again`}
+        >
           {listed?.loading ? 'Listing…' : 'Refresh'}
         </button>
       </header>
@@ -33,7 +45,10 @@ function ToolServerNodeView({ id, selected }: NodeProps<ToolServerFlowNode>) {
         {server.name}
       </div>
       <div className="remote-node-body">
-        <span className="remote-node-url" title={server.url ? 'Remote server (Streamable HTTP)' : 'Local server: the command it starts'}>
+        <span
+          className="remote-node-url"
+          title={server.url ? 'Remote server (Streamable HTTP)' : 'Local server: the command it starts'}
+        >
           {server.url ? '' : '$ '}
           {how}
         </span>
@@ -60,7 +75,12 @@ function ToolServerNodeView({ id, selected }: NodeProps<ToolServerFlowNode>) {
                 <span className="state-dot" aria-hidden="true" />
                 <span className="tool-name">{c.tool}</span>
                 <span className="tool-call-meta">
-                  {useStudio.getState().capsules[c.capsuleId]?.name ?? c.capsuleId} · {c.state === 'running' ? 'running' : c.state === 'ok' ? `ok${c.durationMs !== undefined ? ` ${c.durationMs} ms` : ''}` : 'failed'}
+                  {useStudio.getState().capsules[c.capsuleId]?.name ?? c.capsuleId} ·{' '}
+                  {c.state === 'running'
+                    ? 'running'
+                    : c.state === 'ok'
+                      ? `ok${c.durationMs !== undefined ? ` ${c.durationMs} ms` : ''}`
+                      : 'failed'}
                 </span>
               </li>
             ))}

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CARD, LAYOUT_MAX_NODES, layoutByHost, layoutFormation, placeUnplaced, type LayoutNode, type Point } from './autoLayout';
+import {
+  CARD,
+  LAYOUT_MAX_NODES,
+  layoutByHost,
+  layoutFormation,
+  placeUnplaced,
+  type LayoutNode,
+  type Point,
+} from './autoLayout';
 
 const box = (p: Point, n: LayoutNode) => ({ x: p.x, y: p.y, w: n.width ?? CARD.width, h: n.height ?? CARD.height });
 function overlapping(nodes: LayoutNode[], at: Map<string, Point>): string[] {
@@ -8,7 +16,8 @@ function overlapping(nodes: LayoutNode[], at: Map<string, Point>): string[] {
     for (let j = i + 1; j < nodes.length; j++) {
       const a = box(at.get(nodes[i].id)!, nodes[i]);
       const b = box(at.get(nodes[j].id)!, nodes[j]);
-      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) bad.push(`${nodes[i].id}/${nodes[j].id}`);
+      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h)
+        bad.push(`${nodes[i].id}/${nodes[j].id}`);
     }
   }
   return bad;
@@ -50,7 +59,9 @@ describe('layoutFormation', () => {
   });
 
   it('above the bound, lays nodes out in a grid, still without overlaps', () => {
-    const nodes: LayoutNode[] = Array.from({ length: LAYOUT_MAX_NODES + 1 }, (_, i) => ({ id: `n${String(i).padStart(4, '0')}` }));
+    const nodes: LayoutNode[] = Array.from({ length: LAYOUT_MAX_NODES + 1 }, (_, i) => ({
+      id: `n${String(i).padStart(4, '0')}`,
+    }));
     const at = layoutFormation(nodes, [{ source: 'n0000', target: 'n0001' }]);
     // A square grid in id order (dagre would put n0001 in the rank after n0000).
     expect(at.get('n0000')).toEqual({ x: 0, y: 0 });
@@ -88,7 +99,10 @@ describe('placeUnplaced', () => {
 describe('layoutByHost', () => {
   it("lays out each host's nodes as its own block, a runtime's frame below this Studio's nodes and clear of them", () => {
     const local = star(3);
-    const far: LayoutNode[] = [{ id: '@far/a', height: 190 }, { id: '@far/b', height: 190 }];
+    const far: LayoutNode[] = [
+      { id: '@far/a', height: 190 },
+      { id: '@far/b', height: 190 },
+    ];
     const frame = { top: 48, bottom: 24 };
     // An edge across hosts does not pull the blocks together.
     const edges = [...local.edges, { source: 'lead', target: '@far/a' }, { source: '@far/a', target: '@far/b' }];
@@ -104,7 +118,10 @@ describe('layoutByHost', () => {
   });
 
   it('skips a host with no nodes', () => {
-    const at = layoutByHost([{ nodes: [] }, { nodes: [{ id: 'x' }], frame: { top: 48, bottom: 24 } }], [], { x: 0, y: 0 });
+    const at = layoutByHost([{ nodes: [] }, { nodes: [{ id: 'x' }], frame: { top: 48, bottom: 24 } }], [], {
+      x: 0,
+      y: 0,
+    });
     expect(at.get('x')).toEqual({ x: 0, y: 48 });
   });
 });

@@ -28,7 +28,11 @@ export const LAYOUT_MAX_NODES = 1000;
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Top-left positions for every node, the whole layout's top-left corner at `origin`. */
-export function layoutFormation(nodes: readonly LayoutNode[], edges: readonly LayoutEdge[], origin: Point = { x: 0, y: 0 }): Map<string, Point> {
+export function layoutFormation(
+  nodes: readonly LayoutNode[],
+  edges: readonly LayoutEdge[],
+  origin: Point = { x: 0, y: 0 },
+): Map<string, Point> {
   const sorted = [...nodes].sort(byId);
   const out = new Map<string, Point>();
   if (sorted.length === 0) return out;
@@ -39,7 +43,9 @@ export function layoutFormation(nodes: readonly LayoutNode[], edges: readonly La
   for (const n of sorted) g.setNode(n.id, { width: n.width ?? CARD.width, height: n.height ?? CARD.height });
   const ids = new Set(sorted.map((n) => n.id));
   const seen = new Set<string>();
-  for (const e of [...edges].sort((a, b) => byId({ id: `${a.source}\0${a.target}` }, { id: `${b.source}\0${b.target}` }))) {
+  for (const e of [...edges].sort((a, b) =>
+    byId({ id: `${a.source}\0${a.target}` }, { id: `${b.source}\0${b.target}` }),
+  )) {
     const key = `${e.source}\0${e.target}`;
     if (e.source === e.target || !ids.has(e.source) || !ids.has(e.target) || seen.has(key)) continue;
     seen.add(key);
@@ -55,14 +61,20 @@ export function layoutFormation(nodes: readonly LayoutNode[], edges: readonly La
     minY = Math.min(minY, tl.y);
     return [n.id, tl] as const;
   });
-  for (const [id, tl] of centres) out.set(id, { x: Math.round(tl.x - minX + origin.x), y: Math.round(tl.y - minY + origin.y) });
+  for (const [id, tl] of centres)
+    out.set(id, { x: Math.round(tl.x - minX + origin.x), y: Math.round(tl.y - minY + origin.y) });
   return out;
 }
 
 function gridLayout(nodes: readonly LayoutNode[], origin: Point): Map<string, Point> {
   const cols = Math.ceil(Math.sqrt(nodes.length));
   const out = new Map<string, Point>();
-  nodes.forEach((n, i) => out.set(n.id, { x: origin.x + (i % cols) * (CARD.width + GAP.nodes), y: origin.y + Math.floor(i / cols) * (CARD.height + GAP.nodes) }));
+  nodes.forEach((n, i) =>
+    out.set(n.id, {
+      x: origin.x + (i % cols) * (CARD.width + GAP.nodes),
+      y: origin.y + Math.floor(i / cols) * (CARD.height + GAP.nodes),
+    }),
+  );
   return out;
 }
 
@@ -92,7 +104,11 @@ export interface HostGroup {
  * Studio's formation first, then each attached runtime's in its frame. The blocks never overlap,
  * so no local node lands in (or under) a runtime's frame; edges between hosts do not pull them together.
  */
-export function layoutByHost(groups: readonly HostGroup[], edges: readonly LayoutEdge[], origin: Point): Map<string, Point> {
+export function layoutByHost(
+  groups: readonly HostGroup[],
+  edges: readonly LayoutEdge[],
+  origin: Point,
+): Map<string, Point> {
   const out = new Map<string, Point>();
   let top = origin.y;
   for (const g of groups) {

@@ -7,7 +7,8 @@ import { autoLayoutAll } from './layoutActions';
 // store actions the buttons and the palette use.
 
 /** What a context menu is about. */
-export type MenuSubject = { kind: 'node'; id: string } | { kind: 'edge'; id: string } | { kind: 'pane'; at: XYPosition };
+export type MenuSubject =
+  { kind: 'node'; id: string } | { kind: 'edge'; id: string } | { kind: 'pane'; at: XYPosition };
 
 export interface MenuTools {
   fitView(): void;
@@ -47,7 +48,13 @@ export function menuItems(subject: MenuSubject, tools: MenuTools): MenuItem[] {
         disabled: !spec,
         run: () => void (spec && s.toggleBreakpoint(spec)),
       },
-      { label: 'Remove connection', danger: true, hint: 'Del', disabled: !e, run: () => void s.disconnect([subject.id]) },
+      {
+        label: 'Remove connection',
+        danger: true,
+        hint: 'Del',
+        disabled: !e,
+        run: () => void s.disconnect([subject.id]),
+      },
     ];
   }
   if (subject.kind === 'pane') {
@@ -93,7 +100,9 @@ export function menuItems(subject: MenuSubject, tools: MenuTools): MenuItem[] {
       : { label: 'Launch', run: () => void s.launchCapsule(id), disabled: c.issues.length > 0 },
     { label: 'Duplicate', run: () => void s.duplicateCapsule(id) },
     {
-      label: hasBreakpoint(s.breakpoints, { kind: 'turn', capsuleId: id }) ? 'Clear breakpoint' : 'Pause before each turn (breakpoint)',
+      label: hasBreakpoint(s.breakpoints, { kind: 'turn', capsuleId: id })
+        ? 'Clear breakpoint'
+        : 'Pause before each turn (breakpoint)',
       run: () => void s.toggleBreakpoint({ kind: 'turn', capsuleId: id }),
     },
     { label: 'Open manifest', run: () => tools.openManifest(id) },

@@ -6,5 +6,8 @@ import type { FlowNode } from '../../store';
  * clear of the tool buttons at the top and of the zoom controls and the minimap at the bottom,
  * so no node is drawn under them.
  */
-export const FIT_VIEW: FitViewOptions<FlowNode> = { padding: { top: '64px', right: '32px', bottom: '136px', left: '56px' }, maxZoom: 1 };
+export const FIT_VIEW: FitViewOptions<FlowNode> = {
+  padding: { top: '64px', right: '32px', bottom: '136px', left: '56px' },
+  maxZoom: 1,
+};
 export const FIT_VIEW_ANIMATED: FitViewOptions<FlowNode> = { ...FIT_VIEW, duration: 200 };

@@ -3,9 +3,18 @@ export { GraphPalette } from './GraphPalette';
 import { lazyWhen } from '../../ui/lazyWhen';
 
 // The dialogs load when first opened (see lazyWhen).
-export const RemoteUrlDialog = lazyWhen((s) => s.remotePrompt !== null, () => import('./GraphDialogs').then((m) => m.RemoteUrlDialog));
-export const ToolServerDialog = lazyWhen((s) => s.toolServerPrompt !== null, () => import('./ToolServerDialog').then((m) => m.ToolServerDialog));
-export const RemoveDialog = lazyWhen((s) => !!s.pendingRemoval, () => import('./GraphDialogs').then((m) => m.RemoveDialog));
+export const RemoteUrlDialog = lazyWhen(
+  (s) => s.remotePrompt !== null,
+  () => import('./GraphDialogs').then((m) => m.RemoteUrlDialog),
+);
+export const ToolServerDialog = lazyWhen(
+  (s) => s.toolServerPrompt !== null,
+  () => import('./ToolServerDialog').then((m) => m.ToolServerDialog),
+);
+export const RemoveDialog = lazyWhen(
+  (s) => !!s.pendingRemoval,
+  () => import('./GraphDialogs').then((m) => m.RemoveDialog),
+);
 export { ReactFlowProvider as GraphProvider } from '@xyflow/react';
 export { autoLayoutAll } from './layoutActions';
 export { useFocusNode } from './useFocusNode';

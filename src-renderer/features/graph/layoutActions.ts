@@ -28,7 +28,9 @@ export async function autoLayoutAll(): Promise<number> {
   const hosts = ['', ...s.runtimes.map((r) => r.id)];
   for (const n of nodes) if (!hosts.includes(hostOf(s, n))) hosts.push(hostOf(s, n));
   const groups = hosts.map((host) => ({
-    nodes: nodes.filter((n) => hostOf(s, n) === host).map((n) => (host ? { ...sized(n), height: Math.max(n.measured?.height ?? 0, FRAME_NODE.h) } : sized(n))),
+    nodes: nodes
+      .filter((n) => hostOf(s, n) === host)
+      .map((n) => (host ? { ...sized(n), height: Math.max(n.measured?.height ?? 0, FRAME_NODE.h) } : sized(n))),
     ...(host ? { frame: { top: FRAME_PAD.top, bottom: FRAME_PAD.bottom } } : {}),
   }));
   const { layoutByHost } = await layoutLibrary();
@@ -40,7 +42,10 @@ export async function autoLayoutAll(): Promise<number> {
 
 /** Ids of the nodes formation.yaml gives no position, as one comparable string. */
 export const unplacedKey = (s: StudioState): string =>
-  [...s.capsuleIds.filter((id) => s.capsules[id]?.unplaced), ...s.remoteIds.filter((id) => s.remotes[id]?.unplaced)].join('\n');
+  [
+    ...s.capsuleIds.filter((id) => s.capsules[id]?.unplaced),
+    ...s.remoteIds.filter((id) => s.remotes[id]?.unplaced),
+  ].join('\n');
 
 /** Gives these unplaced nodes positions from the layout and saves them. */
 export async function placeUnplacedNodes(which: readonly string[]): Promise<void> {
@@ -48,11 +53,17 @@ export async function placeUnplacedNodes(which: readonly string[]): Promise<void
   const ids = new Set(which.filter((id) => s.capsules[id]?.unplaced || s.remotes[id]?.unplaced));
   if (ids.size === 0) return;
   const nodes = s.flowNodes.filter(persisted);
-  const placed = nodes.filter((n) => !ids.has(n.id) && !s.capsules[n.id]?.unplaced && !s.remotes[n.id]?.unplaced).map((n) => ({ ...sized(n), ...n.position }));
+  const placed = nodes
+    .filter((n) => !ids.has(n.id) && !s.capsules[n.id]?.unplaced && !s.remotes[n.id]?.unplaced)
+    .map((n) => ({ ...sized(n), ...n.position }));
   const { placeUnplaced } = await layoutLibrary();
   const at = placeUnplaced(placed, nodes.filter((n) => ids.has(n.id)).map(sized), edgesOf(s));
   try {
-    await Promise.all([...at].map(([id, position]) => (s.remotes[id] ? invoke('remote.move', { id, position }) : invoke('capsule.move', { id, position }))));
+    await Promise.all(
+      [...at].map(([id, position]) =>
+        s.remotes[id] ? invoke('remote.move', { id, position }) : invoke('capsule.move', { id, position }),
+      ),
+    );
   } catch {
     // Best effort: the nodes stay drawn where they are and a later formation change tries again.
   }

@@ -17,7 +17,15 @@ type Rect = { x0: number; y0: number; x1: number; y1: number };
 /** Where the minimap goes for this view (a store selector: it answers a word, so a pan re-renders nothing unless the word changes). */
 export function minimapCorner(s: Pick<ReactFlowState, 'width' | 'height' | 'transform' | 'nodeLookup'>): MinimapCorner {
   const corners: [MinimapCorner, Rect][] = [
-    ['bottom-right', { x0: s.width - MARGIN - MINIMAP_SIZE.width, y0: s.height - MARGIN - MINIMAP_SIZE.height, x1: s.width - MARGIN, y1: s.height - MARGIN }],
+    [
+      'bottom-right',
+      {
+        x0: s.width - MARGIN - MINIMAP_SIZE.width,
+        y0: s.height - MARGIN - MINIMAP_SIZE.height,
+        x1: s.width - MARGIN,
+        y1: s.height - MARGIN,
+      },
+    ],
     ['top-left', { x0: MARGIN, y0: MARGIN, x1: MARGIN + MINIMAP_SIZE.width, y1: MARGIN + MINIMAP_SIZE.height }],
   ];
   const [tx, ty, zoom] = s.transform;
@@ -25,7 +33,12 @@ export function minimapCorner(s: Pick<ReactFlowState, 'width' | 'height' | 'tran
   for (const n of s.nodeLookup.values()) {
     if (n.hidden) continue;
     const p = n.internals.positionAbsolute;
-    const r = { x0: p.x * zoom + tx, y0: p.y * zoom + ty, x1: (p.x + (n.measured.width ?? 0)) * zoom + tx, y1: (p.y + (n.measured.height ?? 0)) * zoom + ty };
+    const r = {
+      x0: p.x * zoom + tx,
+      y0: p.y * zoom + ty,
+      x1: (p.x + (n.measured.width ?? 0)) * zoom + tx,
+      y1: (p.y + (n.measured.height ?? 0)) * zoom + ty,
+    };
     corners.forEach(([, c], i) => {
       if (r.x0 < c.x1 && c.x0 < r.x1 && r.y0 < c.y1 && c.y0 < r.y1) busy[i] = true;
     });

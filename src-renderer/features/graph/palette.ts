@@ -10,4 +10,5 @@ export const PALETTE_ITEMS: { kind: PaletteKind; title: string; hint: string }[]
   { kind: 'toolServer', title: 'Tool server (MCP)', hint: 'Tools for capsules: a local command or a URL' },
 ];
 
-export const isPaletteKind = (v: string): v is PaletteKind => v === 'orchestrator' || v === 'worker' || v === 'remote' || v === 'toolServer';
+export const isPaletteKind = (v: string): v is PaletteKind =>
+  v === 'orchestrator' || v === 'worker' || v === 'remote' || v === 'toolServer';

@@ -7,7 +7,9 @@ import { FIT_VIEW_ANIMATED } from './fitView';
 import { menuItems, menuTitle, type MenuSubject } from './canvasMenuItems';
 import { useSelectAll } from './useSelectAll';
 
-const isTyping = (t: EventTarget) => t instanceof HTMLElement && (t.isContentEditable || t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
+const isTyping = (t: EventTarget) =>
+  t instanceof HTMLElement &&
+  (t.isContentEditable || t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
 /** Where a node added from the menu goes: its card centred on the point. */
 const cardAt = (p: XYPosition) => ({ x: Math.round(p.x - 116), y: Math.round(p.y - 40) });
 
@@ -28,10 +30,17 @@ export function useCanvasMenu() {
     setMenu({ x: e.clientX, y: e.clientY, subject });
   }, []);
   const onNodeContextMenu = useCallback((e: ReactMouseEvent, n: Node) => open(e, { kind: 'node', id: n.id }), [open]);
-  const onSelectionContextMenu = useCallback((e: ReactMouseEvent, ns: Node[]) => ns[0] && open(e, { kind: 'node', id: ns[0].id }), [open]);
-  const onEdgeContextMenu = useCallback((e: ReactMouseEvent, edge: Edge) => open(e, { kind: 'edge', id: edge.id }), [open]);
+  const onSelectionContextMenu = useCallback(
+    (e: ReactMouseEvent, ns: Node[]) => ns[0] && open(e, { kind: 'node', id: ns[0].id }),
+    [open],
+  );
+  const onEdgeContextMenu = useCallback(
+    (e: ReactMouseEvent, edge: Edge) => open(e, { kind: 'edge', id: edge.id }),
+    [open],
+  );
   const onPaneContextMenu = useCallback(
-    (e: ReactMouseEvent | MouseEvent) => open(e, { kind: 'pane', at: cardAt(screenToFlowPosition({ x: e.clientX, y: e.clientY })) }),
+    (e: ReactMouseEvent | MouseEvent) =>
+      open(e, { kind: 'pane', at: cardAt(screenToFlowPosition({ x: e.clientX, y: e.clientY })) }),
     [open, screenToFlowPosition],
   );
   const onKeyDown = useCallback(
@@ -46,7 +55,11 @@ export function useCanvasMenu() {
       const node = target.closest<HTMLElement>('.react-flow__node');
       const edge = target.closest<HTMLElement>('.react-flow__edge');
       const box = (node ?? edge ?? e.currentTarget).getBoundingClientRect();
-      const at = { preventDefault: () => e.preventDefault(), clientX: box.left + Math.min(box.width / 2, 40), clientY: box.top + Math.min(box.height / 2, 40) };
+      const at = {
+        preventDefault: () => e.preventDefault(),
+        clientX: box.left + Math.min(box.width / 2, 40),
+        clientY: box.top + Math.min(box.height / 2, 40),
+      };
       if (node?.dataset.id) open(at, { kind: 'node', id: node.dataset.id });
       else if (edge?.dataset.id) open(at, { kind: 'edge', id: edge.dataset.id });
       else open(at, { kind: 'pane', at: cardAt(screenToFlowPosition({ x: at.clientX, y: at.clientY })) });
@@ -66,7 +79,19 @@ export function useCanvasMenu() {
         requestAnimationFrame(() => document.getElementById('tab-manifest')?.click());
       },
     };
-    element = <CanvasMenu x={menu.x} y={menu.y} label={menuTitle(menu.subject)} items={menuItems(menu.subject, tools)} onClose={closeMenu} />;
+    element = (
+      <CanvasMenu
+        x={menu.x}
+        y={menu.y}
+        label={menuTitle(menu.subject)}
+        items={menuItems(menu.subject, tools)}
+        onClose={closeMenu}
+      />
+    );
   }
-  return { handlers: { onNodeContextMenu, onSelectionContextMenu, onEdgeContextMenu, onPaneContextMenu }, onKeyDown, element };
+  return {
+    handlers: { onNodeContextMenu, onSelectionContextMenu, onEdgeContextMenu, onPaneContextMenu },
+    onKeyDown,
+    element,
+  };
 }

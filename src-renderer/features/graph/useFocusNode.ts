@@ -11,13 +11,18 @@ export function useFocusNode(): (id: string) => void {
       const s = useStudio.getState();
       const node = s.flowNodes.find((n) => n.id === id);
       if (!node) return;
-      const changes: NodeChange<FlowNode>[] = s.flowNodes.filter((n) => n.selected && n.id !== id).map((n) => ({ type: 'select', id: n.id, selected: false }));
+      const changes: NodeChange<FlowNode>[] = s.flowNodes
+        .filter((n) => n.selected && n.id !== id)
+        .map((n) => ({ type: 'select', id: n.id, selected: false }));
       changes.push({ type: 'select', id, selected: true });
       s.onNodesChange(changes);
       s.select(id);
       const w = node.measured?.width ?? CARD.width;
       const h = node.measured?.height ?? CARD.height;
-      void setCenter(node.position.x + w / 2, node.position.y + h / 2, { zoom: Math.max(getZoom(), 0.8), duration: 250 });
+      void setCenter(node.position.x + w / 2, node.position.y + h / 2, {
+        zoom: Math.max(getZoom(), 0.8),
+        duration: 250,
+      });
     },
     [setCenter, getZoom],
   );

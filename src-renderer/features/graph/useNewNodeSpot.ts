@@ -13,10 +13,13 @@ export function useNewNodeSpot(): (nudge?: number) => { x: number; y: number } {
   return useCallback(
     (nudge = 0) => {
       const canvas = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
-      const p = screenToFlowPosition(canvas ? { x: canvas.left + canvas.width / 2, y: canvas.top + canvas.height / 2 } : { x: 400, y: 300 });
+      const p = screenToFlowPosition(
+        canvas ? { x: canvas.left + canvas.width / 2, y: canvas.top + canvas.height / 2 } : { x: 400, y: 300 },
+      );
       const want = { x: Math.round(p.x - FRAME_NODE.w / 2 + nudge), y: Math.round(p.y - FRAME_NODE.h / 2 + nudge) };
       const spot = clearOfFrames(want, FRAME_NODE, runtimeFrames(useStudio.getState()));
-      if (spot !== want) void setCenter(spot.x + FRAME_NODE.w / 2, spot.y + FRAME_NODE.h / 2, { zoom: getZoom(), duration: 200 });
+      if (spot !== want)
+        void setCenter(spot.x + FRAME_NODE.w / 2, spot.y + FRAME_NODE.h / 2, { zoom: getZoom(), duration: 200 });
       return spot;
     },
     [screenToFlowPosition, setCenter, getZoom],

@@ -6,7 +6,11 @@ import { useStudio, type FlowNode } from '../../store';
 export function useSelectAll(): () => void {
   return useCallback(() => {
     const s = useStudio.getState();
-    const changes: NodeChange<FlowNode>[] = s.flowNodes.map((n) => ({ type: 'select', id: n.id, selected: n.type !== 'external' }));
+    const changes: NodeChange<FlowNode>[] = s.flowNodes.map((n) => ({
+      type: 'select',
+      id: n.id,
+      selected: n.type !== 'external',
+    }));
     s.onNodesChange(changes);
   }, []);
 }

@@ -37,14 +37,20 @@ export function HistoryDialog({ onClose }: { onClose(): void }) {
           <p role="status" aria-label="Published version">
             {published ? (
               <>
-                Callers get <span className="mono">{published.short}</span>, published {new Date(published.publishedAt).toLocaleString()}
+                Callers get <span className="mono">{published.short}</span>, published{' '}
+                {new Date(published.publishedAt).toLocaleString()}
                 {published.overridden ? ` with failing tests overridden (${published.overridden.join(', ')})` : ''}.
               </>
             ) : (
               'Nothing published yet: exposed capsules are served from their running draft.'
             )}
           </p>
-          <button type="button" className="btn btn-primary" disabled={h.busy !== null} onClick={() => void h.publish({})}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={h.busy !== null}
+            onClick={() => void h.publish({})}
+          >
             {h.busy === 'publish' ? 'Running tests…' : 'Publish draft'}
           </button>
           {published ? (
@@ -58,10 +64,22 @@ export function HistoryDialog({ onClose }: { onClose(): void }) {
             {h.error}
           </p>
         ) : null}
-        {h.publishAnswer ? <PublishOutcome answer={h.publishAnswer} busy={h.busy !== null} onOverride={() => void h.publish({ override: true })} onDismiss={h.clearPublish} /> : null}
+        {h.publishAnswer ? (
+          <PublishOutcome
+            answer={h.publishAnswer}
+            busy={h.busy !== null}
+            onOverride={() => void h.publish({ override: true })}
+            onDismiss={h.clearPublish}
+          />
+        ) : null}
         <div className="history-body">
           <div className="history-side">
-            {h.history && !h.history.started ? <p className="muted">No history yet: it starts with the next save (the Studio creates a git repository in the workspace folder).</p> : null}
+            {h.history && !h.history.started ? (
+              <p className="muted">
+                No history yet: it starts with the next save (the Studio creates a git repository in the workspace
+                folder).
+              </p>
+            ) : null}
             <ul className="history-steps" aria-label="Steps">
               {steps.map((s, i) => (
                 <li key={s.version} className="history-step" aria-label={`Step ${s.short}: ${s.message}`}>
@@ -74,16 +92,38 @@ export function HistoryDialog({ onClose }: { onClose(): void }) {
                     {s.capsules.length ? ` · ${s.capsules.join(', ')}` : ''}
                   </div>
                   <div className="history-actions">
-                    <button type="button" className="btn btn-small" onClick={() => changesOf(s, i)} aria-label={`Changes in ${s.short}`}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => changesOf(s, i)}
+                      aria-label={`Changes in ${s.short}`}
+                    >
                       Changes
                     </button>
-                    <button type="button" className="btn btn-small" onClick={() => compare(s.short)} aria-label={`Compare ${s.short} with the draft`}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => compare(s.short)}
+                      aria-label={`Compare ${s.short} with the draft`}
+                    >
                       vs draft
                     </button>
-                    <button type="button" className="btn btn-small" disabled={h.busy !== null} onClick={() => void h.restore(s.short)} aria-label={`Restore ${s.short}`}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      disabled={h.busy !== null}
+                      onClick={() => void h.restore(s.short)}
+                      aria-label={`Restore ${s.short}`}
+                    >
                       Restore
                     </button>
-                    <button type="button" className="btn btn-small" disabled={h.busy !== null || published?.version === s.version} onClick={() => void h.publish({ version: s.short })} aria-label={`Publish ${s.short}`}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      disabled={h.busy !== null || published?.version === s.version}
+                      onClick={() => void h.publish({ version: s.short })}
+                      aria-label={`Publish ${s.short}`}
+                    >
                       Publish
                     </button>
                   </div>
@@ -93,7 +133,11 @@ export function HistoryDialog({ onClose }: { onClose(): void }) {
           </div>
           <div className="history-detail" aria-label="Diff">
             {diffError ? <p className="error-text">{diffError}</p> : null}
-            {diff ? <VersionDiff diff={diff} /> : <p className="muted">Choose Changes on a step, or compare it with the draft.</p>}
+            {diff ? (
+              <VersionDiff diff={diff} />
+            ) : (
+              <p className="muted">Choose Changes on a step, or compare it with the draft.</p>
+            )}
           </div>
         </div>
       </div>

@@ -1,7 +1,12 @@
 import { delegationPhase, useStudio } from '../../store';
 import type { DelegationView } from './taskTrace';
 
-const STATE: Record<DelegationView['state'] | 'paused', string> = { running: 'working…', paused: 'paused before sending (breakpoint)', answered: 'answered', failed: 'failed' };
+const STATE: Record<DelegationView['state'] | 'paused', string> = {
+  running: 'working…',
+  paused: 'paused before sending (breakpoint)',
+  answered: 'answered',
+  failed: 'failed',
+};
 
 /** The delegations the task made; each child task opens in its capsule's Tasks tab when that capsule runs here. */
 export function DelegationLinks({ taskId, list }: { taskId: string; list: DelegationView[] }) {
@@ -18,7 +23,9 @@ export function DelegationLinks({ taskId, list }: { taskId: string; list: Delega
 function DelegationLink({ taskId, d }: { taskId: string; d: DelegationView }) {
   const phase = useStudio((s) => delegationPhase(s, taskId, d));
   // The child task is held by the session it ran in: a formation capsule still running that session.
-  const capsuleId = useStudio((s) => (d.childSessionId ? s.capsuleIds.find((id) => s.capsules[id]?.sessionId === d.childSessionId) : undefined));
+  const capsuleId = useStudio((s) =>
+    d.childSessionId ? s.capsuleIds.find((id) => s.capsules[id]?.sessionId === d.childSessionId) : undefined,
+  );
   const name = d.capsule ?? d.to;
   return (
     <li className="delegation-link" data-state={phase}>
@@ -28,11 +35,23 @@ function DelegationLink({ taskId, d }: { taskId: string; d: DelegationView }) {
         {d.peerState ? ` (${d.peerState.replace('TASK_STATE_', '').toLowerCase()})` : ''}
       </span>
       {d.peerTaskId && capsuleId ? (
-        <button type="button" className="link-button mono" aria-label={`Open ${name}'s task ${d.peerTaskId}`} onClick={() => useStudio.getState().openTask(capsuleId, d.peerTaskId!)}>
+        <button
+          type="button"
+          className="link-button mono"
+          aria-label={`Open ${name}'s task ${d.peerTaskId}`}
+          onClick={() => useStudio.getState().openTask(capsuleId, d.peerTaskId!)}
+        >
           {d.peerTaskId}
         </button>
       ) : d.peerTaskId ? (
-        <span className="mono muted" title={d.childSessionId ? `Its session ${d.childSessionId} no longer runs in this Studio; find it in Sessions.` : undefined}>
+        <span
+          className="mono muted"
+          title={
+            d.childSessionId
+              ? `Its session ${d.childSessionId} no longer runs in this Studio; find it in Sessions.`
+              : undefined
+          }
+        >
           {d.peerTaskId}
         </span>
       ) : null}

@@ -15,7 +15,12 @@ export function Messages({ history, turns, agent }: { history: Message[]; turns:
         const user = m.role === 'ROLE_USER';
         const who = user ? 'User' : agent;
         return (
-          <li key={m.messageId || i} className="message" data-role={user ? 'user' : 'agent'} aria-label={`${user ? 'User' : 'Agent'} message`}>
+          <li
+            key={m.messageId || i}
+            className="message"
+            data-role={user ? 'user' : 'agent'}
+            aria-label={`${user ? 'User' : 'Agent'} message`}
+          >
             <div className="message-who">{who}</div>
             {m.parts.map((p, j) => (
               <PartView key={j} part={p} label={`${who} message`} />
@@ -29,7 +34,9 @@ export function Messages({ history, turns, agent }: { history: Message[]; turns:
             {agent} · turn {t.turn}
           </div>
           {t.text ? <div className="part-text">{t.text}</div> : null}
-          {t.tools.length ? <div className="muted message-calls">called {t.tools.map((c) => c.name).join(', ')}</div> : null}
+          {t.tools.length ? (
+            <div className="muted message-calls">called {t.tools.map((c) => c.name).join(', ')}</div>
+          ) : null}
         </li>
       ))}
     </ol>

@@ -41,11 +41,22 @@ function FileCard({ part }: { part: Part }) {
       <span className="muted">{[part.mediaType || 'unknown type', size ?? 'at a URL'].join(' · ')}</span>
       <span className="toolbar-spacer" />
       {part.raw !== undefined ? (
-        <button type="button" className="btn btn-small" aria-label={`Download ${name}`} onClick={() => download(part, name)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-label={`Download ${name}`}
+          onClick={() => download(part, name)}
+        >
           Download
         </button>
       ) : /^https?:\/\//i.test(part.url ?? '') ? (
-        <button type="button" className="btn btn-small" aria-label={`Open ${name}`} title={part.url} onClick={() => void invoke('shell.openExternal', { url: part.url! }).catch(() => undefined)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-label={`Open ${name}`}
+          title={part.url}
+          onClick={() => void invoke('shell.openExternal', { url: part.url! }).catch(() => undefined)}
+        >
           Open
         </button>
       ) : null}

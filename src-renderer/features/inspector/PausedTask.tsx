@@ -18,10 +18,13 @@ export function PausedTask({ capsuleId, taskId }: { capsuleId: string; taskId: s
 
 function PausedForm({ p }: { p: PausedTaskView }) {
   const taskId = p.taskId;
-  const targetName = useStudio((s) => (p.target ? (s.capsules[p.target]?.name ?? s.remotes[p.target]?.card?.name ?? p.target) : p.to));
+  const targetName = useStudio((s) =>
+    p.target ? (s.capsules[p.target]?.name ?? s.remotes[p.target]?.card?.name ?? p.target) : p.to,
+  );
   const [text, setText] = useState(p.text);
   const [busy, setBusy] = useState<ResumeAction>();
-  const where = p.point === 'turn' ? `before turn ${p.turn ?? 1}` : `before the delegation to ${targetName ?? 'a peer'}`;
+  const where =
+    p.point === 'turn' ? `before turn ${p.turn ?? 1}` : `before the delegation to ${targetName ?? 'a peer'}`;
   // Times read as the task's own do (its status timestamp, hh:mm:ss).
   const until = new Date(Date.parse(p.since) + p.timeoutMs).toISOString().slice(11, 19);
   const edited = p.editable && text !== p.text;
@@ -35,7 +38,8 @@ function PausedForm({ p }: { p: PausedTaskView }) {
       <div className="paused-task-head">
         <span className="paused-task-badge">
           <PauseIcon /> Paused
-        </span> {where}
+        </span>{' '}
+        {where}
         <span className="muted"> · goes on by itself at {until}</span>
       </div>
       <label className="paused-task-label" htmlFor={`paused-${taskId}`}>
@@ -53,13 +57,30 @@ function PausedForm({ p }: { p: PausedTaskView }) {
       />
       {!p.editable ? <p className="muted">This message is longer than the 16 KiB shown: it goes on as it is.</p> : null}
       <div className="paused-task-actions">
-        <button type="button" className="btn btn-primary btn-small" disabled={!!busy || (edited && !text.trim())} onClick={() => void resume('continue')}>
+        <button
+          type="button"
+          className="btn btn-primary btn-small"
+          disabled={!!busy || (edited && !text.trim())}
+          onClick={() => void resume('continue')}
+        >
           Continue
         </button>
-        <button type="button" className="btn btn-small" disabled={!!busy || (edited && !text.trim())} onClick={() => void resume('step')} title="Run one turn, then pause again before the next">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!!busy || (edited && !text.trim())}
+          onClick={() => void resume('step')}
+          title="Run one turn, then pause again before the next"
+        >
           Step
         </button>
-        <button type="button" className="btn btn-small btn-danger" disabled={!!busy} onClick={() => void resume('cancel')} aria-label={`Cancel paused task ${taskId}`}>
+        <button
+          type="button"
+          className="btn btn-small btn-danger"
+          disabled={!!busy}
+          onClick={() => void resume('cancel')}
+          aria-label={`Cancel paused task ${taskId}`}
+        >
           Cancel
         </button>
       </div>

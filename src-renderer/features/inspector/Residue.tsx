@@ -18,7 +18,11 @@ export function StopResult({ answer }: { answer: StopSessionAnswer & { error?: s
           </strong>{' '}
           {n ? <span className="mono">{answer.canceled.join(', ')}</span> : 'Nothing was running.'}
           <Residue items={answer.residue} sessionEnded={answer.ended} />
-          <div className="muted">{answer.ended ? 'The session has ended; Launch starts a new one.' : 'The capsule keeps answering new tasks.'}</div>
+          <div className="muted">
+            {answer.ended
+              ? 'The session has ended; Launch starts a new one.'
+              : 'The capsule keeps answering new tasks.'}
+          </div>
         </>
       )}
     </div>
@@ -72,7 +76,8 @@ function ResidueRow({ item, sessionEnded = false }: { item: ResidueView; session
   if (item.kind === 'mcp_server') {
     return (
       <li>
-        MCP server {item.server} <code>{item.command}</code> (pid {item.pid}){sessionEnded ? ', stopped with the session' : ''}
+        MCP server {item.server} <code>{item.command}</code> (pid {item.pid})
+        {sessionEnded ? ', stopped with the session' : ''}
       </li>
     );
   }

@@ -134,9 +134,21 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
         ) : !trace || !figures ? (
           <p className="muted">Reading the trace…</p>
         ) : (
-          <Turns figures={figures} model={trace.model} priced={trace.price !== null} onFork={ended ? (turn) => forkFrom(sessionId, task.id, turn, figures.turns.length, trace.events) : undefined} />
+          <Turns
+            figures={figures}
+            model={trace.model}
+            priced={trace.price !== null}
+            onFork={
+              ended ? (turn) => forkFrom(sessionId, task.id, turn, figures.turns.length, trace.events) : undefined
+            }
+          />
         )}
-        {trace?.truncated ? <p className="muted">This task has more trace lines than the inspector reads; the first ones are shown. The Sessions browser has them all.</p> : null}
+        {trace?.truncated ? (
+          <p className="muted">
+            This task has more trace lines than the inspector reads; the first ones are shown. The Sessions browser has
+            them all.
+          </p>
+        ) : null}
       </Section>
       <Section title="Delegations">{trace ? <DelegationLinks taskId={task.id} list={delegations} /> : null}</Section>
       <Section title="History">
@@ -144,7 +156,10 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
           <ol className="task-history" aria-label="History">
             {history.map((h, i) => (
               <li key={i}>
-                <span className="mono muted">{h.offsetMs === null ? h.ts.slice(11, 23) : `+${formatMs(h.offsetMs)}`}</span> {h.what}
+                <span className="mono muted">
+                  {h.offsetMs === null ? h.ts.slice(11, 23) : `+${formatMs(h.offsetMs)}`}
+                </span>{' '}
+                {h.what}
               </li>
             ))}
           </ol>
@@ -153,7 +168,11 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
         ) : null}
       </Section>
       <Section title="Residue">
-        {residue.length || cancel ? <Residue items={residue} /> : <p className="muted">{ended ? 'Nothing was left running.' : 'Shown once the task is canceled.'}</p>}
+        {residue.length || cancel ? (
+          <Residue items={residue} />
+        ) : (
+          <p className="muted">{ended ? 'Nothing was left running.' : 'Shown once the task is canceled.'}</p>
+        )}
       </Section>
     </div>
   );
@@ -174,7 +193,9 @@ function StatusMessage({ task, agent }: { task: Task; agent: string }) {
   return (
     <div className="status-message">
       <div className="muted">
-        {phase === 'paused' ? 'paused at a breakpoint' : phase.replace('TASK_STATE_', '').toLowerCase().replace('_', ' ')}
+        {phase === 'paused'
+          ? 'paused at a breakpoint'
+          : phase.replace('TASK_STATE_', '').toLowerCase().replace('_', ' ')}
         {task.status.timestamp ? ` at ${task.status.timestamp.slice(11, 19)}` : ''}
         {task.contextId ? (
           <>

@@ -14,7 +14,8 @@ export function firstUserText(task: Task): string {
 }
 
 /** A click on the row opens (or closes) its details, unless it was on one of the row's own controls. */
-const onControl = (target: EventTarget) => target instanceof Element && !!target.closest('button, input, textarea, select, a, form');
+const onControl = (target: EventTarget) =>
+  target instanceof Element && !!target.closest('button, input, textarea, select, a, form');
 
 /**
  * One task of the capsule: state, id, what was asked. A running task offers Cancel; a finished one
@@ -33,16 +34,28 @@ export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolea
   const toggle = () => useStudio.getState().inspectTask(capsuleId, open ? null : task.id);
   return (
     <li className="task-row" aria-label={`Task ${task.id}`} data-open={open || undefined}>
-      <div className="task-row-summary" title={open ? 'Hide the details' : 'Show the details'} onClick={(e) => onControl(e.target) || toggle()}>
+      <div
+        className="task-row-summary"
+        title={open ? 'Hide the details' : 'Show the details'}
+        onClick={(e) => onControl(e.target) || toggle()}
+      >
         <div className="task-row-head">
-          <button type="button" className="task-toggle" aria-expanded={open} aria-label={`${open ? 'Hide' : 'Show'} details of task ${task.id}`} onClick={toggle}>
+          <button
+            type="button"
+            className="task-toggle"
+            aria-expanded={open}
+            aria-label={`${open ? 'Hide' : 'Show'} details of task ${task.id}`}
+            onClick={toggle}
+          >
             <span aria-hidden>{open ? '▾' : '▸'}</span>
           </button>
           <TaskStateBadge state={phase} />
           <span className="mono task-id" title={task.id}>
             {task.id}
           </span>
-          {task.status.timestamp ? <span className="muted task-time">{task.status.timestamp.slice(11, 19)}</span> : null}
+          {task.status.timestamp ? (
+            <span className="muted task-time">{task.status.timestamp.slice(11, 19)}</span>
+          ) : null}
           <span className="toolbar-spacer" />
           {finished ? null : (
             <button
@@ -70,7 +83,13 @@ export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolea
         {answer ? <div className="task-answer">{answer}</div> : null}
         {finished && sessionId ? (
           <div className="task-row-actions">
-            <button type="button" className="btn btn-small" aria-label={`Fork task ${task.id}`} title="Run this task again from a turn, with an edited message (opens the fork form)" onClick={() => void forkTask(sessionId, task.id)}>
+            <button
+              type="button"
+              className="btn btn-small"
+              aria-label={`Fork task ${task.id}`}
+              title="Run this task again from a turn, with an edited message (opens the fork form)"
+              onClick={() => void forkTask(sessionId, task.id)}
+            >
               Fork…
             </button>
             <SaveAsTest sessionId={sessionId} capsule={capsuleName} />

@@ -2,7 +2,17 @@ import type { TaskFigures } from './taskTrace';
 import { formatMs, formatTokens, formatUsd } from './figures';
 
 /** Each turn of the task: when it started, the model's time, its tool calls, tokens and cost. */
-export function Turns({ figures, model, priced, onFork }: { figures: TaskFigures; model: string | null; priced: boolean; onFork?: (turn: number) => void }) {
+export function Turns({
+  figures,
+  model,
+  priced,
+  onFork,
+}: {
+  figures: TaskFigures;
+  model: string | null;
+  priced: boolean;
+  onFork?: (turn: number) => void;
+}) {
   const { turns } = figures;
   if (turns.length === 0) return <p className="muted">No turn has ended yet.</p>;
   return (
@@ -27,15 +37,31 @@ export function Turns({ figures, model, priced, onFork }: { figures: TaskFigures
                 {t.turn}
                 {/* In the turn's own cell, not a column of its own: the table fits the narrowest panel. */}
                 {onFork ? (
-                  <button type="button" className="link-button turns-fork" aria-label={`Fork from turn ${t.turn}`} title="Run the task again from this turn: the turns before it replay the recording" onClick={() => onFork(t.turn)}>
+                  <button
+                    type="button"
+                    className="link-button turns-fork"
+                    aria-label={`Fork from turn ${t.turn}`}
+                    title="Run the task again from this turn: the turns before it replay the recording"
+                    onClick={() => onFork(t.turn)}
+                  >
                     Fork…
                   </button>
                 ) : null}
               </td>
               <td>{t.offsetMs === null ? '–' : `+${formatMs(t.offsetMs)}`}</td>
               <td>{formatMs(t.modelMs)}</td>
-              <td className="turns-tools" title={t.tools.map((c) => `${c.name}${c.durationMs === undefined ? ' (running)' : ` ${formatMs(c.durationMs)}${c.ok ? '' : ', failed'}`}`).join('\n')}>
-                {t.tools.length === 0 ? '–' : `${t.tools.length} · ${t.toolsMs === null ? 'running' : formatMs(t.toolsMs)}`}
+              <td
+                className="turns-tools"
+                title={t.tools
+                  .map(
+                    (c) =>
+                      `${c.name}${c.durationMs === undefined ? ' (running)' : ` ${formatMs(c.durationMs)}${c.ok ? '' : ', failed'}`}`,
+                  )
+                  .join('\n')}
+              >
+                {t.tools.length === 0
+                  ? '–'
+                  : `${t.tools.length} · ${t.toolsMs === null ? 'running' : formatMs(t.toolsMs)}`}
               </td>
               <td>
                 {formatTokens(t.tokensIn)} / {formatTokens(t.tokensOut)}

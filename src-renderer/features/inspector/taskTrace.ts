@@ -100,7 +100,14 @@ export function taskFigures(events: readonly TraceEvent[], price: ModelPriceView
   const sum = (f: (t: TurnView) => number) => turns.reduce((n, t) => n + f(t), 0);
   const tokensIn = sum((t) => t.tokensIn);
   const tokensOut = sum((t) => t.tokensOut);
-  return { turns, tokensIn, tokensOut, modelMs: sum((t) => t.modelMs), costUsd: costUsd(price, tokensIn, tokensOut), wallMs };
+  return {
+    turns,
+    tokensIn,
+    tokensOut,
+    modelMs: sum((t) => t.modelMs),
+    costUsd: costUsd(price, tokensIn, tokensOut),
+    wallMs,
+  };
 }
 
 /** One delegate_task call of a task, with what is known of the child task it made. */
@@ -131,7 +138,11 @@ export function taskDelegations(events: readonly TraceEvent[]): DelegationView[]
   const started = new Set<DelegationView>();
   for (const e of events as readonly Line[]) {
     if (e.event_type === 'tool_call' && e.name === 'delegate_task') {
-      const d: DelegationView = { callId: String(e.call_id ?? ''), to: str((e.arguments as { to?: unknown } | null)?.to) ?? '?', state: 'running' };
+      const d: DelegationView = {
+        callId: String(e.call_id ?? ''),
+        to: str((e.arguments as { to?: unknown } | null)?.to) ?? '?',
+        state: 'running',
+      };
       out.push(d);
       byCall.set(d.callId, d);
     } else if (e.event_type === 'delegation_start') {
@@ -177,11 +188,14 @@ const STEP: Record<string, (e: Line) => string> = {
   a2a_task_received: (e) => (e.peer ? `received from ${String(e.peer)}` : 'received'),
   task_start: () => 'started',
   input_required: (e) => `asked for input: ${String(e.question ?? '').slice(0, 200)}`,
-  breakpoint_hit: (e) => `paused at a breakpoint before ${e.point === 'edge' ? `the delegation to ${String(e.capsule || e.to || '?')}` : `turn ${num(e.turn)}`}`,
-  breakpoint_resumed: (e) => `${e.by === 'timeout' ? 'breakpoint timed out: went on' : `resumed: ${String(e.action ?? '?')}`}${e.edited ? ' (message edited)' : ''}`,
+  breakpoint_hit: (e) =>
+    `paused at a breakpoint before ${e.point === 'edge' ? `the delegation to ${String(e.capsule || e.to || '?')}` : `turn ${num(e.turn)}`}`,
+  breakpoint_resumed: (e) =>
+    `${e.by === 'timeout' ? 'breakpoint timed out: went on' : `resumed: ${String(e.action ?? '?')}`}${e.edited ? ' (message edited)' : ''}`,
   task_failed: (e) => `failed (${String(e.cause ?? '')}): ${String(e.message ?? '').slice(0, 200)}`,
   task_canceled: (e) => `canceled by ${String(e.by ?? '?')}`,
-  task_end: (e) => `ended ${String(e.state ?? '').replace('TASK_STATE_', '')}${e.turns !== undefined ? ` after ${num(e.turns)} turn${num(e.turns) === 1 ? '' : 's'}` : ''}`,
+  task_end: (e) =>
+    `ended ${String(e.state ?? '').replace('TASK_STATE_', '')}${e.turns !== undefined ? ` after ${num(e.turns)} turn${num(e.turns) === 1 ? '' : 's'}` : ''}`,
 };
 
 /** The task's steps in order: when it arrived, started, waited for input, failed or ended. */
@@ -191,5 +205,9 @@ export function taskHistory(events: readonly TraceEvent[]): HistoryStep[] {
   const t0 = arrival ? time(arrival) : NaN;
   return lines
     .filter((e) => STEP[e.event_type])
-    .map((e) => ({ offsetMs: Number.isFinite(t0) ? Math.max(0, time(e) - t0) : null, ts: e.ts, what: STEP[e.event_type](e) }));
+    .map((e) => ({
+      offsetMs: Number.isFinite(t0) ? Math.max(0, time(e) - t0) : null,
+      ts: e.ts,
+      what: STEP[e.event_type](e),
+    }));
 }

@@ -13,7 +13,12 @@ const RUNNING_POLL_MS = 2000;
  * state or status time moved), every RUNNING_POLL_MS while it runs, and a few times more after its
  * end until the end is in them.
  */
-export function useTaskTrace(sessionId: string | undefined, taskId: string, version: string, ended: boolean): { trace?: TaskTraceView; error?: string } {
+export function useTaskTrace(
+  sessionId: string | undefined,
+  taskId: string,
+  version: string,
+  ended: boolean,
+): { trace?: TaskTraceView; error?: string } {
   const [got, setGot] = useState<{ key: string; trace?: TaskTraceView; error?: string }>({ key: '' });
   const key = `${sessionId}:${taskId}`;
   useEffect(() => {

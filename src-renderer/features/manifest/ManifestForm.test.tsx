@@ -6,7 +6,8 @@ import { ManifestForm } from './ManifestForm';
 // The form drawn for drafts of every shape (server-rendered, no DOM needed): it never throws, and
 // each problem shows at its own field.
 
-const render = (draft: string, issues: IssueView[] = []) => renderToStaticMarkup(<ManifestForm capsuleId="c" draft={draft} issues={issues} onChange={() => undefined} />);
+const render = (draft: string, issues: IssueView[] = []) =>
+  renderToStaticMarkup(<ManifestForm capsuleId="c" draft={draft} issues={issues} onChange={() => undefined} />);
 
 const good = `name: orch
 version: "0.1.0"
@@ -36,7 +37,18 @@ capabilities:
 describe('the manifest form', () => {
   it('draws every section of a manifest', () => {
     const html = render(good);
-    for (const title of ['Capsule', 'Driver and model', 'Behaviour', 'Limits', 'Rehearsal script', 'Network and permissions', 'Lifecycle', 'Skills', 'Contracts']) expect(html).toContain(`>${title}</h3>`);
+    for (const title of [
+      'Capsule',
+      'Driver and model',
+      'Behaviour',
+      'Limits',
+      'Rehearsal script',
+      'Network and permissions',
+      'Lifecycle',
+      'Skills',
+      'Contracts',
+    ])
+      expect(html).toContain(`>${title}</h3>`);
     expect(html).toContain('aria-label="Reply 2 turn 1 call 1 delegate to"');
     expect(html).toContain('answers every task first, so this one is never used');
   });
@@ -44,9 +56,15 @@ describe('the manifest form', () => {
   it('shows a problem at its field, in either spelling of list indexes', () => {
     const html = render(good, [
       { line: 7, path: 'inference.max_turns', message: 'Too small: expected number to be >0' },
-      { line: 16, path: 'inference.rehearsal.replies[1].turns[0].tool_calls[0].arguments.to', message: 'no capsule named worker' },
+      {
+        line: 16,
+        path: 'inference.rehearsal.replies[1].turns[0].tool_calls[0].arguments.to',
+        message: 'no capsule named worker',
+      },
     ]);
-    expect(html).toMatch(/aria-invalid="true"[^>]*aria-describedby="[^"]+-error"[^>]*>.*?Too small: expected number to be &gt;0/s);
+    expect(html).toMatch(
+      /aria-invalid="true"[^>]*aria-describedby="[^"]+-error"[^>]*>.*?Too small: expected number to be &gt;0/s,
+    );
     expect(html).toContain('no capsule named worker');
   });
 

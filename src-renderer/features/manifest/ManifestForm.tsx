@@ -20,7 +20,9 @@ interface ManifestFormProps {
   onChange(text: string): void;
 }
 
-const isTextField = (t: EventTarget) => t instanceof HTMLElement && (t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox'));
+const isTextField = (t: EventTarget) =>
+  t instanceof HTMLElement &&
+  (t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox'));
 
 /**
  * Every field a user sets, as a form over the draft. Each change is written into the YAML through
@@ -41,9 +43,16 @@ export function ManifestForm({ capsuleId, draft, issues, onChange }: ManifestFor
     },
     [capsuleId, draft, onChange],
   );
-  const api: FormApi | null = useMemo(() => (data ? { capsuleId, selfName: textAt(data, ['name']), data, issues, write } : null), [capsuleId, data, issues, write]);
+  const api: FormApi | null = useMemo(
+    () => (data ? { capsuleId, selfName: textAt(data, ['name']), data, issues, write } : null),
+    [capsuleId, data, issues, write],
+  );
   if (!api) {
-    return <p className="manifest-note">The YAML does not parse, so the form is paused. Fix the text in the YAML view; the problem is listed below.</p>;
+    return (
+      <p className="manifest-note">
+        The YAML does not parse, so the form is paused. Fix the text in the YAML view; the problem is listed below.
+      </p>
+    );
   }
   const undo = () => {
     const prev = undoEdit(capsuleId, draft);
@@ -67,10 +76,22 @@ export function ManifestForm({ capsuleId, draft, issues, onChange }: ManifestFor
     <FormContext.Provider value={api}>
       <div className="manifest-form" onKeyDown={onKeyDown} onBlur={() => closeStep(capsuleId)}>
         <div className="form-toolbar">
-          <button type="button" className="btn btn-small" aria-label="Undo form edit" disabled={!canUndo(capsuleId, draft)} onClick={undo}>
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-label="Undo form edit"
+            disabled={!canUndo(capsuleId, draft)}
+            onClick={undo}
+          >
             ↶ Undo
           </button>
-          <button type="button" className="btn btn-small" aria-label="Redo form edit" disabled={!canRedo(capsuleId, draft)} onClick={redo}>
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-label="Redo form edit"
+            disabled={!canRedo(capsuleId, draft)}
+            onClick={redo}
+          >
             ↷ Redo
           </button>
           <span className="field-hint">Edits go to the draft; Save writes the file.</span>
@@ -84,8 +105,16 @@ export function ManifestForm({ capsuleId, draft, issues, onChange }: ManifestFor
         <ScalarSection title="Lifecycle" section="lifecycle" />
         <SkillsSection />
         <Section title="Contracts">
-          <SchemaField label="Input schema (accepts)" path={['accepts']} hint='The data part a task may carry, as JSON Schema, e.g. {"type": "object", "properties": {"priority": {"type": "integer"}}}' />
-          <SchemaField label="Response schema (JSON Schema)" path={['responds']} hint="The shape of the answer; leave empty for free text" />
+          <SchemaField
+            label="Input schema (accepts)"
+            path={['accepts']}
+            hint='The data part a task may carry, as JSON Schema, e.g. {"type": "object", "properties": {"priority": {"type": "integer"}}}'
+          />
+          <SchemaField
+            label="Response schema (JSON Schema)"
+            path={['responds']}
+            hint="The shape of the answer; leave empty for free text"
+          />
         </Section>
       </div>
     </FormContext.Provider>

@@ -39,10 +39,20 @@ export function ManifestPanel({ capsuleId }: { capsuleId: string }) {
           </span>
         </div>
         <div className="manifest-actions">
-          <button type="button" className="btn" disabled={!dirty || editor.saving} onClick={() => setDraft(editor.baseSource)}>
+          <button
+            type="button"
+            className="btn"
+            disabled={!dirty || editor.saving}
+            onClick={() => setDraft(editor.baseSource)}
+          >
             Revert
           </button>
-          <button type="button" className="btn btn-primary" disabled={!dirty || editor.saving || !!editor.conflict} onClick={() => void saveManifest()}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!dirty || editor.saving || !!editor.conflict}
+            onClick={() => void saveManifest()}
+          >
             Save
           </button>
         </div>
@@ -64,17 +74,37 @@ export function ManifestPanel({ capsuleId }: { capsuleId: string }) {
         </div>
       ) : null}
       <div className="segmented" role="tablist" aria-label="Manifest view">
-        <button type="button" role="tab" aria-selected={view === 'form'} className="segment" onClick={() => setView('form')}>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={view === 'form'}
+          className="segment"
+          onClick={() => setView('form')}
+        >
           Form
         </button>
-        <button type="button" role="tab" aria-selected={view === 'yaml'} className="segment" onClick={() => setView('yaml')}>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={view === 'yaml'}
+          className="segment"
+          onClick={() => setView('yaml')}
+        >
           YAML
         </button>
       </div>
       <div className="manifest-body">
-        {view === 'form' ? <ManifestForm capsuleId={capsuleId} draft={draft} issues={issues} onChange={setDraft} /> : (
+        {view === 'form' ? (
+          <ManifestForm capsuleId={capsuleId} draft={draft} issues={issues} onChange={setDraft} />
+        ) : (
           <Suspense fallback={<div className="yaml-editor" aria-busy="true" />}>
-            <YamlEditor capsuleId={capsuleId} value={draft} authority={dirty ? undefined : { text: editor.baseSource, issues: editor.issues }} onChange={setDraft} onSave={() => void saveManifest()} />
+            <YamlEditor
+              capsuleId={capsuleId}
+              value={draft}
+              authority={dirty ? undefined : { text: editor.baseSource, issues: editor.issues }}
+              onChange={setDraft}
+              onSave={() => void saveManifest()}
+            />
           </Suspense>
         )}
       </div>

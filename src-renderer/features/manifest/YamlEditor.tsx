@@ -6,7 +6,19 @@ import { bracketMatching, indentUnit } from '@codemirror/language';
 import { linter, lintGutter, lintKeymap } from '@codemirror/lint';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { Annotation, EditorSelection, EditorState, StateEffect, Transaction } from '@codemirror/state';
-import { Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
+import {
+  Decoration,
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+  MatchDecorator,
+  ViewPlugin,
+  type DecorationSet,
+  type ViewUpdate,
+} from '@codemirror/view';
 import type { IssueView } from '../../../src-shared/contract';
 import { checkManifest } from './manifestCheck';
 import { closeStep, recordEdit, redoEdit, undoEdit } from './form/formHistory';
@@ -46,7 +58,10 @@ const LINT_DELAY_MS = 250;
 /** A pause in typing this long ends an undo step (CodeMirror's own history groups the same way). */
 const STEP_PAUSE_MS = 500;
 
-const varMarks = new MatchDecorator({ regexp: /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g, decoration: Decoration.mark({ class: 'cm-var' }) });
+const varMarks = new MatchDecorator({
+  regexp: /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g,
+  decoration: Decoration.mark({ class: 'cm-var' }),
+});
 const highlightVars = ViewPlugin.fromClass(
   class {
     decorations: DecorationSet;
@@ -136,7 +151,8 @@ export function YamlEditor({ capsuleId, value, authority, onChange, onSave }: Ya
             keydown(e, v) {
               if (!(e.ctrlKey || e.metaKey) || e.altKey) return false;
               const key = e.key.toLowerCase();
-              const take = key === 'z' ? (e.shiftKey ? redoEdit : undoEdit) : key === 'y' && !e.shiftKey ? redoEdit : null;
+              const take =
+                key === 'z' ? (e.shiftKey ? redoEdit : undoEdit) : key === 'y' && !e.shiftKey ? redoEdit : null;
               if (!take) return false;
               e.preventDefault();
               return step(v, take);
@@ -180,7 +196,10 @@ export function YamlEditor({ capsuleId, value, authority, onChange, onSave }: Ya
     if (!v) return;
     const current = v.state.doc.toString();
     if (current === value) return;
-    v.dispatch({ changes: diff(current, value), annotations: [fromStore.of(true), Transaction.addToHistory.of(false)] });
+    v.dispatch({
+      changes: diff(current, value),
+      annotations: [fromStore.of(true), Transaction.addToHistory.of(false)],
+    });
   }, [value]);
 
   // New core issues for the saved text: show them now rather than at the next keystroke.

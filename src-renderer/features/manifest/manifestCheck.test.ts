@@ -29,14 +29,29 @@ describe('checkManifest', () => {
 
   it('names an unknown key at the key itself, with the core\'s "did you mean" hint', () => {
     const issues = checkManifest(good.replace('version: 0.1.0', 'version: 0.1.0\nversoin: x'));
-    expect(issues).toEqual([{ line: 3, column: 1, path: 'versoin', message: 'unknown key "versoin"', hint: expect.stringMatching(/^did you mean "version"\? allowed here: name, version, /) }]);
+    expect(issues).toEqual([
+      {
+        line: 3,
+        column: 1,
+        path: 'versoin',
+        message: 'unknown key "versoin"',
+        hint: expect.stringMatching(/^did you mean "version"\? allowed here: name, version, /),
+      },
+    ]);
     const nested = checkManifest(good.replace('  model: rehearsal', '  modle: rehearsal'));
-    expect(nested[0]).toMatchObject({ line: 4, path: 'inference.modle', hint: expect.stringMatching(/^did you mean "model"\?/) });
+    expect(nested[0]).toMatchObject({
+      line: 4,
+      path: 'inference.modle',
+      hint: expect.stringMatching(/^did you mean "model"\?/),
+    });
   });
 
   it('points an unclosed quote at the line it opened on, as the core does', () => {
     const issues = checkManifest(good.replace('name: writer', 'name: "writer'));
-    expect(issues[0]).toMatchObject({ line: 1, message: 'YAML syntax error: Missing closing "quote (the quote opened here)' });
+    expect(issues[0]).toMatchObject({
+      line: 1,
+      message: 'YAML syntax error: Missing closing "quote (the quote opened here)',
+    });
   });
 
   it('leaves ${VAR} values to the core', () => {

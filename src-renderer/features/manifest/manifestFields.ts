@@ -26,18 +26,111 @@ export const MANIFEST_FIELDS: ManifestField[] = [
   { key: 'name', label: 'Name', path: ['name'], section: 'capsule', kind: 'text' },
   { key: 'version', label: 'Version', path: ['version'], section: 'capsule', kind: 'text', placeholder: '0.1.0' },
   { key: 'description', label: 'Description', path: ['description'], section: 'capsule', kind: 'text', wide: true },
-  { key: 'role', label: 'Role', path: ['role'], section: 'capsule', kind: 'select', options: ['orchestrator', 'worker', 'agent'], empty: 'none' },
-  { key: 'system_prompt', label: 'System prompt', path: ['inference', 'system_prompt'], section: 'behaviour', kind: 'textarea', wide: true },
-  { key: 'temperature', label: 'Temperature', path: ['inference', 'temperature'], section: 'behaviour', kind: 'number', hint: '0 to 2', placeholder: 'model default' },
-  { key: 'input_timeout', label: 'Input timeout', path: ['inference', 'input_timeout'], section: 'behaviour', kind: 'text', hint: 'How long a request-input wait lasts: 30s, 10m, 1h', placeholder: '10m' },
-  { key: 'max_turns', label: 'Max turns', path: ['inference', 'max_turns'], section: 'limits', kind: 'int', hint: 'Model turns per task', placeholder: 'no limit' },
-  { key: 'max_tokens', label: 'Max tokens', path: ['inference', 'max_tokens'], section: 'limits', kind: 'int', hint: 'Output tokens per reply', placeholder: 'driver default' },
-  { key: 'budget_tokens', label: 'Budget: tokens per task', path: ['inference', 'budget', 'max_tokens'], section: 'limits', kind: 'int', placeholder: 'no ceiling' },
-  { key: 'budget_usd', label: 'Budget: US dollars per task', path: ['inference', 'budget', 'max_usd'], section: 'limits', kind: 'number', hint: 'Applies where the price table knows the model', placeholder: 'no ceiling' },
-  { key: 'task_acceptance', label: 'Task acceptance', path: ['lifecycle', 'task_acceptance'], section: 'lifecycle', kind: 'select', options: ['queue', 'single', 'none'], empty: 'queue (default)' },
-  { key: 'after_task', label: 'After a task', path: ['lifecycle', 'after_task'], section: 'lifecycle', kind: 'select', options: ['sleep', 'exit'], empty: 'sleep (default)' },
-  { key: 'queue_depth', label: 'Queue depth', path: ['lifecycle', 'queue_depth'], section: 'lifecycle', kind: 'int', placeholder: '8' },
-  { key: 'idle_timeout', label: 'Idle timeout', path: ['lifecycle', 'idle_timeout'], section: 'lifecycle', kind: 'text', hint: '500ms, 30s, 10m or 1h', placeholder: 'never' },
+  {
+    key: 'role',
+    label: 'Role',
+    path: ['role'],
+    section: 'capsule',
+    kind: 'select',
+    options: ['orchestrator', 'worker', 'agent'],
+    empty: 'none',
+  },
+  {
+    key: 'system_prompt',
+    label: 'System prompt',
+    path: ['inference', 'system_prompt'],
+    section: 'behaviour',
+    kind: 'textarea',
+    wide: true,
+  },
+  {
+    key: 'temperature',
+    label: 'Temperature',
+    path: ['inference', 'temperature'],
+    section: 'behaviour',
+    kind: 'number',
+    hint: '0 to 2',
+    placeholder: 'model default',
+  },
+  {
+    key: 'input_timeout',
+    label: 'Input timeout',
+    path: ['inference', 'input_timeout'],
+    section: 'behaviour',
+    kind: 'text',
+    hint: 'How long a request-input wait lasts: 30s, 10m, 1h',
+    placeholder: '10m',
+  },
+  {
+    key: 'max_turns',
+    label: 'Max turns',
+    path: ['inference', 'max_turns'],
+    section: 'limits',
+    kind: 'int',
+    hint: 'Model turns per task',
+    placeholder: 'no limit',
+  },
+  {
+    key: 'max_tokens',
+    label: 'Max tokens',
+    path: ['inference', 'max_tokens'],
+    section: 'limits',
+    kind: 'int',
+    hint: 'Output tokens per reply',
+    placeholder: 'driver default',
+  },
+  {
+    key: 'budget_tokens',
+    label: 'Budget: tokens per task',
+    path: ['inference', 'budget', 'max_tokens'],
+    section: 'limits',
+    kind: 'int',
+    placeholder: 'no ceiling',
+  },
+  {
+    key: 'budget_usd',
+    label: 'Budget: US dollars per task',
+    path: ['inference', 'budget', 'max_usd'],
+    section: 'limits',
+    kind: 'number',
+    hint: 'Applies where the price table knows the model',
+    placeholder: 'no ceiling',
+  },
+  {
+    key: 'task_acceptance',
+    label: 'Task acceptance',
+    path: ['lifecycle', 'task_acceptance'],
+    section: 'lifecycle',
+    kind: 'select',
+    options: ['queue', 'single', 'none'],
+    empty: 'queue (default)',
+  },
+  {
+    key: 'after_task',
+    label: 'After a task',
+    path: ['lifecycle', 'after_task'],
+    section: 'lifecycle',
+    kind: 'select',
+    options: ['sleep', 'exit'],
+    empty: 'sleep (default)',
+  },
+  {
+    key: 'queue_depth',
+    label: 'Queue depth',
+    path: ['lifecycle', 'queue_depth'],
+    section: 'lifecycle',
+    kind: 'int',
+    placeholder: '8',
+  },
+  {
+    key: 'idle_timeout',
+    label: 'Idle timeout',
+    path: ['lifecycle', 'idle_timeout'],
+    section: 'lifecycle',
+    kind: 'text',
+    hint: '500ms, 30s, 10m or 1h',
+    placeholder: 'never',
+  },
 ];
 
 export const fieldsOf = (section: FieldSection) => MANIFEST_FIELDS.filter((f) => f.section === section);
@@ -80,14 +173,16 @@ export function parseJsonField(value: string): Record<string, unknown> | undefin
 export function writeField(text: string, field: ManifestField, value: string | boolean): string {
   if (!readData(text)) return text;
   let v: unknown = value;
-  if (field.kind === 'checkbox') v = value === true ? true : valueAt(readData(text), field.path) === undefined ? '' : false;
+  if (field.kind === 'checkbox')
+    v = value === true ? true : valueAt(readData(text), field.path) === undefined ? '' : false;
   else if (field.kind === 'json') {
     if (value === '') v = '';
     else {
       v = typeof value === 'string' ? parseJsonField(value) : undefined;
       if (!v) return text;
     }
-  } else if (typeof value === 'string') v = typed(value, field.kind === 'int' || field.kind === 'number' ? field.kind : 'text');
+  } else if (typeof value === 'string')
+    v = typed(value, field.kind === 'int' || field.kind === 'number' ? field.kind : 'text');
   try {
     return applyEdits(text, setAt(field.path, v));
   } catch {

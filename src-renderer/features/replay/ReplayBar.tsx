@@ -17,24 +17,56 @@ export function ReplayBar() {
   return (
     <section className="replay-bar" role="region" aria-label="Replay">
       <span className="replay-badge">Replay</span>
-      <span className="replay-what" title={`Run of session ${run.sessionId}, recorded ${new Date(run.startedAt).toLocaleString()}: ${run.capsules.map((c) => c.capsule).join(', ')}`}>
-        {run.entry} · {new Date(run.startedAt).toLocaleTimeString()} · {run.capsules.length} capsule{run.capsules.length === 1 ? '' : 's'}
+      <span
+        className="replay-what"
+        title={`Run of session ${run.sessionId}, recorded ${new Date(run.startedAt).toLocaleString()}: ${run.capsules.map((c) => c.capsule).join(', ')}`}
+      >
+        {run.entry} · {new Date(run.startedAt).toLocaleTimeString()} · {run.capsules.length} capsule
+        {run.capsules.length === 1 ? '' : 's'}
         {run.truncated ? ' · first part only' : ''}
         {missing.length ? ` · not on canvas: ${missing.join(', ')}` : ''}
       </span>
       <span className="replay-controls">
-        <button type="button" className="btn btn-small btn-primary" onClick={() => control({ do: playing ? 'pause' : 'play' })} disabled={n === 0} title="Play at the chosen speed of recorded time (a recorded pause over 5 s plays as 5 s)">
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          onClick={() => control({ do: playing ? 'pause' : 'play' })}
+          disabled={n === 0}
+          title="Play at the chosen speed of recorded time (a recorded pause over 5 s plays as 5 s)"
+        >
           {playing ? 'Pause' : ended && n > 0 ? 'Replay again' : 'Play'}
         </button>
-        <button type="button" className="btn btn-small" onClick={() => control({ do: 'step' })} disabled={ended} title="Play the next recorded event">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => control({ do: 'step' })}
+          disabled={ended}
+          title="Play the next recorded event"
+        >
           Step
         </button>
-        <button type="button" className="btn btn-small" onClick={() => control({ do: 'stepHop' })} disabled={ended} title="Play on to the next delegation that goes out or comes back">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => control({ do: 'stepHop' })}
+          disabled={ended}
+          title="Play on to the next delegation that goes out or comes back"
+        >
           Next hop
         </button>
         <label className="replay-speed">
           <span className="muted">Speed</span>
-          <select className="select" aria-label="Replay speed" value={String(speed)} onChange={(e) => control({ do: 'speed', speed: (e.target.value === 'instant' ? 'instant' : Number(e.target.value)) as ReplaySpeed })}>
+          <select
+            className="select"
+            aria-label="Replay speed"
+            value={String(speed)}
+            onChange={(e) =>
+              control({
+                do: 'speed',
+                speed: (e.target.value === 'instant' ? 'instant' : Number(e.target.value)) as ReplaySpeed,
+              })
+            }
+          >
             {REPLAY_SPEEDS.map((s) => (
               <option key={String(s)} value={String(s)}>
                 {speedLabel(s)}
@@ -57,7 +89,12 @@ export function ReplayBar() {
       <span className="replay-pos mono" data-testid="replay-position">
         {cursor}/{n} · {offsetLabel(at)} of {offsetLabel(span)}
       </span>
-      <button type="button" className="btn btn-small" onClick={() => control({ do: 'jump', cursor: n })} disabled={ended}>
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => control({ do: 'jump', cursor: n })}
+        disabled={ended}
+      >
         Jump to end
       </button>
       <button type="button" className="btn btn-small" onClick={() => useStudio.getState().exitReplay()}>

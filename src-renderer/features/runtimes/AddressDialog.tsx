@@ -28,7 +28,14 @@ export function AddressDialog() {
           <label className="field-label" htmlFor="worker-address">
             Worker address
           </label>
-          <input id="worker-address" className="input" autoFocus placeholder={`10.0.0.5:${ask.port ?? 8080}`} value={address} onChange={(e) => setAddress(e.target.value)} />
+          <input
+            id="worker-address"
+            className="input"
+            autoFocus
+            placeholder={`10.0.0.5:${ask.port ?? 8080}`}
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+          />
         </div>
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={close}>

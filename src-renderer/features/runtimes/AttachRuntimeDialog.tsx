@@ -22,7 +22,8 @@ export function AttachRuntimeDialog() {
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError('Give the http:// or https:// URL the serve printed as "studio: URL".');
+    if (!/^https?:\/\/\S+$/i.test(url.trim()))
+      return setError('Give the http:// or https:// URL the serve printed as "studio: URL".');
     if (!token.trim()) return setError('Give the token the serve printed once as "studio token: …".');
     setBusy(true);
     const typed = token.trim();
@@ -36,25 +37,46 @@ export function AttachRuntimeDialog() {
     <Dialog title="Attach a runtime" onClose={close}>
       <form onSubmit={submit} className="runtime-attach" noValidate>
         <p className="runtime-attach-hint">
-          On the other host run <code>capsule serve --workspace DIR --studio</code>; it prints the Studio URL and a token once.
+          On the other host run <code>capsule serve --workspace DIR --studio</code>; it prints the Studio URL and a
+          token once.
         </p>
         <div className="field">
           <label className="field-label" htmlFor="runtime-url">
             Runtime URL
           </label>
-          <input id="runtime-url" className="input" autoFocus placeholder="http://127.0.0.1:7420" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <input
+            id="runtime-url"
+            className="input"
+            autoFocus
+            placeholder="http://127.0.0.1:7420"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
         </div>
         <div className="field">
           <label className="field-label" htmlFor="runtime-token">
             Token
           </label>
-          <input id="runtime-token" className="input" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} />
+          <input
+            id="runtime-token"
+            className="input"
+            type="password"
+            autoComplete="off"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+          />
         </div>
         <div className="field">
           <label className="field-label" htmlFor="runtime-label">
             Label (optional)
           </label>
-          <input id="runtime-label" className="input" placeholder="build server" value={label} onChange={(e) => setLabel(e.target.value)} />
+          <input
+            id="runtime-label"
+            className="input"
+            placeholder="build server"
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+          />
         </div>
         {error ? (
           <span className="field-error" role="alert">

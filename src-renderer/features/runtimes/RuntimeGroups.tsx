@@ -14,7 +14,10 @@ export function RuntimeGroups() {
   const capsuleIds = useStudio((s) => s.capsuleIds);
   const remotes = useStudio((s) => s.remotes);
   const remoteIds = useStudio((s) => s.remoteIds);
-  const frames = useMemo(() => new Map(runtimeFrames({ capsules, capsuleIds, remotes, remoteIds }).map((f) => [f.runtime, f])), [capsules, capsuleIds, remotes, remoteIds]);
+  const frames = useMemo(
+    () => new Map(runtimeFrames({ capsules, capsuleIds, remotes, remoteIds }).map((f) => [f.runtime, f])),
+    [capsules, capsuleIds, remotes, remoteIds],
+  );
   if (!runtimes.length) return null;
   return (
     <ViewportPortal>

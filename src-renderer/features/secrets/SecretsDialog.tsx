@@ -40,7 +40,10 @@ export function SecretsDialog({ onClose, initialName = '' }: { onClose(): void; 
     e.preventDefault();
     const secret = { name: name.trim(), value, environment };
     setValue('');
-    void act(() => invoke('secrets.set', secret), `Saved ${secret.name} in ${environment}. Its value is not shown again.`).then(() => setName(''));
+    void act(
+      () => invoke('secrets.set', secret),
+      `Saved ${secret.name} in ${environment}. Its value is not shown again.`,
+    ).then(() => setName(''));
   };
   const environments = view ? [...new Set([...view.environments, environment])] : [environment];
 
@@ -48,14 +51,29 @@ export function SecretsDialog({ onClose, initialName = '' }: { onClose(): void; 
     <Dialog title="Secrets" onClose={onClose} closeButton>
       <div className="secrets" data-testid="secrets">
         <p className="secrets-where">
-          {view ? (view.store.kind === 'keychain' ? 'Kept in your system keychain.' : `Kept in ${view.store.where}, readable only by you.`) : 'Loading…'} Manifests name them as{' '}
-          <code>{'${NAME}'}</code>; a variable set in the Studio’s own environment wins.
+          {view
+            ? view.store.kind === 'keychain'
+              ? 'Kept in your system keychain.'
+              : `Kept in ${view.store.where}, readable only by you.`
+            : 'Loading…'}{' '}
+          Manifests name them as <code>{'${NAME}'}</code>; a variable set in the Studio’s own environment wins.
         </p>
         <div className="field">
           <label className="field-label" htmlFor="secrets-launch-env">
             Launches use
           </label>
-          <select id="secrets-launch-env" className="select" value={view?.environment ?? DEFAULT_ENVIRONMENT} disabled={!view || busy} onChange={(e) => void act(() => invoke('secrets.useEnvironment', { environment: e.target.value }), `Launches now use ${e.target.value}.`)}>
+          <select
+            id="secrets-launch-env"
+            className="select"
+            value={view?.environment ?? DEFAULT_ENVIRONMENT}
+            disabled={!view || busy}
+            onChange={(e) =>
+              void act(
+                () => invoke('secrets.useEnvironment', { environment: e.target.value }),
+                `Launches now use ${e.target.value}.`,
+              )
+            }
+          >
             {environments.map((env) => (
               <option key={env} value={env}>
                 {env}
@@ -78,11 +96,25 @@ export function SecretsDialog({ onClose, initialName = '' }: { onClose(): void; 
                   <td className="mono">{s.name}</td>
                   <td>
                     {s.environments.join(', ')}
-                    {s.shadowedByProcess ? <span className="secrets-note"> (the Studio’s environment sets it too, and wins)</span> : null}
+                    {s.shadowedByProcess ? (
+                      <span className="secrets-note"> (the Studio’s environment sets it too, and wins)</span>
+                    ) : null}
                   </td>
                   <td>
                     {s.environments.map((env) => (
-                      <button key={env} type="button" className="btn" disabled={busy} aria-label={`Delete secret ${s.name} from ${env}`} onClick={() => void act(() => invoke('secrets.delete', { name: s.name, environment: env }), `Deleted ${s.name} from ${env}.`)}>
+                      <button
+                        key={env}
+                        type="button"
+                        className="btn"
+                        disabled={busy}
+                        aria-label={`Delete secret ${s.name} from ${env}`}
+                        onClick={() =>
+                          void act(
+                            () => invoke('secrets.delete', { name: s.name, environment: env }),
+                            `Deleted ${s.name} from ${env}.`,
+                          )
+                        }
+                      >
                         Delete{s.environments.length > 1 ? ` (${env})` : ''}
                       </button>
                     ))}
@@ -99,27 +131,54 @@ export function SecretsDialog({ onClose, initialName = '' }: { onClose(): void; 
             <label className="field-label" htmlFor="secret-name">
               Secret name
             </label>
-            <input id="secret-name" className="input mono" placeholder="ANTHROPIC_API_KEY" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" spellCheck={false} />
+            <input
+              id="secret-name"
+              className="input mono"
+              placeholder="ANTHROPIC_API_KEY"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+            />
           </div>
           <div className="field">
             <label className="field-label" htmlFor="secret-value">
               Value
             </label>
-            <input id="secret-value" className="input mono" type="password" autoFocus={!!initialName} value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" />
+            <input
+              id="secret-value"
+              className="input mono"
+              type="password"
+              autoFocus={!!initialName}
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              autoComplete="off"
+            />
           </div>
           <div className="field">
             <label className="field-label" htmlFor="secret-env">
               Environment
             </label>
             <div className="secrets-row">
-              <select id="secret-env" className="select" value={environment} onChange={(e) => setEnvironment(e.target.value)}>
+              <select
+                id="secret-env"
+                className="select"
+                value={environment}
+                onChange={(e) => setEnvironment(e.target.value)}
+              >
                 {environments.map((env) => (
                   <option key={env} value={env}>
                     {env}
                   </option>
                 ))}
               </select>
-              <input className="input" aria-label="New environment name" placeholder="or a new one, e.g. prod" value={newEnvironment} onChange={(e) => setNewEnvironment(e.target.value)} />
+              <input
+                className="input"
+                aria-label="New environment name"
+                placeholder="or a new one, e.g. prod"
+                value={newEnvironment}
+                onChange={(e) => setNewEnvironment(e.target.value)}
+              />
               <button
                 type="button"
                 className="btn"
@@ -140,7 +199,10 @@ export function SecretsDialog({ onClose, initialName = '' }: { onClose(): void; 
           </div>
         </form>
         {message ? (
-          <p className={message.error ? 'secrets-message error' : 'secrets-message'} role={message.error ? 'alert' : 'status'}>
+          <p
+            className={message.error ? 'secrets-message error' : 'secrets-message'}
+            role={message.error ? 'alert' : 'status'}
+          >
             {message.text}
           </p>
         ) : null}

@@ -1,4 +1,11 @@
-import type { DiffField, DiffTaskRow, DiffTaskSide, DiffTurnRow, DiffTurnSide, SessionItemView } from '../../../src-shared/contract';
+import type {
+  DiffField,
+  DiffTaskRow,
+  DiffTaskSide,
+  DiffTurnRow,
+  DiffTurnSide,
+  SessionItemView,
+} from '../../../src-shared/contract';
 import type { ReactNode } from 'react';
 import { useStudio } from '../../store';
 
@@ -9,7 +16,12 @@ const tokens = (i: number, o: number) => `${i.toLocaleString()} in / ${o.toLocal
 
 function Cell({ changed, label, children }: { changed: boolean; label: string; children: ReactNode }) {
   return (
-    <div className="diff-cell" data-changed={changed || undefined} aria-label={`${label}${changed ? ' (differs)' : ''}`} role="cell">
+    <div
+      className="diff-cell"
+      data-changed={changed || undefined}
+      aria-label={`${label}${changed ? ' (differs)' : ''}`}
+      role="cell"
+    >
       {children}
     </div>
   );
@@ -32,7 +44,8 @@ function Head({ s, side }: { s: SessionItemView; side: string }) {
 
 function TaskPair({ row, n }: { row: DiffTaskRow; n: number }) {
   const has = (f: DiffField) => row.differs.includes(f);
-  const side = (t: DiffTaskSide | null, f: (t: DiffTaskSide) => ReactNode) => (t ? f(t) : <span className="muted">No such task</span>);
+  const side = (t: DiffTaskSide | null, f: (t: DiffTaskSide) => ReactNode) =>
+    t ? f(t) : <span className="muted">No such task</span>;
   const line = (label: string, field: DiffField, f: (t: DiffTaskSide) => ReactNode) => (
     <div className="diff-row" role="row">
       <div className="diff-label" role="rowheader">
@@ -47,17 +60,39 @@ function TaskPair({ row, n }: { row: DiffTaskRow; n: number }) {
     </div>
   );
   return (
-    <section className="diff-task" aria-label={`Task ${n}${row.differs.length ? `, differs in ${row.differs.join(', ')}` : ', the same'}`}>
+    <section
+      className="diff-task"
+      aria-label={`Task ${n}${row.differs.length ? `, differs in ${row.differs.join(', ')}` : ', the same'}`}
+    >
       <h4 className="diff-task-title">
-        Task {n} {row.differs.length ? <span className="diff-badge">differs: {row.differs.join(', ')}</span> : <span className="muted">same</span>}
+        Task {n}{' '}
+        {row.differs.length ? (
+          <span className="diff-badge">differs: {row.differs.join(', ')}</span>
+        ) : (
+          <span className="muted">same</span>
+        )}
       </h4>
       <div role="table" aria-label={`Task ${n} side by side`}>
-        {line('Message', 'message', (t) => <p className="diff-text">{t.message}</p>)}
+        {line('Message', 'message', (t) => (
+          <p className="diff-text">{t.message}</p>
+        ))}
         {row.turns.map((turn) => (
           <TurnPair key={turn.turn} turn={turn} n={n} />
         ))}
-        {line('Delegations', 'delegations', (t) => (t.delegations.length ? <ul className="diff-list">{t.delegations.map((d, i) => <li key={i}>{d}</li>)}</ul> : <span className="muted">none</span>))}
-        {line('Answer', 'answer', (t) => <p className="diff-text">{t.answer ?? <span className="muted">no answer</span>}</p>)}
+        {line('Delegations', 'delegations', (t) =>
+          t.delegations.length ? (
+            <ul className="diff-list">
+              {t.delegations.map((d, i) => (
+                <li key={i}>{d}</li>
+              ))}
+            </ul>
+          ) : (
+            <span className="muted">none</span>
+          ),
+        )}
+        {line('Answer', 'answer', (t) => (
+          <p className="diff-text">{t.answer ?? <span className="muted">no answer</span>}</p>
+        ))}
         {line('Ended', 'state', (t) => t.state ?? '—')}
         {line('Tokens', 'tokens', (t) => tokens(t.tokensIn, t.tokensOut))}
       </div>
@@ -99,10 +134,16 @@ function TurnPair({ turn, n }: { turn: DiffTurnRow; n: number }) {
         Turn {turn.turn}
         {changed ? <span className="diff-badge">{turn.differs.join(', ')}</span> : null}
       </div>
-      <Cell changed={whole} label={`Task ${n} turn ${turn.turn}, run A${changed && !whole ? `, ${turn.differs.join(' and ')} differ` : ''}`}>
+      <Cell
+        changed={whole}
+        label={`Task ${n} turn ${turn.turn}, run A${changed && !whole ? `, ${turn.differs.join(' and ')} differ` : ''}`}
+      >
         <TurnSide t={turn.a} differs={turn.differs} />
       </Cell>
-      <Cell changed={whole} label={`Task ${n} turn ${turn.turn}, run B${changed && !whole ? `, ${turn.differs.join(' and ')} differ` : ''}`}>
+      <Cell
+        changed={whole}
+        label={`Task ${n} turn ${turn.turn}, run B${changed && !whole ? `, ${turn.differs.join(' and ')} differ` : ''}`}
+      >
         <TurnSide t={turn.b} differs={turn.differs} />
       </Cell>
     </div>

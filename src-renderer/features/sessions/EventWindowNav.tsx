@@ -23,7 +23,12 @@ export function EventWindowNav({ o }: { o: OpenSession }) {
       <button type="button" className="btn btn-small" disabled={first === 0 || o.loading} onClick={() => jump(0)}>
         Start
       </button>
-      <button type="button" className="btn btn-small" disabled={o.next === null || o.loading} onClick={() => jump('end')}>
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={o.next === null || o.loading}
+        onClick={() => jump('end')}
+      >
         End
       </button>
       <form

@@ -9,10 +9,22 @@ export function ForkButton({ o }: { o: OpenSession }) {
       type="button"
       className="btn btn-small"
       disabled={!ended}
-      title={!task ? 'Pick a task to fork' : ended ? 'Run this task again from a turn: earlier turns replay the recording' : 'The task has not ended yet'}
+      title={
+        !task
+          ? 'Pick a task to fork'
+          : ended
+            ? 'Run this task again from a turn: earlier turns replay the recording'
+            : 'The task has not ended yet'
+      }
       onClick={() =>
         task &&
-        void useStudio.getState().openForkForm({ sessionId: o.session.id, taskId: task.id, turn: 1, lastTurn: Math.max(1, task.turns), recorded: task.text ?? '' })
+        void useStudio.getState().openForkForm({
+          sessionId: o.session.id,
+          taskId: task.id,
+          turn: 1,
+          lastTurn: Math.max(1, task.turns),
+          recorded: task.text ?? '',
+        })
       }
     >
       Fork from here

@@ -8,7 +8,8 @@ import { useStudio, type ForkDelegationDraft, type ForkDraft } from '../../store
  */
 export function ReplayedDelegations({ draft, delegations }: { draft: ForkDraft; delegations: ForkDelegationDraft[] }) {
   const edit = useStudio.getState().editForkDraft;
-  if (draft.delegations === null) return <p className="muted fork-note">Reading the delegations the replayed turns make…</p>;
+  if (draft.delegations === null)
+    return <p className="muted fork-note">Reading the delegations the replayed turns make…</p>;
   if (!delegations.length) return <p className="muted fork-note">The replayed turns make no delegation.</p>;
   return (
     <fieldset className="fork-field fork-delegations">
@@ -27,7 +28,14 @@ export function ReplayedDelegations({ draft, delegations }: { draft: ForkDraft; 
                 </span>
               ) : null}
             </span>
-            <textarea className="input fork-message fork-delegation-text" rows={2} maxLength={MAX_FORK_MESSAGE_CHARS} value={x.text} aria-label={name} onChange={(e) => edit({ delegation: { callId: x.callId, text: e.target.value } })} />
+            <textarea
+              className="input fork-message fork-delegation-text"
+              rows={2}
+              maxLength={MAX_FORK_MESSAGE_CHARS}
+              value={x.text}
+              aria-label={name}
+              onChange={(e) => edit({ delegation: { callId: x.callId, text: e.target.value } })}
+            />
           </label>
         );
       })}

@@ -16,7 +16,8 @@ export function SessionFamily({ session }: { session: SessionItemView }) {
     <div className="session-family" role="group" aria-label="Fork family">
       {origin ? (
         <span className="family-part">
-          Forked from <OpenLink id={origin.sessionId} item={family?.ancestors[0]} /> task <span className="mono">{short(origin.taskId)}</span> at turn {origin.turn}
+          Forked from <OpenLink id={origin.sessionId} item={family?.ancestors[0]} /> task{' '}
+          <span className="mono">{short(origin.taskId)}</span> at turn {origin.turn}
           <CompareButton id={origin.sessionId} pair={[origin.sessionId, session.id]} />
         </span>
       ) : null}
@@ -58,7 +59,12 @@ function OpenLink({ id, item }: { id: string; item?: SessionItemView }) {
 /** Compares the opened session with a related one (`pair`: the origin on the left). */
 function CompareButton({ id, pair }: { id: string; pair: [string, string] }) {
   return (
-    <button type="button" className="btn btn-small" aria-label={`Compare with ${id}`} onClick={() => void useStudio.getState().compareSessions(pair[0], pair[1])}>
+    <button
+      type="button"
+      className="btn btn-small"
+      aria-label={`Compare with ${id}`}
+      onClick={() => void useStudio.getState().compareSessions(pair[0], pair[1])}
+    >
       Compare
     </button>
   );

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStudio, type SessionFilter } from '../../store';
 
 // datetime-local speaks local wall time without a zone; the filter speaks epoch ms.
-const toInput = (ms: number | null) => (ms === null ? '' : new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16));
+const toInput = (ms: number | null) =>
+  ms === null ? '' : new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 const fromInput = (v: string) => (v ? new Date(v).getTime() : null);
 
 /** Search text (debounced), capsule, state and a start-time range. */
@@ -24,7 +25,12 @@ export function SessionFilters() {
   useEffect(() => () => clearTimeout(timer.current), []);
 
   return (
-    <form className="sessions-filters" role="search" aria-label="Filter sessions" onSubmit={(e) => (e.preventDefault(), clearTimeout(timer.current), set({ search }))}>
+    <form
+      className="sessions-filters"
+      role="search"
+      aria-label="Filter sessions"
+      onSubmit={(e) => (e.preventDefault(), clearTimeout(timer.current), set({ search }))}
+    >
       <input
         className="input"
         type="search"
@@ -39,7 +45,12 @@ export function SessionFilters() {
         }}
       />
       {runtimes.length ? (
-        <select className="select" aria-label="Host" value={filter.runtime} onChange={(e) => set({ runtime: e.target.value, capsule: '' })}>
+        <select
+          className="select"
+          aria-label="Host"
+          value={filter.runtime}
+          onChange={(e) => set({ runtime: e.target.value, capsule: '' })}
+        >
           <option value="">This Studio</option>
           {runtimes.map((r) => (
             <option key={r.id} value={r.id}>
@@ -49,7 +60,12 @@ export function SessionFilters() {
         </select>
       ) : null}
       <div className="sessions-filter-row">
-        <select className="select" aria-label="Capsule" value={filter.capsule} onChange={(e) => set({ capsule: e.target.value })}>
+        <select
+          className="select"
+          aria-label="Capsule"
+          value={filter.capsule}
+          onChange={(e) => set({ capsule: e.target.value })}
+        >
           <option value="">All capsules</option>
           {capsules.map((c) => (
             <option key={c} value={c}>
@@ -57,7 +73,12 @@ export function SessionFilters() {
             </option>
           ))}
         </select>
-        <select className="select" aria-label="State" value={filter.state} onChange={(e) => set({ state: e.target.value as SessionFilter['state'] })}>
+        <select
+          className="select"
+          aria-label="State"
+          value={filter.state}
+          onChange={(e) => set({ state: e.target.value as SessionFilter['state'] })}
+        >
           <option value="">Any state</option>
           <option value="running">Running</option>
           <option value="ended">Ended</option>
@@ -65,8 +86,20 @@ export function SessionFilters() {
         </select>
       </div>
       <div className="sessions-filter-row">
-        <input className="input" type="datetime-local" aria-label="Started after" value={toInput(filter.since)} onChange={(e) => set({ since: fromInput(e.target.value) })} />
-        <input className="input" type="datetime-local" aria-label="Started before" value={toInput(filter.until)} onChange={(e) => set({ until: fromInput(e.target.value) })} />
+        <input
+          className="input"
+          type="datetime-local"
+          aria-label="Started after"
+          value={toInput(filter.since)}
+          onChange={(e) => set({ since: fromInput(e.target.value) })}
+        />
+        <input
+          className="input"
+          type="datetime-local"
+          aria-label="Started before"
+          value={toInput(filter.until)}
+          onChange={(e) => set({ until: fromInput(e.target.value) })}
+        />
       </div>
     </form>
   );

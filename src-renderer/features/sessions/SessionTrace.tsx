@@ -22,7 +22,10 @@ export function SessionTrace() {
   const o = useStudio((s) => s.openedSession)!;
   const box = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => sessionRows(o.events), [o.events]);
-  const taskName = useMemo(() => new Map(o.tasks.map((t) => [t.id, `Task ${t.ord}${t.text ? `: ${t.text.slice(0, 80)}` : ''}`])), [o.tasks]);
+  const taskName = useMemo(
+    () => new Map(o.tasks.map((t) => [t.id, `Task ${t.ord}${t.text ? `: ${t.text.slice(0, 80)}` : ''}`])),
+    [o.tasks],
+  );
   const list = useVirtualizer({
     count: rows.length,
     getScrollElement: () => box.current,
@@ -73,10 +76,17 @@ export function SessionTrace() {
           {s.status}
         </span>
         <span className="muted" data-testid="session-event-count">
-          {o.total !== null ? `${o.total.toLocaleString()} events` : `${o.events.length.toLocaleString()}${o.next !== null ? '+' : ''} events`}
+          {o.total !== null
+            ? `${o.total.toLocaleString()} events`
+            : `${o.events.length.toLocaleString()}${o.next !== null ? '+' : ''} events`}
         </span>
         <span className="toolbar-spacer" />
-        <select className="select" aria-label="Task" value={o.task ?? ''} onChange={(e) => void useStudio.getState().showSessionTask(e.target.value || null)}>
+        <select
+          className="select"
+          aria-label="Task"
+          value={o.task ?? ''}
+          onChange={(e) => void useStudio.getState().showSessionTask(e.target.value || null)}
+        >
           <option value="">All tasks ({o.tasks.length})</option>
           {o.tasks.map((t) => (
             <option key={t.id} value={t.id}>
@@ -84,16 +94,34 @@ export function SessionTrace() {
             </option>
           ))}
         </select>
-        <button type="button" className="btn btn-small" onClick={() => void useStudio.getState().loadTimeline(s.id).then(() => useStudio.getState().showSessions('timeline'))}>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() =>
+            void useStudio
+              .getState()
+              .loadTimeline(s.id)
+              .then(() => useStudio.getState().showSessions('timeline'))
+          }
+        >
           Show on timeline
         </button>
-        <button type="button" className="btn btn-small" title="Save an offline replay of this run (every capsule that took part) in the workspace's rehearsals folder" onClick={() => void useStudio.getState().makeRehearsal(s.id)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          title="Save an offline replay of this run (every capsule that took part) in the workspace's rehearsals folder"
+          onClick={() => void useStudio.getState().makeRehearsal(s.id)}
+        >
           Make rehearsal
         </button>
         <button
           type="button"
           className="btn btn-small"
-          title={o.task ? 'Replay this task and what it delegated on the canvas, from the trace alone (nothing runs)' : 'Replay this run on the canvas, from the trace alone (nothing runs)'}
+          title={
+            o.task
+              ? 'Replay this task and what it delegated on the canvas, from the trace alone (nothing runs)'
+              : 'Replay this run on the canvas, from the trace alone (nothing runs)'
+          }
           onClick={() => void useStudio.getState().startReplay(s.id, o.task ?? undefined)}
         >
           {o.task ? 'Replay task' : 'Replay'}
@@ -126,7 +154,13 @@ export function SessionTrace() {
             }
             const e = o.events[r.index];
             return (
-              <div key={r.key} role="listitem" className="session-row" data-kind={traceEventKind(e.event_type)} style={{ top }}>
+              <div
+                key={r.key}
+                role="listitem"
+                className="session-row"
+                data-kind={traceEventKind(e.event_type)}
+                style={{ top }}
+              >
                 <span className="session-row-time mono">{e.ts?.slice(11, 23)}</span>
                 <span className="session-row-type mono">{e.event_type}</span>
                 <span className="session-row-text">{describeTraceEvent(e)}</span>

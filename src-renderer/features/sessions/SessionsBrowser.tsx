@@ -49,7 +49,15 @@ export function SessionsBrowser() {
         </ul>
       </section>
       <section className="sessions-right" aria-label="Session trace">
-        {forking ? <ForkForm /> : comparing ? <CompareView /> : openedId ? <SessionTrace /> : <p className="muted sessions-empty">Open a session to read its trace.</p>}
+        {forking ? (
+          <ForkForm />
+        ) : comparing ? (
+          <CompareView />
+        ) : openedId ? (
+          <SessionTrace />
+        ) : (
+          <p className="muted sessions-empty">Open a session to read its trace.</p>
+        )}
       </section>
     </div>
   );
@@ -69,7 +77,10 @@ function SessionItem({ s, active }: { s: SessionItemView; active: boolean }) {
         onClick={() => {
           setOpening(true);
           useStudio.getState().closeComparison();
-          void useStudio.getState().openSession(s.id).finally(() => setOpening(false));
+          void useStudio
+            .getState()
+            .openSession(s.id)
+            .finally(() => setOpening(false));
         }}
       >
         <span className="session-item-top">
@@ -79,10 +90,15 @@ function SessionItem({ s, active }: { s: SessionItemView; active: boolean }) {
           </span>
         </span>
         <span className="session-item-meta muted">
-          {when(s.startedAt)} · {s.tasks} task{s.tasks === 1 ? '' : 's'} · {s.tokensIn + s.tokensOut} tokens · {s.events} events
+          {when(s.startedAt)} · {s.tasks} task{s.tasks === 1 ? '' : 's'} · {s.tokensIn + s.tokensOut} tokens ·{' '}
+          {s.events} events
         </span>
         <span className="session-id mono">{s.id}</span>
-        {s.forkedFrom ? <span className="session-forked muted">fork of …{s.forkedFrom.sessionId.slice(-6)} at turn {s.forkedFrom.turn}</span> : null}
+        {s.forkedFrom ? (
+          <span className="session-forked muted">
+            fork of …{s.forkedFrom.sessionId.slice(-6)} at turn {s.forkedFrom.turn}
+          </span>
+        ) : null}
         {s.match ? <SearchSnippet match={s.match} /> : null}
       </button>
     </li>

@@ -10,7 +10,12 @@ export function SessionsButton() {
   const view = useStudio((s) => s.sessionsView);
   return (
     <>
-      <button type="button" className="btn" onClick={() => useStudio.getState().showSessions('sessions')} aria-haspopup="dialog">
+      <button
+        type="button"
+        className="btn"
+        onClick={() => useStudio.getState().showSessions('sessions')}
+        aria-haspopup="dialog"
+      >
         Sessions
       </button>
       {view !== 'closed' ? (

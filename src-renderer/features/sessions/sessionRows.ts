@@ -4,7 +4,8 @@ import type { SessionEventView } from '../../../src-shared/contract';
 // its lines. (What a line says is src-shared/trace's describeTraceEvent.)
 
 /** Rows of the trace list: a header where the task changes, then its events (by index). */
-export type SessionRow = { kind: 'task'; key: string; taskId: string | null } | { kind: 'event'; key: string; index: number };
+export type SessionRow =
+  { kind: 'task'; key: string; taskId: string | null } | { kind: 'event'; key: string; index: number };
 
 export function sessionRows(events: SessionEventView[]): SessionRow[] {
   const rows: SessionRow[] = [];

@@ -25,7 +25,14 @@ export function TestsDialog({ onClose }: { onClose(): void }) {
   const running = t.progress !== null;
   const state = selected ? t.states[selected.name] : undefined;
   const counts = Object.values(t.states).reduce(
-    (c, s) => (s.kind === 'done' ? (s.result.passed ? { ...c, passed: c.passed + 1 } : { ...c, failed: c.failed + 1 }) : s.kind === 'error' ? { ...c, failed: c.failed + 1 } : c),
+    (c, s) =>
+      s.kind === 'done'
+        ? s.result.passed
+          ? { ...c, passed: c.passed + 1 }
+          : { ...c, failed: c.failed + 1 }
+        : s.kind === 'error'
+          ? { ...c, failed: c.failed + 1 }
+          : c,
     { passed: 0, failed: 0 },
   );
 
@@ -34,13 +41,25 @@ export function TestsDialog({ onClose }: { onClose(): void }) {
       <div className="tests" data-testid="tests">
         <div className="tests-side">
           <p className="muted">
-            Saved runs in <span className="mono">{t.dir ?? 'tests/'}</span>, replayed offline against the current manifests (as <code>capsule test</code>). Save one from a session in the sessions browser.
+            Saved runs in <span className="mono">{t.dir ?? 'tests/'}</span>, replayed offline against the current
+            manifests (as <code>capsule test</code>). Save one from a session in the sessions browser.
           </p>
           <div className="tests-actions">
-            <button type="button" className="btn btn-primary" disabled={running || t.tests.length === 0} onClick={() => t.run(t.tests.map((x) => x.name))}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={running || t.tests.length === 0}
+              onClick={() => t.run(t.tests.map((x) => x.name))}
+            >
               Run all
             </button>
-            <button type="button" className="btn" disabled={!running} onClick={t.stop} title="The running test finishes (each task is bounded by its timeout); no more start">
+            <button
+              type="button"
+              className="btn"
+              disabled={!running}
+              onClick={t.stop}
+              title="The running test finishes (each task is bounded by its timeout); no more start"
+            >
               Stop
             </button>
             <button type="button" className="btn" disabled={running} onClick={t.reload}>
@@ -59,22 +78,39 @@ export function TestsDialog({ onClose }: { onClose(): void }) {
               {t.loadError}
             </p>
           ) : null}
-          {t.tests.length === 0 && !t.loadError ? <p className="muted">No tests yet. Open Sessions, choose a run, and “Save as test”.</p> : null}
+          {t.tests.length === 0 && !t.loadError ? (
+            <p className="muted">No tests yet. Open Sessions, choose a run, and “Save as test”.</p>
+          ) : null}
           <ul className="tests-list" aria-label="Tests">
             {t.tests.map((x) => {
               const s = t.states[x.name];
               const w = stateWord(s);
               return (
                 <li key={x.name} className="tests-item" aria-current={x === selected || undefined}>
-                  <button type="button" className="tests-name" onClick={() => setChosen(x.name)} aria-label={`Show test ${x.name}`}>
+                  <button
+                    type="button"
+                    className="tests-name"
+                    onClick={() => setChosen(x.name)}
+                    aria-label={`Show test ${x.name}`}
+                  >
                     <span className="mono">{x.name}</span>
-                    <span className="muted">{x.entry ? `${x.tasks.length} task${x.tasks.length === 1 ? '' : 's'} to ${x.entry}` : 'unreadable'}</span>
+                    <span className="muted">
+                      {x.entry
+                        ? `${x.tasks.length} task${x.tasks.length === 1 ? '' : 's'} to ${x.entry}`
+                        : 'unreadable'}
+                    </span>
                   </button>
                   <span className="tests-state" data-tone={w.tone} aria-label={`${x.name}: ${w.word}`}>
                     {w.word}
                     {s?.kind === 'done' ? ` · ${seconds(s.result.durationMs)}` : ''}
                   </span>
-                  <button type="button" className="btn btn-small" disabled={running} onClick={() => (setChosen(x.name), t.run([x.name]))} aria-label={`Run test ${x.name}`}>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    disabled={running}
+                    onClick={() => (setChosen(x.name), t.run([x.name]))}
+                    aria-label={`Run test ${x.name}`}
+                  >
                     Run
                   </button>
                 </li>
@@ -90,7 +126,9 @@ export function TestsDialog({ onClose }: { onClose(): void }) {
                 <span className="tests-state" data-tone={stateWord(state).tone}>
                   {stateWord(state).word}
                 </span>
-                {selected.recordedFrom ? <span className="muted mono">recorded from {selected.recordedFrom}</span> : null}
+                {selected.recordedFrom ? (
+                  <span className="muted mono">recorded from {selected.recordedFrom}</span>
+                ) : null}
               </div>
               {selected.error ? (
                 <p className="error-text" role="alert">

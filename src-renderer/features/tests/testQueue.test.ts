@@ -4,7 +4,10 @@ import { runQueue, type TestState } from './testQueue';
 // The Tests panel's queue: one test at a time, in order; Stop lets the running one finish and
 // puts the queued ones back; a test that cannot run is an error, and the next still runs.
 
-const passed = (name: string): TestState => ({ kind: 'done', result: { name, passed: true, durationMs: 1, mismatches: [] } });
+const passed = (name: string): TestState => ({
+  kind: 'done',
+  result: { name, passed: true, durationMs: 1, mismatches: [] },
+});
 
 function harness(stopAfter?: string) {
   const states: Record<string, TestState> = {};

@@ -4,7 +4,12 @@ import type { TestResultView } from '../../../src-shared/contract';
 // error); Stop is checked between tests, so the one running finishes (its tasks are bounded by
 // its timeout_ms) and those still queued go back to "not run".
 
-export type TestState = { kind: 'idle' } | { kind: 'queued' } | { kind: 'running' } | { kind: 'done'; result: TestResultView } | { kind: 'error'; message: string };
+export type TestState =
+  | { kind: 'idle' }
+  | { kind: 'queued' }
+  | { kind: 'running' }
+  | { kind: 'done'; result: TestResultView }
+  | { kind: 'error'; message: string };
 
 export interface QueueHooks {
   run(name: string): Promise<TestState>;

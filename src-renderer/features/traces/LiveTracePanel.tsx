@@ -1,4 +1,13 @@
-import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import type { TraceEvent } from '../../../src-shared/trace';
 import { useStudio } from '../../store';
 import { EventRowView, GroupRowView, GroupTitle, ROW } from './TraceRowView';
@@ -23,9 +32,16 @@ export function LiveTracePanel({ capsuleId }: { capsuleId: string }) {
       if (sessionId) useStudio.getState().closeTrace(sessionId);
     };
   }, [sessionId]);
-  const replayed = useStudio((s) => (s.replay ? (Object.entries(s.replay.ids).find(([, id]) => id === capsuleId)?.[0] ?? null) : undefined));
+  const replayed = useStudio((s) =>
+    s.replay ? (Object.entries(s.replay.ids).find(([, id]) => id === capsuleId)?.[0] ?? null) : undefined,
+  );
   // Replaying, the trace shows the recording up to the replay's cursor (live lines keep arriving aside).
-  if (replayed !== undefined) return replayed ? <ReplayTraceList capsule={replayed} /> : <p className="empty-state">This capsule took no part in the replayed run.</p>;
+  if (replayed !== undefined)
+    return replayed ? (
+      <ReplayTraceList capsule={replayed} />
+    ) : (
+      <p className="empty-state">This capsule took no part in the replayed run.</p>
+    );
   if (!sessionId) return <p className="empty-state">Launch this capsule to follow its trace live.</p>;
   return <LiveTraceList sessionId={sessionId} />;
 }
@@ -36,7 +52,18 @@ function LiveTraceList({ sessionId }: { sessionId: string }) {
   const dropped = useStudio((s) => s.traces[sessionId]?.dropped ?? 0);
   const events = useStudio.getState().traces[sessionId]?.events ?? NO_EVENTS;
   const count = `${events.length.toLocaleString()} events${dropped > 0 ? ` (the ${dropped.toLocaleString()} before them: Sessions)` : ''}`;
-  return <TraceList title={<>Session <span className="mono">{sessionId}</span></>} count={count} events={events} version={version} />;
+  return (
+    <TraceList
+      title={
+        <>
+          Session <span className="mono">{sessionId}</span>
+        </>
+      }
+      count={count}
+      events={events}
+      version={version}
+    />
+  );
 }
 
 /** The recorded lines of one capsule of the replayed run, up to the line of the replay's cursor. */
@@ -45,14 +72,29 @@ function ReplayTraceList({ capsule }: { capsule: string }) {
   const upTo = useStudio((s) => (s.replay && s.replay.cursor > 0 ? s.replay.run.steps[s.replay.cursor - 1].line : -1));
   const events = useMemo(() => {
     const out: TraceEvent[] = [];
-    for (let i = 0; i <= upTo && run && i < run.lines.length; i++) if (run.lines[i].capsule === capsule) out.push(run.lines[i].event);
+    for (let i = 0; i <= upTo && run && i < run.lines.length; i++)
+      if (run.lines[i].capsule === capsule) out.push(run.lines[i].event);
     return out;
   }, [run, upTo, capsule]);
   const count = `${events.length.toLocaleString()} events to the cursor`;
-  return <TraceList title={<>Replay · {capsule}</>} count={count} events={events} version={upTo} label="Replayed trace" />;
+  return (
+    <TraceList title={<>Replay · {capsule}</>} count={count} events={events} version={upTo} label="Replayed trace" />
+  );
 }
 
-function TraceList({ title, count, events: all, version, label = 'Live trace' }: { title: ReactNode; count: string; events: TraceEvent[]; version: number; label?: string }) {
+function TraceList({
+  title,
+  count,
+  events: all,
+  version,
+  label = 'Live trace',
+}: {
+  title: ReactNode;
+  count: string;
+  events: TraceEvent[];
+  version: number;
+  label?: string;
+}) {
   const [filterNow, setFilter] = useState<TraceFilter>(NO_FILTER);
   // Typing in the filter never waits on a pass over a long trace.
   const filter = useDeferredValue(filterNow);
@@ -143,7 +185,15 @@ function TraceList({ title, count, events: all, version, label = 'Live trace' }:
       r.kind === 'group' ? (
         <GroupRowView key={key} position={i} groupKey={r.key} count={r.count} last={r.last} />
       ) : (
-        <EventRowView key={key} position={i} index={r.index} event={events[r.index]} open={r.index === openIndex} onToggle={toggle} measure={measure} />
+        <EventRowView
+          key={key}
+          position={i}
+          index={r.index}
+          event={events[r.index]}
+          open={r.index === openIndex}
+          onToggle={toggle}
+          measure={measure}
+        />
       ),
     );
   }
@@ -158,7 +208,13 @@ function TraceList({ title, count, events: all, version, label = 'Live trace' }:
         <span>{title}</span>
         <span data-testid="trace-count">{count}</span>
       </div>
-      <TraceFilterBar filter={filterNow} onFilter={setFilter} types={filtered.types} tasks={filtered.tasks} shown={isFiltering(filter) ? events.length : null} />
+      <TraceFilterBar
+        filter={filterNow}
+        onFilter={setFilter}
+        types={filtered.types}
+        tasks={filtered.tasks}
+        shown={isFiltering(filter) ? events.length : null}
+      />
       <div
         ref={box}
         className="trace-scroll"

@@ -1,13 +1,31 @@
 import type { TraceFilter } from './traceFilter';
 
 /** A task id as the picker shows it: its kind and its last characters (ids are time-ordered: the end tells them apart). */
-const shortTask = (id: string) => (id === 'session' ? 'No task (session lines)' : id.length > 16 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id);
+const shortTask = (id: string) =>
+  id === 'session' ? 'No task (session lines)' : id.length > 16 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id;
 
 /** The live trace's filter: event type, task, and text anywhere in a line; says how many lines it shows. */
-export function TraceFilterBar({ filter, onFilter, types, tasks, shown }: { filter: TraceFilter; onFilter(f: TraceFilter): void; types: string[]; tasks: string[]; shown: number | null }) {
+export function TraceFilterBar({
+  filter,
+  onFilter,
+  types,
+  tasks,
+  shown,
+}: {
+  filter: TraceFilter;
+  onFilter(f: TraceFilter): void;
+  types: string[];
+  tasks: string[];
+  shown: number | null;
+}) {
   return (
     <div className="trace-filter" role="search" aria-label="Filter the trace">
-      <select className="select" aria-label="Event type" value={filter.type} onChange={(e) => onFilter({ ...filter, type: e.target.value })}>
+      <select
+        className="select"
+        aria-label="Event type"
+        value={filter.type}
+        onChange={(e) => onFilter({ ...filter, type: e.target.value })}
+      >
         <option value="">All events</option>
         {types.map((t) => (
           <option key={t} value={t}>
@@ -15,7 +33,12 @@ export function TraceFilterBar({ filter, onFilter, types, tasks, shown }: { filt
           </option>
         ))}
       </select>
-      <select className="select" aria-label="Task" value={filter.task} onChange={(e) => onFilter({ ...filter, task: e.target.value })}>
+      <select
+        className="select"
+        aria-label="Task"
+        value={filter.task}
+        onChange={(e) => onFilter({ ...filter, task: e.target.value })}
+      >
         <option value="">All tasks</option>
         {tasks.map((t) => (
           <option key={t} value={t} title={t}>
@@ -23,7 +46,15 @@ export function TraceFilterBar({ filter, onFilter, types, tasks, shown }: { filt
           </option>
         ))}
       </select>
-      <input type="search" className="input" aria-label="Filter text" placeholder="Filter text…" maxLength={200} value={filter.text} onChange={(e) => onFilter({ ...filter, text: e.target.value })} />
+      <input
+        type="search"
+        className="input"
+        aria-label="Filter text"
+        placeholder="Filter text…"
+        maxLength={200}
+        value={filter.text}
+        onChange={(e) => onFilter({ ...filter, text: e.target.value })}
+      />
       {shown !== null ? (
         <span className="muted trace-filter-count" role="status">
           {shown.toLocaleString()} shown

@@ -6,7 +6,17 @@ import { JsonBlock } from '../../ui/JsonBlock';
 export const ROW = 22;
 
 /** A task's header row. Memoized: while a burst grows its group, only this row's count changes. */
-export const GroupRowView = memo(function GroupRowView({ position, groupKey, count, last }: { position: number; groupKey: string; count: number; last: string }) {
+export const GroupRowView = memo(function GroupRowView({
+  position,
+  groupKey,
+  count,
+  last,
+}: {
+  position: number;
+  groupKey: string;
+  count: number;
+  last: string;
+}) {
   return (
     <div className="trace-row trace-group" role="row" aria-rowindex={position + 1}>
       <GroupTitle groupKey={groupKey} count={count} last={last} />
@@ -53,7 +63,16 @@ export const EventRowView = memo(function EventRowView({
   };
   if (!open) {
     return (
-      <div className="trace-row trace-event" data-kind={kind} role="row" aria-rowindex={position + 1} aria-expanded={false} tabIndex={0} onClick={() => onToggle(index)} onKeyDown={keys}>
+      <div
+        className="trace-row trace-event"
+        data-kind={kind}
+        role="row"
+        aria-rowindex={position + 1}
+        aria-expanded={false}
+        tabIndex={0}
+        onClick={() => onToggle(index)}
+        onKeyDown={keys}
+      >
         <span className="trace-time mono">{event.ts.slice(11, 23)}</span>
         <span className="trace-type">{event.event_type}</span>
         <span className="trace-text">{describeTraceEvent(event)}</span>
@@ -61,7 +80,17 @@ export const EventRowView = memo(function EventRowView({
     );
   }
   return (
-    <div ref={measure} className="trace-open" data-kind={kind} role="row" aria-rowindex={position + 1} aria-expanded tabIndex={0} onKeyDown={keys} aria-label={`${event.event_type} event`}>
+    <div
+      ref={measure}
+      className="trace-open"
+      data-kind={kind}
+      role="row"
+      aria-rowindex={position + 1}
+      aria-expanded
+      tabIndex={0}
+      onKeyDown={keys}
+      aria-label={`${event.event_type} event`}
+    >
       <div className="trace-open-head trace-event" data-kind={kind} onClick={() => onToggle(index)}>
         <span className="trace-time mono">{event.ts.slice(11, 23)}</span>
         <span className="trace-type">{event.event_type}</span>

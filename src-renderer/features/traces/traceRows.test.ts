@@ -3,8 +3,15 @@ import type { TraceEvent } from '../../../src-shared/trace';
 import { allRows, createTraceGrouper } from './traceRows';
 
 const ev = (event_type: string, task_id?: string, extra: Record<string, unknown> = {}): TraceEvent =>
-  ({ ts: '2026-01-01T00:00:00.000Z', event_type, session_id: 'ses_1', ...(task_id ? { task_id } : {}), ...extra }) as TraceEvent;
-const shape = (events: TraceEvent[], g = createTraceGrouper()) => allRows(g.update(events)).map((r) => (r.kind === 'group' ? `#${r.key}` : r.index));
+  ({
+    ts: '2026-01-01T00:00:00.000Z',
+    event_type,
+    session_id: 'ses_1',
+    ...(task_id ? { task_id } : {}),
+    ...extra,
+  }) as TraceEvent;
+const shape = (events: TraceEvent[], g = createTraceGrouper()) =>
+  allRows(g.update(events)).map((r) => (r.kind === 'group' ? `#${r.key}` : r.index));
 const fresh = (events: TraceEvent[]) => allRows(createTraceGrouper().update(events));
 
 describe('trace rows', () => {

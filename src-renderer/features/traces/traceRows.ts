@@ -57,7 +57,13 @@ export function createTraceGrouper() {
       count,
       rowAt(position) {
         const g = find(position);
-        if (position === g.start) return { kind: 'group', key: g.key, count: g.lines.length, last: events[g.lines[g.lines.length - 1]].event_type };
+        if (position === g.start)
+          return {
+            kind: 'group',
+            key: g.key,
+            count: g.lines.length,
+            last: events[g.lines[g.lines.length - 1]].event_type,
+          };
         return { kind: 'event', index: g.lines[position - g.start - 1] };
       },
       headerOf: (position) => find(position).start,

@@ -32,8 +32,12 @@ export interface ForkSlice {
   comparePick: string | null;
   comparison: SessionDiffView | null;
   /** Opens the form, then reads the task's delegations from its recording (`sessions.forkOptions`). */
-  openForkForm(draft: Omit<ForkDraft, 'busy' | 'driver' | 'message' | 'delegations'> & { driver?: ForkDriver }): Promise<void>;
-  editForkDraft(patch: Partial<Pick<ForkDraft, 'turn' | 'message' | 'driver'>> & { delegation?: { callId: string; text: string } }): void;
+  openForkForm(
+    draft: Omit<ForkDraft, 'busy' | 'driver' | 'message' | 'delegations'> & { driver?: ForkDriver },
+  ): Promise<void>;
+  editForkDraft(
+    patch: Partial<Pick<ForkDraft, 'turn' | 'message' | 'driver'>> & { delegation?: { callId: string; text: string } },
+  ): void;
   closeForkForm(): void;
   /** Starts the fork; once it has answered, the browser opens the fork's session. */
   startFork(): Promise<void>;

@@ -24,7 +24,14 @@ export interface ReplayState {
   live: ReplayFlow;
 }
 
-export type ReplayControl = { do: 'play' } | { do: 'pause' } | { do: 'step' } | { do: 'stepHop' } | { do: 'jump'; cursor: number } | { do: 'jumpTime'; ms: number } | { do: 'speed'; speed: ReplaySpeed };
+export type ReplayControl =
+  | { do: 'play' }
+  | { do: 'pause' }
+  | { do: 'step' }
+  | { do: 'stepHop' }
+  | { do: 'jump'; cursor: number }
+  | { do: 'jumpTime'; ms: number }
+  | { do: 'speed'; speed: ReplaySpeed };
 
 export interface ReplaySlice {
   replay: ReplayState | null;

@@ -1,4 +1,11 @@
-import type { SessionEventView, SessionItemView, SessionTaskView, TimelineBar, TimelineTruncation, TraceStoreState } from '../../../src-shared/contract';
+import type {
+  SessionEventView,
+  SessionItemView,
+  SessionTaskView,
+  TimelineBar,
+  TimelineTruncation,
+  TraceStoreState,
+} from '../../../src-shared/contract';
 
 // The shape of the store's sessions slice, below every slice file so the whole store's type
 // (types.ts) can be built from the shapes without importing the slices themselves.

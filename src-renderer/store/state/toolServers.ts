@@ -26,4 +26,3 @@ export interface ToolServersSlice {
   /** Changes a tool server's definition, in formation.yaml and in every capsule with an edge to it. */
   updateToolServer(id: string, server: ToolServerDefinition): Promise<boolean>;
 }
-

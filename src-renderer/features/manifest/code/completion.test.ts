@@ -13,17 +13,27 @@ function offered(text: string, explicit = false): string[] | null {
 
 describe('manifestCompletion', () => {
   it('offers the keys of the map the caret is in', () => {
-    expect(offered('name: w\nver¦')).toEqual(expect.arrayContaining(['version', 'description', 'inference', 'lifecycle']));
+    expect(offered('name: w\nver¦')).toEqual(
+      expect.arrayContaining(['version', 'description', 'inference', 'lifecycle']),
+    );
     expect(offered('lifecycle:\n  qu¦')).toEqual(['task_acceptance', 'after_task', 'queue_depth', 'idle_timeout']);
     expect(offered('artifacts:\n  - na¦')).toEqual(['name', 'version', 'runtime', 'gateway']);
   });
 
   it('leaves out the keys the map already has, above or below the caret', () => {
-    expect(offered('lifecycle:\n  after_task: sleep\n  qu¦\n  idle_timeout: 1m\nexports:\n  methods: []\n')).toEqual(['task_acceptance', 'queue_depth']);
+    expect(offered('lifecycle:\n  after_task: sleep\n  qu¦\n  idle_timeout: 1m\nexports:\n  methods: []\n')).toEqual([
+      'task_acceptance',
+      'queue_depth',
+    ]);
     expect(offered('name: w\nver¦\nversion: "1"\n')).not.toContain('version');
     expect(offered('name: w\nver¦\nversion: "1"\n')).not.toContain('name');
     // Another item of the same list is another map.
-    expect(offered('artifacts:\n  - name: a\n    runtime: tool\n  - na¦\n  - name: c\n')).toEqual(['name', 'version', 'runtime', 'gateway']);
+    expect(offered('artifacts:\n  - name: a\n    runtime: tool\n  - na¦\n  - name: c\n')).toEqual([
+      'name',
+      'version',
+      'runtime',
+      'gateway',
+    ]);
     expect(offered('artifacts:\n  - name: a\n    ru¦\n  - runtime: tool\n')).toEqual(['version', 'runtime', 'gateway']);
   });
 
@@ -43,7 +53,11 @@ describe('manifestCompletion', () => {
   it('gives each key its documentation and kind', () => {
     const state = EditorState.create({ doc: 'lifecycle:\n  qu' });
     const result = manifestCompletion(new CompletionContext(state, state.doc.length, false))!;
-    expect(result.options.find((o) => o.label === 'queue_depth')).toMatchObject({ detail: 'number', info: expect.stringContaining('How many tasks may wait'), apply: 'queue_depth: ' });
+    expect(result.options.find((o) => o.label === 'queue_depth')).toMatchObject({
+      detail: 'number',
+      info: expect.stringContaining('How many tasks may wait'),
+      apply: 'queue_depth: ',
+    });
     expect(result.options.find((o) => o.label === 'idle_timeout')?.apply).toBe('idle_timeout: ');
   });
 });

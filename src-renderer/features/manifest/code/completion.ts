@@ -17,7 +17,8 @@ function keyOptions(node: OutlineNode, path: string[]): Completion[] {
   }));
 }
 
-const valueOptions = (node: OutlineNode | undefined): Completion[] => (node?.values ?? []).map((v) => ({ label: v, type: node?.kind === 'boolean' ? 'keyword' : 'enum' }));
+const valueOptions = (node: OutlineNode | undefined): Completion[] =>
+  (node?.values ?? []).map((v) => ({ label: v, type: node?.kind === 'boolean' ? 'keyword' : 'enum' }));
 
 export function manifestCompletion(context: CompletionContext): CompletionResult | null {
   const line = context.state.doc.lineAt(context.pos);

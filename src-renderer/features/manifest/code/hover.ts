@@ -4,7 +4,15 @@ import { yamlKeyAt } from './yamlContext';
 
 // Hovering a key shows what it means, its kind and the values it takes, from the manifest schema.
 
-const KIND: Record<string, string> = { map: 'a map of fields', list: 'a list', text: 'text', number: 'a number', boolean: 'true or false', choice: 'one of the values below', any: 'any value' };
+const KIND: Record<string, string> = {
+  map: 'a map of fields',
+  list: 'a list',
+  text: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+  choice: 'one of the values below',
+  any: 'any value',
+};
 
 export const manifestHover = hoverTooltip((view, pos): Tooltip | null => {
   const line = view.state.doc.lineAt(pos);
@@ -28,7 +36,9 @@ export const manifestHover = hoverTooltip((view, pos): Tooltip | null => {
       if (doc) dom.appendChild(document.createElement('p')).textContent = doc;
       if (node) {
         const kinds = [node.kind, ...(node.forms ?? [])].filter((k, i, all) => all.indexOf(k) === i && k !== 'choice');
-        const facts = [node.required ? 'required' : 'optional', kinds.map((k) => KIND[k] ?? k).join(' or ')].filter(Boolean);
+        const facts = [node.required ? 'required' : 'optional', kinds.map((k) => KIND[k] ?? k).join(' or ')].filter(
+          Boolean,
+        );
         if (node.values?.length && node.kind !== 'boolean') facts.push(`values: ${node.values.join(', ')}`);
         dom.appendChild(document.createElement('p')).textContent = facts.join(' · ');
         (dom.lastChild as HTMLElement).className = 'yaml-hover-facts';

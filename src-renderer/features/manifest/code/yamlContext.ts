@@ -97,7 +97,10 @@ export function yamlContextAt(text: string, pos: number): YamlContext | undefine
 }
 
 /** The key on a line and the path above it, for the hover over that key (undefined off a key). */
-export function yamlKeyAt(text: string, pos: number): { path: string[]; key: string; from: number; to: number } | undefined {
+export function yamlKeyAt(
+  text: string,
+  pos: number,
+): { path: string[]; key: string; from: number; to: number } | undefined {
   const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
   let lineEnd = text.indexOf('\n', pos);
   if (lineEnd < 0) lineEnd = text.length;

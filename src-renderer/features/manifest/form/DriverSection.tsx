@@ -1,7 +1,16 @@
 import { useId, useState } from 'react';
 import { openSecrets } from '../../../ui/secretsState';
 import { issuesAt, useForm } from './FormContext';
-import { artifactIndex, choosePreset, DRIVER_PRESETS, presetOf, readGateway, SECRET_NAME, setEndpoint, setKeyVar } from './driverPresets';
+import {
+  artifactIndex,
+  choosePreset,
+  DRIVER_PRESETS,
+  presetOf,
+  readGateway,
+  SECRET_NAME,
+  setEndpoint,
+  setKeyVar,
+} from './driverPresets';
 import { Problems, Section, SelectField, TextField } from './fields';
 import { textAt } from './formDoc';
 
@@ -20,9 +29,21 @@ export function DriverSection() {
           <option key={m} value={m} />
         ))}
       </datalist>
-      <SelectField label="Transport" path={['inference', 'transport']} options={['http', 'process', 'embedded']} emptyLabel="http (default)" />
+      <SelectField
+        label="Transport"
+        path={['inference', 'transport']}
+        options={['http', 'process', 'embedded']}
+        emptyLabel="http (default)"
+      />
       {preset?.keyVar ? <Gateway artifact={artifact} /> : null}
-      {preset?.transport === 'process' ? <TextField label="Harness command" path={['inference', 'harness', 'command']} wide hint="The CLI the process transport runs; its arguments, prompt mode and interrupt are in the YAML (inference.harness)" /> : null}
+      {preset?.transport === 'process' ? (
+        <TextField
+          label="Harness command"
+          path={['inference', 'harness', 'command']}
+          wide
+          hint="The CLI the process transport runs; its arguments, prompt mode and interrupt are in the YAML (inference.harness)"
+        />
+      ) : null}
     </Section>
   );
 }
@@ -118,7 +139,12 @@ function Gateway({ artifact }: { artifact: string }) {
           <span className="var-affix mono" aria-hidden="true">
             {'}'}
           </span>
-          <button type="button" className="btn" disabled={!SECRET_NAME.test(shownName)} onClick={() => openSecrets({ initialName: shownName })}>
+          <button
+            type="button"
+            className="btn"
+            disabled={!SECRET_NAME.test(shownName)}
+            onClick={() => openSecrets({ initialName: shownName })}
+          >
             Set secret…
           </button>
         </div>
@@ -133,7 +159,9 @@ function Gateway({ artifact }: { artifact: string }) {
                 : undefined
           }
         />
-        <span className="field-hint">The manifest holds only {'${NAME}'}; the value comes from the environment or the Studio’s secrets.</span>
+        <span className="field-hint">
+          The manifest holds only {'${NAME}'}; the value comes from the environment or the Studio’s secrets.
+        </span>
       </div>
     </>
   );

@@ -16,7 +16,13 @@ export function NetworkSection() {
   const owners = allowOwners(entries, capsuleId, peers, remotes);
   return (
     <Section title="Network and permissions">
-      <TextField label="Internal port" path={['network', 'internal_port']} kind="int" hint="Pinned so allow entries stay valid across restarts" placeholder="any free port" />
+      <TextField
+        label="Internal port"
+        path={['network', 'internal_port']}
+        kind="int"
+        hint="Pinned so allow entries stay valid across restarts"
+        placeholder="any free port"
+      />
       <CheckField label="Accept tasks from other capsules" path={['exports', 'peer_tasks', 'accept']} />
       <StringList
         title="Network allow list"
@@ -28,9 +34,18 @@ export function NetworkSection() {
           const o = owners[i];
           return o ? `edge to ${o.name}${o.kind === 'remote' ? ' (remote agent)' : ''}` : null;
         }}
-        check={(entry) => (parseAllowPattern(entry) ? '' : 'Not an allow pattern: host, host:port, *.domain or an http(s) URL prefix.')}
+        check={(entry) =>
+          parseAllowPattern(entry) ? '' : 'Not an allow pattern: host, host:port, *.domain or an http(s) URL prefix.'
+        }
       />
-      <StringList title="Shell allow list" item="shell binary" path={['capabilities', 'shell', 'allow']} placeholder="git, ls, python3" hint="The programs the shell tool may run." check={(b) => (/\s/.test(b) ? 'One program name, without arguments.' : '')} />
+      <StringList
+        title="Shell allow list"
+        item="shell binary"
+        path={['capabilities', 'shell', 'allow']}
+        placeholder="git, ls, python3"
+        hint="The programs the shell tool may run."
+        check={(b) => (/\s/.test(b) ? 'One program name, without arguments.' : '')}
+      />
     </Section>
   );
 }

@@ -13,7 +13,9 @@ export function RehearsalSection() {
   if (script.malformed) {
     return (
       <Section title="Rehearsal script">
-        <p className="field-error field-wide">inference.rehearsal is not a map with a list of replies; fix it in the YAML view to edit it here.</p>
+        <p className="field-error field-wide">
+          inference.rehearsal is not a map with a list of replies; fix it in the YAML view to edit it here.
+        </p>
       </Section>
     );
   }
@@ -25,21 +27,34 @@ export function RehearsalSection() {
       note={
         <>
           {!rehearsal ? 'Used only with the Rehearsal driver. ' : null}
-          The first reply whose conditions hold answers the task; with none, the task is acknowledged by quoting its text.
+          The first reply whose conditions hold answers the task; with none, the task is acknowledged by quoting its
+          text.
           {script.recordedFrom ? ` Recorded from ${script.recordedFrom}.` : ''}
         </>
       }
       actions={
-        <button type="button" className="btn btn-small" onClick={() => write('replies+', pushAt(REPLIES, { when: 'task', turns: [{ text: 'Done: {{task}}' }] }))}>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => write('replies+', pushAt(REPLIES, { when: 'task', turns: [{ text: 'Done: {{task}}' }] }))}
+        >
           Add reply
         </button>
       }
     >
       <TextField label="Delay before every turn (ms)" path={[...SCRIPT, 'delay_ms']} kind="int" placeholder="0" />
       {script.replies.map((r, i) => (
-        <ReplyCard key={i} index={i} reply={r} count={script.replies.length} shadowedBy={catchAll >= 0 && catchAll < i ? catchAll : -1} />
+        <ReplyCard
+          key={i}
+          index={i}
+          reply={r}
+          count={script.replies.length}
+          shadowedBy={catchAll >= 0 && catchAll < i ? catchAll : -1}
+        />
       ))}
-      {script.hiddenReplies ? <p className="field-hint field-wide">{script.hiddenReplies} more replies are in the YAML view.</p> : null}
+      {script.hiddenReplies ? (
+        <p className="field-hint field-wide">{script.hiddenReplies} more replies are in the YAML view.</p>
+      ) : null}
     </Section>
   );
 }

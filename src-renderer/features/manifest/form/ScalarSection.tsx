@@ -7,11 +7,26 @@ export function ScalarSection({ title, section }: { title: string; section: Fiel
     <Section title={title}>
       {fieldsOf(section).map((f) =>
         f.kind === 'select' ? (
-          <SelectField key={f.key} label={f.label} path={f.path} options={f.options ?? []} emptyLabel={f.empty} wide={f.wide} />
+          <SelectField
+            key={f.key}
+            label={f.label}
+            path={f.path}
+            options={f.options ?? []}
+            emptyLabel={f.empty}
+            wide={f.wide}
+          />
         ) : f.kind === 'textarea' ? (
           <TextArea key={f.key} label={f.label} path={f.path} hint={f.hint} placeholder={f.placeholder} rows={4} />
         ) : (
-          <TextField key={f.key} label={f.label} path={f.path} kind={f.kind === 'int' || f.kind === 'number' ? f.kind : 'text'} hint={f.hint} placeholder={f.placeholder} wide={f.wide} />
+          <TextField
+            key={f.key}
+            label={f.label}
+            path={f.path}
+            kind={f.kind === 'int' || f.kind === 'number' ? f.kind : 'text'}
+            hint={f.hint}
+            placeholder={f.placeholder}
+            wide={f.wide}
+          />
         ),
       )}
     </Section>

@@ -19,11 +19,15 @@ export function SchemaField({ label, path, hint }: { label: string; path: Path; 
   useEffect(() => {
     // Only a change of the draft resets the text; typing must not.
     const mine = checkSchemaText(text);
-    const same = written === '' ? text.trim() === '' || !mine.ok : mine.ok && JSON.stringify(mine.value) === JSON.stringify(JSON.parse(written));
+    const same =
+      written === ''
+        ? text.trim() === '' || !mine.ok
+        : mine.ok && JSON.stringify(mine.value) === JSON.stringify(JSON.parse(written));
     if (!same) setText(written);
   }, [written]);
   const check = text.trim() === '' ? null : checkSchemaText(text);
-  const local = check && !check.ok ? `${check.problem.replace(/\.?$/, '.')} The YAML keeps the last valid schema.` : undefined;
+  const local =
+    check && !check.ok ? `${check.problem.replace(/\.?$/, '.')} The YAML keeps the last valid schema.` : undefined;
   const problems = issuesAt(issues, path);
   return (
     <div className="field field-wide">

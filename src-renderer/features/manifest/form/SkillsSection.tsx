@@ -30,10 +30,21 @@ export function SkillsSection() {
           <div className="form-card-head">
             <span className="form-card-title">Skill {i + 1}</span>
             <span className="form-card-actions">
-              <button type="button" className="btn btn-small" aria-label={`Move skill ${i + 1} up`} disabled={i === 0} onClick={() => write('skills~', moveAt(SKILLS, i, i - 1))}>
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-label={`Move skill ${i + 1} up`}
+                disabled={i === 0}
+                onClick={() => write('skills~', moveAt(SKILLS, i, i - 1))}
+              >
                 ↑
               </button>
-              <button type="button" className="btn btn-small" aria-label={`Remove skill ${i + 1}`} onClick={() => write('skills-', removeAt(SKILLS, i))}>
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-label={`Remove skill ${i + 1}`}
+                onClick={() => write('skills-', removeAt(SKILLS, i))}
+              >
                 Remove
               </button>
             </span>
@@ -41,13 +52,25 @@ export function SkillsSection() {
           <div className="form-grid">
             <TextField label="Id" name={`Skill ${i + 1} id`} path={[...SKILLS, i, 'id']} />
             <TextField label="Name" name={`Skill ${i + 1} name`} path={[...SKILLS, i, 'name']} />
-            <TextArea label="Description" name={`Skill ${i + 1} description`} path={[...SKILLS, i, 'description']} rows={2} />
+            <TextArea
+              label="Description"
+              name={`Skill ${i + 1} description`}
+              path={[...SKILLS, i, 'description']}
+              rows={2}
+            />
             <TagsField label="Tags" name={`Skill ${i + 1} tags`} path={[...SKILLS, i, 'tags']} />
-            <TagsField label="Examples" name={`Skill ${i + 1} examples`} path={[...SKILLS, i, 'examples']} separator=";" />
+            <TagsField
+              label="Examples"
+              name={`Skill ${i + 1} examples`}
+              path={[...SKILLS, i, 'examples']}
+              separator=";"
+            />
           </div>
         </div>
       ))}
-      {skills.length > MAX_SKILLS ? <p className="field-hint field-wide">{skills.length - MAX_SKILLS} more skills are in the YAML view.</p> : null}
+      {skills.length > MAX_SKILLS ? (
+        <p className="field-hint field-wide">{skills.length - MAX_SKILLS} more skills are in the YAML view.</p>
+      ) : null}
     </Section>
   );
 }

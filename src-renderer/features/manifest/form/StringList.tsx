@@ -51,7 +51,13 @@ export function StringList({ title, item, path, placeholder, hint, locked, check
             <li key={i} className="string-list-item">
               {owner ? (
                 <>
-                  <span className="input mono string-locked" role="textbox" aria-readonly="true" aria-label={`${cap} ${i + 1}`} tabIndex={0}>
+                  <span
+                    className="input mono string-locked"
+                    role="textbox"
+                    aria-readonly="true"
+                    aria-label={`${cap} ${i + 1}`}
+                    tabIndex={0}
+                  >
                     {text}
                   </span>
                   <span className="owned-by">{owner}</span>
@@ -66,7 +72,12 @@ export function StringList({ title, item, path, placeholder, hint, locked, check
                     aria-describedby={problems.length ? `${id}-${i}-error` : undefined}
                     onChange={(e) => write(pathKey([...path, i]), setValueAt([...path, i], e.target.value))}
                   />
-                  <button type="button" className="btn btn-small" aria-label={`Remove ${item} ${i + 1}`} onClick={() => write(`${pathKey(path)}-`, removeAt(path, i))}>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`Remove ${item} ${i + 1}`}
+                    onClick={() => write(`${pathKey(path)}-`, removeAt(path, i))}
+                  >
                     Remove
                   </button>
                 </>
@@ -76,7 +87,9 @@ export function StringList({ title, item, path, placeholder, hint, locked, check
           );
         })}
       </ul>
-      {entries.length > MAX_ENTRIES ? <span className="field-hint">{entries.length - MAX_ENTRIES} more entries are in the YAML view.</span> : null}
+      {entries.length > MAX_ENTRIES ? (
+        <span className="field-hint">{entries.length - MAX_ENTRIES} more entries are in the YAML view.</span>
+      ) : null}
       <div className="form-row">
         <input
           className="input mono"
@@ -93,7 +106,13 @@ export function StringList({ title, item, path, placeholder, hint, locked, check
             }
           }}
         />
-        <button type="button" className="btn" aria-label={`Add ${item}`} disabled={!draft.trim() || !!draftProblem} onClick={add}>
+        <button
+          type="button"
+          className="btn"
+          aria-label={`Add ${item}`}
+          disabled={!draft.trim() || !!draftProblem}
+          onClick={add}
+        >
           Add
         </button>
       </div>

@@ -10,7 +10,17 @@ const split = (text: string, sep: string) =>
     .filter(Boolean);
 
 /** A short list of strings typed as one line, split at `separator` (tags: commas; examples: semicolons). */
-export function TagsField({ label, name, path, separator = ',' }: { label: string; name: string; path: Path; separator?: string }) {
+export function TagsField({
+  label,
+  name,
+  path,
+  separator = ',',
+}: {
+  label: string;
+  name: string;
+  path: Path;
+  separator?: string;
+}) {
   const { data, write, issues } = useForm();
   const id = useId();
   const written = listAt(data, path).map(String).join(`${separator} `);

@@ -8,7 +8,17 @@ import { useFormation } from './useFormation';
 const KINDS = ['delegate_task', 'shell'];
 
 /** One scripted tool call: a delegation (to a capsule chosen from the formation), a shell command, or another tool's JSON arguments. */
-export function ToolCallRow({ reply, turn, index, call }: { reply: number; turn: number; index: number; call: ToolCallView }) {
+export function ToolCallRow({
+  reply,
+  turn,
+  index,
+  call,
+}: {
+  reply: number;
+  turn: number;
+  index: number;
+  call: ToolCallView;
+}) {
   const { write, issues, capsuleId, selfName } = useForm();
   const { peers, remotes } = useFormation();
   const id = useId();
@@ -59,14 +69,32 @@ export function ToolCallRow({ reply, turn, index, call }: { reply: number; turn:
             </select>
           </>
         ) : null}
-        <button type="button" className="btn btn-small" aria-label={`Remove ${name.toLowerCase()}`} onClick={() => write('calls-', removeAt(callsPath(reply, turn), index))}>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-label={`Remove ${name.toLowerCase()}`}
+          onClick={() => write('calls-', removeAt(callsPath(reply, turn), index))}
+        >
           Remove
         </button>
       </div>
       {call.name === 'delegate_task' ? (
-        <TextField label="Message to the worker" name={`${name} message`} path={[...path, 'arguments', 'text']} wide placeholder="{{task}}" />
+        <TextField
+          label="Message to the worker"
+          name={`${name} message`}
+          path={[...path, 'arguments', 'text']}
+          wide
+          placeholder="{{task}}"
+        />
       ) : call.name === 'shell' ? (
-        <TextField label="Command" name={`${name} command`} path={[...path, 'arguments', 'command']} wide placeholder="git status" hint="The program and its arguments; it must be in the shell allow list" />
+        <TextField
+          label="Command"
+          name={`${name} command`}
+          path={[...path, 'arguments', 'command']}
+          wide
+          placeholder="git status"
+          hint="The program and its arguments; it must be in the shell allow list"
+        />
       ) : (
         <ArgsJson name={name} path={path} json={call.argsJson} />
       )}
@@ -79,7 +107,10 @@ export function ToolCallRow({ reply, turn, index, call }: { reply: number; turn:
 function ArgsJson({ name, path, json }: { name: string; path: readonly (string | number)[]; json: string }) {
   const { write } = useForm();
   const [text, setText] = useState(json);
-  useEffect(() => setText((t) => (safeParse(t) && JSON.stringify(safeParse(t)) === JSON.stringify(safeParse(json)) ? t : json)), [json]);
+  useEffect(
+    () => setText((t) => (safeParse(t) && JSON.stringify(safeParse(t)) === JSON.stringify(safeParse(json)) ? t : json)),
+    [json],
+  );
   const bad = text.trim() !== '' && !safeParse(text);
   return (
     <div className="field field-wide">
@@ -95,7 +126,9 @@ function ArgsJson({ name, path, json }: { name: string; path: readonly (string |
           if (v) write(`${path.join('.')}.arguments`, setAt([...path, 'arguments'], v));
         }}
       />
-      {bad ? <span className="field-error">Not a JSON object yet: the YAML keeps the last valid arguments.</span> : null}
+      {bad ? (
+        <span className="field-error">Not a JSON object yet: the YAML keeps the last valid arguments.</span>
+      ) : null}
     </div>
   );
 }

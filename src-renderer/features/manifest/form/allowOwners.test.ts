@@ -10,8 +10,20 @@ describe('which allow entries edges own', () => {
   const remotes = [{ id: 'r1', url: 'https://agents.example.com/a2a/v1', name: 'Far agent' }];
 
   it('an entry naming a capsule port or covering a remote is an edge; others are plain addresses', () => {
-    const entries = ['localhost:47311', '127.0.0.1:50123', 'https://agents.example.com/a2a', 'api.example.com', 'localhost:9'];
-    expect(allowOwners(entries, 'orch', peers, remotes)).toEqual([{ kind: 'capsule', name: 'worker-one' }, { kind: 'capsule', name: 'worker-two' }, { kind: 'remote', name: 'Far agent' }, null, null]);
+    const entries = [
+      'localhost:47311',
+      '127.0.0.1:50123',
+      'https://agents.example.com/a2a',
+      'api.example.com',
+      'localhost:9',
+    ];
+    expect(allowOwners(entries, 'orch', peers, remotes)).toEqual([
+      { kind: 'capsule', name: 'worker-one' },
+      { kind: 'capsule', name: 'worker-two' },
+      { kind: 'remote', name: 'Far agent' },
+      null,
+      null,
+    ]);
   });
 
   it('the capsule itself is no edge, and odd entries give null rather than a throw', () => {

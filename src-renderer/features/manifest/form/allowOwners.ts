@@ -30,11 +30,25 @@ export interface AllowOwner {
 const asManifest = (m: unknown) => m as Manifest;
 
 /** For each entry (by index), the edge that owns it, or null for a plain address. */
-export function allowOwners(entries: readonly string[], selfId: string, peers: readonly FormationPeer[], remotes: readonly RemotePeer[]): (AllowOwner | null)[] {
+export function allowOwners(
+  entries: readonly string[],
+  selfId: string,
+  peers: readonly FormationPeer[],
+  remotes: readonly RemotePeer[],
+): (AllowOwner | null)[] {
   const capsules: GraphCapsule[] = peers
     .filter((p) => p.id !== selfId)
-    .map((p) => ({ id: p.id, name: p.name, port: p.runningPort, manifest: asManifest(p.pinnedPort ? { network: { internal_port: p.pinnedPort } } : {}) }));
-  const self: GraphCapsule = { id: selfId, name: selfId, manifest: asManifest({ capabilities: { network: { allow: entries.map(String) } } }) };
+    .map((p) => ({
+      id: p.id,
+      name: p.name,
+      port: p.runningPort,
+      manifest: asManifest(p.pinnedPort ? { network: { internal_port: p.pinnedPort } } : {}),
+    }));
+  const self: GraphCapsule = {
+    id: selfId,
+    name: selfId,
+    manifest: asManifest({ capabilities: { network: { allow: entries.map(String) } } }),
+  };
   const graphRemotes: GraphRemote[] = remotes.map((r) => ({ id: r.id, url: r.url }));
   const edges = deriveEdges([self, ...capsules], graphRemotes).filter((e) => e.source === selfId);
   return entries.map((_, i) => {

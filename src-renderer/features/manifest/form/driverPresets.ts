@@ -25,7 +25,13 @@ export interface DriverPreset {
 }
 
 export const DRIVER_PRESETS: readonly DriverPreset[] = [
-  { artifact: 'capsule/driver-rehearsal', label: 'Rehearsal (offline, scripted)', transport: 'embedded', model: 'rehearsal', models: ['rehearsal'] },
+  {
+    artifact: 'capsule/driver-rehearsal',
+    label: 'Rehearsal (offline, scripted)',
+    transport: 'embedded',
+    model: 'rehearsal',
+    models: ['rehearsal'],
+  },
   {
     artifact: 'murmur/driver-anthropic',
     label: 'Anthropic',
@@ -40,7 +46,18 @@ export const DRIVER_PRESETS: readonly DriverPreset[] = [
     label: 'OpenAI',
     transport: 'http',
     model: 'gpt-5-mini',
-    models: ['gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'o3', 'o3-mini-high', 'o4-mini'],
+    models: [
+      'gpt-5',
+      'gpt-5-mini',
+      'gpt-5-nano',
+      'gpt-4.1',
+      'gpt-4.1-mini',
+      'gpt-4o',
+      'gpt-4o-mini',
+      'o3',
+      'o3-mini-high',
+      'o4-mini',
+    ],
     endpoint: 'https://api.openai.com/v1',
     keyVar: 'OPENAI_API_KEY',
   },
@@ -64,10 +81,17 @@ export const DRIVER_PRESETS: readonly DriverPreset[] = [
     keyVar: 'LOCAL_LLM_API_KEY',
     keyOptional: true,
   },
-  { artifact: 'capsule/driver-process', label: 'Harness CLI (process)', transport: 'process', model: 'harness', models: [] },
+  {
+    artifact: 'capsule/driver-process',
+    label: 'Harness CLI (process)',
+    transport: 'process',
+    model: 'harness',
+    models: [],
+  },
 ];
 
-export const presetOf = (artifact: string): DriverPreset | undefined => DRIVER_PRESETS.find((p) => p.artifact === artifact);
+export const presetOf = (artifact: string): DriverPreset | undefined =>
+  DRIVER_PRESETS.find((p) => p.artifact === artifact);
 
 const VAR_ONLY = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 /** A name the key may be read from: letters, digits and underscores, not starting with a digit. */
@@ -75,7 +99,9 @@ export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The index of the artifacts[] entry the driver names, or -1. */
 export function artifactIndex(data: unknown, artifact: string): number {
-  return listAt(data, ['artifacts']).findIndex((a) => !!a && typeof a === 'object' && (a as { name?: unknown }).name === artifact);
+  return listAt(data, ['artifacts']).findIndex(
+    (a) => !!a && typeof a === 'object' && (a as { name?: unknown }).name === artifact,
+  );
 }
 
 export interface GatewayView {
@@ -91,13 +117,18 @@ export function readGateway(data: unknown, artifact: string): GatewayView {
   if (i < 0) return { endpoint: '', keyVar: '', keyLiteral: false };
   const key = textAt(data, ['artifacts', i, 'gateway', 'api_key']);
   const m = VAR_ONLY.exec(key);
-  return { endpoint: textAt(data, ['artifacts', i, 'gateway', 'endpoint']), keyVar: m ? m[1] : '', keyLiteral: key !== '' && !m };
+  return {
+    endpoint: textAt(data, ['artifacts', i, 'gateway', 'endpoint']),
+    keyVar: m ? m[1] : '',
+    keyLiteral: key !== '' && !m,
+  };
 }
 
 /** The artifacts[] entry for `artifact`, made when absent (name and runtime: driver). */
 function ensureArtifact(doc: Document, artifact: string): number {
   const seq = doc.getIn(['artifacts'], true);
-  if (seq !== undefined && seq !== null && !isSeq(seq)) throw new Error('artifacts is not a list in the YAML; fix it there first');
+  if (seq !== undefined && seq !== null && !isSeq(seq))
+    throw new Error('artifacts is not a list in the YAML; fix it there first');
   const items = isSeq(seq) ? seq.items : [];
   const found = items.findIndex((n) => isMap(n) && isScalar(n.get('name', true)) && n.get('name') === artifact);
   if (found >= 0) return found;
@@ -125,7 +156,8 @@ export const setKeyVar =
   (artifact: string, name: string): DocEdit =>
   (doc) => {
     const n = name.trim();
-    if (n !== '' && !SECRET_NAME.test(n)) throw new Error(`"${n}" is not a secret name: letters, digits and _, not starting with a digit`);
+    if (n !== '' && !SECRET_NAME.test(n))
+      throw new Error(`"${n}" is not a secret name: letters, digits and _, not starting with a digit`);
     const data = doc.toJS() as unknown;
     if (n === '' && artifactIndex(data, artifact) < 0) return;
     const i = ensureArtifact(doc, artifact);
@@ -138,13 +170,17 @@ export const setKeyVar =
  * that have none yet. Other artifacts[] entries and every other field stay.
  */
 export function choosePreset(preset: DriverPreset, data: unknown): DocEdit[] {
-  const edits: DocEdit[] = [setAt(['inference', 'driver', 'artifact'], preset.artifact), setAt(['inference', 'transport'], preset.transport)];
+  const edits: DocEdit[] = [
+    setAt(['inference', 'driver', 'artifact'], preset.artifact),
+    setAt(['inference', 'transport'], preset.transport),
+  ];
   const model = textAt(data, ['inference', 'model']);
   if (!preset.models.includes(model) || model === '') edits.push(setAt(['inference', 'model'], preset.model));
   if (preset.keyVar && artifactIndex(data, preset.artifact) < 0) {
     if (preset.needsEndpoint && preset.endpoint) edits.push(setEndpoint(preset.artifact, preset.endpoint));
     if (!preset.keyOptional) edits.push(setKeyVar(preset.artifact, preset.keyVar));
   }
-  if (preset.transport === 'process' && !textAt(data, ['inference', 'harness', 'command'])) edits.push(setAt(['inference', 'harness', 'command'], 'my-agent-cli'));
+  if (preset.transport === 'process' && !textAt(data, ['inference', 'harness', 'command']))
+    edits.push(setAt(['inference', 'harness', 'command'], 'my-agent-cli'));
   return edits;
 }

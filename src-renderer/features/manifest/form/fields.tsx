@@ -48,7 +48,16 @@ function useProblems(path: Path, exact = false) {
 }
 
 /** Text or a number; `kind` says what typed digits become. */
-export function TextField({ label, path, name, hint, wide, placeholder, kind = 'text', list }: FieldProps & { kind?: 'text' | 'int' | 'number'; list?: string }) {
+export function TextField({
+  label,
+  path,
+  name,
+  hint,
+  wide,
+  placeholder,
+  kind = 'text',
+  list,
+}: FieldProps & { kind?: 'text' | 'int' | 'number'; list?: string }) {
   const { data, write } = useForm();
   const id = useId();
   const problems = useProblems(path);
@@ -99,7 +108,14 @@ export function TextArea({ label, path, name, hint, placeholder, rows = 3 }: Fie
 }
 
 /** A choice of fixed values; '' (the default) removes the key. A value the list lacks is still shown. */
-export function SelectField({ label, path, name, options, emptyLabel = 'default', wide }: FieldProps & { options: readonly (string | { value: string; label: string })[]; emptyLabel?: string }) {
+export function SelectField({
+  label,
+  path,
+  name,
+  options,
+  emptyLabel = 'default',
+  wide,
+}: FieldProps & { options: readonly (string | { value: string; label: string })[]; emptyLabel?: string }) {
   const { data, write } = useForm();
   const id = useId();
   const problems = useProblems(path);
@@ -145,7 +161,12 @@ export function CheckField({ label, path, name, removeWhenOff = false }: FieldPr
           aria-label={name}
           checked={on}
           aria-describedby={problems.length ? `${id}-error` : undefined}
-          onChange={(e) => write(pathKey(path), setAt(path, e.target.checked ? true : removeWhenOff || valueAt(data, path) === undefined ? '' : false))}
+          onChange={(e) =>
+            write(
+              pathKey(path),
+              setAt(path, e.target.checked ? true : removeWhenOff || valueAt(data, path) === undefined ? '' : false),
+            )
+          }
         />
         {label}
       </label>
@@ -155,7 +176,17 @@ export function CheckField({ label, path, name, removeWhenOff = false }: FieldPr
 }
 
 /** A titled group of fields (a group named by its title, for assistive tech and e2e), with its actions beside the title. */
-export function Section({ title, children, note, actions }: { title: string; children: ReactNode; note?: ReactNode; actions?: ReactNode }) {
+export function Section({
+  title,
+  children,
+  note,
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  note?: ReactNode;
+  actions?: ReactNode;
+}) {
   const id = useId();
   return (
     <section className="form-section" role="group" aria-labelledby={id}>

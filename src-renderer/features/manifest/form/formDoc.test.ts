@@ -60,9 +60,21 @@ describe('the form writes through the YAML document', () => {
     expect(one).toMatch(/allow:\n {6}- api\.example\.com\n/);
     const two = applyEdits(one, pushAt(['capabilities', 'network', 'allow'], 'localhost:4000'));
     expect(valueAt(readData(two), ['capabilities', 'network', 'allow'])).toEqual(['api.example.com', 'localhost:4000']);
-    expect(valueAt(readData(applyEdits(two, removeAt(['capabilities', 'network', 'allow'], 0))), ['capabilities', 'network', 'allow'])).toEqual(['localhost:4000']);
+    expect(
+      valueAt(readData(applyEdits(two, removeAt(['capabilities', 'network', 'allow'], 0))), [
+        'capabilities',
+        'network',
+        'allow',
+      ]),
+    ).toEqual(['localhost:4000']);
     // An entry cleared to be retyped keeps its place (the checker names the empty entry).
-    expect(valueAt(readData(applyEdits(two, setValueAt(['capabilities', 'network', 'allow', 0], ''))), ['capabilities', 'network', 'allow'])).toEqual(['', 'localhost:4000']);
+    expect(
+      valueAt(readData(applyEdits(two, setValueAt(['capabilities', 'network', 'allow', 0], ''))), [
+        'capabilities',
+        'network',
+        'allow',
+      ]),
+    ).toEqual(['', 'localhost:4000']);
   });
 
   it('moves a reply with its comment', () => {

@@ -1,5 +1,10 @@
 import { isMap, isSeq, parseDocument, type Document, type Node } from 'yaml';
-import { editOpenedManifest, openManifestForEdit, setManifestValue, type OpenedManifest } from '../../../../src-shared/manifest';
+import {
+  editOpenedManifest,
+  openManifestForEdit,
+  setManifestValue,
+  type OpenedManifest,
+} from '../../../../src-shared/manifest';
 
 // The form's one write path: every edit goes through the YAML document (src-shared's
 // editOpenedManifest, the same one the core uses for an edge), so comments, quoting, key order
@@ -29,7 +34,8 @@ export type Path = readonly (string | number)[];
 
 /** The draft as plain data, or null when it does not parse as a mapping. */
 export function readData(text: string): Record<string, unknown> | null {
-  if (cached?.opened.source === text) return cached.data !== undefined ? cached.data : (cached.data = plainData(cached.opened.doc.toJS() as unknown));
+  if (cached?.opened.source === text)
+    return cached.data !== undefined ? cached.data : (cached.data = plainData(cached.opened.doc.toJS() as unknown));
   try {
     const doc = parseDocument(text);
     if (doc.errors.length > 0 || !isMap(doc.contents)) return null;
@@ -39,7 +45,8 @@ export function readData(text: string): Record<string, unknown> | null {
   }
 }
 
-const plainData = (data: unknown) => (data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null);
+const plainData = (data: unknown) =>
+  data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
 
 /** The value at a path of plain data; undefined when any step is missing or of another kind. */
 export function valueAt(data: unknown, path: Path): unknown {
@@ -85,7 +92,8 @@ export function applyEdits(text: string, ...edits: DocEdit[]): string {
 export function typed(value: string, kind: 'text' | 'int' | 'number'): string | number {
   const v = value.trim();
   // Only a number that reads back as typed ("0." and "1.50" stay text while being typed).
-  if (kind !== 'text' && v !== '' && String(Number(v)) === v && (kind === 'number' || Number.isInteger(Number(v)))) return Number(v);
+  if (kind !== 'text' && v !== '' && String(Number(v)) === v && (kind === 'number' || Number.isInteger(Number(v))))
+    return Number(v);
   return kind === 'text' ? value : v;
 }
 
@@ -159,4 +167,3 @@ export const removeAt =
     seq.items.splice(index, 1);
     if (seq.items.length === 0) deleteAt(path)(doc);
   };
-

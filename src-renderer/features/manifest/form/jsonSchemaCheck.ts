@@ -17,12 +17,17 @@ function walk(s: unknown, at: string, depth: number, out: string[]): void {
   if (!isObj(s)) return void out.push(`${at || 'the schema'}: a schema is an object (or true/false)`);
   const t = s.type;
   const types = Array.isArray(t) ? t : t === undefined ? [] : [t];
-  for (const x of types) if (typeof x !== 'string' || !TYPES.has(x)) out.push(`${at ? `${at}.` : ''}type: "${String(x)}" is not a JSON Schema type (${[...TYPES].join(', ')})`);
+  for (const x of types)
+    if (typeof x !== 'string' || !TYPES.has(x))
+      out.push(`${at ? `${at}.` : ''}type: "${String(x)}" is not a JSON Schema type (${[...TYPES].join(', ')})`);
   if (s.properties !== undefined) {
     if (!isObj(s.properties)) out.push(`${at ? `${at}.` : ''}properties: must be an object of schemas`);
-    else for (const [k, v] of Object.entries(s.properties)) walk(v, `${at ? `${at}.` : ''}properties.${k}`, depth + 1, out);
+    else
+      for (const [k, v] of Object.entries(s.properties))
+        walk(v, `${at ? `${at}.` : ''}properties.${k}`, depth + 1, out);
   }
-  if (s.required !== undefined && !(Array.isArray(s.required) && s.required.every((r) => typeof r === 'string'))) out.push(`${at ? `${at}.` : ''}required: must be a list of property names`);
+  if (s.required !== undefined && !(Array.isArray(s.required) && s.required.every((r) => typeof r === 'string')))
+    out.push(`${at ? `${at}.` : ''}required: must be a list of property names`);
   if (s.items !== undefined && !Array.isArray(s.items)) walk(s.items, `${at ? `${at}.` : ''}items`, depth + 1, out);
   if (s.enum !== undefined && !Array.isArray(s.enum)) out.push(`${at ? `${at}.` : ''}enum: must be a list`);
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
@@ -41,7 +46,8 @@ export function checkSchemaText(text: string): SchemaCheck {
   } catch (err) {
     return { ok: false, problem: `Not JSON yet: ${(err as Error).message}` };
   }
-  if (!isObj(v)) return { ok: false, problem: 'A schema here is a JSON object, e.g. {"type": "object", "properties": {…}}.' };
+  if (!isObj(v))
+    return { ok: false, problem: 'A schema here is a JSON object, e.g. {"type": "object", "properties": {…}}.' };
   const out: string[] = [];
   walk(v, '', 0, out);
   return out.length ? { ok: false, problem: out.join('; ') } : { ok: true, value: v };

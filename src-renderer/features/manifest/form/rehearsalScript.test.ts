@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdits, pushAt, readData, setAt, valueAt } from './formDoc';
-import { callPath, callsPath, delegationTargets, MAX_REPLIES, newCall, readScript, REPLIES, turnsPath } from './rehearsalScript';
+import {
+  callPath,
+  callsPath,
+  delegationTargets,
+  MAX_REPLIES,
+  newCall,
+  readScript,
+  REPLIES,
+  turnsPath,
+} from './rehearsalScript';
 
 const orchestrator = `name: orch
 version: "0.1.0"
@@ -42,7 +51,22 @@ describe('the rehearsal script as the form reads it', () => {
   });
 
   it('never throws on a script of an unexpected shape', () => {
-    const shapes: unknown[] = [null, 1, 'x', [], [1, 'a', null], { replies: 'x' }, { replies: [1, null, { turns: 'x' }, { turns: [1, null, { tool_calls: 'x' }, { tool_calls: [1, null, { arguments: 'x' }] }] }] }];
+    const shapes: unknown[] = [
+      null,
+      1,
+      'x',
+      [],
+      [1, 'a', null],
+      { replies: 'x' },
+      {
+        replies: [
+          1,
+          null,
+          { turns: 'x' },
+          { turns: [1, null, { tool_calls: 'x' }, { tool_calls: [1, null, { arguments: 'x' }] }] },
+        ],
+      },
+    ];
     for (const rehearsal of shapes) {
       const s = readScript({ inference: { rehearsal } });
       expect(Array.isArray(s.replies)).toBe(true);
@@ -75,7 +99,10 @@ describe('the rehearsal script as the form reads it', () => {
 
   it('offers every other capsule and "*" as delegation targets, and keeps one not in the formation', () => {
     expect(delegationTargets(['orch', 'a', 'b'], 'orch', 'a').map((t) => t.value)).toEqual(['*', 'a', 'b']);
-    expect(delegationTargets(['orch'], 'orch', 'gone').at(-1)).toEqual({ value: 'gone', label: 'gone (not in this formation)' });
+    expect(delegationTargets(['orch'], 'orch', 'gone').at(-1)).toEqual({
+      value: 'gone',
+      label: 'gone (not in this formation)',
+    });
     const remote = { url: 'https://far.example.com/a2a', name: 'Far' };
     expect(delegationTargets(['orch', 'a'], 'orch', remote.url, [remote])).toEqual([
       { value: '*', label: 'Every reachable worker (*)' },

@@ -13,7 +13,17 @@ export const MAX_TURNS = 20;
 export const MAX_CALLS = 20;
 
 /** Turn keys the structured editor shows; others (artifacts, data, stream, given, …) are kept and named. */
-const TURN_KEYS = new Set(['text', 'failed_text', 'tool_calls', 'error', 'hang', 'delay_ms', 'stop', 'tokens_in', 'tokens_out']);
+const TURN_KEYS = new Set([
+  'text',
+  'failed_text',
+  'tool_calls',
+  'error',
+  'hang',
+  'delay_ms',
+  'stop',
+  'tokens_in',
+  'tokens_out',
+]);
 
 export interface ToolCallView {
   name: string;
@@ -68,7 +78,13 @@ function readCall(v: unknown): ToolCallView {
   const c = isMapLike(v) ? v : {};
   const args = isMapLike(c.arguments) ? c.arguments : {};
   const command = Array.isArray(args.command) ? args.command.map(String).join(' ') : textAt(args, ['command']);
-  return { name: textAt(c, ['name']), to: textAt(args, ['to']), text: textAt(args, ['text']), command, argsJson: Object.keys(args).length ? JSON.stringify(args, null, 2) : '' };
+  return {
+    name: textAt(c, ['name']),
+    to: textAt(args, ['to']),
+    text: textAt(args, ['text']),
+    command,
+    argsJson: Object.keys(args).length ? JSON.stringify(args, null, 2) : '',
+  };
 }
 
 function readTurn(v: unknown): TurnView {
@@ -90,7 +106,8 @@ function readTurn(v: unknown): TurnView {
 }
 
 function readReply(v: unknown): ReplyView {
-  if (!isMapLike(v) || !Array.isArray(v.turns)) return { when: '', messageId: '', hasMetadata: false, turns: [], hiddenTurns: 0, malformed: true };
+  if (!isMapLike(v) || !Array.isArray(v.turns))
+    return { when: '', messageId: '', hasMetadata: false, turns: [], hiddenTurns: 0, malformed: true };
   return {
     when: textAt(v, ['when']),
     messageId: textAt(v, ['message_id']),
@@ -105,7 +122,9 @@ function readReply(v: unknown): ReplyView {
 export function readScript(data: unknown): ScriptView {
   const script = valueAt(data, SCRIPT);
   const replies = valueAt(data, REPLIES);
-  const malformed = (script !== undefined && script !== null && !isMapLike(script)) || (replies !== undefined && replies !== null && !Array.isArray(replies));
+  const malformed =
+    (script !== undefined && script !== null && !isMapLike(script)) ||
+    (replies !== undefined && replies !== null && !Array.isArray(replies));
   const list = Array.isArray(replies) ? replies : [];
   return {
     delayMs: textAt(data, [...SCRIPT, 'delay_ms']),
@@ -124,7 +143,9 @@ export const callPath = (r: number, t: number, c: number): Path => [...callsPath
 
 /** A new tool call of a kind, as written into the script. */
 export function newCall(kind: 'delegate_task' | 'shell', to: string): Record<string, unknown> {
-  return kind === 'delegate_task' ? { name: 'delegate_task', arguments: { to, text: '{{task}}' } } : { name: 'shell', arguments: { command: 'echo hello' } };
+  return kind === 'delegate_task'
+    ? { name: 'delegate_task', arguments: { to, text: '{{task}}' } }
+    : { name: 'shell', arguments: { command: 'echo hello' } };
 }
 
 /**
@@ -132,12 +153,18 @@ export function newCall(kind: 'delegate_task' | 'shell', to: string): Record<str
  * of the formation by name, and the remote agents by URL; a value written that is none of these is
  * kept as a choice, marked.
  */
-export function delegationTargets(capsuleNames: readonly string[], self: string, current: string, remotes: readonly { url: string; name: string }[] = []): { value: string; label: string }[] {
+export function delegationTargets(
+  capsuleNames: readonly string[],
+  self: string,
+  current: string,
+  remotes: readonly { url: string; name: string }[] = [],
+): { value: string; label: string }[] {
   const out = [
     { value: '*', label: 'Every reachable worker (*)' },
     ...capsuleNames.filter((n) => n !== self).map((n) => ({ value: n, label: n })),
     ...remotes.map((r) => ({ value: r.url, label: `${r.name} (remote agent)` })),
   ];
-  if (current && !out.some((o) => o.value === current)) out.push({ value: current, label: `${current} (not in this formation)` });
+  if (current && !out.some((o) => o.value === current))
+    out.push({ value: current, label: `${current} (not in this formation)` });
   return out;
 }

@@ -25,9 +25,18 @@ export function useFormation(): FormationInfo {
   });
   return useMemo(() => {
     const [caps = '', rems = ''] = signature.split('\n\n');
-    const rows = (t: string) => t.split('\n').filter(Boolean).map((l) => l.split('\t'));
+    const rows = (t: string) =>
+      t
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t'));
     return {
-      peers: rows(caps).map(([id, name, pinned, running]) => ({ id, name, pinnedPort: pinned ? Number(pinned) : undefined, runningPort: running ? Number(running) : undefined })),
+      peers: rows(caps).map(([id, name, pinned, running]) => ({
+        id,
+        name,
+        pinnedPort: pinned ? Number(pinned) : undefined,
+        runningPort: running ? Number(running) : undefined,
+      })),
       remotes: rows(rems).map(([id, url, name]) => ({ id, url, name })),
     };
   }, [signature]);

@@ -18,7 +18,9 @@ export function TimelineView() {
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   const height = layout.rows.length * ROW_H;
   // Replaying, a line marks the replay's cursor on the run's time axis.
-  const replayAt = useStudio((s) => (s.replay ? (s.replay.cursor > 0 ? s.replay.run.steps[s.replay.cursor - 1].at : s.replay.run.startedAt) : null));
+  const replayAt = useStudio((s) =>
+    s.replay ? (s.replay.cursor > 0 ? s.replay.run.steps[s.replay.cursor - 1].at : s.replay.run.startedAt) : null,
+  );
   const cursorX = replayAt !== null && span > 0 ? Math.min(1, Math.max(0, (replayAt - layout.start) / span)) : null;
 
   return (
@@ -26,7 +28,12 @@ export function TimelineView() {
       <div className="timeline-head">
         <label className="timeline-around">
           <span>Around session</span>
-          <select className="select" aria-label="Around session" value={around} onChange={(e) => void useStudio.getState().loadTimeline(e.target.value)}>
+          <select
+            className="select"
+            aria-label="Around session"
+            value={around}
+            onChange={(e) => void useStudio.getState().loadTimeline(e.target.value)}
+          >
             {around && !sessions.some((s) => s.id === around) ? <option value={around}>{around}</option> : null}
             {!around ? <option value="">Choose a session</option> : null}
             {sessions.map((s) => (
@@ -40,7 +47,11 @@ export function TimelineView() {
           {layout.rows.length} task{layout.rows.length === 1 ? '' : 's'} over {formatSpan(span)}
         </span>
         {around ? (
-          <button type="button" className="btn btn-small" onClick={() => void useStudio.getState().loadTimeline(around)}>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void useStudio.getState().loadTimeline(around)}
+          >
             Refresh
           </button>
         ) : null}
@@ -51,7 +62,9 @@ export function TimelineView() {
         </p>
       ))}
       {layout.rows.length === 0 ? (
-        <p className="muted timeline-empty">{around ? 'No tasks in these sessions yet.' : 'Open a session, then show it on the timeline.'}</p>
+        <p className="muted timeline-empty">
+          {around ? 'No tasks in these sessions yet.' : 'Open a session, then show it on the timeline.'}
+        </p>
       ) : (
         <div className="timeline-grid">
           <div className="timeline-axis" aria-hidden="true">
@@ -64,10 +77,21 @@ export function TimelineView() {
           <div className="timeline-rows" style={{ height }}>
             <ul className="timeline-list" aria-label="Tasks on the timeline">
               {layout.rows.map((r, i) => (
-                <TimelineRow key={r.bar.taskId} r={r} top={i * ROW_H} parent={r.parentRow === null ? null : layout.rows[r.parentRow].bar} onFocus={setFocus} />
+                <TimelineRow
+                  key={r.bar.taskId}
+                  r={r}
+                  top={i * ROW_H}
+                  parent={r.parentRow === null ? null : layout.rows[r.parentRow].bar}
+                  onFocus={setFocus}
+                />
               ))}
             </ul>
-            <svg className="timeline-links" viewBox={`0 0 1000 ${height}`} preserveAspectRatio="none" aria-hidden="true">
+            <svg
+              className="timeline-links"
+              viewBox={`0 0 1000 ${height}`}
+              preserveAspectRatio="none"
+              aria-hidden="true"
+            >
               {layout.rows.map((r, i) =>
                 r.parentRow === null ? null : (
                   <path
@@ -80,7 +104,12 @@ export function TimelineView() {
             </svg>
             {cursorX !== null ? (
               <div className="timeline-cursor-lane" aria-hidden="true">
-                <div className="timeline-cursor" data-testid="timeline-replay-cursor" style={{ left: `${cursorX * 100}%` }} title="Replay cursor" />
+                <div
+                  className="timeline-cursor"
+                  data-testid="timeline-replay-cursor"
+                  style={{ left: `${cursorX * 100}%` }}
+                  title="Replay cursor"
+                />
               </div>
             ) : null}
           </div>
@@ -91,7 +120,17 @@ export function TimelineView() {
   );
 }
 
-function TimelineRow({ r, top, parent, onFocus }: { r: LaidBar; top: number; parent: TimelineBar | null; onFocus(r: LaidBar | null): void }) {
+function TimelineRow({
+  r,
+  top,
+  parent,
+  onFocus,
+}: {
+  r: LaidBar;
+  top: number;
+  parent: TimelineBar | null;
+  onFocus(r: LaidBar | null): void;
+}) {
   const b = r.bar;
   const label = `${b.capsule} task ${b.taskId}, ${state(b)}, ${formatSpan(b.end - b.start)}${parent ? `, caused by ${parent.capsule} task ${parent.taskId}` : ''}`;
   return (

@@ -16,7 +16,12 @@ const bar = (taskId: string, start: number, end: number, parentTaskId?: string):
 
 describe('timeline layout', () => {
   it('puts each worker task under the orchestrator task that caused it, on one axis', () => {
-    const { rows, start, end } = layoutTimeline([bar('w2', 1500, 1800, 'o1'), bar('o2', 1200, 1300), bar('o1', 1000, 2000), bar('w1', 1100, 1400, 'o1')]);
+    const { rows, start, end } = layoutTimeline([
+      bar('w2', 1500, 1800, 'o1'),
+      bar('o2', 1200, 1300),
+      bar('o1', 1000, 2000),
+      bar('w1', 1100, 1400, 'o1'),
+    ]);
     expect(rows.map((r) => [r.bar.taskId, r.depth, r.parentRow])).toEqual([
       ['o1', 0, null],
       ['w1', 1, 0],
