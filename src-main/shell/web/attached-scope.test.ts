@@ -74,6 +74,43 @@ describe('what an attached Studio may do', () => {
     expect(readFileSync(file, 'utf8')).toContain('Drafts prose.');
   });
 
+  it('cannot add a local MCP tool server, in a manifest or on the canvas; a remote one is fine', async () => {
+    const invoke = await attach();
+    const file = join(studio!.workspace, 'capsules', 'writer.yaml');
+    const { value: read } = await invoke('manifest.read', { id: 'writer' });
+    const local = await invoke('manifest.write', {
+      id: 'writer',
+      source: `${read.source}capabilities:\n  mcp:\n    servers:\n      - name: x\n        command: /bin/sh\n        args: ["-c", "id"]\n`,
+    });
+    expect(local).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(readFileSync(file, 'utf8')).toBe(read.source);
+    const remoteServer = await invoke('manifest.write', {
+      id: 'writer',
+      source: `${read.source}capabilities:\n  mcp:\n    servers:\n      - name: x\n        url: https://mcp.example.com/mcp\n`,
+    });
+    expect(remoteServer).toMatchObject({ ok: true });
+    const node = await invoke('mcp.addServer', {
+      name: 'sh',
+      server: { command: '/bin/sh', args: ['-c', 'id'] },
+      position: { x: 0, y: 0 },
+    });
+    expect(node).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringContaining('--allow-host-commands') },
+    });
+    expect(
+      await invoke('mcp.addServer', {
+        name: 'far',
+        server: { url: 'https://mcp.example.com/mcp' },
+        position: { x: 0, y: 0 },
+      }),
+    ).toMatchObject({ ok: true });
+    expect(await invoke('mcp.updateServer', { id: 'mcp:far', server: { command: '/bin/sh' } })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+  });
+
   it('cannot open a tunnel (it runs a program on the host and opens the gateway to the internet)', async () => {
     const invoke = await attach();
     const r = await invoke('tunnel.create', { ttl: '1h' });

@@ -6,7 +6,7 @@ import { landsInside, resolveWorkspaceDir } from '../../workspace';
 // the workspaces the host serves and nothing else: it opens and creates workspaces, and writes
 // exports, only inside them (symbolic links resolved), and it cannot make a capsule run commands
 // here: no manifest it saves may add or change a harness CLI (`transport: process`) or a shell
-// allow list. The host lifts that with `serve --studio --allow-host-commands`, which makes the
+// allow list, nor a local MCP tool server. The host lifts that with `serve --studio --allow-host-commands`, which makes the
 // token as good as a shell account of the user running serve.
 
 export interface AttachedScope {
@@ -41,16 +41,35 @@ export function hostCommandParts(source: string): string | undefined {
   if (doc.errors.length) return undefined;
   const raw = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as {
     inference?: { transport?: unknown; harness?: unknown };
-    capabilities?: { shell?: { allow?: unknown } };
+    capabilities?: { shell?: { allow?: unknown }; mcp?: { servers?: unknown } };
   };
   const transport = raw.inference?.transport;
   const harness = raw.inference?.harness;
   const shell = raw.capabilities?.shell?.allow;
+  const servers = raw.capabilities?.mcp?.servers;
+  // A local MCP server is a program the session starts on the host; a remote one (url only) is not.
+  const local = Array.isArray(servers)
+    ? servers.filter((s) => !(s && typeof s === 'object' && 'url' in s && !('command' in s)))
+    : servers === undefined
+      ? []
+      : [servers];
   const runsHarness =
     (transport !== undefined && transport !== 'http' && transport !== 'embedded') || harness !== undefined;
   const runsShell = shell !== undefined && !(Array.isArray(shell) && shell.length === 0);
-  if (!runsHarness && !runsShell) return undefined;
-  return JSON.stringify({ transport: transport ?? null, harness: harness ?? null, shell: shell ?? null });
+  if (!runsHarness && !runsShell && local.length === 0) return undefined;
+  return JSON.stringify({
+    transport: transport ?? null,
+    harness: harness ?? null,
+    shell: shell ?? null,
+    mcp: local.map(hostPartsOfServer),
+  });
+}
+
+/** What of a local MCP server runs on the host: its program, arguments, folder and environment. */
+function hostPartsOfServer(server: unknown): unknown {
+  if (!server || typeof server !== 'object') return server;
+  const { command, args, cwd, env } = server as Record<string, unknown>;
+  return { command, args, cwd, env };
 }
 
 /** Why an attached Studio may not run this command here, or undefined when it may. */
@@ -67,7 +86,7 @@ export async function attachedRefusal(
   )[cmd]?.input;
   const parsed = schema?.safeParse(input);
   if (!parsed?.success) return undefined;
-  const args = (parsed.data ?? {}) as { dir?: string; id?: string; source?: string };
+  const args = (parsed.data ?? {}) as { dir?: string; id?: string; source?: string; server?: { command?: string } };
   if (FOLDER_COMMANDS.has(cmd) && (args.dir !== undefined || cmd === 'workspace.browse')) {
     // Checked where the core will look: a relative workspace name lands under the home, not here.
     const dir = WORKSPACE_NAMED.has(cmd) ? resolveWorkspaceDir(args.dir ?? '~') : args.dir!;
@@ -77,6 +96,10 @@ export async function attachedRefusal(
   // A tunnel starts a tunnel engine (cloudflared) on the host and puts its gateway on the internet.
   if (cmd === 'tunnel.create')
     return `a tunnel runs a program on the host and opens its gateway to the internet; an attached Studio may not open one unless ${OPT_IN}.`;
+  // A local tool server is a program the Studio starts on the host (to list its tools, and in every
+  // capsule an edge gives it to); a remote one is only a URL.
+  if ((cmd === 'mcp.addServer' || cmd === 'mcp.updateServer') && args.server?.command !== undefined)
+    return `a local tool server runs a program on the host (${args.server.command}); an attached Studio may add or change only remote ones (a url), unless ${OPT_IN}.`;
   if (cmd === 'manifest.write' && args.id !== undefined && args.source !== undefined) {
     const wanted = hostCommandParts(args.source);
     if (wanted === undefined) return undefined;
