@@ -78,6 +78,11 @@ export class McpServerConnection {
   private listing: Promise<McpTool[]> | undefined;
   private problem: string | undefined;
   private stderrTail = '';
+
+  /** The name and version the connected server gave at initialize, when it is connected. */
+  get serverVersion(): { name: string; version: string } | undefined {
+    return this.client?.getServerVersion();
+  }
   private startedAt = 0;
   private pid: number | undefined;
   private exitNote: string | undefined;

@@ -30,9 +30,7 @@ export async function listMcpTools(
   const t = setTimeout(() => timer.abort(), opts.timeoutMs);
   try {
     const tools = await conn.tools(timer.signal);
-    const info = (
-      conn as unknown as { client?: { getServerVersion(): { name: string; version: string } | undefined } }
-    ).client?.getServerVersion();
+    const info = conn.serverVersion;
     return {
       tools: tools.slice(0, MAX_TOOLS).map((tool) => ({
         name: tool.name.slice(0, 200),
