@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { StudioPage } from './pages/studio';
+import { SCREENSHOT_DIR, StudioPage } from './pages/studio';
 
 // The console is as tall as the user makes it: dragged at its top edge (or with the keys there),
 // kept for the workspace across a reload, and maximised over the canvas until Escape.
@@ -22,7 +22,7 @@ test('the console resizes by its top edge, keeps its height, and maximises', asy
   const tall = Math.round(start.height + 200);
   await expect.poll(async () => Math.round((await consoleRegion.boundingBox())!.height)).toBe(tall);
   await expect(handle).toHaveAttribute('aria-valuenow', String(tall));
-  await page.screenshot({ path: '/tmp/t2b/console-tall.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/console-tall.png` });
   await expect.poll(async () => (await studio.core.invoke('layout.get', {})).panels.console).toBe(tall);
 
   // Kept for the workspace: a reload shows it at that height.
@@ -43,7 +43,7 @@ test('the console resizes by its top edge, keeps its height, and maximises', asy
   const full = (await consoleRegion.boundingBox())!;
   expect(Math.round(full.height)).toBe(Math.round(centre.height));
   expect(Math.round(full.y)).toBe(Math.round(centre.y));
-  await page.screenshot({ path: '/tmp/t2b/console-max.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/console-max.png` });
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: 'Maximise the console' })).toHaveAttribute('aria-pressed', 'false');
   await expect.poll(async () => Math.round((await consoleRegion.boundingBox())!.height)).toBe(150);

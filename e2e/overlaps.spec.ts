@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { boxOf, intersects } from './helpers/boxes';
 import { detachAll, startServe, type ServedRuntime } from './helpers/serve';
-import { StudioPage } from './pages/studio';
+import { SCREENSHOT_DIR, StudioPage } from './pages/studio';
 
 // Nothing the user needs is covered or clipped: the minimap clears the nodes' Stop buttons, the
 // Form/YAML switch does not hide the fields under the restart banner, a turn's Fork link fits its
@@ -54,7 +54,7 @@ test('the minimap clears the Stop buttons', async ({ page }) => {
   await expect(done.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   const minimap = page.locator('.react-flow__minimap');
   await expect(minimap).toBeVisible();
-  await page.screenshot({ path: '/tmp/t2b/overlap-minimap.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/overlap-minimap.png` });
   for (const name of ['coordinator', 'researcher', 'writer']) {
     const stop = app.canvas.capsule(name).getByRole('button', { name: `Stop ${name}`, exact: true });
     await expect
@@ -88,7 +88,7 @@ test('the manifest form keeps its fields visible under the restart banner, and t
   const switcher = side.getByRole('tablist', { name: 'Manifest view' });
   // Scrolled a little, every field label shown is clear of the switch and the banner.
   await side.locator('.manifest-body').evaluate((el) => el.scrollBy(0, 90));
-  await page.screenshot({ path: '/tmp/t2b/overlap-form-scrolled.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/overlap-form-scrolled.png` });
   for (const label of ['Name', 'Description', 'Role', 'Driver']) {
     const l = side.locator('label', { hasText: new RegExp(`^${label}$`) }).first();
     if (!(await l.isVisible())) continue;
@@ -106,7 +106,7 @@ test('the manifest form keeps its fields visible under the restart banner, and t
     .click();
   const fork = page.getByRole('button', { name: 'Fork from turn 1' });
   await fork.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/tmp/t2b/overlap-fork.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/overlap-fork.png` });
   expect(await shownWhole(fork)).toBe(true);
   const card = await boxOf(page.getByRole('group', { name: /^Details of task / }).first());
   const f = await boxOf(fork);
@@ -119,7 +119,7 @@ test('the workspace name stays readable beside a runtime chip', async ({ page, s
   await studio.core.invoke('runtimes.attach', { url: remote.url, token: remote.token, label: 'far host' });
   await expect(page.getByTestId('runtime-far-host')).toHaveAttribute('data-state', 'connected');
   const name = page.getByTestId('workspace-name');
-  await page.screenshot({ path: '/tmp/t2b/overlap-toolbar.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/overlap-toolbar.png` });
   expect((await boxOf(name)).width).toBeGreaterThan(60);
   expect(await shownWhole(name)).toBe(true);
 });

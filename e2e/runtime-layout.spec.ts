@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { boxOf, intersects, type Box } from './helpers/boxes';
 import { detachAll, startServe, type ServedRuntime } from './helpers/serve';
-import { StudioPage } from './pages/studio';
+import { SCREENSHOT_DIR, StudioPage } from './pages/studio';
 
 // An attached runtime's capsules stand in a frame of their own: the Studio's own nodes never land
 // inside it or under it, whether added from the palette or arranged by Auto-layout.
@@ -53,7 +53,7 @@ test('a palette click and Auto-layout keep the local nodes out of an attached ru
   expect(id).not.toMatch(/^@/);
   const added = app.canvas.nodeById(id);
   await expect(added).toBeVisible();
-  await page.screenshot({ path: '/tmp/t2b/runtime-palette.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/runtime-palette.png` });
   expect(intersects(await boxOf(added), await boxOf(frame))).toBe(false);
 
   // Auto-layout arranges every node: the local ones stay clear of the frame.
@@ -66,5 +66,5 @@ test('a palette click and Auto-layout keep the local nodes out of an attached ru
       return (await localBoxes(page)).filter((n) => intersects(n.box, f)).map((n) => n.id);
     })
     .toEqual([]);
-  await page.screenshot({ path: '/tmp/t2b/runtime-autolayout.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/runtime-autolayout.png` });
 });

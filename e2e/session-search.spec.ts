@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import { SessionsPage } from './pages/sessions';
-import { StudioPage } from './pages/studio';
+import { SCREENSHOT_DIR, StudioPage } from './pages/studio';
 
 // A text search in the sessions browser shows, under each session found, the line that matched:
 // its type and its text around the words, the words highlighted.
@@ -24,7 +24,7 @@ test('a session search shows and highlights the matched snippet', async ({ page,
   const snippet = item.getByTestId('session-match');
   await expect(snippet).toContainText('Write a note about the octopus gardens');
   await expect(snippet.locator('mark')).toHaveText(['octopus']);
-  await page.screenshot({ path: '/tmp/t2b/session-search.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/session-search.png` });
 
   // Two words: both highlighted wherever they stand.
   await sessions.search.fill('gardens OCTOPUS');

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { StudioPage } from './pages/studio';
+import { SCREENSHOT_DIR, StudioPage } from './pages/studio';
 
 // The live trace filters by event type, by task and by text: only the matching lines stay, the
 // pickers list what the trace holds, and clearing the filter brings every line back.
@@ -52,7 +52,7 @@ test('the live trace filters by event type, task and text', async ({ page }) => 
       .filter({ hasText: /sea stars/i })
       .first(),
   ).toBeVisible();
-  await page.screenshot({ path: '/tmp/t2b/trace-filter.png' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/trace-filter.png` });
 
   // Nothing matches: the list says so by being empty and the count reads 0; clearing brings every line back.
   await filter.getByLabel('Filter text').fill('no line says this');

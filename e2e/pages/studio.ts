@@ -5,6 +5,9 @@ import { CommandPalettePage } from './commandPalette';
 import { ConsolePage } from './console';
 import { ManifestPage } from './manifest';
 
+/** Where specs save the screens they take, for a person to look at. */
+export const SCREENSHOT_DIR = 'test-results/screenshots';
+
 /** The whole Studio window: toolbar plus the feature page modules. */
 export class StudioPage {
   readonly canvas: CanvasPage;
@@ -41,6 +44,6 @@ export class StudioPage {
   }
 
   async screenshot(name: string): Promise<void> {
-    await this.page.screenshot({ path: `test-results/screenshots/${name}.png` });
+    await this.page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png` });
   }
 }
