@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessEntry } from './access-log';
 import type { ExposureStore } from './exposures';
@@ -170,7 +170,7 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const t = (await toolsOf(tokenId)).find((x) => x.tool.name === request.params.name);
       if (!t)
-        throw new McpError(
+        throw protocolError(
           ErrorCode.InvalidParams,
           `Unknown tool ${JSON.stringify(request.params.name).slice(0, 80)}: this token opens ${(await toolsOf(tokenId)).map((x) => x.tool.name).join(', ') || 'no running capsule'}.`,
         );
@@ -305,4 +305,12 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps): M
       for (const raw of [...open]) raw.destroy();
     },
   };
+}
+
+/**
+ * A JSON-RPC error the SDK sends as is. Its own McpError writes "MCP error <code>:" into the message,
+ * and the client adds the prefix again on its side, so callers read it twice.
+ */
+function protocolError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
 }

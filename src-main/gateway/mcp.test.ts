@@ -169,7 +169,10 @@ describe('the gateway as an MCP server', () => {
     expect(writer.session.listTasks()).toHaveLength(0);
     const ok = await client.callTool({ name: 'writer', arguments: { topic: 'tides' } });
     expect(textOf(ok)).toBe('done');
-    await expect(client.callTool({ name: 'nobody', arguments: {} })).rejects.toThrow(/Unknown tool "nobody"/);
+    const unknown = await client.callTool({ name: 'nobody', arguments: {} }).catch((e: Error) => e);
+    expect(unknown).toBeInstanceOf(Error);
+    expect((unknown as Error).message).toMatch(/^MCP error -32602: Unknown tool "nobody"/);
+    expect((unknown as Error).message.match(/MCP error/g)).toHaveLength(1);
   });
 
   it('a canceled call cancels the task and its delegation (orchestrator -> worker)', async () => {
