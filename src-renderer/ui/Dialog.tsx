@@ -53,3 +53,26 @@ export function Dialog({ title, onClose, children, closeButton = false }: Dialog
     </div>
   );
 }
+
+interface FormActionsProps {
+  /** Closes the dialog without doing anything. */
+  onCancel(): void;
+  /** The submit button's words ("Add agent", "Attaching…"). */
+  submit: string;
+  disabled?: boolean;
+  cancel?: string;
+}
+
+/** A form dialog's footer: the button that leaves it, then the one that submits the form. */
+export function FormActions({ onCancel, submit, disabled, cancel = 'Cancel' }: FormActionsProps) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="btn" onClick={onCancel}>
+        {cancel}
+      </button>
+      <button type="submit" className="btn btn-primary" disabled={disabled}>
+        {submit}
+      </button>
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStudio } from '../../store';
-import { Dialog } from '../../ui/Dialog';
+import { Dialog, FormActions } from '../../ui/Dialog';
 
 /** Asks for a remote agent's URL after the Remote agent item was dropped. */
 export function RemoteUrlDialog() {
@@ -42,14 +42,7 @@ export function RemoteUrlDialog() {
             {error}
           </span>
         ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary">
-            Add agent
-          </button>
-        </div>
+        <FormActions onCancel={close} submit={'Add agent'} />
       </form>
     </Dialog>
   );

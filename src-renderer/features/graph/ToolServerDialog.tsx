@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toolServerDefinition, type ToolServerDefinition } from '../../../src-shared/contract';
 import { useStudio } from '../../store';
-import { Dialog } from '../../ui/Dialog';
+import { Dialog, FormActions } from '../../ui/Dialog';
 
 // Adds or edits a tool server (MCP): a local process (command, arguments, environment, folder) or
 // a remote server (URL, headers). Secrets are written as ${VAR}: the value stays in Secrets.
@@ -173,14 +173,7 @@ function ToolServerForm({
             {error}
           </span>
         ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary">
-            {editing ? 'Save' : 'Add tool server'}
-          </button>
-        </div>
+        <FormActions onCancel={close} submit={editing ? 'Save' : 'Add tool server'} />
       </form>
     </Dialog>
   );

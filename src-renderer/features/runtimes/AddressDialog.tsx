@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStudio } from '../../store';
-import { Dialog } from '../../ui/Dialog';
+import { Dialog, FormActions } from '../../ui/Dialog';
 
 // An edge across hosts whose worker address the Studio cannot know (say the worker's runtime is
 // reached over loopback from here, but the orchestrator runs elsewhere): the user says where the
@@ -37,14 +37,7 @@ export function AddressDialog() {
             onChange={(e) => setAddress(e.target.value)}
           />
         </div>
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!address.trim()}>
-            Connect
-          </button>
-        </div>
+        <FormActions onCancel={close} submit={'Connect'} disabled={!address.trim()} />
       </form>
     </Dialog>
   );

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStudio } from '../../store';
-import { Dialog } from '../../ui/Dialog';
+import { Dialog, FormActions } from '../../ui/Dialog';
 
 // Attach runtime…: the URL and token `capsule serve --studio` printed on the other host. The token
 // goes to the core once and the field is cleared; the core keeps it in its secret store.
@@ -83,14 +83,7 @@ export function AttachRuntimeDialog() {
             {error}
           </span>
         ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Attaching…' : 'Attach'}
-          </button>
-        </div>
+        <FormActions onCancel={close} submit={busy ? 'Attaching…' : 'Attach'} disabled={busy} />
       </form>
     </Dialog>
   );

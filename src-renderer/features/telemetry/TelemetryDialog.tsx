@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { TelemetryView } from '../../../src-shared/contract';
-import { Dialog } from '../../ui/Dialog';
+import { Dialog, FormActions } from '../../ui/Dialog';
 import { TextInput } from '../../ui/TextInput';
 import { describeError, invoke } from '../../store';
 import './telemetry.css';
@@ -166,14 +166,7 @@ export function TelemetryDialog({ onClose }: { onClose(): void }) {
             {message.text}
           </p>
         ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Close
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy || !view}>
-            Save
-          </button>
-        </div>
+        <FormActions onCancel={onClose} submit={'Save'} disabled={busy || !view} cancel="Close" />
       </form>
     </Dialog>
   );
