@@ -1,6 +1,8 @@
-import { memo, useEffect } from 'react';
+import { memo, useContext, useEffect } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { useStudio, type ToolServerFlowNode } from '../../store';
+import { CompactContext } from './compact';
+import './tool-server.css';
 
 /** Tools listed on the node (the edge's tick list has them all). */
 const SHOWN = 8;
@@ -17,7 +19,27 @@ function ToolServerNodeView({ id, selected }: NodeProps<ToolServerFlowNode>) {
   useEffect(() => {
     if (server && !useStudio.getState().serverTools[id]) void useStudio.getState().loadServerTools(id);
   }, [id, server]);
+  const compact = useContext(CompactContext);
   if (!server) return null;
+  if (compact) {
+    // Zoomed out: the name, large enough to read, and a dot that pulses while a call runs through it.
+    const busy = calls?.some((c) => c.state === 'running');
+    return (
+      <div
+        className="tool-server-node tool-server-node-compact"
+        role="group"
+        aria-label={`Tool server ${server.name}`}
+        data-selected={selected || undefined}
+        data-testid="tool-server-node"
+      >
+        <Handle type="target" position={Position.Top} isConnectable={false} />
+        <span className="capsule-node-state" data-state={busy ? 'busy' : undefined}>
+          <span className="state-dot" aria-hidden="true" />
+        </span>
+        <span className="capsule-node-name">{server.name}</span>
+      </div>
+    );
+  }
   const how = server.url ?? [server.command, ...(server.args ?? [])].join(' ');
   const load = () => void useStudio.getState().loadServerTools(id);
   return (
