@@ -12,16 +12,14 @@ import { ConsolePanel } from '../features/console';
 import { ReplayBar } from '../features/replay';
 import { AddressDialog, AttachRuntimeDialog, RuntimeGroups } from '../features/runtimes';
 import { ConnectionBanner } from './ConnectionBanner';
-import { CommandPalette, StopConfirm } from './lazyFeatures';
+import { CommandPalette, RestartDialog, StopConfirm, WorkspaceForm } from './lazyFeatures';
 import { LongCommandBar } from './LongCommandBar';
 import { Notices } from './Notices';
 import { usePaletteOpen } from '../ui/paletteState';
-import { RestartDialog } from '../ui/RestartToApply';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
 import { ToolDialogs } from './ToolsMenu';
 import { useShortcuts } from './useShortcuts';
-import { WorkspaceForm } from './WorkspaceDialog';
 
 /** The Studio: a welcome screen until a workspace is open, then the formation workbench. */
 export function App() {
@@ -124,7 +122,9 @@ function Welcome({ connection }: { connection: string }) {
                 <p className="muted">Open a workspace folder, or create one to start a formation.</p>
               </>
             )}
-            <WorkspaceForm />
+            <Suspense fallback={null}>
+              <WorkspaceForm />
+            </Suspense>
           </>
         )}
       </div>
