@@ -144,6 +144,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     env: cfg.env,
     traceFlushMs: cfg.traceFlushMs,
     formationFor: (id) => formationResolver(ctx, id),
+    capsuleName: (id) => ctx.workspace().capsule(id).summary.name ?? id,
     onSession: (id, session) => breakpoints.watch(id, session),
   });
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));

@@ -208,6 +208,8 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       if (listeners.size) emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
     },
     toTask,
+    /** A value as the registry hands it out: the session's secrets masked. */
+    mask,
     onTaskEvent(listener: TaskListener) {
       listeners.add(listener);
       return () => {
