@@ -16,6 +16,7 @@ import { CommandPalette, RestartDialog, StopConfirm, WorkspaceForm } from './laz
 import { LongCommandBar } from './LongCommandBar';
 import { Notices } from './Notices';
 import { usePaletteOpen } from '../ui/paletteState';
+import { useCanvasCovered } from '../ui/usePanelFull';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
 import { ToolDialogs } from './ToolsMenu';
@@ -28,12 +29,19 @@ export function App() {
   const hasWorkspace = useStudio((s) => s.workspace !== null);
   const replaying = useStudio((s) => s.replay !== null);
   const paletteOpen = usePaletteOpen();
+  const covered = useCanvasCovered();
   if (!hasWorkspace) return <Welcome connection={connection} />;
   return (
     <GraphProvider>
       <div className="studio">
         <Toolbar />
         <Banners />
+        {/* While a panel lies over the canvas, notices stand here rather than over that panel's content. */}
+        {covered ? (
+          <div className="notice-strip">
+            <Notices />
+          </div>
+        ) : null}
         <ReplayBar />
         <div className="studio-body">
           <GraphPalette />
@@ -43,7 +51,7 @@ export function App() {
               <GraphCanvas>
                 <RuntimeGroups />
               </GraphCanvas>
-              <Notices />
+              {covered ? null : <Notices />}
             </div>
             <ConsolePanel />
           </main>
