@@ -51,7 +51,7 @@ test('export the example formation for Kubernetes, check the files, and replace 
 
   await page.getByRole('button', { name: 'Tools' }).click();
   await expect(page.getByRole('menu', { name: 'Tools' })).toBeVisible();
-  await page.screenshot({ path: '/tmp/studio-tools-menu.png' });
+  await page.screenshot({ path: 'test-results/screenshots/studio-tools-menu.png' });
   await page.keyboard.press('Escape');
   await dialog.openFromMenu();
   // Each ${VAR} gets a Secret name and key to read it from, pre-filled and editable.
@@ -72,7 +72,7 @@ test('export the example formation for Kubernetes, check the files, and replace 
   await expect(dialog.preview('networkpolicy-researcher-ingress.yaml')).toContainText('kind: NetworkPolicy');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `/tmp/studio-tools-export-${scheme}.png` });
+    await page.screenshot({ path: `test-results/screenshots/studio-tools-export-${scheme}.png` });
   }
 
   await dialog.export.click();
@@ -102,7 +102,7 @@ test('export the example formation for Kubernetes, check the files, and replace 
   await expect(dialog.files.getByText('written', { exact: true })).toHaveCount(files.length);
   await expect(dialog.files.getByText('exists', { exact: true })).toHaveCount(0);
   await expect(dialog.dialog.getByText(/already (exist|in this folder)/)).toHaveCount(0);
-  await page.screenshot({ path: '/tmp/studio-tools-export-written.png' });
+  await page.screenshot({ path: 'test-results/screenshots/studio-tools-export-written.png' });
 
   // Again into the same folder: asked first, kept when the user says so, replaced when asked.
   await dialog.export.click();
