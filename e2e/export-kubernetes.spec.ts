@@ -114,7 +114,7 @@ test('export the example formation for Kubernetes, check the files, and replace 
   await expect(dialog.confirm).toBeHidden();
   await dialog.export.click();
   await dialog.confirm.getByRole('button', { name: 'Replace files' }).click();
-  await page.screenshot({ path: '/tmp/journey-export-replaced.png' });
+  await page.screenshot({ path: test.info().outputPath('export-replaced.png') });
   await expect(dialog.written).toContainText(`(${files.length} replaced)`);
   await expect(dialog.dialog.getByText(/already (exist|in this folder)/)).toHaveCount(0);
 

@@ -97,5 +97,5 @@ test('a palette click lands the new capsule where no node stands', async ({ page
     );
   };
   await expect.poll(overlapping).toEqual([]);
-  await page.screenshot({ path: '/tmp/journey-palette-spot.png' });
+  await page.screenshot({ path: test.info().outputPath('palette-spot.png') });
 });

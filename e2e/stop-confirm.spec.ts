@@ -24,7 +24,7 @@ test('Stop all says how many tasks are running before it ends them', async ({ pa
   await app.stopAll.click();
   const ask = page.getByRole('dialog', { name: 'Stop every capsule?' });
   await expect(ask).toContainText('2 tasks are still running. Stop all cancels them and ends every session.');
-  await page.screenshot({ path: '/tmp/journey-stop-all.png' });
+  await page.screenshot({ path: test.info().outputPath('stop-all.png') });
   await ask.getByRole('button', { name: 'Keep running' }).click();
   await expect(ask).toBeHidden();
   for (const name of ['researcher', 'writer']) await expect(app.stateOf(name)).toHaveText('Busy');
