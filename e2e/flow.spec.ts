@@ -130,7 +130,6 @@ test('a delegation whose worker task ended is no longer counted in flight beside
   await expect(canvas.inFlight('coordinator', 'researcher')).toHaveAccessibleName('1 in flight');
   await expect(entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' })).toContainText('answered');
   await app.screenshot('flow-one-answered-one-in-flight');
-  await page.screenshot({ path: '/tmp/journey-flow-one-answered.png' });
   await entry.getByRole('button', { name: 'Cancel' }).click();
   await expect(entry.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 20_000 });
 });

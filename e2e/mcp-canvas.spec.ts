@@ -149,5 +149,5 @@ test('the tick list of a tool edge keeps its screen size when zooming', async ({
   await expect.poll(size).toEqual(before);
   for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Zoom Out' }).click();
   await expect.poll(size).toEqual(before);
-  await page.screenshot({ path: '/tmp/journey-ticks-zoomed-out.png' });
+  await page.screenshot({ path: test.info().outputPath('ticks-zoomed-out.png') });
 });

@@ -78,7 +78,6 @@ test('a notice stands under the toolbar while the details panel covers the canva
   await expect(notice).toBeVisible();
   expect(intersects(await boxOf(notice), await boxOf(side))).toBe(false);
   await page.screenshot({ path: test.info().outputPath('notice-strip.png') });
-  await page.screenshot({ path: '/tmp/journey-notice-strip.png' });
 
   // Back at the side: the notice returns over the canvas.
   await page.keyboard.press('Escape');
