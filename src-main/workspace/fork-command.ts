@@ -50,7 +50,7 @@ export function createForkService(
     const s = index.open();
     const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
     const live = capsuleOf(sessionId)?.session ?? running.get(sessionId);
-    live?.trace.flush();
+    await live?.trace.flush();
     const path =
       [found?.tracePath, live?.trace.path].find((p): p is string => !!p && existsSync(p)) ??
       findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
