@@ -134,7 +134,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     await closeDoor(door);
     if (running.file) removeRunningRecord(running.file);
     await executor.dispose?.();
-    trace.dispose();
+    await trace.close();
     finished = true;
     resolveEnded(reason);
   }
@@ -143,7 +143,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
   try {
     port = await listenDoor(door, opts, manifest);
   } catch (err) {
-    trace.dispose();
+    await trace.close();
     await toolkit.dispose();
     await executor.dispose?.();
     if (!opts.parent && !opts.resume) rmSync(workdir, { recursive: true, force: true });

@@ -109,9 +109,9 @@ export function runHandlers(
       ...(await stopTasks(ctx.sessions.session(capsuleId))),
       ended: false,
     }),
-    'trace.tail'({ sessionId, after, last, limit }) {
+    async 'trace.tail'({ sessionId, after, last, limit }) {
       const running = ctx.sessions.bySessionId(sessionId);
-      if (running) running.session.trace.flush();
+      if (running) await running.session.trace.flush();
       return readTraceSlice(ctx.config.recordsRoot!, sessionId, running?.session.workdir, {
         after,
         last,

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { countTraceLines } from '../trace';
 import type { FormationResolver, Session, SessionOptions } from '../runtime';
 import type { TraceEvent } from '../../src-shared/trace';
@@ -85,15 +84,11 @@ function launchError(err: unknown, id: string): CoreError {
 
 /**
  * How many lines the trace holds now (session_start, or a resumed session's whole history). The
- * size is taken at once, so lines written while the count runs (off the main thread's way, in
- * chunks) are not counted twice; they reach the watcher as events.
+ * size is where the lines appended so far end, so lines written while the count runs (off the main
+ * thread's way, in chunks) are not counted twice; they reach the watcher as events.
  */
-function linesSoFar(session: Session): Promise<number> {
-  session.trace.flush();
-  let size = 0;
-  try {
-    size = statSync(session.trace.path).size;
-  } catch {}
+async function linesSoFar(session: Session): Promise<number> {
+  const size = await session.trace.flush();
   return countTraceLines(session.trace.path, size);
 }
 
