@@ -1,26 +1,48 @@
+import { CoreError } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
+import { runLong, SHOW_LONG_AFTER_MS } from './longCommand';
 import type { SliceCreator } from './types';
 import type { SessionsSlice } from './state/sessions';
 export type { SessionFilter, OpenSession, SessionsSlice } from './state/sessions';
 
 // The sessions browser and the timeline. Lists and pages come from the core's trace
 // store on demand; nothing here follows the live stream (the live trace panel does that).
+// Each load is a long command: one that takes a while (a first index of big traces) shows in the
+// bar, and Esc stops it; the browser then says so and keeps what it showed.
 
 const PAGE = 500;
 let listSeq = 0;
+/** Stops the list load in flight: a newer filter replaces it. */
+let stopListLoad = () => {};
+
+const canceled = (err: unknown) => (err as { code?: string }).code === 'canceled';
+
+/** A load as a long command; canceled, it rejects saying what stopped ("Stopped reading the sessions."). */
+const long = async <T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  try {
+    return await runLong(label, work, { showAfterMs: SHOW_LONG_AFTER_MS });
+  } catch (err) {
+    if (canceled(err)) throw new CoreError('canceled', `Stopped ${label[0].toLowerCase()}${label.slice(1)}.`);
+    throw err;
+  }
+};
 
 export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
-  const fail = (what: string, err: unknown) => get().notify('error', `${what}: ${describeError(err)}`);
+  const fail = (what: string, err: unknown) =>
+    canceled(err)
+      ? get().notify('info', (err as Error).message)
+      : get().notify('error', `${what}: ${describeError(err)}`);
   const fetchEvents = async (sessionId: string, task: string | null, after?: number) =>
-    invoke('sessions.events', {
-      sessionId,
-      limit: PAGE,
-      ...(task ? { task } : {}),
-      ...(after !== undefined ? { after } : {}),
-    });
+    long('Reading the events', (signal) =>
+      invoke(
+        'sessions.events',
+        { sessionId, limit: PAGE, ...(task ? { task } : {}), ...(after !== undefined ? { after } : {}) },
+        { signal },
+      ),
+    );
   /** Lines are numbered without gaps, so an unfiltered window is fetched by offset. */
   const fetchWindow = (sessionId: string, offset: number, limit = PAGE) =>
-    invoke('sessions.events', { sessionId, offset, limit });
+    long('Reading the events', (signal) => invoke('sessions.events', { sessionId, offset, limit }, { signal }));
   let jumps = 0;
 
   return {
@@ -48,24 +70,37 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
       const seq = ++listSeq;
       set({ sessionsLoading: true });
       try {
-        const r = await invoke('sessions.list', {
+        const input = {
           ...(f.runtime ? { runtime: f.runtime } : {}),
           ...(f.capsule ? { capsule: f.capsule } : {}),
           ...(f.state ? { state: f.state } : {}),
           ...(f.since !== null ? { since: f.since } : {}),
           ...(f.until !== null ? { until: f.until } : {}),
           ...(f.search.trim() ? { search: f.search.trim() } : {}),
-        });
+        };
+        stopListLoad();
+        const replaced = new AbortController();
+        stopListLoad = () => replaced.abort();
+        const r = await long('Reading the sessions', (signal) =>
+          invoke('sessions.list', input, { signal: AbortSignal.any([signal, replaced.signal]) }),
+        );
         // A slower answer to an older filter never overwrites a newer one.
         if (seq === listSeq) set({ sessionList: r.sessions, traceStore: r.store, sessionsLoading: false });
       } catch (err) {
-        if (seq === listSeq) set({ sessionsLoading: false });
+        // A load a newer filter replaced says nothing: the newer one answers.
+        if (seq !== listSeq) return;
+        set({ sessionsLoading: false });
         fail('Could not list sessions', err);
       }
     },
     async openSession(sessionId) {
       try {
-        const [detail, page] = await Promise.all([invoke('sessions.get', { sessionId }), fetchEvents(sessionId, null)]);
+        const [detail, page] = await long('Opening the session', (signal) =>
+          Promise.all([
+            invoke('sessions.get', { sessionId }, { signal }),
+            invoke('sessions.events', { sessionId, limit: PAGE }, { signal }),
+          ]),
+        );
         set({
           openedSession: {
             session: detail.session,
@@ -102,6 +137,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
             : {},
         );
       } catch (err) {
+        set((s) => (s.openedSession ? { openedSession: { ...s.openedSession, loading: false } } : {}));
         fail('Could not read the events', err);
       }
     },
@@ -188,7 +224,7 @@ export const createSessionsSlice: SliceCreator<SessionsSlice> = (set, get) => {
     },
     async loadTimeline(around) {
       try {
-        const r = await invoke('sessions.timeline', { around });
+        const r = await long('Drawing the timeline', (signal) => invoke('sessions.timeline', { around }, { signal }));
         set({ timeline: { around, bars: r.bars, truncated: r.truncated ?? [] } });
       } catch (err) {
         fail('Could not draw the timeline', err);
