@@ -68,7 +68,7 @@ const settled = (page: Page) =>
   page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 
 interface Gesture {
-  /** Mouse down and the 1 px nudge past the drag threshold (TOOLCHAIN.md). */
+  /** Mouse down and the 1 px nudge past React Flow's drag threshold, so the moves that follow drag. */
   grab(): Promise<void>;
   /** MOVES pointer moves. */
   move(): Promise<void>;

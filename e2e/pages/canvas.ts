@@ -1,7 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-// The formation canvas and its palette. Gestures follow TOOLCHAIN.md: a 1 px nudge after
-// mouse.down() so the drag threshold does not swallow the first step, and moves with steps.
+// The formation canvas and its palette. Drags are done as a user's are: after mouse.down() a 1 px
+// nudge, because React Flow starts a drag only once the pointer has moved past its drag threshold
+// (a first step taken whole would be swallowed by it), then moves in steps.
 
 /** An orchestrator's delegation handle (right), not the tools handle every capsule has. */
 const DELEGATE_HANDLE = '.react-flow__handle.source:not([data-handleid="tools"])';

@@ -130,9 +130,11 @@ export function deployHandlers(
         notes: files.length ? notesFor(o, names, out, published, formation) : [],
       };
     },
-    async 'deploy.write'(o) {
+    async 'deploy.write'(o, call) {
       const { formation, files, problem, published } = await build(o);
       if (problem) throw new CoreError('invalid_input', problem);
+      // Esc while the formation was read: stop before the first file, so a canceled export writes nothing.
+      if (call?.signal?.aborted) throw new CoreError('canceled', 'The export was canceled; no file was written.');
       const dir = writableFolder(o.dir);
       const replaced = files.map((f) => f.name).filter((n) => existsSync(join(dir, n)));
       if (replaced.length && !o.overwrite) {

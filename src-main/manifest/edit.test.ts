@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { editManifestSource, formatIssues, parseManifest, renderManifestTemplate } from './index';
 
-const seedWorker = readFileSync(join(__dirname, 'fixtures', 'seed-worker-anthropic.yaml'), 'utf8');
-const seedOrchestrator = readFileSync(join(__dirname, 'fixtures', 'seed-orchestrator-anthropic.yaml'), 'utf8');
+const murmurWorker = readFileSync(join(__dirname, 'fixtures', 'murmur-worker-anthropic.yaml'), 'utf8');
+const murmurOrchestrator = readFileSync(join(__dirname, 'fixtures', 'murmur-orchestrator-anthropic.yaml'), 'utf8');
 
 const commented = `# The worker of the demo.
 name: my-worker # stable name
@@ -48,8 +48,8 @@ describe('editManifestSource', () => {
   });
 
   it('addAllow creates the missing parent maps, separated like the other sections', () => {
-    const out = editManifestSource(seedWorker, [{ op: 'addAllow', entry: 'localhost:52223' }]);
-    expectKept(seedWorker, out);
+    const out = editManifestSource(murmurWorker, [{ op: 'addAllow', entry: 'localhost:52223' }]);
+    expectKept(murmurWorker, out);
     expect(out.endsWith('\n\ncapabilities:\n  network:\n    allow:\n      - localhost:52223\n')).toBe(true);
     expect(parse(out).capabilities.network.allow).toEqual(['localhost:52223']);
   });
@@ -62,7 +62,7 @@ describe('editManifestSource', () => {
     expect(out).toBe(
       'name: o\ncapabilities:\n  network:\n    allow:\n      - example.com # docs\n      - localhost:52223\n',
     );
-    expect(editManifestSource(seedOrchestrator, [{ op: 'removeAllow', entry: 'localhost:52222' }])).toContain(
+    expect(editManifestSource(murmurOrchestrator, [{ op: 'removeAllow', entry: 'localhost:52222' }])).toContain(
       '    allow: []\n',
     );
   });
@@ -98,14 +98,14 @@ describe('editManifestSource', () => {
     expect(out.startsWith('# The worker of the demo.\nname: my-worker # stable name\n')).toBe(true);
   });
 
-  it('keeps ${VAR} text verbatim and the seed manifest loadable', () => {
-    const out = editManifestSource(seedWorker, [
+  it('keeps ${VAR} text verbatim and the murmur manifest loadable', () => {
+    const out = editManifestSource(murmurWorker, [
       { op: 'setPeerAccept', value: false },
       { op: 'setInternalPort', port: 52230 },
     ]);
     expect(out).toContain('      api_key: ${ANTHROPIC_API_KEY}\n');
     expect(out).toBe(
-      seedWorker.replace('internal_port: 52222', 'internal_port: 52230').replace('accept: true', 'accept: false'),
+      murmurWorker.replace('internal_port: 52222', 'internal_port: 52230').replace('accept: true', 'accept: false'),
     );
     const r = parseManifest(out, 'w.yaml', { ANTHROPIC_API_KEY: 'k' });
     expect(r.ok && r.manifest.network?.internal_port).toBe(52230);

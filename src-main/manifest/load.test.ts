@@ -29,7 +29,7 @@ function only(issues: ManifestIssue[], path: string): ManifestIssue {
   return found[0];
 }
 
-describe('seed manifests', () => {
+describe('murmur manifests (a worker and an orchestrator per provider, as murmur writes them)', () => {
   const providers = [
     ['anthropic', 'ANTHROPIC_API_KEY', 'claude-sonnet-5'],
     ['openai', 'OPENAI_API_KEY', 'o3-mini-high'],
@@ -38,7 +38,7 @@ describe('seed manifests', () => {
 
   for (const [provider, variable, model] of providers) {
     it(`loads the ${provider} worker unchanged`, () => {
-      const r = loadManifestFile(fixture(`seed-worker-${provider}`), ENV);
+      const r = loadManifestFile(fixture(`murmur-worker-${provider}`), ENV);
       if (!r.ok) throw new Error(formatIssues(r.issues));
       expect(r.manifest.name).toBe('my-worker');
       expect(r.manifest.version).toBe('0.1.0');
@@ -58,15 +58,15 @@ describe('seed manifests', () => {
     });
 
     it(`loads the ${provider} orchestrator unchanged`, () => {
-      const r = loadManifestFile(fixture(`seed-orchestrator-${provider}`), ENV);
+      const r = loadManifestFile(fixture(`murmur-orchestrator-${provider}`), ENV);
       if (!r.ok) throw new Error(formatIssues(r.issues));
       expect(r.manifest.name).toBe('my-orchestrator');
       expect(r.manifest.capabilities?.network?.allow).toEqual(['localhost:52222']);
     });
   }
 
-  it('refuses a seed worker whose key is not exported, naming the line and the fix', () => {
-    const file = fixture('seed-worker-anthropic');
+  it('refuses a murmur worker whose key is not exported, naming the line and the fix', () => {
+    const file = fixture('murmur-worker-anthropic');
     const issues = issuesOf(loadManifestFile(file, {}));
     expect(issues).toEqual([
       {
@@ -324,7 +324,7 @@ describe('loadManifestFile', () => {
 
   it('returns the raw source, so edits keep ${VAR} as written', () => {
     const file = join(dir, 'w.yaml');
-    writeFileSync(file, readFileSync(fixture('seed-worker-openai'), 'utf8'));
+    writeFileSync(file, readFileSync(fixture('murmur-worker-openai'), 'utf8'));
     const r = loadManifestFile(file, ENV);
     expect(r.ok && r.source).toBe(readFileSync(file, 'utf8'));
   });

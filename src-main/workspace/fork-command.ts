@@ -97,7 +97,7 @@ export function createForkService(
       const recorded = await readSession(sessionId);
       return forkStep(() => forkOptions(recorded, taskId));
     },
-    async 'sessions.fork'({ sessionId, taskId, turn, message, delegations, driver }): Promise<ForkStarted> {
+    async 'sessions.fork'({ sessionId, taskId, turn, message, delegations, driver }, call): Promise<ForkStarted> {
       if (running.size >= MAX_RUNNING_FORKS)
         throw new CoreError('conflict', `${MAX_RUNNING_FORKS} forks are running already; wait for one to finish.`);
       const recorded = await readSession(sessionId);
@@ -113,6 +113,9 @@ export function createForkService(
         }),
       );
       const formation = formationOf(prepared.manifestPath);
+      // Esc while the recorded run was read: nothing has started, so nothing starts.
+      if (call?.signal?.aborted)
+        throw new CoreError('canceled', 'The fork was canceled before it started; nothing ran.');
       const launched = await launchFork(prepared, {
         startSession: deps.startSession,
         recordsRoot,

@@ -236,4 +236,18 @@ describe('task.send through the door', () => {
     expect(texts(list[2])[0]).toBe('hello 2');
     expect(list[2].artifacts?.length).toBeGreaterThan(0);
   });
+
+  it('a blocking send answers the task as it is once its timeoutMs passes; timeoutMs 0 answers at once', async () => {
+    // The writer takes 30 s per turn: a send that waited for the task's end would outlive this test.
+    studio = await started('', (t) => t.replace('delay_ms: 0', 'delay_ms: 30000'));
+    const { core } = studio;
+    const bounded = await core.invoke('task.send', { capsuleId: 'writer', text: 'slowly', timeoutMs: 300 });
+    expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(bounded.status.state);
+    const now = await core.invoke('task.send', { capsuleId: 'writer', text: 'now', timeoutMs: 0 });
+    expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(now.status.state);
+    // Both run on: the bound ends the wait, not the task.
+    const listed = await core.invoke('task.list', { capsuleId: 'writer' });
+    expect(listed.map((t) => t.id)).toEqual(expect.arrayContaining([bounded.id, now.id]));
+    expect(listed.every((t) => !['TASK_STATE_CANCELED', 'TASK_STATE_FAILED'].includes(t.status.state))).toBe(true);
+  }, 20_000);
 });

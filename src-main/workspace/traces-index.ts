@@ -23,14 +23,24 @@ const START_WAIT_MS = 5000;
 /** How often running sessions' traces are handed to the indexer. */
 const FOLLOW_MS = 1000;
 
-/** True when `work` settled within `ms` (its failure is thrown); false when it is still going. */
-async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+/**
+ * True when `work` settled within `ms` (its failure is thrown); false when it is still going.
+ * Rejects with `canceled` as soon as `signal` aborts: the caller stopped waiting (the index goes on).
+ */
+async function within(work: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const late = new Promise<false>((ok) => (timer = setTimeout(ok, ms, false)));
+  const stopped = new Promise<never>((_, fail) => {
+    onAbort = () => fail(new CoreError('canceled', 'Stopped waiting for the trace index.'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
   try {
-    return await Promise.race([work.then(() => true as const), late]);
+    return await Promise.race([work.then(() => true as const), late, stopped]);
   } finally {
     clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -38,10 +48,10 @@ export interface TraceIndexAccess {
   /** The reading connection, or undefined where SQLite cannot open (state() says why). */
   open(): TraceStore | undefined;
   state(): TraceStoreState;
-  /** Brings every trace under the records root up to date, within the answer's wait. */
-  sync(): Promise<void>;
-  /** Brings one session (or, when it is unknown, every trace) up to date within the answer's wait. */
-  refresh(s: TraceStore, sessionId: string): Promise<SessionSummary>;
+  /** Brings every trace under the records root up to date, within the answer's wait (`signal` ends the wait). */
+  sync(signal?: AbortSignal): Promise<void>;
+  /** Brings one session (or, when it is unknown, every trace) up to date within the answer's wait (`signal` ends it). */
+  refresh(s: TraceStore, sessionId: string, signal?: AbortSignal): Promise<SessionSummary>;
   dispose(): Promise<void>;
 }
 
@@ -97,9 +107,13 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
     return p;
   };
   /** Waits for `work` at most ANSWER_WAIT_MS once the worker runs; true when it finished. */
-  const settle = async (work: Promise<unknown>): Promise<boolean> => {
-    if (indexer) await within(indexer.ready, START_WAIT_MS).catch(() => false);
-    return within(work, ANSWER_WAIT_MS);
+  const settle = async (work: Promise<unknown>, signal?: AbortSignal): Promise<boolean> => {
+    if (indexer)
+      await within(indexer.ready, START_WAIT_MS, signal).catch((err: unknown) => {
+        if (signal?.aborted) throw err;
+        return false;
+      });
+    return within(work, ANSWER_WAIT_MS, signal);
   };
   const syncAll = async () => {
     await flushRunning();
@@ -119,13 +133,13 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
     }
   };
   /** Brings one session (or, when it is unknown, every trace) up to date within the answer's wait. */
-  const refresh = async (s: TraceStore, sessionId: string): Promise<SessionSummary> => {
+  const refresh = async (s: TraceStore, sessionId: string, signal?: AbortSignal): Promise<SessionSummary> => {
     await flushRunning();
     const known = s.getSession(sessionId);
     if (known && current(known)) return known;
     const work = known?.tracePath ? ingest(known.tracePath) : syncAll();
     // A session not indexed yet appears with the first batch of its file: wait for that at least.
-    for (let done = await settle(work); ; done = await settle(work)) {
+    for (let done = await settle(work, signal); ; done = await settle(work, signal)) {
       const found = s.getSession(sessionId);
       if (found) return found;
       if (done) throw new CoreError('not_found', `No recorded session ${sessionId} under ${recordsRoot}.`);
@@ -135,8 +149,8 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
   return {
     open,
     state,
-    async sync() {
-      await settle(syncAll());
+    async sync(signal) {
+      await settle(syncAll(), signal);
     },
     refresh,
     async dispose() {

@@ -119,10 +119,10 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
   };
 
   const handlers: TraceHandlers = {
-    async 'sessions.list'(q) {
+    async 'sessions.list'(q, call) {
       const s = index.open();
       if (!s) return { sessions: fallbackSessions(recordsRoot, q, capsuleOf), store: index.state() };
-      await index.sync();
+      await index.sync(call?.signal);
       const search = q.search?.trim() || undefined;
       const rows = s.listSessions({
         capsule: q.capsule,
@@ -141,21 +141,21 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
         store: index.state(),
       };
     },
-    async 'sessions.get'({ sessionId }) {
+    async 'sessions.get'({ sessionId }, call) {
       const s = index.open();
       if (!s) {
         const session = fallbackSessions(recordsRoot, {}, capsuleOf).find((x) => x.id === sessionId);
         if (!session) throw new CoreError('not_found', `No recorded session ${sessionId}.`);
         return { session, tasks: [], store: index.state() };
       }
-      const found = await index.refresh(s, sessionId);
+      const found = await index.refresh(s, sessionId, call?.signal);
       // A session of 100k tasks opens on its first ones: the task picker lists at most MAX_TASKS.
       const live = found.status === 'running';
       const liveSince = liveSinceOf(s, found);
       const tasks = s.listTasks(sessionId, { limit: MAX_TASKS }).map((t) => taskView(t, live, liveSince));
       return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks, store: index.state() };
     },
-    async 'sessions.events'(q) {
+    async 'sessions.events'(q, call) {
       const s = index.open();
       const limit = q.limit ?? 200;
       const filtered = !!q.task || !!q.types?.length;
@@ -172,7 +172,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
           )),
           store: index.state(),
         };
-      const found = await index.refresh(s, q.sessionId);
+      const found = await index.refresh(s, q.sessionId, call?.signal);
       const page = s.events(q.sessionId, { task: q.task, types: q.types, afterSeq: after, limit });
       return { events: page.events, next: page.nextSeq, total: filtered ? null : found.events, store: index.state() };
     },
@@ -188,14 +188,14 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
         );
       return taskTraceFromIndex(index, s, sessionId, taskId);
     },
-    async 'sessions.timeline'(q) {
+    async 'sessions.timeline'(q, call) {
       const s = index.open();
       if (!s) return { bars: [], store: index.state() };
-      await index.sync();
+      await index.sync(call?.signal);
       let ids = q.sessionIds ?? [];
       let window: [number, number] | undefined;
       if (q.around) {
-        const center = await index.refresh(s, q.around);
+        const center = await index.refresh(s, q.around, call?.signal);
         const endOf = (o: SessionSummary) =>
           o.status === 'running' ? Date.now() : (o.endedAt ?? o.lastTs ?? Date.now());
         const from = center.startedAt ?? 0;

@@ -44,7 +44,8 @@ export const createForkActions: SliceCreator<Pick<ForkSlice, (typeof FORK_ACTION
           ...(edited ? { message: d.message } : {}),
           ...(delegations.length ? { delegations } : {}),
         };
-        // Esc stops waiting; the fork's run is not stopped and lands in the sessions browser.
+        // Esc before the fork starts (while the core reads the recorded run) starts nothing; once
+        // it runs, Esc stops waiting and the fork's run lands in the sessions browser.
         const r = await runLong('Forking the task', (signal) => invoke('sessions.fork', input, { signal }));
         set({ forkDraft: null, comparison: null });
         const state = r.state.replace('TASK_STATE_', '');
@@ -61,7 +62,7 @@ export const createForkActions: SliceCreator<Pick<ForkSlice, (typeof FORK_ACTION
         if ((err as { code?: string }).code === 'canceled')
           get().notify(
             'info',
-            'Stopped waiting for the fork: it finishes in the background, and the sessions browser lists it.',
+            'Stopped waiting for the fork: if it had started, it finishes in the background and the sessions browser lists it; if not, nothing ran.',
           );
         else fail('Could not fork', err);
       }

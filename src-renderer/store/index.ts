@@ -58,7 +58,14 @@ export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
 export { answerText, runningTaskCount } from './tasksSlice';
 export { setCoreClient } from './client';
-export { cancelLongCommand, installEscToCancel, runLong, useLongCommand, type LongCommand } from './longCommand';
+export {
+  cancelLongCommand,
+  installEscToCancel,
+  runLong,
+  SHOW_LONG_AFTER_MS,
+  useLongCommand,
+  type LongCommand,
+} from './longCommand';
 export {
   clearOfFrames,
   FRAME_NODE,

@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { cancelLongCommand, currentLongCommand, installEscToCancel, runLong } from './longCommand';
 
 // Esc on a long command: the latest one waiting is aborted (its signal fires), the bar's command
@@ -51,4 +51,38 @@ it('a long command that ends on its own leaves the bar', async () => {
   await expect(runLong('Forking the task', async () => 'done')).resolves.toBe('done');
   expect(currentLongCommand()).toBeNull();
   expect(cancelLongCommand()).toBe(false);
+});
+
+it('with showAfterMs, a quick command never reaches the bar; a slow one does once it has waited that long', async () => {
+  vi.useFakeTimers();
+  try {
+    let finish: (v: string) => void = () => undefined;
+    const quick = runLong('Reading sessions', () => Promise.resolve('quick'), { showAfterMs: 400 });
+    expect(currentLongCommand()).toBeNull();
+    await expect(quick).resolves.toBe('quick');
+    vi.advanceTimersByTime(1000);
+    expect(currentLongCommand()).toBeNull();
+
+    let aborted = false;
+    const slow = runLong(
+      'Reading sessions',
+      (signal) => {
+        signal.addEventListener('abort', () => (aborted = true));
+        return new Promise<string>((ok) => (finish = ok));
+      },
+      { showAfterMs: 400 },
+    );
+    // Not shown yet: Esc is not taken from the page.
+    expect(cancelLongCommand()).toBe(false);
+    expect(aborted).toBe(false);
+    vi.advanceTimersByTime(400);
+    expect(currentLongCommand()?.label).toBe('Reading sessions');
+    expect(cancelLongCommand()).toBe(true);
+    expect(aborted).toBe(true);
+    finish('late');
+    await slow;
+    expect(currentLongCommand()).toBeNull();
+  } finally {
+    vi.useRealTimers();
+  }
 });

@@ -1,28 +1,50 @@
+import { CoreError } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
+import { runLong, SHOW_LONG_AFTER_MS } from './longCommand';
 import type { SliceCreator } from './types';
 import type { SESSIONS_ACTIONS, SessionsSlice } from './state/sessions';
 
 // The sessions browser's reading: lists, pages of a session's lines, the timeline, rehearsals.
 // Loaded on the first call (sessionsSlice.ts names them).
+// Each load is a long command: one that takes a while (a first index of big traces) shows in the
+// bar, and Esc stops it; the browser then says so and keeps what it showed.
 
 const PAGE = 500;
 let listSeq = 0;
+/** Stops the list load in flight: a newer filter replaces it. */
+let stopListLoad = () => {};
+
+const canceled = (err: unknown) => (err as { code?: string }).code === 'canceled';
+
+/** A load as a long command; canceled, it rejects saying what stopped ("Stopped reading the sessions."). */
+const long = async <T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  try {
+    return await runLong(label, work, { showAfterMs: SHOW_LONG_AFTER_MS });
+  } catch (err) {
+    if (canceled(err)) throw new CoreError('canceled', `Stopped ${label[0].toLowerCase()}${label.slice(1)}.`);
+    throw err;
+  }
+};
 
 export const createSessionsActions: SliceCreator<Pick<SessionsSlice, (typeof SESSIONS_ACTIONS)[number]>> = (
   set,
   get,
 ) => {
-  const fail = (what: string, err: unknown) => get().notify('error', `${what}: ${describeError(err)}`);
+  const fail = (what: string, err: unknown) =>
+    canceled(err)
+      ? get().notify('info', (err as Error).message)
+      : get().notify('error', `${what}: ${describeError(err)}`);
   const fetchEvents = async (sessionId: string, task: string | null, after?: number) =>
-    invoke('sessions.events', {
-      sessionId,
-      limit: PAGE,
-      ...(task ? { task } : {}),
-      ...(after !== undefined ? { after } : {}),
-    });
+    long('Reading the events', (signal) =>
+      invoke(
+        'sessions.events',
+        { sessionId, limit: PAGE, ...(task ? { task } : {}), ...(after !== undefined ? { after } : {}) },
+        { signal },
+      ),
+    );
   /** Lines are numbered without gaps, so an unfiltered window is fetched by offset. */
   const fetchWindow = (sessionId: string, offset: number, limit = PAGE) =>
-    invoke('sessions.events', { sessionId, offset, limit });
+    long('Reading the events', (signal) => invoke('sessions.events', { sessionId, offset, limit }, { signal }));
   let jumps = 0;
 
   return {
@@ -31,24 +53,37 @@ export const createSessionsActions: SliceCreator<Pick<SessionsSlice, (typeof SES
       const seq = ++listSeq;
       set({ sessionsLoading: true });
       try {
-        const r = await invoke('sessions.list', {
+        const input = {
           ...(f.runtime ? { runtime: f.runtime } : {}),
           ...(f.capsule ? { capsule: f.capsule } : {}),
           ...(f.state ? { state: f.state } : {}),
           ...(f.since !== null ? { since: f.since } : {}),
           ...(f.until !== null ? { until: f.until } : {}),
           ...(f.search.trim() ? { search: f.search.trim() } : {}),
-        });
+        };
+        stopListLoad();
+        const replaced = new AbortController();
+        stopListLoad = () => replaced.abort();
+        const r = await long('Reading the sessions', (signal) =>
+          invoke('sessions.list', input, { signal: AbortSignal.any([signal, replaced.signal]) }),
+        );
         // A slower answer to an older filter never overwrites a newer one.
         if (seq === listSeq) set({ sessionList: r.sessions, traceStore: r.store, sessionsLoading: false });
       } catch (err) {
-        if (seq === listSeq) set({ sessionsLoading: false });
+        // A load a newer filter replaced says nothing: the newer one answers.
+        if (seq !== listSeq) return;
+        set({ sessionsLoading: false });
         fail('Could not list sessions', err);
       }
     },
     async openSession(sessionId) {
       try {
-        const [detail, page] = await Promise.all([invoke('sessions.get', { sessionId }), fetchEvents(sessionId, null)]);
+        const [detail, page] = await long('Opening the session', (signal) =>
+          Promise.all([
+            invoke('sessions.get', { sessionId }, { signal }),
+            invoke('sessions.events', { sessionId, limit: PAGE }, { signal }),
+          ]),
+        );
         set({
           openedSession: {
             session: detail.session,
@@ -85,6 +120,7 @@ export const createSessionsActions: SliceCreator<Pick<SessionsSlice, (typeof SES
             : {},
         );
       } catch (err) {
+        set((s) => (s.openedSession ? { openedSession: { ...s.openedSession, loading: false } } : {}));
         fail('Could not read the events', err);
       }
     },
@@ -171,7 +207,7 @@ export const createSessionsActions: SliceCreator<Pick<SessionsSlice, (typeof SES
     },
     async loadTimeline(around) {
       try {
-        const r = await invoke('sessions.timeline', { around });
+        const r = await long('Drawing the timeline', (signal) => invoke('sessions.timeline', { around }, { signal }));
         set({ timeline: { around, bars: r.bars, truncated: r.truncated ?? [] } });
       } catch (err) {
         fail('Could not draw the timeline', err);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { base64Bytes, MAX_DATA_CHARS, MAX_FILE_BYTES, taskCheckDataInput, taskSendInput } from './task-send';
+import { CONTRACT_POLICY } from './calls';
+import {
+  base64Bytes,
+  MAX_DATA_CHARS,
+  MAX_FILE_BYTES,
+  MAX_SEND_WAIT_MS,
+  taskCheckDataInput,
+  taskSendInput,
+} from './task-send';
 
 // The task.send boundary on its own: what passes, and the sentence each refusal carries.
 
@@ -49,6 +57,16 @@ describe('task.send input', () => {
         files: [{ name: 'a', bytes: b64(500 * 1024) }],
       }),
     ).toEqual([': the message is 1311 KiB as sent; a door takes at most 1 MiB per request, so keep it under 960 KiB']);
+  });
+
+  it('bounds a blocking wait below the contract client’s own timeout, so the answer always arrives', () => {
+    // The doc's promise: at most (and by default) MAX_SEND_WAIT_MS, then the task as it is. A
+    // longer wait would be cut by the client's timeout with "it may or may not have run".
+    expect(MAX_SEND_WAIT_MS).toBeLessThan(CONTRACT_POLICY.timeoutMs);
+    expect(issues({ capsuleId: 'w', text: 'x', timeoutMs: 0 })).toEqual([]);
+    expect(issues({ capsuleId: 'w', text: 'x', timeoutMs: MAX_SEND_WAIT_MS })).toEqual([]);
+    expect(issues({ capsuleId: 'w', text: 'x', timeoutMs: MAX_SEND_WAIT_MS + 1 })[0]).toMatch(/^timeoutMs:/);
+    expect(issues({ capsuleId: 'w', text: 'x', timeoutMs: -1 })[0]).toMatch(/^timeoutMs:/);
   });
 
   it('counts base64 as the bytes it decodes to', () => {

@@ -23,7 +23,7 @@ function resolvePath(doc: Document, path: readonly string[]): Segment[] {
   return out;
 }
 
-/** Whether top-level sections are separated by blank lines (the seed's style), to match it. */
+/** Whether top-level sections are separated by blank lines (as murmur's own manifests are), to match it. */
 function usesBlankLines(doc: Document): boolean {
   return isMap(doc.contents) && doc.contents.items.slice(1).some((p) => (p.key as Node | null)?.spaceBefore === true);
 }

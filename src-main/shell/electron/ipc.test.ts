@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../../src-shared/contract';
 import { createTestStudio, type TestStudio } from '../../workspace/test-studio';
@@ -24,6 +24,9 @@ function fakeIpcMain() {
   const cancel = (url: string, callId: unknown) => on.get(IPC_CANCEL_CHANNEL)?.({ senderFrame: { url } }, callId);
   return { ipcMain, handlers, invoke, cancel };
 }
+
+const SLOW_TEST =
+  'entry: coordinator\nscripts:\n  coordinator:\n    delay_ms: 30000\n    replies:\n      - turns:\n          - text: late\ntasks:\n  - text: take your time\n';
 
 let studio: TestStudio | undefined;
 afterEach(async () => {
@@ -130,10 +133,7 @@ describe('IPC wiring', () => {
       isTrustedUrl: (u) => u.startsWith('app://studio/'),
     });
     mkdirSync(join(studio.workspace, 'tests'), { recursive: true });
-    writeFileSync(
-      join(studio.workspace, 'tests', 'slow.yaml'),
-      'entry: coordinator\nscripts:\n  coordinator:\n    delay_ms: 30000\n    replies:\n      - turns:\n          - text: late\ntasks:\n  - text: take your time\n',
-    );
+    writeFileSync(join(studio.workspace, 'tests', 'slow.yaml'), SLOW_TEST);
     const started = Date.now();
     const run = invoke('app://studio/index.html', 'tests.run', { name: 'slow' }, 7);
     await new Promise((r) => setTimeout(r, 300));
@@ -141,6 +141,31 @@ describe('IPC wiring', () => {
     cancel('app://studio/index.html', 7);
     expect(await run).toMatchObject({ ok: false, error: { code: 'canceled' } });
     expect(Date.now() - started).toBeLessThan(10_000);
+    wiring.dispose();
+  });
+
+  it('a page that loads again (or goes away) stops every call it made, numbered or not', async () => {
+    studio = await createTestStudio();
+    const { ipcMain, invoke } = fakeIpcMain();
+    const wiring = wireIpc({
+      core: studio.core,
+      ipcMain,
+      webContents: () => undefined,
+      isTrustedUrl: () => true,
+    });
+    await studio.core.invoke('workspace.open', { dir: studio.workspace });
+    const file = join(studio.workspace, 'capsules', 'writer.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('delay_ms: 300', 'delay_ms: 30000'));
+    await studio.core.invoke('capsule.launch', { id: 'writer' });
+    mkdirSync(join(studio.workspace, 'tests'), { recursive: true });
+    writeFileSync(join(studio.workspace, 'tests', 'slow.yaml'), SLOW_TEST);
+    const run = invoke('app://studio/index.html', 'tests.run', { name: 'slow' }, 7);
+    // A blocking send the page did not number: nothing could cancel it but the page going away.
+    const send = invoke('app://studio/index.html', 'task.send', { capsuleId: 'writer', text: 'take your time' });
+    await new Promise((r) => setTimeout(r, 300));
+    wiring.reset();
+    expect(await run).toMatchObject({ ok: false, error: { code: 'canceled' } });
+    expect(await send).toMatchObject({ ok: false, error: { code: 'canceled' } });
     wiring.dispose();
   });
 });

@@ -45,10 +45,13 @@ export function wireIpc(opts: IpcWiringOptions): IpcWiring {
       if (wc && !wc.isDestroyed()) wc.send(IPC_EVENT_CHANNEL, event, payload);
     });
   let client = connect();
-  // Calls the page named (a long command it may cancel with Esc), by the page's call id.
+  // Every call in flight, so a page that goes away stops them all; those the page numbered (a
+  // long command it may cancel with Esc) also by the page's call id.
+  const inFlight = new Set<AbortController>();
   const running = new Map<number, AbortController>();
   const abortAll = () => {
-    for (const a of running.values()) a.abort();
+    for (const a of inFlight) a.abort();
+    inFlight.clear();
     running.clear();
   };
   opts.ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, cmd, input, callId) => {
@@ -58,14 +61,15 @@ export function wireIpc(opts: IpcWiringOptions): IpcWiring {
         ok: false,
         error: { code: 'invalid_input', message: 'Calls are accepted from the Studio window only.' },
       };
-    if (typeof callId !== 'number' || !Number.isSafeInteger(callId) || running.has(callId))
-      return client.handle(cmd, input);
+    const numbered = typeof callId === 'number' && Number.isSafeInteger(callId) && !running.has(callId);
     const abort = new AbortController();
-    running.set(callId, abort);
+    inFlight.add(abort);
+    if (numbered) running.set(callId, abort);
     try {
       return await client.handle(cmd, input, abort.signal);
     } finally {
-      if (running.get(callId) === abort) running.delete(callId);
+      inFlight.delete(abort);
+      if (numbered && running.get(callId) === abort) running.delete(callId);
     }
   });
   const onCancel = (event: IpcInvokeEventLike, callId: unknown) => {

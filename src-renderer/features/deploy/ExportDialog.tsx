@@ -3,7 +3,7 @@ import { DEFAULT_IMAGE, DEFAULT_NAMESPACE } from '../../../src-shared/contract/d
 import type { DeployWritten } from '../../../src-shared/contract';
 import { Dialog } from '../../ui/Dialog';
 import { TextInput } from '../../ui/TextInput';
-import { describeError, invoke } from '../../store';
+import { describeError, invoke, runLong, SHOW_LONG_AFTER_MS } from '../../store';
 import { ExportPreview } from './ExportPreview';
 import { useExportPreview, type ExportOptions } from './useExportPreview';
 import './deploy.css';
@@ -65,10 +65,18 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
     setError(null);
     setConfirm(null);
     try {
-      setWritten({ result: await invoke('deploy.write', { ...options, dir: folder, overwrite }), folder });
+      // Usually quick; a slow disk or a big formation shows it in the bar, where Esc stops it.
+      const result = await runLong(
+        'Writing the Kubernetes files',
+        (signal) => invoke('deploy.write', { ...options, dir: folder, overwrite }, { signal }),
+        { showAfterMs: SHOW_LONG_AFTER_MS },
+      );
+      setWritten({ result, folder });
     } catch (err) {
-      const existing = (err as { code?: string; details?: { existing?: string[] } }).details?.existing;
-      if ((err as { code?: string }).code === 'conflict' && existing) setConfirm(existing);
+      const { code, details } = err as { code?: string; details?: { existing?: string[] } };
+      if (code === 'conflict' && details?.existing) setConfirm(details.existing);
+      else if (code === 'canceled')
+        setError('Export canceled. The folder holds all of its files or none; Export again to be sure.');
       else setError(describeError(err));
     } finally {
       setBusy(false);
