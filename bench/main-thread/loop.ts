@@ -65,12 +65,16 @@ async function main() {
     const pastId = newSessionId();
     mkdirSync(join(records, pastId), { recursive: true });
     const writer = createTraceWriter(join(records, pastId, 'trace.jsonl'), pastId);
+    // The writer writes off the main thread, which this loop never yields to: it writes every 10k lines itself.
+    let n = 0;
     for (const e of syntheticSessionEvents({
       tasks: Math.ceil((pastEvents - 2) / 10),
       turns: 3,
       answerWord: 'benchmark',
-    }))
+    })) {
       writer.append(e);
+      if (++n % 10_000 === 0) writer.flushSync();
+    }
     writer.dispose();
     // A recorded run to replay: one session of replayLines lines (ten lines a task).
     const runId = newSessionId();
