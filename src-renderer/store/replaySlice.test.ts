@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CapsuleView, CoreClient, EdgeView, ReplayRun, ReplayStep } from '../../src-shared/contract';
 import { emptyBatch } from './fold';
 import { ingest, setCoreClient, useStudio } from './index';
-import { setReplayClock } from './replaySlice';
+import { setReplayClock } from './replayActions';
 import { EMPTY_FLOW, foldSteps } from './replayFold';
 
 // Replay mode in the store: the recorded steps drive the canvas's flow through the live folds,

@@ -1,11 +1,14 @@
-import { memo, useContext } from 'react';
+import { lazy, memo, Suspense, useContext } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { canvasPhase, useStudio, type CanvasPhase, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
 import { RestartToApply } from '../../ui/RestartToApply';
-import { NodeActivity } from './NodeActivity';
 import { DriverIcon } from './DriverIcon';
 import { BreakpointMark } from './BreakpointMark';
+
+// The strip of what the capsule is doing (its task, its last output) loads with the first
+// activity shown; before a capsule's first task there is no strip anyway.
+const NodeActivity = lazy(() => import('./NodeActivity').then((m) => ({ default: m.NodeActivity })));
 
 const STATE_LABEL: Record<CanvasPhase, string> = {
   stopped: 'Stopped',
@@ -32,6 +35,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   const phase = useStudio((s) => canvasPhase(s, id));
   // From the canvas: the node re-renders when the zoom crosses the threshold, not on every zoom step.
   const compact = useContext(CompactContext);
+  const hasActivity = useStudio((s) => !!(s.activity[id]?.current || s.activity[id]?.last));
   if (!capsule) return null;
   const running = capsule.state !== 'stopped' && capsule.state !== 'failed';
   const role = capsule.role ?? 'capsule';
@@ -128,7 +132,11 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
         </div>
       ) : null}
       {running && capsule.restartToApply ? <RestartToApply id={id} compact /> : null}
-      <NodeActivity id={id} name={capsule.name} />
+      {hasActivity ? (
+        <Suspense fallback={null}>
+          <NodeActivity id={id} name={capsule.name} />
+        </Suspense>
+      ) : null}
       <footer className="capsule-node-actions nodrag">
         {running ? (
           <button

@@ -41,3 +41,13 @@ export interface GraphSlice {
   /** Narrows which tools of a tool server the edge lets its capsule call (null: all); one undo step. */
   setEdgeTools(edgeId: string, tools: string[] | null): Promise<void>;
 }
+
+/** The actions whose code loads on first use (graphEdits.ts, see lazyActions.ts). */
+export const GRAPH_EDITS = [
+  'addRemoteAt',
+  'connect',
+  'disconnect',
+  'confirmRemoval',
+  'duplicateCapsule',
+  'setEdgeTools',
+] as const;

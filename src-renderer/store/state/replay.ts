@@ -42,3 +42,6 @@ export interface ReplaySlice {
   /** Back to live: the live flow as it stands now. */
   exitReplay(): void;
 }
+
+/** The actions whose code loads on first use (replayActions.ts, see lazyActions.ts). */
+export const REPLAY_ACTIONS = ['startReplay', 'replayControl', 'exitReplay'] as const;

@@ -26,3 +26,6 @@ export interface ToolServersSlice {
   /** Changes a tool server's definition, in formation.yaml and in every capsule with an edge to it. */
   updateToolServer(id: string, server: ToolServerDefinition): Promise<boolean>;
 }
+
+/** The actions whose code loads on first use (toolServerActions.ts, see lazyActions.ts). */
+export const TOOL_SERVER_ACTIONS = ['loadServerTools', 'addToolServer', 'updateToolServer'] as const;
