@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { boxOf, intersects } from './helpers/boxes';
@@ -122,4 +125,27 @@ test('the workspace name stays readable beside a runtime chip', async ({ page, s
   await page.screenshot({ path: `${SCREENSHOT_DIR}/overlap-toolbar.png` });
   expect((await boxOf(name)).width).toBeGreaterThan(60);
   expect(await shownWhole(name)).toBe(true);
+});
+
+// A workspace with a short name: the line under it says which folder it is in, whole (not the
+// path cut to the name's width, "/t…"); the full path is the toolbar's tooltip.
+test('the toolbar says which folder a short-named workspace is in, the full path on hover', async ({
+  page,
+  studio,
+}) => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'e2e-short-')), 'ab');
+  cpSync(studio.workspace, dir, { recursive: true });
+  try {
+    await studio.core.invoke('workspace.open', { dir });
+    await page.goto('/');
+    await expect(page.getByTestId('workspace-name')).toHaveText('ab');
+    const where = page.getByTestId('workspace-where');
+    await expect(where).toHaveText(`in ${dirname(dir)}`);
+    expect(await shownWhole(where)).toBe(true);
+    await expect(page.getByRole('group', { name: 'Workspace' })).toHaveAttribute('title', dir);
+    await page.screenshot({ path: test.info().outputPath('toolbar-short-name.png') });
+  } finally {
+    await studio.core.invoke('workspace.open', { dir: studio.workspace });
+    rmSync(dirname(dir), { recursive: true, force: true });
+  }
 });

@@ -6,6 +6,7 @@ import './app/app.css';
 import './features/graph/graph.css';
 import { App } from './app/App';
 import { applyTheme } from './ui/useTheme';
+import { PartBoundary } from './ui/PartBoundary';
 import { connectCoreEvents, ingest, installEscToCancel, setCoreClient, startKeeping, useStudio } from './store';
 import { createCoreClient } from './transport';
 
@@ -39,6 +40,9 @@ client.on('runtimes.changed', (p) => useStudio.getState().setRuntimes(p.runtimes
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    {/* The last resort: a failure no part caught says so, with Reload, rather than a blank window. */}
+    <PartBoundary what="the Studio">
+      <App />
+    </PartBoundary>
   </StrictMode>,
 );

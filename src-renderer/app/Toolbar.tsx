@@ -8,6 +8,12 @@ import { SecretsButton } from '../features/secrets';
 import { ToolsMenu } from './ToolsMenu';
 import { RuntimeChips } from '../features/runtimes';
 
+/** The folder a path is in ("/" for a folder at the root), in the path's own separators. */
+function parentOf(dir: string): string {
+  const cut = dir.replace(/[\\/]+$/, '').search(/[\\/][^\\/]*$/);
+  return cut > 0 ? dir.slice(0, cut) : dir.slice(0, 1) === '/' ? '/' : dir;
+}
+
 /** The top bar: which workspace is open, the formation-wide actions, undo/redo and theme. */
 export function Toolbar() {
   const workspace = useStudio((s) => s.workspace);
@@ -32,13 +38,14 @@ export function Toolbar() {
         <span className="toolbar-brand-name">Capsule Studio</span>
       </div>
       <span className="toolbar-sep" aria-hidden="true" />
-      <div className="toolbar-workspace" aria-label="Workspace">
+      {/* The folder's name, and under it the folder it is in (cut at its start when long); the whole path on hover. */}
+      <div className="toolbar-workspace" role="group" aria-label="Workspace" title={workspace?.dir}>
         <span className="toolbar-workspace-name" data-testid="workspace-name">
           {workspace?.name ?? 'No workspace'}
         </span>
         {workspace ? (
-          <span className="toolbar-workspace-path" title={workspace.dir}>
-            {workspace.dir}
+          <span className="toolbar-workspace-path" data-testid="workspace-where">
+            <bdi>in {parentOf(workspace.dir)}</bdi>
           </span>
         ) : null}
       </div>

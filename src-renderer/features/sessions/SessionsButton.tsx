@@ -1,9 +1,12 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useStudio } from '../../store';
+import { lazyPart } from '../../ui/PartBoundary';
 
 // The overlay (the sessions browser, the timeline, a session's trace) loads when first opened:
 // the toolbar's button is on the first screen, what it opens is not.
-const SessionsOverlay = lazy(() => import('./SessionsOverlay').then((m) => ({ default: m.SessionsOverlay })));
+const SessionsOverlay = lazyPart('the sessions browser', () =>
+  import('./SessionsOverlay').then((m) => m.SessionsOverlay),
+);
 
 /** The toolbar's Sessions button and the overlay it opens: the sessions browser and the timeline. */
 export function SessionsButton() {
