@@ -44,7 +44,13 @@ export default defineConfig({
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       minify: true,
-      rollupOptions: { input: resolve(__dirname, 'src-renderer/index.html') },
+      rollupOptions: {
+        input: resolve(__dirname, 'src-renderer/index.html'),
+        // React's wrappers build a component or a context by a function call, which the bundler
+        // keeps in case it has side effects: declared pure, a wrapped component nobody renders
+        // (the canvas library exports many) is left out of the window's JavaScript.
+        treeshake: { manualPureFunctions: ['memo', 'forwardRef', 'createContext'] },
+      },
     },
   },
 });

@@ -107,10 +107,14 @@ test('export the example formation for Kubernetes, check the files, and replace 
   // Again into the same folder: asked first, kept when the user says so, replaced when asked.
   await dialog.export.click();
   await expect(dialog.confirm).toContainText('Replace them?');
+  // The first export's report is gone once the second starts: only the question stands.
+  await expect(dialog.written).toHaveCount(0);
+  await expect(dialog.dialog.getByText(/already in this folder/)).toHaveCount(0);
   await dialog.confirm.getByRole('button', { name: 'Keep them' }).click();
   await expect(dialog.confirm).toBeHidden();
   await dialog.export.click();
   await dialog.confirm.getByRole('button', { name: 'Replace files' }).click();
+  await page.screenshot({ path: test.info().outputPath('export-replaced.png') });
   await expect(dialog.written).toContainText(`(${files.length} replaced)`);
   await expect(dialog.dialog.getByText(/already (exist|in this folder)/)).toHaveCount(0);
 

@@ -103,3 +103,33 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(next.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 20_000 });
   });
 }
+
+// Delegations sent together: the one whose worker answered first stops counting as in flight at
+// once, while the other still runs (the coordinator reads both results only when both are back).
+test('a delegation whose worker task ended is no longer counted in flight beside a slower one', async ({
+  page,
+  studio,
+}) => {
+  test.setTimeout(90_000);
+  const file = join(studio.workspace, 'capsules', 'researcher.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('delay_ms: 300', 'delay_ms: 20000'));
+  await studio.core.invoke('workspace.open', { dir: studio.workspace });
+  const app = new StudioPage(page);
+  const canvas = app.canvas;
+  await page.goto('/');
+  await app.launchAll.click();
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+
+  const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
+  await expect(canvas.inFlight('coordinator', 'researcher')).toHaveAccessibleName('1 in flight', { timeout: 10_000 });
+  // The writer's task ends after a moment; its edge stops counting it, the researcher's does not.
+  await expect(canvas.lastOutput('writer')).toContainText('Draft', { timeout: 15_000 });
+  await expect(canvas.inFlight('coordinator', 'writer')).toHaveCount(0);
+  await expect(canvas.edgeFlow('coordinator', 'writer')).toHaveCount(0);
+  await expect(canvas.inFlight('coordinator', 'researcher')).toHaveAccessibleName('1 in flight');
+  await expect(entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' })).toContainText('answered');
+  await app.screenshot('flow-one-answered-one-in-flight');
+  await entry.getByRole('button', { name: 'Cancel' }).click();
+  await expect(entry.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 20_000 });
+});

@@ -118,3 +118,36 @@ for (const scheme of ['light', 'dark'] as const) {
     await app.screenshot(`mcp-canvas-details-${scheme}`);
   });
 }
+
+// A selected edge's tick list keeps its size on screen whatever the zoom: the canvas scales its
+// contents, the list must not grow over the graph zoomed in, nor shrink unreadable zoomed out.
+test('the tick list of a tool edge keeps its screen size when zooming', async ({ page }) => {
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await expect(app.canvas.capsule('writer')).toBeVisible();
+  await app.canvas.dropFromPalette('Tool server (MCP)', { x: 620, y: 520 });
+  const dialog = page.getByRole('dialog', { name: 'Add a tool server (MCP)' });
+  await dialog.getByLabel('Name', { exact: true }).fill('files');
+  await dialog.getByLabel('Command', { exact: true }).fill('node');
+  await dialog.getByLabel('Arguments (one a line)').fill(`${FS_SERVER}\n.`);
+  await dialog.getByRole('button', { name: 'Add tool server' }).click();
+  const node = page.getByRole('group', { name: 'Tool server files', exact: true });
+  await expect(node.getByRole('list', { name: 'Tools of files' }).getByText('list_directory')).toBeVisible({
+    timeout: 20_000,
+  });
+  await app.canvas.connect('writer', 'mcp:files', 'tools');
+  await app.canvas.edge('writer', 'mcp:files').locator('.react-flow__edge-interaction').click({ force: true });
+  const ticks = page.getByRole('group', { name: 'Tools writer may call' });
+  await expect(ticks.getByRole('checkbox', { name: 'list_directory', exact: true })).toBeVisible();
+  const size = async () => {
+    const b = await ticks.boundingBox();
+    return b ? { width: Math.round(b.width), height: Math.round(b.height) } : null;
+  };
+  const before = await size();
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await expect.poll(size).toEqual(before);
+  for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Zoom Out' }).click();
+  await expect.poll(size).toEqual(before);
+  await page.screenshot({ path: test.info().outputPath('ticks-zoomed-out.png') });
+});

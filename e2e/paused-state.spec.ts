@@ -31,6 +31,10 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
 
   await expect(app.stateOf('coordinator')).toHaveText('Paused');
   await expect(app.stateOf('coordinator')).toHaveAttribute('data-state', 'paused');
+  // Said once on the node: its state reads Paused, the badge beside it opens the paused task.
+  const coordinator = app.canvas.capsule('coordinator');
+  expect((await coordinator.innerText()).match(/Paused/g)).toHaveLength(1);
+  await expect(bp.pausedBadge('coordinator')).toHaveText('Open');
   await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (paused)');
   await expect(entry.getByTestId('task-state')).toHaveText('PAUSED');
   const toWriter = entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' });

@@ -68,3 +68,34 @@ test('a palette click and Auto-layout keep the local nodes out of an attached ru
     .toEqual([]);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/runtime-autolayout.png` });
 });
+
+// A palette click adds the node in the middle of the view, unless a node stands there: then just
+// beside it, on no node at all (clicked twice: the second lands on neither).
+test('a palette click lands the new capsule where no node stands', async ({ page, studio }) => {
+  const app = new StudioPage(page);
+  await page.goto('/');
+  await expect(app.stateOf('writer')).toHaveText('Stopped');
+  // The view centred on the writer: the middle of the view is on it.
+  await app.palette.open();
+  await app.palette.run('writer', 'writer');
+  const count = async () => (await studio.core.invoke('formation.get', {})).capsules.length;
+  const before = await count();
+  const worker = page.getByRole('navigation', { name: 'Palette' }).getByRole('button', { name: 'Worker', exact: true });
+  for (const n of [1, 2]) {
+    await worker.click();
+    await expect.poll(count).toBe(before + n);
+  }
+  // The view follows the new nodes: both are drawn, and so is the writer they would have covered.
+  for (const id of ['writer', 'worker', 'worker-2']) await expect(app.canvas.nodeById(id)).toBeVisible();
+  const overlapping = async () => {
+    const boxes = await localBoxes(page);
+    return boxes.flatMap((a, i) =>
+      boxes
+        .slice(i + 1)
+        .filter((b) => intersects(a.box, b.box))
+        .map((b) => `${a.id}/${b.id}`),
+    );
+  };
+  await expect.poll(overlapping).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('palette-spot.png') });
+});

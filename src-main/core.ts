@@ -144,6 +144,7 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
     env: cfg.env,
     traceFlushMs: cfg.traceFlushMs,
     formationFor: (id) => formationResolver(ctx, id),
+    capsuleName: (id) => ctx.workspace().capsule(id).summary.name ?? id,
     onSession: (id, session) => breakpoints.watch(id, session),
   });
   const ctx = (context.ctx = createStudioContext(cfg, ports, emit, sessions, createRecentList(cfg.userDataDir)));
@@ -202,8 +203,24 @@ export function createCore(config: StudioConfig, ports: StudioPorts = {}): Core 
   });
   const handlers: Handlers = saves.handlers;
 
+  /**
+   * Whether the input names something of an attached runtime in a field its command's `route`
+   * declares: a capsule id `@<runtime>/<id>` (a capsule of this Studio is named without the `@`), a
+   * session a runtime reported, or a `runtime`. Only then the runtimes service is asked where it runs.
+   */
+  const namesRuntime = (cmd: CommandName, input: unknown): boolean => {
+    const route = commands[cmd].route;
+    if (route.runs === 'here' || typeof input !== 'object' || input === null) return false;
+    const inp = input as Record<string, unknown>;
+    return (
+      (route.capsules ?? []).some((k) => typeof inp[k] === 'string' && inp[k].startsWith('@')) ||
+      (route.sessions ?? []).some((k) => [inp[k]].flat().some((s) => typeof s === 'string' && runtimes.owns(s))) ||
+      (!!route.runtime && typeof inp.runtime === 'string')
+    );
+  };
+
   const handle = async (cmd: unknown, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> => {
-    if (isCommandName(cmd)) {
+    if (isCommandName(cmd) && namesRuntime(cmd, input)) {
       const routed = runtimes.route(cmd, input, signal);
       if (routed) return routed;
     }

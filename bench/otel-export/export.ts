@@ -52,7 +52,7 @@ async function runOnce(url: string, exporting: boolean) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     for (const e of events) writer.append(e);
-    writer.flush();
+    writer.flushSync();
     const cpu = cpuS(c0, process.cpuUsage());
     const wall = (performance.now() - t0) / 1000;
     await telemetry?.flush();

@@ -107,7 +107,7 @@ async function measure(label: string, payloadChars: number, warm: number, count:
     const middle = await settle();
     await sendMany(session.url, payload, count - half, warm + half);
     const after = await settle();
-    session.trace.flush();
+    session.trace.flushSync();
     const per = (k: keyof Mem) => Math.round((after[k] - before[k]) / count);
     // The second half alone: memory the allocator took once (and keeps, as RSS) is not counted again.
     const perLater = (k: keyof Mem) => Math.round((after[k] - middle[k]) / (count - half));

@@ -118,7 +118,7 @@ async function runPipelined() {
     for (let i = 0; i < events.length; i++) {
       writer.append(events[i]);
       if (i % 10_000 === 9_999) {
-        writer.flush();
+        writer.flushSync();
         indexer.follow(tracePath);
       }
     }

@@ -6,7 +6,7 @@ import type { StudioPage } from './studio';
 export class BreakpointsPage {
   constructor(readonly page: Page) {}
 
-  /** The Paused badge on a capsule node (a button that opens the paused task). */
+  /** The badge of a paused capsule node (a button that opens the paused task). */
   pausedBadge(capsuleName: string): Locator {
     return this.page.getByRole('button', { name: new RegExp(`paused in ${capsuleName}: open$`) });
   }

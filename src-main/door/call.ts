@@ -49,9 +49,6 @@ function servedOf(session: Session) {
   return t;
 }
 
-/** Whether a session's door serves a method: the Studio meets the table an outside caller meets. */
-export const serves = (session: Session, method: string): boolean => servedOf(session).served.has(method);
-
 /** The methods a session's door serves by default: doorMethods, narrowed by exports.methods (once per session). */
 export const tableOf = (session: Session): MethodTable => servedOf(session).table;
 

@@ -55,6 +55,12 @@ describe('the door exchanges of docs/door.md over HTTP', () => {
     const sent = await ts.rpc('SendMessage', send('hello'));
     expect(sent.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(sent.result.task.artifacts[0].parts[0].text).toBe('Acknowledged: “hello”');
+    // What the answer says ended is in the trace file by the time the answer is out (no flush here).
+    const ended = readFileSync(ts.session.trace.path, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"task_end"'))
+      .map((l) => JSON.parse(l));
+    expect(ended).toMatchObject([{ task_id: sent.result.task.id, exit_status: 'ok' }]);
   });
 
   it('cancels a hanging task: CANCELED, no artifacts key, trace tells the story', async () => {
@@ -68,7 +74,7 @@ describe('the door exchanges of docs/door.md over HTTP', () => {
     expect(canceled.result.status.state).toBe('TASK_STATE_CANCELED');
     expect('artifacts' in canceled.result).toBe(false);
     expect((await ts.rpc('GetTask', { id })).result.status.state).toBe('TASK_STATE_CANCELED');
-    s.trace.flush();
+    s.trace.flushSync();
     const lines = readFileSync(s.trace.path, 'utf8')
       .trim()
       .split('\n')

@@ -57,7 +57,7 @@ export { sendError, BODY_LIMIT } from './jsonrpc';
 export { DOOR_LIMITS, type DoorLimits } from './limits';
 export { MAX_PARAMS_DEPTH } from './depth';
 export { acceptFromDoor } from './methods/send';
-export { callSession, serves } from './call';
+export { callSession } from './call';
 export {
   callDoor,
   door,

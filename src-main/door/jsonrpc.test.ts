@@ -155,7 +155,7 @@ describe('peer acceptance', () => {
         },
       );
       expect(r.result.task.status.state).toBe('TASK_STATE_COMPLETED');
-      open.session.trace.flush();
+      open.session.trace.flushSync();
       const { readFileSync } = await import('node:fs');
       const rec = readFileSync(open.session.trace.path, 'utf8')
         .split('\n')

@@ -9,14 +9,20 @@ import {
   writeFileSync,
   type FSWatcher,
 } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 
 // Which capsules are exposed, and the hash of each one's bearer token, in <dataDir>/exposures.json.
 // The token itself is returned once (enable, rotate) and never stored. Another process (the CLI)
 // may edit the file: it is re-read when it changes, and a token that disappeared counts as revoked.
+// A gateway call reads only what is held in memory: a file watcher and a periodic recheck
+// (RECHECK_MS, asynchronous) keep it current, so no call waits on the disk. The commands that change
+// the file (enable, rotate, revoke) re-read it first, so they never overwrite another process's edit.
 
 export const EXPOSURES_FILE = 'exposures.json';
+/** How often the file is checked for an edit the watcher missed (a network disk, a platform without one). */
+export const RECHECK_MS = 1000;
 
 const record = z.object({
   capsule: z.string().min(1),
@@ -82,17 +88,63 @@ export function createExposureStore(dataDir: string): ExposureStore {
     const gone = before.map((e) => e.tokenId).filter((id) => !now.has(id));
     if (gone.length) for (const l of listeners) l(gone);
   };
+  const apply = (next: Exposure[], s: string) => {
+    const before = exposures;
+    exposures = next;
+    stamp = s;
+    notify(before);
+  };
+  /** Re-reads the file now if it changed: the commands that edit it, before they do. */
   const refresh = () => {
     const s = stampOf();
     if (s === stamp) return;
-    const before = exposures;
+    let next: Exposure[];
     try {
-      exposures = read();
+      next = read();
     } catch {
-      exposures = [];
+      next = [];
     }
-    stamp = s;
-    notify(before);
+    apply(next, s);
+  };
+  /** The same off the main thread's way (watcher, periodic recheck); one at a time, again if asked meanwhile. */
+  let checking = false;
+  let again = false;
+  let disposed = false;
+  const recheck = async () => {
+    if (checking) {
+      again = true;
+      return;
+    }
+    checking = true;
+    try {
+      do {
+        again = false;
+        const seen = stamp;
+        let s: string;
+        try {
+          const st = await stat(file);
+          s = `${st.mtimeMs}:${st.size}:${st.ino}`;
+        } catch {
+          s = 'none';
+        }
+        if (s === stamp || disposed) continue;
+        let next: Exposure[] = [];
+        if (s !== 'none') {
+          try {
+            const parsed = fileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+            // A damaged file exposes nothing rather than something unintended.
+            next = parsed.success ? parsed.data.exposures : [];
+          } catch (err) {
+            // Gone between the stat and the read: the next look sees it as it is then.
+            if ((err as NodeJS.ErrnoException).code === 'ENOENT') again = true;
+          }
+        }
+        // A command re-read or rewrote the file meanwhile: what it holds is newer.
+        if (stamp === seen && !disposed) apply(next, s);
+      } while (again && !disposed);
+    } finally {
+      checking = false;
+    }
   };
   const save = (next: Exposure[]) => {
     const before = exposures;
@@ -103,9 +155,10 @@ export function createExposureStore(dataDir: string): ExposureStore {
     stamp = stampOf();
     notify(before);
   };
+  const held = (capsule: string) => exposures.find((e) => e.capsule === capsule);
   const find = (capsule: string) => {
     refresh();
-    return exposures.find((e) => e.capsule === capsule);
+    return held(capsule);
   };
   const must = (capsule: string) => {
     const e = find(capsule);
@@ -117,17 +170,19 @@ export function createExposureStore(dataDir: string): ExposureStore {
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(dataDir, (_kind, name) => {
-      if (name === EXPOSURES_FILE) refresh();
+      if (name === EXPOSURES_FILE) void recheck();
     });
     watcher.unref();
   } catch {
-    // Without a watcher, the per-request refresh still sees other processes' edits.
+    // Without a watcher, the periodic recheck still sees other processes' edits.
   }
+  const timer = setInterval(() => void recheck(), RECHECK_MS);
+  timer.unref();
 
   return {
-    list: () => (refresh(), exposures.map(info)),
+    list: () => exposures.map(info),
     get: (capsule) => {
-      const e = find(capsule);
+      const e = held(capsule);
       return e && info(e);
     },
     enable(capsule, opts = {}) {
@@ -166,7 +221,6 @@ export function createExposureStore(dataDir: string): ExposureStore {
       return info(e);
     },
     authenticate(token) {
-      refresh();
       const presented = hashOf(token);
       let match: Exposure | undefined;
       // Every hash is compared (no early exit), each in constant time.
@@ -180,6 +234,8 @@ export function createExposureStore(dataDir: string): ExposureStore {
       return () => listeners.delete(listener);
     },
     dispose() {
+      disposed = true;
+      clearInterval(timer);
       watcher?.close();
       listeners.clear();
     },

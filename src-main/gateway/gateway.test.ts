@@ -146,6 +146,33 @@ describe('refusals', () => {
     expect(card.status).toBe(401);
   });
 
+  it('logs "wrong token" exactly when a credential was given, and plain "unauthorized" when none was', async () => {
+    const outcomeOf = async (authorization: string | undefined) => {
+      const r = await t.rpc(undefined, 'GetTask', { id: 'x' }, authorization === undefined ? {} : { authorization });
+      expect(r.status).toBe(401);
+      return { outcome: t.gateway.access.recent().at(-1)?.outcome, challenge: r.headers.get('www-authenticate') };
+    };
+    const none = { outcome: 'unauthorized', challenge: 'Bearer realm="capsule-gateway"' };
+    const wrong = { outcome: 'unauthorized: wrong token', challenge: expect.stringContaining('invalid_token') };
+    // No token: no header, an empty one, the scheme alone.
+    expect(await outcomeOf(undefined)).toEqual(none);
+    expect(await outcomeOf('')).toEqual(none);
+    expect(await outcomeOf('Bearer')).toEqual(none);
+    expect(await outcomeOf('Bearer   ')).toEqual(none);
+    // A token that opens nothing: mistyped, of another scheme, revoked.
+    expect(await outcomeOf(`Bearer ${token}x`)).toEqual(wrong);
+    expect(await outcomeOf(`bearer ${token.slice(1)}`)).toEqual(wrong);
+    expect(await outcomeOf(`Basic ${Buffer.from('a:b').toString('base64')}`)).toEqual(wrong);
+    expect(await outcomeOf(token)).toEqual(wrong);
+  });
+
+  it('logs which token a refused foreign-Origin call carried', async () => {
+    await t.rpc(token, 'GetTask', { id: 'x' }, { origin: 'https://evil.example' });
+    const entry = t.gateway.access.recent().at(-1);
+    expect(entry).toMatchObject({ outcome: 'forbidden_origin', status: 403 });
+    expect(entry?.tokenId).toBe(t.gateway.exposures.list().find((e) => e.capsule === t.name)?.tokenId);
+  });
+
   it('403 for a browser call from a foreign Origin, even with the token', async () => {
     const r = await t.rpc(token, 'GetTask', { id: 'x' }, { origin: 'https://evil.example' });
     expect(r.status).toBe(403);

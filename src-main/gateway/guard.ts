@@ -60,6 +60,15 @@ export function bearerOf(req: FastifyRequest): string | undefined {
   return m?.[1];
 }
 
+/**
+ * Whether the request carries any credential: an Authorization header with something in it besides
+ * the word Bearer (a token of another scheme counts; an empty header or the scheme alone does not).
+ */
+function credentialGiven(req: FastifyRequest): boolean {
+  const h = req.headers.authorization;
+  return typeof h === 'string' && h.replace(/^\s*bearer\b/i, '').trim() !== '';
+}
+
 export const NOT_FOUND_BODY = JSON.stringify({ error: 'not_found', message: 'No exposed capsule here.' });
 
 export function sendNotFound(reply: FastifyReply) {
@@ -111,14 +120,15 @@ export function guard(
   s: OriginSettings,
   capsule?: string,
 ): GuardResult {
-  if (!originAllowed(req, s)) {
-    sendForbiddenOrigin(reply);
-    return { ok: false, outcome: 'forbidden_origin', status: 403 };
-  }
   const token = bearerOf(req);
   const exposure = token ? store.authenticate(token) : undefined;
+  if (!originAllowed(req, s)) {
+    sendForbiddenOrigin(reply);
+    // The log names the token the refused call carried, when it opens a capsule.
+    return { ok: false, outcome: 'forbidden_origin', status: 403, ...(exposure ? { tokenId: exposure.tokenId } : {}) };
+  }
   if (!exposure) {
-    const presented = token !== undefined || req.headers.authorization !== undefined;
+    const presented = credentialGiven(req);
     sendUnauthorized(reply, presented);
     // The access log tells a caller that sent no token from one whose token is wrong (revoked, rotated, mistyped).
     return { ok: false, outcome: presented ? WRONG_TOKEN : 'unauthorized', status: 401 };

@@ -116,7 +116,14 @@ export interface Session {
   onTaskEvent(listener: (taskId: string, event: StreamResponse) => void): () => void;
   /** Push configs hang off the session so they live as long as its tasks. */
   pushConfigs?: Map<string, TaskPushNotificationConfig[]>;
-  cancelTask(id: string, by?: string): Promise<Task>;
+  /**
+   * Cancels one task: the task as it ended (CANCELED) and what it left behind (the items of its
+   * `residue` artifact). Throws the door's A2AError for an unknown task (-32001) or one that had
+   * ended (-32002, with its state).
+   */
+  cancelTask(id: string, by?: string): Promise<{ task: Task; residue: ResidueItem[] }>;
+  /** Whether the session's door serves a method (exports.methods narrows the A2A ones). */
+  serves(method: string): boolean;
   /** murmur.StopSession: cancels everything, reports residue, ends nothing. */
   stopSession(): Promise<StopSessionResult>;
   /**

@@ -138,9 +138,10 @@ describe('breakpoints', () => {
     await waitFor('the pause', () => lines(orch, 'breakpoint_hit', id)[0]);
     await waitFor('the other delegation reached its worker', () => stuck!.listTasks().length === 1);
     const canceled = await orch.cancelTask(id);
-    expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
-    const residue = canceled.artifacts?.find((a) => a.artifactId === 'residue')?.parts.map((p) => p.data);
+    expect(canceled.task.status.state).toBe('TASK_STATE_CANCELED');
+    const residue = canceled.task.artifacts?.find((a) => a.artifactId === 'residue')?.parts.map((p) => p.data);
     expect(residue).toEqual([expect.objectContaining({ kind: 'delegation', capsule: 'stuck' })]);
+    expect(canceled.residue).toEqual(residue);
     expect(lines(orch, 'breakpoint_resumed', id)[0]).toMatchObject({ action: 'cancel', by: 'user' });
     expect(lines(orch, 'task_canceled', id)[0].interrupted).toMatch(/breakpoint/);
     await waitFor('the peer task canceled', () => stateOf(stuck!, stuck!.listTasks()[0].id) === 'TASK_STATE_CANCELED');

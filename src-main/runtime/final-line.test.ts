@@ -19,7 +19,7 @@ describe('task_end carries the final task', () => {
       message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello “there”' }] },
     });
     const got = await ts.rpc('GetTask', { id: sent.result.task.id });
-    ts.session.trace.flush();
+    ts.session.trace.flushSync();
     const end = traceLines(ts.session).find((l) => l.event_type === 'task_end' && l.task_id === sent.result.task.id)!;
     expect(end.task).toBeUndefined();
     expect(Array.isArray(end.final)).toBe(true);

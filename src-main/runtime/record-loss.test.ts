@@ -2,16 +2,23 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestSession, type TestSession } from './testing';
 
 // A task whose trace lines could not be written is not reported as safely recorded: its final
-// status says the record is incomplete. The full disk is a writeSync that fails while `full` is set.
+// status says the record is incomplete. The full disk is a file system whose writes (sync and
+// async) fail while `full` is set.
 
 const disk = vi.hoisted(() => ({ full: false }));
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
+  const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
   const writeSync = ((...args: Parameters<typeof fs.writeSync>) => {
-    if (disk.full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    if (disk.full) throw enospc();
     return (fs.writeSync as (...a: unknown[]) => number)(...args);
   }) as typeof fs.writeSync;
-  return { ...fs, writeSync, default: { ...fs, writeSync } };
+  const write = ((...args: unknown[]) => {
+    const cb = args.at(-1) as (err: Error | null, n: number) => void;
+    if (disk.full) return void setImmediate(() => cb(enospc(), 0));
+    (fs.write as (...a: unknown[]) => void)(...args);
+  }) as typeof fs.write;
+  return { ...fs, writeSync, write, default: { ...fs, writeSync, write } };
 });
 
 let ts: TestSession | undefined;

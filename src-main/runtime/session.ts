@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { durationMs, type Manifest } from '../../src-shared/manifest';
+import { durationMs, servedMethods, servesMethod, type Manifest } from '../../src-shared/manifest';
 import { newSessionId } from '../../src-shared/ids';
 import { loadManifestFile, ManifestError } from '../manifest';
 import { createTraceWriter, processStart } from '../trace';
@@ -84,6 +84,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
   let resolveEnded!: (reason: string) => void;
   const ended = new Promise<string>((r) => (resolveEnded = r));
   const startedAt = Date.now();
+  const served = servedMethods(manifest.exports?.methods);
 
   const session: Session = {
     id,
@@ -107,6 +108,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     acceptMessage: tasks.acceptMessage,
     onTaskEvent: tasks.onTaskEvent,
     cancelTask: tasks.cancelTask,
+    serves: (method) => servesMethod(served, method),
     stopSession: async () => toolkit.withResidue(await tasks.stopSession()),
     updatePolicy: (policy) => applyPolicy(manifest, policy, trace),
     setBreakpoints: tasks.setBreakpoints,
@@ -132,7 +134,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     await closeDoor(door);
     if (running.file) removeRunningRecord(running.file);
     await executor.dispose?.();
-    trace.dispose();
+    await trace.close();
     finished = true;
     resolveEnded(reason);
   }
@@ -141,7 +143,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
   try {
     port = await listenDoor(door, opts, manifest);
   } catch (err) {
-    trace.dispose();
+    await trace.close();
     await toolkit.dispose();
     await executor.dispose?.();
     if (!opts.parent && !opts.resume) rmSync(workdir, { recursive: true, force: true });

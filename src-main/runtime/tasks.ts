@@ -122,7 +122,7 @@ export function withHistory(task: Task, historyLength?: number): Task {
 
 export interface TaskRegistryOptions {
   /** The session's trace: where old tasks are read back from. */
-  trace: Pick<TraceWriter, 'path' | 'flush' | 'sessionId'>;
+  trace: Pick<TraceWriter, 'path' | 'flushSync' | 'sessionId'>;
   /** Masked in everything the registry hands out. */
   secrets?: readonly string[];
   /** Overrides KEEP_FINISHED (tests). */
@@ -173,7 +173,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
   const fromRecords = (id: string, f: FinishedTask, payload: boolean): Task => {
     let read;
     if (payload || f.statusText === undefined) {
-      trace.flush();
+      trace.flushSync();
       try {
         read = readTaskPayload(trace.path, f.offset, id, trace.sessionId);
       } catch {
@@ -208,6 +208,8 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       if (listeners.size) emit(t.id, { statusUpdate: { taskId: t.id, contextId: t.contextId, status: t.status } });
     },
     toTask,
+    /** A value as the registry hands it out: the session's secrets masked. */
+    mask,
     onTaskEvent(listener: TaskListener) {
       listeners.add(listener);
       return () => {

@@ -35,7 +35,7 @@ export interface InFlightWork {
   /** Ends the work on cancel; returns residue left running, if any. */
   cancel(): Promise<ResidueItem | undefined>;
   /** Read after cancel(): the canceled task's status text, when the work has something to say (a harness that had to be killed). */
-  // RUNTIME HELPER: cancel.ts should set the CANCELED status with statusMessage(…, note) when a
+  // RUNTIME HELPER: the cancel (session-tasks.ts) should set the CANCELED status with statusMessage(…, note) when a
   // work returns one (docs/door.md: "task canceled; the harness was killed and its session may not
   // resume cleanly"); drivers/process/session.test.ts has the skipped test for it.
   canceledStatus?(): string | undefined;

@@ -3,7 +3,7 @@ import type { Session } from './api';
 
 /** The session's trace lines so far (flushed first); test and tooling support. */
 export function traceLines(session: Session): Array<Record<string, any>> {
-  session.trace.flush();
+  session.trace.flushSync();
   return readFileSync(session.trace.path, 'utf8')
     .split('\n')
     .filter(Boolean)

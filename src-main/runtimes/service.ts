@@ -2,7 +2,6 @@ import {
   applyFormationChange,
   commands,
   CoreError,
-  COMMAND_ROUTES,
   MAX_RUNTIMES,
   splitRuntimeId,
   toErrorInfo,
@@ -211,7 +210,7 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
 
   /** The runtimes a command's input names (by its declared capsule and session fields), '' for this Studio. */
   function owners(cmd: CommandName, inp: Record<string, unknown>): Set<string> {
-    const route = COMMAND_ROUTES[cmd];
+    const route = commands[cmd].route;
     const found = new Set<string>();
     for (const k of route.capsules ?? [])
       if (typeof inp[k] === 'string') found.add(splitRuntimeId(inp[k] as string)?.runtime ?? '');
@@ -230,7 +229,7 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     try {
       const raw: Record<string, unknown> = { ...inp };
       delete raw.runtime;
-      for (const k of COMMAND_ROUTES[cmd].capsules ?? [])
+      for (const k of commands[cmd].route.capsules ?? [])
         if (typeof raw[k] === 'string') raw[k] = splitRuntimeId(raw[k] as string)?.id ?? raw[k];
       const pos = raw.position as { x?: unknown; y?: unknown } | undefined;
       if (pos && typeof pos.x === 'number' && typeof pos.y === 'number')
@@ -271,9 +270,9 @@ export function createRuntimes(opts: RuntimesOptions): RuntimesService {
     },
   };
 
-  /** Where a command runs is the contract's declaration (COMMAND_ROUTES); only the owner of what it names is looked up here. */
+  /** Where a command runs is the contract's declaration (its `route`); only the owner of what it names is looked up here. */
   function route(cmd: CommandName, input: unknown, signal?: AbortSignal): Promise<ReplyEnvelope> | undefined {
-    const declared = COMMAND_ROUTES[cmd];
+    const declared = commands[cmd].route;
     if (declared.runs === 'here' || typeof input !== 'object' || input === null || Array.isArray(input))
       return undefined;
     const inp = input as Record<string, unknown>;

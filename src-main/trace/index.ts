@@ -42,7 +42,7 @@ export {
 export { createMasker } from './mask';
 export { compactOf, compactTask, expandTask, taskOfCompact, type CompactTask } from './final-task';
 export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index';
-export { findTraceFiles } from './records';
+export { findTraceFiles, findTraceFilesAsync, findTraceOfSession } from './records';
 export { createLineAppender, type LineAppender } from './appender';
 export { liveSinceOf, taskInterrupted } from './outcome';
 export {

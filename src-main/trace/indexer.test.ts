@@ -69,7 +69,7 @@ describe('trace indexer (worker thread)', () => {
     const reader = track(createTraceStore({ path: join(dir, 'studio.db') }));
     for (let i = 0; i < s.events.length; i += 500) {
       s.events.slice(i, i + 500).forEach((e) => s.writer.append(e));
-      s.writer.flush();
+      s.writer.flushSync();
       indexer.follow(s.path);
     }
     await indexer.idle();

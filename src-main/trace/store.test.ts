@@ -81,7 +81,7 @@ describe('trace store', () => {
     const w = createTraceWriter(path, id);
     const events = [...syntheticSessionEvents({ tasks: 2, end: false })];
     events.slice(0, 5).forEach((e) => w.append(e));
-    w.flush();
+    w.flushSync();
     const store = open();
     expect(store.ingestFile(path).added).toBe(5);
     expect(store.getSession(id)!.status).toBe('running');
@@ -127,7 +127,7 @@ describe('trace store', () => {
       [600, events.length],
     ]) {
       events.slice(from, to).forEach((e) => w.append(e));
-      w.flush();
+      w.flushSync();
       expect(store.ingestFile(path).added).toBe(to - from);
     }
     w.dispose();
@@ -368,7 +368,7 @@ describe('trace store', () => {
     for (let step = 0; streams.some((s) => step < s.length); step++) {
       streams.forEach((s, i) => s[step] && writers[i].append(s[step]));
       if (step % 7 === 0) {
-        writers.forEach((w) => w.flush());
+        writers.forEach((w) => w.flushSync());
         (step % 14 ? a : b).syncRecords(records);
       }
     }

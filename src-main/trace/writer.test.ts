@@ -28,7 +28,7 @@ describe('trace writer', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'trace-')), 'ses', 'trace.jsonl');
     const w = createTraceWriter(path, 'ses_x');
     w.append({ event_type: 'task_start', task_id: 'tsk_1', context_id: 'c' });
-    w.flush();
+    w.flushSync();
     const [line] = readFileSync(path, 'utf8')
       .trim()
       .split('\n')
@@ -111,9 +111,9 @@ describe('trace writer', () => {
           { key: 'final', value: [i, text], json: JSON.stringify([i, text]) },
         );
       else w.append({ event_type: 'frame', text });
-      if (i % 500 === 0) w.flush();
+      if (i % 500 === 0) w.flushSync();
     }
-    w.flush();
+    w.flushSync();
     const size = w.written;
     w.dispose();
     const raw = readFileSync(path);
@@ -122,5 +122,35 @@ describe('trace writer', () => {
     expect(lines.pop()).toBe('');
     expect(lines.map((l) => JSON.parse(l).text)).toEqual(texts);
     expect(JSON.parse(lines[3]).final).toEqual([3, texts[3]]);
+  });
+
+  it('writes off the main thread, in order, and flush() resolves once the lines so far are in the file', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'trace-')), 'trace.jsonl');
+    const w = createTraceWriter(path, 'ses_x');
+    const texts: string[] = [];
+    let end = 0;
+    for (let i = 0; i < 2000; i++) {
+      const text = i % 499 === 7 ? 'ü'.repeat(70_000) : `line ${i}`;
+      texts.push(text);
+      w.append({ event_type: 'frame', text });
+      if (i % 300 === 0) {
+        // The lines appended so far end at the offset flush() resolves with.
+        end = await w.flush();
+        const raw = readFileSync(path);
+        expect(raw.subarray(0, end).toString('utf8').split('\n').length - 1).toBe(i + 1);
+      }
+      // A synchronous flush while a write is in flight writes the same bytes at the same place.
+      if (i % 700 === 1) w.flushSync();
+    }
+    const tail = w.flush();
+    w.append({ event_type: 'frame', text: 'after' });
+    texts.push('after');
+    expect(await tail).toBeGreaterThan(end);
+    await w.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((l) => JSON.parse(l).text)).toEqual(texts);
+    w.append({ event_type: 'frame', text: 'closed' }); // dropped, not thrown
+    expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(texts.length + 1);
   });
 });

@@ -1,11 +1,16 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
+import { openAppendFile } from './append-file';
 
-// Append-only trace.jsonl writer. Lines are encoded into one reused 64 KiB buffer as they come
-// and written on the next tick (or when the buffer is full), so a burst costs one write and
-// builds no big string to copy again; flush() writes now. A crash loses at most the unflushed tail. Secrets (interpolated ${VAR} values, keys) are masked before any line
-// leaves this module, whatever event carried them.
+// Append-only trace.jsonl writer. Lines are encoded into a 64 KiB buffer as they come and handed
+// to the file on the next tick (or when the buffer is full), so a burst costs one write and builds
+// no big string to copy again. The writes themselves run off the main thread, one at a time and
+// in order (append-file.ts): the Studio's event loop never waits for the disk. A crash loses at
+// most the lines not yet written: those of the current tick and of the write in flight. What the
+// runtime tells the world it has recorded (a blocking SendMessage's answer) waits for flush().
+// Secrets (interpolated ${VAR} values, keys) are masked before any line leaves this module,
+// whatever event carried them.
 
 export interface TraceWriter {
   readonly path: string;
@@ -23,7 +28,17 @@ export interface TraceWriter {
   readonly failing: boolean;
   /** Listeners see every event as appended (live views, WatchSession, the index). */
   subscribe(listener: (event: TraceEvent) => void): () => void;
-  flush(): void;
+  /**
+   * Hands the buffered lines to the file and resolves once every line appended so far is in it
+   * (the OS page cache), or lost to a failed write: a reader of the file awaits it first. The
+   * value is where the file ends after those lines (lines appended later lie at or past it).
+   */
+  flush(): Promise<number>;
+  /** The same on this thread, at once: the CLI, tests and tools that read the file synchronously. */
+  flushSync(): void;
+  /** Writes what is left, makes the file durable (fsync) and closes it: a session's end awaits it. */
+  close(): Promise<void>;
+  /** The same on this thread (tests, tools, a process about to exit). */
   dispose(): void;
 }
 
@@ -74,69 +89,32 @@ function reportWriteFailure(path: string, sessionId: string, err: unknown): void
   );
 }
 
-/**
- * A file whose last line was torn (a crash mid-write) gets its newline before anything is
- * appended: the fragment stays one line that readers skip and count, and the first new line
- * (a resumed session's session_start) starts on a line of its own instead of being glued to it.
- */
-function endTornLine(fd: number): void {
-  const size = fstatSync(fd).size;
-  if (size === 0) return;
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  if (last[0] !== 0x0a) writeSync(fd, '\n');
-}
-
 export function createTraceWriter(path: string, sessionId: string, secrets: readonly string[] = []): TraceWriter {
   mkdirSync(dirname(path), { recursive: true });
-  // 'a+' so the last byte can be read: writes still always go to the end.
-  const fd = openSync(path, 'a+');
-  endTornLine(fd);
+  const file = openAppendFile(path, (err) => reportWriteFailure(path, sessionId, err));
   const listeners = new Set<(e: TraceEvent) => void>();
   // Secrets also appear JSON-escaped inside serialized lines.
   const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
   if (masks.length) openMasks.add(masks);
   let buffer = Buffer.allocUnsafe(CHUNK);
-  /** Bytes of buffer holding lines not yet written. */
+  /** Bytes of buffer holding lines not yet handed to the file. */
   let used = 0;
   let scheduled = false;
   let closed = false;
-  /** The file's size, taken when first asked for and kept up to date by every write after. */
-  let written = -1;
 
-  /** The file ends inside a line (the disk cut a write short): the next write ends that line first. */
-  let midLine = false;
-  /** A write is failing (disk full, read-only, gone): said once, not once per flush. */
-  let failing = false;
-  let lostLines = 0;
-
-  // A failed write loses its lines, as a crash loses the unflushed tail, but never the file's
-  // shape: what did reach the disk stays a line of its own, and the session keeps running.
-  const writeOut = (bytes: Buffer, length: number) => {
-    let done = 0;
-    try {
-      if (midLine) {
-        writeSync(fd, '\n');
-        midLine = false;
-        if (written >= 0) written += 1;
-      }
-      while (done < length) done += writeSync(fd, bytes, done, length - done);
-      failing = false;
-    } catch (err) {
-      if (done > 0) midLine = bytes[done - 1] !== 0x0a;
-      // Every line not wholly written is lost, the one cut short included.
-      for (let i = done; i < length; i++) if (bytes[i] === 0x0a) lostLines++;
-      if (!failing) reportWriteFailure(path, sessionId, err);
-      failing = true;
-    }
-    if (written >= 0) written += done;
-  };
-  const flush = () => {
+  /**
+   * The buffered lines go to the file. A buffer mostly empty (a quiet tick) is copied out and kept;
+   * a fuller one goes as it is (the file writes it later) and a fresh one takes its place.
+   */
+  const handOver = () => {
     scheduled = false;
-    if (!used || closed) return;
-    const length = used;
+    if (!used) return;
+    if (used < CHUNK / 2) file.push(Buffer.from(buffer.subarray(0, used)), used);
+    else {
+      file.push(buffer, used);
+      buffer = Buffer.allocUnsafe(CHUNK);
+    }
     used = 0;
-    writeOut(buffer, length);
   };
   /**
    * One line: its JSON, and for a line with a last field, the field's key and JSON, which go
@@ -148,10 +126,10 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     const head = key === undefined ? '' : `,${JSON.stringify(key)}:`;
     // UTF-8 takes at most 3 bytes for each UTF-16 unit.
     const worst = (json.length + head.length + (value?.length ?? 0)) * 3 + 2;
-    if (used + worst > CHUNK) flush();
+    if (used + worst > CHUNK) handOver();
     if (worst > CHUNK) {
       const whole = Buffer.from(value === undefined ? `${json}\n` : `${json}${head}${value}}\n`);
-      return writeOut(whole, whole.length);
+      return file.push(whole, whole.length);
     }
     used += buffer.write(json, used);
     if (value !== undefined) {
@@ -162,7 +140,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     buffer[used++] = 0x0a;
     if (!scheduled) {
       scheduled = true;
-      setImmediate(flush);
+      setImmediate(handOver);
     }
   };
 
@@ -170,14 +148,13 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     path,
     sessionId,
     get lostLines() {
-      return lostLines;
+      return file.lostLines;
     },
     get failing() {
-      return failing;
+      return file.failing;
     },
     get written() {
-      if (written < 0) written = closed ? 0 : fstatSync(fd).size;
-      return written;
+      return file.written;
     },
     append(event, last) {
       // Object.assign keeps the line's key order (ts, event_type, session_id, task_id, then the
@@ -214,18 +191,29 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    flush,
-    dispose() {
-      if (closed) return;
-      flush();
+    flush() {
+      handOver();
+      return file.drained();
+    },
+    flushSync() {
+      handOver();
+      file.writeAllNow();
+    },
+    close() {
+      if (closed) return file.close();
+      handOver();
       closed = true;
       openMasks.delete(masks);
-      try {
-        fsyncSync(fd);
-      } catch {}
-      closeSync(fd);
       listeners.clear();
-      buffer = Buffer.alloc(0);
+      return file.close();
+    },
+    dispose() {
+      if (closed) return file.closeNow();
+      handOver();
+      closed = true;
+      openMasks.delete(masks);
+      listeners.clear();
+      file.closeNow();
     },
   };
 }

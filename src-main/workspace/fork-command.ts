@@ -1,10 +1,11 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Task } from '../../src-shared/a2a';
 import { CoreError, type ForkStarted, type SessionItemView } from '../../src-shared/contract';
 import { compareRuns, ForkError, forkOptions, prepareFork, recordedSession, type RecordedSession } from '../recording';
 import type { Session, SessionOptions } from '../runtime';
-import { findTraceFiles, readTraceLines, sessionIdOfTrace } from '../trace';
+import { findTraceOfSession, readTraceLinesAsync } from '../trace';
 import type { StudioContext } from './context';
 import { launchFork } from './fork-run';
 import { formationResolver } from './formation-resolver';
@@ -50,21 +51,22 @@ export function createForkService(
     const s = index.open();
     const found = s ? await index.refresh(s, sessionId).catch(() => undefined) : undefined;
     const live = capsuleOf(sessionId)?.session ?? running.get(sessionId);
-    live?.trace.flush();
+    await live?.trace.flush();
     const path =
       [found?.tracePath, live?.trace.path].find((p): p is string => !!p && existsSync(p)) ??
-      findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
+      (await findTraceOfSession(recordsRoot, sessionId));
     if (!path) throw new CoreError('not_found', `No records of session ${sessionId} on this machine.`);
     return path;
   };
   const readSession = async (sessionId: string): Promise<RecordedSession> => {
     const path = await tracePathOf(sessionId);
-    if (statSync(path).size > MAX_TRACE_BYTES)
+    if ((await stat(path)).size > MAX_TRACE_BYTES)
       throw new CoreError(
         'invalid_input',
         `The trace of ${sessionId} is over ${MAX_TRACE_BYTES >> 20} MB: too big to read whole.`,
       );
-    return recordedSession(readTraceLines(path).lines.map((l) => l.event));
+    // Read in pieces off the main thread: a big trace never holds it for longer than one piece.
+    return recordedSession((await readTraceLinesAsync(path)).lines.map((l) => l.event));
   };
   const itemOf = async (sessionId: string): Promise<SessionItemView> => {
     const s = index.open();

@@ -106,6 +106,36 @@ describe('task commands in process', () => {
     expect(fetches).not.toHaveBeenCalled();
   });
 
+  it('a cancel answers the task as the door then shows it, and the items of its residue artifact', async () => {
+    studio = await started((t) =>
+      t.replace(
+        / {4}replies:[\s\S]*?(?=\n\nlifecycle:)/,
+        [
+          '    replies:',
+          '      - turns:',
+          '          - tool_calls:',
+          '              - name: shell',
+          '                arguments: { command: "sleep 30", detach: true }',
+          '          - hang: true',
+        ].join('\n') + '\n\ncapabilities:\n  shell:\n    allow: [sleep]',
+      ),
+    );
+    const url = urlOf(studio);
+    const shellStarted = studio.next('trace.appended', (t) => t.events.some((e) => e.event_type === 'tool_result'));
+    const sent = await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'draft', returnImmediately: true });
+    await shellStarted;
+    const cancel = await studio.core.invoke('task.cancel', { capsuleId: 'writer', taskId: sent.id });
+    const { result } = await overHttp(url, 'GetTask', { id: sent.id });
+    expect(cancel.task).toEqual(result);
+    const artifact = (result as Task).artifacts?.find((a) => a.artifactId === 'residue');
+    expect(cancel.residue).toEqual(artifact?.parts.map((p) => p.data));
+    expect(cancel.residue).toMatchObject([{ kind: 'detached_shell', command: 'sleep 30' }]);
+    // Canceled already: the door's refusal, word for word.
+    const again = await studio.core.invoke('task.cancel', { capsuleId: 'writer', taskId: sent.id });
+    const door = await overHttp(url, 'CancelTask', { id: sent.id });
+    expect(again.refused).toEqual({ ...door.error, state: 'TASK_STATE_CANCELED' });
+  });
+
   it('a method the capsule does not export is refused in process as the door refuses it', async () => {
     studio = await started((t) => t.replace('exports:\n', 'exports:\n  methods: [SendMessage, GetTask]\n'));
     const url = urlOf(studio);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreError, type RehearsalMade } from '../../src-shared/contract';
 import { makeRehearsal, saveRehearsal, type Rehearsal } from '../recording';
-import { findTraceFiles, sessionIdOfTrace } from '../trace';
+import { findTraceOfSession } from '../trace';
 import type { StudioContext } from './context';
 
 // "Make rehearsal" in the sessions browser: the same conversion as `capsule rehearse`, saved in
@@ -20,16 +20,13 @@ function freeFolder(root: string, base: string): string {
 }
 
 /** The rehearsal of a recorded session, from its trace (found under the records root when the index has no path). */
-export function rehearsalOfSession(
+export async function rehearsalOfSession(
   recordsRoot: string,
   sessionId: string,
   tracePath: string | undefined,
   speed: number,
 ): Promise<Rehearsal> {
-  const path =
-    tracePath && existsSync(tracePath)
-      ? tracePath
-      : findTraceFiles(recordsRoot).find((p) => sessionIdOfTrace(p) === sessionId);
+  const path = tracePath && existsSync(tracePath) ? tracePath : await findTraceOfSession(recordsRoot, sessionId);
   if (!path) throw new CoreError('not_found', `No records of session ${sessionId} on this machine.`);
   return makeRehearsal(path, { recordsRoot, speed });
 }

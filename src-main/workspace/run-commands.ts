@@ -5,7 +5,7 @@ import { readTraceSlice } from './trace-tail';
 import { manifestProblem } from './manifest-view';
 import { capsuleView } from './view';
 import { waitUntilIdle } from './restart';
-import { runningSession, stopTasks, taskHandlers } from './task-commands';
+import { stopTasks, taskHandlers } from './task-commands';
 
 // Handlers that run the formation and talk to its sessions. The core reaches a running capsule
 // through its door's method table, in process (task-commands.ts); the renderer never reaches a door.
@@ -93,7 +93,7 @@ export function runHandlers(
     async 'session.stop'({ capsuleId }): Promise<StopSessionAnswer> {
       // What is canceled and left behind is read while the session can answer; then the Studio,
       // which hosts the session, ends it: session_end, door closed, node Stopped.
-      const session = runningSession(ctx, capsuleId);
+      const session = ctx.sessions.session(capsuleId);
       let answer: Omit<StopSessionAnswer, 'ended'> | undefined;
       let failure: unknown;
       try {
@@ -106,12 +106,12 @@ export function runHandlers(
       return { ...answer, ended: true };
     },
     'session.cancelAll': async ({ capsuleId }) => ({
-      ...(await stopTasks(runningSession(ctx, capsuleId))),
+      ...(await stopTasks(ctx.sessions.session(capsuleId))),
       ended: false,
     }),
-    'trace.tail'({ sessionId, after, last, limit }) {
+    async 'trace.tail'({ sessionId, after, last, limit }) {
       const running = ctx.sessions.bySessionId(sessionId);
-      if (running) running.session.trace.flush();
+      if (running) await running.session.trace.flush();
       return readTraceSlice(ctx.config.recordsRoot!, sessionId, running?.session.workdir, {
         after,
         last,

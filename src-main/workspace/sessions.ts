@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { countTraceLines } from '../trace';
 import type { FormationResolver, Session, SessionOptions } from '../runtime';
 import type { TraceEvent } from '../../src-shared/trace';
@@ -22,6 +21,11 @@ export interface CapsuleSessionsDeps {
   traceFlushMs?: number;
   /** How a capsule's delegate_task finds the other capsules of its formation by name. */
   formationFor?: (id: string) => FormationResolver;
+  /**
+   * The name a capsule of the open formation goes by (its manifest's name, else its id), for the
+   * `not_running` error; throws `not_found` (or `no_workspace`) for an id the formation does not have.
+   */
+  capsuleName?: (id: string) => string;
   /** A session started: what else follows it (the Studio's breakpoints); returns its unsubscribe. */
   onSession?: (id: string, session: Session) => () => void;
 }
@@ -40,8 +44,12 @@ export interface CapsuleSessions {
   status(id: string): CapsuleStatus;
   launch(id: string, manifestPath: string): Promise<Session>;
   stop(id: string): Promise<void>;
-  /** The running session, or a `not_running` error naming the capsule. */
-  session(id: string, name?: string): Session;
+  /**
+   * The running session of a capsule of the open workspace, in one call: a capsule that is not
+   * running is `not_running` (naming it), one the formation does not have `not_found`. A session
+   * whose capsule left the formation while it ran is still found, so it can still be stopped.
+   */
+  session(id: string): Session;
   running(): string[];
   /**
    * Sessions belong to the workspace they were launched from: ids are looked up in the workspace
@@ -76,15 +84,11 @@ function launchError(err: unknown, id: string): CoreError {
 
 /**
  * How many lines the trace holds now (session_start, or a resumed session's whole history). The
- * size is taken at once, so lines written while the count runs (off the main thread's way, in
- * chunks) are not counted twice; they reach the watcher as events.
+ * size is where the lines appended so far end, so lines written while the count runs (off the main
+ * thread's way, in chunks) are not counted twice; they reach the watcher as events.
  */
-function linesSoFar(session: Session): Promise<number> {
-  session.trace.flush();
-  let size = 0;
-  try {
-    size = statSync(session.trace.path).size;
-  } catch {}
+async function linesSoFar(session: Session): Promise<number> {
+  const size = await session.trace.flush();
   return countTraceLines(session.trace.path, size);
 }
 
@@ -213,10 +217,11 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
       await session.end('stopped from the Studio');
       await session.ended;
     },
-    session(id, name = id) {
-      const session = slot(id).session;
-      if (!session) throw new CoreError('not_running', `${name} is not running; launch it first.`);
-      return session;
+    session(id) {
+      const session = slots.get(keyOf(dir, id))?.session;
+      if (session) return session;
+      const name = deps.capsuleName ? deps.capsuleName(id) : id;
+      throw new CoreError('not_running', `${name} is not running; launch it first.`);
     },
     running: () => [...slots].filter(([k, s]) => s.session && mine(k)).map(([k]) => idOf(k)),
     setWorkspace(next) {

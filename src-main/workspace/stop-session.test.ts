@@ -84,6 +84,26 @@ describe('cancel and stop in the Studio', () => {
     });
   });
 
+  it('a capsule taken out of formation.yaml while it runs can still be canceled and stopped; unknown and stopped ones are told apart', async () => {
+    studio = await createTestStudio();
+    await studio.core.invoke('workspace.open', { dir: studio.workspace });
+    await studio.core.invoke('capsule.launch', { id: 'writer' });
+    const file = join(studio.workspace, 'formation.yaml');
+    const gone = studio.nextView((v) => !v.capsules.some((c) => c.id === 'writer'));
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/ {2}- id: writer\n.*\n.*\n/, ''));
+    await gone;
+    const cancel = await studio.core.invoke('task.cancel', { capsuleId: 'writer', taskId: 'tsk_nobody' });
+    expect(cancel.refused?.code).toBe(-32001);
+    expect(await studio.core.invoke('session.stop', { capsuleId: 'writer' })).toMatchObject({ ended: true });
+    await expect(studio.core.invoke('task.cancel', { capsuleId: 'writer', taskId: 'tsk_x' })).rejects.toMatchObject({
+      code: 'not_found',
+      message: 'No capsule writer in this formation.',
+    });
+    await expect(
+      studio.core.invoke('task.cancel', { capsuleId: 'researcher', taskId: 'tsk_x' }),
+    ).rejects.toMatchObject({ code: 'not_running', message: 'researcher is not running; launch it first.' });
+  });
+
   it('a session the Studio hosts, ended from outside (capsule stop), ends alone: the Studio and its other capsules go on', async () => {
     studio = await createTestStudio();
     const writer = await studio.core.invoke('capsule.launch', { id: 'writer' });

@@ -16,8 +16,7 @@ import {
   type StopSessionAnswer,
 } from '../../src-shared/contract';
 import { newMessageId } from '../../src-shared/ids';
-import { residueOfTask } from '../../src-shared/residue';
-import { acceptsProblems, callSession, serves } from '../door';
+import { acceptsProblems, callSession } from '../door';
 import type { Session } from '../runtime';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
@@ -28,7 +27,8 @@ import type { Handlers } from './handlers';
 // caller meets, without HTTP. Nothing goes through a socket, so no connection cap can refuse the
 // Studio's own calls, and nothing is encoded twice. Cancel asks the session straight (its ids were
 // checked at the contract's boundary; docs/cancel-walk.md). Task progress needs no command at all:
-// it arrives as task.updated, once.
+// it arrives as task.updated, once. `ctx.sessions.session(id)` finds a capsule's running session,
+// with `not_found` / `not_running` when there is none.
 
 /** A door's JSON-RPC error as the contract's error: task not found keeps its code, a bad field says which. */
 export function asCoreError(err: unknown): unknown {
@@ -86,12 +86,6 @@ export function messageOf(args: CommandArgs<'task.send'>): Message {
 const MAX_LISTED = 200;
 const PAGE = 100;
 
-/** The running session of a capsule of the open workspace, or `not_running` naming it. */
-export function runningSession(ctx: StudioContext, id: string): Session {
-  const c = ctx.workspace().capsule(id);
-  return ctx.sessions.session(id, c.summary.name ?? id);
-}
-
 /** A data part that misses the contract is refused before it is sent, with every problem (the door names only the first). */
 function checkBeforeSending(session: Session, args: CommandArgs<'task.send'>): void {
   const schema = session.manifest.accepts as Record<string, unknown> | undefined;
@@ -113,9 +107,8 @@ function checkBeforeSending(session: Session, args: CommandArgs<'task.send'>): v
  */
 export async function cancelTask(session: Session, id: string): Promise<CancelAnswer> {
   try {
-    if (!serves(session, 'CancelTask')) throw methodNotFound('CancelTask');
-    const task = await session.cancelTask(id, 'client');
-    return { task, residue: residueOfTask(task) };
+    if (!session.serves('CancelTask')) throw methodNotFound('CancelTask');
+    return await session.cancelTask(id, 'client');
   } catch (err) {
     if (!(err instanceof A2AError)) throw err;
     const state = metadataOf(err.data).state;
@@ -189,7 +182,7 @@ export function taskHandlers(
 ): Pick<Handlers, 'task.send' | 'task.checkData' | 'task.get' | 'task.list' | 'task.cancel'> {
   return {
     async 'task.send'(args, call) {
-      const session = runningSession(ctx, args.capsuleId);
+      const session = ctx.sessions.session(args.capsuleId);
       checkBeforeSending(session, args);
       // Accepted (or refused) at once, like any SendMessage with returnImmediately; a blocking
       // send then waits here for the task's end (bounded, and abortable by its caller), and
@@ -204,15 +197,15 @@ export function taskHandlers(
       return callDoorMethod<Task>(session, 'GetTask', { id: task.id });
     },
     'task.checkData'({ capsuleId, data }) {
-      const schema = runningSession(ctx, capsuleId).manifest.accepts as Record<string, unknown> | undefined;
+      const schema = ctx.sessions.session(capsuleId).manifest.accepts as Record<string, unknown> | undefined;
       return { contract: !!schema, problems: schema ? acceptsProblems(schema, data) : [] };
     },
     'task.get': ({ capsuleId, taskId, historyLength }) =>
-      callDoorMethod(runningSession(ctx, capsuleId), 'GetTask', {
+      callDoorMethod(ctx.sessions.session(capsuleId), 'GetTask', {
         id: taskId,
         ...(historyLength !== undefined ? { historyLength } : {}),
       }),
-    'task.list': ({ capsuleId }) => listTasks(runningSession(ctx, capsuleId)),
-    'task.cancel': ({ capsuleId, taskId }) => cancelTask(runningSession(ctx, capsuleId), taskId),
+    'task.list': ({ capsuleId }) => listTasks(ctx.sessions.session(capsuleId)),
+    'task.cancel': ({ capsuleId, taskId }) => cancelTask(ctx.sessions.session(capsuleId), taskId),
   };
 }

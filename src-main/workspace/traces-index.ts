@@ -94,14 +94,11 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
   };
 
   // Lines a running session buffered reach the file (and so the index) before a query.
-  const flushRunning = () => {
-    for (const id of ctx.sessions.running()) ctx.sessions.session(id).trace.flush();
-  };
+  const flushRunning = () => Promise.all(ctx.sessions.running().map((id) => ctx.sessions.session(id).trace.flush()));
   function followRunning() {
     for (const id of ctx.sessions.running()) {
       const trace = ctx.sessions.session(id).trace;
-      trace.flush();
-      indexer?.follow(trace.path);
+      void trace.flush().then(() => indexer?.follow(trace.path));
     }
   }
   const joined = (work: Promise<unknown>, done: () => void) => {
@@ -118,8 +115,8 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
       });
     return within(work, ANSWER_WAIT_MS, signal);
   };
-  const syncAll = () => {
-    flushRunning();
+  const syncAll = async () => {
+    await flushRunning();
     return (syncing ??= joined(indexer!.syncRecords(recordsRoot), () => (syncing = undefined)));
   };
   const ingest = (path: string) => {
@@ -137,7 +134,7 @@ export function createTraceIndexAccess(ctx: StudioContext, recordsRoot: string, 
   };
   /** Brings one session (or, when it is unknown, every trace) up to date within the answer's wait. */
   const refresh = async (s: TraceStore, sessionId: string, signal?: AbortSignal): Promise<SessionSummary> => {
-    flushRunning();
+    await flushRunning();
     const known = s.getSession(sessionId);
     if (known && current(known)) return known;
     const work = known?.tracePath ? ingest(known.tracePath) : syncAll();

@@ -12,16 +12,15 @@ import { ConsolePanel } from '../features/console';
 import { ReplayBar } from '../features/replay';
 import { AddressDialog, AttachRuntimeDialog, RuntimeGroups } from '../features/runtimes';
 import { ConnectionBanner } from './ConnectionBanner';
-import { CommandPalette, StopConfirm } from './lazyFeatures';
+import { CommandPalette, RestartDialog, StopConfirm, WorkspaceForm } from './lazyFeatures';
 import { LongCommandBar } from './LongCommandBar';
 import { Notices } from './Notices';
 import { usePaletteOpen } from '../ui/paletteState';
-import { RestartDialog } from '../ui/RestartToApply';
+import { useCanvasCovered } from '../ui/usePanelFull';
 import { SidePanel } from './SidePanel';
 import { Toolbar } from './Toolbar';
 import { ToolDialogs } from './ToolsMenu';
 import { useShortcuts } from './useShortcuts';
-import { WorkspaceForm } from './WorkspaceDialog';
 
 /** The Studio: a welcome screen until a workspace is open, then the formation workbench. */
 export function App() {
@@ -30,12 +29,19 @@ export function App() {
   const hasWorkspace = useStudio((s) => s.workspace !== null);
   const replaying = useStudio((s) => s.replay !== null);
   const paletteOpen = usePaletteOpen();
+  const covered = useCanvasCovered();
   if (!hasWorkspace) return <Welcome connection={connection} />;
   return (
     <GraphProvider>
       <div className="studio">
         <Toolbar />
         <Banners />
+        {/* While a panel lies over the canvas, notices stand here rather than over that panel's content. */}
+        {covered ? (
+          <div className="notice-strip">
+            <Notices />
+          </div>
+        ) : null}
         <ReplayBar />
         <div className="studio-body">
           <GraphPalette />
@@ -45,7 +51,7 @@ export function App() {
               <GraphCanvas>
                 <RuntimeGroups />
               </GraphCanvas>
-              <Notices />
+              {covered ? null : <Notices />}
             </div>
             <ConsolePanel />
           </main>
@@ -124,7 +130,9 @@ function Welcome({ connection }: { connection: string }) {
                 <p className="muted">Open a workspace folder, or create one to start a formation.</p>
               </>
             )}
-            <WorkspaceForm />
+            <Suspense fallback={null}>
+              <WorkspaceForm />
+            </Suspense>
           </>
         )}
       </div>

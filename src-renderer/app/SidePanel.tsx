@@ -1,7 +1,14 @@
 import { Suspense, useDeferredValue, useState } from 'react';
 import { useStudio, type SideTab } from '../store';
-import { ExposePanel, LiveTracePanel, ManifestPanel, TaskInspector } from './lazyFeatures';
-import { FormationSummary, RemoteDetails, ToolServerDetails } from './Details';
+import {
+  ExposePanel,
+  LiveTracePanel,
+  ManifestPanel,
+  RemoteDetails,
+  TaskInspector,
+  ToolServerDetails,
+} from './lazyFeatures';
+import { FormationSummary } from './FormationSummary';
 import { FullWidthButton, SideFrame } from './SideFrame';
 
 const TABS: { id: SideTab; label: string }[] = [
@@ -24,14 +31,18 @@ export function SidePanel() {
   if (selectedId && isRemote) {
     return (
       <SideFrame label="Details" full={false} onFull={setFull}>
-        <RemoteDetails id={selectedId} />
+        <Suspense fallback={null}>
+          <RemoteDetails id={selectedId} />
+        </Suspense>
       </SideFrame>
     );
   }
   if (selectedId && isToolServer) {
     return (
       <SideFrame label="Details" full={false} onFull={setFull}>
-        <ToolServerDetails id={selectedId} />
+        <Suspense fallback={null}>
+          <ToolServerDetails id={selectedId} />
+        </Suspense>
       </SideFrame>
     );
   }

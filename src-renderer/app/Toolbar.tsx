@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useStudio } from '../store';
 import { setTheme, useThemeChoice, type ThemeChoice } from '../ui/useTheme';
-import { WorkspaceDialog } from './WorkspaceDialog';
+import { WorkspaceDialog } from './lazyFeatures';
 import { openPalette } from '../ui/paletteState';
 import { SessionsButton } from '../features/sessions';
 import { SecretsButton } from '../features/secrets';
@@ -124,7 +124,11 @@ export function Toolbar() {
           ▶ Launch all
         </button>
       </div>
-      {picking ? <WorkspaceDialog onClose={() => setPicking(false)} /> : null}
+      {picking ? (
+        <Suspense fallback={null}>
+          <WorkspaceDialog onClose={() => setPicking(false)} />
+        </Suspense>
+      ) : null}
     </header>
   );
 }

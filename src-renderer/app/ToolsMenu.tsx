@@ -32,13 +32,15 @@ export function ToolsMenu() {
         Tools ▾
       </button>
       {at ? (
-        <CanvasMenu
-          x={at.x}
-          y={at.y}
-          label="Tools"
-          items={TOOLS.map((t) => ({ label: t.label, run: () => openTool(t.name) }))}
-          onClose={() => setAt(null)}
-        />
+        <Suspense fallback={null}>
+          <CanvasMenu
+            x={at.x}
+            y={at.y}
+            label="Tools"
+            items={TOOLS.map((t) => ({ label: t.label, run: () => openTool(t.name) }))}
+            onClose={() => setAt(null)}
+          />
+        </Suspense>
       ) : null}
     </>
   );

@@ -68,8 +68,8 @@ const overlaps = (a: Rect, b: Rect) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1
 const CLEAR = 24;
 
 /**
- * The top-left closest to `want` where a card of this size overlaps none of the frames: `want`
- * itself when it is clear, else just above, below, left or right of a frame in the way.
+ * The top-left closest to `want` where a card of this size overlaps none of the rectangles (frames,
+ * nodes): `want` itself when it is clear, else just above, below, left or right of one in the way.
  */
 export function clearOfFrames(
   want: { x: number; y: number },

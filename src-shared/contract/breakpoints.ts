@@ -1,3 +1,4 @@
+import { command, runsHere, runsHereOnly } from './command';
 import { z } from 'zod';
 
 // Breakpoints on a running formation, held by the Studio's core (never written into manifests):
@@ -6,9 +7,6 @@ import { z } from 'zod';
 // edited or not), steps one turn, or cancels it; a pause nobody answers continues by itself after
 // the timeout. Spread into `commands` in commands.ts.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const id = z.string().min(1).max(200);
 const none = z.strictObject({}).optional();
 
@@ -63,18 +61,22 @@ export const breakpointsCommands = {
   'breakpoints.set': command<BreakpointsView>()(
     `Sets a breakpoint in the open workspace: before each turn of a capsule ({kind:"turn", capsuleId}) or before a delegation crosses an edge ({kind:"edge", from, to}); running sessions pause there from their next turn or delegation. At most ${MAX_BREAKPOINTS}.`,
     breakpointSpec,
+    runsHereOnly({ capsules: ['capsuleId', 'from', 'to'] }),
   ),
   'breakpoints.clear': command<BreakpointsView>()(
     'Clears one breakpoint, or every one of the open workspace (`all: true`). Tasks paused already stay paused until resumed or timed out.',
     z.union([breakpointSpec, z.strictObject({ all: z.literal(true) })]),
+    runsHereOnly({ capsules: ['capsuleId', 'from', 'to'] }),
   ),
   'breakpoints.list': command<BreakpointsView>()(
     'The breakpoints of the open workspace, the tasks paused at them, and the pause timeout.',
     none,
+    runsHere,
   ),
   'breakpoints.configure': command<BreakpointsView>()(
     `How long a pause waits before it continues by itself (seconds, ${PAUSE_TIMEOUT_SECONDS.min}–${PAUSE_TIMEOUT_SECONDS.max}; ${PAUSE_TIMEOUT_SECONDS.default} by default). Applies to pauses that begin from now on.`,
     z.strictObject({ timeoutSeconds: z.number().int().min(PAUSE_TIMEOUT_SECONDS.min).max(PAUSE_TIMEOUT_SECONDS.max) }),
+    runsHere,
   ),
   'breakpoints.resume': command<BreakpointsView>()(
     'Resumes a paused task: "continue", "step" (run one turn, then pause before the next), or "cancel" (CancelTask through its door, residue and all). `message` replaces what it was about to send.',
@@ -84,5 +86,6 @@ export const breakpointsCommands = {
       action: z.enum(['continue', 'step', 'cancel']),
       message: z.string().min(1).max(MAX_EDITED_MESSAGE).optional(),
     }),
+    runsHereOnly({ sessions: ['sessionId'] }),
   ),
 } as const;

@@ -1,13 +1,10 @@
+import { command, runsHere } from './command';
 import { z } from 'zod';
 
 // "Export for Kubernetes…": the same manifests as `capsule deploy kubernetes`, previewed, then
 // written to a folder the user chose. Spread into `commands` in commands.ts; the handlers live in
 // src-main/workspace/deploy-commands.ts. Nothing here ever carries a secret's value: a manifest's
 // ${VAR} stays a reference and is mapped to a Secret by name and key.
-
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 
 export const DEFAULT_NAMESPACE = 'capsule';
 export const DEFAULT_IMAGE = 'capsule-runtime:latest';
@@ -102,9 +99,11 @@ export const deployCommands = {
   'deploy.preview': command<DeployPreview>()(
     'The Kubernetes manifests `capsule deploy kubernetes` would write for the open formation, with the options given; `dir`, when given, says which of its files already exist there.',
     z.strictObject({ ...options, dir: folder.optional() }),
+    runsHere,
   ),
   'deploy.write': command<DeployWritten>()(
     'Writes the Kubernetes manifests to `dir` (created when missing). Refuses with `conflict` (naming them) when files of the export exist there, unless `overwrite`.',
     z.strictObject({ ...options, dir: folder, overwrite: z.boolean().optional() }),
+    runsHere,
   ),
 } as const;

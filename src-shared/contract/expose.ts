@@ -1,3 +1,4 @@
+import { command, runsHere, runsOnRuntime, runsWithCapsule } from './command';
 import { z } from 'zod';
 import { runtimeId } from './runtimes';
 import type { AgentCard } from '../a2a';
@@ -5,9 +6,6 @@ import type { AgentCard } from '../a2a';
 // The Expose commands and views (the gateway that lets outside A2A callers reach a
 // capsule). Spread into `commands` in commands.ts; the handlers live in src-main/gateway.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const capsuleId = z.string().min(1).max(200);
 const none = z.strictObject({}).optional();
 
@@ -81,6 +79,7 @@ export const exposeCommands = {
   'gateway.status': command<GatewayView>()(
     'The gateway: where it listens, whether it binds beyond this machine.',
     none,
+    runsHere,
   ),
   'gateway.configure': command<GatewayView>()(
     "Sets where the gateway listens (restarts it). A host other than loopback is reachable from the network: the UI warns. `runtime`: an attached runtime's gateway, on its host.",
@@ -104,34 +103,42 @@ export const exposeCommands = {
         .optional(),
       trustProxy: z.boolean().optional(),
     }),
+    runsOnRuntime,
   ),
   'expose.list': command<{ gateway: GatewayView; exposures: ExposureView[] }>()(
     "Exposed capsules and the gateway (`runtime`: an attached runtime's, on its host).",
     z.strictObject({ runtime: runtimeId.optional() }).optional(),
+    runsOnRuntime,
   ),
   'expose.enable': command<ExposeAnswer>()(
     'Exposes a capsule through the gateway with a new bearer token (shown once, stored hashed).',
     z.strictObject({ capsuleId, compat03: z.boolean().optional() }),
+    runsWithCapsule('capsuleId'),
   ),
   'expose.disable': command<void>()(
     'Ends an exposure: its token stops working at once and open streams close.',
     z.strictObject({ capsuleId }),
+    runsWithCapsule('capsuleId'),
   ),
   'expose.rotate': command<ExposeAnswer>()(
     'Replaces an exposure token (the old one stops working at once).',
     z.strictObject({ capsuleId }),
+    runsWithCapsule('capsuleId'),
   ),
   'expose.update': command<ExposureView>()(
     'Turns A2A 0.3 compatibility on or off for an exposure.',
     z.strictObject({ capsuleId, compat03: z.boolean() }),
+    runsWithCapsule('capsuleId'),
   ),
   'expose.card': command<{ card: AgentCard | null }>()(
     'The signed card outside callers get for an exposed, running capsule.',
     z.strictObject({ capsuleId }),
+    runsWithCapsule('capsuleId'),
   ),
   'expose.accessLog': command<AccessEntryView[]>()(
     'The latest external calls (oldest first).',
     z.strictObject({ capsuleId: capsuleId.optional(), limit: z.number().int().positive().max(1000).optional() }),
+    runsWithCapsule('capsuleId'),
   ),
 } as const;
 

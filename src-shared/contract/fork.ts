@@ -1,3 +1,4 @@
+import { command, runsWithSession } from './command';
 import { z } from 'zod';
 import type { SessionItemView } from './sessions';
 
@@ -5,9 +6,6 @@ import type { SessionItemView } from './sessions';
 // side by side. Spread into `commands` in commands.ts; the handlers live in
 // src-main/workspace/fork-command.ts.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const sessionId = z.string().regex(/^ses_[0-9a-f]{32}$/, 'a session id (ses_ and 32 hex digits)');
 
 /** The longest message a fork may be given. */
@@ -128,17 +126,21 @@ export const forkCommands = {
         .optional(),
       driver: z.enum(['real', 'rehearsal']),
     }),
+    runsWithSession('sessionId'),
   ),
   'sessions.forkOptions': command<ForkOptionsView>()(
     'What a fork of a recorded task can change: its message, the turns it may start from, and the delegations its turns made (a fork replays those before its turn; `sessions.fork` `delegations` edits what they send).',
     z.strictObject({ sessionId, taskId: z.string().min(1).max(200) }),
+    runsWithSession('sessionId'),
   ),
   'sessions.family': command<SessionFamilyView>()(
     "A session's fork family: the sessions it was forked from and the forks made of it.",
     z.strictObject({ sessionId }),
+    runsWithSession('sessionId'),
   ),
   'sessions.compare': command<SessionDiffView>()(
     'Two runs side by side, aligned by task and turn: messages, turns, tool calls, delegations, answers and tokens, with what differs marked.',
     z.strictObject({ a: sessionId, b: sessionId }),
+    runsWithSession('a', 'b'), // both runs on one host; one here and one there is refused
   ),
 } as const;

@@ -22,5 +22,5 @@ export * from './tests';
 export * from './versions';
 export * from './telemetry';
 export * from './runtimes';
-export * from './routes';
+export * from './command';
 export * from './tool-servers';

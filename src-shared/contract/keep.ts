@@ -1,3 +1,4 @@
+import { command, runsHere } from './command';
 import { z } from 'zod';
 import { TASK_STATES } from '../a2a';
 import { MAX_CONSOLE_ENTRIES, MAX_KEPT_TEXT, MAX_PANEL_SIZE, PANEL_NAMES } from './keep-limits';
@@ -9,9 +10,6 @@ import { MAX_CONSOLE_ENTRIES, MAX_KEPT_TEXT, MAX_PANEL_SIZE, PANEL_NAMES } from 
 // (so an empty localStorage) on every port. Spread into `commands` in commands.ts; the handlers
 // live in src-main/workspace/keep-commands.ts.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
 
 const id = z.string().min(1).max(200);
@@ -73,12 +71,18 @@ export const keepCommands = {
   'conversations.get': command<KeptConversations & { file: string }>()(
     "The open workspace's console conversations as kept in its Studio folder (none yet: empty lists), and the file.",
     none,
+    runsHere,
   ),
   'conversations.save': command<{ file: string }>()(
     "Keeps the open workspace's console conversations in its Studio folder (bounded: 200 messages, 20 conversations a capsule; secret values are masked). With `workspace`, refused (conflict) unless that folder is the one open.",
     keptConversations.extend({ workspace: writtenFor }),
+    runsHere,
   ),
-  'layout.get': command<KeptLayout>()("The open workspace's panel sizes and selected capsule, as last kept.", none),
+  'layout.get': command<KeptLayout>()(
+    "The open workspace's panel sizes and selected capsule, as last kept.",
+    none,
+    runsHere,
+  ),
   'layout.set': command<KeptLayout>()(
     'Keeps panel sizes and/or the selected capsule (null: none) of the open workspace. With `workspace`, refused (conflict) unless that folder is the one open.',
     z.strictObject({
@@ -86,5 +90,6 @@ export const keepCommands = {
       panels: z.partialRecord(z.enum(PANEL_NAMES), z.number().int().min(0).max(MAX_PANEL_SIZE)).optional(),
       selected: id.nullable().optional(),
     }),
+    runsHere,
   ),
 } as const;

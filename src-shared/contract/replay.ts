@@ -1,3 +1,4 @@
+import { command, runsHereOnly } from './command';
 import { z } from 'zod';
 import type { TaskState } from '../a2a';
 import type { DelegationUpdate, TaskProgress, TraceEvent } from '../trace';
@@ -6,9 +7,6 @@ import type { DelegationUpdate, TaskProgress, TraceEvent } from '../trace';
 // every session its delegations reached) and reads them into the same flow updates it derives
 // live, in time order. The Studio plays them on the canvas; nothing runs. Spread into `commands`.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const sessionId = z.string().regex(/^ses_[0-9a-f]{32}$/, 'a session id (ses_ and 32 hex digits)');
 
 /** At most this many trace lines in one replay: a longer run is cut there, and says so. */
@@ -68,5 +66,6 @@ export const replayCommands = {
   'sessions.replay': command<ReplayRun>()(
     `A recorded formation run read for replay, running nothing: the session's tasks (or one task) and every task its delegations caused in other sessions, as time-ordered trace lines and the flow steps (hops, turns, task states) they make, derived as live. At most ${MAX_REPLAY_LINES} lines and ${MAX_REPLAY_BYTES} bytes of lines and steps.`,
     z.strictObject({ sessionId, taskId: z.string().min(1).max(200).optional() }),
+    runsHereOnly({ sessions: ['sessionId'] }),
   ),
 } as const;

@@ -1,3 +1,4 @@
+import { command, runsHere } from './command';
 import { z } from 'zod';
 
 // Runtimes on other hosts (`capsule serve --studio` there) attached to this Studio. The core holds
@@ -8,9 +9,6 @@ import { z } from 'zod';
 // capsule (Launch all, Stop all, the sessions browser, the exposures, the gateway's settings) take `runtime` to mean that host (so does capsule.add: a node dropped in a runtime's frame).
 // Spread into `commands` in commands.ts.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
 
 /** A runtime's id: short, URL- and id-safe (it prefixes the ids of its capsules). */
@@ -56,7 +54,11 @@ const httpUrl = z
   .refine((u) => /^https?:\/\//i.test(u), 'an http or https URL (the serve prints it as "studio: URL")');
 
 export const runtimesCommands = {
-  'runtimes.list': command<RuntimeView[]>()('The runtimes attached to this Studio and how each link stands.', none),
+  'runtimes.list': command<RuntimeView[]>()(
+    'The runtimes attached to this Studio and how each link stands.',
+    none,
+    runsHere,
+  ),
   'runtimes.attach': command<RuntimeView>()(
     'Attaches a runtime on another host by its Studio URL and token (`capsule serve --studio` prints both); remembered across restarts (URL and label in settings, the token in the secret store). A wrong token answers 401 and the runtime shows refused.',
     z.strictObject({
@@ -64,10 +66,12 @@ export const runtimesCommands = {
       token: z.string().min(1).max(RUNTIME_TOKEN_MAX),
       label: z.string().trim().min(1).max(60).optional(),
     }),
+    runsHere,
   ),
   'runtimes.detach': command<void>()(
     'Detaches a runtime: its capsules leave the canvas (they keep running on their host) and its token is forgotten.',
     z.strictObject({ id: runtimeId }),
+    runsHere,
   ),
 } as const;
 

@@ -1,3 +1,4 @@
+import { command, runsOnRuntime, runsWithSession } from './command';
 import { z } from 'zod';
 import { runtimeId } from './runtimes';
 import type { TaskState } from '../a2a';
@@ -7,9 +8,6 @@ import type { SkippedLines, TraceEvent } from '../trace';
 // (the SQLite index over every trace.jsonl). Spread into `commands` in commands.ts; the handlers
 // live in src-main/workspace/traces.ts.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const sessionId = z.string().regex(/^ses_[0-9a-f]{32}$/, 'a session id (ses_ and 32 hex digits)');
 const epochMs = z.number().int().nonnegative();
 
@@ -155,6 +153,7 @@ export const sessionsCommands = {
   'sessions.rehearse': command<RehearsalMade>()(
     "Makes an offline rehearsal of a recorded session and every capsule that took part (the same turns, tool calls, delegations, tokens), saved in the workspace's rehearsals/ folder; speed scales recorded timings (0: none).",
     z.strictObject({ sessionId, speed: z.number().min(0).max(1_000_000).optional() }),
+    runsWithSession('sessionId'),
   ),
   'sessions.list': command<{ sessions: SessionItemView[]; store: TraceStoreState }>()(
     "Every past and running session, newest first, from the trace store; filters by capsule name, status, start time and text. `runtime`: an attached runtime's records (on its host) instead of this Studio's.",
@@ -167,10 +166,12 @@ export const sessionsCommands = {
       search: z.string().max(500).optional(),
       limit: z.number().int().positive().max(5000).optional(),
     }),
+    runsOnRuntime,
   ),
   'sessions.get': command<{ session: SessionItemView; tasks: SessionTaskView[]; store: TraceStoreState }>()(
     'One session: its summary and its tasks.',
     z.strictObject({ sessionId }),
+    runsWithSession('sessionId'),
   ),
   'sessions.events': command<SessionEventsPage>()(
     "One page of a session's events (by `after` cursor, or `offset` when unfiltered), optionally of one task or some event types.",
@@ -182,13 +183,16 @@ export const sessionsCommands = {
       offset: z.number().int().nonnegative().optional(),
       limit: z.number().int().positive().max(5000).optional(),
     }),
+    runsWithSession('sessionId'),
   ),
   'sessions.taskTrace': command<TaskTraceView>()(
     "One task's turns, tool calls and delegations as trace lines (its first MAX_TASK_TRACE_LINES), with the session's model and that model's price when the price table knows it.",
     z.strictObject({ sessionId, taskId: z.string().min(1).max(200) }),
+    runsWithSession('sessionId'),
   ),
   'sessions.timeline': command<{ bars: TimelineBar[]; store: TraceStoreState; truncated?: TimelineTruncation[] }>()(
     'Tasks of several sessions (given, or those overlapping `around`) as bars on one time axis, each linked to the task that caused it.',
     z.strictObject({ sessionIds: z.array(sessionId).min(1).max(50).optional(), around: sessionId.optional() }),
+    runsWithSession('sessionIds', 'around'),
   ),
 } as const;

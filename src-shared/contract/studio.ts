@@ -1,12 +1,10 @@
+import { command, runsHere } from './command';
 import { z } from 'zod';
 
 // What the shell can do for the Studio (a native folder picker, where secrets are kept) and the
 // secret store's commands. Spread into `commands` in commands.ts. A secret's value crosses the
 // boundary once, in secrets.set; every answer carries names only.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
 
 /** The name manifests use in `${NAME}`. */
@@ -80,16 +78,23 @@ export const studioCommands = {
   'studio.capabilities': command<StudioCapabilities>()(
     'What this shell offers: a native folder picker, where secrets are kept.',
     none,
+    runsHere,
   ),
   'workspace.pickFolder': command<{ dir: string | null }>()(
     'Asks the user for a folder with the system dialog (desktop only): to open or create a workspace, or to export into; null when they cancel.',
     z.strictObject({ purpose: z.enum(['open', 'create', 'export']) }),
+    runsHere,
   ),
   'workspace.browse': command<FolderListing>()(
     "Lists the folders of a folder under the user's home (default: the home; a relative path is under it), for the web shell's folder browser. Symbolic links are resolved; a folder outside the home (other than the open workspace's) is refused. `hidden`: include folders whose name starts with a dot.",
     z.strictObject({ dir: z.string().min(1).max(4096).optional(), hidden: z.boolean().optional() }),
+    runsHere, // this host's folders (an attached Studio's are refused outside its workspaces)
   ),
-  'secrets.list': command<SecretsView>()('Secret names (never values), environments and the one launches use.', none),
+  'secrets.list': command<SecretsView>()(
+    'Secret names (never values), environments and the one launches use.',
+    none,
+    runsHere,
+  ),
   'secrets.set': command<SecretsView>()(
     'Sets or replaces a secret in an environment (default: `default`). The value is never shown again.',
     z.strictObject({
@@ -97,13 +102,16 @@ export const studioCommands = {
       value: z.string().min(1).max(SECRET_VALUE_MAX),
       environment: environment.optional(),
     }),
+    runsHere,
   ),
   'secrets.delete': command<SecretsView>()(
     'Deletes a secret from an environment (default: `default`).',
     z.strictObject({ name: secretName, environment: environment.optional() }),
+    runsHere,
   ),
   'secrets.useEnvironment': command<SecretsView>()(
     'Chooses the environment whose values the next launches get.',
     z.strictObject({ environment }),
+    runsHere,
   ),
 } as const;

@@ -1,3 +1,4 @@
+import { command, runsHere } from './command';
 import { z } from 'zod';
 
 // OpenTelemetry settings in the Studio: where the sessions the Studio launches export their spans
@@ -5,9 +6,6 @@ import { z } from 'zod';
 // telemetry.configure and never come back (a header is shown by name, as set or not). Spread into
 // `commands` in commands.ts; the handlers live in src-main/workspace/telemetry-commands.ts.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
 
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
@@ -58,6 +56,7 @@ export const telemetryCommands = {
   'telemetry.get': command<TelemetryView>()(
     "The Studio's OpenTelemetry settings, what sessions launched now export with, and the exporter's counts.",
     none,
+    runsHere,
   ),
   'telemetry.configure': command<TelemetryView>()(
     'Changes the OpenTelemetry settings for the sessions launched from now on. `headers` replaces the list: a header with a `value` gets it (kept in the secret store), one without keeps its stored value; headers left out are deleted.',
@@ -81,5 +80,6 @@ export const telemetryCommands = {
         .max(MAX_OTEL_HEADERS)
         .optional(),
     }),
+    runsHere,
   ),
 } as const;

@@ -1,12 +1,10 @@
+import { command, runsHere, runsHereOnly } from './command';
 import { z } from 'zod';
 
 // The Studio's Tests panel: the workspace's saved tests (tests/*.yaml, what `capsule test` runs),
 // run one at a time against the current manifests, offline, with the diff of a failing one.
 // Spread into `commands` in commands.ts; the handlers live in src-main/regression.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const none = z.strictObject({}).optional();
 /** A test's name: its file is tests/<name>.yaml. */
 export const TEST_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/i;
@@ -80,13 +78,16 @@ export const testsCommands = {
   'tests.list': command<{ dir: string; tests: TestView[] }>()(
     "The open workspace's saved tests (tests/*.yaml) with their expectations, by name.",
     none,
+    runsHere,
   ),
   'tests.run': command<TestResultView>()(
     "Runs one test against the workspace's current manifests, offline (each capsule replays the test's script), and compares its delegations and answers with the expectations. One test runs at a time; each task is bounded by the test's timeout_ms.",
     z.strictObject({ name: testName }),
+    runsHere,
   ),
   'tests.saveFromSession': command<{ name: string; file: string; notes: string[] }>()(
     'Saves a recorded session as a test (tests/<name>.yaml, as `capsule rehearse --save-test`): its rehearsal scripts, its tasks, and what it did as the expectations. Refuses with `conflict` when the name is taken, unless `replace`.',
     z.strictObject({ sessionId: z.string().min(1).max(200), name: testName, replace: z.boolean().optional() }),
+    runsHereOnly({ sessions: ['sessionId'] }),
   ),
 } as const;

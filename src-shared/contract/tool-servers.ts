@@ -1,3 +1,4 @@
+import { command, runsHere, runsWithCapsule } from './command';
 import { z } from 'zod';
 import type { Position } from './types';
 
@@ -91,33 +92,36 @@ export interface ToolCallView {
 
 const id = z.string().min(1).max(200);
 const position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 
 export const toolServerCommands = {
   'mcp.addServer': command<ToolServerView>()(
     'Adds a tool server (MCP) to formation.yaml `tool_servers` at a position: a local process (command, args, env, cwd) or a remote URL (headers).',
     z.strictObject({ name: serverName, server: toolServerDefinition, position }),
+    runsHere,
   ),
   'mcp.updateServer': command<{ updated: string[] }>()(
     "Changes a tool server's definition in formation.yaml and in the manifest entry of every capsule with an edge to it (their `tools` and `timeout` kept); `updated` names those capsules. A derived server is added to formation.yaml.",
     z.strictObject({ id, server: toolServerDefinition }),
+    runsHere,
   ),
   'mcp.moveServer': command<void>()(
     'Moves a tool server node (a derived one is added to formation.yaml).',
     z.strictObject({ id, position }),
+    runsHere,
   ),
   'mcp.removeServer': command<void>()(
     "Removes a tool server and its edges: the server's entry goes from every manifest that names it, with the allow entries those edges added.",
     z.strictObject({ id }),
+    runsHere,
   ),
   'mcp.listTools': command<{ tools: ToolServerTool[]; server?: { name: string; version: string } }>()(
     'Starts or reaches the tool server and lists its tools (tools/list, with descriptions), within 10 s and 4 MiB; a local server starts with only PATH and its own env. Fails with one line (not found, crashed, refused) and nothing is left running.',
     z.strictObject({ id }),
+    runsHere,
   ),
   'edge.setTools': command<{ message: string }>()(
     "Narrows which tools of a tool server a capsule may call: the `tools` of its manifest entry (null: all of the server's tools).",
     z.strictObject({ source: id, target: id, tools: z.array(z.string().min(1).max(200)).max(1000).nullable() }),
+    runsWithCapsule('source'),
   ),
 };

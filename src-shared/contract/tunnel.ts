@@ -1,11 +1,9 @@
+import { command, runsHere } from './command';
 import { z } from 'zod';
 
 // Reach from anywhere: tunnels in front of the Studio's gateway (the commands and events). The
 // link with its ?t= token is in the answer of tunnel.create only, like an exposure's token.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 const tunnelId = z.string().regex(/^tun_[0-9a-f]{8,32}$/, 'a tunnel id (tun_…)');
 
 export const TUNNEL_PROVIDERS = ['cloudflared', 'ngrok'] as const;
@@ -42,16 +40,19 @@ export const tunnelCommands = {
   'tunnel.list': command<{ tunnels: TunnelView[] }>()(
     "The tunnels in front of this Studio's gateway.",
     z.strictObject({}).optional(),
+    runsHere,
   ),
   'tunnel.create': command<TunnelCreated>()(
     "Opens a public https URL to this Studio's gateway through cloudflared or ngrok, guarded by a signed link (shown once).",
     z.strictObject({ provider: z.enum(TUNNEL_PROVIDERS).optional(), ttl: z.enum(TUNNEL_TTLS).optional() }),
+    runsHere,
   ),
   'tunnel.revoke': command<void>()(
     "Invalidates a tunnel's link and every cookie made from it, at once.",
     z.strictObject({ id: tunnelId }),
+    runsHere,
   ),
-  'tunnel.stop': command<void>()('Tears a tunnel down.', z.strictObject({ id: tunnelId })),
+  'tunnel.stop': command<void>()('Tears a tunnel down.', z.strictObject({ id: tunnelId }), runsHere),
 } as const;
 
 export interface TunnelEventMap {

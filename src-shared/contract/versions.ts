@@ -1,3 +1,4 @@
+import { command, runsHere } from './command';
 import { z } from 'zod';
 import type { TestResultView } from './tests';
 
@@ -5,9 +6,6 @@ import type { TestResultView } from './tests';
 // two versions, restore, and the published version outside callers get through the gateway.
 // Spread into `commands` in commands.ts; the handlers live in src-main/versions.
 
-const command =
-  <Out>() =>
-  <In extends z.ZodType>(doc: string, input: In) => ({ doc, input, output: undefined as unknown as Out });
 /** A version as history lists it: 4 to 40 hex digits of its commit id, or HEAD. */
 const version = z
   .string()
@@ -83,17 +81,21 @@ export const versionsCommands = {
   'history.list': command<HistoryView>()(
     "The open workspace's history, newest first (at most `limit` steps), with its published version.",
     z.strictObject({ limit: z.number().int().min(1).max(500).optional() }).optional(),
+    runsHere,
   ),
   'history.diff': command<VersionDiffView>()(
     'What changed between two versions (`to` defaults to the files on disk now): manifests side by side, capsules added, removed or changed, and the edges (permissions) granted or taken back.',
     z.strictObject({ from: version, to: version.optional() }),
+    runsHere,
   ),
   'history.restore': command<StepView>()(
     "Puts a version's formation and manifests back on disk as a new step (nothing is lost: the step before it stays in the history).",
     z.strictObject({ version }),
+    runsHere,
   ),
   'history.publish': command<PublishAnswer>()(
     "Publishes a version (default: the draft, saved as a step first) as the one outside callers get through the gateway. The workspace's tests run against it first; a failing test refuses the publish unless `override`, which the history records with the failing tests' names. Publishing an earlier version rolls back.",
     z.strictObject({ version: version.optional(), override: z.boolean().optional() }),
+    runsHere,
   ),
 } as const;

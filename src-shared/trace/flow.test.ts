@@ -31,8 +31,9 @@ describe('createFlowTracker: delegations', () => {
     expect(t.push(start('c1', 'writer')).delegation).toMatchObject([
       { state: 'running', capsule: 'writer', peerUrl: 'http://127.0.0.1:4001/' },
     ]);
+    // The worker's task ended: answered from then on, before the result line.
     expect(t.push(end('c1', 'TASK_STATE_COMPLETED')).delegation).toMatchObject([
-      { state: 'running', childTaskId: 'tsk_child' },
+      { state: 'answered', childTaskId: 'tsk_child' },
     ]);
     expect(t.push(result('c1', true, 'the draft')).delegation).toMatchObject([
       { state: 'answered', text: 'the draft', childTaskId: 'tsk_child', capsule: 'writer' },
@@ -67,6 +68,30 @@ describe('createFlowTracker: delegations', () => {
     expect(canceled).toMatchObject([{ callId: 'c1', state: 'canceled', text: 'the delegating task was canceled' }]);
     const failed = delegationsOf([call('c1', 'a', 't2'), line('task_end', { state: 'TASK_STATE_FAILED' }, 't2')]);
     expect(failed).toMatchObject([{ callId: 'c1', state: 'failed' }]);
+  });
+
+  it('counts a delegation answered when its worker task ends, while the results of its sibling calls still wait', () => {
+    const t = createFlowTracker();
+    t.push(call('c1', 'fast'));
+    t.push(call('c2', 'slow'));
+    t.push(start('c1', 'fast'));
+    t.push(start('c2', 'slow'));
+    // The fast worker's task ended; tool results are written only once both calls are done.
+    expect(t.push(end('c1', 'TASK_STATE_COMPLETED', 'tsk_fast')).delegation).toMatchObject([
+      { callId: 'c1', state: 'answered' },
+    ]);
+    expect(t.push(end('c2', 'TASK_STATE_FAILED', 'tsk_slow')).delegation).toMatchObject([
+      { callId: 'c2', state: 'failed' },
+    ]);
+    // A worker still asking for input has not ended.
+    t.push(call('c3', 'asks'));
+    expect(t.push(end('c3', 'TASK_STATE_INPUT_REQUIRED')).delegation).toMatchObject([{ state: 'running' }]);
+    // The delegating task ending with the answer's result never written keeps it answered.
+    expect(t.push(line('task_end', { state: 'TASK_STATE_FAILED' })).delegation).toMatchObject([
+      { callId: 'c1', state: 'answered' },
+      { callId: 'c2', state: 'failed' },
+      { callId: 'c3', state: 'failed' },
+    ]);
   });
 
   it('pairs a delegation_start without call_id (an older trace) with the open call to the same place', () => {

@@ -54,6 +54,14 @@ function stateOfResult(ok: boolean, result: string): DelegationState {
   return /^(canceled|peer_task_canceled)\b/.test(result) ? 'canceled' : 'failed';
 }
 
+/** The state a delegation_end's peer task state ends the delegation in; undefined while it is not final. */
+function endedState(state: string): DelegationState | undefined {
+  if (state === 'TASK_STATE_COMPLETED') return 'answered';
+  if (state === 'TASK_STATE_FAILED' || state === 'TASK_STATE_REJECTED') return 'failed';
+  if (state === 'canceled' || state === 'TASK_STATE_CANCELED') return 'canceled';
+  return undefined;
+}
+
 function remember<K, V>(map: Map<K, V>, key: K, value: V) {
   map.delete(key);
   map.set(key, value);
@@ -143,11 +151,13 @@ export function createFlowTracker(): FlowTracker {
           const key = e.call_id ? keyOf(taskId, str(e.call_id)) : byDelegationId.get(str(e.delegation_id));
           const d = key ? open.get(key) : undefined;
           if (!d) return {};
-          const canceled = e.state === 'canceled' || e.state === 'TASK_STATE_CANCELED';
+          // The worker's task ended: the delegation is answered (or failed, canceled) now, even while
+          // its result waits for the task's other calls (tool results are written together).
+          const ended = endedState(str(e.state));
           const next: DelegationUpdate = {
             ...d,
             ...(e.peer_task_id ? { childTaskId: str(e.peer_task_id) } : {}),
-            ...(canceled ? { state: 'canceled' as const, ts: e.ts } : {}),
+            ...(ended && d.state !== 'canceled' ? { state: ended, ts: e.ts } : {}),
           };
           return { delegation: [put(next)] };
         }
@@ -171,6 +181,8 @@ export function createFlowTracker(): FlowTracker {
           const canceled = e.event_type === 'task_canceled' || e.state === 'TASK_STATE_CANCELED';
           const ended = left.map((d): DelegationUpdate => {
             open.delete(keyOf(d.taskId, d.callId));
+            // Its worker had answered: that stays so, whatever ended the delegating task.
+            if (d.state === 'answered') return d;
             return {
               ...d,
               state: canceled || d.state === 'canceled' ? 'canceled' : 'failed',

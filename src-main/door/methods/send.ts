@@ -38,7 +38,9 @@ export const sendMessage: MethodHandler = (ctx) => {
   const config = params.configuration;
   if (config?.returnImmediately)
     return { task: withHistory(accepted.task, config.historyLength ?? DEFAULT_HISTORY_LENGTH) };
-  return accepted.settled.then((task) => {
+  // The answer says the task ended: its lines (task_end included) are in the file before it goes out.
+  return accepted.settled.then(async (task) => {
+    await ctx.session.trace.flush();
     const reply = replyMessageOf(task);
     if (reply) return { message: reply };
     return { task: withHistory(task, config?.historyLength ?? DEFAULT_HISTORY_LENGTH) };

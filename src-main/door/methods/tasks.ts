@@ -14,5 +14,5 @@ export const getTask: MethodHandler = (ctx) => {
 
 export const cancelTask: MethodHandler = async (ctx) => {
   const p = parseParams(taskIdParams, ctx.params);
-  return withHistory(await ctx.session.cancelTask(p.id, 'client'), p.historyLength ?? DEFAULT_HISTORY_LENGTH);
+  return withHistory((await ctx.session.cancelTask(p.id, 'client')).task, p.historyLength ?? DEFAULT_HISTORY_LENGTH);
 };

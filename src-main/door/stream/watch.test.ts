@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { MAX_TRACE_LINE_BYTES } from '../../trace';
 import { describe, expect, it } from 'vitest';
 import { startTestSession } from '../../runtime/testing';
@@ -64,7 +64,7 @@ describe('murmur.WatchSession', () => {
     const ts = await startTestSession();
     try {
       await ts.rpc('SendMessage', send('before'));
-      ts.session.trace.flush();
+      ts.session.trace.flushSync();
       const lines = readFileSync(ts.session.trace.path, 'utf8').trim().split('\n').length;
       const abort = new AbortController();
       const res = await watch(ts.session.url, {}, abort.signal);
@@ -126,22 +126,17 @@ describe('murmur.WatchSession', () => {
     const ts = await startTestSession();
     try {
       await ts.rpc('SendMessage', send('first'));
-      ts.session.trace.flush();
       const path = ts.session.trace.path;
       const own = ts.session.trace.sessionId;
-      appendFileSync(
-        path,
-        [
-          `{"event_type":"note","session_id":"${own}","x":"${'y'.repeat(MAX_TRACE_LINE_BYTES)}"}`,
-          JSON.stringify({
-            ts: new Date().toISOString(),
-            event_type: 'session_start',
-            session_id: 'ses_forged',
-            capsule: 'forged',
-          }),
-          `{"event_type":"note","session_id":"${own}","x":${'['.repeat(300)}${']'.repeat(300)}}`,
-        ].join('\n') + '\n',
-      );
+      // Bad lines, through the session's own writer (the file is its alone): too long, another
+      // session's, nested too deep.
+      const trace = ts.session.trace;
+      trace.append({ event_type: 'note', x: 'y'.repeat(MAX_TRACE_LINE_BYTES) });
+      trace.append({ event_type: 'session_start', session_id: 'ses_forged', capsule: 'forged' });
+      let deep: unknown = [];
+      for (let i = 0; i < 299; i++) deep = [deep];
+      trace.append({ event_type: 'note', x: deep });
+      trace.flushSync();
       const lines = readFileSync(path, 'utf8').trim().split('\n').length;
       const abort = new AbortController();
       const res = await watch(ts.session.url, { from: 'start' }, abort.signal);

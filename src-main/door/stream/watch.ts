@@ -1,4 +1,4 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { z } from 'zod';
 import { invalidParams } from '../../../src-shared/a2a';
 import type { TraceEvent } from '../../../src-shared/trace';
@@ -44,7 +44,7 @@ export function parseWatchParams(params: unknown): { from: WatchFrom } {
 export type WatchedSession = Pick<Session, 'trace' | 'ended'>;
 
 /** Streams the session's trace to `sse`; resolves once the file is replayed and the stream is live. */
-export function watchSession(session: WatchedSession, sse: SseStream, from: WatchFrom): Promise<void> {
+export async function watchSession(session: WatchedSession, sse: SseStream, from: WatchFrom): Promise<void> {
   let replayed!: () => void;
   const done = new Promise<void>((r) => (replayed = r));
   const held: TraceEvent[] = [];
@@ -67,13 +67,10 @@ export function watchSession(session: WatchedSession, sse: SseStream, from: Watc
   };
 
   const unsubscribe = session.trace.subscribe((e) => (replaying ? held.push(e) : emit(e, true)));
-  session.trace.flush();
-  const path = session.trace.path;
-  let size = 0;
-  try {
-    size = statSync(path).size;
-  } catch {}
   sse.onClose(unsubscribe);
+  // The lines appended before the subscription, once written, end at `size`; later ones are held.
+  const path = session.trace.path;
+  const size = await session.trace.flush();
   let sessionEnded = false;
   void session.ended.then(() => {
     sessionEnded = true;

@@ -64,7 +64,7 @@ export const userMessage = (text: string) => ({ messageId: `msg-${++rpcId}`, rol
 
 /** Every line of a session's trace.jsonl (flushed first when the session still runs). */
 export function traceOf(session: Session): Record<string, any>[] {
-  session.trace.flush();
+  session.trace.flushSync();
   return readTraceFile(session.trace.path);
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { capsulePhase, conversationKey, conversationsOf, entriesOfConversation, useStudio } from '../../store';
 import { ResizeHandle } from '../../ui/ResizeHandle';
 import { usePanelFull } from '../../ui/usePanelFull';
@@ -6,8 +6,11 @@ import { useWindowSize } from '../../ui/usePanelSize';
 import { clampConsole, CONSOLE_DEFAULT, CONSOLE_MIN, consoleMax, useConsoleHeight } from './useConsoleHeight';
 import { ConsoleComposer } from './ConsoleComposer';
 import { draftKey } from './drafts';
-import { ConsoleItem } from './ConsoleItem';
 import './console.css';
+
+// A conversation's entries (messages, tasks, questions) load with the first one shown: a
+// formation that has not talked yet shows only the empty line.
+const ConsoleLog = lazy(() => import('./ConsoleLog').then((m) => ({ default: m.ConsoleLog })));
 
 /**
  * A conversation with a running capsule: each message after the first continues the same A2A
@@ -29,7 +32,6 @@ export function ConsolePanel() {
   const conversations = useMemo(() => conversationsOf(allConversations, dir, target), [allConversations, dir, target]);
   const current = conversations.find((c) => c.id === currentId);
   const entries = useMemo(() => entriesOfConversation(allEntries, current?.id), [allEntries, current?.id]);
-  const log = useRef<HTMLOListElement>(null);
   const [height, setHeight] = useConsoleHeight();
   const winHeight = useWindowSize().height;
   const shown = clampConsole(height, winHeight);
@@ -47,16 +49,6 @@ export function ConsolePanel() {
       null;
     if (pick !== target) s.setConsoleTarget(pick);
   }, [target, selectedId, capsuleIds]);
-
-  // The newest entry stays in view as it grows (sent, then its delegations, its questions, its answer).
-  const last = entries[entries.length - 1];
-  const lastShape = useStudio((s) => {
-    const t = last?.taskId ? s.tasks[last.taskId] : undefined;
-    return `${last?.key}:${last?.error ?? ''}:${t?.task.status.state ?? ''}:${t?.task.history?.length ?? 0}:${last?.taskId ? (s.delegations[last.taskId]?.length ?? 0) : 0}`;
-  });
-  useEffect(() => {
-    log.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
-  }, [lastShape]);
 
   const capsule = target ? capsules[target] : undefined;
   const anyRunning = capsuleIds.some((id) => isRunning(capsules[id]?.state));
@@ -157,14 +149,15 @@ export function ConsolePanel() {
           {full ? '⤓' : '⤒'}
         </button>
       </div>
-      <ol className="console-log" ref={log} aria-label="Conversation">
-        {entries.length === 0 ? (
+      {entries.length === 0 ? (
+        <ol className="console-log" aria-label="Conversation">
           <li className="console-empty muted">{emptyLine(capsule, running, anyRunning)}</li>
-        ) : null}
-        {entries.map((e) => (
-          <ConsoleItem key={e.key} entry={e} />
-        ))}
-      </ol>
+        </ol>
+      ) : (
+        <Suspense fallback={<ol className="console-log" aria-label="Conversation" />}>
+          <ConsoleLog entries={entries} />
+        </Suspense>
+      )}
       <ConsoleComposer key={draftKey(dir, target)} capsuleId={target} running={running} placeholder={placeholder} />
     </section>
   );

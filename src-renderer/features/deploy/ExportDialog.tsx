@@ -60,6 +60,8 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const write = async (overwrite: boolean) => {
     if (!folder) return;
     setBusy(true);
+    // The last export's report goes as this one starts: it never stands beside this one's question or outcome.
+    setWritten(null);
     setError(null);
     setConfirm(null);
     try {
@@ -92,7 +94,8 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const setRow = (name: string, field: 'secret' | 'key', value: string) =>
     setSecrets((s) => ({ ...s, [name]: { ...(s[name] ?? suggested(name)), [field]: value } }));
   const problem = previewError ?? preview?.problem;
-  const alreadyThere = written?.folder === folder ? 0 : (preview?.existing.length ?? 0);
+  // Not while Export asks about those very files (the question names them).
+  const alreadyThere = confirm || written?.folder === folder ? 0 : (preview?.existing.length ?? 0);
 
   return (
     <Dialog title="Export for Kubernetes" onClose={onClose}>

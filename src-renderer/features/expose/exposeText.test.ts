@@ -40,6 +40,19 @@ describe('expose panel words', () => {
         durationMs: 0,
       }).who,
     ).toBe('::1 · wrong token');
+    // Only a refusal for its token says what was wrong with it: a foreign Origin says nothing of one.
+    expect(
+      accessRow({
+        time: 'x',
+        remote: '::1',
+        tokenId: null,
+        capsule: null,
+        method: 'POST',
+        status: 403,
+        outcome: 'forbidden_origin',
+        durationMs: 0,
+      }).who,
+    ).toBe('::1');
   });
   it('warns with the host and parses ports', () => {
     expect(exposureWarning('0.0.0.0')).toContain('0.0.0.0');

@@ -12,7 +12,10 @@ export function accessRow(e: AccessEntryView): {
 } {
   const d = new Date(e.time);
   const when = Number.isNaN(d.getTime()) ? e.time : d.toLocaleTimeString(undefined, { hour12: false });
-  const who = `${e.remote} · ${e.tokenId ?? (e.outcome.endsWith('wrong token') ? 'wrong token' : 'no token')}`;
+  // "no token" and "wrong token" only for the refusals that say so; other rows without a token id name none.
+  const token =
+    e.tokenId ?? (e.outcome === 'unauthorized' ? 'no token' : e.outcome.endsWith('wrong token') ? 'wrong token' : null);
+  const who = token ? `${e.remote} · ${token}` : e.remote;
   const ok = e.outcome === 'ok' || e.outcome === 'stream';
   const outcome = `${e.outcome === 'ok' ? 'ok' : e.outcome} (${e.status}, ${e.durationMs} ms)`;
   return { when, who, method: e.method, outcome, ok };

@@ -2,8 +2,10 @@ import { memo } from 'react';
 import { useStudio } from '../../store';
 import { PauseIcon } from '../../ui/PauseIcon';
 
-// A node's breakpoint: a red dot while one is set, and a Paused badge while a task of the
-// capsule waits at one. The badge opens that task in the inspector, where it is resumed.
+// A node's breakpoint: a red dot while one is set, and a badge while a task of the capsule waits
+// at one. The badge opens that task in the inspector, where it is resumed. The full card's state
+// already reads Paused, so there the badge names its action; the compact card's state is a bare
+// dot, so there the badge says Paused.
 
 const openPaused = (capsuleId: string) => {
   const s = useStudio.getState();
@@ -11,7 +13,7 @@ const openPaused = (capsuleId: string) => {
   if (p) s.openTask(capsuleId, p.taskId);
 };
 
-function BreakpointMarkView({ id, name }: { id: string; name: string }) {
+function BreakpointMarkView({ id, name, compact = false }: { id: string; name: string; compact?: boolean }) {
   // One lookup in marks computed once per change: stable identity, no re-render of other nodes.
   const mark = useStudio((s) => s.breakpointMarks.nodes[id]);
   if (!mark) return null;
@@ -34,7 +36,8 @@ function BreakpointMarkView({ id, name }: { id: string; name: string }) {
           aria-label={`${mark.paused} paused in ${name}: open`}
           title="A task waits at a breakpoint: open it to edit its message, step, continue or cancel"
         >
-          <PauseIcon /> Paused{mark.paused > 1 ? ` ×${mark.paused}` : ''}
+          <PauseIcon /> {compact ? 'Paused' : 'Open'}
+          {mark.paused > 1 ? ` ×${mark.paused}` : ''}
         </button>
       ) : null}
     </span>

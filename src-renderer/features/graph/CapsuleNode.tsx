@@ -51,7 +51,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           <span className="state-dot" aria-hidden="true" />
         </span>
         <span className="capsule-node-name">{capsule.name}</span>
-        <BreakpointMark id={id} name={capsule.name} />
+        <BreakpointMark id={id} name={capsule.name} compact />
         {role === 'orchestrator' ? <Handle type="source" position={Position.Right} isConnectable={false} /> : null}
         <Handle type="source" id="tools" position={Position.Bottom} isConnectable={false} />
       </div>

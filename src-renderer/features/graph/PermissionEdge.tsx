@@ -1,10 +1,12 @@
-import { memo, useContext } from 'react';
+import { lazy, memo, Suspense, useContext } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
 import { edgeInFlight, edgeKey, useStudio, type FlowEdge } from '../../store';
 import { CompactContext } from './compact';
-import { EdgeTasks } from './EdgeTasks';
 import { PauseIcon } from '../../ui/PauseIcon';
 import './flow.css';
+
+// The tasks that crossed an edge (and the trace reading behind them) load when an edge is first selected.
+const EdgeTasks = lazy(() => import('./EdgeTasks').then((m) => ({ default: m.EdgeTasks })));
 
 /**
  * An edge orchestrator -> target: an allow entry. Its address shows when selected or external.
@@ -114,7 +116,11 @@ function PermissionEdgeView(props: EdgeProps<FlowEdge>) {
                 ) : null}
               </div>
             ) : null}
-            {props.selected ? <EdgeTasks edgeId={props.id} source={props.source} target={props.target} /> : null}
+            {props.selected ? (
+              <Suspense fallback={null}>
+                <EdgeTasks edgeId={props.id} source={props.source} target={props.target} />
+              </Suspense>
+            ) : null}
           </div>
         </EdgeLabelRenderer>
       ) : null}

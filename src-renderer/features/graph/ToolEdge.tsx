@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, useStore, type EdgeProps } from '@xyflow/react';
 import { useStudio, type FlowEdge } from '../../store';
 import './flow.css';
 
@@ -38,24 +38,48 @@ function ToolEdgeView(props: EdgeProps<FlowEdge>) {
           style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
         >
           <div className="edge-label tool-edge-label">{summary}</div>
-          {props.selected ? (
-            <fieldset className="tool-ticks" aria-label={`Tools ${capsule} may call`}>
-              {names.length === 0 ? <span className="tool-desc">No tools listed yet.</span> : null}
-              {names.map((n) => (
-                <label key={n}>
-                  <input
-                    type="checkbox"
-                    checked={allowed === undefined || allowed.includes(n)}
-                    onChange={(e) => toggle(n, e.target.checked)}
-                  />
-                  {n}
-                </label>
-              ))}
-            </fieldset>
-          ) : null}
+          {props.selected ? <ToolTicks capsule={capsule} names={names} allowed={allowed} onToggle={toggle} /> : null}
         </div>
       </EdgeLabelRenderer>
     </>
+  );
+}
+
+/**
+ * The tick list of a selected edge. It keeps its size on screen whatever the zoom (the canvas scales
+ * everything in it; the list scales back by 1/zoom), so it stays readable zoomed out and does not
+ * swell over the graph zoomed in. Only the selected edge's list follows the zoom.
+ */
+function ToolTicks({
+  capsule,
+  names,
+  allowed,
+  onToggle,
+}: {
+  capsule: string;
+  names: string[];
+  allowed: string[] | undefined;
+  onToggle: (name: string, on: boolean) => void;
+}) {
+  const zoom = useStore((s) => s.transform[2]);
+  return (
+    <fieldset
+      className="tool-ticks"
+      aria-label={`Tools ${capsule} may call`}
+      style={{ transform: `scale(${1 / zoom})` }}
+    >
+      {names.length === 0 ? <span className="tool-desc">No tools listed yet.</span> : null}
+      {names.map((n) => (
+        <label key={n}>
+          <input
+            type="checkbox"
+            checked={allowed === undefined || allowed.includes(n)}
+            onChange={(e) => onToggle(n, e.target.checked)}
+          />
+          {n}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 

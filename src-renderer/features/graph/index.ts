@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 export { GraphCanvas } from './GraphCanvas';
 export { GraphPalette } from './GraphPalette';
 import { lazyWhen } from '../../ui/lazyWhen';
@@ -21,4 +22,6 @@ export { useFocusNode } from './useFocusNode';
 export { useSelectAll } from './useSelectAll';
 export { useNewNodeSpot } from './useNewNodeSpot';
 export { FIT_VIEW_ANIMATED } from './fitView';
-export { CanvasMenu, type MenuItem } from './CanvasMenu';
+// The toolbar's menus use it; it loads on the first menu opened.
+export const CanvasMenu = lazy(() => import('./CanvasMenu').then((m) => ({ default: m.CanvasMenu })));
+export type { MenuItem } from './CanvasMenu';

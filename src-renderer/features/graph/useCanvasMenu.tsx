@@ -1,10 +1,17 @@
-import { useCallback, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
+  type ReactNode,
+} from 'react';
 import { useReactFlow, type Edge, type Node, type XYPosition } from '@xyflow/react';
 import { useStudio, type FlowEdge, type FlowNode } from '../../store';
 import { openPalette } from '../../ui/paletteState';
-import { CanvasMenu } from './CanvasMenu';
 import { FIT_VIEW_ANIMATED } from './fitView';
-import { menuItems, menuTitle, type MenuSubject } from './canvasMenuItems';
+import type { MenuSubject } from './canvasMenuItems';
 import { useSelectAll } from './useSelectAll';
 
 const isTyping = (t: EventTarget) =>
@@ -12,6 +19,9 @@ const isTyping = (t: EventTarget) =>
   (t.isContentEditable || t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
 /** Where a node added from the menu goes: its card centred on the point. */
 const cardAt = (p: XYPosition) => ({ x: Math.round(p.x - 116), y: Math.round(p.y - 40) });
+
+// The menu's items and element load on the first right-click: the first screen does without them.
+const SubjectMenu = lazy(() => import('./SubjectMenu').then((m) => ({ default: m.SubjectMenu })));
 
 type Anchor = { preventDefault(): void; clientX: number; clientY: number };
 
@@ -80,13 +90,9 @@ export function useCanvasMenu() {
       },
     };
     element = (
-      <CanvasMenu
-        x={menu.x}
-        y={menu.y}
-        label={menuTitle(menu.subject)}
-        items={menuItems(menu.subject, tools)}
-        onClose={closeMenu}
-      />
+      <Suspense fallback={null}>
+        <SubjectMenu x={menu.x} y={menu.y} subject={menu.subject} tools={tools} onClose={closeMenu} />
+      </Suspense>
     );
   }
   return {

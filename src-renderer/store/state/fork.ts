@@ -46,3 +46,6 @@ export interface ForkSlice {
   compareSessions(a: string, b: string): Promise<void>;
   closeComparison(): void;
 }
+
+/** The actions whose code loads on first use (forkActions.ts, see lazyActions.ts). */
+export const FORK_ACTIONS = ['openForkForm', 'startFork', 'loadFamily', 'compareSessions'] as const;

@@ -57,3 +57,15 @@ export interface SessionsSlice {
   /** Saves an offline rehearsal of the session (every capsule that took part) in the workspace. */
   makeRehearsal(sessionId: string): Promise<void>;
 }
+
+/** The actions whose code loads on first use (sessionsActions.ts, see lazyActions.ts). */
+export const SESSIONS_ACTIONS = [
+  'loadSessions',
+  'openSession',
+  'showSessionTask',
+  'loadMoreEvents',
+  'loadEarlierEvents',
+  'jumpToEvent',
+  'makeRehearsal',
+  'loadTimeline',
+] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { COMMAND_NAMES, COMMAND_ROUTES, commands } from './index';
+import { COMMAND_NAMES, commands } from './index';
 
 // Every command declares where it runs, and the fields its declaration reads exist in its input:
 // a renamed field cannot silently leave a runtime's command running on this Studio.
@@ -17,7 +17,7 @@ function keysOf(schema: z.ZodType): string[] {
 describe('command routes', () => {
   it('name only fields their command takes', () => {
     for (const name of COMMAND_NAMES) {
-      const route = COMMAND_ROUTES[name];
+      const route = commands[name].route;
       const keys = keysOf(commands[name].input);
       const named = [...(route.capsules ?? []), ...(route.sessions ?? []), ...(route.runtime ? ['runtime'] : [])];
       expect({ name, missing: named.filter((f) => !keys.includes(f)) }).toEqual({ name, missing: [] });
@@ -29,7 +29,7 @@ describe('command routes', () => {
   it('declares every field that names a capsule or session as such', () => {
     const naming = ['id', 'capsuleId', 'sessionId', 'sessionIds', 'runtime'];
     const loose = COMMAND_NAMES.filter((name) => {
-      const r = COMMAND_ROUTES[name];
+      const r = commands[name].route;
       const declared = new Set([...(r.capsules ?? []), ...(r.sessions ?? []), ...(r.runtime ? ['runtime'] : [])]);
       return r.runs !== 'here' && keysOf(commands[name].input).some((k) => naming.includes(k) && !declared.has(k));
     });

@@ -1,0 +1,241 @@
+import {
+  close,
+  closeSync,
+  constants,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncate,
+  ftruncateSync,
+  openSync,
+  readSync,
+  write,
+  writeSync,
+} from 'node:fs';
+
+// The file under a trace writer: byte chunks appended in order, written off the main thread (one
+// write in flight at a time, through the thread pool) so a slow disk never stalls the event loop.
+// Every chunk is given its place in the file when it is queued and written there (a positional
+// write, not an append): writeAllNow() can then write whatever is still queued, the chunk in
+// flight included, at once and synchronously, and the write still in flight puts the same bytes
+// at the same place again. A failed write (disk full, read-only) loses its chunk's lines, never
+// the file's shape: what did reach the disk stays a line of its own (the next chunk starts with
+// a newline), and the chunks after it move back to where the file really ends. The file is the
+// writer's alone while it is open (one session, one writer): bytes another process appended meanwhile
+// would be written over.
+
+export interface AppendFile {
+  /** Queues bytes (whole lines) to be written after everything queued before; the caller must not change them afterwards. */
+  push(bytes: Buffer, length: number): void;
+  /**
+   * Resolves once everything queued before the call is written (or lost to a failed write), with
+   * where the file ends after it: what was queued before the call lies wholly below that offset.
+   */
+  drained(): Promise<number>;
+  /** Writes everything queued now, on this thread (the CLI, tests, a process about to exit). */
+  writeAllNow(): void;
+  /** Bytes the file holds for sure: a line queued after reading this starts at or past it. */
+  readonly written: number;
+  /** Lines lost to failed writes. */
+  readonly lostLines: number;
+  readonly failing: boolean;
+  /** Waits for every write, makes the file durable (fsync) and closes it. */
+  close(): Promise<void>;
+  /** The same on this thread. */
+  closeNow(): void;
+}
+
+interface Chunk {
+  bytes: Buffer;
+  length: number;
+  /** Where it goes in the file (its newline first, when `sep`). */
+  pos: number;
+  /** The file ends inside a line (a write cut short): a newline goes before these bytes. */
+  sep: boolean;
+  seq: number;
+}
+
+/** How a chunk's write ended: whether its newline went out, how many of its bytes, and why it stopped. */
+interface Outcome {
+  sepDone: boolean;
+  done: number;
+  err?: unknown;
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * Opens (creating) the file and ends a torn last line (a crash mid-write) with a newline before
+ * anything is appended: the fragment stays one line that readers skip and count, and the first new
+ * line (a resumed session's session_start) starts on a line of its own instead of being glued to it.
+ */
+export function openAppendFile(path: string, onFailure: (err: unknown) => void): AppendFile {
+  const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o666);
+  let end = fstatSync(fd).size;
+  if (end > 0) {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, end - 1);
+    if (last[0] !== 0x0a) end += writeSync(fd, NEWLINE, 0, 1, end);
+  }
+  /** Chunks not written yet, in file order; the first may be in flight. */
+  const chunks: Chunk[] = [];
+  let inFlight: Chunk | undefined;
+  /** The next chunk starts with a newline (the file ends inside a line). */
+  let sepNext = false;
+  let seq = 0;
+  let lostLines = 0;
+  let failing = false;
+  /** A write failed once: at close the file is cut to where it really ends. */
+  let everFailed = false;
+  let closing = false;
+  let fdClosed = false;
+  let closeWhenIdle = false;
+  const waiters: { seq: number; resolve: (end: number) => void }[] = [];
+  /** Where the file ends after the last chunk settled. */
+  let settledEnd = end;
+  /** close() waiting for the write in flight to return before the descriptor goes. */
+  let onIdle: (() => void) | undefined;
+
+  const wakeWaiters = () => {
+    const pending = chunks[0]?.seq ?? Infinity;
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      if (waiters[i].seq < pending) {
+        waiters[i].resolve(settledEnd);
+        waiters.splice(i, 1);
+      }
+    }
+  };
+
+  /** Takes a finished write into account: the chunk leaves the queue, a failure moves the rest back. */
+  const settle = (c: Chunk, { sepDone, done, err }: Outcome) => {
+    chunks.shift();
+    if (err === undefined) {
+      failing = false;
+      settledEnd = c.pos + (c.sep ? 1 : 0) + c.length;
+      return;
+    }
+    everFailed = true;
+    // Every line not wholly written is lost, the one cut short included.
+    for (let i = done; i < c.length; i++) if (c.bytes[i] === 0x0a) lostLines++;
+    if (!failing) onFailure(err);
+    failing = true;
+    const fileEnd = c.pos + (c.sep && sepDone ? 1 : 0) + done;
+    const midLine = done > 0 ? c.bytes[done - 1] !== 0x0a : c.sep && !sepDone;
+    settledEnd = fileEnd;
+    let pos = fileEnd;
+    let sep = midLine;
+    for (const n of chunks) {
+      n.pos = pos;
+      n.sep = sep;
+      pos += n.length + (sep ? 1 : 0);
+      sep = false;
+    }
+    end = pos;
+    if (chunks.length === 0) sepNext = midLine;
+  };
+
+  const writeChunkNow = (c: Chunk): Outcome => {
+    let sepDone = false;
+    let done = 0;
+    try {
+      if (c.sep) sepDone = writeSync(fd, NEWLINE, 0, 1, c.pos) === 1;
+      const at = c.pos + (c.sep ? 1 : 0);
+      while (done < c.length) done += writeSync(fd, c.bytes, done, c.length - done, at + done);
+      return { sepDone, done };
+    } catch (err) {
+      return { sepDone, done, err };
+    }
+  };
+
+  const writeChunk = (c: Chunk, cb: (o: Outcome) => void) => {
+    const at = c.pos + (c.sep ? 1 : 0);
+    const rest = (done: number) => {
+      if (done >= c.length) return cb({ sepDone: c.sep, done });
+      write(fd, c.bytes, done, c.length - done, at + done, (err, n) =>
+        err ? cb({ sepDone: c.sep, done, err }) : rest(done + n),
+      );
+    };
+    if (!c.sep) return rest(0);
+    write(fd, NEWLINE, 0, 1, c.pos, (err) => (err ? cb({ sepDone: false, done: 0, err }) : rest(0)));
+  };
+
+  const finishClose = () => {
+    if (fdClosed) return;
+    fdClosed = true;
+    try {
+      if (everFailed) ftruncateSync(fd, end);
+    } catch {}
+    closeSync(fd);
+  };
+
+  const pump = () => {
+    if (inFlight || fdClosed) return;
+    const c = chunks[0];
+    if (!c) return;
+    inFlight = c;
+    writeChunk(c, (outcome) => {
+      inFlight = undefined;
+      // writeAllNow() may have written it already (the same bytes, at the same place).
+      if (chunks[0] === c) {
+        settle(c, outcome);
+        wakeWaiters();
+      }
+      if (closeWhenIdle) return finishClose();
+      if (onIdle) return onIdle();
+      pump();
+    });
+  };
+
+  return {
+    push(bytes, length) {
+      if (length === 0 || closing) return;
+      const c: Chunk = { bytes, length, pos: end, sep: sepNext, seq: ++seq };
+      end += length + (sepNext ? 1 : 0);
+      sepNext = false;
+      chunks.push(c);
+      pump();
+    },
+    drained() {
+      if (chunks.length === 0) return Promise.resolve(end);
+      return new Promise((resolve) => waiters.push({ seq, resolve }));
+    },
+    writeAllNow() {
+      while (chunks.length) {
+        const c = chunks[0];
+        settle(c, writeChunkNow(c));
+        wakeWaiters();
+      }
+    },
+    get written() {
+      return chunks.length ? chunks[0].pos : end;
+    },
+    get lostLines() {
+      return lostLines;
+    },
+    get failing() {
+      return failing;
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      await this.drained();
+      if (inFlight) await new Promise<void>((resolve) => (onIdle = resolve));
+      if (everFailed) await new Promise<void>((resolve) => ftruncate(fd, end, () => resolve()));
+      await new Promise<void>((resolve) => fsync(fd, () => resolve()));
+      fdClosed = true;
+      await new Promise<void>((resolve) => close(fd, () => resolve()));
+    },
+    closeNow() {
+      if (closing) return;
+      closing = true;
+      this.writeAllNow();
+      try {
+        fsyncSync(fd);
+      } catch {}
+      // A write still in flight holds the descriptor: it is closed when that write returns, so the
+      // number is never reused under it.
+      if (inFlight) closeWhenIdle = true;
+      else finishClose();
+    },
+  };
+}
