@@ -5,9 +5,9 @@ import type { SliceCreator } from './types';
 import type { SESSIONS_ACTIONS, SessionsSlice } from './state/sessions';
 
 // The sessions browser's reading: lists, pages of a session's lines, the timeline, rehearsals.
-// Loaded on the first call (sessionsSlice.ts names them).
-// Each load is a long command: one that takes a while (a first index of big traces) shows in the
-// bar, and Esc stops it; the browser then says so and keeps what it showed.
+// Loaded on the first call (sessionsSlice.ts names them). Each load is a long command: one that
+// takes a while (a first index of big traces) shows in the bar, and Esc stops it; the browser
+// then says so and keeps what it showed.
 
 const PAGE = 500;
 let listSeq = 0;

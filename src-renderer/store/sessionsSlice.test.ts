@@ -37,9 +37,8 @@ it('Esc on a slow sessions load aborts its call, says it stopped, and the next l
   let answering = false;
   setCoreClient(slowCore(seen, () => answering));
   const load = useStudio.getState().loadSessions();
-  // The browser's reading loads on its first call, so the load starts a moment later.
-  await until(() => useStudio.getState().sessionsLoading);
   await until(() => currentLongCommand()?.label === 'Reading the sessions');
+  expect(useStudio.getState().sessionsLoading).toBe(true);
   expect(cancelLongCommand()).toBe(true);
   await load;
   expect(seen[0].signal?.aborted).toBe(true);
