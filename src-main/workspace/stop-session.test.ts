@@ -99,9 +99,9 @@ describe('cancel and stop in the Studio', () => {
       code: 'not_found',
       message: 'No capsule writer in this formation.',
     });
-    await expect(
-      studio.core.invoke('task.cancel', { capsuleId: 'researcher', taskId: 'tsk_x' }),
-    ).rejects.toMatchObject({ code: 'not_running', message: 'researcher is not running; launch it first.' });
+    await expect(studio.core.invoke('task.cancel', { capsuleId: 'researcher', taskId: 'tsk_x' })).rejects.toMatchObject(
+      { code: 'not_running', message: 'researcher is not running; launch it first.' },
+    );
   });
 
   it('a session the Studio hosts, ended from outside (capsule stop), ends alone: the Studio and its other capsules go on', async () => {
