@@ -64,6 +64,8 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
   // here with the worker's door as this machine reaches it, the export on the far host's disk.
   await page.getByRole('button', { name: 'Fit view', exact: true }).click();
   await page.getByRole('button', { name: 'Zoom In' }).click();
+  // Zoomed in, the node shows its last output (taller, so its handles move): wait for it before drawing.
+  await expect(page.locator('.react-flow__node', { hasText: 'far-writer' })).toContainText('Written on the far host.');
   await app.canvas.connect('coordinator', '@far-host/far-writer');
   await expect
     .poll(
