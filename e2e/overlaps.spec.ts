@@ -9,7 +9,8 @@ import { SCREENSHOT_DIR, StudioPage } from './pages/studio';
 
 // Nothing the user needs is covered or clipped: the minimap clears the nodes' Stop buttons, the
 // Form/YAML switch does not hide the fields under the restart banner, a turn's Fork link fits its
-// table, and the workspace name stays readable beside a runtime chip. Checked as boxes on screen.
+// table, and the workspace name stays readable beside a runtime chip, with every toolbar control in
+// the window. Checked as boxes on screen.
 
 let served: ServedRuntime | undefined;
 test.afterEach(async ({ studio }) => {
@@ -125,6 +126,9 @@ test('the workspace name stays readable beside a runtime chip', async ({ page, s
   await page.screenshot({ path: `${SCREENSHOT_DIR}/overlap-toolbar.png` });
   expect((await boxOf(name)).width).toBeGreaterThan(60);
   expect(await shownWhole(name)).toBe(true);
+  // ...and the toolbar's last control still fits the window (1280 px wide here).
+  const launch = await boxOf(page.getByRole('button', { name: 'Launch all' }));
+  expect(launch.x + launch.width).toBeLessThanOrEqual(page.viewportSize()!.width);
 });
 
 // A workspace with a short name: the line under it says which folder it is in, whole (not the

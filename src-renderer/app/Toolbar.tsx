@@ -20,6 +20,17 @@ export function Toolbar() {
   const connection = useStudio((s) => s.connection);
   const linked = useStudio((s) => s.linked);
   const movedTo = useStudio((s) => s.movedTo);
+  const linkLabel = !linked
+    ? movedTo
+      ? 'Moved'
+      : 'Connection lost'
+    : connection === 'ready'
+      ? 'Connected'
+      : connection === 'error'
+        ? 'Disconnected'
+        : connection === 'connecting'
+          ? 'Connecting…'
+          : 'No workspace';
   const canUndo = useStudio((s) => s.canUndo);
   const canRedo = useStudio((s) => s.canRedo);
   const busyAll = useStudio((s) => s.busyAll);
@@ -94,19 +105,10 @@ export function Toolbar() {
       <span
         className="connection"
         data-status={!linked ? 'error' : connection === 'ready' ? 'ready' : connection === 'error' ? 'error' : 'other'}
+        title={linkLabel}
       >
         <span className="connection-dot" aria-hidden="true" />
-        {!linked
-          ? movedTo
-            ? 'Moved'
-            : 'Connection lost'
-          : connection === 'ready'
-            ? 'Connected'
-            : connection === 'error'
-              ? 'Disconnected'
-              : connection === 'connecting'
-                ? 'Connecting…'
-                : 'No workspace'}
+        <span className="connection-label">{linkLabel}</span>
       </span>
       <select
         className="select"
