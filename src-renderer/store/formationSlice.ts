@@ -1,40 +1,23 @@
-import type { FormationView } from '../../src-shared/contract';
 import { describeError, invoke } from './client';
-import { emptyBatch, foldBatch } from './fold';
+import { attempter, viewApplier } from './commandHelpers';
+import { lazyActions } from './lazyActions';
 import type { SliceCreator } from './types';
-import type { FormationSlice } from './state/formation';
+import { FORMATION_ACTIONS, type FormationSlice } from './state/formation';
 export type { ConnectionStatus, FormationSlice } from './state/formation';
 
-export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => {
-  /** Runs a command, turning a failure into a notice; returns whether it worked. */
-  async function attempt(what: string, run: () => Promise<unknown>): Promise<boolean> {
-    try {
-      await run();
-      return true;
-    } catch (err) {
-      get().notify('error', `${what}: ${describeError(err)}`);
-      return false;
-    }
-  }
-  async function restart(id: string, when: 'idle' | 'now') {
-    set((s) => ({ restartsWaiting: [...s.restartsWaiting, id] }));
-    await attempt(`Could not restart ${get().capsules[id]?.name ?? id}`, async () => {
-      const view = await invoke('capsule.restart', { id, when });
-      set((s) => ({ capsules: { ...s.capsules, [id]: view } }));
-    });
-    set((s) => ({ restartsWaiting: s.restartsWaiting.filter((x) => x !== id) }));
-  }
-  /** A whole view a command answered: it counts as its version of formation.changed. */
-  const applyView = (view: FormationView) =>
-    set((s) =>
-      foldBatch(s, {
-        ...emptyBatch(),
-        formations: [{ change: { version: view.version ?? 0, dir: view.dir, full: view }, after: 0 }],
-      }),
-    );
+export const createFormationSlice: SliceCreator<FormationSlice> = (set, get, api) => {
+  const attempt = attempter(get);
+  const applyView = viewApplier(set);
   let loading: Promise<void> | undefined;
 
   return {
+    // Opening another workspace, restarting a capsule and refreshing a remote agent's card load on
+    // first use (formationActions.ts).
+    ...lazyActions(FORMATION_ACTIONS, () => import('./formationActions').then((m) => m.createFormationActions))(
+      set,
+      get,
+      api,
+    ),
     connection: 'connecting',
     connectionError: null,
     linked: false,
@@ -82,20 +65,6 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
         // Recents are a convenience; the open/create form works without them.
       }
     },
-    openWorkspace(dir, running) {
-      return attempt('Could not open the workspace', async () => {
-        applyView(await invoke('workspace.open', { dir, ...(running ? { running } : {}) }));
-        get().resetHistory();
-        void get().loadRecents();
-      });
-    },
-    createWorkspace(dir, example, running) {
-      return attempt('Could not create the workspace', async () => {
-        applyView(await invoke('workspace.create', { dir, example, ...(running ? { running } : {}) }));
-        get().resetHistory();
-        void get().loadRecents();
-      });
-    },
     async launchAll() {
       set({ busyAll: true });
       await attempt('Launch all failed', async () => {
@@ -116,30 +85,10 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get) => 
         set((s) => ({ capsules: { ...s.capsules, [id]: { ...s.capsules[id], ...view } } }));
       });
     },
-    async refreshRemote(id) {
-      await attempt('Could not fetch the agent card', async () => {
-        const view = await invoke('remote.refresh', { id });
-        set((s) => ({ remotes: { ...s.remotes, [id]: view } }));
-      });
-    },
     async stopCapsule(id) {
       await attempt(`Could not stop ${get().capsules[id]?.name ?? id}`, () => invoke('capsule.stop', { id }));
     },
     restartAsk: null,
     restartsWaiting: [],
-    async restartCapsule(id) {
-      const c = get().capsules[id];
-      if (!c) return;
-      if (c.state === 'busy' || c.queued > 0 || c.running) {
-        set({ restartAsk: id });
-        return;
-      }
-      await restart(id, 'now');
-    },
-    async answerRestart(when) {
-      const id = get().restartAsk;
-      set({ restartAsk: null });
-      if (id && when) await restart(id, when);
-    },
   };
 };

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { MAX_FILE_BYTES, type DataProblem } from '../../../src-shared/contract';
 import { useStudio } from '../../store';
 import { draftKey, keepDraft, readDraft } from './drafts';
-import { addFiles, type PickedFile } from './readFiles';
+import type { PickedFile } from './readFiles';
 import { useDataCheck } from './useDataCheck';
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${Math.ceil(n / 1024)} KiB`);
@@ -154,6 +154,8 @@ export function ConsoleComposer({
             onChange={async (e) => {
               const picked = [...(e.target.files ?? [])];
               e.target.value = '';
+              // Reading files loads with the first file attached.
+              const { addFiles } = await import('./readFiles');
               const r = await addFiles(files, picked);
               setFiles(r.files);
               setFileError(r.error);

@@ -2,13 +2,14 @@ import { lazy, memo, Suspense, useContext } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { canvasPhase, useStudio, type CanvasPhase, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
-import { RestartToApply } from '../../ui/RestartToApply';
 import { DriverIcon } from './DriverIcon';
 import { BreakpointMark } from './BreakpointMark';
 
 // The strip of what the capsule is doing (its task, its last output) loads with the first
 // activity shown; before a capsule's first task there is no strip anyway.
 const NodeActivity = lazy(() => import('./NodeActivity').then((m) => ({ default: m.NodeActivity })));
+// "Restart to apply" shows only after a running capsule's manifest is saved: it loads then.
+const RestartToApply = lazy(() => import('../../ui/RestartToApply').then((m) => ({ default: m.RestartToApply })));
 
 const STATE_LABEL: Record<CanvasPhase, string> = {
   stopped: 'Stopped',
@@ -131,7 +132,11 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           {capsule.error}
         </div>
       ) : null}
-      {running && capsule.restartToApply ? <RestartToApply id={id} compact /> : null}
+      {running && capsule.restartToApply ? (
+        <Suspense fallback={null}>
+          <RestartToApply id={id} compact />
+        </Suspense>
+      ) : null}
       {hasActivity ? (
         <Suspense fallback={null}>
           <NodeActivity id={id} name={capsule.name} />

@@ -1,5 +1,6 @@
 import { useStudio } from '../../store';
 import { runtimeStateText } from './runtimeState';
+import './runtimes.css';
 
 /** The toolbar's Attach runtime… button and one chip per attached runtime: its label, link state, Detach. */
 export function RuntimeChips() {

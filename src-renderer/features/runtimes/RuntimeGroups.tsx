@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 import { ViewportPortal } from '@xyflow/react';
 import { runtimeFrames, useStudio } from '../../store';
 import { runtimeStateText } from './runtimeState';
-import './runtimes.css';
 
 // Each attached runtime's capsules stand in a frame on the canvas, labelled with the runtime and
 // its link state, so capsules of different hosts are never mistaken for one another. The frame is

@@ -21,3 +21,6 @@ export interface BreakpointsSlice {
   clearBreakpoints(): Promise<void>;
   resumePaused(p: PausedTask, action: ResumeAction, message?: string): Promise<void>;
 }
+
+/** The actions whose code loads on first use (breakpointActions.ts, see lazyActions.ts). */
+export const BREAKPOINT_ACTIONS = ['toggleBreakpoint', 'clearBreakpoints', 'resumePaused'] as const;

@@ -46,3 +46,12 @@ export interface FormationSlice {
   restartsWaiting: string[];
   refreshRemote(id: string): Promise<void>;
 }
+
+/** The actions whose code loads on first use (formationActions.ts, see lazyActions.ts). */
+export const FORMATION_ACTIONS = [
+  'openWorkspace',
+  'createWorkspace',
+  'restartCapsule',
+  'answerRestart',
+  'refreshRemote',
+] as const;

@@ -25,3 +25,6 @@ export interface ManifestSlice {
   reloadManifest(): Promise<void>;
   overwriteManifest(): Promise<void>;
 }
+
+/** The actions whose code loads on first use (manifestActions.ts, see lazyActions.ts). */
+export const MANIFEST_ACTIONS = ['saveManifest', 'reloadManifest', 'overwriteManifest'] as const;

@@ -20,3 +20,6 @@ export interface RuntimesSlice {
   connectAcross(source: string, target: string, address?: string): Promise<void>;
   cancelAddress(): void;
 }
+
+/** The actions whose code loads on first use (runtimeActions.ts, see lazyActions.ts). */
+export const RUNTIME_ACTIONS = ['attachRuntime', 'connectAcross', 'detachRuntime'] as const;

@@ -43,3 +43,6 @@ export interface TraceCap {
   max: number;
   keep: number;
 }
+
+/** The actions whose code loads on first use (traceActions.ts, see lazyActions.ts). */
+export const TRACE_ACTIONS = ['openTrace'] as const;
