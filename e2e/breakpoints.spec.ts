@@ -13,9 +13,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const app = new StudioPage(page);
     const bp = new BreakpointsPage(page);
     await page.goto('/');
-    await app.launchAll.click();
-    for (const name of ['coordinator', 'researcher', 'writer'])
-      await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+    await app.launchAndWait(['coordinator', 'researcher', 'writer']);
 
     await app.canvas
       .edge('coordinator', 'writer')
@@ -66,9 +64,7 @@ test('a node breakpoint pauses before each turn; Step runs one turn and pauses a
   const app = new StudioPage(page);
   const bp = new BreakpointsPage(page);
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   await app.tools.menuOnNode('coordinator');
   await app.tools.choose('Pause before each turn (breakpoint)');
   await expect(page.getByRole('img', { name: 'Breakpoint before each turn of coordinator' })).toBeVisible();

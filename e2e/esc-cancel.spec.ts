@@ -123,9 +123,7 @@ test('Esc on a fork waiting to start stops it; the form stays and forks next tim
   const app = new StudioPage(page);
   const sessions = new SessionsPage(page);
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   const origin = (await studio.core.invoke('formation.get', {})).capsules.find(

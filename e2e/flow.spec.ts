@@ -30,9 +30,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const app = new StudioPage(page);
     const canvas = app.canvas;
     await page.goto('/');
-    await app.launchAll.click();
-    for (const name of ['coordinator', 'researcher', 'writer'])
-      await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+    await app.launchAndWait(['coordinator', 'researcher', 'writer']);
     await expect(canvas.edgeFlow('coordinator', 'researcher')).toHaveCount(0);
 
     const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
@@ -117,9 +115,7 @@ test('a delegation whose worker task ended is no longer counted in flight beside
   const app = new StudioPage(page);
   const canvas = app.canvas;
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
 
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(canvas.inFlight('coordinator', 'researcher')).toHaveAccessibleName('1 in flight', { timeout: 10_000 });

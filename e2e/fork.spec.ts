@@ -11,9 +11,7 @@ test('fork a task with an edited message, see the family and the diff', async ({
   const sessions = new SessionsPage(page);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   const origin = (await studio.core.invoke('formation.get', {})).capsules.find(

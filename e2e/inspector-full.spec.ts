@@ -61,9 +61,7 @@ async function shot(app: StudioPage, name: string): Promise<void> {
 
 async function runFormation(page: Page, app: StudioPage): Promise<string> {
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   return (await entry.getByText(/^tsk_/).textContent())!;

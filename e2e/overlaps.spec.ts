@@ -50,9 +50,7 @@ async function onTop(page: Page, l: Locator): Promise<boolean> {
 test('the minimap clears the Stop buttons', async ({ page }) => {
   const app = new StudioPage(page);
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   // After a task each node shows its last output and grows: the writer's Stop reaches the minimap's corner.
   const done = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(done.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });

@@ -17,9 +17,7 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   const bp = new BreakpointsPage(page);
   const inspector = new InspectorPage(page);
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   await app.canvas
     .edge('coordinator', 'writer')
     .locator('.react-flow__edge-interaction')

@@ -17,9 +17,7 @@ test('a replay shows the recorded node states, marks the canvas as a replay, and
   const replay = new ReplayPage(page);
   const canvas = app.canvas;
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 30_000 });
   const coordinatorSession = (await studio.core.invoke('formation.get', {})).capsules.find(

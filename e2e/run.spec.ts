@@ -10,9 +10,7 @@ test('launch the formation, send the orchestrator a message and read its answer'
   await expect(app.stateOf('coordinator')).toHaveText('Stopped');
   await expect(app.console.message).toBeDisabled();
 
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   // A running capsule shows its door URL instead of its port.
   await expect(app.canvas.capsule('coordinator').getByText(/^127\.0\.0\.1:\d+$/)).toBeVisible();
 

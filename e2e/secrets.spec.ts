@@ -45,9 +45,7 @@ test('set a secret in the UI, launch a capsule whose manifest uses it, and find 
   await expect(secrets.row('WRITER_API_KEY')).toContainText('default');
   await page.keyboard.press('Escape');
 
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   const entry = await app.console.sendTo('writer', 'Draft a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   await app.stopAll.click();

@@ -12,9 +12,7 @@ test('find a session by its answer, read its trace and its timeline', async ({ p
   const app = new StudioPage(page);
   const sessions = new SessionsPage(page);
   await page.goto('/');
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   await expect(entry.getByLabel('Answer')).toContainText('gathered');

@@ -48,9 +48,7 @@ test('set OpenTelemetry in the Studio, run the formation, and the spans arrive w
   await expect(otel.dialog.getByLabel('Value of authorization')).toHaveAttribute('placeholder', /kept/);
   await page.keyboard.press('Escape');
 
-  await app.launchAll.click();
-  for (const name of ['coordinator', 'researcher', 'writer'])
-    await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 20_000 });
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   const entry = await app.console.sendTo('coordinator', 'Plan a short trip');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
   await expect

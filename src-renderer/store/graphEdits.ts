@@ -25,6 +25,19 @@ export const createGraphEdits =
       if (announce || result.pinnedPort) get().notify('info', result.message);
     }
 
+    /** One undoable step: the edge drawn (the core writes both manifests), undone by taking it back. */
+    const connectStep = (source: string, target: string) =>
+      edit('Could not connect', async () => {
+        const src = history.ref(source);
+        const dst = history.ref(target);
+        await connectRefs(src, dst, true);
+        return {
+          label: 'connect',
+          undo: async () => void (await invoke('edge.disconnect', { source: src.id, target: dst.id })),
+          redo: () => connectRefs(src, dst, false),
+        };
+      });
+
     /** Snapshot of a capsule sufficient to bring it back: manifest text, place, incoming edges. */
     function capsuleRestorer(c: CapsuleView, s: StudioState) {
       const ref = history.ref(c.id);
@@ -107,16 +120,7 @@ export const createGraphEdits =
         if (s.toolServers[target]) {
           // Any capsule may be given a tool server's tools: the edge is its manifest entry.
           if (s.edgeViews.some((e) => e.source === source && e.target === target)) return;
-          await edit('Could not connect', async () => {
-            const src = history.ref(source);
-            const dst = history.ref(target);
-            await connectRefs(src, dst, true);
-            return {
-              label: 'connect',
-              undo: async () => void (await invoke('edge.disconnect', { source: src.id, target: dst.id })),
-              redo: () => connectRefs(src, dst, false),
-            };
-          });
+          await connectStep(source, target);
           return;
         }
         if (from.role !== 'orchestrator') {
@@ -126,16 +130,7 @@ export const createGraphEdits =
         if (s.edgeViews.some((e) => e.source === source && e.target === target)) return;
         // Across hosts each half is written on its own host (not one undo step here).
         if (s.capsules[target] && s.capsules[target].runtime !== from.runtime) return s.connectAcross(source, target);
-        await edit('Could not connect', async () => {
-          const src = history.ref(source);
-          const dst = history.ref(target);
-          await connectRefs(src, dst, true);
-          return {
-            label: 'connect',
-            undo: async () => void (await invoke('edge.disconnect', { source: src.id, target: dst.id })),
-            redo: () => connectRefs(src, dst, false),
-          };
-        });
+        await connectStep(source, target);
       },
       async disconnect(edgeIds) {
         const views = get().edgeViews.filter((e) => edgeIds.includes(e.id));
