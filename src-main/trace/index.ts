@@ -44,7 +44,7 @@ export { compactOf, compactTask, expandTask, taskOfCompact, type CompactTask } f
 export { countTraceLines, readTraceLinesAt, type TraceSlice } from './line-index';
 export { findTraceFiles, findTraceFilesAsync, findTraceOfSession } from './records';
 export { createLineAppender, type LineAppender } from './appender';
-export { liveSinceOf, taskInterrupted } from './outcome';
+export { liveSinceOf, liveSinceOfAsync, taskInterrupted } from './outcome';
 export {
   listRunningSessions,
   writeRunningFile,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readTraceLines, readTraceLinesAsync } from './jsonl';
+import { readTraceLines, readTraceLinesAsync, readTraceRanges, readTraceRangesAsync } from './jsonl';
 import { MAX_TRACE_LINE_BYTES } from './line';
 
 // The asynchronous reader the main process uses at run time reads exactly what the synchronous one
@@ -91,5 +91,40 @@ describe('the readers skip and count what line.ts refuses', () => {
       expect(chunk.skipped.long).toBe(0);
       expect(chunk.torn).toEqual({ offset: ev(S, 0).length + 1, bytes: long.length });
     }
+  });
+});
+
+describe('readTraceRangesAsync', () => {
+  // Lines the index points at: short ones, multi-byte text, and a run of adjacent long lines
+  // longer together than one bounded read.
+  const lines = [
+    '{"a":1}',
+    '{"text":"héllo wörld ✓"}',
+    ...Array.from({ length: 3 }, (_, i) => `{"big":"${String(i).repeat(700 * 1024)}"}`),
+    '{"z":"last"}',
+  ];
+  const path = traceFile('ranges.jsonl', lines);
+  const ranges: { off: number; len: number }[] = [];
+  for (let off = 0, i = 0; i < lines.length; i++) {
+    const len = Buffer.byteLength(lines[i]);
+    ranges.push({ off, len });
+    off += len + 1;
+  }
+
+  it('reads every range as the synchronous reader does, adjacent runs over the read bound included', async () => {
+    expect(await readTraceRangesAsync(path, ranges)).toEqual(lines);
+    expect(await readTraceRangesAsync(path, ranges)).toEqual(readTraceRanges(path, ranges));
+  });
+
+  it('reads ranges with gaps between them, and none', async () => {
+    const picked = [ranges[0], ranges[2], ranges[5]];
+    expect(await readTraceRangesAsync(path, picked)).toEqual([lines[0], lines[2], lines[5]]);
+    expect(await readTraceRangesAsync(path, [])).toEqual([]);
+  });
+
+  it('rejects for a missing file as the synchronous reader throws', async () => {
+    const missing = join(dir, 'none.jsonl');
+    expect(() => readTraceRanges(missing, ranges)).toThrow(/ENOENT/);
+    await expect(readTraceRangesAsync(missing, ranges)).rejects.toThrow(/ENOENT/);
   });
 });

@@ -330,3 +330,43 @@ export function readTraceRanges(path: string, ranges: readonly { off: number; le
     closeSync(fd);
   }
 }
+
+/** The most bytes one asynchronous range read takes (a single line longer than this is read alone). */
+const RANGE_READ_BYTES = 1024 * 1024;
+
+/**
+ * readTraceRanges for the main process at run time (the sessions browser's commands): the lines
+ * are read off the main thread, adjacent ones together up to RANGE_READ_BYTES a read, so a page of
+ * events never holds the window's thread on the disk and its buffers stay bounded.
+ */
+export async function readTraceRangesAsync(
+  path: string,
+  ranges: readonly { off: number; len: number }[],
+): Promise<string[]> {
+  if (!ranges.length) return [];
+  const file = await open(path, 'r');
+  try {
+    const out: string[] = [];
+    for (let i = 0; i < ranges.length;) {
+      // A run of lines that follow each other in the file is one read, up to the bound.
+      const start = ranges[i].off;
+      let j = i;
+      while (
+        j + 1 < ranges.length &&
+        ranges[j + 1].off === ranges[j].off + ranges[j].len + 1 &&
+        ranges[j + 1].off + ranges[j + 1].len - start <= RANGE_READ_BYTES
+      )
+        j++;
+      const buf = Buffer.allocUnsafe(ranges[j].off + ranges[j].len - start);
+      const { bytesRead } = await file.read(buf, 0, buf.length, start);
+      for (let k = i; k <= j; k++)
+        out.push(
+          buf.toString('utf8', ranges[k].off - start, Math.min(bytesRead, ranges[k].off - start + ranges[k].len)),
+        );
+      i = j + 1;
+    }
+    return out;
+  } finally {
+    await file.close();
+  }
+}

@@ -7,12 +7,26 @@ import type { SessionSummary, TaskSummary } from './queries';
 
 const FINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
 
+/** A resumed session has several starts: bounded, one resumed more than 1000 times is read on its first 1000. */
+const STARTS = { types: ['session_start'], limit: 1000 };
+
+/** When the running process took over, from the session's starts: the latest one's time, or null for a single start. */
+const liveSinceOfStarts = (starts: readonly { ts: string }[]): number | null =>
+  starts.length > 1 ? Date.parse(starts[starts.length - 1].ts) : null;
+
 /** When the running process of a session took over (a resumed session has several starts), or null. */
 export function liveSinceOf(store: Pick<TraceStore, 'events'>, s: SessionSummary): number | null {
   if (s.status !== 'running') return null;
-  // Bounded: a session resumed more than 1000 times is read on its first 1000 starts.
-  const starts = store.events(s.id, { types: ['session_start'], limit: 1000 }).events;
-  return starts.length > 1 ? Date.parse(starts[starts.length - 1].ts) : null;
+  return liveSinceOfStarts(store.events(s.id, STARTS).events);
+}
+
+/** liveSinceOf for the Studio's commands at run time: the trace lines are read off the main thread. */
+export async function liveSinceOfAsync(
+  store: Pick<TraceStore, 'eventsAsync'>,
+  s: SessionSummary,
+): Promise<number | null> {
+  if (s.status !== 'running') return null;
+  return liveSinceOfStarts((await store.eventsAsync(s.id, STARTS)).events);
 }
 
 /** Whether a task was cut off by its process going away (no final state, and no live process runs it). */

@@ -3,7 +3,7 @@ import type { Task, TaskState } from '../../src-shared/a2a';
 import type { TraceEvent } from '../../src-shared/trace';
 import { createBlockReader, type EventEntry } from './blocks';
 import { taskOfCompact } from './final-task';
-import { readTraceRanges } from './jsonl';
+import { readTraceRanges, readTraceRangesAsync } from './jsonl';
 import { isSparseType } from './schema';
 import { createSearch, ftsQuery, type SearchHit } from './search';
 
@@ -102,6 +102,8 @@ export interface TraceQueries {
   /** The task as a door answers GetTask: the saved final Task, or one rebuilt from the trace. */
   getTask(taskId: string): { sessionId: string; task: Task } | undefined;
   events(sessionId: string, q?: EventQuery): EventPage;
+  /** events() with the lines read off the main thread: what the Studio's commands call at run time. */
+  eventsAsync(sessionId: string, q?: EventQuery): Promise<EventPage>;
   search(text: string, q?: { limit?: number }): SearchHit[];
   /** The session a fork came from (and so on up, nearest first) and the forks made of it. */
   family(sessionId: string): SessionFamily;
@@ -137,16 +139,19 @@ const TASK_COLUMNS = `t.id, s.id AS sessionId, t.ord, t.context_id AS contextId,
   t.turns, t.tokens_in AS tokensIn, t.tokens_out AS tokensOut, t.received_at AS receivedAt, t.started_at AS startedAt,
   t.ended_at AS endedAt, t.duration_ms AS durationMs`;
 
-/** The lines the index points at, read from the session's trace.jsonl (the source of truth). */
-function readLines(path: string, rows: readonly EventEntry[]): string[] {
-  try {
-    return readTraceRanges(path, rows);
-  } catch (err) {
-    throw new Error(
-      `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; run a sync to re-index`,
-      { cause: err },
-    );
-  }
+/** Why the lines the index points at could not be read from the session's trace.jsonl (the source of truth). */
+function unreadable(path: string, err: unknown): Error {
+  return new Error(
+    `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; run a sync to re-index`,
+    { cause: err },
+  );
+}
+
+/** The page of events: the index's rows with their lines' text, and the cursor past it. */
+function pageOf(rows: readonly EventEntry[], limit: number, texts: readonly string[]): EventPage {
+  const page = rows.slice(0, limit);
+  const events = page.map((r, i) => ({ ...(JSON.parse(texts[i]) as TraceEvent), seq: r.seq }) as IndexedEvent);
+  return { events, nextSeq: rows.length > limit ? page[page.length - 1].seq : null };
 }
 
 type SessionRow = Omit<SessionSummary, 'forkedFrom'> & {
@@ -205,6 +210,41 @@ export function createQueries(db: Database.Database): TraceQueries {
       .pluck();
   const search = createSearch(db, blocks);
 
+  /** The rows of an events() page (one more than the limit tells whether a next page exists). */
+  function eventRows(sessionId: string, q: EventQuery): { path: string; rows: EventEntry[]; limit: number } | null {
+    const session = sessionFileStmt.get(sessionId) as { sid: number; path: string } | undefined;
+    if (!session) return null;
+    const limit = Math.max(1, Math.min(q.limit ?? 1000, 100_000));
+    const after = q.afterSeq ?? -1;
+    let rows: EventEntry[];
+    if (q.task) {
+      const task = taskSpanStmt.get(q.task, session.sid) as
+        { ord: number; first: number | null; last: number | null } | undefined;
+      if (!task) return null;
+      // The task's span of lines bounds the walk; the task ordinal picks its lines out of it.
+      const first = task.first ?? 0;
+      rows = blocks.scan(session.sid, {
+        afterSeq: Math.max(after, first - 1),
+        lastSeq: task.last ?? first,
+        taskNo: task.ord,
+        types: q.types?.length ? q.types : undefined,
+        limit: limit + 1,
+      });
+    } else if (q.types?.length && q.types.every(isSparseType)) {
+      // Only rare types asked for: sparse_events lists their lines, so a 1M-event session is not
+      // walked for them.
+      const seqs = sparseStmt(q.types.length).all(session.sid, ...q.types, after, limit + 1) as number[];
+      rows = blocks.at(session.sid, seqs);
+    } else {
+      rows = blocks.scan(session.sid, {
+        afterSeq: after,
+        types: q.types?.length ? q.types : undefined,
+        limit: limit + 1,
+      });
+    }
+    return { path: session.path, rows, limit };
+  }
+
   return {
     listSessions(q = {}) {
       const where: string[] = [];
@@ -251,40 +291,23 @@ export function createQueries(db: Database.Database): TraceQueries {
       return { sessionId: row.sessionId, task: task ?? taskFromSummary(summary) };
     },
     events(sessionId, q = {}) {
-      const session = sessionFileStmt.get(sessionId) as { sid: number; path: string } | undefined;
-      if (!session) return { events: [], nextSeq: null };
-      const limit = Math.max(1, Math.min(q.limit ?? 1000, 100_000));
-      const after = q.afterSeq ?? -1;
-      let rows: EventEntry[];
-      if (q.task) {
-        const task = taskSpanStmt.get(q.task, session.sid) as
-          { ord: number; first: number | null; last: number | null } | undefined;
-        if (!task) return { events: [], nextSeq: null };
-        // The task's span of lines bounds the walk; the task ordinal picks its lines out of it.
-        const first = task.first ?? 0;
-        rows = blocks.scan(session.sid, {
-          afterSeq: Math.max(after, first - 1),
-          lastSeq: task.last ?? first,
-          taskNo: task.ord,
-          types: q.types?.length ? q.types : undefined,
-          limit: limit + 1,
-        });
-      } else if (q.types?.length && q.types.every(isSparseType)) {
-        // Only rare types asked for: sparse_events lists their lines, so a 1M-event session is not
-        // walked for them.
-        const seqs = sparseStmt(q.types.length).all(session.sid, ...q.types, after, limit + 1) as number[];
-        rows = blocks.at(session.sid, seqs);
-      } else {
-        rows = blocks.scan(session.sid, {
-          afterSeq: after,
-          types: q.types?.length ? q.types : undefined,
-          limit: limit + 1,
-        });
+      const found = eventRows(sessionId, q);
+      if (!found) return { events: [], nextSeq: null };
+      let texts: string[];
+      try {
+        texts = readTraceRanges(found.path, found.rows.slice(0, found.limit));
+      } catch (err) {
+        throw unreadable(found.path, err);
       }
-      const page = rows.slice(0, limit);
-      const texts = readLines(session.path, page);
-      const events = page.map((r, i) => ({ ...(JSON.parse(texts[i]) as TraceEvent), seq: r.seq }) as IndexedEvent);
-      return { events, nextSeq: rows.length > limit ? page[page.length - 1].seq : null };
+      return pageOf(found.rows, found.limit, texts);
+    },
+    async eventsAsync(sessionId, q = {}) {
+      const found = eventRows(sessionId, q);
+      if (!found) return { events: [], nextSeq: null };
+      const texts = await readTraceRangesAsync(found.path, found.rows.slice(0, found.limit)).catch((err: unknown) => {
+        throw unreadable(found.path, err);
+      });
+      return pageOf(found.rows, found.limit, texts);
     },
     search,
     family(sessionId) {

@@ -158,6 +158,28 @@ describe('trace store', () => {
     expect(store.search('Summarise report number 89').map((h) => h.seq)).toEqual([lines.length - 8]);
   });
 
+  it('answers the same pages read asynchronously, and the same error once the file is gone', async () => {
+    const { id, path } = writeSession({ tasks: 40, turns: 2 });
+    const store = open();
+    store.ingestFile(path);
+    const task = store.listTasks(id)[7];
+    const queries = [
+      {},
+      { limit: 10 },
+      { afterSeq: 9, limit: 100 },
+      { task: task.id },
+      { task: task.id, types: ['inference'], limit: 1 },
+      { types: ['task_end'], limit: 1000 },
+      { types: ['session_start'] },
+      { task: 'tsk_unknown' },
+    ];
+    for (const q of queries) expect(await store.eventsAsync(id, q)).toEqual(store.events(id, q));
+    expect(await store.eventsAsync('no-such-session')).toEqual({ events: [], nextSeq: null });
+    rmSync(path);
+    expect(() => store.events(id)).toThrow(/run a sync to re-index/);
+    await expect(store.eventsAsync(id)).rejects.toThrow(/cannot read .*ENOENT; run a sync to re-index/);
+  });
+
   it('filters the events of one task when tasks interleave', () => {
     const id = newSessionId();
     const path = join(records, id, 'trace.jsonl');

@@ -325,6 +325,7 @@ export function createTraceStore(options: TraceStoreOptions): TraceStore {
     listTasks: (id, q) => queries.listTasks(id, q),
     getTask: (id) => queries.getTask(id),
     events: (id, q) => queries.events(id, q),
+    eventsAsync: (id, q) => queries.eventsAsync(id, q),
     search: (text, q) => queries.search(text, q),
     family: (id) => queries.family(id),
     dispose() {

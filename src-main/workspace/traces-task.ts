@@ -32,7 +32,7 @@ export async function taskTraceFromIndex(
   taskId: string,
 ): Promise<TaskTraceView> {
   const session = await index.refresh(s, sessionId);
-  const page = s.events(sessionId, { task: taskId, types: [...TYPES], limit: MAX_TASK_TRACE_LINES });
+  const page = await s.eventsAsync(sessionId, { task: taskId, types: [...TYPES], limit: MAX_TASK_TRACE_LINES });
   return {
     events: page.events,
     truncated: page.nextSeq !== null,

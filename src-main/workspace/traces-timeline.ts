@@ -16,10 +16,10 @@ const traceIdOf = (tp: unknown): string | undefined =>
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
 /** The sessions' tasks as bars (the first MAX_BARS in all, in the order the sessions are given). */
-export function timelineBars(
+export async function timelineBars(
   store: TraceStore,
   sessionIds: string[],
-): { bars: TimelineBar[]; truncated: TimelineTruncation[] } {
+): Promise<{ bars: TimelineBar[]; truncated: TimelineTruncation[] }> {
   const bars: TimelineBar[] = [];
   const truncated: TimelineTruncation[] = [];
   const causeByPeerTask = new Map<string, string>();
@@ -52,7 +52,7 @@ export function timelineBars(
       });
     }
     // The links of the tasks drawn: their receipts and sends come among the session's first lines.
-    const page = store.events(id, { types: LINK_TYPES, limit: Math.max(100, 4 * tasks.length) });
+    const page = await store.eventsAsync(id, { types: LINK_TYPES, limit: Math.max(100, 4 * tasks.length) });
     for (const e of page.events) {
       const rec = e as Record<string, unknown>;
       const task = str(rec.task_id);

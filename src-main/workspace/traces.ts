@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { CoreError, type SessionItemView, type SessionTaskView } from '../../src-shared/contract';
-import { liveSinceOf, taskInterrupted, type SearchHit, type SessionSummary, type TaskSummary } from '../trace';
+import { liveSinceOfAsync, taskInterrupted, type SearchHit, type SessionSummary, type TaskSummary } from '../trace';
 import { snippetOf } from '../../src-shared/trace';
 import type { StudioContext } from './context';
 import type { Handlers } from './handlers';
@@ -151,7 +151,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       const found = await index.refresh(s, sessionId, call?.signal);
       // A session of 100k tasks opens on its first ones: the task picker lists at most MAX_TASKS.
       const live = found.status === 'running';
-      const liveSince = liveSinceOf(s, found);
+      const liveSince = await liveSinceOfAsync(s, found);
       const tasks = s.listTasks(sessionId, { limit: MAX_TASKS }).map((t) => taskView(t, live, liveSince));
       return { session: sessionItem(found, capsuleOf(sessionId)?.id), tasks, store: index.state() };
     },
@@ -173,7 +173,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
           store: index.state(),
         };
       const found = await index.refresh(s, q.sessionId, call?.signal);
-      const page = s.events(q.sessionId, { task: q.task, types: q.types, afterSeq: after, limit });
+      const page = await s.eventsAsync(q.sessionId, { task: q.task, types: q.types, afterSeq: after, limit });
       return { events: page.events, next: page.nextSeq, total: filtered ? null : found.events, store: index.state() };
     },
     async 'sessions.taskTrace'({ sessionId, taskId }) {
@@ -214,7 +214,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
       }
       if (!ids.length) throw new CoreError('invalid_input', 'sessions.timeline: give sessionIds or around.');
       // Workers live for hours: around a session, only their tasks that ran while it did.
-      const drawn = timelineBars(s, ids);
+      const drawn = await timelineBars(s, ids);
       const bars = drawn.bars.filter((b) => !window || (b.end >= window[0] && b.start <= window[1]));
       return { bars, store: index.state(), ...(drawn.truncated.length ? { truncated: drawn.truncated } : {}) };
     },
