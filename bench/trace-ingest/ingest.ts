@@ -27,7 +27,7 @@ const TARGET = 100_000;
 const cpuS = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => (b.user - a.user + b.system - a.system) / 1e6;
 const ms = (a: number, b: number) => +(b - a).toFixed(2);
 
-function runOnce() {
+async function runOnce() {
   const dir = mkdtempSync(join(tmpdir(), 'capsule-bench-ingest-'));
   try {
     const id = newSessionId();
@@ -53,7 +53,7 @@ function runOnce() {
     const t4 = performance.now();
     const firstScreen = store.events(id, { limit: 200 });
     const t5 = performance.now();
-    const hits = store.search('benchmark', { limit: 50 });
+    const hits = await store.search('benchmark', { limit: 50 });
     const t6 = performance.now();
     const answers = store.events(id, { types: ['task_end'], limit: 200 });
     const t7 = performance.now();
@@ -151,13 +151,14 @@ async function runPipelined() {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  const results = Array.from({ length: runs }, () => {
-    const r = runOnce();
+  const results: Awaited<ReturnType<typeof runOnce>>[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = await runOnce();
     process.stderr.write(
       `sequential run: ${r.combined_events_per_s} events/s wall, ${r.combined_events_per_cpu_s} events/cpu-s\n`,
     );
-    return r;
-  });
+    results.push(r);
+  }
   const piped: Awaited<ReturnType<typeof runPipelined>>[] = [];
   for (let i = 0; i < runs; i++) {
     const r = await runPipelined();

@@ -60,7 +60,7 @@ describe('trace indexer (worker thread)', () => {
     expect(progress.at(-1)!.done).toBe(progress.at(-1)!.total);
     const reader = track(createTraceStore({ path: join(dir, 'studio.db') }));
     expect(reader.getSession(s.id)).toMatchObject({ events: s.events.length, tasks: 5000, status: 'ended' });
-    expect(reader.search('heron', { limit: 3 })).toHaveLength(3);
+    expect(await reader.search('heron', { limit: 3 })).toHaveLength(3);
   });
 
   it('follows a file as it grows; idle() means every hint so far is indexed', async () => {

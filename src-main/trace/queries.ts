@@ -104,7 +104,8 @@ export interface TraceQueries {
   events(sessionId: string, q?: EventQuery): EventPage;
   /** events() with the lines read off the main thread: what the Studio's commands call at run time. */
   eventsAsync(sessionId: string, q?: EventQuery): Promise<EventPage>;
-  search(text: string, q?: { limit?: number }): SearchHit[];
+  /** Text search over every session; the lines are read off the main thread. */
+  search(text: string, q?: { limit?: number }): Promise<SearchHit[]>;
   /** The session a fork came from (and so on up, nearest first) and the forks made of it. */
   family(sessionId: string): SessionFamily;
 }

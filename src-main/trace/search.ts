@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { createBlockReader } from './blocks';
 import { TEXT_TYPES, searchableText } from './ingest';
-import { readTraceRanges } from './jsonl';
+import { readTraceRangesAsync } from './jsonl';
 import { ftsSeq, ftsSid } from './schema';
 
 // Text search over the index. A full-text row covers a run of text-carrying lines (ingest.ts), so
@@ -49,7 +49,7 @@ export function createSearch(db: Database.Database, blocks: ReturnType<typeof cr
   const sessionOfSidStmt = db.prepare('SELECT id, trace_path AS path FROM sessions WHERE sid = ?');
   const taskOfOrdStmt = db.prepare('SELECT id FROM tasks WHERE sid = ? AND ord = ?');
 
-  return function search(text: string, q: { limit?: number } = {}): SearchHit[] {
+  return async function search(text: string, q: { limit?: number } = {}): Promise<SearchHit[]> {
     const match = ftsQuery(text);
     if (!match) return [];
     const limit = q.limit ?? 50;
@@ -74,7 +74,7 @@ export function createSearch(db: Database.Database, blocks: ReturnType<typeof cr
         });
         let texts: string[];
         try {
-          texts = readTraceRanges(session.path, lines);
+          texts = await readTraceRangesAsync(session.path, lines);
         } catch {
           continue;
         }

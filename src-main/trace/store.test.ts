@@ -112,7 +112,7 @@ describe('trace store', () => {
     expect(store.getTask(early)!.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
-  it('keeps every line across blocks when a session is indexed a little at a time', () => {
+  it('keeps every line across blocks when a session is indexed a little at a time', async () => {
     const id = newSessionId();
     const path = join(records, id, 'trace.jsonl');
     const w = createTraceWriter(path, id);
@@ -155,7 +155,7 @@ describe('trace store', () => {
     ]);
     expect(store.events(id, { types: ['task_end'], limit: 1000 }).events).toHaveLength(90);
     expect(store.events(id, { types: ['session_end'] }).events.map((e) => e.seq)).toEqual([lines.length - 1]);
-    expect(store.search('Summarise report number 89').map((h) => h.seq)).toEqual([lines.length - 8]);
+    expect((await store.search('Summarise report number 89')).map((h) => h.seq)).toEqual([lines.length - 8]);
   });
 
   it('answers the same pages read asynchronously, and the same error once the file is gone', async () => {
@@ -205,21 +205,21 @@ describe('trace store', () => {
     );
   });
 
-  it('searches task text, answers and failures, and filters sessions', () => {
+  it('searches task text, answers and failures, and filters sessions', async () => {
     const a = writeSession({ tasks: 2, answerWord: 'pelican', capsule: 'alpha' });
     const b = writeSession({ tasks: 1, answerWord: 'walrus', capsule: 'beta' });
     const store = open();
     store.syncRecords(records);
-    const hits = store.search('pelican');
+    const hits = await store.search('pelican');
     expect(hits.length).toBe(4); // two inference texts + two answers
     expect(new Set(hits.map((h) => h.sessionId))).toEqual(new Set([a.id]));
     expect(hits[0].text).toContain('pelican');
-    expect(store.search('"; DROP TABLE events; --')).toEqual([]);
+    expect(await store.search('"; DROP TABLE events; --')).toEqual([]);
     // A word of a task's own text (a2a_task_received) finds that line and its task.
-    const asked = store.search('weekly review');
+    const asked = await store.search('weekly review');
     expect(asked.map((h) => h.type)).toEqual(['a2a_task_received', 'a2a_task_received', 'a2a_task_received']);
     expect(asked.map((h) => h.taskId).every((t) => !!t)).toBe(true);
-    expect(store.search('pelican', { limit: 3 })).toHaveLength(3);
+    expect(await store.search('pelican', { limit: 3 })).toHaveLength(3);
     expect(store.listSessions({ search: 'walrus' }).map((s) => s.id)).toEqual([b.id]);
     expect(store.listSessions({ capsule: 'alpha' }).map((s) => s.id)).toEqual([a.id]);
     expect(store.listSessions().map((s) => s.id)).toEqual([b.id, a.id]);
@@ -227,7 +227,7 @@ describe('trace store', () => {
     expect(store.listSessions({ status: 'ended', limit: 1 }).map((s) => s.id)).toEqual([b.id]);
   });
 
-  it('finds rare event types without walking the whole session, and search spans many text runs', () => {
+  it('finds rare event types without walking the whole session, and search spans many text runs', async () => {
     const id = newSessionId();
     const path = join(records, id, 'trace.jsonl');
     const w = createTraceWriter(path, id);
@@ -251,17 +251,17 @@ describe('trace store', () => {
     expect(store.events(id, { types: ['session_end'] }).events.map((e) => e.event_type)).toEqual(['session_end']);
     expect(store.events(id, { types: ['task_end'], limit: 5 }).events).toHaveLength(5);
     // 40 answers and 40 final inference texts say osprey, spread over several full-text runs.
-    const hits = store.search('osprey', { limit: 1000 });
+    const hits = await store.search('osprey', { limit: 1000 });
     expect(hits).toHaveLength(80);
     expect(new Set(hits.map((h) => h.seq)).size).toBe(80);
     expect(hits.map((h) => h.seq)).toEqual([...hits.map((h) => h.seq)].sort((a, b) => b - a));
-    expect(store.search('kestrel').map((h) => [h.type, h.text])).toEqual([
+    expect((await store.search('kestrel')).map((h) => [h.type, h.text])).toEqual([
       ['task_failed', 'tool: disk full on kestrel'],
     ]);
     expect(store.listSessions({ search: 'kestrel' }).map((s) => s.id)).toEqual([id]);
   });
 
-  it('rebuilds everything after the database is deleted', () => {
+  it('rebuilds everything after the database is deleted', async () => {
     const { id } = writeSession({ tasks: 4, answerWord: 'heron' });
     const dbPath = join(dir, 'studio.db');
     const first = open(dbPath);
@@ -273,10 +273,10 @@ describe('trace store', () => {
     expect(second.listSessions()).toEqual([]);
     expect(second.syncRecords(records).added).toBe(before!.events);
     expect(second.getSession(id)).toEqual(before);
-    expect(second.search('heron').length).toBe(8);
+    expect((await second.search('heron')).length).toBe(8);
   });
 
-  it('drops sessions whose records folder was deleted', () => {
+  it('drops sessions whose records folder was deleted', async () => {
     const keep = writeSession({ tasks: 1 });
     const drop = writeSession({ tasks: 2, answerWord: 'ibis' });
     const store = open();
@@ -284,7 +284,7 @@ describe('trace store', () => {
     rmSync(join(records, drop.id), { recursive: true });
     store.syncRecords(records);
     expect(store.listSessions().map((s) => s.id)).toEqual([keep.id]);
-    expect(store.search('ibis')).toEqual([]);
+    expect(await store.search('ibis')).toEqual([]);
     expect(store.events(drop.id).events).toEqual([]);
   });
 

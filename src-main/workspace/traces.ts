@@ -132,7 +132,7 @@ export function createTracesService(ctx: StudioContext, opts: { dbPath?: string 
         search,
         limit: q.limit ?? 500,
       });
-      const matches = search ? matchesOf(s.search(search, { limit: SEARCH_HITS }), search) : undefined;
+      const matches = search ? matchesOf(await s.search(search, { limit: SEARCH_HITS }), search) : undefined;
       return {
         sessions: rows.map((r) => ({
           ...sessionItem(r, capsuleOf(r.id)?.id),
