@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   CoreError,
@@ -67,6 +68,21 @@ export function testResultView(o: TestOutcome): TestResultView {
 
 const nameOf = (file: string) => basename(file).replace(/\.ya?ml$/, '');
 
+/** One saved test as the tests panel lists it, or why its file cannot be read. */
+async function testView(file: string): Promise<TestView> {
+  try {
+    const test = readTestFile(await readFile(file, 'utf8'));
+    return {
+      name: nameOf(file),
+      entry: test.entry,
+      ...(test.recorded_from ? { recordedFrom: test.recorded_from } : {}),
+      tasks: expectedTasks(test),
+    };
+  } catch (err) {
+    return { name: nameOf(file), tasks: [], error: (err as Error).message };
+  }
+}
+
 export function testsHandlers(
   ctx: StudioContext,
   rehearsalOf: (sessionId: string) => Promise<Rehearsal>,
@@ -74,21 +90,13 @@ export function testsHandlers(
   let running: string | undefined;
   const fileOf = (name: string) => listTests(ctx.workspace().dir).find((f) => nameOf(f) === name);
   return {
-    'tests.list'() {
+    async 'tests.list'() {
       const dir = ctx.workspace().dir;
-      const tests = listTests(dir).map((file): TestView => {
-        try {
-          const test = readTestFile(readFileSync(file, 'utf8'));
-          return {
-            name: nameOf(file),
-            entry: test.entry,
-            ...(test.recorded_from ? { recordedFrom: test.recorded_from } : {}),
-            tasks: expectedTasks(test),
-          };
-        } catch (err) {
-          return { name: nameOf(file), tasks: [], error: (err as Error).message };
-        }
-      });
+      // The test files are read off the main thread: a folder of many or big ones holds no frame.
+      const tests: TestView[] = [];
+      for (const file of listTests(dir)) {
+        tests.push(await testView(file));
+      }
       return { dir: join(dir, TESTS_FOLDER), tests };
     },
     async 'tests.run'({ name }, call): Promise<TestResultView> {
