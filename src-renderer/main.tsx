@@ -27,7 +27,7 @@ const client = createCoreClient(
         void s.catchUpTasks();
         const now = useStudio.getState();
         if (Object.values(now.capsules).some((c) => c.sessionId))
-          void import('./store/flowCatchUp').then((m) => m.catchUpFlow(useStudio.getState(), ingest));
+          void import('./store/flowCatchUp').then((m) => m.catchUpFlow(useStudio.getState, ingest));
       });
       void s.refollowTrace();
       void s.loadBreakpoints();

@@ -40,11 +40,17 @@ export function flowOf(
   };
 }
 
+/** Whether the page already holds a later state of this delegation (a live event that came while the lines were read). */
+export function knownLater(s: Pick<StudioState, 'edgeFlow'>, d: DelegationUpdate): boolean {
+  return Object.values(s.edgeFlow).some((f) =>
+    f.hops.some((h) => h.taskId === d.taskId && h.callId === d.callId && h.ts > d.ts),
+  );
+}
+
 /** Reads the running sessions' recent lines and hands their flow to `ingest` as one batch. */
-export async function catchUpFlow(s: StudioState, ingest: (batch: EventBatch) => void): Promise<void> {
-  const running = Object.values(s.capsules).filter((c) => c.sessionId);
-  const batch = emptyBatch();
-  await Promise.all(
+export async function catchUpFlow(get: () => StudioState, ingest: (batch: EventBatch) => void): Promise<void> {
+  const running = Object.values(get().capsules).filter((c) => c.sessionId);
+  const flows = await Promise.all(
     running.map(async (c) => {
       try {
         const { events } = await invoke('trace.tail', {
@@ -52,13 +58,18 @@ export async function catchUpFlow(s: StudioState, ingest: (batch: EventBatch) =>
           last: CATCH_UP_LINES,
           limit: CATCH_UP_LINES,
         });
-        const flow = flowOf(c.sessionId!, c.id, events);
-        if (flow.delegations) batch.delegations.push(flow.delegations);
-        if (flow.progress) batch.progress.push(flow.progress);
+        return flowOf(c.sessionId!, c.id, events);
       } catch {
-        // The session ended meanwhile: nothing of it to draw.
+        return {}; // the session ended meanwhile: nothing of it to draw
       }
     }),
   );
+  const s = get();
+  const batch = emptyBatch();
+  for (const flow of flows) {
+    const fresh = flow.delegations?.delegations.filter((d) => !knownLater(s, d)) ?? [];
+    if (fresh.length) batch.delegations.push({ ...flow.delegations!, delegations: fresh });
+    if (flow.progress) batch.progress.push(flow.progress);
+  }
   if (batch.delegations.length || batch.progress.length) ingest(batch);
 }
