@@ -55,7 +55,7 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   await expect(toWriter).toContainText('answered');
 });
 
-test('a reloaded page shows the same paused picture: the paused edge and the paused task box; Continue still works', async ({
+test('a reloaded page and a second window show the same paused picture: the node says what it waits on, the console the held delegation; Continue still works', async ({
   page,
   studio,
 }) => {
@@ -87,6 +87,15 @@ test('a reloaded page shows the same paused picture: the paused edge and the pau
   await expect(bp.paused()).toContainText('before the delegation to writer');
   await expect(bp.message()).toHaveValue('Draft a short paragraph for this request.');
   await page.screenshot({ path: '/tmp/pausedreload-after-reload.png' });
+  // A second window shows it too.
+  const other = await page.context().newPage();
+  await other.setViewportSize({ width: 1440, height: 900 });
+  await other.goto('/');
+  await expect(other.getByRole('status', { name: 'Current task of coordinator' })).toContainText(
+    'waiting on a breakpoint before the delegation to writer',
+  );
+  await expect(new BreakpointsPage(other).edgePaused('coordinator', 'writer')).toBeVisible();
+  await other.close();
 
   await bp.button('Continue').click();
   await expect(bp.paused()).toHaveCount(0);
