@@ -54,3 +54,53 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (idle)');
   await expect(toWriter).toContainText('answered');
 });
+
+test('a reloaded page and a second window show the same paused picture: the node says what it waits on, the console the held delegation; Continue still works', async ({
+  page,
+  studio,
+}) => {
+  void studio; // the fixture opened this test's own workspace
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  const bp = new BreakpointsPage(page);
+  await page.goto('/');
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
+  await bp.setOnEdge(app, 'coordinator', 'writer');
+  const entry = await app.console.sendTo('coordinator', 'Write about otters.');
+  await expect(bp.edgePaused('coordinator', 'writer')).toBeVisible({ timeout: 15_000 });
+  const waiting = page.getByRole('status', { name: 'Current task of coordinator' });
+  const toWriter = entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' });
+  await expect(waiting).toContainText('waiting on a breakpoint before the delegation to writer');
+  await expect(toWriter).toContainText('paused before sending');
+
+  await page.screenshot({ path: '/tmp/pausedreload-before-reload.png' });
+  // The reloaded page saw none of the trace events that led here: it shows what the core keeps.
+  await page.reload();
+  await expect(app.stateOf('coordinator')).toHaveText('Paused');
+  await expect(bp.edgePaused('coordinator', 'writer')).toBeVisible();
+  await expect(bp.edgeBreakpoint('coordinator', 'writer')).toBeVisible();
+  // The node's box says what the task waits on; the console's delegation line says the hop is held.
+  await expect(waiting).toContainText('waiting on a breakpoint before the delegation to writer');
+  await expect(toWriter).toContainText('paused before sending');
+  await expect(entry.getByTestId('delegation-outcome').filter({ hasText: '→ researcher' })).toContainText('answered');
+  await bp.pausedBadge('coordinator').click();
+  await expect(bp.paused()).toContainText('before the delegation to writer');
+  await expect(bp.message()).toHaveValue('Draft a short paragraph for this request.');
+  await page.screenshot({ path: '/tmp/pausedreload-after-reload.png' });
+  // A second window shows it too.
+  const other = await page.context().newPage();
+  await other.setViewportSize({ width: 1440, height: 900 });
+  await other.goto('/');
+  await expect(other.getByRole('status', { name: 'Current task of coordinator' })).toContainText(
+    'waiting on a breakpoint before the delegation to writer',
+  );
+  await expect(new BreakpointsPage(other).edgePaused('coordinator', 'writer')).toBeVisible();
+  await other.close();
+
+  await bp.button('Continue').click();
+  await expect(bp.paused()).toHaveCount(0);
+  await expect(app.stateOf('coordinator')).toHaveText('Idle', { timeout: 15_000 });
+  await expect(bp.edgePaused('coordinator', 'writer')).toHaveCount(0);
+  await expect(toWriter).toContainText('answered');
+  await expect(waiting).toHaveCount(0);
+});

@@ -19,9 +19,16 @@ const client = createCoreClient(
     s.setLinked(up);
     // (Re)load the whole formation on every (re)connect: events missed while down are superseded;
     // so are the unfinished tasks' (the console follows tasks by task.updated alone).
+    // The flow on the canvas (delegations, what each task waits on) is read again from the running
+    // sessions' recent trace lines (flowCatchUp.ts, loaded then).
     // A new connection follows nothing: the open live trace follows its session again.
     if (up) {
-      void s.loadFormation().then(() => s.catchUpTasks());
+      void s.loadFormation().then(() => {
+        void s.catchUpTasks();
+        const now = useStudio.getState();
+        if (Object.values(now.capsules).some((c) => c.sessionId))
+          void import('./store/flowCatchUp').then((m) => m.catchUpFlow(useStudio.getState, ingest));
+      });
       void s.refollowTrace();
       void s.loadBreakpoints();
       void s.loadRuntimes();

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../../src-shared/trace';
+import { flowOf, knownLater } from './flowCatchUp';
+
+// A page that (re)connects reads the running sessions' recent trace lines into the delegation and
+// task-progress events it missed: a task paused at an edge breakpoint comes back as paused there.
+
+let n = 0;
+const line = (event_type: string, extra: Record<string, unknown> = {}, task_id = 't1'): TraceEvent =>
+  ({
+    ts: `2026-01-01T00:00:${String(n++).padStart(2, '0')}.000Z`,
+    session_id: 'ses',
+    task_id,
+    event_type,
+    ...extra,
+  }) as TraceEvent;
+const call = (id: string, to: string, task = 't1') =>
+  line('tool_call', { call_id: id, name: 'delegate_task', arguments: { to, text: 'x' } }, task);
+
+describe('flowOf', () => {
+  it('gives the open delegations and what a paused task waits on', () => {
+    const flow = flowOf('ses', 'coordinator', [
+      line('task_start'),
+      line('inference', { turn: 1, tool_calls: [{ name: 'delegate_task' }, { name: 'delegate_task' }] }),
+      call('c1', 'researcher'),
+      call('c2', 'writer'),
+      line('delegation_end', { call_id: 'c1', peer_task_id: 'tsk_r', state: 'TASK_STATE_COMPLETED' }),
+      line('breakpoint_hit', { point: 'edge', to: 'writer', capsule: 'writer' }),
+    ]);
+    expect(flow.delegations?.capsuleId).toBe('coordinator');
+    expect(flow.delegations?.delegations.map((d) => [d.callId, d.to, d.state])).toEqual([
+      ['c1', 'researcher', 'answered'],
+      ['c2', 'writer', 'running'],
+    ]);
+    expect(flow.progress?.tasks).toEqual([
+      { taskId: 't1', turn: 1, text: '', waiting: 'a breakpoint before the delegation to writer' },
+    ]);
+  });
+
+  it('has no current turn for a task that ended, and nothing for lines without flow', () => {
+    expect(flowOf('ses', 'c', [line('task_start'), line('task_end')]).progress).toBeUndefined();
+    expect(
+      flowOf('ses', 'c', [line('task_start', {}, 't2'), line('task_canceled', {}, 't2')]).progress,
+    ).toBeUndefined();
+    expect(flowOf('ses', 'c', [])).toEqual({});
+  });
+});
+
+describe('knownLater', () => {
+  const hop = (ts: string) => ({
+    edgeFlow: {
+      e: {
+        inFlight: 0,
+        failed: 0,
+        canceled: 0,
+        runTaskId: 't1',
+        hops: [{ taskId: 't1', callId: 'c1', state: 'answered' as const, ts }],
+      },
+    },
+  });
+  const d = { taskId: 't1', callId: 'c1', to: 'w', state: 'running' as const, ts: '2026-01-01T00:00:05.000Z' };
+  it('keeps a later live state over the lines read before it', () => {
+    expect(knownLater(hop('2026-01-01T00:00:06.000Z'), d)).toBe(true);
+    expect(knownLater(hop('2026-01-01T00:00:05.000Z'), d)).toBe(false);
+    expect(knownLater({ edgeFlow: {} }, d)).toBe(false);
+  });
+});

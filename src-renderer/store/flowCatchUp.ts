@@ -1,0 +1,75 @@
+import { createFlowTracker, type DelegationUpdate, type TaskProgress, type TraceEvent } from '../../src-shared/trace';
+import type { EventPayload } from '../../src-shared/contract';
+import { invoke } from './client';
+import { emptyBatch, type EventBatch } from './fold';
+import type { StudioState } from './types';
+
+// What a page that just (re)connected missed of the running sessions' flow: the delegations on the
+// edges (a hop paused at a breakpoint among them) and each task's current turn (what it waits on).
+// Read from the recent trace lines of each running session through the same tracker the core
+// derives delegation.updated and task.progressed with, and folded as those events are, so a
+// reloaded page or a second window draws the same picture as the page that watched it happen.
+// Loaded on (re)connect, not on the first paint.
+
+/** Trace lines read per running session: the recent past is what the canvas draws. */
+export const CATCH_UP_LINES = 2000;
+
+/** The flow events the recent lines of one session would have sent. */
+export function flowOf(
+  sessionId: string,
+  capsuleId: string,
+  lines: readonly TraceEvent[],
+): { delegations?: EventPayload<'delegation.updated'>; progress?: EventPayload<'task.progressed'> } {
+  const tracker = createFlowTracker();
+  const delegations = new Map<string, DelegationUpdate>();
+  const progress = new Map<string, TaskProgress>();
+  for (const line of lines) {
+    const out = tracker.push(line);
+    for (const d of out.delegation ?? []) delegations.set(`${d.taskId}\0${d.callId}`, d);
+    if (out.progress) progress.set(out.progress.taskId, out.progress);
+    // A task that ended has no current turn.
+    if (
+      line.task_id &&
+      (line.event_type === 'task_end' || line.event_type === 'task_canceled' || line.event_type === 'task_failed')
+    )
+      progress.delete(line.task_id);
+  }
+  return {
+    ...(delegations.size ? { delegations: { sessionId, capsuleId, delegations: [...delegations.values()] } } : {}),
+    ...(progress.size ? { progress: { sessionId, capsuleId, tasks: [...progress.values()] } } : {}),
+  };
+}
+
+/** Whether the page already holds a later state of this delegation (a live event that came while the lines were read). */
+export function knownLater(s: Pick<StudioState, 'edgeFlow'>, d: DelegationUpdate): boolean {
+  return Object.values(s.edgeFlow).some((f) =>
+    f.hops.some((h) => h.taskId === d.taskId && h.callId === d.callId && h.ts > d.ts),
+  );
+}
+
+/** Reads the running sessions' recent lines and hands their flow to `ingest` as one batch. */
+export async function catchUpFlow(get: () => StudioState, ingest: (batch: EventBatch) => void): Promise<void> {
+  const running = Object.values(get().capsules).filter((c) => c.sessionId);
+  const flows = await Promise.all(
+    running.map(async (c) => {
+      try {
+        const { events } = await invoke('trace.tail', {
+          sessionId: c.sessionId!,
+          last: CATCH_UP_LINES,
+          limit: CATCH_UP_LINES,
+        });
+        return flowOf(c.sessionId!, c.id, events);
+      } catch {
+        return {}; // the session ended meanwhile: nothing of it to draw
+      }
+    }),
+  );
+  const s = get();
+  const batch = emptyBatch();
+  for (const flow of flows) {
+    const fresh = flow.delegations?.delegations.filter((d) => !knownLater(s, d)) ?? [];
+    if (fresh.length) batch.delegations.push({ ...flow.delegations!, delegations: fresh });
+    if (flow.progress) batch.progress.push(flow.progress);
+  }
+  if (batch.delegations.length || batch.progress.length) ingest(batch);
+}
