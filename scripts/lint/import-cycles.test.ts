@@ -58,9 +58,9 @@ describe('import cycles in the renderer', () => {
   it('catches a cycle between a feature file and the UI kit it uses', async () => {
     const found = await cycles(
       'src-renderer/ui/Dialog.tsx',
-      `${readFileSync('src-renderer/ui/Dialog.tsx', 'utf8')}\nexport type R = import('./RestartToApply').Probe;\n`,
+      `${readFileSync('src-renderer/ui/Dialog.tsx', 'utf8')}\nexport type R = import('./RestartDialog').Probe;\n`,
     );
-    expect(found).toEqual([expect.stringContaining('ui/Dialog.tsx → ui/RestartToApply.tsx → ui/Dialog.tsx')]);
+    expect(found).toEqual([expect.stringContaining('ui/Dialog.tsx → ui/RestartDialog.tsx → ui/Dialog.tsx')]);
   });
 
   it('passes the store as it is: slices import their shapes (store/state) and the store type, never the reverse', async () => {
