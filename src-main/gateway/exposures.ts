@@ -62,6 +62,15 @@ const newToken = () => ({
   tokenId: `tok_${randomBytes(6).toString('hex')}`,
 });
 
+/** What tells one version of the file from another without reading it. */
+const stampOfStat = (s: { mtimeMs: number; size: number; ino: number }) => `${s.mtimeMs}:${s.size}:${s.ino}`;
+
+/** The exposures a file's text holds; a damaged file exposes nothing rather than something unintended. */
+const exposuresOf = (text: string): Exposure[] => {
+  const parsed = fileSchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data.exposures : [];
+};
+
 export function createExposureStore(dataDir: string): ExposureStore {
   const file = join(dataDir, EXPOSURES_FILE);
   mkdirSync(dataDir, { recursive: true });
@@ -71,18 +80,12 @@ export function createExposureStore(dataDir: string): ExposureStore {
 
   const stampOf = () => {
     try {
-      const s = statSync(file);
-      return `${s.mtimeMs}:${s.size}:${s.ino}`;
+      return stampOfStat(statSync(file));
     } catch {
       return 'none';
     }
   };
-  const read = (): Exposure[] => {
-    if (!existsSync(file)) return [];
-    const parsed = fileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    // A damaged file exposes nothing rather than something unintended.
-    return parsed.success ? parsed.data.exposures : [];
-  };
+  const read = (): Exposure[] => (existsSync(file) ? exposuresOf(readFileSync(file, 'utf8')) : []);
   const notify = (before: Exposure[]) => {
     const now = new Set(exposures.map((e) => e.tokenId));
     const gone = before.map((e) => e.tokenId).filter((id) => !now.has(id));
@@ -122,8 +125,7 @@ export function createExposureStore(dataDir: string): ExposureStore {
         const seen = stamp;
         let s: string;
         try {
-          const st = await stat(file);
-          s = `${st.mtimeMs}:${st.size}:${st.ino}`;
+          s = stampOfStat(await stat(file));
         } catch {
           s = 'none';
         }
@@ -131,9 +133,7 @@ export function createExposureStore(dataDir: string): ExposureStore {
         let next: Exposure[] = [];
         if (s !== 'none') {
           try {
-            const parsed = fileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-            // A damaged file exposes nothing rather than something unintended.
-            next = parsed.success ? parsed.data.exposures : [];
+            next = exposuresOf(await readFile(file, 'utf8'));
           } catch (err) {
             // Gone between the stat and the read: the next look sees it as it is then.
             if ((err as NodeJS.ErrnoException).code === 'ENOENT') again = true;
