@@ -52,6 +52,7 @@ export type SessionState = 'starting' | 'idle' | 'busy' | 'stopping' | 'ended';
 
 export interface SessionStatus {
   state: SessionState;
+  /** The task the session works on: the one running, else one paused at a breakpoint (busy either way). */
   running: string | null;
   queued: number;
   tasks: number;

@@ -64,7 +64,8 @@ describe('breakpoints', () => {
       state: 'TASK_STATE_WORKING',
       message: { parts: [{ text: 'paused at a breakpoint before turn 1' }] },
     });
-    expect(session.status().running).toBeNull();
+    // Paused, it is still the session's work in hand: the status names it (busy) though the slot is free.
+    expect(session.status()).toMatchObject({ state: 'busy', running: id, queued: 0 });
 
     session.resumeBreakpoint(id, 'continue', 'edited question');
     await waitFor('the answer', () => stateOf(session, id) === 'TASK_STATE_COMPLETED');
@@ -87,6 +88,7 @@ describe('breakpoints', () => {
     const other = await rpc(session.url, 'SendMessage', { message: userMessage('quick one') });
     expect(other.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(stateOf(session, paused)).toBe('TASK_STATE_WORKING');
+    expect(session.status()).toMatchObject({ state: 'busy', running: paused, queued: 0 });
     session.resumeBreakpoint(paused, 'continue');
     await waitFor('the paused task ends', () => stateOf(session, paused) === 'TASK_STATE_COMPLETED');
     expect(answerOf(session, paused)).toBe('Acknowledged: “wait for me”');

@@ -141,6 +141,18 @@ export function createSessionTasks(deps: SessionTasksDeps) {
     },
   };
 
+  /**
+   * The task the session works on: the one holding the running slot, else one paused at a
+   * breakpoint. A paused task gives the slot up (breakpoints.ts) but is still the capsule's work in
+   * hand, so every view of the session (the Studio's node, Stop's count, a restart waiting for the
+   * task) reads it as running; derived from the pause itself, never kept beside it.
+   */
+  function workingOn(): string | null {
+    if (core.queue.running) return core.queue.running;
+    for (const id of core.queue.parked) if (registry.live.get(id)?.pause) return id;
+    return null;
+  }
+
   async function stopSession(by = 'stop_session'): Promise<StopSessionResult> {
     const ids = cancelableIds(core);
     const answers = await Promise.all(ids.map((id) => cancelTask(core, id, by).catch(() => undefined)));
@@ -176,9 +188,10 @@ export function createSessionTasks(deps: SessionTasksDeps) {
     /** Cancels everything for the end of the session. */
     stopForEnd: () => stopSession('session_end'),
     status(): SessionStatus {
+      const running = workingOn();
       return {
-        state: core.queue.running ? 'busy' : 'idle',
-        running: core.queue.running,
+        state: running ? 'busy' : 'idle',
+        running,
         queued: core.queue.waiting.length,
         tasks: registry.count(),
         tokensIn: core.totals.tokensIn,

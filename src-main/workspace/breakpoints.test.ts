@@ -76,8 +76,14 @@ describe('breakpoints through the core', () => {
       text: 'A paragraph on tides.',
       returnImmediately: true,
     });
+    const stated = studio.next('capsule.stateChanged', (c) => c.id === 'writer' && c.running === task.id);
     const p = (await paused).paused[0];
     expect(p).toMatchObject({ point: 'turn', turn: 1, text: 'A paragraph on tides.' });
+    // The capsule's view says the same as the pause: the paused task is the work it has in hand,
+    // pushed as it paused and read again by a page that loads the formation now.
+    expect(await stated).toMatchObject({ state: 'busy', running: task.id });
+    const writer = (await core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer');
+    expect(writer).toMatchObject({ state: 'busy', running: task.id, queued: 0 });
     await core.invoke('breakpoints.resume', { sessionId: p.sessionId, taskId: p.taskId, action: 'cancel' });
     expect((await core.invoke('task.get', { capsuleId: 'writer', taskId: task.id })).status.state).toBe(
       'TASK_STATE_CANCELED',

@@ -56,7 +56,7 @@ export interface CapsuleView {
   queued: number;
   /** Tasks the session has seen. */
   tasks: number;
-  /** Id of the task running now. */
+  /** Id of the task the capsule works on: the one running now, else one paused at a breakpoint. */
   running?: string | null;
   /** Why the last launch or session failed. */
   error?: string;
