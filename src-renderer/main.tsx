@@ -7,7 +7,7 @@ import './features/graph/graph.css';
 import { App } from './app/App';
 import { applyTheme } from './ui/useTheme';
 import { PartBoundary } from './ui/PartBoundary';
-import { connectCoreEvents, ingest, installEscToCancel, setCoreClient, startKeeping, useStudio } from './store';
+import { connectCoreEvents, hasWork, ingest, installEscToCancel, setCoreClient, startKeeping, useStudio } from './store';
 import { createCoreClient } from './transport';
 
 applyTheme();
@@ -19,14 +19,14 @@ const client = createCoreClient(
     s.setLinked(up);
     // (Re)load the whole formation on every (re)connect: events missed while down are superseded;
     // so are the unfinished tasks' (the console follows tasks by task.updated alone).
-    // The flow on the canvas (delegations, what each task waits on) is read again from the running
-    // sessions' recent trace lines (flowCatchUp.ts, loaded then).
+    // The flow on the canvas (delegations, what each task waits on) is read again from the recent
+    // trace lines of the sessions with work in hand (flowCatchUp.ts, loaded then).
     // A new connection follows nothing: the open live trace follows its session again.
     if (up) {
       void s.loadFormation().then(() => {
         void s.catchUpTasks();
         const now = useStudio.getState();
-        if (Object.values(now.capsules).some((c) => c.sessionId))
+        if (Object.values(now.capsules).some(hasWork))
           void import('./store/flowCatchUp').then((m) => m.catchUpFlow(useStudio.getState, ingest));
       });
       void s.refollowTrace();

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CapsuleView, CoreClient } from '../../src-shared/contract';
 import type { TraceEvent } from '../../src-shared/trace';
-import { flowOf, knownLater } from './flowCatchUp';
+import { setCoreClient } from './client';
+import { catchUpFlow, flowOf, knownLater } from './flowCatchUp';
+import type { EventBatch } from './fold';
+import type { StudioState } from './types';
 
 // A page that (re)connects reads the running sessions' recent trace lines into the delegation and
 // task-progress events it missed: a task paused at an edge breakpoint comes back as paused there.
@@ -63,5 +67,40 @@ describe('knownLater', () => {
     expect(knownLater(hop('2026-01-01T00:00:06.000Z'), d)).toBe(true);
     expect(knownLater(hop('2026-01-01T00:00:05.000Z'), d)).toBe(false);
     expect(knownLater({ edgeFlow: {} }, d)).toBe(false);
+  });
+});
+
+describe('catchUpFlow', () => {
+  afterEach(() => setCoreClient(null));
+
+  it('reads only the sessions with work in hand: running, paused at a breakpoint (named running by the core) or queued', async () => {
+    const read: string[] = [];
+    setCoreClient({
+      invoke: (cmd: string, input: { sessionId: string }) => {
+        if (cmd !== 'trace.tail') return Promise.reject(new Error(`unexpected ${cmd}`));
+        read.push(input.sessionId);
+        return Promise.resolve({
+          events: [
+            line('task_start', {}, `t-${input.sessionId}`),
+            line('breakpoint_hit', { point: 'turn', turn: 1 }, `t-${input.sessionId}`),
+          ],
+        });
+      },
+    } as unknown as CoreClient);
+    const capsule = (id: string, p: Partial<CapsuleView>) => ({ id, state: 'idle', queued: 0, tasks: 0, ...p });
+    const capsules = {
+      idle: capsule('idle', { sessionId: 's-idle', running: null }),
+      stopped: capsule('stopped', { state: 'stopped' }),
+      paused: capsule('paused', { state: 'busy', sessionId: 's-paused', running: 't-s-paused' }),
+      queued: capsule('queued', { sessionId: 's-queued', queued: 2 }),
+    };
+    const state = { capsules, edgeFlow: {} } as unknown as StudioState;
+    const batches: EventBatch[] = [];
+    await catchUpFlow(
+      () => state,
+      (b) => batches.push(b),
+    );
+    expect(read.sort()).toEqual(['s-paused', 's-queued']);
+    expect(batches[0]?.progress.map((p) => p.capsuleId).sort()).toEqual(['paused', 'queued']);
   });
 });

@@ -1,17 +1,20 @@
 import { createFlowTracker, type DelegationUpdate, type TaskProgress, type TraceEvent } from '../../src-shared/trace';
 import type { EventPayload } from '../../src-shared/contract';
 import { invoke } from './client';
+import { hasWork } from './phase';
 import { emptyBatch, type EventBatch } from './fold';
 import type { StudioState } from './types';
 
 // What a page that just (re)connected missed of the running sessions' flow: the delegations on the
 // edges (a hop paused at a breakpoint among them) and each task's current turn (what it waits on).
-// Read from the recent trace lines of each running session through the same tracker the core
+// Only sessions with work in hand are read (a task running, paused at a breakpoint, or queued:
+// `hasWork`): an idle session has nothing in flight to draw, and a formation may have hundreds.
+// Read from the recent trace lines of each such session through the same tracker the core
 // derives delegation.updated and task.progressed with, and folded as those events are, so a
 // reloaded page or a second window draws the same picture as the page that watched it happen.
 // Loaded on (re)connect, not on the first paint.
 
-/** Trace lines read per running session: the recent past is what the canvas draws. */
+/** Trace lines read per session with work: the recent past is what the canvas draws. */
 export const CATCH_UP_LINES = 2000;
 
 /** The flow events the recent lines of one session would have sent. */
@@ -47,9 +50,9 @@ export function knownLater(s: Pick<StudioState, 'edgeFlow'>, d: DelegationUpdate
   );
 }
 
-/** Reads the running sessions' recent lines and hands their flow to `ingest` as one batch. */
+/** Reads the recent lines of the sessions with work and hands their flow to `ingest` as one batch. */
 export async function catchUpFlow(get: () => StudioState, ingest: (batch: EventBatch) => void): Promise<void> {
-  const running = Object.values(get().capsules).filter((c) => c.sessionId);
+  const running = Object.values(get().capsules).filter(hasWork);
   const flows = await Promise.all(
     running.map(async (c) => {
       try {

@@ -45,6 +45,7 @@ export { edgeKey, hasBreakpoint, type ResumeAction } from './breakpointsSlice';
 export {
   canvasPhase,
   capsulePhase,
+  hasWork,
   taskPhase,
   delegationPhase,
   edgeInFlight,

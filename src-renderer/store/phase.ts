@@ -1,5 +1,5 @@
 import { isTerminal, type TaskState } from '../../src-shared/a2a';
-import type { CapsuleState } from '../../src-shared/contract';
+import type { CapsuleState, CapsuleView } from '../../src-shared/contract';
 import type { DelegationOutcome } from './delegationsFold';
 import type { StudioState } from './types';
 
@@ -28,6 +28,14 @@ export function capsulePhase(s: PhaseFacts, id: string): CapsulePhase | undefine
   if (!c) return undefined;
   if (running(c.state) && (s.breakpointMarks.nodes[id]?.paused ?? 0) > 0) return 'paused';
   return c.state;
+}
+
+/**
+ * Whether the capsule's session has work in hand: a task running (the core names one paused at a
+ * breakpoint as running too) or waiting in its queue. An idle session has no flow to draw.
+ */
+export function hasWork(c: Pick<CapsuleView, 'sessionId' | 'running' | 'queued'> | undefined): boolean {
+  return !!c?.sessionId && (!!c.running || c.queued > 0);
 }
 
 /**
