@@ -87,6 +87,17 @@ test('a reloaded page and a second window show the same paused picture: the node
   await expect(bp.paused()).toContainText('before the delegation to writer');
   await expect(bp.message()).toHaveValue('Draft a short paragraph for this request.');
   await page.screenshot({ path: '/tmp/pausedreload-after-reload.png' });
+  // The badge opened the paused task's details; they read its own trace: its turn and its
+  // delegations show after the reload as they did before it (the researcher's answered, the
+  // writer's held at the breakpoint).
+  const taskId = await app.console.taskIdOf(entry);
+  const inspector = new InspectorPage(page);
+  await expect(inspector.detail(taskId)).toBeVisible();
+  await expect(inspector.section(taskId, 'Turns').getByRole('row', { name: 'Turn 1' })).toBeVisible();
+  const made = inspector.section(taskId, 'Delegations').getByRole('listitem');
+  await expect(made.filter({ hasText: '→ researcher' })).toContainText('answered');
+  await expect(made.filter({ hasText: '→ writer' })).toContainText('paused before sending');
+  await page.screenshot({ path: '/tmp/pausedreload-inspector-after-reload.png' });
   // A second window shows it too.
   const other = await page.context().newPage();
   await other.setViewportSize({ width: 1440, height: 900 });

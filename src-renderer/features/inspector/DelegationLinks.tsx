@@ -6,6 +6,7 @@ const STATE: Record<DelegationView['state'] | 'paused', string> = {
   paused: 'paused before sending (breakpoint)',
   answered: 'answered',
   failed: 'failed',
+  canceled: 'canceled',
 };
 
 /** The delegations the task made; each child task opens in its capsule's Tasks tab when that capsule runs here. */

@@ -150,7 +150,13 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
           </p>
         ) : null}
       </Section>
-      <Section title="Delegations">{trace ? <DelegationLinks taskId={task.id} list={delegations} /> : null}</Section>
+      <Section title="Delegations">
+        {trace ? (
+          <DelegationLinks taskId={task.id} list={delegations} />
+        ) : sessionId && !error ? (
+          <p className="muted">Reading the trace…</p>
+        ) : null}
+      </Section>
       <Section title="History">
         {history.length ? (
           <ol className="task-history" aria-label="History">

@@ -140,6 +140,16 @@ describe('delegations from trace lines', () => {
     ]);
   });
 
+  it('a delegation is answered once its worker answered, while its sibling is still out (paused at a breakpoint)', () => {
+    // Tool results are written together once every call of the turn is done: the researcher's
+    // waits for the writer's, held at a breakpoint, but its worker has answered.
+    const held = run.slice(0, 10); // up to the researcher's delegation_end
+    expect(taskDelegations(held).map((d) => [d.to, d.state, d.peerState])).toEqual([
+      ['researcher', 'answered', 'TASK_STATE_COMPLETED'],
+      ['writer', 'running', undefined],
+    ]);
+  });
+
   it('knows the child task while the delegation still runs', () => {
     const inFlight = taskDelegations(run.slice(0, 9));
     expect(inFlight.map((d) => [d.state, d.peerTaskId])).toEqual([

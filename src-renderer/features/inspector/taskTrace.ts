@@ -1,6 +1,6 @@
 import type { TaskState } from '../../../src-shared/a2a';
 import type { ModelPriceView } from '../../../src-shared/contract';
-import type { TraceEvent } from '../../../src-shared/trace';
+import { delegationsOf, type DelegationState, type TraceEvent } from '../../../src-shared/trace';
 import { costUsd } from './figures';
 
 // A task's turns and delegations, read from its trace lines (sessions.taskTrace). An inference line
@@ -120,7 +120,8 @@ export interface DelegationView {
   childSessionId?: string;
   /** The child task, once its door answered the send. */
   peerTaskId?: string;
-  state: 'running' | 'answered' | 'failed';
+  /** Where it stands, as the canvas and the console tell it (`delegationsOf`, src-shared/trace/flow.ts). */
+  state: DelegationState;
   /** How the child task ended, when the delegation saw it end. */
   peerState?: TaskState;
   /** The tool's error text when it failed (cut to 300 characters). */
@@ -129,7 +130,12 @@ export interface DelegationView {
 
 const ERROR_CHARS = 300;
 
-/** The delegations of a task, in call order, joined from delegate_task's lines. */
+/**
+ * The delegations of a task, in call order, joined from delegate_task's lines. Where each stands is
+ * the shared reading of the trace, the one the canvas and the console fold from the core's events:
+ * a delegation is answered once its worker's task ended, though its tool result waits for the
+ * task's other calls (a sibling paused at a breakpoint, a slow one).
+ */
 export function taskDelegations(events: readonly TraceEvent[]): DelegationView[] {
   const out: DelegationView[] = [];
   const byCall = new Map<string, DelegationView>();
@@ -166,13 +172,14 @@ export function taskDelegations(events: readonly TraceEvent[]): DelegationView[]
     } else if (e.event_type === 'tool_result' && e.name === 'delegate_task') {
       const d = byCall.get(String(e.call_id ?? ''));
       if (!d) continue;
-      d.state = e.ok ? 'answered' : 'failed';
       d.peerTaskId = str(e.peer_task_id) ?? d.peerTaskId;
       d.childSessionId = str(e.child_session_id) ?? d.childSessionId;
       d.capsule = str(e.capsule) ?? d.capsule;
       if (!e.ok) d.error = String(e.result ?? '').slice(0, ERROR_CHARS);
     }
   }
+  const states = new Map(delegationsOf(events).map((d) => [d.callId, d.state]));
+  for (const d of out) d.state = states.get(d.callId) ?? d.state;
   return out;
 }
 
