@@ -7,7 +7,15 @@ import './features/graph/graph.css';
 import { App } from './app/App';
 import { applyTheme } from './ui/useTheme';
 import { PartBoundary } from './ui/PartBoundary';
-import { connectCoreEvents, hasWork, ingest, installEscToCancel, setCoreClient, startKeeping, useStudio } from './store';
+import {
+  connectCoreEvents,
+  hasWork,
+  ingest,
+  installEscToCancel,
+  setCoreClient,
+  startKeeping,
+  useStudio,
+} from './store';
 import { createCoreClient } from './transport';
 
 applyTheme();
