@@ -57,7 +57,8 @@ export { sendError, BODY_LIMIT } from './jsonrpc';
 export { DOOR_LIMITS, type DoorLimits } from './limits';
 export { MAX_PARAMS_DEPTH } from './depth';
 export { acceptFromDoor } from './methods/send';
-export { callSession } from './call';
+export { callChecked, callSession } from './call';
+export { bodyTooLarge, checkRequest, errorText, resultAnswer } from './envelope';
 export {
   callDoor,
   door,
