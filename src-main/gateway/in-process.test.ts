@@ -93,8 +93,8 @@ const message = (who: 'door' | 'gw', text: string) => ({
 describe('a gateway calling a session of its own process', () => {
   it('answers the same bytes as the door, for answers and refusals alike', async () => {
     // Answers about one task, asked of both (nothing changes it in between).
-    const done = JSON.parse((await post('door', rpc('SendMessage', { message: message('door', 'first') }))).text)
-      .result.task;
+    const done = JSON.parse((await post('door', rpc('SendMessage', { message: message('door', 'first') }))).text).result
+      .task;
     const same: [string, Record<string, string>?][] = [
       [rpc('GetTask', { id: done.id })],
       [rpc('GetTask', { id: done.id, historyLength: 1 }, 'abc')],
