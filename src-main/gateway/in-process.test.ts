@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { agentCardOf } from '../door';
+import { agentCardOf, busyBody } from '../door';
 import { startTestSession, waitFor, type TestSession } from '../runtime/testing';
 import { createGateway, type Gateway } from './server';
 import { sessionCapsule } from './session-capsule';
@@ -18,7 +18,7 @@ const gateways: { gateway: Gateway; token: string; dir: string }[] = [];
 let local: (typeof gateways)[number];
 let remote: (typeof gateways)[number];
 
-async function gatewayFor(inProcess: boolean) {
+async function gatewayFor(inProcess: boolean, maxCallsPerSession?: number) {
   const dir = mkdtempSync(join(tmpdir(), 'capsule-gateway-'));
   const s = ts.session;
   const gateway = await createGateway({
@@ -30,6 +30,7 @@ async function gatewayFor(inProcess: boolean) {
         : inProcess
           ? sessionCapsule(s)
           : { url: s.url, card: agentCardOf(s), accepts: s.manifest.accepts },
+    ...(maxCallsPerSession ? { maxCallsPerSession } : {}),
   });
   const g = { gateway, token: gateway.exposures.enable(s.manifest.name, { compat03: true }).token, dir };
   gateways.push(g);
@@ -218,5 +219,22 @@ describe('a gateway calling a session of its own process', () => {
     expect(log.some((e) => e.method === 'SendStreamingMessage' && e.outcome === 'stream')).toBe(true);
     expect(log.some((e) => e.method === 'GetTask' && e.outcome === 'error -32001')).toBe(true);
     expect(log.some((e) => e.method === 'SendMessage' && e.outcome === 'ok')).toBe(true);
+  });
+
+  it("meets its door's connection cap: a call past it is turned away as the door turned it away", async () => {
+    const capped = await gatewayFor(true, 1);
+    const hanging = post(
+      capped,
+      rpc('SendMessage', { message: { ...message('gw', 'hang'), messageId: 'm-gw-capped' } }),
+    );
+    await waitFor(ts.session, () => ts.session.listTasks().some((t) => t.status.state === 'TASK_STATE_WORKING'));
+    const busy = await post(capped, rpc('GetTask', { id: 'tsk_nobody' }));
+    expect(busy).toEqual({ status: 503, contentType: 'application/json; charset=utf-8', text: busyBody(1) });
+    const working = ts.session.listTasks().find((t) => t.status.state === 'TASK_STATE_WORKING')!;
+    await post('door', rpc('CancelTask', { id: working.id }));
+    expect(JSON.parse((await hanging).text).result.task.status.state).toBe('TASK_STATE_CANCELED');
+    expect(JSON.parse((await post(capped, rpc('GetTask', { id: working.id }))).text).result.id).toBe(working.id);
+    const log = capped.gateway.access.recent();
+    expect(log.some((e) => e.method === 'GetTask' && e.status === 503 && e.outcome === 'error -32011')).toBe(true);
   });
 });

@@ -28,6 +28,25 @@ export interface InProcessAnswer {
   error?: A2AError;
 }
 
+const inFlight = new WeakMap<Session, number>();
+
+/**
+ * One of a session's call slots, or undefined when `max` calls are being answered already. Over
+ * HTTP each call held one of its door's connections, and a caller past the door's cap was turned
+ * away (503, door_busy): calls in process meet the same bound. Returns the release function.
+ */
+export function takeSlot(session: Session, max: number): (() => void) | undefined {
+  const n = inFlight.get(session) ?? 0;
+  if (n >= max) return undefined;
+  inFlight.set(session, n + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    inFlight.set(session, (inFlight.get(session) ?? 1) - 1);
+  };
+}
+
 export async function answerInProcess(call: InProcessCall): Promise<InProcessAnswer> {
   const { session, headers, body, parsed } = call;
   let answer: InProcessAnswer;

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2AError, methodNotFound, type JsonRpcId } from '../../src-shared/a2a';
-import { checkAccepts } from '../door';
+import { busyBody, checkAccepts, DOOR_BUSY_CODE } from '../door';
 import { decodeAnswer, requestOf } from '../peer';
 import type { Session } from '../runtime/api';
 import { card03 } from './cards';
 import { envelopeTo03, EXTENDED_CARD_03, is03Method, METHODS_03, paramsTo10 } from './compat03';
 import { answerHeaders, doorHeaders, forwardToDoor } from './forward';
-import { answerInProcess } from './in-process';
+import { answerInProcess, takeSlot } from './in-process';
 import { pipeSse } from './sse-pipe';
 import type { ExposureInfo } from './exposures';
 import type { ResolvedCapsule } from './types';
@@ -27,6 +27,8 @@ export interface RpcCall {
   url: string;
   /** Registers a stream so a revocation can end it; returns the unregister function. */
   track(close: () => void): () => void;
+  /** Calls a session of this process answers at once through the gateway (its door's connection cap). */
+  maxCalls: number;
 }
 
 export interface RpcOutcome {
@@ -145,6 +147,12 @@ async function inProcess(
   const { reply } = call;
   // An ended session's door is closed: the caller learns what it would have from the door.
   if (session.status().state === 'ended') return errorOut(reply, id, method, didNotAnswer());
+  const release = takeSlot(session, call.maxCalls);
+  if (!release) {
+    reply.code(503).headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+    reply.send(busyBody(call.maxCalls));
+    return { method, status: 503, outcome: `error ${DOOR_BUSY_CODE}` };
+  }
   let onClose = () => undefined as void;
   const gone = new Promise<undefined>((resolve) => {
     onClose = () => {
@@ -152,7 +160,10 @@ async function inProcess(
     };
     reply.raw.on('close', onClose);
   });
-  const out = await Promise.race([answer(), gone]).finally(() => reply.raw.off('close', onClose));
+  const out = await Promise.race([answer(), gone]).finally(() => {
+    reply.raw.off('close', onClose);
+    release();
+  });
   if (!out) return errorOut(reply, id, method, didNotAnswer());
   reply.code(200).header('content-type', 'application/json').send(out.text);
   return { method, status: 200, outcome: out.error ? `error ${out.error.code}` : 'ok' };
