@@ -76,6 +76,7 @@ const BENCHES = {
   },
   replay: { script: 'replay/fold.ts' },
   'studio-calls': { script: 'studio-calls/calls.ts' },
+  'gateway-calls': { script: 'gateway-calls/calls.ts' },
   'mcp-conformance': { script: 'mcp-conformance/conformance.ts' },
   // Starts `npm start` and a browser: a full run only (or --only startup), not the CI smoke pass.
   startup: { run: () => require('./startup/run')({ smoke, results: RESULTS, root: ROOT }), full: true },

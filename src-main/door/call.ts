@@ -6,6 +6,7 @@ import {
   methodNotFound,
   unsupportedOperation,
 } from '../../src-shared/a2a';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Session } from '../runtime/api';
 import { MAX_PARAMS_DEPTH, tooDeepField } from './depth';
 import { servedPart, type MethodHandler, type MethodTable } from './methods';
@@ -56,11 +57,27 @@ export const tableOf = (session: Session): MethodTable => servedOf(session).tabl
  * Calls one of a session's door methods in process: resolves with the `result` the door would
  * send, rejects with the A2AError it would send as `error`. No HTTP, no connection, no JSON: the
  * Studio reaches the sessions it hosts this way. Methods that answer with a stream, or act once
- * their HTTP answer has left (murmur.EndSession), are refused: they need the HTTP door.
+ * their HTTP answer has left (murmur.EndSession), are refused: they need the HTTP door. `headers`
+ * are the request headers the methods read (traceparent; the peer header never comes this way).
  */
-export async function callSession(session: Session, method: string, params?: unknown): Promise<unknown> {
+export async function callSession(
+  session: Session,
+  method: string,
+  params?: unknown,
+  headers: IncomingHttpHeaders = {},
+): Promise<unknown> {
   const bad = paramsProblem(params);
   if (bad) throw bad;
+  return callChecked(session, method, params, headers);
+}
+
+/** callSession for params already checked with paramsProblem (the gateway checked the whole request). */
+export async function callChecked(
+  session: Session,
+  method: string,
+  params: unknown,
+  headers: IncomingHttpHeaders,
+): Promise<unknown> {
   const handler = servedOf(session).served.get(method);
   if (!handler) throw methodNotFound(method);
   // Refused before the handler runs: a streaming send would accept its task first.
@@ -69,7 +86,7 @@ export async function callSession(session: Session, method: string, params?: unk
       `${method} is answered over HTTP only (a stream, or an answer that must leave before it acts)`,
     );
   try {
-    return await handler({ session, methods: servedOf(session).table, params, id: null, headers: {} });
+    return await handler({ session, methods: servedOf(session).table, params, id: null, headers });
   } catch (err) {
     throw failureOf(session, method, err);
   }

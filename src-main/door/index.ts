@@ -55,9 +55,11 @@ export const agentCardOf = (session: Session, methods?: MethodTable): AgentCard 
 export { etagOf, matchesIfNoneMatch, sendCard } from './card-etag';
 export { sendError, BODY_LIMIT } from './jsonrpc';
 export { DOOR_LIMITS, type DoorLimits } from './limits';
+export { busyBody, DOOR_BUSY_CODE } from './turn-away';
 export { MAX_PARAMS_DEPTH } from './depth';
 export { acceptFromDoor } from './methods/send';
-export { callSession } from './call';
+export { callChecked, callSession } from './call';
+export { bodyTooLarge, checkRequest, errorText, resultAnswer } from './envelope';
 export {
   callDoor,
   door,

@@ -1,43 +1,26 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  A2AError,
-  contentTypeNotSupported,
-  invalidRequest,
-  methodNotFound,
-  parseError,
-  PEER_HEADER,
-  versionNotSupported,
-  type JsonRpcId,
-} from '../../src-shared/a2a';
+import { A2AError, invalidRequest, methodNotFound, PEER_HEADER, type JsonRpcId } from '../../src-shared/a2a';
 import type { Session } from '../runtime/api';
-import { failureOf, paramsProblem } from './call';
+import { failureOf } from './call';
+import { BODY_LIMIT, bodyTooLarge, checkRequest, errorText, resultAnswer } from './envelope';
 import { REPLIED, type MethodHandler, type MethodTable } from './methods';
 
 // JSON-RPC 2.0 at POST / (and its trailing-slash variant). Every error goes out as a JSON-RPC
-// error with HTTP 200, except the peer refusal (403). Bad input never takes the door down.
+// error with HTTP 200, except the peer refusal (403). Bad input never takes the door down. The
+// checks of a request and the wording of answers are envelope.ts's (the gateway shares them).
 
-export const BODY_LIMIT = 1024 * 1024;
-
-const isJsonType = (ct: string) => {
-  const type = ct.split(';')[0].trim().toLowerCase();
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-};
+export { BODY_LIMIT } from './envelope';
 
 export function sendError(reply: FastifyReply, id: JsonRpcId, err: A2AError, status = 200): FastifyReply {
-  return reply
-    .code(status)
-    .header('content-type', 'application/json')
-    .send(JSON.stringify({ jsonrpc: '2.0', id, error: err.toJSON() }));
+  return reply.code(status).header('content-type', 'application/json').send(errorText(id, err));
 }
 
-/** `1.0` or `1.0.x` (patch ignored); anything else, or nothing (read as 0.3), is refused. */
+/** The A2A-Version a caller asked for: the header, else the `A2A-Version` query parameter. */
 function versionOf(req: FastifyRequest): string | undefined {
   const h = req.headers['a2a-version'];
   const q = (req.query as Record<string, unknown> | undefined)?.['A2A-Version'];
-  const v = (Array.isArray(h) ? h[0] : h) ?? (typeof q === 'string' ? q : undefined);
-  return v?.trim() || undefined;
+  return (Array.isArray(h) ? h[0] : h) ?? (typeof q === 'string' ? q : undefined);
 }
-const supported = (v: string | undefined) => v !== undefined && /^1\.0(\.\d+)?$/.test(v);
 
 const peerRefusal = (name: string) =>
   new A2AError(
@@ -67,11 +50,7 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, asString);
   app.setErrorHandler((err: { code?: string; message: string }, _req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(
-        reply,
-        null,
-        invalidRequest(`Request body too large: the door takes at most 1 MiB (${BODY_LIMIT} bytes)`),
-      );
+      return sendError(reply, null, bodyTooLarge());
     }
     return sendError(reply, null, invalidRequest(`Bad request: ${err.message}`));
   });
@@ -81,13 +60,7 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
   /** A handler's result goes out as the JSON-RPC result (REPLIED: the handler answered itself). */
   const answer = (reply: FastifyReply, id: JsonRpcId, method: string, result: unknown): void => {
     if (result === REPLIED) return;
-    let json: string;
-    try {
-      json = JSON.stringify({ jsonrpc: '2.0', id, result });
-    } catch (err) {
-      return failed(reply, id, method, err);
-    }
-    reply.header('content-type', 'application/json').send(json);
+    reply.header('content-type', 'application/json').send(resultAnswer(session, id, method, result).text);
   };
   const failed = (reply: FastifyReply, id: JsonRpcId, method: string, err: unknown): void =>
     void sendError(reply, id, failureOf(session, method, err));
@@ -95,45 +68,18 @@ export const jsonRpcPlugin: FastifyPluginAsync<{ session: Session; methods: Meth
   // Not an async function: a handler that answers at once costs no promise, one that waits costs
   // one continuation (the async context makes every promise of a request cost hook calls).
   const handle = (request: FastifyRequest, reply: FastifyReply): void => {
-    const ct = request.headers['content-type'] ?? '';
-    if (!isJsonType(ct)) return void sendError(reply, null, contentTypeNotSupported(ct));
-    let body: unknown;
-    try {
-      body = JSON.parse(typeof request.body === 'string' ? request.body : '');
-    } catch {
-      return void sendError(reply, null, parseError());
-    }
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-      return void sendError(
-        reply,
-        null,
-        invalidRequest('Request payload validation error: expected one JSON-RPC request object'),
-      );
-    const env = body as Record<string, unknown>;
-    const rawId = env.id;
-    const idOk = rawId === undefined || rawId === null || typeof rawId === 'string' || typeof rawId === 'number';
-    const id = (idOk ? (rawId ?? null) : null) as JsonRpcId;
-    if (env.jsonrpc !== '2.0' || typeof env.method !== 'string' || !idOk) {
-      return void sendError(
-        reply,
-        id,
-        invalidRequest(
-          'Request payload validation error: needs jsonrpc "2.0", a string method and a string, number or null id',
-        ),
-      );
-    }
-    const bad = paramsProblem(env.params);
-    if (bad) return void sendError(reply, id, bad);
-    const version = versionOf(request);
-    if (!supported(version)) return void sendError(reply, id, versionNotSupported(version));
+    const checked = checkRequest(request.headers['content-type'] ?? '', versionOf(request), () =>
+      JSON.parse(typeof request.body === 'string' ? request.body : ''),
+    );
+    if (!checked.ok) return void sendError(reply, checked.id, checked.error);
+    const { id, method, params } = checked;
     if (!acceptPeers() && request.headers[PEER_HEADER] !== undefined)
       return void sendError(reply, id, peerRefusal(session.manifest.name), 403);
-    const method = env.method;
     const handler = served.get(method);
     if (!handler) return void sendError(reply, id, methodNotFound(method));
     let result: unknown;
     try {
-      result = handler({ session, methods, params: env.params, id, request, reply, headers: request.headers });
+      result = handler({ session, methods, params, id, request, reply, headers: request.headers });
     } catch (err) {
       return failed(reply, id, method, err);
     }

@@ -15,8 +15,9 @@ export interface TurnedAway {
   dispose(): void;
 }
 
-function busyAnswer(maxConnections: number): string {
-  const body = JSON.stringify({
+/** The JSON-RPC error a caller turned away reads (id null: its request was never read). */
+export function busyBody(maxConnections: number): string {
+  return JSON.stringify({
     jsonrpc: '2.0',
     id: null,
     error: {
@@ -32,6 +33,10 @@ function busyAnswer(maxConnections: number): string {
       ],
     },
   });
+}
+
+function busyAnswer(maxConnections: number): string {
+  const body = busyBody(maxConnections);
   return `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: ${RETRY_AFTER_S}\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 

@@ -10,7 +10,7 @@ type Obj = Record<string, any>;
 /** 0.3 method -> 1.0 method the door answers. */
 export const METHODS_03 = METHODS_03_TO_10;
 export const EXTENDED_CARD_03 = 'agent/getAuthenticatedExtendedCard';
-export const is03Method = (m: string) => m in METHODS_03 || m === EXTENDED_CARD_03;
+export const is03Method = (m: string) => Object.hasOwn(METHODS_03, m) || m === EXTENDED_CARD_03;
 
 const TERMINAL_03 = new Set(['completed', 'failed', 'canceled', 'rejected']);
 const INTERRUPTED_03 = new Set(['input-required', 'auth-required']);

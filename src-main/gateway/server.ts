@@ -1,6 +1,6 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AgentCard } from '../../src-shared/a2a';
-import { sendCard } from '../door';
+import { DOOR_LIMITS, sendCard } from '../door';
 import { createAccessLog, pathForLog, redactForLog, type AccessEntry, type AccessLog } from './access-log';
 import { capsuleCard, card03, indexCard } from './cards';
 import { createExposureStore, type ExposureStore } from './exposures';
@@ -28,6 +28,8 @@ export interface GatewayOptions {
   resolveCapsule: ResolveCapsule;
   /** Overrides the MCP endpoint's bounds (tests). */
   mcpLimits?: Partial<McpLimits>;
+  /** A2A calls one session of this process answers at once (its door's connection cap unless told; tests). */
+  maxCallsPerSession?: number;
 }
 
 export interface Gateway {
@@ -236,6 +238,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       capsule: cap,
       url: capsuleUrl(origin, name),
       card: async () => (await signedCard(origin, name)) ?? cap.card,
+      maxCalls: opts.maxCallsPerSession ?? DOOR_LIMITS.maxConnections,
       track(close) {
         let set = streams.get(tokenId);
         if (!set) streams.set(tokenId, (set = new Set()));

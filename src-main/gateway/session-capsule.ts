@@ -2,7 +2,7 @@ import { agentCardOf } from '../door';
 import type { Session } from '../runtime/api';
 import type { ResolvedCapsule } from './types';
 
-/** A session of this process as the gateway serves it; its own tasks are answered by its door. */
+/** A session of this process as the gateway serves it: called in process, and the tasks it holds answered by it. */
 export function sessionCapsule(s: Session): ResolvedCapsule {
   return {
     url: s.url,
@@ -10,6 +10,6 @@ export function sessionCapsule(s: Session): ResolvedCapsule {
     accepts: s.manifest.accepts,
     responds: s.manifest.responds,
     session: s,
-    doorOf: (taskId) => (s.getTask(taskId, 0) ? s.url : undefined),
+    sessionOf: (taskId) => (s.getTask(taskId, 0) ? s : undefined),
   };
 }

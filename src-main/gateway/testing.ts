@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { agentCardOf } from '../door';
 import { startTestSession, type ManifestInput, type TestSession } from '../runtime/testing';
 import { createGateway, type Gateway, type GatewayOptions } from './server';
+import { sessionCapsule } from './session-capsule';
 
 // Test support: a rehearsal capsule behind a gateway with a temp data folder, and callers.
 
@@ -25,9 +26,13 @@ export interface TestGateway {
 
 let nextId = 1;
 
+/**
+ * The capsule is served as the desktop serves its sessions (sessionCapsule: called in process),
+ * unless `remote` serves it as a door of another process (its URL and card only: over HTTP).
+ */
 export async function startTestGateway(
   manifest: ManifestInput = {},
-  opts: Partial<GatewayOptions> = {},
+  { remote, ...opts }: Partial<GatewayOptions> & { remote?: boolean } = {},
 ): Promise<TestGateway> {
   const capsule = await startTestSession(manifest);
   const dataDir = mkdtempSync(join(tmpdir(), 'capsule-gateway-'));
@@ -36,9 +41,11 @@ export async function startTestGateway(
     dataDir,
     port: 0,
     resolveCapsule: (n) =>
-      n === name
-        ? { url: capsule.session.url, card: agentCardOf(capsule.session), accepts: capsule.session.manifest.accepts }
-        : undefined,
+      n !== name
+        ? undefined
+        : remote
+          ? { url: capsule.session.url, card: agentCardOf(capsule.session), accepts: capsule.session.manifest.accepts }
+          : sessionCapsule(capsule.session),
     ...opts,
   });
   const authFetch =

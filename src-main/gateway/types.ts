@@ -12,17 +12,19 @@ export interface ResolvedCapsule {
   /** The manifest's `responds` output contract, when declared (the MCP tool's output schema). */
   responds?: Record<string, unknown>;
   /**
-   * The session itself when it runs in this process: the MCP endpoint starts and cancels its tasks
-   * in process, through the door's method table, instead of over HTTP to its own door.
+   * The session itself when it runs in this process: the gateway calls it in process, through the
+   * door's method table (A2A calls that do not stream, and the MCP endpoint's tasks), instead of
+   * over HTTP to its own door.
    */
   session?: Session;
   /** Description for the index card (defaults to the card's). */
   description?: string;
   /**
-   * The door of the session that holds a task, when that is not `url`: a task still running on an
-   * older published version is answered there. Undefined: the task is `url`'s (or nobody's).
+   * The session of this process that holds a task: a task still running on an older published
+   * version is answered there (in process, or at its door for a stream). Undefined: the task is
+   * `session`'s (or nobody's). Only capsules with a `session` have it.
    */
-  doorOf?(taskId: string): string | undefined;
+  sessionOf?(taskId: string): Session | undefined;
 }
 
 /** May answer asynchronously (a session started elsewhere, whose card is fetched from its door). */

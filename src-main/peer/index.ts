@@ -13,4 +13,11 @@ export { checkTarget, connectUrls, type PolicyVerdict } from './policy';
 export { followTask, responseText, type FollowOptions } from './follow';
 export { formatTraceparent, newSpanId, traceIdForTask, traceIdOf } from './traceparent';
 export { fetchGuarded, type GuardedRequest, type GuardOptions } from './guarded-fetch';
-export { decodeAnswer, METHODS_03_TO_10, METHODS_10_TO_03, readRequest, type DecodedAnswer } from './jsonrpc';
+export {
+  decodeAnswer,
+  METHODS_03_TO_10,
+  METHODS_10_TO_03,
+  readRequest,
+  requestOf,
+  type DecodedAnswer,
+} from './jsonrpc';

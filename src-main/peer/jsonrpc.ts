@@ -58,13 +58,17 @@ export const requestBody = (method: string, params: unknown): string =>
 /** A request as a server reads it: enough to route and refuse it; `undefined` when it is not one. */
 export function readRequest(raw: string): { id: string | number | null; method: string; params: any } | undefined {
   try {
-    const env = JSON.parse(raw);
-    if (!env || typeof env !== 'object' || typeof env.method !== 'string') return undefined;
-    const id = typeof env.id === 'string' || typeof env.id === 'number' ? env.id : null;
-    return { id, method: env.method, params: env.params };
+    return requestOf(JSON.parse(raw));
   } catch {
     return undefined;
   }
+}
+
+/** readRequest of a body already parsed. */
+export function requestOf(env: any): { id: string | number | null; method: string; params: any } | undefined {
+  if (!env || typeof env !== 'object' || typeof env.method !== 'string') return undefined;
+  const id = typeof env.id === 'string' || typeof env.id === 'number' ? env.id : null;
+  return { id, method: env.method, params: env.params };
 }
 
 export const taskShape = z.looseObject({ id: z.string().min(1), status: z.looseObject({ state: z.string() }) });

@@ -165,8 +165,8 @@ export function createPublishedServing(opts: PublishedServingOptions): Published
         ...(current.manifest.responds ? { responds: current.manifest.responds } : {}),
         session: current,
         // A task of an older version (or of the draft served before the first publish) is answered where it runs.
-        doorOf: (taskId) =>
-          current.getTask(taskId, 0) ? current.url : (holderOf(key, taskId)?.session.url ?? draft()?.doorOf?.(taskId)),
+        sessionOf: (taskId) =>
+          current.getTask(taskId, 0) ? current : (holderOf(key, taskId)?.session ?? draft()?.sessionOf?.(taskId)),
       };
     },
     async dispose() {
