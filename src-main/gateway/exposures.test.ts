@@ -29,6 +29,28 @@ describe('exposure store', () => {
     }
   });
 
+  it('holds a revoke or rotate by another process for the very next request (current), without waiting for the watcher', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'capsule-exposures-'));
+    const gateway = createExposureStore(dir);
+    const cli = createExposureStore(dir);
+    try {
+      const { token } = cli.enable('worker');
+      await gateway.current();
+      expect(gateway.authenticate(token)?.capsule).toBe('worker');
+      const { token: rotated } = cli.rotate('worker');
+      // Several requests arrive together: each sees the file as it is after the rotate.
+      await Promise.all([gateway.current(), gateway.current(), gateway.current()]);
+      expect(gateway.authenticate(token)).toBeUndefined();
+      expect(gateway.authenticate(rotated)?.capsule).toBe('worker');
+      expect(cli.revoke('worker')).toBe(true);
+      await gateway.current();
+      expect(gateway.authenticate(rotated)).toBeUndefined();
+    } finally {
+      gateway.dispose();
+      cli.dispose();
+    }
+  });
+
   it('re-reads the file before a change, so it never overwrites what another process added', () => {
     const dir = mkdtempSync(join(tmpdir(), 'capsule-exposures-'));
     const a = createExposureStore(dir);

@@ -48,6 +48,12 @@ export interface ExposureStore {
   /** Ends the exposure and its token at once; false when it was not exposed. */
   revoke(capsule: string): boolean;
   setCompat03(capsule: string, on: boolean): ExposureInfo;
+  /**
+   * Resolves once the copy in memory is at least as new as the file was when this was called: a
+   * revoke or rotate written by another process (`capsule expose --revoke`) holds for the very next
+   * request. One look at the file (an asynchronous stat) serves every request waiting meanwhile.
+   */
+  current(): Promise<void>;
   /** The exposure a presented token opens, compared in constant time against every stored hash. */
   authenticate(token: string): ExposureInfo | undefined;
   /** Called with the token ids that stopped being valid (revoked, rotated, removed by another process). */
@@ -109,42 +115,44 @@ export function createExposureStore(dataDir: string): ExposureStore {
     }
     apply(next, s);
   };
-  /** The same off the main thread's way (watcher, periodic recheck); one at a time, again if asked meanwhile. */
-  let checking = false;
-  let again = false;
+  /**
+   * The same off the main thread's way (each request, the watcher, a periodic recheck): one look at
+   * a time. Whoever asks while a look is under way waits for the next one, which begins after it:
+   * a look that began before they asked may have missed an edit made just before.
+   */
+  let checking: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
   let disposed = false;
-  const recheck = async () => {
-    if (checking) {
-      again = true;
+  const look = async () => {
+    for (let tries = 0; tries < 3 && !disposed; tries++) {
+      const seen = stamp;
+      let s: string;
+      try {
+        s = stampOfStat(await stat(file));
+      } catch {
+        s = 'none';
+      }
+      if (s === stamp || disposed) return;
+      let held: Exposure[] = [];
+      if (s !== 'none') {
+        try {
+          held = exposuresOf(await readFile(file, 'utf8'));
+        } catch (err) {
+          // Gone between the stat and the read: look again at it as it is now.
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        }
+      }
+      // A command re-read or rewrote the file meanwhile: what it holds is newer.
+      if (stamp === seen && !disposed) apply(held, s);
       return;
     }
-    checking = true;
-    try {
-      do {
-        again = false;
-        const seen = stamp;
-        let s: string;
-        try {
-          s = stampOfStat(await stat(file));
-        } catch {
-          s = 'none';
-        }
-        if (s === stamp || disposed) continue;
-        let next: Exposure[] = [];
-        if (s !== 'none') {
-          try {
-            next = exposuresOf(await readFile(file, 'utf8'));
-          } catch (err) {
-            // Gone between the stat and the read: the next look sees it as it is then.
-            if ((err as NodeJS.ErrnoException).code === 'ENOENT') again = true;
-          }
-        }
-        // A command re-read or rewrote the file meanwhile: what it holds is newer.
-        if (stamp === seen && !disposed) apply(next, s);
-      } while (again && !disposed);
-    } finally {
-      checking = false;
-    }
+  };
+  const recheck = (): Promise<void> => {
+    if (!checking) return (checking = look().finally(() => (checking = undefined)));
+    return (next ??= checking.then(() => {
+      next = undefined;
+      return recheck();
+    }));
   };
   const save = (next: Exposure[]) => {
     const before = exposures;
@@ -220,6 +228,7 @@ export function createExposureStore(dataDir: string): ExposureStore {
       save(exposures.map((x) => (x.capsule === capsule ? e : x)));
       return info(e);
     },
+    current: recheck,
     authenticate(token) {
       const presented = hashOf(token);
       let match: Exposure | undefined;

@@ -135,6 +135,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
 
   // A POST without the right origin or a valid token is refused before its body is read.
   app.addHook('onRequest', async (req, reply) => {
+    // Every request meets the exposures as the file holds them now (another process may have revoked one).
+    await exposures.current();
     if (req.method !== 'POST') return;
     const started = Date.now();
     const g = guard(req, reply, exposures, settings);
