@@ -23,8 +23,18 @@ import {
 // a newline), and the chunks after it move back to where the file really ends. The file is the
 // writer's alone while it is open (one session, one writer): bytes another process appended meanwhile
 // would be written over. Each write is a round trip through the thread pool, so its owner is told
-// when the queue empties (`onEmpty`) and hands over what it gathered meanwhile as one chunk: the
-// lines of many tasks go in one write, not one write each.
+// when the queue empties (`empty`) and hands over what it gathered meanwhile as one chunk: the
+// lines of many tasks go in one write, not one write each. It is also given each chunk's bytes
+// back once no write reads them any more (`free`), to fill them again instead of allocating.
+
+export interface AppendFileOwner {
+  /** A write failed (disk full, read-only): said once, until a write succeeds again. */
+  failed(err: unknown): void;
+  /** Nothing is in flight or queued any more. */
+  empty(): void;
+  /** No write reads these bytes any more (a chunk written, or lost). */
+  free(bytes: Buffer): void;
+}
 
 export interface AppendFile {
   /** Queues bytes (whole lines) to be written after everything queued before; the caller must not change them afterwards. */
@@ -77,11 +87,7 @@ const NEWLINE = Buffer.from('\n');
  * anything is appended: the fragment stays one line that readers skip and count, and the first new
  * line (a resumed session's session_start) starts on a line of its own instead of being glued to it.
  */
-export function openAppendFile(
-  path: string,
-  onFailure: (err: unknown) => void,
-  onEmpty: () => void = () => {},
-): AppendFile {
+export function openAppendFile(path: string, owner: AppendFileOwner): AppendFile {
   const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o666);
   let end = fstatSync(fd).size;
   if (end > 0) {
@@ -128,7 +134,7 @@ export function openAppendFile(
     everFailed = true;
     // Every line not wholly written is lost, the one cut short included.
     for (let i = done; i < c.length; i++) if (c.bytes[i] === 0x0a) lostLines++;
-    if (!failing) onFailure(err);
+    if (!failing) owner.failed(err);
     failing = true;
     const midLine = done > 0 ? c.bytes[done - 1] !== 0x0a : c.sep && !sepDone;
     let pos = fileEnd;
@@ -186,10 +192,11 @@ export function openAppendFile(
       inFlight = undefined;
       // writeAllNow() may have written it already (the same bytes, at the same place).
       if (chunks[0] === c) settle(c, outcome);
+      owner.free(c.bytes);
       if (closeWhenIdle) return finishClose();
       if (onIdle) return onIdle();
       if (chunks.length) pump();
-      else onEmpty();
+      else owner.empty();
     });
   };
 
@@ -217,6 +224,8 @@ export function openAppendFile(
       while (chunks.length) {
         const c = chunks[0];
         settle(c, writeChunkNow(c));
+        // The write in flight still reads its bytes: they are freed when it returns.
+        if (c !== inFlight) owner.free(c.bytes);
       }
     },
     get written() {

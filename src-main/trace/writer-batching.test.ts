@@ -6,7 +6,8 @@ import { createTraceWriter } from './writer';
 
 // Each write off the main thread is a round trip through the thread pool: the writer gathers the
 // lines of many tasks into one write instead of one write per task (or per flush). Counted here
-// by watching the file's writes; a write can be held in flight until the test lets it return.
+// by watching the file's writes; a write can be held in flight (its bytes not read yet) until the
+// test lets it go.
 
 const writes = vi.hoisted(() => ({ lengths: [] as number[], hold: false, held: [] as (() => void)[] }));
 vi.mock('node:fs', async (importOriginal) => {
@@ -20,9 +21,9 @@ vi.mock('node:fs', async (importOriginal) => {
     cb: (err: Error | null, n: number) => void,
   ) => {
     writes.lengths.push(length);
-    fs.write(fd, data, offset, length, position, (err, n) =>
-      writes.hold ? writes.held.push(() => cb(err, n)) : cb(err, n),
-    );
+    const go = () => fs.write(fd, data, offset, length, position, cb);
+    if (writes.hold) writes.held.push(go);
+    else go();
   };
   return { ...fs, write, default: { ...fs, write } };
 });
@@ -66,7 +67,6 @@ describe('trace writer batching', () => {
       await turn();
     }
     // The first turn's lines are in flight; the other nineteen turns' wait for it.
-    while (!writes.held.length) await turn();
     expect(writes.lengths).toHaveLength(1);
     writes.hold = false;
     writes.held.shift()!();
@@ -77,5 +77,35 @@ describe('trace writer batching', () => {
     expect(lines.map((l) => JSON.parse(l).task_id)).toEqual(
       Array.from({ length: 100 }, (_, i) => [`tsk_${i}`, `tsk_${i}`]).flat(),
     );
+  });
+});
+
+describe('trace writer buffers', () => {
+  it('never fills a buffer again while a write still reads it, even one written meanwhile on the main thread', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'trace-batch-')), 'trace.jsonl');
+    const w = createTraceWriter(path, 'ses_x');
+    writes.hold = true;
+    const texts: string[] = [];
+    const line = (text: string) => {
+      texts.push(text);
+      w.append({ event_type: 'frame', text });
+    };
+    line('first');
+    await turn(); // its write is in flight, its bytes not read yet
+    expect(writes.held).toHaveLength(1);
+    w.flushSync(); // writes them here, at the same place
+    // Many buffers' worth of lines, written here or handed over, while that write is still held.
+    for (let i = 0; i < 3000; i++) {
+      line(`line ${i} ${'x'.repeat(100)}`);
+      if (i % 500 === 0) w.flushSync();
+      if (i % 200 === 0) await turn();
+    }
+    w.flushSync();
+    writes.hold = false;
+    for (const go of writes.held.splice(0)) go(); // the old write lands now, reading its bytes only now
+    await w.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((l) => JSON.parse(l).text)).toEqual(texts);
   });
 });

@@ -94,34 +94,37 @@ function reportWriteFailure(path: string, sessionId: string, err: unknown): void
 
 export function createTraceWriter(path: string, sessionId: string, secrets: readonly string[] = []): TraceWriter {
   mkdirSync(dirname(path), { recursive: true });
-  const file = openAppendFile(
-    path,
-    (err) => reportWriteFailure(path, sessionId, err),
-    () => {
+  const file = openAppendFile(path, {
+    failed: (err) => reportWriteFailure(path, sessionId, err),
+    empty: () => {
       if (used) schedule();
     },
-  );
+    free: (bytes) => {
+      if (bytes.length === CHUNK) spare = bytes;
+    },
+  });
   const listeners = new Set<(e: TraceEvent) => void>();
   // Secrets also appear JSON-escaped inside serialized lines.
   const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
   if (masks.length) openMasks.add(masks);
-  let buffer = Buffer.allocUnsafe(CHUNK);
+  let buffer: Buffer = Buffer.allocUnsafe(CHUNK);
+  /** A buffer the file wrote and gave back: the next one lines go into, warm and allocated. */
+  let spare: Buffer | undefined;
   /** Bytes of buffer holding lines not yet handed to the file. */
   let used = 0;
   let scheduled = false;
   let closed = false;
 
   /**
-   * The buffered lines go to the file. A buffer mostly empty (a quiet tick) is copied out and kept;
-   * a fuller one goes as it is (the file writes it later) and a fresh one takes its place.
+   * The buffered lines go to the file in their buffer, not copied; the lines after them go into
+   * the buffer the file gave back last (one write is in flight at a time, so two buffers take
+   * turns), or a new one while the file still holds both.
    */
   const handOver = () => {
     if (!used) return;
-    if (used < CHUNK / 2) file.push(Buffer.from(buffer.subarray(0, used)), used);
-    else {
-      file.push(buffer, used);
-      buffer = Buffer.allocUnsafe(CHUNK);
-    }
+    file.push(buffer, used);
+    buffer = spare ?? Buffer.allocUnsafe(CHUNK);
+    spare = undefined;
     used = 0;
   };
   /** At the end of the turn, unless a write is in flight: the file asks again once it returns. */
