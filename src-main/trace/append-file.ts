@@ -22,16 +22,33 @@ import {
 // the file's shape: what did reach the disk stays a line of its own (the next chunk starts with
 // a newline), and the chunks after it move back to where the file really ends. The file is the
 // writer's alone while it is open (one session, one writer): bytes another process appended meanwhile
-// would be written over.
+// would be written over. Each write is a round trip through the thread pool, so its owner is told
+// when the queue empties (`empty`) and hands over what it gathered meanwhile as one chunk: the
+// lines of many tasks go in one write, not one write each. It is also given each chunk's bytes
+// back once no write reads them any more (`free`), to fill them again instead of allocating.
+
+export interface AppendFileOwner {
+  /** A write failed (disk full, read-only): said once, until a write succeeds again. */
+  failed(err: unknown): void;
+  /** Nothing is in flight or queued any more. */
+  empty(): void;
+  /** No write reads these bytes any more (a chunk written, or lost). */
+  free(bytes: Buffer): void;
+}
 
 export interface AppendFile {
   /** Queues bytes (whole lines) to be written after everything queued before; the caller must not change them afterwards. */
   push(bytes: Buffer, length: number): void;
+  /** Bytes pushed since the file opened (newlines the file adds after a failed write not counted). */
+  readonly pushed: number;
+  /** A write is in flight or queued: bytes pushed now wait for it. */
+  readonly busy: boolean;
   /**
-   * Resolves once everything queued before the call is written (or lost to a failed write), with
-   * where the file ends after it: what was queued before the call lies wholly below that offset.
+   * Resolves once the first `upTo` bytes pushed (all pushed so far when omitted; bytes the owner
+   * will push later may be counted) are written, or lost to a failed write, with where the file
+   * ends after them: bytes pushed after those lie at or past that offset.
    */
-  drained(): Promise<number>;
+  drained(upTo?: number): Promise<number>;
   /** Writes everything queued now, on this thread (the CLI, tests, a process about to exit). */
   writeAllNow(): void;
   /** Bytes the file holds for sure: a line queued after reading this starts at or past it. */
@@ -50,9 +67,10 @@ interface Chunk {
   length: number;
   /** Where it goes in the file (its newline first, when `sep`). */
   pos: number;
+  /** Bytes pushed before it (`pushed` when it was pushed). */
+  from: number;
   /** The file ends inside a line (a write cut short): a newline goes before these bytes. */
   sep: boolean;
-  seq: number;
 }
 
 /** How a chunk's write ended: whether its newline went out, how many of its bytes, and why it stopped. */
@@ -69,7 +87,7 @@ const NEWLINE = Buffer.from('\n');
  * anything is appended: the fragment stays one line that readers skip and count, and the first new
  * line (a resumed session's session_start) starts on a line of its own instead of being glued to it.
  */
-export function openAppendFile(path: string, onFailure: (err: unknown) => void): AppendFile {
+export function openAppendFile(path: string, owner: AppendFileOwner): AppendFile {
   const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o666);
   let end = fstatSync(fd).size;
   if (end > 0) {
@@ -82,7 +100,7 @@ export function openAppendFile(path: string, onFailure: (err: unknown) => void):
   let inFlight: Chunk | undefined;
   /** The next chunk starts with a newline (the file ends inside a line). */
   let sepNext = false;
-  let seq = 0;
+  let pushed = 0;
   let lostLines = 0;
   let failing = false;
   /** A write failed once: at close the file is cut to where it really ends. */
@@ -90,38 +108,35 @@ export function openAppendFile(path: string, onFailure: (err: unknown) => void):
   let closing = false;
   let fdClosed = false;
   let closeWhenIdle = false;
-  const waiters: { seq: number; resolve: (end: number) => void }[] = [];
-  /** Where the file ends after the last chunk settled. */
-  let settledEnd = end;
+  /** In the order of their `upTo`, which only grows (it counts bytes pushed, or about to be). */
+  const waiters: { upTo: number; resolve: (end: number) => void }[] = [];
   /** close() waiting for the write in flight to return before the descriptor goes. */
   let onIdle: (() => void) | undefined;
 
-  const wakeWaiters = () => {
-    const pending = chunks[0]?.seq ?? Infinity;
-    for (let i = waiters.length - 1; i >= 0; i--) {
-      if (waiters[i].seq < pending) {
-        waiters[i].resolve(settledEnd);
-        waiters.splice(i, 1);
-      }
-    }
-  };
-
-  /** Takes a finished write into account: the chunk leaves the queue, a failure moves the rest back. */
+  /**
+   * Takes a finished write into account: the chunk leaves the queue, the waiters whose bytes it
+   * held learn where they end (where the file really ends, for bytes a failed write lost), and a
+   * failure moves the chunks after it back.
+   */
   const settle = (c: Chunk, { sepDone, done, err }: Outcome) => {
     chunks.shift();
+    const at = c.pos + (c.sep ? 1 : 0);
+    const fileEnd = err === undefined ? at + c.length : c.pos + (c.sep && sepDone ? 1 : 0) + done;
+    const whole = err === undefined ? c.length : c.sep && !sepDone ? -1 : done;
+    while (waiters.length && waiters[0].upTo <= c.from + c.length) {
+      const own = waiters[0].upTo - c.from;
+      waiters.shift()!.resolve(own <= whole ? at + own : fileEnd);
+    }
     if (err === undefined) {
       failing = false;
-      settledEnd = c.pos + (c.sep ? 1 : 0) + c.length;
       return;
     }
     everFailed = true;
     // Every line not wholly written is lost, the one cut short included.
     for (let i = done; i < c.length; i++) if (c.bytes[i] === 0x0a) lostLines++;
-    if (!failing) onFailure(err);
+    if (!failing) owner.failed(err);
     failing = true;
-    const fileEnd = c.pos + (c.sep && sepDone ? 1 : 0) + done;
     const midLine = done > 0 ? c.bytes[done - 1] !== 0x0a : c.sep && !sepDone;
-    settledEnd = fileEnd;
     let pos = fileEnd;
     let sep = midLine;
     for (const n of chunks) {
@@ -176,34 +191,41 @@ export function openAppendFile(path: string, onFailure: (err: unknown) => void):
     writeChunk(c, (outcome) => {
       inFlight = undefined;
       // writeAllNow() may have written it already (the same bytes, at the same place).
-      if (chunks[0] === c) {
-        settle(c, outcome);
-        wakeWaiters();
-      }
+      if (chunks[0] === c) settle(c, outcome);
+      owner.free(c.bytes);
       if (closeWhenIdle) return finishClose();
       if (onIdle) return onIdle();
-      pump();
+      if (chunks.length) pump();
+      else owner.empty();
     });
   };
 
   return {
     push(bytes, length) {
       if (length === 0 || closing) return;
-      const c: Chunk = { bytes, length, pos: end, sep: sepNext, seq: ++seq };
+      const c: Chunk = { bytes, length, pos: end, from: pushed, sep: sepNext };
       end += length + (sepNext ? 1 : 0);
+      pushed += length;
       sepNext = false;
       chunks.push(c);
       pump();
     },
-    drained() {
-      if (chunks.length === 0) return Promise.resolve(end);
-      return new Promise((resolve) => waiters.push({ seq, resolve }));
+    get pushed() {
+      return pushed;
+    },
+    get busy() {
+      return chunks.length > 0;
+    },
+    drained(upTo = pushed) {
+      if (chunks.length === 0 && upTo <= pushed) return Promise.resolve(end);
+      return new Promise((resolve) => waiters.push({ upTo, resolve }));
     },
     writeAllNow() {
       while (chunks.length) {
         const c = chunks[0];
         settle(c, writeChunkNow(c));
-        wakeWaiters();
+        // The write in flight still reads its bytes: they are freed when it returns.
+        if (c !== inFlight) owner.free(c.bytes);
       }
     },
     get written() {

@@ -4,11 +4,14 @@ import type { TraceEvent } from '../../src-shared/trace';
 import { openAppendFile } from './append-file';
 
 // Append-only trace.jsonl writer. Lines are encoded into a 64 KiB buffer as they come and handed
-// to the file on the next tick (or when the buffer is full), so a burst costs one write and builds
-// no big string to copy again. The writes themselves run off the main thread, one at a time and
-// in order (append-file.ts): the Studio's event loop never waits for the disk. A crash loses at
-// most the lines not yet written: those of the current tick and of the write in flight. What the
-// runtime tells the world it has recorded (a blocking SendMessage's answer) waits for flush().
+// to the file at the end of the event-loop turn (or when the buffer is full), so a burst costs one
+// write and builds no big string to copy again. The writes themselves run off the main thread, one
+// at a time and in order (append-file.ts): the Studio's event loop never waits for the disk. While
+// a write is in flight the lines wait in the buffer and go together once it returns: under load
+// (many tasks ending at once) every write carries the lines of all the turns that ran meanwhile.
+// A crash loses at most the lines not yet written: those of the buffer and of the write in flight.
+// What the runtime tells the world it has recorded (a blocking SendMessage's answer) waits for
+// flush(), which only waits: many callers in one turn share the next write.
 // Secrets (interpolated ${VAR} values, keys) are masked before any line leaves this module,
 // whatever event carried them.
 
@@ -29,9 +32,9 @@ export interface TraceWriter {
   /** Listeners see every event as appended (live views, WatchSession, the index). */
   subscribe(listener: (event: TraceEvent) => void): () => void;
   /**
-   * Hands the buffered lines to the file and resolves once every line appended so far is in it
-   * (the OS page cache), or lost to a failed write: a reader of the file awaits it first. The
-   * value is where the file ends after those lines (lines appended later lie at or past it).
+   * Resolves once every line appended so far is in the file (the OS page cache), or lost to a
+   * failed write: a reader of the file awaits it first. The value is where the file ends after
+   * those lines (lines appended later lie at or past it).
    */
   flush(): Promise<number>;
   /** The same on this thread, at once: the CLI, tests and tools that read the file synchronously. */
@@ -91,30 +94,48 @@ function reportWriteFailure(path: string, sessionId: string, err: unknown): void
 
 export function createTraceWriter(path: string, sessionId: string, secrets: readonly string[] = []): TraceWriter {
   mkdirSync(dirname(path), { recursive: true });
-  const file = openAppendFile(path, (err) => reportWriteFailure(path, sessionId, err));
+  const file = openAppendFile(path, {
+    failed: (err) => reportWriteFailure(path, sessionId, err),
+    empty: () => {
+      if (used) schedule();
+    },
+    free: (bytes) => {
+      if (bytes.length === CHUNK) spare = bytes;
+    },
+  });
   const listeners = new Set<(e: TraceEvent) => void>();
   // Secrets also appear JSON-escaped inside serialized lines.
   const masks = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter((s) => s.length >= 4);
   if (masks.length) openMasks.add(masks);
-  let buffer = Buffer.allocUnsafe(CHUNK);
+  let buffer: Buffer = Buffer.allocUnsafe(CHUNK);
+  /** A buffer the file wrote and gave back: the next one lines go into, warm and allocated. */
+  let spare: Buffer | undefined;
   /** Bytes of buffer holding lines not yet handed to the file. */
   let used = 0;
   let scheduled = false;
   let closed = false;
 
   /**
-   * The buffered lines go to the file. A buffer mostly empty (a quiet tick) is copied out and kept;
-   * a fuller one goes as it is (the file writes it later) and a fresh one takes its place.
+   * The buffered lines go to the file in their buffer, not copied; the lines after them go into
+   * the buffer the file gave back last (one write is in flight at a time, so two buffers take
+   * turns), or a new one while the file still holds both.
    */
   const handOver = () => {
-    scheduled = false;
     if (!used) return;
-    if (used < CHUNK / 2) file.push(Buffer.from(buffer.subarray(0, used)), used);
-    else {
-      file.push(buffer, used);
-      buffer = Buffer.allocUnsafe(CHUNK);
-    }
+    file.push(buffer, used);
+    buffer = spare ?? Buffer.allocUnsafe(CHUNK);
+    spare = undefined;
     used = 0;
+  };
+  /** At the end of the turn, unless a write is in flight: the file asks again once it returns. */
+  const turnEnd = () => {
+    scheduled = false;
+    if (!file.busy) handOver();
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(turnEnd);
   };
   /**
    * One line: its JSON, and for a line with a last field, the field's key and JSON, which go
@@ -138,10 +159,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       buffer[used++] = 0x7d; // }
     }
     buffer[used++] = 0x0a;
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(handOver);
-    }
+    schedule();
   };
 
   return {
@@ -192,8 +210,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       return () => listeners.delete(listener);
     },
     flush() {
-      handOver();
-      return file.drained();
+      return file.drained(file.pushed + used);
     },
     flushSync() {
       handOver();
