@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { findTraceFiles, readTraceLinesAsync, sessionIdOfTrace } from '../trace';
-import { recordedSession, type RecordedSession, type RecordedTask } from './tasks';
+import { findTraceFiles, sessionIdOfTrace, streamTraceLines } from '../trace';
+import { sessionReader, type RecordedSession, type RecordedTask } from './tasks';
 
 // A formation run as it is recorded on this machine: the session asked for, and every session
 // its tasks delegated to, followed hop by hop. A sub-capsule's records are under the delegating
@@ -33,9 +33,14 @@ export interface RecordedRun {
 /** Bounds the walk: a formation deeper or wider than this is cut there, and says so. */
 const MAX_SESSIONS = 256;
 
-// Read without blocking: the Studio's replay and rehearsal run this in the window's process.
+// Read without blocking: the Studio's replay and rehearsal run this in the window's process, so
+// the file is read in pieces and each piece folded as it arrives (never the whole trace at once).
 async function readSession(path: string): Promise<RecordedSession> {
-  return recordedSession((await readTraceLinesAsync(path)).lines.map((l) => l.event));
+  const reader = sessionReader();
+  await streamTraceLines(path, {}, (batch) => {
+    for (const l of batch) if ('event' in l) reader.push(l.event);
+  });
+  return reader.session();
 }
 
 /** `taskId`: only that task of the session asked for, and what it caused (else every task of it). */
