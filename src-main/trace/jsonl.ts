@@ -153,7 +153,8 @@ export async function streamTraceLines(
     const start = o.start ?? 0;
     const split = lineSplitter(start, o.maxBytes ?? Infinity);
     const buf = Buffer.allocUnsafe(ASYNC_CHUNK);
-    const out = collector(o.session, o.blank);
+    // Each piece's lines go to `each` and are not kept here: a whole trace never accumulates.
+    const out = collector(o.session, o.blank, false);
     for (let pos = start; pos < size && !split.full();) {
       const { bytesRead } = await file.read(buf, 0, Math.min(ASYNC_CHUNK, size - pos), pos);
       if (bytesRead <= 0) break;
@@ -170,8 +171,11 @@ export async function streamTraceLines(
 
 const isBlank = (text: string) => text.charCodeAt(0) !== 123 && text.trim() === '';
 
-/** Parses cut lines by the rules of line.ts, keeping the file's own events and counting the rest. */
-function collector(session?: string, blank = false) {
+/**
+ * Parses cut lines by the rules of line.ts, counting the skipped ones; the file's own events are
+ * kept for chunk() unless `keep` is false (a streaming read hands each batch on and forgets it).
+ */
+function collector(session?: string, blank = false, keep = true) {
   const gate = sessionGate(session);
   const skipped = noSkippedLines();
   const lines: TraceLine[] = [];
@@ -191,7 +195,7 @@ function collector(session?: string, blank = false) {
           if (typeof event !== 'string') {
             if (gate.own(event.session_id)) {
               const line = { offset, bytes, text, event };
-              lines.push(line);
+              if (keep) lines.push(line);
               batch.push(line);
               continue;
             }
