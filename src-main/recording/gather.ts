@@ -33,9 +33,12 @@ export interface RecordedRun {
 /** Bounds the walk: a formation deeper or wider than this is cut there, and says so. */
 const MAX_SESSIONS = 256;
 
-// Read without blocking: the Studio's replay and rehearsal run this in the window's process, so
-// the file is read in pieces and each piece folded as it arrives (never the whole trace at once).
-async function readSession(path: string): Promise<RecordedSession> {
+/**
+ * One session's tasks, read without blocking: the Studio's replay, rehearsal and fork run this in
+ * the window's process, so the file is read in pieces and each piece folded as it arrives (never
+ * the whole trace at once).
+ */
+export async function readRecordedSession(path: string): Promise<RecordedSession> {
   const reader = sessionReader();
   await streamTraceLines(path, {}, (batch) => {
     for (const l of batch) if ('event' in l) reader.push(l.event);
@@ -49,7 +52,7 @@ export async function gatherRun(
   recordsRoot: string,
   opts: { taskId?: string } = {},
 ): Promise<RecordedRun> {
-  const root = await readSession(tracePath);
+  const root = await readRecordedSession(tracePath);
   const notes: string[] = [];
   const capsules = new Map<string, RecordedCapsule>();
   const sessionPaths = new Map<string, string>([[root.sessionId, tracePath]]);
@@ -69,7 +72,7 @@ export async function gatherRun(
     if (!byTraceparent) {
       byTraceparent = new Map();
       for (const p of allTraces())
-        for (const t of (await readSession(p)).tasks) if (t.traceparent) byTraceparent.set(t.traceparent, p);
+        for (const t of (await readRecordedSession(p)).tasks) if (t.traceparent) byTraceparent.set(t.traceparent, p);
     }
     return byTraceparent.get(tp);
   };
@@ -116,7 +119,7 @@ export async function gatherRun(
           );
           continue;
         }
-        const peer = await readSession(path);
+        const peer = await readRecordedSession(path);
         sessionPaths.set(peer.sessionId, path);
         // The peer names itself: a delegation addressed by URL is to this capsule.
         if (peer.capsule) d.capsule = peer.capsule;
