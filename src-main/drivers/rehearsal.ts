@@ -62,11 +62,11 @@ const STREAM_TICK_MS = 4;
  */
 async function streamFrames(req: TurnRequest, spec: NonNullable<RehearsalTurn['stream']>): Promise<void> {
   const started = performance.now();
-  // A wake late by tens of ms owes hundreds of fragments: they go out a main-thread slice at a time
-  // (each one is traced and sent to the live views), the event loop running between slices.
-  const clock = sliceClock();
   let sent = 0;
   while (sent < spec.frames) {
+    // A wake late by tens of ms owes hundreds of fragments: they go out a main-thread slice at a
+    // time (each one is traced and sent to the live views), the event loop running between slices.
+    const clock = sliceClock();
     const due = Math.min(spec.frames, Math.floor(((performance.now() - started) / 1000) * spec.per_second) + 1);
     for (; sent < due && !aborted(req); sent++) {
       if (clock.due()) await clock.next();
