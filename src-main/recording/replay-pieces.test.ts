@@ -30,7 +30,11 @@ function writeTrace(tasks: number): string {
     JSON.stringify({ ts: new Date(t0 + i * 7).toISOString(), session_id: sessionId, ...e }),
   );
   lines.splice(1000, 0, 'not json at all');
-  lines.splice(2000, 0, JSON.stringify({ ts: new Date(t0).toISOString(), session_id: newSessionId(), event_type: 'x' }));
+  lines.splice(
+    2000,
+    0,
+    JSON.stringify({ ts: new Date(t0).toISOString(), session_id: newSessionId(), event_type: 'x' }),
+  );
   lines.splice(3000, 0, '');
   const path = join(dir, 'trace.jsonl');
   writeFileSync(path, lines.join('\n') + '\n');
