@@ -91,6 +91,32 @@ describe('rehearsal driver', () => {
     expect(r.text).toBe('done');
   });
 
+  it('sends the fragments a late wake owes a slice at a time, the event loop running between slices', async () => {
+    // 3000 fragments all due within 3 ms, each taking the listener ~20 µs: one wake owes them all.
+    const d = driver({ replies: [{ turns: [{ text: 'done', stream: { frames: 3000, per_second: 1_000_000 } }] }] });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 1);
+    const frames: string[] = [];
+    const ticksAt: number[] = [];
+    try {
+      await d.turn({
+        ...req('burst'),
+        onFrame: (f) => {
+          const until = performance.now() + 0.02;
+          while (performance.now() < until);
+          if (f.kind === 'text') frames.push(f.text);
+          ticksAt.push(ticks);
+        },
+      });
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(frames).toEqual(Array.from({ length: 3000 }, (_, i) => `fragment ${i + 1} `));
+    // Timers ran while the owed fragments went out (the last wake's run is not one 60 ms block).
+    const runs = new Set(ticksAt.slice(2)).size;
+    expect(runs).toBeGreaterThan(3);
+  });
+
   it('stops a stream when the task is canceled', async () => {
     const c = new AbortController();
     let n = 0;

@@ -1,5 +1,6 @@
 import type { Manifest, RehearsalTurn } from '../../src-shared/manifest';
 import { AbortedError, InferenceError, type Driver, type ToolCall, type TurnRequest, type TurnResult } from './types';
+import { sliceClock } from '../trace';
 import { pause } from './retry';
 import { givenDivergence, latestToolResults } from './rehearsal-given';
 import { matchesMessage, sampleOf, toArtifact, toPart } from './rehearsal-output';
@@ -63,8 +64,15 @@ async function streamFrames(req: TurnRequest, spec: NonNullable<RehearsalTurn['s
   const started = performance.now();
   let sent = 0;
   while (sent < spec.frames) {
+    // A wake late by tens of ms owes hundreds of fragments: they go out a main-thread slice at a
+    // time (each one is traced and sent to the live views), the event loop running between slices.
+    const clock = sliceClock();
     const due = Math.min(spec.frames, Math.floor(((performance.now() - started) / 1000) * spec.per_second) + 1);
-    for (; sent < due && !aborted(req); sent++) req.onFrame?.({ kind: 'text', text: `fragment ${sent + 1} ` });
+    for (; sent < due && !aborted(req); sent++) {
+      if (clock.due()) await clock.next();
+      if (aborted(req)) break;
+      req.onFrame?.({ kind: 'text', text: `fragment ${sent + 1} ` });
+    }
     if (sent < spec.frames) await pause(STREAM_TICK_MS, req.signal);
   }
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { findTraceFiles, readTraceLinesAsync, sessionIdOfTrace } from '../trace';
-import { recordedSession, type RecordedSession, type RecordedTask } from './tasks';
+import { findTraceFiles, sessionIdOfTrace, streamTraceLines } from '../trace';
+import { sessionReader, type RecordedSession, type RecordedTask } from './tasks';
 
 // A formation run as it is recorded on this machine: the session asked for, and every session
 // its tasks delegated to, followed hop by hop. A sub-capsule's records are under the delegating
@@ -33,9 +33,17 @@ export interface RecordedRun {
 /** Bounds the walk: a formation deeper or wider than this is cut there, and says so. */
 const MAX_SESSIONS = 256;
 
-// Read without blocking: the Studio's replay and rehearsal run this in the window's process.
-async function readSession(path: string): Promise<RecordedSession> {
-  return recordedSession((await readTraceLinesAsync(path)).lines.map((l) => l.event));
+/**
+ * One session's tasks, read without blocking: the Studio's replay, rehearsal and fork run this in
+ * the window's process, so the file is read in pieces and each piece folded as it arrives (never
+ * the whole trace at once).
+ */
+export async function readRecordedSession(path: string): Promise<RecordedSession> {
+  const reader = sessionReader();
+  await streamTraceLines(path, {}, (batch) => {
+    for (const l of batch) if ('event' in l) reader.push(l.event);
+  });
+  return reader.session();
 }
 
 /** `taskId`: only that task of the session asked for, and what it caused (else every task of it). */
@@ -44,7 +52,7 @@ export async function gatherRun(
   recordsRoot: string,
   opts: { taskId?: string } = {},
 ): Promise<RecordedRun> {
-  const root = await readSession(tracePath);
+  const root = await readRecordedSession(tracePath);
   const notes: string[] = [];
   const capsules = new Map<string, RecordedCapsule>();
   const sessionPaths = new Map<string, string>([[root.sessionId, tracePath]]);
@@ -64,7 +72,7 @@ export async function gatherRun(
     if (!byTraceparent) {
       byTraceparent = new Map();
       for (const p of allTraces())
-        for (const t of (await readSession(p)).tasks) if (t.traceparent) byTraceparent.set(t.traceparent, p);
+        for (const t of (await readRecordedSession(p)).tasks) if (t.traceparent) byTraceparent.set(t.traceparent, p);
     }
     return byTraceparent.get(tp);
   };
@@ -111,7 +119,7 @@ export async function gatherRun(
           );
           continue;
         }
-        const peer = await readSession(path);
+        const peer = await readRecordedSession(path);
         sessionPaths.set(peer.sessionId, path);
         // The peer names itself: a delegation addressed by URL is to this capsule.
         if (peer.capsule) d.capsule = peer.capsule;

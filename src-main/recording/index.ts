@@ -9,7 +9,7 @@ import { rehearsalManifestText, writeRehearsal } from './write';
 
 export { recordedSession, type RecordedSession, type RecordedTask, type RecordedTurn } from './tasks';
 export { scriptFromTasks, exactWhen, type RehearsalScript, type ScriptOptions } from './script';
-export { gatherRun, type RecordedRun, type RecordedCapsule } from './gather';
+export { gatherRun, readRecordedSession, type RecordedRun, type RecordedCapsule } from './gather';
 export { REHEARSAL_DRIVER } from './write';
 
 export interface RehearsalOptions {

@@ -9,7 +9,7 @@ import {
 } from '../../src-shared/contract';
 import { createFlowTracker, type TraceEvent } from '../../src-shared/trace';
 import type { TaskState } from '../../src-shared/a2a';
-import { readTraceLinesAsync } from '../trace';
+import { sliceClock, streamTraceLines, type TraceLine } from '../trace';
 import { gatherRun } from './gather';
 
 // A recorded formation run read for the Studio's replay: the sessions the rehearsal walk finds
@@ -74,12 +74,11 @@ async function readSession(
   capsule: string,
   runTasks: Set<string>,
 ): Promise<{ entries: Entry[]; cut: boolean }> {
-  const chunk = await readTraceLinesAsync(path, 0, MAX_SESSION_BYTES);
   const tracker = createFlowTracker();
   const failures = new Map<string, string>();
   const entries: Entry[] = [];
   let last = 0;
-  chunk.lines.forEach((l, seq) => {
+  const fold = (l: TraceLine, seq: number) => {
     const e = l.event as TraceEvent & Record<string, unknown>;
     const taskId = str(e.task_id);
     // The run's own tasks only: a peer's session may have begun long before and served others.
@@ -110,9 +109,15 @@ async function readSession(
       bytes: Math.min(l.bytes, MAX_REPLAY_LINE_BYTES),
       ...(step ? { step } : {}),
     });
+  };
+  // Folded as the file's pieces are read, so the main thread works one piece at a time. `seq` is
+  // the line's place among the session's events (lines the readers' rules skip do not count).
+  let seq = 0;
+  const read = await streamTraceLines(path, { start: 0, maxBytes: MAX_SESSION_BYTES }, (batch) => {
+    for (const l of batch) if ('event' in l) fold(l, seq++);
   });
   // A torn last line (a running session mid-write) is no cut: only a file over the bound is.
-  return { entries, cut: chunk.size > MAX_SESSION_BYTES };
+  return { entries, cut: read.size > MAX_SESSION_BYTES };
 }
 
 /** The run behind a session (or one of its tasks), read for replay from its traces alone. */
@@ -146,7 +151,10 @@ export async function replayOf(
   const lines: ReplayLine[] = [];
   const steps: ReplayStep[] = [];
   let bytes = 0;
+  // 20,000 lines take the main thread tens of ms: built a slice at a time.
+  const clock = sliceClock();
   for (const e of all) {
+    if (clock.due()) await clock.next();
     // The reply's size: its lines and the steps they made, each with its envelope (at, session, capsule, index).
     const envelope = ENVELOPE_BYTES + e.sessionId.length + e.capsule.length;
     const size = e.bytes + envelope + (e.step ? JSON.stringify(e.step).length + envelope : 0);

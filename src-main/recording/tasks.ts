@@ -84,9 +84,15 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Reads a session's trace lines into its tasks, in the order they arrived. */
 export function recordedSession(lines: readonly Line[]): RecordedSession {
-  const start = lines.find((l) => l.event_type === 'session_start') ?? {};
+  const reader = sessionReader();
+  for (const l of lines) reader.push(l);
+  return reader.session();
+}
+
+/** The session with its tasks, its header from its session_start line (its first line's session id when that has none). */
+function sessionOf(start: Line, first: Line | undefined, tasks: RecordedTask[]): RecordedSession {
   const session: RecordedSession = {
-    sessionId: str(start.session_id) || str(lines[0]?.session_id),
+    sessionId: str(start.session_id) || str(first?.session_id),
     capsule: str(start.capsule),
     version: str(start.version),
     model: str(start.model),
@@ -94,7 +100,7 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
     manifestPath: str(start.manifest_path) || undefined,
     workdir: str(start.workdir) || undefined,
     parentSessionId: str(start.parent_session_id) || undefined,
-    tasks: [],
+    tasks,
   };
   const fork = start.forked_from;
   if (fork && typeof fork === 'object' && str(fork.session_id))
@@ -104,17 +110,30 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
       turn: Number(fork.turn) || 1,
       ...(str(fork.message_id) ? { messageId: str(fork.message_id) } : {}),
     };
+  return session;
+}
+
+/**
+ * recordedSession a line at a time, for a trace read in pieces (the Studio's main thread folds
+ * each piece as it arrives instead of the whole file at once): push every line in file order.
+ */
+export function sessionReader(): { push(l: Line): void; session(): RecordedSession } {
+  let first: Line | undefined;
+  let start: Line | undefined;
+  const tasks: RecordedTask[] = [];
   const byId = new Map<string, RecordedTask>();
   const callsById = new Map<string, { task: RecordedTask; turn: RecordedTurn; index: number }>();
   // task/call id -> the arguments of an MCP tool call, until its result line comes.
   const mcpCalls = new Map<string, Record<string, unknown>>();
-  for (const l of lines) {
+  const push = (l: Line) => {
+    first ??= l;
+    if (!start && l.event_type === 'session_start') start = l;
     const id = str(l.task_id);
-    if (!id) continue;
+    if (!id) return;
     let t = byId.get(id);
     if (l.event_type === 'a2a_task_received') {
       // A second one is the answer to a request_input wait: it reaches the model as a tool result.
-      if (t) continue;
+      if (t) return;
       t = {
         taskId: id,
         contextId: str(l.context_id),
@@ -127,10 +146,10 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
         divergences: [],
       };
       byId.set(id, t);
-      session.tasks.push(t);
-      continue;
+      tasks.push(t);
+      return;
     }
-    if (!t) continue;
+    if (!t) return;
     switch (l.event_type) {
       case 'inference': {
         const turn: RecordedTurn = {
@@ -209,6 +228,9 @@ export function recordedSession(lines: readonly Line[]): RecordedSession {
         if (typeof l.answer === 'string') t.answer = l.answer;
         break;
     }
-  }
-  return session;
+  };
+  return {
+    push,
+    session: () => sessionOf(start ?? {}, first, tasks),
+  };
 }

@@ -63,3 +63,4 @@ export {
   isPathAddress,
   sessionIdOfTrace,
 } from './addresses';
+export { SLICE_MS, forEachSliced, sliceClock, yieldToLoop, type SliceClock } from './slices';

@@ -113,8 +113,11 @@ function readCut(path: string, o: ReadOptions) {
   }
 }
 
-/** The chunk an asynchronous read hands the main thread at a time: parsing one stays a few ms. */
-const ASYNC_CHUNK = 512 * 1024;
+/**
+ * The chunk an asynchronous read hands the main thread at a time: parsing one (about 800 lines of
+ * 160 bytes) and what the caller does with them stays a few ms, within the main thread's slice.
+ */
+const ASYNC_CHUNK = 128 * 1024;
 
 /**
  * readTraceLines for the main process at run time (a replay, a rehearsal): the file is read in
@@ -150,7 +153,8 @@ export async function streamTraceLines(
     const start = o.start ?? 0;
     const split = lineSplitter(start, o.maxBytes ?? Infinity);
     const buf = Buffer.allocUnsafe(ASYNC_CHUNK);
-    const out = collector(o.session, o.blank);
+    // Each piece's lines go to `each` and are not kept here: a whole trace never accumulates.
+    const out = collector(o.session, o.blank, false);
     for (let pos = start; pos < size && !split.full();) {
       const { bytesRead } = await file.read(buf, 0, Math.min(ASYNC_CHUNK, size - pos), pos);
       if (bytesRead <= 0) break;
@@ -167,8 +171,11 @@ export async function streamTraceLines(
 
 const isBlank = (text: string) => text.charCodeAt(0) !== 123 && text.trim() === '';
 
-/** Parses cut lines by the rules of line.ts, keeping the file's own events and counting the rest. */
-function collector(session?: string, blank = false) {
+/**
+ * Parses cut lines by the rules of line.ts, counting the skipped ones; the file's own events are
+ * kept for chunk() unless `keep` is false (a streaming read hands each batch on and forgets it).
+ */
+function collector(session?: string, blank = false, keep = true) {
   const gate = sessionGate(session);
   const skipped = noSkippedLines();
   const lines: TraceLine[] = [];
@@ -188,7 +195,7 @@ function collector(session?: string, blank = false) {
           if (typeof event !== 'string') {
             if (gate.own(event.session_id)) {
               const line = { offset, bytes, text, event };
-              lines.push(line);
+              if (keep) lines.push(line);
               batch.push(line);
               continue;
             }

@@ -3,9 +3,16 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Task } from '../../src-shared/a2a';
 import { CoreError, type ForkStarted, type SessionItemView } from '../../src-shared/contract';
-import { compareRuns, ForkError, forkOptions, prepareFork, recordedSession, type RecordedSession } from '../recording';
+import {
+  compareRuns,
+  ForkError,
+  forkOptions,
+  prepareFork,
+  readRecordedSession,
+  type RecordedSession,
+} from '../recording';
 import type { Session, SessionOptions } from '../runtime';
-import { findTraceOfSession, readTraceLinesAsync } from '../trace';
+import { findTraceOfSession } from '../trace';
 import type { StudioContext } from './context';
 import { launchFork } from './fork-run';
 import { formationResolver } from './formation-resolver';
@@ -65,8 +72,8 @@ export function createForkService(
         'invalid_input',
         `The trace of ${sessionId} is over ${MAX_TRACE_BYTES >> 20} MB: too big to read whole.`,
       );
-    // Read in pieces off the main thread: a big trace never holds it for longer than one piece.
-    return recordedSession((await readTraceLinesAsync(path)).lines.map((l) => l.event));
+    // Read and folded in pieces: a big trace never holds the main thread for longer than one piece.
+    return readRecordedSession(path);
   };
   const itemOf = async (sessionId: string): Promise<SessionItemView> => {
     const s = index.open();
