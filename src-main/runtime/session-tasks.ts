@@ -156,6 +156,7 @@ export function createSessionTasks(deps: SessionTasksDeps) {
 
   return {
     getTask: (id: string, historyLength?: number): Task | undefined => registry.get(id, historyLength),
+    readTask: (id: string, historyLength?: number): Promise<Task | undefined> => registry.read(id, historyLength),
     listTasks: (): Task[] => registry.list(),
     onTaskEvent: registry.onTaskEvent,
     acceptMessage(incoming: IncomingMessage) {

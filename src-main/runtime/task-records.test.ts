@@ -15,7 +15,7 @@ const OWN = 'ses_own';
 const line = (session: string, e: Record<string, unknown>) =>
   JSON.stringify({ ts: '2026-12-01T10:00:00.000Z', session_id: session, ...e });
 
-it('reads a task from its own session lines, not from lines claiming another session', () => {
+it('reads a task from its own session lines, not from lines claiming another session', async () => {
   const path = join(dir, 'trace.jsonl');
   writeFileSync(
     path,
@@ -38,7 +38,7 @@ it('reads a task from its own session lines, not from lines claiming another ses
       }),
     ].join('\n') + '\n',
   );
-  const tasks = finishedTasksOf(path, OWN);
+  const tasks = await finishedTasksOf(path, OWN);
   expect(tasks.map((t) => [t.id, t.state])).toEqual([['tsk_1', 'TASK_STATE_COMPLETED']]);
   const payload = readTaskPayload(path, 0, 'tsk_1', OWN)!;
   expect(payload.history.map((m) => m.parts[0].text)).toEqual(['real question']);
