@@ -105,6 +105,11 @@ export interface Session {
   status(): SessionStatus;
   /** A task as the door would answer GetTask (historyLength applied), or undefined. */
   getTask(id: string, historyLength?: number): Task | undefined;
+  /**
+   * getTask for the main process at run time (the door's GetTask): a task no longer kept in memory
+   * is read from trace.jsonl off the main thread, once the lines still waiting in the writer are in it.
+   */
+  readTask(id: string, historyLength?: number): Promise<Task | undefined>;
   /** Every task, oldest first; the older ones (past the newest 256) with their status only: getTask has the rest. */
   listTasks(): Task[];
   /**

@@ -54,11 +54,12 @@ async function cancelLive(core: SessionCore, t: LiveTask, by: string): Promise<C
   return { task, residue };
 }
 
-/** Cancels one task: throws -32001 for an unknown task, -32002 for a terminal one. */
-function cancelTask(core: SessionCore, id: string, by = 'client'): Promise<CancelAnswer> {
+/** Cancels one task: rejects with -32001 for an unknown task, -32002 for a terminal one. */
+async function cancelTask(core: SessionCore, id: string, by = 'client'): Promise<CancelAnswer> {
   const t = core.registry.live.get(id);
   if (!t) {
-    const known = core.registry.get(id, 0);
+    // A task no longer kept in memory is read from the records off the main thread.
+    const known = await core.registry.read(id, 0);
     if (known && isTerminal(known.status.state)) throw taskNotCancelable(id, known.status.state);
     throw taskNotFound(id);
   }
@@ -168,6 +169,7 @@ export function createSessionTasks(deps: SessionTasksDeps) {
 
   return {
     getTask: (id: string, historyLength?: number): Task | undefined => registry.get(id, historyLength),
+    readTask: (id: string, historyLength?: number): Promise<Task | undefined> => registry.read(id, historyLength),
     listTasks: (): Task[] => registry.list(),
     onTaskEvent: registry.onTaskEvent,
     acceptMessage(incoming: IncomingMessage) {

@@ -64,7 +64,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
     : opts.parent
       ? join(opts.parent.workdir, 'children', `${manifest.name}-${randomBytes(8).toString('hex')}`)
       : join(opts.recordsRoot ?? layout.records, id);
-  const previous = opts.resume ? finishedTasksOf(join(workdir, 'trace.jsonl'), id) : [];
+  const previous = opts.resume ? await finishedTasksOf(join(workdir, 'trace.jsonl'), id) : [];
   const trace = createTraceWriter(join(workdir, 'trace.jsonl'), id, secrets);
   const tasks = createSessionTasks({
     sessionId: id,
@@ -104,6 +104,7 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
       return ending ? { ...st, state: finished ? 'ended' : 'stopping' } : st;
     },
     getTask: tasks.getTask,
+    readTask: tasks.readTask,
     listTasks: tasks.listTasks,
     acceptMessage: tasks.acceptMessage,
     onTaskEvent: tasks.onTaskEvent,

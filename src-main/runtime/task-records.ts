@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Artifact, Message, Task, TaskState } from '../../src-shared/a2a';
-import { parseTraceLine, readRawTraceLines, readTraceLines, taskOfCompact } from '../trace';
+import { parseTraceLine, readRawTraceLines, streamRawTraceLines, streamTraceLines, taskOfCompact } from '../trace';
 
 // A finished task's content, read back from its session's trace.jsonl (the source of truth). The
 // registry keeps only the newest finished tasks whole; an older one is a few fields in memory
@@ -58,10 +58,6 @@ function finalTaskOf(e: Record<string, unknown>): Task | undefined {
   return t && t.id === e.task_id ? t : undefined;
 }
 
-/** Reads start small (a short task's lines sit close together) and grow to 4 MiB. */
-const FIRST_CHUNK = 64 * 1024;
-const MAX_CHUNK = 4 * 1024 * 1024;
-
 /** The message a2a_task_received stands for: its own `message` when not plain text, else its text. */
 function receivedMessage(e: Record<string, unknown>, id: string, contextId: string): Message {
   const own = e.message as Message | undefined;
@@ -84,24 +80,24 @@ const inputMessage = (id: string, contextId: string, text: string, n: number): M
 });
 
 /**
- * Reads task `id` of session `sessionId` from `path`, scanning from `offset` to its task_end line.
+ * Gathers task `id` of session `sessionId` from trace lines handed over in file order, from a
+ * line at or before its first one; `take` says when its task_end was read (the rest is not its).
  * Lines go by the rules every trace reader follows (trace/line.ts): one claiming another session
  * is not this task's, whatever task id it names.
  */
-export function readTaskPayload(path: string, offset: number, id: string, sessionId: string): TaskPayload | undefined {
-  if (!existsSync(path)) return undefined;
+function taskPayloadReader(id: string, sessionId: string) {
   // The writer puts task_id in every line's head: lines of other tasks are skipped unparsed.
   const needle = `"task_id":${JSON.stringify(id)}`;
   const out: TaskPayload = { contextId: '', history: [] };
   let found = false;
   let inputs = 0;
-  for (let pos = offset, size = FIRST_CHUNK; ; size = Math.min(size * 4, MAX_CHUNK)) {
-    const chunk = readRawTraceLines(path, pos, size);
-    for (const line of chunk.lines) {
-      if (!line.text.includes(needle)) continue;
-      const e = parseTraceLine(line.text);
+  return {
+    /** Takes one line; true once the task's task_end was read. */
+    take(text: string): boolean {
+      if (!text.includes(needle)) return false;
+      const e = parseTraceLine(text);
       if (typeof e === 'string' || e.task_id !== id || (typeof e.session_id === 'string' && e.session_id !== sessionId))
-        continue;
+        return false;
       found = true;
       if (typeof e.context_id === 'string' && !out.contextId) out.contextId = e.context_id;
       switch (e.event_type) {
@@ -135,13 +131,56 @@ export function readTaskPayload(path: string, offset: number, id: string, sessio
               { artifactId: 'response', name: 'response', parts: [{ text: e.answer, mediaType: 'text/plain' }] },
             ];
           }
-          return out;
+          return true;
       }
-    }
+      return false;
+    },
+    /** The task as read so far; undefined when no line was its. */
+    payload: (): TaskPayload | undefined => (found ? out : undefined),
+  };
+}
+
+/** Reads start small (a short task's lines sit close together) and grow to 4 MiB. */
+const FIRST_CHUNK = 64 * 1024;
+const MAX_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * Reads task `id` of session `sessionId` from `path`, scanning from `offset` to its task_end line,
+ * on this thread: for the callers that cannot wait (readTaskPayloadAsync is the run-time one).
+ */
+export function readTaskPayload(path: string, offset: number, id: string, sessionId: string): TaskPayload | undefined {
+  if (!existsSync(path)) return undefined;
+  const reader = taskPayloadReader(id, sessionId);
+  for (let pos = offset, size = FIRST_CHUNK; ; size = Math.min(size * 4, MAX_CHUNK)) {
+    const chunk = readRawTraceLines(path, pos, size);
+    for (const line of chunk.lines) if (reader.take(line.text)) return reader.payload();
     if (chunk.end <= pos) break;
     pos = chunk.end;
   }
-  return found ? out : undefined;
+  return reader.payload();
+}
+
+/**
+ * readTaskPayload for the main process at run time (a door's GetTask): the file is read off the
+ * main thread a bounded piece at a time (trace/jsonl.ts), up to where it ended when the read
+ * began, and the read stops at the task's task_end line. The caller flushes the trace first.
+ */
+export async function readTaskPayloadAsync(
+  path: string,
+  offset: number,
+  id: string,
+  sessionId: string,
+): Promise<TaskPayload | undefined> {
+  const reader = taskPayloadReader(id, sessionId);
+  try {
+    await streamRawTraceLines(path, { start: offset }, (batch) => {
+      for (const line of batch) if (reader.take(line.text)) return false;
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  return reader.payload();
 }
 
 /** A task of a resumed session: its summary and where its lines begin. */
@@ -152,15 +191,15 @@ export interface RecordedTask extends FinishedTask {
 /**
  * Every task a recorded session holds, from its trace.jsonl: its final state as task_end says, or
  * FAILED, saying so, for a task the old process never ended (a crash mid-task), rather than left
- * working forever.
+ * working forever. The file is streamed off the main thread a bounded piece at a time
+ * (trace/jsonl.ts), so resuming a big session neither blocks the event loop nor holds its trace:
+ * only a few fields a task stay.
  */
-export function finishedTasksOf(tracePath: string, sessionId: string): RecordedTask[] {
-  if (!existsSync(tracePath)) return [];
+export async function finishedTasksOf(tracePath: string, sessionId: string): Promise<RecordedTask[]> {
   const tasks = new Map<string, RecordedTask & { failure?: string; rejection?: string }>();
-  for (const { event, offset } of readTraceLines(tracePath, 0, Infinity, sessionId).lines) {
-    const e = event;
+  const take = (e: Record<string, unknown>, offset: number) => {
     const id = typeof e.task_id === 'string' ? e.task_id : undefined;
-    if (!id) continue;
+    if (!id) return;
     let t = tasks.get(id);
     if (!t) {
       t = {
@@ -179,7 +218,7 @@ export function finishedTasksOf(tracePath: string, sessionId: string): RecordedT
       t.timestamp = String(e.ts);
     }
     if (e.event_type === 'task_rejected') t.rejection = `task rejected: ${String(e.reason)}`;
-    if (e.event_type !== 'task_end') continue;
+    if (e.event_type !== 'task_end') return;
     t.state = e.state as TaskState;
     t.timestamp = String(e.ts);
     t.statusText = statusTextFromLines(t.state, t.failure, t.rejection);
@@ -189,6 +228,14 @@ export function finishedTasksOf(tracePath: string, sessionId: string): RecordedT
       t.statusText = statusTextOf(final);
       if (final.status.timestamp) t.timestamp = final.status.timestamp;
     }
+  };
+  try {
+    await streamTraceLines(tracePath, { session: sessionId }, (batch) => {
+      for (const l of batch) if ('event' in l) take(l.event, l.offset);
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
   }
   return [...tasks.values()].map(({ failure: _f, rejection: _r, ...t }) => t);
 }

@@ -11,7 +11,14 @@ import {
 import { createMasker, isoNow, type TraceWriter } from '../trace';
 import { compactTask, expandTask } from './compact';
 import type { TaskUsage } from './executor';
-import { readTaskPayload, statusTextOf, type FinishedTask, type RecordedTask } from './task-records';
+import {
+  readTaskPayload,
+  readTaskPayloadAsync,
+  statusTextOf,
+  type FinishedTask,
+  type RecordedTask,
+  type TaskPayload,
+} from './task-records';
 import type { InFlightWork, ResidueItem } from './tool-types';
 import type { TaskPause } from './pause';
 
@@ -122,7 +129,7 @@ export function withHistory(task: Task, historyLength?: number): Task {
 
 export interface TaskRegistryOptions {
   /** The session's trace: where old tasks are read back from. */
-  trace: Pick<TraceWriter, 'path' | 'flushSync' | 'sessionId'>;
+  trace: Pick<TraceWriter, 'path' | 'flush' | 'flushSync' | 'sessionId'>;
   /** Masked in everything the registry hands out. */
   secrets?: readonly string[];
   /** Overrides KEEP_FINISHED (tests). */
@@ -169,17 +176,34 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     }
   };
 
-  /** An old task as its FinishedTask says, with its messages and answer when `payload`. */
-  const fromRecords = (id: string, f: FinishedTask, payload: boolean): Task => {
-    let read;
-    if (payload || f.statusText === undefined) {
-      trace.flushSync();
-      try {
-        read = readTaskPayload(trace.path, f.offset, id, trace.sessionId);
-      } catch {
-        read = undefined;
-      }
+  /** Whether an old task must be read from the records: for its messages and answer, or a status text not kept. */
+  const needsRecords = (f: FinishedTask, payload: boolean) => payload || f.statusText === undefined;
+
+  /** Reads an old task's lines on this thread, for the callers that cannot wait (see get). */
+  const readNow = (id: string, f: FinishedTask): TaskPayload | undefined => {
+    trace.flushSync();
+    try {
+      return readTaskPayload(trace.path, f.offset, id, trace.sessionId);
+    } catch {
+      return undefined;
     }
+  };
+
+  /**
+   * Reads an old task's lines off the main thread. Its last lines may still wait in the writer
+   * (a task that has just finished): the read starts once they are in the file.
+   */
+  const readLater = async (id: string, f: FinishedTask): Promise<TaskPayload | undefined> => {
+    await trace.flush();
+    try {
+      return await readTaskPayloadAsync(trace.path, f.offset, id, trace.sessionId);
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** An old task as its FinishedTask says, with its messages and answer when `payload` (`read` holds them). */
+  const fromRecords = (id: string, f: FinishedTask, payload: boolean, read: TaskPayload | undefined): Task => {
     // A task_end line that holds the final task says it all, exactly.
     if (read?.task) return payload ? read.task : { id, contextId: read.task.contextId, status: read.task.status };
     const contextId = f.contextId || read?.contextId || '';
@@ -197,7 +221,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     const kept = whole.get(id);
     if (kept) return expandTask(kept.json);
     const f = finished.get(id);
-    return f && fromRecords(id, f, payload);
+    return f && fromRecords(id, f, payload, needsRecords(f, payload) ? readNow(id, f) : undefined);
   };
 
   return {
@@ -220,11 +244,26 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       live.set(t.id, t);
     },
     has: (id: string) => live.has(id) || finished.has(id),
+    /** A task, historyLength applied; an old one's lines are read on this thread (read() does it off it). */
     get(id: string, historyLength?: number): Task | undefined {
       const l = live.get(id);
       if (l) return withHistory(toTask(l), historyLength);
       const task = finishedTask(id, true);
       return task && withHistory(task, historyLength);
+    },
+    /**
+     * get for the main process at run time (a door's GetTask): an old task's lines are read off the
+     * main thread, after the lines still waiting in the writer reach the file.
+     */
+    async read(id: string, historyLength?: number): Promise<Task | undefined> {
+      const l = live.get(id);
+      if (l) return withHistory(toTask(l), historyLength);
+      const kept = whole.get(id);
+      if (kept) return withHistory(expandTask(kept.json), historyLength);
+      const f = finished.get(id);
+      if (!f) return undefined;
+      const task = fromRecords(id, f, true, await readLater(id, f));
+      return withHistory(task, historyLength);
     },
     /**
      * Every task, oldest first. Tasks past the newest KEEP_FINISHED carry their status only (no

@@ -25,7 +25,9 @@ export {
   readTraceLinesAsync,
   readRawTraceLines,
   streamTraceLines,
+  streamRawTraceLines,
   type ReadLine,
+  type RawTraceLine,
   type TraceChunk,
   type TraceLine,
 } from './jsonl';

@@ -147,23 +147,51 @@ export async function streamTraceLines(
   o: ReadOptions,
   each: (batch: ReadLine[]) => boolean | void,
 ): Promise<Omit<TraceChunk, 'lines'>> {
+  // Each piece's lines go to `each` and are not kept here: a whole trace never accumulates.
+  const out = collector(o.session, o.blank, false);
+  const raw = await streamCut(path, o, (cut) => each(out.add(cut)));
+  const { lines: _lines, ...rest } = out.chunk(raw);
+  return rest;
+}
+
+/**
+ * streamTraceLines without the JSON parse, as readRawTraceLines reads: blank and over-long lines
+ * are dropped (over-long ones counted in `long`), every other complete line handed to `each`
+ * unparsed, a piece at a time; `each` returning false stops the read.
+ */
+export async function streamRawTraceLines(
+  path: string,
+  o: Pick<ReadOptions, 'start' | 'maxBytes' | 'upTo'>,
+  each: (batch: RawTraceLine[]) => boolean | void,
+): Promise<Omit<RawTraceChunk, 'lines'>> {
+  let long = 0;
+  const raw = await streamCut(path, o, (cut) => {
+    const lines: RawTraceLine[] = [];
+    for (const l of cut) {
+      if (l.text === null) long++;
+      else if (!isBlank(l.text)) lines.push(l as RawTraceLine);
+    }
+    return each(lines);
+  });
+  return { end: raw.end, size: raw.size, torn: raw.torn, long };
+}
+
+/** Reads a file a piece at a time off the main thread, handing each piece's complete lines to `each`. */
+async function streamCut(path: string, o: ReadOptions, each: (cut: CutLine[]) => boolean | void) {
   const file = await open(path, 'r');
   try {
     const size = Math.min((await file.stat()).size, o.upTo ?? Infinity);
     const start = o.start ?? 0;
     const split = lineSplitter(start, o.maxBytes ?? Infinity);
     const buf = Buffer.allocUnsafe(ASYNC_CHUNK);
-    // Each piece's lines go to `each` and are not kept here: a whole trace never accumulates.
-    const out = collector(o.session, o.blank, false);
     for (let pos = start; pos < size && !split.full();) {
       const { bytesRead } = await file.read(buf, 0, Math.min(ASYNC_CHUNK, size - pos), pos);
       if (bytesRead <= 0) break;
       split.push(buf.subarray(0, bytesRead), pos);
       pos += bytesRead;
-      if (each(out.add(split.take())) === false) break;
+      if (each(split.take()) === false) break;
     }
-    const { lines: _lines, ...rest } = out.chunk(split.chunk(size));
-    return rest;
+    return split.chunk(size);
   } finally {
     await file.close();
   }

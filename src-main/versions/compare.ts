@@ -19,7 +19,7 @@ export async function compareVersions(dir: string, from: string, to?: string): P
   const cache = {};
   const a = await resolveVersion(repo, from);
   const before = await filesOf(repo, a, cache);
-  if (to === undefined) return diffVersions(shortVersion(a), 'draft', before, readWorkingVersion(dir));
+  if (to === undefined) return diffVersions(shortVersion(a), 'draft', before, await readWorkingVersion(dir));
   const b = await resolveVersion(repo, to);
   return diffVersions(shortVersion(a), shortVersion(b), before, await filesOf(repo, b, cache));
 }

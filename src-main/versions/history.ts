@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { CoreError, type StepView } from '../../src-shared/contract';
@@ -34,13 +34,8 @@ export function serialized<T>(dir: string, work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-function readBytes(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
-}
+/** A kept file's bytes, read off the main thread; undefined when it is gone. */
+const readBytes = (file: string): Promise<Buffer | undefined> => readFile(file).catch(() => undefined);
 
 /** Commits what changed in the kept files since HEAD, with `message`. */
 export function saveStep(dir: string, message: string, opts: { create?: boolean } = {}): Promise<SaveResult> {
@@ -56,7 +51,7 @@ export function saveStep(dir: string, message: string, opts: { create?: boolean 
     const head = await headCommit(repo);
     const changes: TreeChanges = new Map();
     for (const rel of await keptPaths(dir, repo, head, cache)) {
-      const bytes = readBytes(join(dir, rel));
+      const bytes = await readBytes(join(dir, rel));
       const path = repoPath(repo, rel);
       const before = head ? await readAt(repo, head, rel, cache) : undefined;
       if (bytes === undefined) {

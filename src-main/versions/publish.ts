@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { access, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CoreError, type PublishedView } from '../../src-shared/contract';
@@ -23,6 +24,13 @@ export interface PublishOutcome {
   results: TestOutcome[];
 }
 
+/** Whether a path exists, asked off the main thread. */
+export const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
 /** Writes a version's formation.yaml and manifests into `target` (a folder that must not exist yet). */
 export async function materialize(repo: WorkspaceRepo, oid: string, target: string): Promise<void> {
   const files = await readVersion(repo, oid, {});
@@ -40,7 +48,7 @@ export async function materialize(repo: WorkspaceRepo, oid: string, target: stri
     renameSync(tmp, target);
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
-    if (!existsSync(target)) throw err;
+    if (!(await exists(target))) throw err;
   }
 }
 
@@ -51,15 +59,16 @@ async function testVersion(
   oid: string,
   signal?: AbortSignal,
 ): Promise<TestOutcome[]> {
-  const scratch = mkdtempSync(join(tmpdir(), 'capsule-publish-'));
+  const scratch = await mkdtemp(join(tmpdir(), 'capsule-publish-'));
   try {
     const copy = join(scratch, 'ws');
     await materialize(repo, oid, copy);
-    if (existsSync(join(dir, TESTS_FOLDER)))
-      cpSync(join(dir, TESTS_FOLDER), join(copy, TESTS_FOLDER), { recursive: true });
+    // The saved tests (a folder of any size) are copied off the main thread.
+    if (await exists(join(dir, TESTS_FOLDER)))
+      await cp(join(dir, TESTS_FOLDER), join(copy, TESTS_FOLDER), { recursive: true });
     return await runWorkspaceTests(copy, signal);
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 
@@ -88,7 +97,7 @@ export async function publishVersion(dir: string, opts: PublishOptions = {}): Pr
   const results = await testVersion(dir, repo, oid, opts.signal);
   const failing = results.filter((r) => !r.passed).map((r) => r.name);
   if (failing.length && !opts.override) return { published: null, results };
-  const published = writePublished(dir, oid, failing);
+  const published = await writePublished(dir, oid, failing);
   const what = failing.length
     ? `tests overridden: ${failing.join(', ')} failing`
     : results.length
@@ -106,10 +115,10 @@ export async function publishedWorkspace(
   dir: string,
   cacheRoot: string,
 ): Promise<{ folder: string; published: PublishedView } | undefined> {
-  const published = readPublished(dir);
+  const published = await readPublished(dir);
   const repo = published && (await findRepo(dir));
   if (!published || !repo) return undefined;
   const folder = join(cacheRoot, published.version);
-  if (!existsSync(folder)) await materialize(repo, published.version, folder);
+  if (!(await exists(folder))) await materialize(repo, published.version, folder);
   return { folder, published };
 }

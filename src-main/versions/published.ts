@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
@@ -18,11 +18,14 @@ const record = z.object({
 
 const HEADER = '# The version of this formation that outside callers get through the gateway (written by Publish).\n';
 
-/** The published version, or null when nothing is published (or the file does not read). */
-export function readPublished(dir: string): PublishedView | null {
+/**
+ * The published version, or null when nothing is published (or the file does not read). Read off
+ * the main thread: the gateway asks on every call it routes.
+ */
+export async function readPublished(dir: string): Promise<PublishedView | null> {
   let text: string;
   try {
-    text = readFileSync(join(dir, PUBLISHED_FILE), 'utf8');
+    text = await readFile(join(dir, PUBLISHED_FILE), 'utf8');
   } catch {
     return null;
   }
@@ -42,8 +45,8 @@ export function readPublished(dir: string): PublishedView | null {
   };
 }
 
-export function writePublished(dir: string, version: string, overridden: string[]): PublishedView {
+export async function writePublished(dir: string, version: string, overridden: string[]): Promise<PublishedView> {
   const rec = { version, published_at: new Date().toISOString(), ...(overridden.length ? { overridden } : {}) };
   writeFileAtomic(join(dir, PUBLISHED_FILE), HEADER + stringify(rec));
-  return readPublished(dir)!;
+  return (await readPublished(dir))!;
 }

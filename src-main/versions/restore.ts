@@ -21,7 +21,7 @@ export async function restoreVersion(dir: string, version: string): Promise<Step
     const head = await headCommit(repo);
     const keep = new Set(files.capsules.map((c) => c.path));
     // A manifest the version lacks goes only when the history holds it (so it can come back).
-    for (const c of readWorkingVersion(dir).capsules) {
+    for (const c of (await readWorkingVersion(dir)).capsules) {
       if (keep.has(c.path) || !head || (await readAt(repo, head, c.path, cache)) !== c.source) continue;
       rmSync(join(dir, c.path), { force: true });
     }

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentCard } from '../../src-shared/a2a';
 import { agentCardOf } from '../door';
@@ -6,7 +5,7 @@ import type { ResolvedCapsule } from '../gateway';
 import type { Session, SessionOptions } from '../runtime/api';
 import { staticFormation, type FormationTarget } from '../runtime/tools';
 import { findRepo } from './repo';
-import { materialize } from './publish';
+import { exists, materialize } from './publish';
 import { readPublished } from './published';
 import { readVersion, readWorkingVersion } from './snapshot';
 
@@ -108,8 +107,8 @@ export function createPublishedServing(opts: PublishedServingOptions): Published
     const files = await readVersion(repo, version, {});
     if (!files?.capsules.some((c) => c.id === id)) return undefined;
     const folder = join(opts.dataDir, version);
-    if (!existsSync(folder)) await materialize(repo, version, folder);
-    const members = readWorkingVersion(folder).capsules;
+    if (!(await exists(folder))) await materialize(repo, version, folder);
+    const members = (await readWorkingVersion(folder)).capsules;
     const targets: Record<string, FormationTarget> = {};
     for (const m of members) if (m.id !== id) targets[m.id] = { kind: 'manifest', manifestPath: join(folder, m.path) };
     const entry = members.find((m) => m.id === id)!;
@@ -146,7 +145,7 @@ export function createPublishedServing(opts: PublishedServingOptions): Published
 
   return {
     async resolve(dir, id, draft) {
-      const published = readPublished(dir);
+      const published = await readPublished(dir);
       if (!published) return draft();
       const key = `${dir}\0${id}`;
       const stale = (s: Served | undefined) => !s || s.version !== published.version || isEnded(s.session);

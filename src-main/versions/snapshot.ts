@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import git from 'isomorphic-git';
 import { FORMATION_FILE, readFormation } from '../workspace';
@@ -41,17 +41,15 @@ export async function readVersion(repo: WorkspaceRepo, oid: string, cache: objec
   return { formation, capsules };
 }
 
-/** The formation and manifests on disk now. */
-export function readWorkingVersion(dir: string): VersionFiles {
-  const read = (rel: string) => {
-    try {
-      return readFileSync(join(dir, rel), 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const formation = read(FORMATION_FILE);
-  return { formation, capsules: manifestPaths(formation).map((c) => ({ ...c, source: read(c.path) })) };
+/**
+ * The formation and manifests on disk now, read off the main thread (a manifest is the user's file,
+ * of any size, and the commands that read them run in the Studio).
+ */
+export async function readWorkingVersion(dir: string): Promise<VersionFiles> {
+  const read = (rel: string) => readFile(join(dir, rel), 'utf8').catch(() => '');
+  const formation = await read(FORMATION_FILE);
+  const capsules = await Promise.all(manifestPaths(formation).map(async (c) => ({ ...c, source: await read(c.path) })));
+  return { formation, capsules };
 }
 
 async function testsAt(repo: WorkspaceRepo, oid: string, cache: object): Promise<string[]> {
@@ -69,11 +67,10 @@ async function testsAt(repo: WorkspaceRepo, oid: string, cache: object): Promise
   }
 }
 
-function testsNow(dir: string): string[] {
-  const folder = join(dir, TESTS_FOLDER);
-  if (!existsSync(folder)) return [];
+/** The saved tests on disk now ([] without a tests folder). */
+async function testsNow(dir: string): Promise<string[]> {
   try {
-    return readdirSync(folder)
+    return (await readdir(join(dir, TESTS_FOLDER)))
       .filter((f) => /\.ya?ml$/.test(f))
       .map((f) => `${TESTS_FOLDER}/${f}`);
   } catch {
@@ -88,8 +85,8 @@ export async function keptPaths(
   head: string | undefined,
   cache: object,
 ): Promise<string[]> {
-  const now = readWorkingVersion(dir);
-  const paths = new Set([FORMATION_FILE, PUBLISHED_FILE, ...now.capsules.map((c) => c.path), ...testsNow(dir)]);
+  const now = await readWorkingVersion(dir);
+  const paths = new Set([FORMATION_FILE, PUBLISHED_FILE, ...now.capsules.map((c) => c.path), ...(await testsNow(dir))]);
   if (head) {
     const before = await readVersion(repo, head, cache);
     for (const c of before?.capsules ?? []) paths.add(c.path);

@@ -101,7 +101,7 @@ export function historyHandlers(ctx: StudioContext): Pick<Handlers, HistoryComma
     async 'history.list'(args) {
       const dir = ctx.workspace().dir;
       const steps = (await serialized(dir, () => listSteps(dir, args?.limit))).map(view);
-      return { started: steps.length > 0, steps, published: readPublished(dir) };
+      return { started: steps.length > 0, steps, published: await readPublished(dir) };
     },
     'history.diff'({ from, to }) {
       const dir = ctx.workspace().dir;

@@ -33,7 +33,7 @@ function decode(token: string): Cursor {
   throw invalidParams('params.pageToken', 'not a page token this door issued');
 }
 
-export const listTasks: MethodHandler = (ctx) => {
+export const listTasks: MethodHandler = async (ctx) => {
   const p = parseParams(listParams, ctx.params);
   // ProtoJSON's default state means "no filter".
   const status = p.status === 'TASK_STATE_UNSPECIFIED' ? undefined : p.status;
@@ -68,12 +68,16 @@ export const listTasks: MethodHandler = (ctx) => {
   // Older tasks are listed with their status only; their messages and answer come from the
   // records, read for the tasks of this page alone, and only when the caller asked for them.
   const wantsPayload = p.includeArtifacts === true || history !== 0;
-  const tasks = page.map((listed) => {
-    const t = wantsPayload ? (ctx.session.getTask(listed.id) ?? listed) : listed;
+  // One task at a time, off the main thread (at most a page of them).
+  const tasks: Task[] = [];
+  for (const listed of page) {
+    const t = wantsPayload ? ((await ctx.session.readTask(listed.id)) ?? listed) : listed;
     const shown = withHistory(t, history);
-    if (p.includeArtifacts) return { ...shown, artifacts: shown.artifacts ?? [] };
-    const { artifacts: _omit, ...rest } = shown;
-    return rest;
-  });
+    if (p.includeArtifacts) tasks.push({ ...shown, artifacts: shown.artifacts ?? [] });
+    else {
+      const { artifacts: _omit, ...rest } = shown;
+      tasks.push(rest);
+    }
+  }
   return { tasks, nextPageToken: more && last ? encode([stamp(last), last.id]) : '', pageSize, totalSize: all.length };
 };

@@ -5,9 +5,10 @@ import { DEFAULT_HISTORY_LENGTH, parseParams, taskIdParams } from '../params';
 
 // GetTask and CancelTask.
 
-export const getTask: MethodHandler = (ctx) => {
+export const getTask: MethodHandler = async (ctx) => {
   const p = parseParams(taskIdParams, ctx.params);
-  const task = ctx.session.getTask(p.id, p.historyLength ?? DEFAULT_HISTORY_LENGTH);
+  // A task no longer kept in memory is read from the records off the main thread.
+  const task = await ctx.session.readTask(p.id, p.historyLength ?? DEFAULT_HISTORY_LENGTH);
   if (!task) throw taskNotFound(p.id);
   return task;
 };
