@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -13,5 +14,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // One test file per core. Vitest's own default keeps a core for its main process (cores - 1),
+    // which on CI's two-core machine meant one file at a time, though that process mostly waits
+    // and so do many files (on the CLI processes and doors they start).
+    maxWorkers: availableParallelism(),
   },
 });
