@@ -46,6 +46,13 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   await inspector.openTab('Tasks');
   const taskId = await app.console.taskIdOf(entry);
   await expect(inspector.task(taskId).getByTestId('task-state')).toHaveText('PAUSED');
+  // The turn's tool calls read as its delegations do: one answered, one held, not "running".
+  await inspector.openTask(taskId);
+  const made = inspector.section(taskId, 'Delegations').getByRole('listitem');
+  await expect(made.filter({ hasText: '→ researcher' })).toContainText('answered');
+  await expect(made.filter({ hasText: '→ writer' })).toContainText('paused before sending');
+  const tools = inspector.turnTools(taskId, 1);
+  await expect(tools).toHaveText('2 · 1 answered, 1 paused');
   await page.screenshot({ path: '/tmp/paused-state.png' });
 
   await bp.button('Continue').click();
@@ -53,6 +60,9 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   await expect(app.stateOf('coordinator')).toHaveText('Idle');
   await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (idle)');
   await expect(toWriter).toContainText('answered');
+  await expect(made.filter({ hasText: '→ writer' })).toContainText('answered');
+  // Every call has its result: the column gives the time they took.
+  await expect(tools).toHaveText(/^2 · \d/);
 });
 
 test('a reloaded page and a second window show the same paused picture: the node says what it waits on, the console the held delegation; Continue still works', async ({

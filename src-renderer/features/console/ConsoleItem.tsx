@@ -6,10 +6,10 @@ import {
   useStudio,
   type ConsoleEntry,
   type DelegationOutcome,
-  type DelegationPhase,
 } from '../../store';
 import { InputReply, questionOf } from '../../ui/InputReply';
 import { TaskStateBadge } from '../../ui/TaskStateBadge';
+import { DELEGATION_LABEL } from '../../ui/delegationWords';
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${Math.ceil(n / 1024)} KiB`);
 const textOf = (m: Message) =>
@@ -144,14 +144,6 @@ function KeptReply({ entry }: { entry: ConsoleEntry }) {
   );
 }
 
-const OUTCOME_LABEL: Record<DelegationPhase, string> = {
-  running: 'working…',
-  paused: 'paused before sending (breakpoint)',
-  answered: 'answered',
-  failed: 'failed',
-  canceled: 'canceled',
-};
-
 /** Each delegation of the task and how it ended, so a failed hand-off is never hidden behind the answer. */
 function Delegations({ taskId, list }: { taskId: string; list: DelegationOutcome[] }) {
   const capsules = useStudio((s) => s.capsules);
@@ -163,7 +155,7 @@ function Delegations({ taskId, list }: { taskId: string; list: DelegationOutcome
         return (
           <li key={d.callId} className="console-delegation" data-state={phase} data-testid="delegation-outcome">
             <span className="console-delegation-to">→ {d.to === '*' ? 'every reachable worker' : d.to}</span>
-            <span className="console-delegation-state">{OUTCOME_LABEL[phase]}</span>
+            <span className="console-delegation-state">{DELEGATION_LABEL[phase]}</span>
             {d.state === 'failed' && d.text ? <span className="console-delegation-text">{d.text}</span> : null}
           </li>
         );
