@@ -67,7 +67,7 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
         {entry.error ? (
           <span className="error-text">Not sent: {entry.error}</span>
         ) : !task && entry.state ? (
-          <KeptReply entry={entry} />
+          <KeptReply entry={entry} delegations={delegations} />
         ) : !task ? (
           <span className="muted">Sending…</span>
         ) : (
@@ -120,7 +120,7 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
 }
 
 /** A message from a kept conversation whose task is no longer in view: how it stood when kept, and its answer. */
-function KeptReply({ entry }: { entry: ConsoleEntry }) {
+function KeptReply({ entry, delegations }: { entry: ConsoleEntry; delegations?: DelegationOutcome[] }) {
   return (
     <>
       <div className="console-meta">
@@ -135,6 +135,7 @@ function KeptReply({ entry }: { entry: ConsoleEntry }) {
           kept with the workspace
         </span>
       </div>
+      {entry.taskId && delegations?.length ? <Delegations taskId={entry.taskId} list={delegations} /> : null}
       {entry.answer ? (
         <div className="console-answer" aria-label="Answer">
           {entry.answer}

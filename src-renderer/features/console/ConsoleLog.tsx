@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useStudio, type ConsoleEntry } from '../../store';
+import { readRecentFlow, useStudio, type ConsoleEntry } from '../../store';
 import { ConsoleItem } from './ConsoleItem';
 
 /** A conversation's entries, the newest kept in view. */
@@ -14,6 +14,15 @@ export function ConsoleLog({ entries }: { entries: ConsoleEntry[] }) {
   useEffect(() => {
     log.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
   }, [lastShape]);
+  // A task whose delegations this page did not see (it was reloaded since): read the capsule's
+  // recent flow once, in the background, so they show as they did to the page that watched.
+  const capsuleId = last?.capsuleId;
+  const unseen = useStudio((s) => entries.some((e) => e.taskId && !s.delegations[e.taskId]));
+  const sessionId = useStudio((s) => (capsuleId ? s.capsules[capsuleId]?.sessionId : undefined));
+  const linked = useStudio((s) => s.linked);
+  useEffect(() => {
+    if (capsuleId && unseen && linked) readRecentFlow(capsuleId);
+  }, [capsuleId, unseen, sessionId, linked]);
   return (
     <ol className="console-log" ref={log} aria-label="Conversation">
       {entries.map((e) => (
