@@ -1,11 +1,18 @@
 import { expect, test } from './fixtures';
 import { BreakpointsPage } from './pages/breakpoints';
 import { InspectorPage } from './pages/inspector';
-import { StudioPage } from './pages/studio';
+import { StudioPage, type SendAndWait } from './pages/studio';
 
 // A task paused at a breakpoint is told as paused everywhere it shows, from the one record the
 // core pushes: the node's state, the console's capsule picker, the console entry (its state and
 // the delegation that has not been sent), the Tasks tab, and the edge (paused, not in flight).
+
+/** The coordinator delegates to the researcher and the writer; a breakpoint holds the writer's delegation. */
+const OTTERS_PAUSED: SendAndWait = {
+  launchAll: ['coordinator', 'researcher', 'writer'],
+  breakpoint: ['coordinator', 'writer'],
+  until: 'paused',
+};
 
 test('a task paused at an edge breakpoint reads Paused on the node, picker, console, Tasks tab and edge', async ({
   page,
@@ -17,15 +24,7 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   const bp = new BreakpointsPage(page);
   const inspector = new InspectorPage(page);
   await page.goto('/');
-  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
-  await app.canvas
-    .edge('coordinator', 'writer')
-    .locator('.react-flow__edge-interaction')
-    .click({ button: 'right', force: true });
-  await app.tools.choose('Pause delegations here (breakpoint)');
-
-  const entry = await app.console.sendTo('coordinator', 'Write about otters.');
-  await expect(bp.edgePaused('coordinator', 'writer')).toBeVisible({ timeout: 15_000 });
+  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
 
   await expect(app.stateOf('coordinator')).toHaveText('Paused');
   await expect(app.stateOf('coordinator')).toHaveAttribute('data-state', 'paused');
@@ -44,7 +43,6 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   ).toHaveCount(0);
   await app.canvas.select('coordinator');
   await inspector.openTab('Tasks');
-  const taskId = await app.console.taskIdOf(entry);
   await expect(inspector.task(taskId).getByTestId('task-state')).toHaveText('PAUSED');
   // The turn's tool calls read as its delegations do: one answered, one held, not "running".
   await inspector.openTask(taskId);
@@ -74,10 +72,7 @@ test('a reloaded page and a second window show the same paused picture: the node
   const app = new StudioPage(page);
   const bp = new BreakpointsPage(page);
   await page.goto('/');
-  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
-  await bp.setOnEdge(app, 'coordinator', 'writer');
-  const entry = await app.console.sendTo('coordinator', 'Write about otters.');
-  await expect(bp.edgePaused('coordinator', 'writer')).toBeVisible({ timeout: 15_000 });
+  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
   const waiting = page.getByRole('status', { name: 'Current task of coordinator' });
   const toWriter = entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' });
   await expect(waiting).toContainText('waiting on a breakpoint before the delegation to writer');
@@ -100,7 +95,6 @@ test('a reloaded page and a second window show the same paused picture: the node
   // The badge opened the paused task's details; they read its own trace: its turn and its
   // delegations show after the reload as they did before it (the researcher's answered, the
   // writer's held at the breakpoint).
-  const taskId = await app.console.taskIdOf(entry);
   const inspector = new InspectorPage(page);
   await expect(inspector.detail(taskId)).toBeVisible();
   await expect(inspector.section(taskId, 'Turns').getByRole('row', { name: 'Turn 1' })).toBeVisible();

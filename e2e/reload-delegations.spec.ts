@@ -13,9 +13,10 @@ test('after a reload, an idle session’s finished task shows its delegation lin
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
   await page.goto('/');
-  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
-  const entry = await app.console.sendTo('coordinator', 'Write about otters.');
-  await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
+  const { entry } = await app.sendAndWait('coordinator', 'Write about otters.', {
+    launchAll: ['coordinator', 'researcher', 'writer'],
+    until: 'COMPLETED',
+  });
   const lines = entry.getByTestId('delegation-outcome');
   await expect(lines.filter({ hasText: '→ researcher' })).toContainText('answered');
   await expect(lines.filter({ hasText: '→ writer' })).toContainText('answered');
