@@ -37,6 +37,8 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   const toWriter = entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' });
   await expect(toWriter).toContainText('paused before sending');
   await expect(toWriter).not.toContainText('working');
+  // In the order the model made the calls, as the task's details and a reloaded page list them.
+  await expect(entry.getByTestId('delegation-outcome')).toHaveText([/^→ researcher/, /^→ writer/]);
   // Nothing crosses the paused edge: it is not "in flight".
   await expect(
     page.locator('.edge-labels[data-edge="coordinator->writer"]').getByRole('status', { name: /in flight/ }),
@@ -118,4 +120,42 @@ test('a reloaded page and a second window show the same paused picture: the node
   await expect(bp.edgePaused('coordinator', 'writer')).toHaveCount(0);
   await expect(toWriter).toContainText('answered');
   await expect(waiting).toHaveCount(0);
+});
+
+test('a paused task canceled from its Tasks row reads Canceled everywhere; its delegations keep their workers and order', async ({
+  page,
+  studio,
+}) => {
+  void studio; // the fixture opened this test's own workspace
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  const bp = new BreakpointsPage(page);
+  const inspector = new InspectorPage(page);
+  await page.goto('/');
+  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
+  await app.canvas.select('coordinator');
+  await inspector.openTab('Tasks');
+  await inspector
+    .task(taskId)
+    .getByRole('button', { name: `Cancel task ${taskId}` })
+    .click();
+
+  await expect(entry.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 15_000 });
+  await expect(inspector.task(taskId).getByTestId('task-state')).toHaveText('CANCELED');
+  await expect(app.stateOf('coordinator')).toHaveText('Idle');
+  await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (idle)');
+  await expect(bp.edgePaused('coordinator', 'writer')).toHaveCount(0);
+  // The edge tells it canceled too, not still in flight.
+  await expect(app.canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAttribute('aria-label', '1 canceled');
+  await expect(app.canvas.inFlight('coordinator', 'writer')).toHaveCount(0);
+  // The console tells each delegation as the task's details do: the researcher had answered, the
+  // held one to the writer was canceled with its task; both still name their worker.
+  const lines = entry.getByTestId('delegation-outcome');
+  await expect(lines).toHaveText([/^→ researcher\s*answered/, /^→ writer\s*canceled/]);
+  await inspector.openTask(taskId);
+  await expect(inspector.section(taskId, 'Delegations').getByRole('listitem')).toHaveText([
+    /→ researcher\s*answered/,
+    /→ writer\s*canceled/,
+  ]);
+  await page.screenshot({ path: '/tmp/coherence-canceled-paused.png' });
 });
