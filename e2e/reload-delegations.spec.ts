@@ -29,5 +29,9 @@ test('after a reload, an idle session’s finished task shows its delegation lin
   await expect(again.getByTestId('delegation-outcome')).toHaveCount(2);
   await expect(again.getByTestId('delegation-outcome').filter({ hasText: '→ researcher' })).toContainText('answered');
   await expect(again.getByTestId('delegation-outcome').filter({ hasText: '→ writer' })).toContainText('answered');
+  // The task is still in its running session, as the Tasks tab lists it: the console says so too,
+  // not "kept with the workspace" (that is for a task no longer in view).
+  await expect(again.getByTestId('task-state')).toHaveText('COMPLETED');
+  await expect(again).not.toContainText('kept with the workspace');
   await page.screenshot({ path: '/tmp/coherence-reload-delegations.png' });
 });
