@@ -146,7 +146,7 @@ test('a paused task canceled from its Tasks row reads Canceled everywhere; its d
   await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (idle)');
   await expect(bp.edgePaused('coordinator', 'writer')).toHaveCount(0);
   // The edge tells it canceled too, not still in flight.
-  await expect(app.canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAttribute('aria-label', '1 canceled');
+  await expect(app.canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
   await expect(app.canvas.inFlight('coordinator', 'writer')).toHaveCount(0);
   // The console tells each delegation as the task's details do: the researcher had answered, the
   // held one to the writer was canceled with its task; both still name their worker.
