@@ -54,6 +54,15 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   const tools = inspector.turnTools(taskId, 1);
   await expect(tools).toHaveText('2 · 1 answered, 1 paused');
   await page.screenshot({ path: '/tmp/paused-state.png' });
+  // Stop session asks first, and tells the task as paused, not as running.
+  await page.getByRole('button', { name: 'Stop session' }).click();
+  const ask = page.getByRole('dialog', { name: 'Stop coordinator?' });
+  await expect(ask).toContainText(
+    '1 task is paused at a breakpoint in coordinator. Stop session cancels it and ends the session.',
+  );
+  await page.screenshot({ path: '/tmp/coherence-stop-paused.png' });
+  await ask.getByRole('button', { name: 'Keep running' }).click();
+  await expect(ask).toBeHidden();
 
   await bp.button('Continue').click();
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
