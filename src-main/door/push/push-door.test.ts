@@ -168,6 +168,6 @@ describe('push notifications through the door', () => {
       await ts.rpc('DeleteTaskPushNotificationConfig', { taskId, id: c.id });
     }
     await ts.rpc('CancelTask', { id: taskId });
-    await waitFor(ts.session, () => ts.session.getTask(taskId)?.status.state === 'TASK_STATE_CANCELED');
+    await waitFor(ts.session, () => ts.session.taskState(taskId) === 'TASK_STATE_CANCELED');
   });
 });
