@@ -49,7 +49,10 @@ export function watchedFs<T extends object>(fs: T, watch: SyncWatch): T {
       return original.apply(this, args);
     };
   }
-  return { ...fs, ...wrapped, default: { ...((fs as { default?: object }).default ?? fs), ...wrapped } } as T;
+  // graceful-fs (under the history's git library) asks fs for a field it sets on a copy of its own.
+  const extra = { _original_unwrapped_fs: undefined };
+  const base = (fs as { default?: object }).default ?? fs;
+  return { ...fs, ...extra, ...wrapped, default: { ...base, ...wrapped } } as T;
 }
 
 /** Runs `work` with the watch on; the calls it made (awaited work included). */
