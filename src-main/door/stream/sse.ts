@@ -51,8 +51,15 @@ export function openSse(req: IncomingMessage, res: ServerResponse, id: JsonRpcId
     'x-accel-buffering': 'no',
     ...options.headers,
   });
-  res.flushHeaders();
   req.socket.setNoDelay(true);
+  // The headers leave with the first event, in one socket write: a stream whose first event is
+  // ready at once (SendStreamingMessage's task) reaches its caller in one TCP segment, not two. A
+  // stream with nothing to say before this tick ends sends its headers alone then, so its caller
+  // knows at once that it opened.
+  let wrote = false;
+  process.nextTick(() => {
+    if (!wrote && !closed) res.flushHeaders();
+  });
 
   const finish = (reason: SseCloseReason) => {
     if (closed) return;
@@ -70,6 +77,7 @@ export function openSse(req: IncomingMessage, res: ServerResponse, id: JsonRpcId
 
   const write = (chunk: string) => {
     if (closed) return;
+    wrote = true;
     res.write(chunk);
     if (res.writableLength > MAX_QUEUED_BYTES) {
       res.destroy();
