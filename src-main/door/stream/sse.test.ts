@@ -1,12 +1,12 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openSse, type SseCloseReason, type SseOptions, type SseStream } from './sse';
 
 // A server whose one route opens an SSE stream with the given options and hands it to the test
-// (`sendAtOnce`: an event sent in the same tick the stream opens). It counts the writes that
-// reach the socket (each one a system call, and a TCP segment of its own).
-async function serve(options: SseOptions & { onCapSend?: unknown; sendAtOnce?: unknown }) {
+// (`sendAtOnce`: an event sent in the tick the stream opens; `closeAtOnce`: closed in it too). It
+// counts the writes that reach the socket (each one a system call, and a TCP segment of its own).
+async function serve(options: SseOptions & { onCapSend?: unknown; sendAtOnce?: unknown; closeAtOnce?: boolean }) {
   let resolveStream!: (s: SseStream) => void;
   const opened = new Promise<SseStream>((r) => (resolveStream = r));
   const closes: SseCloseReason[] = [];
@@ -26,6 +26,7 @@ async function serve(options: SseOptions & { onCapSend?: unknown; sendAtOnce?: u
       onCap: options.onCapSend === undefined ? undefined : () => stream.send(options.onCapSend),
     });
     if (options.sendAtOnce !== undefined) stream.send(options.sendAtOnce);
+    if (options.closeAtOnce) stream.close();
     stream.onClose((why) => closes.push(why));
     resolveStream(stream);
   });
@@ -109,6 +110,25 @@ describe('SSE writer', () => {
     expect(s.headers()['content-type']).toBe('text/event-stream');
     expect(s.text()).toBe('');
     s.stream.close();
+  });
+
+  it('starts no timers for a stream over in the tick it opened', async () => {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const s = await serve({
+        keepaliveMs: 12_345,
+        maxLifeMs: 54_321,
+        sendAtOnce: { task: { id: 't' } },
+        closeAtOnce: true,
+      });
+      open.push(s);
+      await s.ended;
+      expect(s.text()).toContain('data:');
+      const ours = timers.mock.calls.filter(([, ms]) => ms === 12_345 || ms === 54_321);
+      expect(ours).toEqual([]);
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   it('sends keepalive comments only while quiet', async () => {
