@@ -40,7 +40,9 @@ export const sendStreamingMessage: MethodHandler = (ctx) => {
     ...(frames ? { headers: { 'a2a-extensions': FRAMES_EXTENSION_URI } } : {}),
   });
   trackStream(ctx.session, sse, capWithRealState(ctx.session, taskId, sse));
-  followTask(ctx.session, taskId, sse, { frames });
+  // The task as accepted goes first, no second snapshot taken (one refused at once is read as it ended).
+  const snapshot = isTerminal(accepted.task.status.state) ? undefined : accepted.task;
+  followTask(ctx.session, taskId, sse, { frames, snapshot });
   return REPLIED;
 };
 
