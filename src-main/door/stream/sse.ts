@@ -13,7 +13,7 @@ export const DEFAULT_KEEPALIVE_MS = 15_000;
 export const DEFAULT_STREAM_LIFE_MS = 30 * 60_000;
 /** A client that reads nothing while this much is queued is dropped rather than buffered forever. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
-/** A resolved promise: its continuations run once the current tick (and its process.nextTick work, socket writes included) is done. */
+/** Its continuations run once the current tick is done, process.nextTick work (socket writes) included. */
 const afterThisTick = Promise.resolve();
 
 export type SseCloseReason = 'done' | 'client' | 'cap' | 'overflow';
