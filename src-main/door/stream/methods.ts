@@ -40,9 +40,7 @@ export const sendStreamingMessage: MethodHandler = (ctx) => {
     ...(frames ? { headers: { 'a2a-extensions': FRAMES_EXTENSION_URI } } : {}),
   });
   trackStream(ctx.session, sse, capWithRealState(ctx.session, taskId, sse));
-  // The task as accepted goes first, no second snapshot taken (one refused at once is read as it ended).
-  const snapshot = isTerminal(accepted.task.status.state) ? undefined : accepted.task;
-  followTask(ctx.session, taskId, sse, { frames, snapshot });
+  followTask(ctx.session, taskId, sse, { frames });
   return REPLIED;
 };
 

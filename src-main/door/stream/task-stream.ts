@@ -27,11 +27,6 @@ export interface FollowOptions {
   frames?: boolean;
   /** Keep the stream open through INPUT_REQUIRED / AUTH_REQUIRED (SubscribeToTask). */
   untilTerminal?: boolean;
-  /**
-   * The task as the caller took it in this same tick (SendStreamingMessage: the task as accepted),
-   * sent first instead of a new snapshot: nothing can have changed it since.
-   */
-  snapshot?: Task;
 }
 
 /** States after which a stream closes: terminal ones, and interrupted ones unless `untilTerminal`. */
@@ -92,7 +87,7 @@ export function followTask(
     for (const d of disposers.splice(0)) d();
   });
 
-  const task = options.snapshot ?? session.getTask(taskId);
+  const task = session.getTask(taskId);
   if (!task) {
     sse.close();
     throw new Error(`task ${taskId} vanished before its stream opened`);
