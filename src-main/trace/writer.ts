@@ -22,7 +22,12 @@ export interface TraceWriter {
    * `last` is a field whose JSON the caller already has (a task_end's final task, which the
    * registry keeps as that same JSON): it is written as the line's last field, as is.
    */
-  append(event: { event_type: string } & Record<string, unknown>, last?: SerializedField): TraceEvent;
+  append(event: { event_type: string } & Record<string, unknown>, last?: SerializedField): void;
+  /**
+   * A line of a task: `taskId` goes in the line's head, right after the session id, as `task_id`
+   * would from the event (which then needs none of its own; one it has is set to `taskId`).
+   */
+  appendTask(taskId: string, event: { event_type: string } & Record<string, unknown>, last?: SerializedField): void;
   /** Bytes in the file so far: a line appended after reading this starts at or past it. */
   readonly written: number;
   /** Lines that could not be written (disk full, write error) since the writer opened. */
@@ -84,6 +89,23 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/** How JSON.stringify opens an event whose first field is its type. */
+const TYPE_OPEN = '{"event_type":';
+
+/**
+ * The JSON of the event's fields after its type (`,…}`, or `}` when it has no other), as the
+ * line has them after its head: when the type (`typeJson` is its JSON) is the event's first field
+ * and the event has none of the head's fields (ts, session_id, task_id) nor a toJSON of its own.
+ * Otherwise undefined (the line is built whole).
+ */
+function fieldsAfterType(event: Record<string, unknown>, typeJson: string): string | undefined {
+  if ('ts' in event || 'session_id' in event || 'task_id' in event || event.toJSON !== undefined) return undefined;
+  const json = JSON.stringify(event);
+  // The type's JSON, whole, right at the start: it is the event's first field.
+  if (!json.startsWith(TYPE_OPEN) || !json.startsWith(typeJson, TYPE_OPEN.length)) return undefined;
+  return json.slice(TYPE_OPEN.length + typeJson.length);
+}
+
 /** The terminal hears of a trace that cannot be written; once it is gone there is nobody to tell. */
 function reportWriteFailure(path: string, sessionId: string, err: unknown): void {
   if (process.stderr.destroyed || !process.stderr.writable) return;
@@ -138,28 +160,87 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     setImmediate(turnEnd);
   };
   /**
-   * One line: its JSON, and for a line with a last field, the field's key and JSON, which go
-   * after the line's own fields (`json` then has no closing brace). The line goes into the buffer
-   * whole, so a write never holds part of a line unless the disk fails; the pieces are encoded
-   * one after the other, never joined into one string first.
+   * One line, from its pieces: `head` and `body` make its JSON (`body` ends with the closing
+   * brace), and a line with a last field has its key's and value's JSON too, which go before that
+   * brace. The line goes into the buffer whole, so a write never holds part of a line unless the
+   * disk fails; the pieces are encoded one after the other, never joined into one string first.
    */
-  const queue = (json: string, key?: string, value?: string) => {
-    const head = key === undefined ? '' : `,${JSON.stringify(key)}:`;
+  const queue = (head: string, body: string, key?: string, value?: string) => {
     // UTF-8 takes at most 3 bytes for each UTF-16 unit.
-    const worst = (json.length + head.length + (value?.length ?? 0)) * 3 + 2;
+    const worst = (head.length + body.length + (key?.length ?? 0) + (value?.length ?? 0)) * 3 + 2;
     if (used + worst > CHUNK) handOver();
     if (worst > CHUNK) {
-      const whole = Buffer.from(value === undefined ? `${json}\n` : `${json}${head}${value}}\n`);
+      const whole = Buffer.from(value === undefined ? `${head}${body}\n` : `${head}${body.slice(0, -1)}${key}${value}}\n`);
       return file.push(whole, whole.length);
     }
-    used += buffer.write(json, used);
-    if (value !== undefined) {
-      used += buffer.write(head, used);
+    if (head) used += buffer.write(head, used);
+    if (value === undefined) used += buffer.write(body, used);
+    else {
+      used += buffer.write(body.slice(0, -1), used);
+      used += buffer.write(key!, used);
       used += buffer.write(value, used);
       buffer[used++] = 0x7d; // }
     }
     buffer[used++] = 0x0a;
     schedule();
+  };
+
+  /** The line as an object, for listeners: the head's fields first, then the event's own (which win). */
+  const lineOf = (event: Record<string, unknown>, taskId: unknown): TraceEvent =>
+    Object.assign(
+      taskId === undefined
+        ? { ts: isoNow(), event_type: event.event_type, session_id: sessionId }
+        : { ts: isoNow(), event_type: event.event_type, session_id: sessionId, task_id: taskId },
+      event,
+    ) as unknown as TraceEvent;
+
+  const sessionJson = JSON.stringify(sessionId);
+  let lastKey = '';
+  let lastKeyJson = '';
+
+  /**
+   * The line of an event, in the line's key order (ts, event_type, session_id, task_id, then the
+   * event's own fields): the task id comes early so the index reads it from the line's head
+   * without a parse. `taskId` is the event's own task_id when it has one (then it is written where
+   * the head has it, and the event's own ts or session_id win too).
+   */
+  const add = (event: { event_type: string } & Record<string, unknown>, taskId: unknown, last?: SerializedField) => {
+    if (closed) return;
+    // The common line is its head, written here, and the event's JSON after its type: no copy of
+    // the event with the head's fields is made. Any other event is copied and serialized whole.
+    const typeJson = typeof event.event_type === 'string' ? JSON.stringify(event.event_type) : undefined;
+    let head = '';
+    let body = typeJson === undefined ? undefined : fieldsAfterType(event, typeJson);
+    let line: TraceEvent | undefined;
+    if (body !== undefined) {
+      head = `{"ts":"${isoNow()}","event_type":${typeJson},"session_id":${sessionJson}`;
+      if (taskId !== undefined) head += `,"task_id":${JSON.stringify(taskId)}`;
+    } else {
+      line = lineOf(event, taskId);
+      body = JSON.stringify(line);
+    }
+    if (last && last.key !== lastKey) {
+      lastKey = last.key;
+      lastKeyJson = `,${JSON.stringify(last.key)}:`;
+    }
+    let masked: string | undefined;
+    if (masks.length) {
+      const whole = last ? `${head}${body.slice(0, -1)}${lastKeyJson}${last.json}}` : `${head}${body}`;
+      if (masks.some((m) => whole.includes(m))) masked = maskSecrets(whole, masks);
+      // The line was scanned whole (a secret may span its pieces): it is written whole too.
+      queue('', masked ?? whole);
+    } else if (last) queue(head, body, lastKeyJson, last.json);
+    else queue(head, body);
+    if (!listeners.size) return;
+    line ??= lineOf(event, taskId);
+    if (last) (line as Record<string, unknown>)[last.key] = last.value;
+    // Listeners must not see the secret either: they get the masked line back.
+    if (masked !== undefined) Object.assign(line, JSON.parse(masked));
+    for (const l of listeners) {
+      try {
+        l(line);
+      } catch {}
+    }
   };
 
   return {
@@ -175,35 +256,11 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       return file.written;
     },
     append(event, last) {
-      // Object.assign keeps the line's key order (ts, event_type, session_id, task_id, then the
-      // event's own fields) without a rest-spread copy; the event's own ts or session_id still
-      // win. The task id comes early so the index reads it from the line's head without a parse.
-      const head =
-        event.task_id === undefined
-          ? { ts: isoNow(), event_type: event.event_type, session_id: sessionId }
-          : { ts: isoNow(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
-      const line = Object.assign(head, event) as TraceEvent;
-      if (closed) return line;
-      const json = JSON.stringify(line);
-      if (last) (line as Record<string, unknown>)[last.key] = last.value;
-      const whole = masks.length
-        ? last
-          ? `${json.slice(0, -1)},${JSON.stringify(last.key)}:${last.json}}`
-          : json
-        : '';
-      if (masks.length && masks.some((m) => whole.includes(m))) {
-        const masked = maskSecrets(whole, masks);
-        // Listeners must not see the secret either: they get the masked line back.
-        Object.assign(line, JSON.parse(masked));
-        queue(masked);
-      } else if (last) queue(json.slice(0, -1), last.key, last.json);
-      else queue(json);
-      for (const l of listeners) {
-        try {
-          l(line);
-        } catch {}
-      }
-      return line;
+      add(event, event.task_id, last);
+    },
+    appendTask(taskId, event, last) {
+      if ('task_id' in event) event.task_id = taskId;
+      add(event, taskId, last);
     },
     subscribe(listener) {
       listeners.add(listener);
