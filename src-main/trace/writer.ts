@@ -2,6 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
 import { openAppendFile } from './append-file';
+import { createLineHeads, isoNow, type Piece, type TypePiece } from './line-head';
+
+export { isoNow } from './line-head';
 
 // Append-only trace.jsonl writer. Lines are encoded into a 64 KiB buffer as they come and handed
 // to the file at the end of the event-loop turn (or when the buffer is full), so a burst costs one
@@ -59,19 +62,6 @@ export interface SerializedField {
 
 /** The buffer lines wait in; a line that might not fit in it is written on its own. */
 const CHUNK = 64 * 1024;
-
-let lastMs = 0;
-let lastIso = '';
-
-/** The current time as RFC 3339 ms; a burst within one millisecond formats it once (trace lines, task timestamps). */
-export function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-}
 
 /** The masks of every open writer: text bound for a log that no session owns is masked with all of them. */
 const openMasks = new Set<readonly string[]>();
@@ -160,29 +150,47 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     setImmediate(turnEnd);
   };
   /**
-   * One line, from its pieces: `head` and `body` make its JSON (`body` ends with the closing
-   * brace), and a line with a last field has its key's and value's JSON too, which go before that
-   * brace. The line goes into the buffer whole, so a write never holds part of a line unless the
-   * disk fails; the pieces are encoded one after the other, never joined into one string first.
+   * One line: its head's pieces (none for a line serialized whole), its body (the rest of its
+   * JSON, closing brace included) and, for a line with a last field, that field's key and value,
+   * which go before the brace. The line goes into the buffer whole, so a write never holds part of
+   * a line unless the disk fails; the pieces are copied or encoded one after the other, never
+   * joined into one string first.
    */
-  const queue = (head: string, body: string, key?: string, value?: string) => {
+  const queue = (
+    open: Piece | undefined,
+    type: Piece | undefined,
+    task: Piece | undefined,
+    body: string,
+    key?: Piece,
+    value?: string,
+  ) => {
+    const headBytes = (open?.bytes.length ?? 0) + (type?.bytes.length ?? 0) + (task?.bytes.length ?? 0);
     // UTF-8 takes at most 3 bytes for each UTF-16 unit.
-    const worst = (head.length + body.length + (key?.length ?? 0) + (value?.length ?? 0)) * 3 + 2;
+    const worst = headBytes + (body.length + (value?.length ?? 0)) * 3 + (key?.bytes.length ?? 0) + 2;
     if (used + worst > CHUNK) handOver();
     if (worst > CHUNK) {
-      const whole = Buffer.from(value === undefined ? `${head}${body}\n` : `${head}${body.slice(0, -1)}${key}${value}}\n`);
+      const head = `${open?.text ?? ''}${type?.text ?? ''}${task?.text ?? ''}`;
+      const whole = Buffer.from(
+        value === undefined ? `${head}${body}\n` : `${head}${body.slice(0, -1)}${key!.text}${value}}\n`,
+      );
       return file.push(whole, whole.length);
     }
-    if (head) used += buffer.write(head, used);
-    if (value === undefined) used += buffer.write(body, used);
-    else {
-      used += buffer.write(body.slice(0, -1), used);
-      used += buffer.write(key!, used);
+    if (open) used += copy(open.bytes);
+    if (type) used += copy(type.bytes);
+    if (task) used += copy(task.bytes);
+    used += buffer.write(body, used);
+    if (value !== undefined) {
+      used--; // the body's closing brace: the last field goes before it
+      used += copy(key!.bytes);
       used += buffer.write(value, used);
       buffer[used++] = 0x7d; // }
     }
     buffer[used++] = 0x0a;
     schedule();
+  };
+  const copy = (bytes: Buffer) => {
+    buffer.set(bytes, used);
+    return bytes.length;
   };
 
   /** The line as an object, for listeners: the head's fields first, then the event's own (which win). */
@@ -194,9 +202,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       event,
     ) as unknown as TraceEvent;
 
-  const sessionJson = JSON.stringify(sessionId);
-  let lastKey = '';
-  let lastKeyJson = '';
+  const heads = createLineHeads(sessionId);
 
   /**
    * The line of an event, in the line's key order (ts, event_type, session_id, task_id, then the
@@ -206,31 +212,33 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
    */
   const add = (event: { event_type: string } & Record<string, unknown>, taskId: unknown, last?: SerializedField) => {
     if (closed) return;
-    // The common line is its head, written here, and the event's JSON after its type: no copy of
-    // the event with the head's fields is made. Any other event is copied and serialized whole.
-    const typeJson = typeof event.event_type === 'string' ? JSON.stringify(event.event_type) : undefined;
-    let head = '';
-    let body = typeJson === undefined ? undefined : fieldsAfterType(event, typeJson);
+    // The common line is its head, whose pieces are kept encoded, and the event's JSON after its
+    // type: no copy of the event with the head's fields is made. Any other event is copied with
+    // the head's fields and serialized whole.
+    let open: Piece | undefined;
+    let type: TypePiece | undefined;
+    let task: Piece | undefined;
+    let body: string | undefined;
     let line: TraceEvent | undefined;
-    if (body !== undefined) {
-      head = `{"ts":"${isoNow()}","event_type":${typeJson},"session_id":${sessionJson}`;
-      if (taskId !== undefined) head += `,"task_id":${JSON.stringify(taskId)}`;
-    } else {
+    if (typeof event.event_type === 'string') {
+      open = heads.open();
+      type = heads.type(event.event_type);
+      body = fieldsAfterType(event, type.json);
+    }
+    if (body === undefined) {
+      open = type = undefined;
       line = lineOf(event, taskId);
       body = JSON.stringify(line);
-    }
-    if (last && last.key !== lastKey) {
-      lastKey = last.key;
-      lastKeyJson = `,${JSON.stringify(last.key)}:`;
-    }
+    } else if (typeof taskId === 'string') task = heads.task(taskId);
+    const key = last && heads.key(last.key);
     let masked: string | undefined;
     if (masks.length) {
-      const whole = last ? `${head}${body.slice(0, -1)}${lastKeyJson}${last.json}}` : `${head}${body}`;
+      const head = `${open?.text ?? ''}${type?.text ?? ''}${task?.text ?? ''}`;
+      const whole = last ? `${head}${body.slice(0, -1)}${key!.text}${last.json}}` : `${head}${body}`;
       if (masks.some((m) => whole.includes(m))) masked = maskSecrets(whole, masks);
       // The line was scanned whole (a secret may span its pieces): it is written whole too.
-      queue('', masked ?? whole);
-    } else if (last) queue(head, body, lastKeyJson, last.json);
-    else queue(head, body);
+      queue(undefined, undefined, undefined, masked ?? whole);
+    } else queue(open, type, task, body, key, last?.json);
     if (!listeners.size) return;
     line ??= lineOf(event, taskId);
     if (last) (line as Record<string, unknown>)[last.key] = last.value;
