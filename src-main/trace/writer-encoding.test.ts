@@ -39,8 +39,9 @@ function plainLine(e: Entry, ts: string, masks: readonly string[]): { text: stri
   return { text: masked, line: Object.assign(line, JSON.parse(masked)) };
 }
 
-/** One function for every copy of the event, so listeners' lines compare equal. */
+/** One function for every copy of an event, so listeners' lines compare equal. */
 const toJSON = () => ({ replaced: true });
+const typeFirst = () => ({ event_type: 'to_json', replaced: true });
 
 const field = (key: string, value: unknown): SerializedField => ({ key, value, json: JSON.stringify(value) });
 
@@ -77,6 +78,8 @@ function corpus(): Entry[] {
     },
     // Fields of the head in the event: theirs win, where the head has them.
     { event: () => ({ event_type: 'own', ts: 'mine', session_id: 'other', task_id: 'tsk_own' }) },
+    { event: () => ({ event_type: 'own_ts', ts: 'mine' }), taskId: 'tsk_1' },
+    { event: () => ({ event_type: 'own_session', session_id: 'other', text: 'd' }), taskId: 'tsk_1' },
     { event: () => ({ event_type: 'own_task', text: 'a', task_id: 'tsk_early' }), taskId: 'tsk_given' },
     { event: () => ({ event_type: 'own_task', text: 'b', task_id: 'tsk_early' }) },
     { event: () => ({ event_type: 'undefined_task', task_id: undefined, text: 'c' }) },
@@ -84,7 +87,9 @@ function corpus(): Entry[] {
     { event: () => ({ context_id: 'ctx_1', event_type: 'type_late' }), taskId: 'tsk_1' },
     { event: () => ({ event_type: 'numbers', '1': 'one', '0': 'zero' }), taskId: 'tsk_1' },
     { event: () => ({ event_type: 5 }) as unknown as Event },
+    { event: () => ({ other_type: 'same', event_type: 'same' }), taskId: 'tsk_1' },
     { event: () => ({ event_type: 'to_json', toJSON }), taskId: 'tsk_1' },
+    { event: () => ({ event_type: 'to_json', toJSON: typeFirst }), taskId: 'tsk_1' },
     // Types and ids that need escaping.
     { event: () => ({ event_type: 'ty"pe “é” \n' }), taskId: 'tsk_"q“\ud800' },
     // Secrets, raw and JSON-escaped, in any field, and one across the head's pieces.
@@ -101,7 +106,8 @@ function corpus(): Entry[] {
   for (let i = 0; i < 600; i++) {
     const text = `line ${i} ${'ü'.repeat(i % 300)} 🙂`;
     entries.push({ event: () => ({ event_type: i % 2 ? 'inference' : 'frame', text }), taskId: `tsk_${i % 7}` });
-    if (i % 50 === 0) entries.push({ event: () => ({ event_type: 'task_end' }), taskId: `tsk_${i}`, last: field('final', [text]) });
+    if (i % 50 === 0)
+      entries.push({ event: () => ({ event_type: 'task_end' }), taskId: `tsk_${i}`, last: field('final', [text]) });
   }
   return entries;
 }
