@@ -15,8 +15,8 @@ export interface TypePiece extends Piece {
 }
 
 export interface LineHeads {
-  /** `{"ts":"…","event_type":` for a line appended now. */
-  open(): Piece;
+  /** `{"ts":"…","event_type":` for a line of this time (isoNow()). */
+  open(ts: string): Piece;
   /** `"type","session_id":"…"`: the event type's JSON and the session id after it. */
   type(type: string): TypePiece;
   /** `,"task_id":"…"`. */
@@ -53,8 +53,7 @@ export function createLineHeads(sessionId: string): LineHeads {
   let lastKey: string | undefined;
   let key = open;
   return {
-    open() {
-      const ts = isoNow();
+    open(ts) {
       if (ts !== openAt) {
         openAt = ts;
         // An ISO time needs no escaping: its JSON is itself in quotes.

@@ -147,4 +147,23 @@ describe('trace line encoding', () => {
         if (secrets.length) expect(raw.includes(SECRET)).toBe(false);
         if (listening) expect(seen).toEqual(lines);
       });
+
+  it('gives listeners the line with the time the file has, a millisecond later', () => {
+    let now = Date.parse('2026-12-07T01:43:51.719Z');
+    vi.spyOn(Date, 'now').mockImplementation(() => now++);
+    const path = join(mkdtempSync(join(tmpdir(), 'trace-encoding-')), 'trace.jsonl');
+    const w = createTraceWriter(path, SESSION);
+    const seen: Array<{ ts: string }> = [];
+    w.subscribe((e) => seen.push(e as unknown as { ts: string }));
+    w.appendTask('tsk_1', { event_type: 'task_start' });
+    w.appendTask('tsk_1', { event_type: 'task_end' }, field('final', [1]));
+    w.append({ context_id: 'c', event_type: 'type_late' });
+    w.dispose();
+    const times = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).ts);
+    expect(new Set(times).size).toBe(3);
+    expect(seen.map((e) => e.ts)).toEqual(times);
+  });
 });

@@ -194,11 +194,11 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
   };
 
   /** The line as an object, for listeners: the head's fields first, then the event's own (which win). */
-  const lineOf = (event: Record<string, unknown>, taskId: unknown): TraceEvent =>
+  const lineOf = (event: Record<string, unknown>, taskId: unknown, ts: string): TraceEvent =>
     Object.assign(
       taskId === undefined
-        ? { ts: isoNow(), event_type: event.event_type, session_id: sessionId }
-        : { ts: isoNow(), event_type: event.event_type, session_id: sessionId, task_id: taskId },
+        ? { ts, event_type: event.event_type, session_id: sessionId }
+        : { ts, event_type: event.event_type, session_id: sessionId, task_id: taskId },
       event,
     ) as unknown as TraceEvent;
 
@@ -215,19 +215,21 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     // The common line is its head, whose pieces are kept encoded, and the event's JSON after its
     // type: no copy of the event with the head's fields is made. Any other event is copied with
     // the head's fields and serialized whole.
+    // One time for the line, whoever reads it (the file, listeners).
+    const ts = isoNow();
     let open: Piece | undefined;
     let type: TypePiece | undefined;
     let task: Piece | undefined;
     let body: string | undefined;
     let line: TraceEvent | undefined;
     if (typeof event.event_type === 'string') {
-      open = heads.open();
+      open = heads.open(ts);
       type = heads.type(event.event_type);
       body = fieldsAfterType(event, type.json);
     }
     if (body === undefined) {
       open = type = undefined;
-      line = lineOf(event, taskId);
+      line = lineOf(event, taskId, ts);
       body = JSON.stringify(line);
     } else if (typeof taskId === 'string') task = heads.task(taskId);
     const key = last && heads.key(last.key);
@@ -240,7 +242,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       queue(undefined, undefined, undefined, masked ?? whole);
     } else queue(open, type, task, body, key, last?.json);
     if (!listeners.size) return;
-    line ??= lineOf(event, taskId);
+    line ??= lineOf(event, taskId, ts);
     if (last) (line as Record<string, unknown>)[last.key] = last.value;
     // Listeners must not see the secret either: they get the masked line back.
     if (masked !== undefined) Object.assign(line, JSON.parse(masked));
