@@ -41,8 +41,7 @@ export function traceTask(
   t: LiveTask,
   event: { event_type: string } & Record<string, unknown>,
 ): void {
-  event.task_id = t.id;
-  core.trace.append(event);
+  core.trace.appendTask(t.id, event);
 }
 
 /**
@@ -77,8 +76,7 @@ export function endTask(
   const final = compactOf(task);
   // Serialized once: the line's last field and the JSON the registry keeps.
   const finalJson = JSON.stringify(final);
-  event.task_id = t.id;
-  core.trace.append(event, { key: 'final', value: final, json: finalJson });
+  core.trace.appendTask(t.id, event, { key: 'final', value: final, json: finalJson });
   // A rejected task never ran: what it carried stays in the records only.
   core.registry.finish(t, exit !== 'rejected', task, finalJson);
   shelveConversation(core, t, answer);

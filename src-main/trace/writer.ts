@@ -2,6 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
 import { openAppendFile } from './append-file';
+import { createLineHeads, isoNow, type Piece, type TypePiece } from './line-head';
+
+export { isoNow } from './line-head';
 
 // Append-only trace.jsonl writer. Lines are encoded into a 64 KiB buffer as they come and handed
 // to the file at the end of the event-loop turn (or when the buffer is full), so a burst costs one
@@ -22,7 +25,12 @@ export interface TraceWriter {
    * `last` is a field whose JSON the caller already has (a task_end's final task, which the
    * registry keeps as that same JSON): it is written as the line's last field, as is.
    */
-  append(event: { event_type: string } & Record<string, unknown>, last?: SerializedField): TraceEvent;
+  append(event: { event_type: string } & Record<string, unknown>, last?: SerializedField): void;
+  /**
+   * A line of a task: `taskId` goes in the line's head, right after the session id, as `task_id`
+   * would from the event (which then needs none of its own; one it has is set to `taskId`).
+   */
+  appendTask(taskId: string, event: { event_type: string } & Record<string, unknown>, last?: SerializedField): void;
   /** Bytes in the file so far: a line appended after reading this starts at or past it. */
   readonly written: number;
   /** Lines that could not be written (disk full, write error) since the writer opened. */
@@ -55,19 +63,6 @@ export interface SerializedField {
 /** The buffer lines wait in; a line that might not fit in it is written on its own. */
 const CHUNK = 64 * 1024;
 
-let lastMs = 0;
-let lastIso = '';
-
-/** The current time as RFC 3339 ms; a burst within one millisecond formats it once (trace lines, task timestamps). */
-export function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-}
-
 /** The masks of every open writer: text bound for a log that no session owns is masked with all of them. */
 const openMasks = new Set<readonly string[]>();
 
@@ -82,6 +77,23 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join('***');
   return out;
+}
+
+/** How JSON.stringify opens an event whose first field is its type. */
+const TYPE_OPEN = '{"event_type":';
+
+/**
+ * The JSON of the event's fields after its type (`,…}`, or `}` when it has no other), as the
+ * line has them after its head: when the type (`typeJson` is its JSON) is the event's first field
+ * and the event has none of the head's fields (ts, session_id, task_id) nor a toJSON of its own.
+ * Otherwise undefined (the line is built whole).
+ */
+function fieldsAfterType(event: Record<string, unknown>, typeJson: string): string | undefined {
+  if ('ts' in event || 'session_id' in event || 'task_id' in event || event.toJSON !== undefined) return undefined;
+  const json = JSON.stringify(event);
+  // The type's JSON, whole, right at the start: it is the event's first field.
+  if (!json.startsWith(TYPE_OPEN) || !json.startsWith(typeJson, TYPE_OPEN.length)) return undefined;
+  return json.slice(TYPE_OPEN.length + typeJson.length);
 }
 
 /** The terminal hears of a trace that cannot be written; once it is gone there is nobody to tell. */
@@ -138,28 +150,107 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     setImmediate(turnEnd);
   };
   /**
-   * One line: its JSON, and for a line with a last field, the field's key and JSON, which go
-   * after the line's own fields (`json` then has no closing brace). The line goes into the buffer
-   * whole, so a write never holds part of a line unless the disk fails; the pieces are encoded
-   * one after the other, never joined into one string first.
+   * One line: its head's pieces (none for a line serialized whole), its body (the rest of its
+   * JSON, closing brace included) and, for a line with a last field, that field's key and value,
+   * which go before the brace. The line goes into the buffer whole, so a write never holds part of
+   * a line unless the disk fails; the pieces are copied or encoded one after the other, never
+   * joined into one string first.
    */
-  const queue = (json: string, key?: string, value?: string) => {
-    const head = key === undefined ? '' : `,${JSON.stringify(key)}:`;
+  const queue = (
+    open: Piece | undefined,
+    type: Piece | undefined,
+    task: Piece | undefined,
+    body: string,
+    key?: Piece,
+    value?: string,
+  ) => {
+    const headBytes = (open?.bytes.length ?? 0) + (type?.bytes.length ?? 0) + (task?.bytes.length ?? 0);
     // UTF-8 takes at most 3 bytes for each UTF-16 unit.
-    const worst = (json.length + head.length + (value?.length ?? 0)) * 3 + 2;
+    const worst = headBytes + (body.length + (value?.length ?? 0)) * 3 + (key?.bytes.length ?? 0) + 2;
     if (used + worst > CHUNK) handOver();
     if (worst > CHUNK) {
-      const whole = Buffer.from(value === undefined ? `${json}\n` : `${json}${head}${value}}\n`);
+      const head = `${open?.text ?? ''}${type?.text ?? ''}${task?.text ?? ''}`;
+      const whole = Buffer.from(
+        value === undefined ? `${head}${body}\n` : `${head}${body.slice(0, -1)}${key!.text}${value}}\n`,
+      );
       return file.push(whole, whole.length);
     }
-    used += buffer.write(json, used);
+    if (open) used += copy(open.bytes);
+    if (type) used += copy(type.bytes);
+    if (task) used += copy(task.bytes);
+    used += buffer.write(body, used);
     if (value !== undefined) {
-      used += buffer.write(head, used);
+      used--; // the body's closing brace: the last field goes before it
+      used += copy(key!.bytes);
       used += buffer.write(value, used);
       buffer[used++] = 0x7d; // }
     }
     buffer[used++] = 0x0a;
     schedule();
+  };
+  const copy = (bytes: Buffer) => {
+    buffer.set(bytes, used);
+    return bytes.length;
+  };
+
+  /** The line as an object, for listeners: the head's fields first, then the event's own (which win). */
+  const lineOf = (event: Record<string, unknown>, taskId: unknown, ts: string): TraceEvent =>
+    Object.assign(
+      taskId === undefined
+        ? { ts, event_type: event.event_type, session_id: sessionId }
+        : { ts, event_type: event.event_type, session_id: sessionId, task_id: taskId },
+      event,
+    ) as unknown as TraceEvent;
+
+  const heads = createLineHeads(sessionId);
+
+  /**
+   * The line of an event, in the line's key order (ts, event_type, session_id, task_id, then the
+   * event's own fields): the task id comes early so the index reads it from the line's head
+   * without a parse. `taskId` is the event's own task_id when it has one (then it is written where
+   * the head has it, and the event's own ts or session_id win too).
+   */
+  const add = (event: { event_type: string } & Record<string, unknown>, taskId: unknown, last?: SerializedField) => {
+    if (closed) return;
+    // The common line is its head, whose pieces are kept encoded, and the event's JSON after its
+    // type: no copy of the event with the head's fields is made. Any other event is copied with
+    // the head's fields and serialized whole.
+    // One time for the line, whoever reads it (the file, listeners).
+    const ts = isoNow();
+    let open: Piece | undefined;
+    let type: TypePiece | undefined;
+    let task: Piece | undefined;
+    let body: string | undefined;
+    let line: TraceEvent | undefined;
+    if (typeof event.event_type === 'string') {
+      open = heads.open(ts);
+      type = heads.type(event.event_type);
+      body = fieldsAfterType(event, type.json);
+    }
+    if (body === undefined) {
+      open = type = undefined;
+      line = lineOf(event, taskId, ts);
+      body = JSON.stringify(line);
+    } else if (typeof taskId === 'string') task = heads.task(taskId);
+    const key = last && heads.key(last.key);
+    let masked: string | undefined;
+    if (masks.length) {
+      const head = `${open?.text ?? ''}${type?.text ?? ''}${task?.text ?? ''}`;
+      const whole = last ? `${head}${body.slice(0, -1)}${key!.text}${last.json}}` : `${head}${body}`;
+      if (masks.some((m) => whole.includes(m))) masked = maskSecrets(whole, masks);
+      // The line was scanned whole (a secret may span its pieces): it is written whole too.
+      queue(undefined, undefined, undefined, masked ?? whole);
+    } else queue(open, type, task, body, key, last?.json);
+    if (!listeners.size) return;
+    line ??= lineOf(event, taskId, ts);
+    if (last) (line as Record<string, unknown>)[last.key] = last.value;
+    // Listeners must not see the secret either: they get the masked line back.
+    if (masked !== undefined) Object.assign(line, JSON.parse(masked));
+    for (const l of listeners) {
+      try {
+        l(line);
+      } catch {}
+    }
   };
 
   return {
@@ -175,35 +266,11 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
       return file.written;
     },
     append(event, last) {
-      // Object.assign keeps the line's key order (ts, event_type, session_id, task_id, then the
-      // event's own fields) without a rest-spread copy; the event's own ts or session_id still
-      // win. The task id comes early so the index reads it from the line's head without a parse.
-      const head =
-        event.task_id === undefined
-          ? { ts: isoNow(), event_type: event.event_type, session_id: sessionId }
-          : { ts: isoNow(), event_type: event.event_type, session_id: sessionId, task_id: event.task_id };
-      const line = Object.assign(head, event) as TraceEvent;
-      if (closed) return line;
-      const json = JSON.stringify(line);
-      if (last) (line as Record<string, unknown>)[last.key] = last.value;
-      const whole = masks.length
-        ? last
-          ? `${json.slice(0, -1)},${JSON.stringify(last.key)}:${last.json}}`
-          : json
-        : '';
-      if (masks.length && masks.some((m) => whole.includes(m))) {
-        const masked = maskSecrets(whole, masks);
-        // Listeners must not see the secret either: they get the masked line back.
-        Object.assign(line, JSON.parse(masked));
-        queue(masked);
-      } else if (last) queue(json.slice(0, -1), last.key, last.json);
-      else queue(json);
-      for (const l of listeners) {
-        try {
-          l(line);
-        } catch {}
-      }
-      return line;
+      add(event, event.task_id, last);
+    },
+    appendTask(taskId, event, last) {
+      if ('task_id' in event) event.task_id = taskId;
+      add(event, taskId, last);
     },
     subscribe(listener) {
       listeners.add(listener);
