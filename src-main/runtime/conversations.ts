@@ -1,6 +1,7 @@
 import type { Task } from '../../src-shared/a2a';
 import type { ChatMessage } from '../drivers';
 import { messageText } from './message-text';
+import { RenewingMap } from './renewing-map';
 
 // The conversation of each context, shared by its tasks. While a task of the context is live it
 // is an array the agent loop appends to. Once none is, it is shelved: as the id of the one task
@@ -37,7 +38,7 @@ function turnsOf(t: Task | undefined): ChatMessage[] {
 export function createConversations(tasks: ConversationTasks, keep = KEEP_CONVERSATIONS) {
   const held = new Map<string, ChatMessage[] | string>();
   /** Contexts shelved as JSON, oldest first, with what each costs. */
-  const shelved = new Map<string, number>();
+  const shelved = new RenewingMap<string, number>();
   let shelvedBytes = 0;
 
   const unshelve = (contextId: string) => {

@@ -21,6 +21,7 @@ import {
 } from './task-records';
 import type { InFlightWork, ResidueItem } from './tool-types';
 import type { TaskPause } from './pause';
+import { RenewingMap } from './renewing-map';
 
 // The task registry of a session, and the one place a task's visible content is produced: every
 // task and task event it hands out (door answers, streams, push, the Studio) has the session's
@@ -140,11 +141,11 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
   const { trace } = options;
   const keep = options.keep ?? KEEP_FINISHED;
   const mask = createMasker(options.secrets ?? []);
-  const live = new Map<string, LiveTask>();
+  const live = new RenewingMap<string, LiveTask>();
   /** Every finished task, oldest first. */
   const finished = new Map<string, FinishedTask>();
   /** Compact final JSON of the newest finished tasks, oldest first, and what each costs. */
-  const whole = new Map<string, { json: string; bytes: number }>();
+  const whole = new RenewingMap<string, { json: string; bytes: number }>();
   let wholeBytes = 0;
   const listeners = new Set<TaskListener>();
 
