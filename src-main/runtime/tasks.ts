@@ -144,8 +144,13 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
   const live = new RenewingMap<string, LiveTask>();
   /** Every finished task, oldest first. */
   const finished = new Map<string, FinishedTask>();
-  /** Compact final JSON of the newest finished tasks, oldest first, and what each costs. */
-  const whole = new RenewingMap<string, { json: string; bytes: number }>();
+  /**
+   * Compact final JSON of the newest finished tasks, oldest first. The JSON itself is the value: a
+   * wrapper object made at every finish is what V8 learns to allocate straight in old space (most
+   * of them outlive a young collection here), where each, once dropped, keeps its JSON alive
+   * through every young collection until a full one.
+   */
+  const whole = new RenewingMap<string, string>();
   let wholeBytes = 0;
   const listeners = new Set<TaskListener>();
 
@@ -167,12 +172,11 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
   };
 
   const keepWhole = (id: string, json: string) => {
-    const bytes = stringBytes(json);
-    whole.set(id, { json, bytes });
-    wholeBytes += bytes;
+    whole.set(id, json);
+    wholeBytes += stringBytes(json);
     while (whole.size > keep.tasks || wholeBytes > keep.bytes) {
       const oldest = whole.keys().next().value as string;
-      wholeBytes -= whole.get(oldest)!.bytes;
+      wholeBytes -= stringBytes(whole.get(oldest)!);
       whole.delete(oldest);
     }
   };
@@ -220,7 +224,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
 
   const finishedTask = (id: string, payload: boolean): Task | undefined => {
     const kept = whole.get(id);
-    if (kept) return expandTask(kept.json);
+    if (kept) return expandTask(kept);
     const f = finished.get(id);
     return f && fromRecords(id, f, payload, needsRecords(f, payload) ? readNow(id, f) : undefined);
   };
@@ -260,7 +264,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       const l = live.get(id);
       if (l) return withHistory(toTask(l), historyLength);
       const kept = whole.get(id);
-      if (kept) return withHistory(expandTask(kept.json), historyLength);
+      if (kept) return withHistory(expandTask(kept), historyLength);
       const f = finished.get(id);
       if (!f) return undefined;
       const task = fromRecords(id, f, true, await readLater(id, f));
