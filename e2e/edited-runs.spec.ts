@@ -20,12 +20,14 @@ test('save a breakpoint-edited run as a test that passes, then fork it at turn 2
   const sessions = new SessionsPage(page);
   const tests = new TestsPage(page);
   await page.goto('/');
-  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
 
   // Pause the coordinator → writer delegation, edit what the writer gets, continue.
-  await bp.setOnEdge(app, 'coordinator', 'writer');
-  const entry = await app.console.sendTo('coordinator', 'Write about otters.');
-  await bp.pausedBadge('coordinator').click({ timeout: 15_000 });
+  const { entry } = await app.sendAndWait('coordinator', 'Write about otters.', {
+    launchAll: ['coordinator', 'researcher', 'writer'],
+    breakpoint: ['coordinator', 'writer'],
+    until: 'paused',
+  });
+  await bp.pausedBadge('coordinator').click();
   await expect(bp.message()).toHaveValue('Draft a short paragraph for this request.');
   await bp.message().fill('Draft a limerick about otters.');
   await bp.button('Continue').click();

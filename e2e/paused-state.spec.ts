@@ -1,11 +1,18 @@
 import { expect, test } from './fixtures';
 import { BreakpointsPage } from './pages/breakpoints';
 import { InspectorPage } from './pages/inspector';
-import { StudioPage } from './pages/studio';
+import { StudioPage, type SendAndWait } from './pages/studio';
 
 // A task paused at a breakpoint is told as paused everywhere it shows, from the one record the
 // core pushes: the node's state, the console's capsule picker, the console entry (its state and
 // the delegation that has not been sent), the Tasks tab, and the edge (paused, not in flight).
+
+/** The coordinator delegates to the researcher and the writer; a breakpoint holds the writer's delegation. */
+const OTTERS_PAUSED: SendAndWait = {
+  launchAll: ['coordinator', 'researcher', 'writer'],
+  breakpoint: ['coordinator', 'writer'],
+  until: 'paused',
+};
 
 test('a task paused at an edge breakpoint reads Paused on the node, picker, console, Tasks tab and edge', async ({
   page,
@@ -17,15 +24,7 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   const bp = new BreakpointsPage(page);
   const inspector = new InspectorPage(page);
   await page.goto('/');
-  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
-  await app.canvas
-    .edge('coordinator', 'writer')
-    .locator('.react-flow__edge-interaction')
-    .click({ button: 'right', force: true });
-  await app.tools.choose('Pause delegations here (breakpoint)');
-
-  const entry = await app.console.sendTo('coordinator', 'Write about otters.');
-  await expect(bp.edgePaused('coordinator', 'writer')).toBeVisible({ timeout: 15_000 });
+  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
 
   await expect(app.stateOf('coordinator')).toHaveText('Paused');
   await expect(app.stateOf('coordinator')).toHaveAttribute('data-state', 'paused');
@@ -38,21 +37,41 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   const toWriter = entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' });
   await expect(toWriter).toContainText('paused before sending');
   await expect(toWriter).not.toContainText('working');
+  // In the order the model made the calls, as the task's details and a reloaded page list them.
+  await expect(entry.getByTestId('delegation-outcome')).toHaveText([/^→ researcher/, /^→ writer/]);
   // Nothing crosses the paused edge: it is not "in flight".
   await expect(
     page.locator('.edge-labels[data-edge="coordinator->writer"]').getByRole('status', { name: /in flight/ }),
   ).toHaveCount(0);
   await app.canvas.select('coordinator');
   await inspector.openTab('Tasks');
-  const taskId = await app.console.taskIdOf(entry);
   await expect(inspector.task(taskId).getByTestId('task-state')).toHaveText('PAUSED');
+  // The turn's tool calls read as its delegations do: one answered, one held, not "running".
+  await inspector.openTask(taskId);
+  const made = inspector.section(taskId, 'Delegations').getByRole('listitem');
+  await expect(made.filter({ hasText: '→ researcher' })).toContainText('answered');
+  await expect(made.filter({ hasText: '→ writer' })).toContainText('paused before sending');
+  const tools = inspector.turnTools(taskId, 1);
+  await expect(tools).toHaveText('2 · 1 answered, 1 paused');
   await page.screenshot({ path: '/tmp/paused-state.png' });
+  // Stop session asks first, and tells the task as paused, not as running.
+  await page.getByRole('button', { name: 'Stop session' }).click();
+  const ask = page.getByRole('dialog', { name: 'Stop coordinator?' });
+  await expect(ask).toContainText(
+    '1 task is paused at a breakpoint in coordinator. Stop session cancels it and ends the session.',
+  );
+  await page.screenshot({ path: '/tmp/coherence-stop-paused.png' });
+  await ask.getByRole('button', { name: 'Keep running' }).click();
+  await expect(ask).toBeHidden();
 
   await bp.button('Continue').click();
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
   await expect(app.stateOf('coordinator')).toHaveText('Idle');
   await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (idle)');
   await expect(toWriter).toContainText('answered');
+  await expect(made.filter({ hasText: '→ writer' })).toContainText('answered');
+  // Every call has its result: the column gives the time they took.
+  await expect(tools).toHaveText(/^2 · \d/);
 });
 
 test('a reloaded page and a second window show the same paused picture: the node says what it waits on, the console the held delegation; Continue still works', async ({
@@ -64,10 +83,7 @@ test('a reloaded page and a second window show the same paused picture: the node
   const app = new StudioPage(page);
   const bp = new BreakpointsPage(page);
   await page.goto('/');
-  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
-  await bp.setOnEdge(app, 'coordinator', 'writer');
-  const entry = await app.console.sendTo('coordinator', 'Write about otters.');
-  await expect(bp.edgePaused('coordinator', 'writer')).toBeVisible({ timeout: 15_000 });
+  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
   const waiting = page.getByRole('status', { name: 'Current task of coordinator' });
   const toWriter = entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' });
   await expect(waiting).toContainText('waiting on a breakpoint before the delegation to writer');
@@ -90,7 +106,6 @@ test('a reloaded page and a second window show the same paused picture: the node
   // The badge opened the paused task's details; they read its own trace: its turn and its
   // delegations show after the reload as they did before it (the researcher's answered, the
   // writer's held at the breakpoint).
-  const taskId = await app.console.taskIdOf(entry);
   const inspector = new InspectorPage(page);
   await expect(inspector.detail(taskId)).toBeVisible();
   await expect(inspector.section(taskId, 'Turns').getByRole('row', { name: 'Turn 1' })).toBeVisible();
@@ -114,4 +129,42 @@ test('a reloaded page and a second window show the same paused picture: the node
   await expect(bp.edgePaused('coordinator', 'writer')).toHaveCount(0);
   await expect(toWriter).toContainText('answered');
   await expect(waiting).toHaveCount(0);
+});
+
+test('a paused task canceled from its Tasks row reads Canceled everywhere; its delegations keep their workers and order', async ({
+  page,
+  studio,
+}) => {
+  void studio; // the fixture opened this test's own workspace
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  const bp = new BreakpointsPage(page);
+  const inspector = new InspectorPage(page);
+  await page.goto('/');
+  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
+  await app.canvas.select('coordinator');
+  await inspector.openTab('Tasks');
+  await inspector
+    .task(taskId)
+    .getByRole('button', { name: `Cancel task ${taskId}` })
+    .click();
+
+  await expect(entry.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 15_000 });
+  await expect(inspector.task(taskId).getByTestId('task-state')).toHaveText('CANCELED');
+  await expect(app.stateOf('coordinator')).toHaveText('Idle');
+  await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (idle)');
+  await expect(bp.edgePaused('coordinator', 'writer')).toHaveCount(0);
+  // The edge tells it canceled too, not still in flight.
+  await expect(app.canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  await expect(app.canvas.inFlight('coordinator', 'writer')).toHaveCount(0);
+  // The console tells each delegation as the task's details do: the researcher had answered, the
+  // held one to the writer was canceled with its task; both still name their worker.
+  const lines = entry.getByTestId('delegation-outcome');
+  await expect(lines).toHaveText([/^→ researcher\s*answered/, /^→ writer\s*canceled/]);
+  await inspector.openTask(taskId);
+  await expect(inspector.section(taskId, 'Delegations').getByRole('listitem')).toHaveText([
+    /→ researcher\s*answered/,
+    /→ writer\s*canceled/,
+  ]);
+  await page.screenshot({ path: '/tmp/coherence-canceled-paused.png' });
 });

@@ -16,11 +16,7 @@ test('a finished task row offers Fork and Save as test, no Cancel, and opens its
   const app = new StudioPage(page);
   const inspector = new InspectorPage(page);
   await page.goto('/');
-  await app.canvas.capsule('writer').getByRole('button', { name: 'Launch writer' }).click();
-  await expect(app.stateOf('writer')).toHaveText('Idle', { timeout: 20_000 });
-  const entry = await app.console.sendTo('writer', 'Draft a note about tide pools');
-  await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
-  const taskId = await app.console.taskIdOf(entry);
+  const { taskId } = await app.sendAndWait('writer', 'Draft a note about tide pools', { until: 'COMPLETED' });
 
   await app.canvas.select('writer');
   await inspector.openTab('Tasks');

@@ -8,7 +8,9 @@ import { App } from './app/App';
 import { applyTheme } from './ui/useTheme';
 import { PartBoundary } from './ui/PartBoundary';
 import {
+  catchUpFlow,
   connectCoreEvents,
+  forgetRecentFlow,
   hasWork,
   ingest,
   installEscToCancel,
@@ -28,14 +30,15 @@ const client = createCoreClient(
     // (Re)load the whole formation on every (re)connect: events missed while down are superseded;
     // so are the unfinished tasks' (the console follows tasks by task.updated alone).
     // The flow on the canvas (delegations, what each task waits on) is read again from the recent
-    // trace lines of the sessions with work in hand (flowCatchUp.ts, loaded then).
+    // trace lines of the sessions with work in hand (flowCatchUp.ts, loaded then); an idle
+    // session's, when a view first needs them (`readRecentFlow`).
     // A new connection follows nothing: the open live trace follows its session again.
+    if (!up) forgetRecentFlow();
     if (up) {
       void s.loadFormation().then(() => {
         void s.catchUpTasks();
         const now = useStudio.getState();
-        if (Object.values(now.capsules).some(hasWork))
-          void import('./store/flowCatchUp').then((m) => m.catchUpFlow(useStudio.getState, ingest));
+        if (Object.values(now.capsules).some(hasWork)) void catchUpFlow();
       });
       void s.refollowTrace();
       void s.loadBreakpoints();

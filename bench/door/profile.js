@@ -4,10 +4,12 @@
 // `node --cpu-prof`, drives it with the shared harness (blocking SendMessage, 16 connections) for
 // a few seconds, stops it cleanly and prints the frames with the most self and inclusive time.
 //
-//   node bench/door/profile.js [--duration 8] [--top 30] [--keep DIR] [--floor]
+//   node bench/door/profile.js [--duration 8] [--top 30] [--keep DIR] [--floor] [--stream]
 //
 // --floor measures the bare fastify floor the same way, side by side, so the printed CPU per
 // request can be read as a ratio (the machine is shared; absolute figures are noise).
+// --stream drives SendStreamingMessage over one connection instead (what the streaming first
+// event costs), and prints the first event's p50 beside the floor's round trip.
 const { spawn, execFile } = require('node:child_process');
 const { mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     keep: { type: 'string' },
     floor: { type: 'boolean', default: false },
     noprof: { type: 'boolean', default: false },
+    stream: { type: 'boolean', default: false },
     report: { type: 'string' },
   },
 });
@@ -43,13 +46,16 @@ function start(args, env, pattern) {
   });
 }
 
-function load(url, pid, duration) {
+/** Blocking SendMessage over 16 connections, or with --stream SendStreamingMessage over one (the floor: its round trip). */
+function load(url, pid, duration, mode = 'send-blocking') {
   const args = [
     HARNESS,
     '--url',
     url,
+    '--mode',
+    mode,
     '--concurrency',
-    '16',
+    values.stream ? '1' : '16',
     '--duration',
     String(duration),
     '--warmup',
@@ -144,7 +150,8 @@ function report(profileFile, top) {
       const f = await start([join(__dirname, 'floor-server.js')], {}, /^url (\S+)/);
       const r = await load(f.url, f.child.pid, duration);
       await stop(f.child);
-      process.stdout.write(`floor: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps\n`);
+      const trip = values.stream ? `, round trip p50 ${r.latency_ms.p50} ms` : '';
+      process.stdout.write(`floor: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps${trip}\n`);
     }
     const prof = values.noprof ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
     const d = await start(
@@ -152,10 +159,11 @@ function report(profileFile, top) {
       { CAPSULE_HOME: join(dir, 'home') },
       /^capsule: url (\S+)/,
     );
-    const r = await load(d.url, d.child.pid, duration);
+    const r = await load(d.url, d.child.pid, duration, values.stream ? 'stream' : 'send-blocking');
     await stop(d.child);
+    const first = values.stream ? `, first event p50 ${r.ttfe_ms.p50} ms` : '';
     process.stdout.write(
-      `door: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps, errors ${r.errors}${values.noprof ? '' : ' (under the profiler)'}\n`,
+      `door: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps${first}, errors ${r.errors}${values.noprof ? '' : ' (under the profiler)'}\n`,
     );
     if (!values.noprof) {
       const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));

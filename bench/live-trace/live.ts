@@ -46,7 +46,7 @@ function fakeSession(dir: string): { session: Session; end(): void } {
     startedAt: Date.now(),
     ended,
     status: () => ({ state: 'busy', queued: 0, tasks: 1, running: null }),
-    getTask: () => undefined,
+    peekTask: () => undefined,
     onTaskEvent: () => () => {},
     end: async () => done('stopped'),
   } as unknown as Session;

@@ -81,13 +81,15 @@ async function time(fn: () => unknown): Promise<number> {
       } while (token && n < TASKS);
     };
     const listDirect = () =>
-      session
-        .listTasks()
-        .slice(-TASKS)
-        .map((t) => session.getTask(t.id));
+      Promise.all(
+        session
+          .listTasks()
+          .slice(-TASKS)
+          .map((t) => session.readTask(t.id)),
+      );
     const getViaDoor = await time(() => door.getTask(session.url, last));
     const getInProcess = await time(() => callSession(session, 'GetTask', { id: last }));
-    const getDirect = await time(() => session.getTask(last));
+    const getDirect = await time(() => session.readTask(last));
     const listDoor = await time(listViaDoor);
     const listIn = await time(listInProcess);
     const listDir = await time(listDirect);

@@ -44,6 +44,14 @@ export class InspectorPage {
     return this.detail(taskId).getByRole('region', { name: title, exact: true });
   }
 
+  /** The Tools cell of one turn in a task's Turns table (its fourth column: Turn, Start, Model, Tools). */
+  turnTools(taskId: string, turn: number): Locator {
+    return this.section(taskId, 'Turns')
+      .getByRole('row', { name: `Turn ${turn}`, exact: true })
+      .getByRole('cell')
+      .nth(3);
+  }
+
   /** The link that opens a delegation's child task in its capsule. */
   delegationLink(taskId: string, capsuleName: string): Locator {
     return this.section(taskId, 'Delegations').getByRole('button', {

@@ -31,7 +31,7 @@ describe('the door exchanges of docs/door.md over HTTP', () => {
     expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(task.status.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const s = ts.session;
-    await waitFor(s, () => s.getTask(task.id)?.status.state === 'TASK_STATE_COMPLETED');
+    await waitFor(s, () => s.taskState(task.id) === 'TASK_STATE_COMPLETED');
     const got = await ts.rpc('GetTask', { id: task.id }, { id: 2 });
     expect(got.result.status.state).toBe('TASK_STATE_COMPLETED');
     expect(got.result.status.message).toEqual({
@@ -68,7 +68,7 @@ describe('the door exchanges of docs/door.md over HTTP', () => {
     const sent = await ts.rpc('SendMessage', send('please hang', { configuration: { returnImmediately: true } }));
     const id = sent.result.task.id;
     const s = ts.session;
-    await waitFor(s, () => s.getTask(id)?.status.state === 'TASK_STATE_WORKING');
+    await waitFor(s, () => s.taskState(id) === 'TASK_STATE_WORKING');
     const canceled = await ts.rpc('CancelTask', { id }, { id: 3 });
     expect(canceled.result.id).toBe(id);
     expect(canceled.result.status.state).toBe('TASK_STATE_CANCELED');

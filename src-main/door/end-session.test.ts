@@ -26,7 +26,7 @@ describe('murmur.EndSession', () => {
       message: message('hang on'),
       configuration: { returnImmediately: true },
     });
-    await waitFor(s, () => s.getTask(sent.task!.id)?.status.state === 'TASK_STATE_WORKING');
+    await waitFor(s, () => s.taskState(sent.task!.id) === 'TASK_STATE_WORKING');
     const record = join(ts.home, 'run', `${s.id}.json`);
     expect(existsSync(record)).toBe(true);
 

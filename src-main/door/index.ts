@@ -7,6 +7,7 @@ import { tableOf } from './call';
 import { BODY_LIMIT, jsonRpcPlugin } from './jsonrpc';
 import { DOOR_LIMITS, doorLimits, type DoorLimits } from './limits';
 import { liveStreamsPlugin } from './stream';
+import { existingPushOf } from './push';
 
 // The door of one session: A2A 1.0 JSON-RPC and the agent card, one fastify plugin per concern.
 // Tests use inject(); only the runtime calls listen().
@@ -34,6 +35,8 @@ export function buildDoor(deps: DoorDeps): FastifyInstance {
   void app.register(cardPlugin, { session: deps.session, methods });
   void app.register(jsonRpcPlugin, { session: deps.session, methods });
   void app.register(liveStreamsPlugin, { session: deps.session }); // open streams close before the door does
+  // The push configs' last change reaches the records folder before the session ends.
+  app.addHook('onClose', async () => existingPushOf(deps.session)?.store.flush());
   return app;
 }
 

@@ -64,7 +64,7 @@ describe('@a2a-js/sdk 1.3.0 client against the door', () => {
     const submitted = (await send('hang here', true)) as any;
     expect(submitted.status.state).toBe(TaskState.TASK_STATE_SUBMITTED);
     const s = ts.session;
-    await waitFor(s, () => s.getTask(submitted.id)?.status.state === 'TASK_STATE_WORKING');
+    await waitFor(s, () => s.taskState(submitted.id) === 'TASK_STATE_WORKING');
     const canceled = (await client.cancelTask({ tenant: '', id: submitted.id, metadata: undefined })) as any;
     expect(canceled.status.state).toBe(TaskState.TASK_STATE_CANCELED);
   });

@@ -152,7 +152,7 @@ describe('rehearsal scenarios through the door (@a2a-js/sdk 1.3.0)', () => {
       configuration: { ...request('').configuration, returnImmediately: true },
     })) as any;
     const s = ts.session;
-    await waitFor(s, () => s.getTask(submitted.id)?.status.state === 'TASK_STATE_WORKING');
+    await waitFor(s, () => s.taskState(submitted.id) === 'TASK_STATE_WORKING');
     const events: any[] = [];
     for await (const ev of client.resubscribeTask({ tenant: '', id: submitted.id })) events.push(ev.payload);
     expect(events[0].$case).toBe('task');

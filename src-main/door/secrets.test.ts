@@ -121,7 +121,7 @@ describe('secrets in what the runtime hands out', () => {
     for (const p of pushed) expect(JSON.stringify(p.body)).not.toContain(SECRET);
     // What the session itself hands the Studio: tasks, lists and task events.
     expect(JSON.stringify(session.listTasks())).not.toContain(SECRET);
-    expect(JSON.stringify(session.getTask(task.id))).toContain('***');
+    expect(JSON.stringify(session.peekTask(task.id))).toContain('***');
   });
 
   it('stay masked for old tasks read back from the records', async () => {

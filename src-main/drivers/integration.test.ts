@@ -147,7 +147,7 @@ describe.each(CASES)('$label capsule', (c) => {
     const lines = traceLines(ts.session).filter((l) => l.task_id === id);
     expect(lines.find((l) => l.event_type === 'task_end')).toMatchObject({ exit_status: 'canceled' });
     expect(lines.some((l) => l.event_type === 'task_failed' || l.event_type === 'inference')).toBe(false);
-    expect(ts.session.getTask(id)!.status.state).toBe('TASK_STATE_CANCELED');
+    expect(ts.session.peekTask(id)!.status.state).toBe('TASK_STATE_CANCELED');
   });
 
   it.runIf(c.keyed)('a refused key fails the task with the status, never the key', async () => {

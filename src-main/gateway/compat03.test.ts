@@ -70,7 +70,7 @@ describe('A2A 0.3 compatibility', () => {
     const pending: any = await client.sendMessage({ message: msg('hang now') });
     expect(pending.result.status.state).toMatch(/submitted|working/); // blocking unset: answers at once
     const s = t.capsule.session;
-    await waitFor(s, () => s.getTask(pending.result.id)?.status.state === 'TASK_STATE_WORKING');
+    await waitFor(s, () => s.taskState(pending.result.id) === 'TASK_STATE_WORKING');
     const events: any[] = [];
     let opened!: () => void;
     const firstEvent = new Promise<void>((r) => (opened = r));

@@ -84,7 +84,7 @@ describe('discovery and calls with the @a2a-js/sdk 1.3.0 client', () => {
 
     const hanging = (await client.sendMessage(sendParams('hang please', true))) as any;
     const s = t.capsule.session;
-    await waitFor(s, () => s.getTask(hanging.id)?.status.state === 'TASK_STATE_WORKING');
+    await waitFor(s, () => s.taskState(hanging.id) === 'TASK_STATE_WORKING');
     const canceled = (await client.cancelTask({ tenant: '', id: hanging.id, metadata: undefined })) as any;
     expect(canceled.status.state).toBe(TaskState.TASK_STATE_CANCELED);
   });

@@ -145,7 +145,7 @@ describe('a gateway calling a session of its own process', () => {
           )
         ).text,
       ).result.task;
-      await waitFor(ts.session, () => ts.session.getTask(started.id)?.status.state === 'TASK_STATE_WORKING');
+      await waitFor(ts.session, () => ts.session.taskState(started.id) === 'TASK_STATE_WORKING');
       canceled.push(await post(to, rpc('CancelTask', { id: started.id })));
     }
     expect(JSON.parse(canceled[1].text).result.status.state).toBe('TASK_STATE_CANCELED');

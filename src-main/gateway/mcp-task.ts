@@ -48,7 +48,7 @@ function inProcess(cap: ResolvedCapsule & { session: NonNullable<ResolvedCapsule
         task?: Task;
         message?: Message;
       },
-    get: async (id) => s.getTask(id, 0),
+    get: (id) => s.readTask(id, 0),
     cancel: async (id) => {
       await callSession(s, 'CancelTask', { id });
     },

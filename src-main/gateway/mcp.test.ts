@@ -215,7 +215,7 @@ describe('the gateway as an MCP server', () => {
     abort.abort();
     await expect(call).rejects.toThrow();
     const bossTask = boss.session.listTasks()[0];
-    await waitFor(boss.session, () => boss.session.getTask(bossTask.id)?.status.state === 'TASK_STATE_CANCELED');
+    await waitFor(boss.session, () => boss.session.taskState(bossTask.id) === 'TASK_STATE_CANCELED');
     await waitFor(worker.session, () => worker.session.listTasks()[0]?.status.state === 'TASK_STATE_CANCELED');
     // The client said so with notifications/cancelled (its stream for the call stays open until answered or closed).
     expect(g.access.recent().some((a) => a.method === 'MCP notifications/cancelled')).toBe(true);

@@ -10,6 +10,6 @@ export function sessionCapsule(s: Session): ResolvedCapsule {
     accepts: s.manifest.accepts,
     responds: s.manifest.responds,
     session: s,
-    sessionOf: (taskId) => (s.getTask(taskId, 0) ? s : undefined),
+    sessionOf: (taskId) => (s.taskState(taskId) ? s : undefined),
   };
 }

@@ -49,7 +49,7 @@ async function recorded(opts: { editAtBreakpoint?: string } = {}) {
     await waitFor('the pause', () => traceOf(boss).find((l) => l.event_type === 'breakpoint_hit'));
     boss.resumeBreakpoint(id, 'continue', opts.editAtBreakpoint);
   }
-  await waitFor('the answer', () => boss.getTask(id)?.status.state === 'TASK_STATE_COMPLETED');
+  await waitFor('the answer', () => boss.taskState(id) === 'TASK_STATE_COMPLETED');
   return { worker, boss, session: recordedSession(traceOf(boss)) };
 }
 

@@ -54,7 +54,7 @@ it('a test saved from a run whose delegation was edited at a breakpoint passes o
   ).task.id as string;
   await waitFor('the pause', () => traceOf(orch).find((l) => l.event_type === 'breakpoint_hit'));
   orch.resumeBreakpoint(id, 'continue', 'Draft a haiku instead.');
-  await waitFor('the answer', () => orch.getTask(id)?.status.state === 'TASK_STATE_COMPLETED');
+  await waitFor('the answer', () => orch.taskState(id) === 'TASK_STATE_COMPLETED');
   expect(traceOf(orch).find((l) => l.event_type === 'breakpoint_resumed')).toMatchObject({
     edited: true,
     text: 'Draft a haiku instead.',
@@ -106,7 +106,7 @@ it('a test saved from a run whose first turn was edited at a breakpoint passes t
   ).task.id as string;
   await waitFor('the pause', () => traceOf(session).find((l) => l.event_type === 'breakpoint_hit'));
   session.resumeBreakpoint(id, 'continue', 'edited question');
-  await waitFor('the answer', () => session.getTask(id)?.status.state === 'TASK_STATE_COMPLETED');
+  await waitFor('the answer', () => session.taskState(id) === 'TASK_STATE_COMPLETED');
 
   const test = testFromRehearsal(
     await makeRehearsal(session.trace.path, { recordsRoot: join(s.env.CAPSULE_HOME!, 'records'), speed: 0 }),

@@ -55,17 +55,18 @@ function resume(core: SessionCore, incoming: IncomingMessage, taskId: string): A
   const t = core.registry.live.get(taskId);
   const { message } = incoming;
   if (!t) {
-    const known = core.registry.get(taskId, 0);
+    // A task no longer live has ended: what it says here is in memory, whatever the task's age.
+    const known = core.registry.ended(taskId);
     if (!known) throw taskNotFound(taskId);
-    if (message.contextId && known.contextId !== message.contextId) {
+    if (message.contextId && known.contextId && known.contextId !== message.contextId) {
       throw invalidParams(
         'message.contextId',
         `task ${taskId} belongs to context ${known.contextId}, not ${message.contextId}`,
       );
     }
-    throw unsupportedOperation(`Task ${taskId} is already ${known.status.state}; send a new message without taskId`, {
+    throw unsupportedOperation(`Task ${taskId} is already ${known.state}; send a new message without taskId`, {
       taskId,
-      state: known.status.state,
+      state: known.state,
     });
   }
   if (message.contextId && t.contextId !== message.contextId) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Manifest } from '../../src-shared/manifest';
-import type { Message, StreamResponse, Task, TaskPushNotificationConfig } from '../../src-shared/a2a';
+import type { Message, StreamResponse, Task, TaskPushNotificationConfig, TaskState } from '../../src-shared/a2a';
 import type { TraceWriter } from '../trace';
 import type { ForkPlan } from '../drivers';
 import type { ResidueItem, Tool } from './tool-types';
@@ -103,14 +103,23 @@ export interface Session {
   readonly trace: TraceWriter;
   readonly startedAt: number;
   status(): SessionStatus;
-  /** A task as the door would answer GetTask (historyLength applied), or undefined. */
-  getTask(id: string, historyLength?: number): Task | undefined;
   /**
-   * getTask for the main process at run time (the door's GetTask): a task no longer kept in memory
-   * is read from trace.jsonl off the main thread, once the lines still waiting in the writer are in it.
+   * A task memory holds, as the door would answer GetTask (historyLength applied): a live one, or
+   * one of the newest finished ones; undefined for any other, readTask has those. Reads no file.
    */
-  readTask(id: string, historyLength?: number): Promise<Task | undefined>;
-  /** Every task, oldest first; the older ones (past the newest 256) with their status only: getTask has the rest. */
+  peekTask(id: string, historyLength?: number): Task | undefined;
+  /** A task's state, whatever its age (undefined: no such task). Reads no file. */
+  taskState(id: string): TaskState | undefined;
+  /**
+   * Any task, as the door's GetTask answers it: one no longer kept in memory is read from
+   * trace.jsonl off the main thread, once the lines still waiting in the writer are in it.
+   * `payload: false` asks for its status only (no history or artifacts needed).
+   */
+  readTask(id: string, historyLength?: number, payload?: boolean): Promise<Task | undefined>;
+  /**
+   * Every task, oldest first, from memory: the older ones (past the newest 256) with their status
+   * only, without a status text too long to keep; readTask has the rest.
+   */
   listTasks(): Task[];
   /**
    * Takes an incoming message (SendMessage, SendStreamingMessage): creates a task (or resumes the

@@ -16,9 +16,9 @@ afterEach(async () => {
 const none: SessionBreakpoints = { turn: false, edges: [], timeoutMs: 60_000 };
 const lines = (session: Session, type: string, taskId?: string) =>
   traceOf(session).filter((l) => l.event_type === type && (!taskId || l.task_id === taskId));
-const stateOf = (session: Session, id: string) => session.getTask(id)?.status.state;
+const stateOf = (session: Session, id: string) => session.taskState(id);
 const answerOf = (session: Session, id: string) =>
-  (session.getTask(id)?.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
+  (session.peekTask(id)?.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('\n');
 const send = async (session: Session, text: string) =>
   (await rpc(session.url, 'SendMessage', { message: userMessage(text), configuration: { returnImmediately: true } }))
     .task.id as string;
@@ -60,7 +60,7 @@ describe('breakpoints', () => {
     const id = await send(session, 'original question');
     const hit = await waitFor('the pause', () => lines(session, 'breakpoint_hit', id)[0]);
     expect(hit).toMatchObject({ point: 'turn', turn: 1, text: 'original question', timeout_ms: 60_000 });
-    expect(session.getTask(id)?.status).toMatchObject({
+    expect(session.peekTask(id)?.status).toMatchObject({
       state: 'TASK_STATE_WORKING',
       message: { parts: [{ text: 'paused at a breakpoint before turn 1' }] },
     });

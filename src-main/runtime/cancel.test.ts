@@ -76,7 +76,7 @@ describe('cancel', () => {
       { artifactId: 'residue', name: 'residue', parts: [{ data: shellResidue, mediaType: 'application/json' }] },
     ]);
     await new Promise((res) => setTimeout(res, 30));
-    const after = s.getTask(id)!;
+    const after = s.peekTask(id)!;
     expect(after.status.state).toBe('TASK_STATE_CANCELED');
     expect(after.artifacts?.map((a) => a.artifactId)).toEqual(['residue']);
     const lines = traceLines(s).filter((l) => l.task_id === id);
@@ -116,7 +116,7 @@ describe('cancel', () => {
       interrupted: 'queue',
     });
     await ts.rpc('CancelTask', { id: a });
-    await waitFor(s, () => s.getTask(c)?.status.state === 'TASK_STATE_COMPLETED');
+    await waitFor(s, () => s.taskState(c) === 'TASK_STATE_COMPLETED');
     expect(traceLines(s).some((l) => l.event_type === 'task_start' && l.task_id === b)).toBe(false);
   });
 
@@ -149,6 +149,6 @@ describe('cancel', () => {
       'artifact:response',
       'TASK_STATE_COMPLETED',
     ]);
-    expect(last).toEqual(s.getTask(r.result.task.id)!.status);
+    expect(last).toEqual(s.peekTask(r.result.task.id)!.status);
   });
 });

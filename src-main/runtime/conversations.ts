@@ -8,7 +8,9 @@ import { RenewingMap } from './renewing-map';
 // whose question and answer are all of it (a few bytes: the task has them), or else as JSON, and
 // only the newest KEEP_CONVERSATIONS of those stay. An older one is forgotten down to a mark and,
 // if its context gets another task, rebuilt from its tasks' questions and answers (read back from
-// the records like any old task): the tool calls between them are not kept that long.
+// the records like any old task): the tool calls between them are not kept that long. A rebuild
+// that needs the records (a task memory no longer holds) is prepared off the main thread before
+// the context's next task starts (prepare); take itself reads no file.
 
 /** Conversations shelved as JSON: the newest 256 contexts, and no more than 8 MiB of their JSON. */
 export const KEEP_CONVERSATIONS = { contexts: 256, bytes: 8 * 1024 * 1024 };
@@ -17,7 +19,12 @@ const FORGOTTEN = '#';
 
 /** What a conversation is rebuilt from: the session's tasks. */
 export interface ConversationTasks {
-  get(id: string): Task | undefined;
+  /** Whether memory holds the task whole (peek answers it). */
+  holds(id: string): boolean;
+  /** A task memory holds; undefined for an older one. Reads no file. */
+  peek(id: string): Task | undefined;
+  /** Any task, an older one read from the records off the main thread. */
+  read(id: string): Promise<Task | undefined>;
   /** Ids of the finished tasks of a context, oldest first. */
   finishedOf(contextId: string): string[];
 }
@@ -37,6 +44,11 @@ function turnsOf(t: Task | undefined): ChatMessage[] {
 
 export function createConversations(tasks: ConversationTasks, keep = KEEP_CONVERSATIONS) {
   const held = new Map<string, ChatMessage[] | string>();
+  /** Conversations prepare() rebuilt from the records, with the shelved mark they stand for, for take. */
+  const rebuilt = new Map<string, { from: string; conv: ChatMessage[] }>();
+  /** The tasks a shelved mark is rebuilt from: its one task, or every finished task of a forgotten context. */
+  const sourcesOf = (contextId: string, h: string) => (h === FORGOTTEN ? tasks.finishedOf(contextId) : [h]);
+  const isMark = (h: ChatMessage[] | string | undefined): h is string => typeof h === 'string' && !h.startsWith('[');
   /** Contexts shelved as JSON, oldest first, with what each costs. */
   const shelved = new RenewingMap<string, number>();
   let shelvedBytes = 0;
@@ -49,14 +61,36 @@ export function createConversations(tasks: ConversationTasks, keep = KEEP_CONVER
   };
 
   return {
-    /** The conversation of a context, ready to be appended to. */
+    /**
+     * Before a context's task starts: the conversation's rebuild when it needs tasks memory no longer
+     * holds, read off the main thread (undefined when take can do without: the common case).
+     */
+    prepare(contextId: string): Promise<void> | undefined {
+      const h = held.get(contextId);
+      if (!isMark(h) || rebuilt.get(contextId)?.from === h) return undefined;
+      const ids = sourcesOf(contextId, h);
+      if (ids.every((id) => tasks.holds(id))) return undefined;
+      return (async () => {
+        const conv: ChatMessage[] = [];
+        for (const id of ids) conv.push(...turnsOf(await tasks.read(id)));
+        rebuilt.set(contextId, { from: h, conv });
+      })();
+    },
+    /** A prepared rebuild no task took (its task was canceled while it was read). */
+    drop(contextId: string) {
+      rebuilt.delete(contextId);
+    },
+    /** The conversation of a context, ready to be appended to (prepared first when it needs the records). */
     take(contextId: string): ChatMessage[] {
       const h = held.get(contextId);
       let conv: ChatMessage[];
       if (typeof h !== 'string') conv = h ?? [];
       else if (h.startsWith('[')) conv = JSON.parse(h) as ChatMessage[];
-      else if (h === FORGOTTEN) conv = tasks.finishedOf(contextId).flatMap((id) => turnsOf(tasks.get(id)));
-      else conv = turnsOf(tasks.get(h));
+      else {
+        const prepared = rebuilt.get(contextId);
+        rebuilt.delete(contextId);
+        conv = prepared?.from === h ? prepared.conv : sourcesOf(contextId, h).flatMap((id) => turnsOf(tasks.peek(id)));
+      }
       unshelve(contextId);
       held.set(contextId, conv);
       return conv;

@@ -35,7 +35,7 @@ const msg = (text: string, extra: Record<string, unknown> = {}, immediate = fals
   message: { messageId: `m${++n}`, role: 'ROLE_USER', parts: [{ text }], ...extra },
   ...(immediate ? { configuration: { returnImmediately: true } } : {}),
 });
-const state = (id: string) => ts!.session.getTask(id)?.status.state;
+const state = (id: string) => ts!.session.taskState(id);
 
 describe('input required releases the slot', () => {
   it('a blocking SendMessage is answered while another task waits for input', async () => {

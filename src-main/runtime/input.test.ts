@@ -60,7 +60,7 @@ describe('input required', () => {
     const first = await ts.rpc('SendMessage', msg('paint it'));
     const id = first.result.task.id;
     const s = ts.session;
-    await waitFor(s, () => s.getTask(id)?.status.state === 'TASK_STATE_FAILED');
+    await waitFor(s, () => s.taskState(id) === 'TASK_STATE_FAILED');
     expect(traceLines(s).find((l) => l.event_type === 'task_failed')).toMatchObject({
       task_id: id,
       cause: 'input_timeout',

@@ -33,7 +33,7 @@ describe('lifecycle', () => {
     const c = await ts.rpc('SendMessage', msg('c', 'ctx', false));
     expect(c.result.task.status.state).toBe('TASK_STATE_REJECTED');
     expect(c.result.task.status.message.parts[0].text).toContain('queue full (queue_depth 1)');
-    expect(ts.session.getTask(c.result.task.id)?.status.state).toBe('TASK_STATE_REJECTED');
+    expect(ts.session.taskState(c.result.task.id)).toBe('TASK_STATE_REJECTED');
     expect(
       traceLines(ts.session).find((l) => l.task_id === c.result.task.id && l.event_type === 'task_end'),
     ).toMatchObject({ exit_status: 'rejected' });

@@ -47,13 +47,13 @@ describe('resuming a session', () => {
     });
     expect(resumed.id).toBe(id);
     expect(resumed.workdir).toBe(workdir);
-    const again = resumed.getTask(done.id);
+    const again = await resumed.readTask(done.id);
     expect(again?.status.state).toBe('TASK_STATE_COMPLETED');
     expect(again?.artifacts?.[0]).toMatchObject({
       artifactId: 'response',
       parts: [{ text: done.artifacts[0].parts[0].text }],
     });
-    const lost = resumed.getTask('tsk_interrupted');
+    const lost = await resumed.readTask('tsk_interrupted');
     expect(lost?.status.state).toBe('TASK_STATE_FAILED');
     expect(lost?.status.message?.parts[0].text).toMatch(/ended before this task finished/);
     // Finished tasks stay final: a cancel is refused as for any finished task.
@@ -101,7 +101,7 @@ describe('resuming a session', () => {
       port: 0,
       resume: { sessionId: id, workdir },
     });
-    expect(resumed.getTask(done.id)?.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(resumed.getTask(later.id)?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(resumed.taskState(done.id)).toBe('TASK_STATE_COMPLETED');
+    expect(resumed.taskState(later.id)).toBe('TASK_STATE_COMPLETED');
   });
 });

@@ -128,6 +128,14 @@ export function createSessionTasks(deps: SessionTasksDeps) {
         core.resumes.delete(id);
         return resume();
       }
+      // A context whose conversation needs tasks memory no longer holds is rebuilt from the records
+      // first, off the main thread; the task keeps the running slot meanwhile.
+      const rebuilding = core.conversations.prepare(t.contextId);
+      if (rebuilding)
+        return void rebuilding.then(
+          () => startRebuilt(t),
+          () => startRebuilt(t),
+        );
       // A bug in the task machinery is recorded and frees the slot (run.ts): the session stays up.
       runTask(core, t);
     },
@@ -141,6 +149,12 @@ export function createSessionTasks(deps: SessionTasksDeps) {
       clearTimeout(idleTimer);
     },
   };
+
+  /** Starts a task whose conversation was rebuilt, unless it was canceled meanwhile (its end freed the slot). */
+  function startRebuilt(t: LiveTask): void {
+    if (registry.live.get(t.id) === t && !t.controller.aborted && !ended) runTask(core, t);
+    else core.conversations.drop(t.contextId);
+  }
 
   /**
    * The task the session works on: the one holding the running slot, else one paused at a
@@ -168,8 +182,10 @@ export function createSessionTasks(deps: SessionTasksDeps) {
   }
 
   return {
-    getTask: (id: string, historyLength?: number): Task | undefined => registry.get(id, historyLength),
-    readTask: (id: string, historyLength?: number): Promise<Task | undefined> => registry.read(id, historyLength),
+    peekTask: (id: string, historyLength?: number): Task | undefined => registry.peek(id, historyLength),
+    taskState: (id: string) => registry.stateOf(id),
+    readTask: (id: string, historyLength?: number, payload?: boolean): Promise<Task | undefined> =>
+      registry.read(id, historyLength, payload),
     listTasks: (): Task[] => registry.list(),
     onTaskEvent: registry.onTaskEvent,
     acceptMessage(incoming: IncomingMessage) {

@@ -103,7 +103,8 @@ export async function startSession(opts: SessionOptions, openDoor: SessionDoorFa
       const st = tasks.status();
       return ending ? { ...st, state: finished ? 'ended' : 'stopping' } : st;
     },
-    getTask: tasks.getTask,
+    peekTask: tasks.peekTask,
+    taskState: tasks.taskState,
     readTask: tasks.readTask,
     listTasks: tasks.listTasks,
     acceptMessage: tasks.acceptMessage,

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import type { Artifact, Message, Task, TaskState } from '../../src-shared/a2a';
-import { parseTraceLine, readRawTraceLines, streamRawTraceLines, streamTraceLines, taskOfCompact } from '../trace';
+import { parseTraceLine, streamRawTraceLines, streamTraceLines, taskOfCompact } from '../trace';
 
 // A finished task's content, read back from its session's trace.jsonl (the source of truth). The
 // registry keeps only the newest finished tasks whole; an older one is a few fields in memory
@@ -140,28 +139,8 @@ function taskPayloadReader(id: string, sessionId: string) {
   };
 }
 
-/** Reads start small (a short task's lines sit close together) and grow to 4 MiB. */
-const FIRST_CHUNK = 64 * 1024;
-const MAX_CHUNK = 4 * 1024 * 1024;
-
 /**
- * Reads task `id` of session `sessionId` from `path`, scanning from `offset` to its task_end line,
- * on this thread: for the callers that cannot wait (readTaskPayloadAsync is the run-time one).
- */
-export function readTaskPayload(path: string, offset: number, id: string, sessionId: string): TaskPayload | undefined {
-  if (!existsSync(path)) return undefined;
-  const reader = taskPayloadReader(id, sessionId);
-  for (let pos = offset, size = FIRST_CHUNK; ; size = Math.min(size * 4, MAX_CHUNK)) {
-    const chunk = readRawTraceLines(path, pos, size);
-    for (const line of chunk.lines) if (reader.take(line.text)) return reader.payload();
-    if (chunk.end <= pos) break;
-    pos = chunk.end;
-  }
-  return reader.payload();
-}
-
-/**
- * readTaskPayload for the main process at run time (a door's GetTask): the file is read off the
+ * Reads task `id` of session `sessionId` from `path`, from `offset` to its task_end line, off the
  * main thread a bounded piece at a time (trace/jsonl.ts), up to where it ended when the read
  * began, and the read stops at the task's task_end line. The caller flushes the trace first.
  */

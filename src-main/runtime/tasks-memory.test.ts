@@ -79,7 +79,7 @@ describe('task memory', () => {
     ts = await startTestSession(SCRIPT);
     const s = ts.session;
     const ids = await everyShape(s);
-    const states = ids.map((id) => s.getTask(id)!.status.state);
+    const states = ids.map((id) => s.taskState(id));
     expect(states).toEqual([
       'TASK_STATE_COMPLETED',
       'TASK_STATE_COMPLETED',
@@ -89,9 +89,9 @@ describe('task memory', () => {
       'TASK_STATE_COMPLETED',
     ]);
     // A rejected task was never kept whole: read back already.
-    const before = ids.map((id) => s.getTask(id));
+    const before = await Promise.all(ids.map((id) => s.readTask(id)));
     for (let i = 0; i < KEEP_FINISHED.tasks + 4; i++) await s.acceptMessage({ message: text(`filler ${i}`) }).settled;
-    expect(ids.map((id) => s.getTask(id))).toEqual(before);
+    expect(await Promise.all(ids.map((id) => s.readTask(id)))).toEqual(before);
     const listed = await ts.rpc('ListTasks', {
       includeArtifacts: true,
       historyLength: 100,
@@ -129,7 +129,7 @@ describe('task memory', () => {
       resume: { sessionId: id, workdir },
     });
     // task_end holds the final task: after a restart every task answers exactly as before.
-    expect(ids.map((t) => resumed!.getTask(t))).toEqual(before);
+    expect(await Promise.all(ids.map((t) => resumed!.readTask(t)))).toEqual(before);
     expect(resumed.listTasks()).toHaveLength(ids.length + KEEP_FINISHED.tasks + 5);
   });
 
@@ -145,7 +145,7 @@ describe('task memory', () => {
     // character): 60 MiB if all were kept whole, against a bound of 8 MiB (KEEP_FINISHED.bytes).
     expect(KEEP_FINISHED.bytes).toBe(8 * 1024 * 1024);
     expect(grown).toBeLessThan(12 * 1024 * 1024);
-    const old = s.getTask(s.listTasks()[1].id)!;
+    const old = (await s.readTask(s.listTasks()[1].id))!;
     expect(old.artifacts![0].parts[0].text).toContain(big);
   });
 
@@ -158,7 +158,7 @@ describe('task memory', () => {
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push((await s.acceptMessage({ message: text(`${i} ${big}`) }).settled).id);
     expect(heap() - start).toBeLessThan(2 * 1024 * 1024);
-    const rejected = s.getTask(ids[0], 1)!;
+    const rejected = (await s.readTask(ids[0], 1))!;
     expect(rejected.status.state).toBe('TASK_STATE_REJECTED');
     expect(rejected.history![0].parts[0].text).toBe(`0 ${big}`);
   });
@@ -186,10 +186,10 @@ describe('task memory', () => {
     expect(answer.error.code).toBe(-32602);
     expect(answer.error.message).toContain('params.message');
     expect(answer.error.message).toContain(`at most ${MAX_TASK_PAYLOAD}`);
-    expect(s.getTask(id)?.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(s.taskState(id)).toBe('TASK_STATE_INPUT_REQUIRED');
     const small = await ts.rpc('SendMessage', { message: text('a short one', { taskId: id }) });
     expect(small.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    await waitFor(s, () => s.getTask(id)?.status.state === 'TASK_STATE_INPUT_REQUIRED');
+    await waitFor(s, () => s.taskState(id) === 'TASK_STATE_INPUT_REQUIRED');
   });
 });
 

@@ -12,7 +12,6 @@ import { createMasker, isoNow, type TraceWriter } from '../trace';
 import { compactTask, expandTask } from './compact';
 import type { TaskUsage } from './executor';
 import {
-  readTaskPayload,
   readTaskPayloadAsync,
   statusTextOf,
   type FinishedTask,
@@ -28,7 +27,8 @@ import { RenewingMap } from './renewing-map';
 // secrets masked. Memory is bounded: a live task keeps what running it needs; a finished one is
 // kept whole (as its compact final JSON) only while it is among the newest KEEP_FINISHED; after
 // that only a FinishedTask of a few fields stays, and its messages and answer are read back from
-// trace.jsonl when asked for.
+// trace.jsonl when asked for, off the main thread (read): nothing here reads a file on the thread
+// that calls it. What answers at once (peek, stateOf, list) never touches the records.
 
 export interface LiveTask {
   id: string;
@@ -130,7 +130,7 @@ export function withHistory(task: Task, historyLength?: number): Task {
 
 export interface TaskRegistryOptions {
   /** The session's trace: where old tasks are read back from. */
-  trace: Pick<TraceWriter, 'path' | 'flush' | 'flushSync' | 'sessionId'>;
+  trace: Pick<TraceWriter, 'path' | 'flush' | 'sessionId'>;
   /** Masked in everything the registry hands out. */
   secrets?: readonly string[];
   /** Overrides KEEP_FINISHED (tests). */
@@ -184,16 +184,6 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
   /** Whether an old task must be read from the records: for its messages and answer, or a status text not kept. */
   const needsRecords = (f: FinishedTask, payload: boolean) => payload || f.statusText === undefined;
 
-  /** Reads an old task's lines on this thread, for the callers that cannot wait (see get). */
-  const readNow = (id: string, f: FinishedTask): TaskPayload | undefined => {
-    trace.flushSync();
-    try {
-      return readTaskPayload(trace.path, f.offset, id, trace.sessionId);
-    } catch {
-      return undefined;
-    }
-  };
-
   /**
    * Reads an old task's lines off the main thread. Its last lines may still wait in the writer
    * (a task that has just finished): the read starts once they are in the file.
@@ -222,11 +212,15 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     return task;
   };
 
-  const finishedTask = (id: string, payload: boolean): Task | undefined => {
+  /** A finished task as far as memory holds it: whole when kept, else its FinishedTask without the records. */
+  const finishedInMemory = (id: string): Task | undefined => {
     const kept = whole.get(id);
     if (kept) return expandTask(kept);
     const f = finished.get(id);
-    return f && fromRecords(id, f, payload, needsRecords(f, payload) ? readNow(id, f) : undefined);
+    if (!f || f.statusText !== undefined) return f && fromRecords(id, f, false, undefined);
+    const status: TaskStatus = { state: f.state };
+    if (f.timestamp !== undefined) status.timestamp = f.timestamp;
+    return { id, contextId: f.contextId, status };
   };
 
   return {
@@ -249,34 +243,51 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       live.set(t.id, t);
     },
     has: (id: string) => live.has(id) || finished.has(id),
-    /** A task, historyLength applied; an old one's lines are read on this thread (read() does it off it). */
-    get(id: string, historyLength?: number): Task | undefined {
-      const l = live.get(id);
-      if (l) return withHistory(toTask(l), historyLength);
-      const task = finishedTask(id, true);
-      return task && withHistory(task, historyLength);
+    /** Whether memory holds the task whole: live, or finished and among the newest kept whole. */
+    holds: (id: string) => live.has(id) || whole.has(id),
+    /** A task's state, whatever its age, from memory alone. */
+    stateOf(id: string): TaskState | undefined {
+      return live.get(id)?.status.state ?? finished.get(id)?.state;
+    },
+    /** A finished task's context ('' when its records did not say) and state, from memory alone. */
+    ended(id: string): { contextId: string; state: TaskState } | undefined {
+      const f = finished.get(id);
+      return f && { contextId: f.contextId, state: f.state };
     },
     /**
-     * get for the main process at run time (a door's GetTask): an old task's lines are read off the
-     * main thread, after the lines still waiting in the writer reach the file.
+     * A task memory holds, historyLength applied: a live one, or a finished one kept whole;
+     * undefined for any other (an older task is read with read()). Never reads a file.
      */
-    async read(id: string, historyLength?: number): Promise<Task | undefined> {
+    peek(id: string, historyLength?: number): Task | undefined {
+      const l = live.get(id);
+      if (l) return withHistory(toTask(l), historyLength);
+      const kept = whole.get(id);
+      return kept && withHistory(expandTask(kept.json), historyLength);
+    },
+    /**
+     * Any task, historyLength applied (a door's GetTask): an old task's lines are read off the main
+     * thread, after the lines still waiting in the writer reach the file. `payload: false` asks for
+     * its status only (ListTasks without history or artifacts): the records are read only for a
+     * status text not kept in memory.
+     */
+    async read(id: string, historyLength?: number, payload = true): Promise<Task | undefined> {
       const l = live.get(id);
       if (l) return withHistory(toTask(l), historyLength);
       const kept = whole.get(id);
       if (kept) return withHistory(expandTask(kept), historyLength);
       const f = finished.get(id);
       if (!f) return undefined;
-      const task = fromRecords(id, f, true, await readLater(id, f));
-      return withHistory(task, historyLength);
+      const read = needsRecords(f, payload) ? await readLater(id, f) : undefined;
+      return withHistory(fromRecords(id, f, payload, read), historyLength);
     },
     /**
-     * Every task, oldest first. Tasks past the newest KEEP_FINISHED carry their status only (no
-     * history, no artifacts): get() reads the rest from the records.
+     * Every task, oldest first, from memory alone. Tasks past the newest KEEP_FINISHED carry their
+     * status only (no history, no artifacts), and a status text too long to keep is left out
+     * (`status.message` missing): read() has the rest.
      */
     list(): Task[] {
       const out: Task[] = [];
-      for (const id of finished.keys()) out.push(finishedTask(id, false)!);
+      for (const id of finished.keys()) out.push(finishedInMemory(id)!);
       for (const l of live.values()) out.push(toTask(l));
       return out;
     },

@@ -49,6 +49,7 @@ export { createLineAppender, type LineAppender } from './appender';
 export { liveSinceOf, liveSinceOfAsync, taskInterrupted } from './outcome';
 export {
   listRunningSessions,
+  listRunningSessionsAsync,
   writeRunningFile,
   removeRunningFile,
   pidAlive,

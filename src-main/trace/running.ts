@@ -1,10 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 
 // Running-session files: `<home>/run/<session id>.json`, one per live session on this machine,
 // written at start and removed at the end. A crashed session leaves its file behind, so readers
-// check the pid and prune files whose process is gone.
+// check the pid and prune files whose process is gone. listRunningSessions reads them on the
+// calling thread (the CLI's commands); listRunningSessionsAsync off it (a session's delegation).
 
 const runningFileSchema = z.object({
   session_id: z.string().regex(/^ses_[0-9a-f]+$/),
@@ -54,13 +56,23 @@ export function pidAlive(pid: number): boolean {
  */
 export function processStart(pid: number): string | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid …": comm may hold spaces and parentheses; starttime is field 22.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return startOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }
 }
+
+/** processStart off the main thread. */
+async function processStartAsync(pid: number): Promise<string | undefined> {
+  try {
+    return startOfStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+// "pid (comm) state ppid …": comm may hold spaces and parentheses; starttime is field 22.
+const startOfStat = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 
 /**
  * The process that hosts a running session is still the one that wrote its file: alive, and, when
@@ -70,6 +82,46 @@ export function hostAlive(s: { pid: number; pidStart?: string }): boolean {
   if (!pidAlive(s.pid)) return false;
   if (s.pidStart === undefined) return true;
   const now = processStart(s.pid);
+  return now === undefined || now === s.pidStart;
+}
+
+type RunningInfo = z.output<typeof runningFileSchema>;
+
+/** A running file's content, or undefined when it is being written or not ours (never fatal to a listing). */
+function infoOf(text: string): RunningInfo | undefined {
+  try {
+    return runningFileSchema.parse(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+const pidStartOf = (info: RunningInfo) => (info.pid_start ? { pidStart: info.pid_start } : {});
+
+function runningSessionOf(file: string, info: RunningInfo): RunningSession {
+  const startedAt = typeof info.started_at === 'number' ? info.started_at : Date.parse(info.started_at) || 0;
+  return {
+    id: info.session_id,
+    name: info.name,
+    version: info.version,
+    url: info.url,
+    pid: info.pid,
+    manifestPath: info.manifest_path,
+    workdir: info.workdir,
+    startedAt,
+    ownsProcess: info.owns_process === true,
+    ...pidStartOf(info),
+    file,
+  };
+}
+
+const newestFirst = (a: RunningSession, b: RunningSession) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** hostAlive off the main thread. */
+async function hostAliveAsync(s: { pid: number; pidStart?: string }): Promise<boolean> {
+  if (!pidAlive(s.pid)) return false;
+  if (s.pidStart === undefined) return true;
+  const now = await processStartAsync(s.pid);
   return now === undefined || now === s.pidStart;
 }
 
@@ -84,32 +136,47 @@ export function listRunningSessions(runDir: string, opts: { prune?: boolean } = 
   const out: RunningSession[] = [];
   for (const name of names) {
     const file = join(runDir, name);
-    let info: z.output<typeof runningFileSchema>;
+    let text: string;
     try {
-      info = runningFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+      text = readFileSync(file, 'utf8');
     } catch {
-      continue; // being written, or not ours: never fatal to a listing
+      continue;
     }
-    if (!hostAlive({ pid: info.pid, ...(info.pid_start ? { pidStart: info.pid_start } : {}) })) {
+    const info = infoOf(text);
+    if (!info) continue;
+    if (!hostAlive({ pid: info.pid, ...pidStartOf(info) })) {
       if (opts.prune !== false) rmSync(file, { force: true });
       continue;
     }
-    const startedAt = typeof info.started_at === 'number' ? info.started_at : Date.parse(info.started_at) || 0;
-    out.push({
-      id: info.session_id,
-      name: info.name,
-      version: info.version,
-      url: info.url,
-      pid: info.pid,
-      manifestPath: info.manifest_path,
-      workdir: info.workdir,
-      startedAt,
-      ownsProcess: info.owns_process === true,
-      ...(info.pid_start ? { pidStart: info.pid_start } : {}),
-      file,
-    });
+    out.push(runningSessionOf(file, info));
   }
-  return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return out.sort(newestFirst);
+}
+
+/** listRunningSessions off the main thread: the folder and its files are read with fs/promises. */
+export async function listRunningSessionsAsync(
+  runDir: string,
+  opts: { prune?: boolean } = {},
+): Promise<RunningSession[]> {
+  let names: string[];
+  try {
+    names = (await readdir(runDir)).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const found = await Promise.all(
+    names.map(async (name): Promise<RunningSession | undefined> => {
+      const file = join(runDir, name);
+      const info = infoOf(await readFile(file, 'utf8').catch(() => ''));
+      if (!info) return undefined;
+      if (!(await hostAliveAsync({ pid: info.pid, ...pidStartOf(info) }))) {
+        if (opts.prune !== false) await rm(file, { force: true }).catch(() => undefined);
+        return undefined;
+      }
+      return runningSessionOf(file, info);
+    }),
+  );
+  return found.filter((s): s is RunningSession => s !== undefined).sort(newestFirst);
 }
 
 /** Writes a running file atomically (readers never see half of it). */

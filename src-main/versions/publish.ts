@@ -1,10 +1,9 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { access, cp, mkdtemp, rm } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CoreError, type PublishedView } from '../../src-shared/contract';
 import { runWorkspaceTests, TESTS_FOLDER, type TestOutcome } from '../regression';
-import { FORMATION_FILE, writeFileAtomic } from '../workspace';
+import { FORMATION_FILE, writeFileAtomicAsync } from '../workspace';
 import { findRepo, type WorkspaceRepo } from './repo';
 import { resolveVersion, saveStep, shortVersion, type Step } from './history';
 import { readVersion } from './snapshot';
@@ -31,23 +30,26 @@ export const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
-/** Writes a version's formation.yaml and manifests into `target` (a folder that must not exist yet). */
+/**
+ * Writes a version's formation.yaml and manifests into `target` (a folder that must not exist yet),
+ * off the main thread (a version holds any number of manifests).
+ */
 export async function materialize(repo: WorkspaceRepo, oid: string, target: string): Promise<void> {
   const files = await readVersion(repo, oid, {});
   if (!files) throw new CoreError('not_found', `Version ${shortVersion(oid)} holds no formation of this workspace.`);
   // Written aside and renamed, so a folder that exists is whole (two publishes may race for it).
   const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  mkdirSync(tmp, { recursive: true });
+  await mkdir(tmp, { recursive: true });
   for (const c of files.capsules) {
-    mkdirSync(dirname(join(tmp, c.path)), { recursive: true });
-    writeFileAtomic(join(tmp, c.path), c.source);
+    await mkdir(dirname(join(tmp, c.path)), { recursive: true });
+    await writeFileAtomicAsync(join(tmp, c.path), c.source);
   }
-  writeFileAtomic(join(tmp, FORMATION_FILE), files.formation);
-  mkdirSync(dirname(target), { recursive: true });
+  await writeFileAtomicAsync(join(tmp, FORMATION_FILE), files.formation);
+  await mkdir(dirname(target), { recursive: true });
   try {
-    renameSync(tmp, target);
+    await rename(tmp, target);
   } catch (err) {
-    rmSync(tmp, { recursive: true, force: true });
+    await rm(tmp, { recursive: true, force: true });
     if (!(await exists(target))) throw err;
   }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import type { PublishedView } from '../../src-shared/contract';
-import { writeFileAtomic } from '../workspace';
+import { writeFileAtomicAsync } from '../workspace';
 import { PUBLISHED_FILE } from './snapshot';
 
 // published.yaml: which version of the formation outside callers get through the gateway. It is a
@@ -47,6 +47,6 @@ export async function readPublished(dir: string): Promise<PublishedView | null> 
 
 export async function writePublished(dir: string, version: string, overridden: string[]): Promise<PublishedView> {
   const rec = { version, published_at: new Date().toISOString(), ...(overridden.length ? { overridden } : {}) };
-  writeFileAtomic(join(dir, PUBLISHED_FILE), HEADER + stringify(rec));
+  await writeFileAtomicAsync(join(dir, PUBLISHED_FILE), HEADER + stringify(rec));
   return (await readPublished(dir))!;
 }

@@ -1,6 +1,6 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic, FORMATION_FILE } from '../workspace';
+import { writeFileAtomicAsync, FORMATION_FILE } from '../workspace';
 import { CoreError } from '../../src-shared/contract';
 import { headCommit, readAt } from './repo';
 import { readVersion, readWorkingVersion } from './snapshot';
@@ -8,7 +8,8 @@ import { listSteps, requireRepo, resolveVersion, saveStep, serialized, shortVers
 
 // Restore puts a version's formation.yaml and manifests back on disk and saves that as a new step,
 // so the steps after that version stay in the history and can be restored in turn. Saved tests
-// stay as they are: they judge the formation, whichever version it is.
+// stay as they are: they judge the formation, whichever version it is. The files are removed and
+// written off the main thread (a version holds any number of manifests).
 
 export async function restoreVersion(dir: string, version: string): Promise<Step> {
   const repo = await requireRepo(dir);
@@ -23,13 +24,13 @@ export async function restoreVersion(dir: string, version: string): Promise<Step
     // A manifest the version lacks goes only when the history holds it (so it can come back).
     for (const c of (await readWorkingVersion(dir)).capsules) {
       if (keep.has(c.path) || !head || (await readAt(repo, head, c.path, cache)) !== c.source) continue;
-      rmSync(join(dir, c.path), { force: true });
+      await rm(join(dir, c.path), { force: true });
     }
     for (const c of files.capsules) {
-      mkdirSync(dirname(join(dir, c.path)), { recursive: true });
-      writeFileAtomic(join(dir, c.path), c.source);
+      await mkdir(dirname(join(dir, c.path)), { recursive: true });
+      await writeFileAtomicAsync(join(dir, c.path), c.source);
     }
-    writeFileAtomic(join(dir, FORMATION_FILE), files.formation);
+    await writeFileAtomicAsync(join(dir, FORMATION_FILE), files.formation);
   });
   const { step } = await saveStep(dir, `Restore version ${shortVersion(oid)}`);
   if (step) return step;

@@ -96,7 +96,7 @@ export function createPublishedServing(opts: PublishedServingOptions): Published
   };
   /** The older session of this capsule that holds the task, marked as used. */
   const holderOf = (key: string, taskId: string): Retired | undefined => {
-    const r = retired.find((x) => x.key === key && !isEnded(x.session) && x.session.getTask(taskId, 0));
+    const r = retired.find((x) => x.key === key && !isEnded(x.session) && x.session.taskState(taskId));
     if (r) r.lastUsed = Date.now();
     return r;
   };
@@ -165,7 +165,7 @@ export function createPublishedServing(opts: PublishedServingOptions): Published
         session: current,
         // A task of an older version (or of the draft served before the first publish) is answered where it runs.
         sessionOf: (taskId) =>
-          current.getTask(taskId, 0) ? current : (holderOf(key, taskId)?.session ?? draft()?.sessionOf?.(taskId)),
+          current.taskState(taskId) ? current : (holderOf(key, taskId)?.session ?? draft()?.sessionOf?.(taskId)),
       };
     },
     async dispose() {

@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CoreError } from '../../src-shared/contract';
 import { describeFsError, readSourceFile, sourceSizeProblem } from '../manifest';
@@ -12,6 +13,21 @@ export function writeFileAtomic(file: string, text: string): void {
     writeFileSync(tmp, text);
     renameSync(tmp, file);
   } catch (err) {
+    throw new CoreError('io_error', `Cannot write ${file}: ${describeFsError(err)}`);
+  }
+}
+
+let atomicWrites = 0;
+
+/** writeFileAtomic off the main thread, for files a caller writes many of (a version's manifests). */
+export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
+  // Its own temporary file: two writes of one path in flight never share one.
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${++atomicWrites}.tmp`);
+  try {
+    await writeFile(tmp, text);
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => undefined);
     throw new CoreError('io_error', `Cannot write ${file}: ${describeFsError(err)}`);
   }
 }

@@ -58,6 +58,22 @@ describe('createFlowBatcher', () => {
     expect(d[d.length - 1].taskId).toBe(`t${MAX_PER_FLUSH + 9}`);
   });
 
+  it("lists a flush's delegations in the order their calls came, however they were updated after", () => {
+    const { sent, emit } = recorder();
+    const b = createFlowBatcher('ses', 'o', emit);
+    b.push(line('tool_call', { call_id: 'c1', name: 'delegate_task', arguments: { to: 'researcher' } }));
+    b.push(line('tool_call', { call_id: 'c2', name: 'delegate_task', arguments: { to: 'writer' } }));
+    b.push(line('delegation_start', { call_id: 'c2', delegation_id: 'd2', to: 'writer', capsule: 'writer' }));
+    b.push(line('delegation_start', { call_id: 'c1', delegation_id: 'd1', to: 'researcher', capsule: 'researcher' }));
+    b.push(line('delegation_end', { call_id: 'c1', delegation_id: 'd1', state: 'TASK_STATE_COMPLETED' }));
+    b.flush();
+    const d = (sent[0].payload as EventMap['delegation.updated']).delegations;
+    expect(d.map((x) => [x.callId, x.state])).toEqual([
+      ['c1', 'answered'],
+      ['c2', 'running'],
+    ]);
+  });
+
   it('drops the progress of a task that ended within the flush', () => {
     const { sent, emit } = recorder();
     const b = createFlowBatcher('ses', 'o', emit);

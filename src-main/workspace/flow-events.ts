@@ -31,10 +31,15 @@ export function createFlowBatcher(sessionId: string, capsuleId: string, emit: Em
     map.set(key, v);
     if (map.size > MAX_PER_FLUSH) map.delete(map.keys().next().value as string);
   };
+  /** As `keep`, but an entry stays where it first came: a flush lists delegations in call order, as a page that reads the trace does. */
+  const keepInPlace = <V>(map: Map<string, V>, key: string, v: V) => {
+    if (!map.has(key) && map.size >= MAX_PER_FLUSH) map.delete(map.keys().next().value as string);
+    map.set(key, v);
+  };
   return {
     push(line) {
       const out = tracker.push(line);
-      for (const d of out.delegation ?? []) keep(delegations, `${d.taskId}\0${d.callId}`, d);
+      for (const d of out.delegation ?? []) keepInPlace(delegations, `${d.taskId}\0${d.callId}`, d);
       if (out.progress) keep(progress, out.progress.taskId, out.progress);
       // A task that ended has no current turn: its last progress would only be noise.
       if (line.event_type === 'task_end' && line.task_id) progress.delete(line.task_id);

@@ -171,7 +171,7 @@ export function createForkService(
             }),
         );
       }
-      const task = waited ?? session.getTask(launched.taskId);
+      const task = waited ?? (await session.readTask(launched.taskId));
       return {
         sessionId: session.id,
         taskId: launched.taskId,

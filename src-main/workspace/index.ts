@@ -21,5 +21,5 @@ export { createBreakpoints, type BreakpointService } from './breakpoints';
 export { launchFork, type ForkLaunchDeps, type LaunchedFork } from './fork-run';
 export { telemetryHandlers } from './telemetry-commands';
 export { createTelemetrySettings } from './telemetry-settings';
-export { landsInside, realPathOf, writeFileAtomic } from './files';
+export { landsInside, realPathOf, writeFileAtomic, writeFileAtomicAsync } from './files';
 export { resolveWorkspaceDir } from './workspace-dir';

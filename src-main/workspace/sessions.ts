@@ -150,7 +150,9 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
         timer ??= setTimeout(flush, flushMs);
       }),
       session.onTaskEvent((taskId) => {
-        const task = session.getTask(taskId);
+        // A task event is emitted while its task is live (the registry emits only for live tasks,
+        // its end included, before the task leaves the live set): memory holds it.
+        const task = session.peekTask(taskId);
         if (task) deps.emit('task.updated', { capsuleId: id, sessionId: session.id, task });
         // The session's counters settle after the event is delivered: read them a tick later,
         // once per burst.

@@ -150,8 +150,12 @@ async function listTasks(session: Session): Promise<Task[]> {
  * after `ms`; rejects with `canceled` when the caller stops waiting (the task runs on).
  */
 function settled(session: Session, taskId: string, ms: number, signal?: AbortSignal): Promise<void> {
-  const done = (t: Task | undefined) => !t || isTerminal(t.status.state) || INTERRUPTED_STATES.has(t.status.state);
-  if (done(session.getTask(taskId, 0))) return Promise.resolve();
+  // The state alone: no task is copied, and none read from the records.
+  const done = () => {
+    const state = session.taskState(taskId);
+    return !state || isTerminal(state) || INTERRUPTED_STATES.has(state);
+  };
+  if (done()) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const finish = () => {
       off();
@@ -169,7 +173,7 @@ function settled(session: Session, taskId: string, ms: number, signal?: AbortSig
       resolve();
     };
     const off = session.onTaskEvent((id) => {
-      if (id === taskId && done(session.getTask(taskId, 0))) end();
+      if (id === taskId && done()) end();
     });
     const timer = setTimeout(end, ms);
     if (signal?.aborted) return abort();

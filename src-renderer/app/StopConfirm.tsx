@@ -7,6 +7,13 @@ import { Dialog } from '../ui/Dialog';
 
 const tasks = (n: number) => (n === 1 ? '1 task is' : `${n} tasks are`);
 
+/** How the tasks stand, as the node and the console tell them: a paused one is paused, not running. */
+function standing(running: number, paused: number, where: string): string {
+  if (paused === 0) return `${tasks(running)} still running${where}.`;
+  if (paused === running) return `${tasks(running)} paused at a breakpoint${where}.`;
+  return `${tasks(running)} still running${where}, ${paused} of them paused at a breakpoint.`;
+}
+
 export function StopConfirmDialog() {
   const ask = useStudio((s) => s.stopAsk);
   const name = useStudio((s) => (ask?.capsuleId ? (s.capsules[ask.capsuleId]?.name ?? ask.capsuleId) : undefined));
@@ -16,7 +23,7 @@ export function StopConfirmDialog() {
   return (
     <Dialog title={name ? `Stop ${name}?` : 'Stop every capsule?'} onClose={() => void answer(false)}>
       <p>
-        {tasks(ask.running)} still running{name ? ` in ${name}` : ''}. {action} cancels{' '}
+        {standing(ask.running, ask.paused, name ? ` in ${name}` : '')} {action} cancels{' '}
         {ask.running === 1 ? 'it' : 'them'} and ends {name ? 'the session' : 'every session'}.
       </p>
       <div className="dialog-actions">

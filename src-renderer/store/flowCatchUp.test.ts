@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CapsuleView, CoreClient } from '../../src-shared/contract';
 import type { TraceEvent } from '../../src-shared/trace';
 import { setCoreClient } from './client';
-import { catchUpFlow, flowOf, knownLater } from './flowCatchUp';
+import { catchUpFlow, catchUpIdle, flowOf, forgetIdleReads, knownLater } from './flowCatchUp';
 import type { EventBatch } from './fold';
 import type { StudioState } from './types';
 
@@ -102,5 +102,48 @@ describe('catchUpFlow', () => {
     );
     expect(read.sort()).toEqual(['s-paused', 's-queued']);
     expect(batches[0]?.progress.map((p) => p.capsuleId).sort()).toEqual(['paused', 'queued']);
+  });
+
+  it('reads an idle session once when a view needs it (its finished delegations), and again after the link dropped', async () => {
+    const read: string[] = [];
+    setCoreClient({
+      invoke: (cmd: string, input: { sessionId: string }) => {
+        read.push(input.sessionId);
+        return Promise.resolve({
+          events: [
+            line('task_start', {}, 'tw'),
+            call('c1', 'writer', 'tw'),
+            line('tool_result', { call_id: 'c1', name: 'delegate_task', ok: true, result: 'done' }, 'tw'),
+            line('task_end', { state: 'TASK_STATE_COMPLETED' }, 'tw'),
+          ],
+        });
+      },
+    } as unknown as CoreClient);
+    const capsules = {
+      idle: { id: 'idle', state: 'idle', queued: 0, sessionId: 's-idle', running: null },
+      busy: { id: 'busy', state: 'busy', queued: 0, sessionId: 's-busy', running: 't' },
+      stopped: { id: 'stopped', state: 'stopped', queued: 0 },
+    };
+    const state = { capsules, edgeFlow: {} } as unknown as StudioState;
+    const batches: EventBatch[] = [];
+    const need = (id: string) =>
+      catchUpIdle(
+        () => state,
+        (b) => batches.push(b),
+        id,
+      );
+    forgetIdleReads();
+    await need('idle');
+    await need('idle');
+    await need('busy'); // read on connect, and followed live
+    await need('stopped');
+    expect(read).toEqual(['s-idle']);
+    expect(batches).toHaveLength(1);
+    expect(batches[0].delegations[0].delegations.map((d) => [d.taskId, d.to, d.state])).toEqual([
+      ['tw', 'writer', 'answered'],
+    ]);
+    forgetIdleReads();
+    await need('idle');
+    expect(read).toEqual(['s-idle', 's-idle']);
   });
 });

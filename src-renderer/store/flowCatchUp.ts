@@ -1,5 +1,5 @@
 import { createFlowTracker, type DelegationUpdate, type TaskProgress, type TraceEvent } from '../../src-shared/trace';
-import type { EventPayload } from '../../src-shared/contract';
+import type { CapsuleView, EventPayload } from '../../src-shared/contract';
 import { invoke } from './client';
 import { hasWork } from './phase';
 import { emptyBatch, type EventBatch } from './fold';
@@ -13,6 +13,9 @@ import type { StudioState } from './types';
 // derives delegation.updated and task.progressed with, and folded as those events are, so a
 // reloaded page or a second window draws the same picture as the page that watched it happen.
 // Loaded on (re)connect, not on the first paint.
+// An idle session is read later, once, when a view first needs its recent past (the console
+// showing a conversation with that capsule: `catchUpIdle`), so a finished task's delegations
+// read after a reload as they did before it, without reading every session on each reconnect.
 
 /** Trace lines read per session with work: the recent past is what the canvas draws. */
 export const CATCH_UP_LINES = 2000;
@@ -52,9 +55,39 @@ export function knownLater(s: Pick<StudioState, 'edgeFlow'>, d: DelegationUpdate
 
 /** Reads the recent lines of the sessions with work and hands their flow to `ingest` as one batch. */
 export async function catchUpFlow(get: () => StudioState, ingest: (batch: EventBatch) => void): Promise<void> {
-  const running = Object.values(get().capsules).filter(hasWork);
+  await catchUpSessions(get, ingest, Object.values(get().capsules).filter(hasWork));
+}
+
+/** Idle sessions read since the link to the core last came up (each at most once). */
+const idleRead = new Set<string>();
+
+/** The link dropped: what idle sessions wrote meanwhile is read again when a view next needs it. */
+export function forgetIdleReads(): void {
+  idleRead.clear();
+}
+
+/**
+ * Reads the recent lines of an idle capsule's session once (a session with work was read on
+ * connect and sends its events live), so its finished tasks' delegations show again.
+ */
+export async function catchUpIdle(
+  get: () => StudioState,
+  ingest: (batch: EventBatch) => void,
+  capsuleId: string,
+): Promise<void> {
+  const c = get().capsules[capsuleId];
+  if (!c?.sessionId || hasWork(c) || idleRead.has(c.sessionId)) return;
+  idleRead.add(c.sessionId);
+  await catchUpSessions(get, ingest, [c]);
+}
+
+async function catchUpSessions(
+  get: () => StudioState,
+  ingest: (batch: EventBatch) => void,
+  capsules: readonly CapsuleView[],
+): Promise<void> {
   const flows = await Promise.all(
-    running.map(async (c) => {
+    capsules.map(async (c) => {
       try {
         const { events } = await invoke('trace.tail', {
           sessionId: c.sessionId!,

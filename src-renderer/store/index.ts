@@ -16,6 +16,7 @@ import { createBreakpointsSlice } from './breakpointsSlice';
 import { createForkSlice } from './forkSlice';
 import { createRuntimesSlice } from './runtimesSlice';
 import { createToolServersSlice } from './toolServersSlice';
+import { hasWork } from './phase';
 import type { StudioState } from './types';
 
 export type { StudioState } from './types';
@@ -105,6 +106,32 @@ export function ingest(batch: EventBatch): void {
   if (s.formationBehind) void s.loadFormation();
   // Breakpoints belong to a workspace: another one opened (or a reconnect) reads its own.
   if (batch.formations.some((f) => f.change.full)) void s.loadBreakpoints();
+}
+/** The reconnect catch-up and the idle sessions' reads (flowCatchUp.ts), loaded on first use. */
+let flowCatchUp: Promise<typeof import('./flowCatchUp')> | undefined;
+const loadFlowCatchUp = () => (flowCatchUp ??= import('./flowCatchUp'));
+
+/** After a (re)connect: the recent flow of the sessions with work in hand. */
+export function catchUpFlow(): Promise<void> {
+  return loadFlowCatchUp().then((m) => m.catchUpFlow(useStudio.getState, ingest));
+}
+
+/**
+ * A view needs this capsule's recent flow (its finished tasks' delegations): an idle session is
+ * read once per connection, in the background; one with work in hand is already followed.
+ */
+export function readRecentFlow(capsuleId: string): void {
+  const s = useStudio.getState();
+  const c = s.capsules[capsuleId];
+  if (!s.linked || !c?.sessionId || hasWork(c)) return;
+  void loadFlowCatchUp()
+    .then((m) => m.catchUpIdle(useStudio.getState, ingest, capsuleId))
+    .catch(() => undefined); // nothing more to show than before
+}
+
+/** The link dropped: idle sessions are read again when a view next needs them. */
+export function forgetRecentFlow(): void {
+  void flowCatchUp?.then((m) => m.forgetIdleReads());
 }
 export { connectCoreEvents } from './coreEvents';
 export { startKeeping, keepPanelSize, keptPanelSize } from './keep';

@@ -42,7 +42,7 @@ describe('stopping with tasks running', () => {
   it('Stop all asks first, saying how many; Keep running stops nothing, yes stops all', async () => {
     const { stopAll } = setup();
     await useStudio.getState().requestStop();
-    expect(useStudio.getState().stopAsk).toEqual({ capsuleId: undefined, running: 3 });
+    expect(useStudio.getState().stopAsk).toEqual({ capsuleId: undefined, running: 3, paused: 0 });
     expect(stopAll).not.toHaveBeenCalled();
     await useStudio.getState().answerStop(false);
     expect(stopAll).not.toHaveBeenCalled();
@@ -55,12 +55,24 @@ describe('stopping with tasks running', () => {
   it('Stop session asks about its own tasks; with none running it stops at once', async () => {
     const { stopSession } = setup();
     await useStudio.getState().requestStop('a');
-    expect(useStudio.getState().stopAsk).toEqual({ capsuleId: 'a', running: 2 });
+    expect(useStudio.getState().stopAsk).toEqual({ capsuleId: 'a', running: 2, paused: 0 });
     await useStudio.getState().answerStop(true);
     expect(stopSession).toHaveBeenCalledWith('a');
     useStudio.setState({ tasks: {} });
     await useStudio.getState().requestStop('b');
     expect(useStudio.getState().stopAsk).toBeNull();
     expect(stopSession).toHaveBeenLastCalledWith('b');
+  });
+
+  it("says how many of them are paused at a breakpoint, from the core's record of pauses", async () => {
+    setup();
+    useStudio.setState({
+      breakpointMarks: {
+        ...useStudio.getState().breakpointMarks,
+        tasks: { t1: { point: 'edge', to: 'writer' } },
+      } as never,
+    });
+    await useStudio.getState().requestStop('a');
+    expect(useStudio.getState().stopAsk).toEqual({ capsuleId: 'a', running: 2, paused: 1 });
   });
 });

@@ -1,19 +1,28 @@
 import type { EventPayload } from '../../src-shared/contract';
 import { isTerminal, type Task } from '../../src-shared/a2a';
 import { describeError, invoke } from './client';
+import { taskPhase } from './phase';
 import type { SliceCreator, StudioState } from './types';
 import type { TasksSlice } from './state/tasks';
 export type { TaskRecord, TasksSlice } from './state/tasks';
 
 /** Tasks not yet finished (working, waiting for input, paused) in the running sessions, of one capsule or all. */
 export function runningTaskCount(s: StudioState, capsuleId?: string): number {
-  let n = 0;
+  return unfinishedTasks(s, capsuleId).running;
+}
+
+/** As `runningTaskCount`, with how many of them are paused at a breakpoint (`taskPhase`). */
+export function unfinishedTasks(s: StudioState, capsuleId?: string): { running: number; paused: number } {
+  let running = 0;
+  let paused = 0;
   for (const rec of Object.values(s.tasks)) {
     if (capsuleId !== undefined && rec.capsuleId !== capsuleId) continue;
     const session = s.capsules[rec.capsuleId]?.sessionId;
-    if (session && (!rec.sessionId || rec.sessionId === session) && !isTerminal(rec.task.status.state)) n++;
+    if (!session || (rec.sessionId && rec.sessionId !== session) || isTerminal(rec.task.status.state)) continue;
+    running++;
+    if (taskPhase(s, rec.task.id, rec.task.status.state) === 'paused') paused++;
   }
-  return n;
+  return { running, paused };
 }
 
 type TaskUpdate = EventPayload<'task.updated'>;
@@ -86,8 +95,8 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     cancelAllTasks: (capsuleId) => stopOrCancelAll(capsuleId, 'session.cancelAll'),
     stopAsk: null,
     async requestStop(capsuleId) {
-      const running = runningTaskCount(get(), capsuleId);
-      if (running > 0) return set({ stopAsk: { capsuleId, running } });
+      const { running, paused } = unfinishedTasks(get(), capsuleId);
+      if (running > 0) return set({ stopAsk: { capsuleId, running, paused } });
       await (capsuleId === undefined ? get().stopAll() : get().stopSession(capsuleId));
     },
     async answerStop(stop) {

@@ -70,6 +70,21 @@ describe('createFlowTracker: delegations', () => {
     expect(failed).toMatchObject([{ callId: 'c1', state: 'failed' }]);
   });
 
+  it("keeps a delegation its task's cancel ended as it was, with its worker, when the call's result is written after", () => {
+    const t = createFlowTracker();
+    t.push(call('c1', 'researcher'));
+    t.push(call('c2', 'writer'));
+    t.push(start('c1', 'researcher'));
+    t.push(end('c1', 'TASK_STATE_COMPLETED', 'tsk_r'));
+    const ended = t.push(line('task_canceled', { interrupted: 'tool', in_flight: [], by: 'user' })).delegation;
+    expect(ended?.map((d) => [d.callId, d.to, d.state]).sort()).toEqual([
+      ['c1', 'researcher', 'answered'],
+      ['c2', 'writer', 'canceled'],
+    ]);
+    expect(t.push(result('c1', true, 'notes')).delegation).toBeUndefined();
+    expect(t.push(result('c2', false, 'canceled: the task was canceled')).delegation).toBeUndefined();
+  });
+
   it('counts a delegation answered when its worker task ends, while the results of its sibling calls still wait', () => {
     const t = createFlowTracker();
     t.push(call('c1', 'fast'));

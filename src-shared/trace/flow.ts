@@ -76,6 +76,8 @@ export interface FlowTracker {
 /** Follows one session's trace, line by line. Holds only delegations and tasks not yet ended. */
 export function createFlowTracker(): FlowTracker {
   const open = new Map<string, DelegationUpdate>();
+  /** Delegations their task's end closed: a tool result written after that end tells nothing new. */
+  const closed = new Map<string, true>();
   const byDelegationId = new Map<string, string>();
   const tasks = new Map<string, TaskProgress>();
   const keyOf = (taskId: string, callId: string) => `${taskId}\0${callId}`;
@@ -164,6 +166,9 @@ export function createFlowTracker(): FlowTracker {
         case 'tool_result': {
           if (e.name !== 'delegate_task') return {};
           const key = keyOf(taskId, str(e.call_id));
+          // A canceled task's calls write their results after its end: the delegation already
+          // ended with it (answered, or canceled), under the name of the worker it went to.
+          if (!open.has(key) && closed.has(key)) return {};
           const d = open.get(key) ?? { taskId, callId: str(e.call_id), to: '?', state: 'running' as const, ts: e.ts };
           open.delete(key);
           const result = str(e.result);
@@ -181,6 +186,7 @@ export function createFlowTracker(): FlowTracker {
           const canceled = e.event_type === 'task_canceled' || e.state === 'TASK_STATE_CANCELED';
           const ended = left.map((d): DelegationUpdate => {
             open.delete(keyOf(d.taskId, d.callId));
+            remember(closed, keyOf(d.taskId, d.callId), true);
             // Its worker had answered: that stays so, whatever ended the delegating task.
             if (d.state === 'answered') return d;
             return {

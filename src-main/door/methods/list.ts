@@ -65,13 +65,14 @@ export const listTasks: MethodHandler = async (ctx) => {
   const more = start + pageSize < all.length;
   const last = page[page.length - 1];
   const history = p.historyLength ?? DEFAULT_HISTORY_LENGTH;
-  // Older tasks are listed with their status only; their messages and answer come from the
-  // records, read for the tasks of this page alone, and only when the caller asked for them.
+  // Older tasks are listed from memory with their status only; their messages and answer (and a
+  // status text too long to keep) come from the records, read for the tasks of this page alone,
+  // and the messages and answer only when the caller asked for them.
   const wantsPayload = p.includeArtifacts === true || history !== 0;
   // One task at a time, off the main thread (at most a page of them).
   const tasks: Task[] = [];
   for (const listed of page) {
-    const t = wantsPayload ? ((await ctx.session.readTask(listed.id)) ?? listed) : listed;
+    const t = (await ctx.session.readTask(listed.id, undefined, wantsPayload)) ?? listed;
     const shown = withHistory(t, history);
     if (p.includeArtifacts) tasks.push({ ...shown, artifacts: shown.artifacts ?? [] });
     else {

@@ -4,6 +4,7 @@ import {
   taskNotFound,
   type Task,
   type TaskPushNotificationConfig,
+  type TaskState,
 } from '../../../src-shared/a2a';
 import type { Session } from '../../runtime/api';
 import type { MethodHandler } from '../methods';
@@ -13,45 +14,62 @@ import { MAX_CONFIGS_PER_TASK, parseConfigRef, parsePushConfig } from './validat
 
 // The four push-config methods, and the same config inline in SendMessage/SendStreamingMessage.
 
-function requireTask(session: Session, taskId: string): Task {
-  const task = session.getTask(taskId, 0);
-  if (!task) throw taskNotFound(taskId);
-  return task;
+/** The task's state; throws -32001 for a task the session never had. Reads no file. */
+function requireTask(session: Session, taskId: string): TaskState {
+  const state = session.taskState(taskId);
+  if (!state) throw taskNotFound(taskId);
+  return state;
 }
 
-/** A config made on a finished task gets exactly one final update, to it alone. */
-function afterCreate(session: Session, config: TaskPushNotificationConfig, task: Task): void {
-  if (isTerminal(task.status.state)) pushOf(session).delivery.deliverTo(config, statusEventOf(task));
-}
-
-export const createPushConfig: MethodHandler = (ctx) => {
+/**
+ * A config on a task still running is stored at once: every later update follows through the
+ * session's push listener. One made on a finished task gets exactly one final update, to it alone:
+ * the task's status is read first (off the main thread when it is no longer kept in memory; a
+ * finished task never changes), then the config is stored and the update sent.
+ */
+export const createPushConfig: MethodHandler = async (ctx) => {
   const config = parsePushConfig(ctx.params);
-  if (!config.taskId) throw invalidParams('params.taskId', 'taskId is required');
-  const task = requireTask(ctx.session, config.taskId);
-  const stored = pushOf(ctx.session).store.put(config.taskId, config);
-  afterCreate(ctx.session, stored, task);
+  const taskId = config.taskId;
+  if (!taskId) throw invalidParams('params.taskId', 'taskId is required');
+  requireTask(ctx.session, taskId); // an unknown task is refused before the session's push is made
+  const push = pushOf(ctx.session);
+  await push.store.loaded;
+  // The state as it is now, in the same turn as the put: a task that ended meanwhile is finished.
+  if (!isTerminal(requireTask(ctx.session, taskId))) return push.store.put(taskId, config);
+  const task = await ctx.session.readTask(taskId, 0, false);
+  if (!task) throw taskNotFound(taskId);
+  const stored = push.store.put(taskId, config);
+  push.delivery.deliverTo(stored, statusEventOf(task));
   return stored;
 };
 
-export const getPushConfig: MethodHandler = (ctx) => {
+// The three below answer once the configs an earlier run of the session saved are read in.
+
+export const getPushConfig: MethodHandler = async (ctx) => {
   const { taskId, id } = parseConfigRef(ctx.params, true);
   requireTask(ctx.session, taskId);
-  const config = pushOf(ctx.session).store.get(taskId, id!);
+  const { store } = pushOf(ctx.session);
+  await store.loaded;
+  const config = store.get(taskId, id!);
   if (!config) throw taskNotFound(taskId);
   return config;
 };
 
-export const listPushConfigs: MethodHandler = (ctx) => {
+export const listPushConfigs: MethodHandler = async (ctx) => {
   const { taskId } = parseConfigRef(ctx.params, false);
   requireTask(ctx.session, taskId);
-  return { configs: pushOf(ctx.session).store.list(taskId), nextPageToken: '' };
+  const { store } = pushOf(ctx.session);
+  await store.loaded;
+  return { configs: store.list(taskId), nextPageToken: '' };
 };
 
 // Idempotent, as the spec has it: deleting a config that is already gone succeeds.
-export const deletePushConfig: MethodHandler = (ctx) => {
+export const deletePushConfig: MethodHandler = async (ctx) => {
   const { taskId, id } = parseConfigRef(ctx.params, true);
   requireTask(ctx.session, taskId);
-  pushOf(ctx.session).store.delete(taskId, id!);
+  const { store } = pushOf(ctx.session);
+  await store.loaded;
+  store.delete(taskId, id!);
   return {};
 };
 

@@ -159,7 +159,8 @@ describe('push notifications through the door', () => {
         authentication: undefined,
       }),
     ).rejects.toThrow();
-    // the configs persist in the session's records folder
+    // the configs persist in the session's records folder (written off the main thread)
+    await existingPushOf(ts.session)!.store.flush();
     const file = join(ts.session.workdir, PUSH_CONFIGS_FILE);
     expect(existsSync(file)).toBe(true);
     expect(JSON.parse(readFileSync(file, 'utf8'))[taskId]).toHaveLength(10);
@@ -168,6 +169,6 @@ describe('push notifications through the door', () => {
       await ts.rpc('DeleteTaskPushNotificationConfig', { taskId, id: c.id });
     }
     await ts.rpc('CancelTask', { id: taskId });
-    await waitFor(ts.session, () => ts.session.getTask(taskId)?.status.state === 'TASK_STATE_CANCELED');
+    await waitFor(ts.session, () => ts.session.taskState(taskId) === 'TASK_STATE_CANCELED');
   });
 });

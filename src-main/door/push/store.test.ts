@@ -1,9 +1,28 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaskPushNotificationConfig } from '../../../src-shared/a2a';
+import { syncCallsOf, type SyncCall } from '../../sync-fs.fixture';
 import { createPushStore, PUSH_CONFIGS_FILE } from './store';
+
+// The store's file is read and written off the main thread: watched here by every synchronous
+// fs call the store makes, and by the writes it hands to fs/promises (held in flight on demand).
+
+const watch = vi.hoisted(() => ({ on: false, calls: [] as SyncCall[] }));
+vi.mock('node:fs', async (original) => (await import('../../sync-fs.fixture')).watchedFs(await original(), watch));
+const writes = vi.hoisted(() => ({ written: [] as string[], hold: false, held: [] as (() => void)[] }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const writeFile = ((path: string, data: string, options: object) => {
+    writes.written.push(data);
+    if (!writes.hold) return fs.writeFile(path, data, options);
+    return new Promise<void>((resolve, reject) =>
+      writes.held.push(() => fs.writeFile(path, data, options).then(resolve, reject)),
+    );
+  }) as typeof fs.writeFile;
+  return { ...fs, writeFile, default: { ...fs, writeFile } };
+});
 
 describe('push store', () => {
   const dirs: string[] = [];
@@ -40,10 +59,11 @@ describe('push store', () => {
     expect(store.put('t2', { url: 'https://h.example/other' }).taskId).toBe('t2');
   });
 
-  it('persists to the records folder (owner-only) and reloads into the session map', () => {
+  it('persists to the records folder (owner-only) and reloads into the session map', async () => {
     const dir = tempDir();
     const file = join(dir, PUSH_CONFIGS_FILE);
     const first = createPushStore({ file });
+    await first.loaded;
     first.put('t1', {
       id: 'a',
       url: 'https://a.example/',
@@ -52,6 +72,7 @@ describe('push store', () => {
     });
     first.put('t2', { id: 'b', url: 'https://b.example/' });
     first.delete('t2', 'b');
+    await first.flush();
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
       t1: [
@@ -66,17 +87,51 @@ describe('push store', () => {
     });
     const map = new Map<string, TaskPushNotificationConfig[]>();
     const again = createPushStore({ file, map });
+    await again.loaded;
     expect(again.get('t1', 'a')?.token).toBe('tk');
     expect(map.get('t1')).toHaveLength(1);
   });
 
-  it('survives a torn file', () => {
+  it('survives a torn file', async () => {
     const dir = tempDir();
     const file = join(dir, PUSH_CONFIGS_FILE);
     writeFileSync(file, '{"t1": [');
     const store = createPushStore({ file });
+    await store.loaded;
     expect(store.list('t1')).toEqual([]);
     store.put('t1', { url: 'https://a.example/' });
-    expect(createPushStore({ file }).list('t1')).toHaveLength(1);
+    await store.flush();
+    const again = createPushStore({ file });
+    await again.loaded;
+    expect(again.list('t1')).toHaveLength(1);
+  });
+
+  it('reads and writes its file without a synchronous call, one write in flight, the latest state winning', async () => {
+    const dir = tempDir();
+    const file = join(dir, PUSH_CONFIGS_FILE);
+    writeFileSync(file, JSON.stringify({ old: [{ id: 'o', taskId: 'old', url: 'https://o.example/' }] }));
+    writes.written = [];
+    const calls = await syncCallsOf(watch, async () => {
+      const store = createPushStore({ file });
+      // A change before the saved configs are in: the first write still carries them.
+      store.put('t1', { id: 'a', url: 'https://a.example/' });
+      writes.hold = true;
+      await store.loaded;
+      await new Promise((r) => setTimeout(r, 20));
+      expect(writes.written).toHaveLength(1);
+      // Changes while that write is in flight wait for it, and go out together in one more write.
+      for (let i = 0; i < 5; i++) store.put('t2', { id: `b${i}`, url: `https://b.example/${i}` });
+      store.delete('t2', 'b0');
+      const flushed = store.flush();
+      writes.hold = false;
+      for (const go of writes.held.splice(0)) go();
+      await flushed;
+      expect(store.get('old', 'o')?.url).toBe('https://o.example/');
+    });
+    expect(calls).toEqual([]);
+    expect(writes.written).toHaveLength(2);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(saved).sort()).toEqual(['old', 't1', 't2']);
+    expect(saved.t2.map((c: TaskPushNotificationConfig) => c.id)).toEqual(['b1', 'b2', 'b3', 'b4']);
   });
 });

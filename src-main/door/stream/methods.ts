@@ -40,18 +40,19 @@ export const sendStreamingMessage: MethodHandler = (ctx) => {
     ...(frames ? { headers: { 'a2a-extensions': FRAMES_EXTENSION_URI } } : {}),
   });
   trackStream(ctx.session, sse, capWithRealState(ctx.session, taskId, sse));
-  followTask(ctx.session, taskId, sse, { frames });
+  followTask(ctx.session, taskId, sse, { frames, accepted: accepted.task });
   return REPLIED;
 };
 
 export const subscribeToTask: MethodHandler = (ctx) => {
   const p = parseParams(taskIdParams, ctx.params);
-  const task = ctx.session.getTask(p.id, 0);
-  if (!task) throw taskNotFound(p.id);
-  if (isTerminal(task.status.state)) {
-    throw unsupportedOperation(`Task ${p.id} is already ${task.status.state}; read a finished task with GetTask`, {
+  // The state alone, from memory: a task of any age is found, and only a live one is followed.
+  const state = ctx.session.taskState(p.id);
+  if (!state) throw taskNotFound(p.id);
+  if (isTerminal(state)) {
+    throw unsupportedOperation(`Task ${p.id} is already ${state}; read a finished task with GetTask`, {
       taskId: p.id,
-      state: task.status.state,
+      state,
     });
   }
   const sse = open(ctx, { onCap: () => capWithRealState(ctx.session, p.id, sse)() });

@@ -1,18 +1,32 @@
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openSse, type SseCloseReason, type SseOptions, type SseStream } from './sse';
 
-// A server whose one route opens an SSE stream with the given options and hands it to the test.
-async function serve(options: SseOptions & { onCapSend?: unknown }) {
+// A server whose one route opens an SSE stream with the given options and hands it to the test
+// (`sendAtOnce`: an event sent in the tick the stream opens; `closeAtOnce`: closed in it too). It
+// counts the writes that reach the socket (each one a system call, and a TCP segment of its own).
+async function serve(options: SseOptions & { onCapSend?: unknown; sendAtOnce?: unknown; closeAtOnce?: boolean }) {
   let resolveStream!: (s: SseStream) => void;
   const opened = new Promise<SseStream>((r) => (resolveStream = r));
   const closes: SseCloseReason[] = [];
+  let socketWrites = 0;
   const server: Server = createServer((req, res) => {
+    type Write = (...args: unknown[]) => void;
+    const socket = req.socket as Socket & { _write: Write; _writev: Write };
+    for (const name of ['_write', '_writev'] as const) {
+      const original = socket[name];
+      socket[name] = function (this: Socket, ...args: unknown[]) {
+        socketWrites++;
+        return original.apply(this, args);
+      };
+    }
     const stream: SseStream = openSse(req, res, 'req-7', {
       ...options,
       onCap: options.onCapSend === undefined ? undefined : () => stream.send(options.onCapSend),
     });
+    if (options.sendAtOnce !== undefined) stream.send(options.sendAtOnce);
+    if (options.closeAtOnce) stream.close();
     stream.onClose((why) => closes.push(why));
     resolveStream(stream);
   });
@@ -21,9 +35,12 @@ async function serve(options: SseOptions & { onCapSend?: unknown }) {
   const chunks: string[] = [];
   let headers: Record<string, unknown> = {};
   let destroy!: () => void;
+  let onResponse!: () => void;
+  const responded = new Promise<void>((r) => (onResponse = r));
   const ended = new Promise<void>((resolve) => {
     const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/' }, (res) => {
       headers = res.headers;
+      onResponse();
       res.setEncoding('utf8');
       res.on('data', (c: string) => chunks.push(c));
       res.on('end', resolve);
@@ -43,6 +60,8 @@ async function serve(options: SseOptions & { onCapSend?: unknown }) {
     text,
     until,
     ended,
+    responded,
+    socketWrites: () => socketWrites,
     headers: () => headers,
     destroy: () => destroy(),
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
@@ -73,6 +92,43 @@ describe('SSE writer', () => {
       result: { task: { id: 't', status: { state: 'TASK_STATE_WORKING' }, note: 'two\nlines' } },
     });
     expect(s.closes).toEqual(['done']);
+  });
+
+  it('sends the headers and an event ready at once in one socket write', async () => {
+    const s = await serve({ keepaliveMs: 0, sendAtOnce: { task: { id: 't' } } });
+    open.push(s);
+    await s.until(() => s.text().includes('data:'));
+    expect(s.socketWrites()).toBe(1);
+    expect(s.headers()['content-type']).toBe('text/event-stream');
+    s.stream.close();
+  });
+
+  it('sends the headers of a stream with nothing to say yet at once', async () => {
+    const s = await serve({ keepaliveMs: 0 });
+    open.push(s);
+    await s.responded;
+    expect(s.headers()['content-type']).toBe('text/event-stream');
+    expect(s.text()).toBe('');
+    s.stream.close();
+  });
+
+  it('starts no timers for a stream over in the tick it opened', async () => {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const s = await serve({
+        keepaliveMs: 12_345,
+        maxLifeMs: 54_321,
+        sendAtOnce: { task: { id: 't' } },
+        closeAtOnce: true,
+      });
+      open.push(s);
+      await s.ended;
+      expect(s.text()).toContain('data:');
+      const ours = timers.mock.calls.filter(([, ms]) => ms === 12_345 || ms === 54_321);
+      expect(ours).toEqual([]);
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   it('sends keepalive comments only while quiet', async () => {

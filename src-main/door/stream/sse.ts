@@ -13,6 +13,8 @@ export const DEFAULT_KEEPALIVE_MS = 15_000;
 export const DEFAULT_STREAM_LIFE_MS = 30 * 60_000;
 /** A client that reads nothing while this much is queued is dropped rather than buffered forever. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+/** Its continuations run once the current tick is done, process.nextTick work (socket writes) included. */
+const afterThisTick = Promise.resolve();
 
 export type SseCloseReason = 'done' | 'client' | 'cap' | 'overflow';
 
@@ -42,6 +44,7 @@ export function openSse(req: IncomingMessage, res: ServerResponse, id: JsonRpcId
   const listeners: ((reason: SseCloseReason) => void)[] = [];
   let closed = false;
   let keepalive: NodeJS.Timeout | undefined;
+  let cap: NodeJS.Timeout | undefined;
 
   // The connection stays reusable after the stream, as any other answer's does: a client that
   // streams often pays no new TCP connection per call. The door's close cuts sockets left idle.
@@ -51,8 +54,26 @@ export function openSse(req: IncomingMessage, res: ServerResponse, id: JsonRpcId
     'x-accel-buffering': 'no',
     ...options.headers,
   });
-  res.flushHeaders();
   req.socket.setNoDelay(true);
+  // The headers leave with the first event, in one socket write: a stream whose first event is
+  // ready at once (SendStreamingMessage's task) reaches its caller in one TCP segment, not two.
+  // Once this tick's writes have left, a stream with nothing to say yet sends its headers alone,
+  // so its caller knows at once that it opened, and the keepalive and life-cap timers start: a
+  // stream already over by then (a task that ended within the tick) never starts them.
+  let wrote = false;
+  void afterThisTick.then(() => {
+    if (closed) return;
+    if (!wrote) res.flushHeaders();
+    cap = setTimeout(() => {
+      if (closed) return;
+      try {
+        options.onCap?.();
+      } finally {
+        finish('cap');
+      }
+    }, maxLifeMs);
+    if (keepaliveMs > 0) keepalive = setTimeout(() => write(': keepalive\n\n'), keepaliveMs);
+  });
 
   const finish = (reason: SseCloseReason) => {
     if (closed) return;
@@ -70,34 +91,20 @@ export function openSse(req: IncomingMessage, res: ServerResponse, id: JsonRpcId
 
   const write = (chunk: string) => {
     if (closed) return;
+    wrote = true;
     res.write(chunk);
     if (res.writableLength > MAX_QUEUED_BYTES) {
       res.destroy();
       finish('overflow');
       return;
     }
-    armKeepalive();
+    keepalive?.refresh(); // a write restarts the quiet period
   };
-
-  function armKeepalive() {
-    clearTimeout(keepalive);
-    if (keepaliveMs > 0) keepalive = setTimeout(() => write(': keepalive\n\n'), keepaliveMs);
-  }
 
   function onClientGone() {
     finish('client');
   }
   res.on('close', onClientGone);
-
-  const cap = setTimeout(() => {
-    if (closed) return;
-    try {
-      options.onCap?.();
-    } finally {
-      finish('cap');
-    }
-  }, maxLifeMs);
-  armKeepalive();
 
   return {
     send(result) {

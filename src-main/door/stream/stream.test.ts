@@ -105,7 +105,7 @@ describe('streaming door', () => {
     expect(got.every((e) => kind(e) === 'task' || e.payload.value.taskId === taskId)).toBe(true);
     // no frames without the extension
     expect(got.some((e) => e.payload.value.metadata?.[FRAMES_EXTENSION_URI])).toBe(false);
-    expect(ts.session.getTask(taskId)?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(ts.session.taskState(taskId)).toBe('TASK_STATE_COMPLETED');
   });
 
   it('frames: the A2A-Extensions header adds text and tool frames and is echoed', async () => {
@@ -139,7 +139,7 @@ describe('streaming door', () => {
     });
     const id = sent.result.task.id;
     const s = ts.session;
-    await waitFor(s, () => s.getTask(id)?.status.state === 'TASK_STATE_WORKING');
+    await waitFor(s, () => s.taskState(id) === 'TASK_STATE_WORKING');
     const collect = async () => {
       const got: any[] = [];
       for await (const e of client.resubscribeTask({ tenant: '', id })) got.push(e);
@@ -221,8 +221,8 @@ describe('streaming door', () => {
     abort.abort();
     await waitForCondition(() => openStreams(ts.session) === before);
     const s = ts.session;
-    await waitFor(s, () => s.getTask(id)?.status.state === 'TASK_STATE_WORKING');
-    expect(s.getTask(id)?.status.state).toBe('TASK_STATE_WORKING');
+    await waitFor(s, () => s.taskState(id) === 'TASK_STATE_WORKING');
+    expect(s.taskState(id)).toBe('TASK_STATE_WORKING');
     const canceled = await ts.rpc('CancelTask', { id });
     expect(canceled.result.status.state).toBe('TASK_STATE_CANCELED');
   });
@@ -238,7 +238,7 @@ describe('streaming door', () => {
       const last = data.at(-1).result.statusUpdate;
       expect(last.status.state).toBe('TASK_STATE_WORKING');
       expect(last.final).toBeUndefined();
-      expect(ts.session.getTask(last.taskId)?.status.state).toBe('TASK_STATE_WORKING');
+      expect(ts.session.taskState(last.taskId)).toBe('TASK_STATE_WORKING');
       await ts.rpc('CancelTask', { id: last.taskId });
     } finally {
       configureStreams(ts.session, { keepaliveMs: 15_000, maxLifeMs: 30 * 60_000 });

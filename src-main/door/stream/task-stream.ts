@@ -20,13 +20,17 @@ import type { SseStream } from './sse';
 // event in the same order, and one closing touches neither the task nor the other streams.
 
 /** The part of a session a task stream reads. */
-export type FollowedSession = Pick<Session, 'getTask' | 'onTaskEvent'> & { trace: Pick<Session['trace'], 'subscribe'> };
+export type FollowedSession = Pick<Session, 'peekTask' | 'onTaskEvent'> & {
+  trace: Pick<Session['trace'], 'subscribe'>;
+};
 
 export interface FollowOptions {
   /** Add the frames extension's text and tool frames as statusUpdate metadata. */
   frames?: boolean;
   /** Keep the stream open through INPUT_REQUIRED / AUTH_REQUIRED (SubscribeToTask). */
   untilTerminal?: boolean;
+  /** The task as the message that made it left it: the snapshot when it has already ended (refused at once). */
+  accepted?: Task;
 }
 
 /** States after which a stream closes: terminal ones, and interrupted ones unless `untilTerminal`. */
@@ -77,7 +81,7 @@ export function followTask(
         else if (loopEmitsFrames && event.event_type === 'inference') return;
         const frame = frameOf(event);
         if (!frame) return;
-        const status = session.getTask(taskId)?.status ?? { state: lastState ?? 'TASK_STATE_WORKING' };
+        const status = session.peekTask(taskId, 0)?.status ?? { state: lastState ?? 'TASK_STATE_WORKING' };
         sse.send({ statusUpdate: { taskId, contextId, status, metadata: { [FRAMES_EXTENSION_URI]: frame } } });
       }),
     );
@@ -87,7 +91,9 @@ export function followTask(
     for (const d of disposers.splice(0)) d();
   });
 
-  const task = session.getTask(taskId);
+  // A followed task is live (SubscribeToTask checked it has not ended, SendStreamingMessage just
+  // made it): memory holds it. One refused at once has ended already; its snapshot is the answer.
+  const task = session.peekTask(taskId) ?? options.accepted;
   if (!task) {
     sse.close();
     throw new Error(`task ${taskId} vanished before its stream opened`);
@@ -97,8 +103,11 @@ export function followTask(
   return task;
 }
 
-/** For SseOptions.onCap: the stream's last event is the task's real state. */
-export const capWithRealState = (session: Pick<Session, 'getTask'>, taskId: string, sse: SseStream) => () => {
-  const task = session.getTask(taskId);
+/**
+ * For SseOptions.onCap: the stream's last event is the task's real state. A stream still open
+ * follows a live task (it closes at the task's terminal state), which memory holds.
+ */
+export const capWithRealState = (session: Pick<Session, 'peekTask'>, taskId: string, sse: SseStream) => () => {
+  const task = session.peekTask(taskId, 0);
   if (task) sse.send(statusEventOf(task));
 };

@@ -43,7 +43,7 @@ describe('process transport capsule', () => {
     await waitFor(ts.session, harnessSays(ts, id, 'working'));
     const r = await ts.rpc('CancelTask', { id });
     expect(r.result.status.message?.parts[0].text).toBe(KILLED_NOTE);
-    expect(ts.session.getTask(id)!.status.message?.parts[0].text).toBe(KILLED_NOTE);
+    expect(ts.session.peekTask(id)!.status.message?.parts[0].text).toBe(KILLED_NOTE);
   });
 
   it('kills a harness that ignores the interrupt after grace, says so, and the next message resumes its session', async () => {

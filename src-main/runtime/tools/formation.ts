@@ -20,13 +20,15 @@ export type FormationTarget =
       capsule?: string;
     };
 
+type DoorTarget = Extract<FormationTarget, { kind: 'door' }>;
+
 /** The formation a session belongs to: capsule name -> where to reach it. */
 export interface FormationResolver {
   resolve(name: string): FormationTarget | undefined | Promise<FormationTarget | undefined>;
   /** Names the model may use (listed in the tool description and in "unknown capsule" errors). */
   names?(): string[];
   /** What the formation knows of a door given by URL (capsule, version, session), if anything. */
-  byUrl?(url: string): Extract<FormationTarget, { kind: 'door' }> | undefined;
+  byUrl?(url: string): DoorTarget | undefined | Promise<DoorTarget | undefined>;
   /** Each member by the name the model uses, with the URLs its door has or will have (for `to: "*"`). */
   doors?(): { name: string; urls: string[] }[];
 }
@@ -51,7 +53,7 @@ export async function resolveTarget(to: string, formation?: FormationResolver): 
   else if (/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}(\/.*)?$/i.test(text)) url = `http://${text}`;
   if (url !== undefined) {
     // The model's URL is the one used; the formation may only say whose door it is.
-    const known = formation?.byUrl?.(url);
+    const known = await formation?.byUrl?.(url);
     return known ? { ...known, url } : { kind: 'door', url };
   }
   const found = formation ? await formation.resolve(text) : undefined;

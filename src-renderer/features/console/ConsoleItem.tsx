@@ -6,10 +6,10 @@ import {
   useStudio,
   type ConsoleEntry,
   type DelegationOutcome,
-  type DelegationPhase,
 } from '../../store';
 import { InputReply, questionOf } from '../../ui/InputReply';
 import { TaskStateBadge } from '../../ui/TaskStateBadge';
+import { DELEGATION_LABEL } from '../../ui/delegationWords';
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${Math.ceil(n / 1024)} KiB`);
 const textOf = (m: Message) =>
@@ -67,7 +67,7 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
         {entry.error ? (
           <span className="error-text">Not sent: {entry.error}</span>
         ) : !task && entry.state ? (
-          <KeptReply entry={entry} />
+          <KeptReply entry={entry} delegations={delegations} />
         ) : !task ? (
           <span className="muted">Sending…</span>
         ) : (
@@ -120,7 +120,7 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
 }
 
 /** A message from a kept conversation whose task is no longer in view: how it stood when kept, and its answer. */
-function KeptReply({ entry }: { entry: ConsoleEntry }) {
+function KeptReply({ entry, delegations }: { entry: ConsoleEntry; delegations?: DelegationOutcome[] }) {
   return (
     <>
       <div className="console-meta">
@@ -135,6 +135,7 @@ function KeptReply({ entry }: { entry: ConsoleEntry }) {
           kept with the workspace
         </span>
       </div>
+      {entry.taskId && delegations?.length ? <Delegations taskId={entry.taskId} list={delegations} /> : null}
       {entry.answer ? (
         <div className="console-answer" aria-label="Answer">
           {entry.answer}
@@ -143,14 +144,6 @@ function KeptReply({ entry }: { entry: ConsoleEntry }) {
     </>
   );
 }
-
-const OUTCOME_LABEL: Record<DelegationPhase, string> = {
-  running: 'working…',
-  paused: 'paused before sending (breakpoint)',
-  answered: 'answered',
-  failed: 'failed',
-  canceled: 'canceled',
-};
 
 /** Each delegation of the task and how it ended, so a failed hand-off is never hidden behind the answer. */
 function Delegations({ taskId, list }: { taskId: string; list: DelegationOutcome[] }) {
@@ -163,7 +156,7 @@ function Delegations({ taskId, list }: { taskId: string; list: DelegationOutcome
         return (
           <li key={d.callId} className="console-delegation" data-state={phase} data-testid="delegation-outcome">
             <span className="console-delegation-to">→ {d.to === '*' ? 'every reachable worker' : d.to}</span>
-            <span className="console-delegation-state">{OUTCOME_LABEL[phase]}</span>
+            <span className="console-delegation-state">{DELEGATION_LABEL[phase]}</span>
             {d.state === 'failed' && d.text ? <span className="console-delegation-text">{d.text}</span> : null}
           </li>
         );

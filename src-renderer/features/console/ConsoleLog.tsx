@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useStudio, type ConsoleEntry } from '../../store';
+import { readRecentFlow, useStudio, type ConsoleEntry } from '../../store';
 import { ConsoleItem } from './ConsoleItem';
 
 /** A conversation's entries, the newest kept in view. */
@@ -14,6 +14,20 @@ export function ConsoleLog({ entries }: { entries: ConsoleEntry[] }) {
   useEffect(() => {
     log.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
   }, [lastShape]);
+  // Tasks this page did not see (it was reloaded since): read, once, in the background, the
+  // capsule's tasks (a task its running session still holds reads as that task, as in the Tasks
+  // tab, not as kept) and its recent flow (their delegations), as the page that watched showed them.
+  const capsuleId = last?.capsuleId;
+  const unseenTask = useStudio((s) => entries.some((e) => e.taskId && !s.tasks[e.taskId]));
+  const unseenFlow = useStudio((s) => entries.some((e) => e.taskId && !s.delegations[e.taskId]));
+  const sessionId = useStudio((s) => (capsuleId ? s.capsules[capsuleId]?.sessionId : undefined));
+  const linked = useStudio((s) => s.linked);
+  useEffect(() => {
+    if (capsuleId && sessionId && unseenTask && linked) void useStudio.getState().loadTasks(capsuleId);
+  }, [capsuleId, unseenTask, sessionId, linked]);
+  useEffect(() => {
+    if (capsuleId && unseenFlow && linked) readRecentFlow(capsuleId);
+  }, [capsuleId, unseenFlow, sessionId, linked]);
   return (
     <ol className="console-log" ref={log} aria-label="Conversation">
       {entries.map((e) => (

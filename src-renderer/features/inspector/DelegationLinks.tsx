@@ -1,13 +1,6 @@
 import { delegationPhase, useStudio } from '../../store';
+import { DELEGATION_LABEL } from '../../ui/delegationWords';
 import type { DelegationView } from './taskTrace';
-
-const STATE: Record<DelegationView['state'] | 'paused', string> = {
-  running: 'working…',
-  paused: 'paused before sending (breakpoint)',
-  answered: 'answered',
-  failed: 'failed',
-  canceled: 'canceled',
-};
 
 /** The delegations the task made; each child task opens in its capsule's Tasks tab when that capsule runs here. */
 export function DelegationLinks({ taskId, list }: { taskId: string; list: DelegationView[] }) {
@@ -32,7 +25,7 @@ function DelegationLink({ taskId, d }: { taskId: string; d: DelegationView }) {
     <li className="delegation-link" data-state={phase}>
       <span>→ {name === '*' ? 'every reachable worker' : name}</span>
       <span className="delegation-state">
-        {STATE[phase]}
+        {DELEGATION_LABEL[phase]}
         {d.peerState ? ` (${d.peerState.replace('TASK_STATE_', '').toLowerCase()})` : ''}
       </span>
       {d.peerTaskId && capsuleId ? (

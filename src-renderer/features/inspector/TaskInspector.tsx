@@ -135,7 +135,10 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
           <p className="muted">Reading the trace…</p>
         ) : (
           <Turns
+            taskId={task.id}
             figures={figures}
+            delegations={delegations}
+            ended={ended}
             model={trace.model}
             priced={trace.price !== null}
             onFork={

@@ -1,19 +1,35 @@
-import type { TaskFigures } from './taskTrace';
+import { useMemo } from 'react';
+import { delegationPhase, useStudio, type DelegationPhase } from '../../store';
+import type { DelegationView, TaskFigures } from './taskTrace';
 import { formatMs, formatTokens, formatUsd } from './figures';
+import { turnToolsCell } from './turnTools';
 
 /** Each turn of the task: when it started, the model's time, its tool calls, tokens and cost. */
 export function Turns({
+  taskId,
   figures,
+  delegations,
+  ended,
   model,
   priced,
   onFork,
 }: {
+  taskId: string;
   figures: TaskFigures;
+  /** The task's delegations, as its Delegations section lists them: their calls read the same here. */
+  delegations: readonly DelegationView[];
+  ended: boolean;
   model: string | null;
   priced: boolean;
   onFork?: (turn: number) => void;
 }) {
   const { turns } = figures;
+  // One string, so the table re-renders only when a delegation's phase moves.
+  const phaseList = useStudio((s) => delegations.map((d) => delegationPhase(s, taskId, d)).join(' '));
+  const phases = useMemo(() => {
+    const list = phaseList.split(' ') as DelegationPhase[];
+    return new Map(delegations.map((d, i) => [d.callId, list[i]]));
+  }, [phaseList, delegations]);
   if (turns.length === 0) return <p className="muted">No turn has ended yet.</p>;
   return (
     <>
@@ -31,44 +47,37 @@ export function Turns({
           </tr>
         </thead>
         <tbody>
-          {turns.map((t) => (
-            <tr key={t.turn} aria-label={`Turn ${t.turn}`}>
-              <td>
-                {t.turn}
-                {/* In the turn's own cell, not a column of its own: the table fits the narrowest panel. */}
-                {onFork ? (
-                  <button
-                    type="button"
-                    className="link-button turns-fork"
-                    aria-label={`Fork from turn ${t.turn}`}
-                    title="Run the task again from this turn: the turns before it replay the recording"
-                    onClick={() => onFork(t.turn)}
-                  >
-                    Fork…
-                  </button>
-                ) : null}
-              </td>
-              <td>{t.offsetMs === null ? '–' : `+${formatMs(t.offsetMs)}`}</td>
-              <td>{formatMs(t.modelMs)}</td>
-              <td
-                className="turns-tools"
-                title={t.tools
-                  .map(
-                    (c) =>
-                      `${c.name}${c.durationMs === undefined ? ' (running)' : ` ${formatMs(c.durationMs)}${c.ok ? '' : ', failed'}`}`,
-                  )
-                  .join('\n')}
-              >
-                {t.tools.length === 0
-                  ? '–'
-                  : `${t.tools.length} · ${t.toolsMs === null ? 'running' : formatMs(t.toolsMs)}`}
-              </td>
-              <td>
-                {formatTokens(t.tokensIn)} / {formatTokens(t.tokensOut)}
-              </td>
-              {priced ? <td>{t.costUsd === null ? '–' : formatUsd(t.costUsd)}</td> : null}
-            </tr>
-          ))}
+          {turns.map((t) => {
+            const tools = turnToolsCell(t, phases, ended);
+            return (
+              <tr key={t.turn} aria-label={`Turn ${t.turn}`}>
+                <td>
+                  {t.turn}
+                  {/* In the turn's own cell, not a column of its own: the table fits the narrowest panel. */}
+                  {onFork ? (
+                    <button
+                      type="button"
+                      className="link-button turns-fork"
+                      aria-label={`Fork from turn ${t.turn}`}
+                      title="Run the task again from this turn: the turns before it replay the recording"
+                      onClick={() => onFork(t.turn)}
+                    >
+                      Fork…
+                    </button>
+                  ) : null}
+                </td>
+                <td>{t.offsetMs === null ? '–' : `+${formatMs(t.offsetMs)}`}</td>
+                <td>{formatMs(t.modelMs)}</td>
+                <td className="turns-tools" title={tools.title}>
+                  {tools.text}
+                </td>
+                <td>
+                  {formatTokens(t.tokensIn)} / {formatTokens(t.tokensOut)}
+                </td>
+                {priced ? <td>{t.costUsd === null ? '–' : formatUsd(t.costUsd)}</td> : null}
+              </tr>
+            );
+          })}
         </tbody>
         <tfoot>
           <tr aria-label="Task total">

@@ -25,7 +25,12 @@ export interface TasksSlice {
   /** Cancels every task; the session keeps running. */
   cancelAllTasks(capsuleId: string): Promise<void>;
   /** A Stop session (of `capsuleId`) or Stop all (no id) waiting for the user's yes: tasks are running. */
-  stopAsk: { capsuleId?: string; running: number } | null;
+  stopAsk: {
+    capsuleId?: string;
+    running: number;
+    /** Of those running, paused at a breakpoint. */
+    paused: number;
+  } | null;
   /** Stop session, or Stop all without an id: at once when no task runs, else asks first (stopAsk). */
   requestStop(capsuleId?: string): Promise<void>;
   /** The user's answer to stopAsk. */
