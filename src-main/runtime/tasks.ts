@@ -262,7 +262,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       const l = live.get(id);
       if (l) return withHistory(toTask(l), historyLength);
       const kept = whole.get(id);
-      return kept && withHistory(expandTask(kept.json), historyLength);
+      return kept === undefined ? undefined : withHistory(expandTask(kept), historyLength);
     },
     /**
      * Any task, historyLength applied (a door's GetTask): an old task's lines are read off the main
