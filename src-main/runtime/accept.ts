@@ -4,6 +4,7 @@ import type { AcceptedMessage, IncomingMessage } from './api';
 import { endTask, traceTask, type SessionCore } from './core';
 import { isoNow } from '../trace';
 import { messageText } from './message-text';
+import { shallowCopy } from './shallow-copy';
 import { MAX_TASK_PAYLOAD, statusMessage, TaskAbort, type LiveTask } from './tasks';
 
 // An incoming message becomes a new task (queued, or REJECTED with the reason when it does not
@@ -38,6 +39,14 @@ function received(core: SessionCore, t: LiveTask, incoming: IncomingMessage, tex
   if (incoming.peer) event.peer = incoming.peer;
   if (incoming.traceparent) event.traceparent = incoming.traceparent;
   traceTask(core, t, event);
+}
+
+/** The message as the task's history keeps it: the caller's copy, with the task's ids. */
+function withIds(message: Message, contextId: string, taskId: string): Message {
+  const m = shallowCopy(message);
+  m.contextId = contextId;
+  m.taskId = taskId;
+  return m;
 }
 
 const settledPromise = (t: LiveTask) => new Promise<Task>((resolve) => t.settlers.push(resolve));
@@ -83,7 +92,7 @@ function resume(core: SessionCore, incoming: IncomingMessage, taskId: string): A
     );
   }
   t.payload += text.length;
-  t.history.push({ ...message, contextId: t.contextId, taskId });
+  t.history.push(withIds(message, t.contextId, taskId));
   received(core, t, incoming, text);
   const settled = settledPromise(t);
   const input = t.input;
@@ -104,7 +113,7 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
     id,
     contextId,
     status: { state: 'TASK_STATE_SUBMITTED', timestamp: isoNow() },
-    history: [{ ...message, contextId, taskId: id }],
+    history: [withIds(message, contextId, id)],
     text,
     // Every field a task takes later is there from the start (one object shape for every task).
     traceparent: incoming.traceparent || undefined,

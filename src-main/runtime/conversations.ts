@@ -1,6 +1,7 @@
 import type { Task } from '../../src-shared/a2a';
 import type { ChatMessage } from '../drivers';
 import { messageText } from './message-text';
+import { RenewingMap } from './renewing-map';
 
 // The conversation of each context, shared by its tasks. While a task of the context is live it
 // is an array the agent loop appends to. Once none is, it is shelved: as the id of the one task
@@ -49,7 +50,7 @@ export function createConversations(tasks: ConversationTasks, keep = KEEP_CONVER
   const sourcesOf = (contextId: string, h: string) => (h === FORGOTTEN ? tasks.finishedOf(contextId) : [h]);
   const isMark = (h: ChatMessage[] | string | undefined): h is string => typeof h === 'string' && !h.startsWith('[');
   /** Contexts shelved as JSON, oldest first, with what each costs. */
-  const shelved = new Map<string, number>();
+  const shelved = new RenewingMap<string, number>();
   let shelvedBytes = 0;
 
   const unshelve = (contextId: string) => {

@@ -8,6 +8,7 @@ import type { InFlightWork } from './tool-types';
 import { conversationOf, endTask, traceTask, type SessionCore } from './core';
 import { statusMessage, type LiveTask } from './tasks';
 import { pauseAt, pausesAt } from './breakpoints';
+import { shallowCopy } from './shallow-copy';
 import type { PauseOutcome, PausePoint } from './pause';
 
 // Runs one task with the session's executor and turns its outcome into the task's final state.
@@ -97,7 +98,7 @@ class RunningTask implements TaskRun {
     return this.t.controller.aborted;
   }
   trace(event: { event_type: string } & Record<string, unknown>): void {
-    traceTask(this.core, this.t, { ...event });
+    traceTask(this.core, this.t, shallowCopy(event));
   }
   guard<T>(work: () => T): T {
     return runInTaskScope(this.scope, work);

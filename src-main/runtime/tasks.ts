@@ -20,6 +20,7 @@ import {
 } from './task-records';
 import type { InFlightWork, ResidueItem } from './tool-types';
 import type { TaskPause } from './pause';
+import { RenewingMap } from './renewing-map';
 
 // The task registry of a session, and the one place a task's visible content is produced: every
 // task and task event it hands out (door answers, streams, push, the Studio) has the session's
@@ -140,11 +141,16 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
   const { trace } = options;
   const keep = options.keep ?? KEEP_FINISHED;
   const mask = createMasker(options.secrets ?? []);
-  const live = new Map<string, LiveTask>();
+  const live = new RenewingMap<string, LiveTask>();
   /** Every finished task, oldest first. */
   const finished = new Map<string, FinishedTask>();
-  /** Compact final JSON of the newest finished tasks, oldest first, and what each costs. */
-  const whole = new Map<string, { json: string; bytes: number }>();
+  /**
+   * Compact final JSON of the newest finished tasks, oldest first. The JSON itself is the value: a
+   * wrapper object made at every finish is what V8 learns to allocate straight in old space (most
+   * of them outlive a young collection here), where each, once dropped, keeps its JSON alive
+   * through every young collection until a full one.
+   */
+  const whole = new RenewingMap<string, string>();
   let wholeBytes = 0;
   const listeners = new Set<TaskListener>();
 
@@ -166,12 +172,11 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
   };
 
   const keepWhole = (id: string, json: string) => {
-    const bytes = stringBytes(json);
-    whole.set(id, { json, bytes });
-    wholeBytes += bytes;
+    whole.set(id, json);
+    wholeBytes += stringBytes(json);
     while (whole.size > keep.tasks || wholeBytes > keep.bytes) {
       const oldest = whole.keys().next().value as string;
-      wholeBytes -= whole.get(oldest)!.bytes;
+      wholeBytes -= stringBytes(whole.get(oldest)!);
       whole.delete(oldest);
     }
   };
@@ -210,7 +215,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
   /** A finished task as far as memory holds it: whole when kept, else its FinishedTask without the records. */
   const finishedInMemory = (id: string): Task | undefined => {
     const kept = whole.get(id);
-    if (kept) return expandTask(kept.json);
+    if (kept) return expandTask(kept);
     const f = finished.get(id);
     if (!f || f.statusText !== undefined) return f && fromRecords(id, f, false, undefined);
     const status: TaskStatus = { state: f.state };
@@ -257,7 +262,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       const l = live.get(id);
       if (l) return withHistory(toTask(l), historyLength);
       const kept = whole.get(id);
-      return kept && withHistory(expandTask(kept.json), historyLength);
+      return kept === undefined ? undefined : withHistory(expandTask(kept), historyLength);
     },
     /**
      * Any task, historyLength applied (a door's GetTask): an old task's lines are read off the main
@@ -269,7 +274,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
       const l = live.get(id);
       if (l) return withHistory(toTask(l), historyLength);
       const kept = whole.get(id);
-      if (kept) return withHistory(expandTask(kept.json), historyLength);
+      if (kept) return withHistory(expandTask(kept), historyLength);
       const f = finished.get(id);
       if (!f) return undefined;
       const read = needsRecords(f, payload) ? await readLater(id, f) : undefined;

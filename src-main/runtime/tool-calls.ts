@@ -2,6 +2,7 @@ import type { Part } from '../../src-shared/a2a';
 import type { ChatMessage, ToolCall } from '../drivers';
 import { InputTimeoutError, type TaskRun } from './executor';
 import type { Tool, ToolContext, ToolOutcome } from './tool-types';
+import { shallowCopy } from './shallow-copy';
 
 // Runs the tool calls of one turn concurrently (parallel delegations), traces each call and
 // result, and turns a tool's input request into the task's INPUT_REQUIRED wait.
@@ -53,11 +54,15 @@ export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskR
   const fieldsOf = (c: ToolCall) => tools.find((t) => t.spec.name === c.name)?.traceFields ?? {};
   for (const c of calls)
     task.trace({ event_type: 'tool_call', call_id: c.id, name: c.name, ...fieldsOf(c), arguments: c.arguments });
-  const traced = calls.map((c) => ({ ...fieldsOf(c) }) as Record<string, unknown>);
+  // Copies that keys are added to (shallow-copy.ts).
+  const traced = calls.map((c) => shallowCopy(fieldsOf(c)) as Record<string, unknown>);
   const outcomes = await Promise.all(
-    calls.map((c, i) =>
-      runOne(c, tools, { ...ctx, callId: c.id, traceResult: (fields) => Object.assign(traced[i], fields) }),
-    ),
+    calls.map((c, i) => {
+      const own = shallowCopy(ctx);
+      own.callId = c.id;
+      own.traceResult = (fields) => Object.assign(traced[i], fields);
+      return runOne(c, tools, own);
+    }),
   );
   const messages: ChatMessage[] = [];
   for (let i = 0; i < calls.length; i++) {
@@ -81,7 +86,14 @@ export async function runToolCalls(calls: ToolCall[], tools: Tool[], task: TaskR
       ok = false;
       content = out.error;
     }
-    task.trace({ ...traced[i], event_type: 'tool_result', call_id: call.id, name: call.name, ok, result: content });
+    const line = Object.assign(traced[i], {
+      event_type: 'tool_result',
+      call_id: call.id,
+      name: call.name,
+      ok,
+      result: content,
+    });
+    task.trace(line);
     messages.push({
       role: 'tool',
       toolCallId: call.id,
