@@ -176,6 +176,13 @@ describe('delegations from trace lines', () => {
     ]);
   });
 
+  it('takes every delegation state from its result when the lines name no task (the shared reading cannot place them)', () => {
+    const noTask = (e: TraceEvent) =>
+      Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'task_id')) as unknown as TraceEvent;
+    const d = taskDelegations(run.map(noTask));
+    expect(d.map((x) => x.state)).toEqual(['answered', 'failed']);
+  });
+
   it('keeps a failed delegation that never reached a peer, with its error cut short', () => {
     const refused = [
       line(0, 'task_start'),

@@ -175,6 +175,8 @@ export function taskDelegations(events: readonly TraceEvent[]): DelegationView[]
       d.peerTaskId = str(e.peer_task_id) ?? d.peerTaskId;
       d.childSessionId = str(e.child_session_id) ?? d.childSessionId;
       d.capsule = str(e.capsule) ?? d.capsule;
+      // The shared reading below decides when it knows the call; a line it cannot place keeps this.
+      d.state = e.ok ? 'answered' : 'failed';
       if (!e.ok) d.error = String(e.result ?? '').slice(0, ERROR_CHARS);
     }
   }

@@ -53,6 +53,15 @@ describe('turnToolsCell', () => {
     expect(cell.title).toBe('delegate_task 900 ms\nread_file 20 ms, failed');
   });
 
+  it('names a delegation whose result came after a cancel as the Delegations list does, not "failed"', () => {
+    const cell = turnToolsCell(
+      turn([{ callId: 'c1', name: 'delegate_task', ok: false, durationMs: 40 }], 40),
+      phases([['c1', 'canceled']]),
+      true,
+    );
+    expect(cell.title).toBe('delegate_task 40 ms, canceled');
+  });
+
   it('reads other tools as done, working, or canceled when their task ended without the result', () => {
     const tools: TurnView['tools'] = [
       { callId: 'a', name: 'read_file', ok: true, durationMs: 5 },

@@ -46,7 +46,7 @@ export function turnToolsCell(
     .map((c, i) =>
       c.durationMs === undefined
         ? `${c.name} (${WORD[phases[i]]})`
-        : `${c.name} ${formatMs(c.durationMs)}${c.ok ? '' : ', failed'}`,
+        : `${c.name} ${formatMs(c.durationMs)}${phases[i] === 'done' || phases[i] === 'answered' ? '' : `, ${WORD[phases[i]]}`}`,
     )
     .join('\n');
   const allIn = turn.tools.every((c) => c.durationMs !== undefined);
