@@ -58,9 +58,9 @@ async function cancelLive(core: SessionCore, t: LiveTask, by: string): Promise<C
 async function cancelTask(core: SessionCore, id: string, by = 'client'): Promise<CancelAnswer> {
   const t = core.registry.live.get(id);
   if (!t) {
-    // A task no longer kept in memory is read from the records off the main thread.
-    const known = await core.registry.read(id, 0);
-    if (known && isTerminal(known.status.state)) throw taskNotCancelable(id, known.status.state);
+    // A finished task's state is kept in memory whatever its age: no record is read to refuse it.
+    const state = core.registry.stateOf(id);
+    if (state && isTerminal(state)) throw taskNotCancelable(id, state);
     throw taskNotFound(id);
   }
   // A cancel already under way answers the same way.

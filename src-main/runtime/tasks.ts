@@ -212,6 +212,14 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
     return task;
   };
 
+  /** A task memory holds (live, or finished and kept whole), historyLength applied; never reads a file. */
+  const peekHeld = (id: string, historyLength?: number): Task | undefined => {
+    const l = live.get(id);
+    if (l) return withHistory(toTask(l), historyLength);
+    const kept = whole.get(id);
+    return kept === undefined ? undefined : withHistory(expandTask(kept), historyLength);
+  };
+
   /** A finished task as far as memory holds it: whole when kept, else its FinishedTask without the records. */
   const finishedInMemory = (id: string): Task | undefined => {
     const kept = whole.get(id);
@@ -258,12 +266,7 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
      * A task memory holds, historyLength applied: a live one, or a finished one kept whole;
      * undefined for any other (an older task is read with read()). Never reads a file.
      */
-    peek(id: string, historyLength?: number): Task | undefined {
-      const l = live.get(id);
-      if (l) return withHistory(toTask(l), historyLength);
-      const kept = whole.get(id);
-      return kept === undefined ? undefined : withHistory(expandTask(kept), historyLength);
-    },
+    peek: peekHeld,
     /**
      * Any task, historyLength applied (a door's GetTask): an old task's lines are read off the main
      * thread, after the lines still waiting in the writer reach the file. `payload: false` asks for
@@ -271,10 +274,8 @@ export function createTaskRegistry(options: TaskRegistryOptions) {
      * status text not kept in memory.
      */
     async read(id: string, historyLength?: number, payload = true): Promise<Task | undefined> {
-      const l = live.get(id);
-      if (l) return withHistory(toTask(l), historyLength);
-      const kept = whole.get(id);
-      if (kept) return withHistory(expandTask(kept), historyLength);
+      const held = peekHeld(id, historyLength);
+      if (held) return held;
       const f = finished.get(id);
       if (!f) return undefined;
       const read = needsRecords(f, payload) ? await readLater(id, f) : undefined;
