@@ -1,11 +1,5 @@
-export {
-  createTraceWriter,
-  isoNow,
-  maskOpenSecrets,
-  maskSecrets,
-  type SerializedField,
-  type TraceWriter,
-} from './writer';
+export { isoNow } from './line-head';
+export { createTraceWriter, maskOpenSecrets, maskSecrets, type SerializedField, type TraceWriter } from './writer';
 export { createStreamMask, type StreamMask } from './stream-mask';
 export { createTraceStore, type TraceStore, type TraceStoreOptions, type IngestReport, type SyncReport } from './store';
 export { builtWorkerFile, createTraceIndexer, type TraceIndexer, type IndexProgress } from './indexer';

@@ -4,8 +4,6 @@ import type { TraceEvent } from '../../src-shared/trace';
 import { openAppendFile } from './append-file';
 import { createLineHeads, isoNow, type Piece, type TypePiece } from './line-head';
 
-export { isoNow } from './line-head';
-
 // Append-only trace.jsonl writer. Lines are encoded into a 64 KiB buffer as they come and handed
 // to the file at the end of the event-loop turn (or when the buffer is full), so a burst costs one
 // write and builds no big string to copy again. The writes themselves run off the main thread, one
