@@ -1,9 +1,9 @@
-import { access, cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CoreError, type PublishedView } from '../../src-shared/contract';
 import { runWorkspaceTests, TESTS_FOLDER, type TestOutcome } from '../regression';
-import { FORMATION_FILE, writeFileAtomicAsync } from '../workspace';
+import { FORMATION_FILE } from '../workspace';
 import { findRepo, type WorkspaceRepo } from './repo';
 import { resolveVersion, saveStep, shortVersion, type Step } from './history';
 import { readVersion } from './snapshot';
@@ -42,9 +42,9 @@ export async function materialize(repo: WorkspaceRepo, oid: string, target: stri
   await mkdir(tmp, { recursive: true });
   for (const c of files.capsules) {
     await mkdir(dirname(join(tmp, c.path)), { recursive: true });
-    await writeFileAtomicAsync(join(tmp, c.path), c.source);
+    await writeFile(join(tmp, c.path), c.source);
   }
-  await writeFileAtomicAsync(join(tmp, FORMATION_FILE), files.formation);
+  await writeFile(join(tmp, FORMATION_FILE), files.formation);
   await mkdir(dirname(target), { recursive: true });
   try {
     await rename(tmp, target);

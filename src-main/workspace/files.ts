@@ -1,4 +1,13 @@
-import { existsSync, lstatSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CoreError } from '../../src-shared/contract';
@@ -6,23 +15,25 @@ import { describeFsError, readSourceFile, sourceSizeProblem } from '../manifest'
 
 // Reading and writing workspace files with messages a user can act on.
 
+let atomicWrites = 0;
+/** A write's own temporary file beside its target: two writes of one path never share one. */
+const tmpOf = (file: string) => join(dirname(file), `.${basename(file)}.${process.pid}.${++atomicWrites}.tmp`);
+
 /** Writes through a temporary file and a rename, so a reader never sees half a manifest. */
 export function writeFileAtomic(file: string, text: string): void {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const tmp = tmpOf(file);
   try {
     writeFileSync(tmp, text);
     renameSync(tmp, file);
   } catch (err) {
+    rmSync(tmp, { force: true });
     throw new CoreError('io_error', `Cannot write ${file}: ${describeFsError(err)}`);
   }
 }
 
-let atomicWrites = 0;
-
 /** writeFileAtomic off the main thread, for files a caller writes many of (a version's manifests). */
 export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
-  // Its own temporary file: two writes of one path in flight never share one.
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${++atomicWrites}.tmp`);
+  const tmp = tmpOf(file);
   try {
     await writeFile(tmp, text);
     await rename(tmp, file);
