@@ -1,4 +1,5 @@
 import { invoke } from './client';
+import { hasWork } from './phase';
 import { attempter, viewApplier } from './commandHelpers';
 import type { SliceCreator } from './types';
 import type { FORMATION_ACTIONS, FormationSlice } from './state/formation';
@@ -46,7 +47,7 @@ export const createFormationActions: SliceCreator<Pick<FormationSlice, (typeof F
     async restartCapsule(id) {
       const c = get().capsules[id];
       if (!c) return;
-      if (c.state === 'busy' || c.queued > 0 || c.running) {
+      if (hasWork(c)) {
         set({ restartAsk: id });
         return;
       }

@@ -31,11 +31,11 @@ export function capsulePhase(s: PhaseFacts, id: string): CapsulePhase | undefine
 }
 
 /**
- * Whether the capsule's session has work in hand: a task running (the core names one paused at a
- * breakpoint as running too) or waiting in its queue. An idle session has no flow to draw.
+ * Whether the capsule's session has work in hand: busy, a task running (the core names one paused
+ * at a breakpoint as running too) or waiting in its queue. An idle session has no flow to draw.
  */
-export function hasWork(c: Pick<CapsuleView, 'sessionId' | 'running' | 'queued'> | undefined): boolean {
-  return !!c?.sessionId && (!!c.running || c.queued > 0);
+export function hasWork(c: Pick<CapsuleView, 'sessionId' | 'state' | 'running' | 'queued'> | undefined): boolean {
+  return !!c?.sessionId && (c.state === 'busy' || !!c.running || c.queued > 0);
 }
 
 /**
