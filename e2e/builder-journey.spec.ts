@@ -42,7 +42,7 @@ test('a new user builds a formation with the form, runs it, watches it flow, fol
   await m.chooseDriver('Rehearsal (offline, scripted)');
   await expect(m.field('Model')).toHaveValue('rehearsal');
   await m.field('Max turns').fill('4');
-  await m.field('Delay before every turn (ms)').fill('4000');
+  await m.field('Delay before every turn (ms)').fill('8000');
   await m.addReply();
   await m.field('Reply 1 when').fill('invoice');
   await m.turnText(1, 1).fill('There are 3 invoices.');
@@ -99,11 +99,15 @@ test('a new user builds a formation with the form, runs it, watches it flow, fol
   // While the worker thinks: the edge animates (one CSS animation) and counts what is in flight;
   // both nodes show their current task.
   await expect(canvas.inFlight('orchestrator', 'worker')).toHaveAccessibleName('1 in flight', { timeout: 20_000 });
+  // Checked together, while the worker's turn lasts (a loaded machine can spend seconds between
+  // one assertion and the next).
   const flow = canvas.edgeFlow('orchestrator', 'worker');
-  await expect(flow).toHaveCount(1);
-  await expect(flow).toHaveCSS('animation-name', 'edge-flow');
-  await expect(canvas.currentTask('worker')).toContainText('working');
-  await expect(canvas.currentTask('orchestrator')).toContainText('waiting on delegate_task');
+  await Promise.all([
+    expect(flow).toHaveCount(1),
+    expect(flow).toHaveCSS('animation-name', 'edge-flow'),
+    expect(canvas.currentTask('worker')).toContainText('working'),
+    expect(canvas.currentTask('orchestrator')).toContainText('waiting on delegate_task'),
+  ]);
   await app.screenshot('journey-2-in-flight');
 
   // After the run: the edge is still, and each node shows its last output.
