@@ -9,6 +9,7 @@
 import { dirname, resolve, sep } from 'node:path';
 
 export const FOLDER_ORDER = [
+  ['fs'], // files written whole (a temporary file renamed into place), for every folder above
   ['manifest', 'trace', 'peer', 'secrets'],
   ['drivers', 'telemetry'],
   ['recording'],

@@ -1,17 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  watch,
-  writeFileSync,
-  type FSWatcher,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { atomicWriteSync } from '../fs';
 
 // Which capsules are exposed, and the hash of each one's bearer token, in <dataDir>/exposures.json.
 // The token itself is returned once (enable, rotate) and never stored. Another process (the CLI)
@@ -156,9 +148,7 @@ export function createExposureStore(dataDir: string): ExposureStore {
   };
   const save = (next: Exposure[]) => {
     const before = exposures;
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ version: 1, exposures: next }, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    atomicWriteSync(file, `${JSON.stringify({ version: 1, exposures: next }, null, 2)}\n`, { mode: 0o600 });
     exposures = next;
     stamp = stampOf();
     notify(before);

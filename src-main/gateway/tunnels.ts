@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { z } from 'zod';
+import { atomicWriteSync } from '../fs';
 import { hostAlive } from '../trace';
 
 // The tunnels that reach this gateway from the internet, in <dataDir>/tunnels.json. The process
@@ -75,9 +76,7 @@ export function editTunnels(dataDir: string, edit: (records: TunnelRecord[]) => 
   const release = lockfile.lockSync(dataDir, { lockfilePath: `${file}.lock`, stale: 10_000 });
   try {
     const next = edit(readFile(file).filter((r) => hostAlive({ pid: r.pid })));
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ version: 1, tunnels: next }, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    atomicWriteSync(file, `${JSON.stringify({ version: 1, tunnels: next }, null, 2)}\n`, { mode: 0o600 });
     return next;
   } finally {
     release();

@@ -1,7 +1,8 @@
-import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { lockSync } from 'proper-lockfile';
 import { CoreError, DEFAULT_ENVIRONMENT, type SecretsView, type SecretStoreInfo } from '../../src-shared/contract';
+import { atomicWriteSync } from '../fs';
 import { privateFolder } from './private-folder';
 
 // The Studio's secret store: values manifests interpolate as ${NAME}, set by name in the UI, kept
@@ -83,12 +84,8 @@ export function createSecretStore(opts: SecretStoreOptions): SecretStore {
     return data;
   };
 
-  const write = (data: StoreFile) => {
-    const tmp = `${opts.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
-    chmodSync(tmp, 0o600); // the mode option is masked by umask on some systems
-    renameSync(tmp, opts.file);
-  };
+  // Owner-only from the temporary file's first byte, so the values are never readable by others.
+  const write = (data: StoreFile) => atomicWriteSync(opts.file, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
 
   /**
    * A change reads the file, edits it and writes it back while holding a lock every process using

@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { atomicWriteSync } from '../fs';
 
 // Running-session files: `<home>/run/<session id>.json`, one per live session on this machine,
 // written at start and removed at the end. A crashed session leaves its file behind, so readers
@@ -183,9 +184,7 @@ export async function listRunningSessionsAsync(
 export function writeRunningFile(runDir: string, info: RunningFile): string {
   mkdirSync(runDir, { recursive: true });
   const file = join(runDir, `${info.session_id}.json`);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(info) + '\n');
-  renameSync(tmp, file);
+  atomicWriteSync(file, JSON.stringify(info) + '\n');
   return file;
 }
 

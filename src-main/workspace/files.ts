@@ -1,46 +1,28 @@
-import {
-  existsSync,
-  lstatSync,
-  readlinkSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CoreError } from '../../src-shared/contract';
+import { atomicWrite, atomicWriteSync } from '../fs';
 import { describeFsError, readSourceFile, sourceSizeProblem } from '../manifest';
 
 // Reading and writing workspace files with messages a user can act on.
 
-let atomicWrites = 0;
-/** A write's own temporary file beside its target: two writes of one path never share one. */
-const tmpOf = (file: string) => join(dirname(file), `.${basename(file)}.${process.pid}.${++atomicWrites}.tmp`);
+const cannotWrite = (file: string, err: unknown) =>
+  new CoreError('io_error', `Cannot write ${file}: ${describeFsError(err)}`);
 
-/** Writes through a temporary file and a rename, so a reader never sees half a manifest. */
+/** Writes through a temporary file and a rename (src-main/fs), so a reader never sees half a manifest. */
 export function writeFileAtomic(file: string, text: string): void {
-  const tmp = tmpOf(file);
   try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    atomicWriteSync(file, text);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new CoreError('io_error', `Cannot write ${file}: ${describeFsError(err)}`);
+    throw cannotWrite(file, err);
   }
 }
 
 /** writeFileAtomic off the main thread, for files a caller writes many of (a version's manifests). */
 export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
-  const tmp = tmpOf(file);
-  try {
-    await writeFile(tmp, text);
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true }).catch(() => undefined);
-    throw new CoreError('io_error', `Cannot write ${file}: ${describeFsError(err)}`);
-  }
+  await atomicWrite(file, text).catch((err: unknown) => {
+    throw cannotWrite(file, err);
+  });
 }
 
 /** Reads a text file, or says why not. */

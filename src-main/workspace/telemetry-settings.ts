@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MAX_OTEL_HEADERS, OTLP_PROTOCOLS } from '../../src-shared/contract/telemetry';
+import { atomicWriteSync } from '../fs';
 import type { SecretStore } from '../secrets';
 
 // The Studio's OpenTelemetry settings (<userData>/telemetry.json, no secrets in it) and the launch
@@ -84,11 +85,9 @@ export function createTelemetrySettings(userDataDir: string, secrets: SecretStor
   return {
     read,
     write(next) {
-      const tmp = `${file}.tmp`;
       const parsed = settingsSchema.parse(next);
       mkdirSync(userDataDir, { recursive: true });
-      writeFileSync(tmp, JSON.stringify(parsed, null, 2), { mode: 0o600 });
-      renameSync(tmp, file);
+      atomicWriteSync(file, JSON.stringify(parsed, null, 2), { mode: 0o600 });
       current = parsed;
     },
     governing,

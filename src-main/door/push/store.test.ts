@@ -7,21 +7,20 @@ import { syncCallsOf, type SyncCall } from '../../sync-fs.fixture';
 import { createPushStore, PUSH_CONFIGS_FILE } from './store';
 
 // The store's file is read and written off the main thread: watched here by every synchronous
-// fs call the store makes, and by the writes it hands to fs/promises (held in flight on demand).
+// fs call the store makes, and by the writes it hands to fs/promises (each ends in a rename of its
+// temporary file into place, held in flight on demand).
 
 const watch = vi.hoisted(() => ({ on: false, calls: [] as SyncCall[] }));
 vi.mock('node:fs', async (original) => (await import('../../sync-fs.fixture')).watchedFs(await original(), watch));
 const writes = vi.hoisted(() => ({ written: [] as string[], hold: false, held: [] as (() => void)[] }));
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
-  const writeFile = ((path: string, data: string, options: object) => {
-    writes.written.push(data);
-    if (!writes.hold) return fs.writeFile(path, data, options);
-    return new Promise<void>((resolve, reject) =>
-      writes.held.push(() => fs.writeFile(path, data, options).then(resolve, reject)),
-    );
-  }) as typeof fs.writeFile;
-  return { ...fs, writeFile, default: { ...fs, writeFile } };
+  const rename = ((from: string, to: string) => {
+    writes.written.push(to);
+    if (!writes.hold) return fs.rename(from, to);
+    return new Promise<void>((resolve, reject) => writes.held.push(() => fs.rename(from, to).then(resolve, reject)));
+  }) as typeof fs.rename;
+  return { ...fs, rename, default: { ...fs, rename } };
 });
 
 describe('push store', () => {

@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { invalidParams, type TaskPushNotificationConfig } from '../../../src-shared/a2a';
 import { shortId } from '../../../src-shared/ids';
+import { atomicWrite } from '../../fs';
 import { MAX_CONFIGS_PER_TASK } from './validate';
 
 // The push configs of one session, by task. They live in the session's map (so the session owns
@@ -51,7 +52,6 @@ async function load(file: string, map: Map<string, TaskPushNotificationConfig[]>
 
 /** Writes the configs whenever they changed, one write in flight, the latest state winning. */
 function createSaver(file: string, map: Map<string, TaskPushNotificationConfig[]>, loaded: Promise<void>) {
-  const tmp = `${file}.tmp`;
   let changed = false;
   let writing: Promise<void> | undefined;
   const writeAll = async () => {
@@ -61,8 +61,7 @@ function createSaver(file: string, map: Map<string, TaskPushNotificationConfig[]
       changed = false;
       try {
         await mkdir(dirname(file), { recursive: true });
-        await writeFile(tmp, JSON.stringify(Object.fromEntries(map)), { mode: 0o600 });
-        await rename(tmp, file);
+        await atomicWrite(file, JSON.stringify(Object.fromEntries(map)), { mode: 0o600 });
       } catch {
         // A full or gone disk loses what the file would have said, never the session: the configs
         // stay in memory for this run, and the next change tries again.
