@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { atomicWriteSync } from '../fs';
+import { atomicWriteSync, fileStamp, fileStampSync, NO_FILE } from '../fs';
 
 // Which capsules are exposed, and the hash of each one's bearer token, in <dataDir>/exposures.json.
 // The token itself is returned once (enable, rotate) and never stored. Another process (the CLI)
@@ -60,9 +60,6 @@ const newToken = () => ({
   tokenId: `tok_${randomBytes(6).toString('hex')}`,
 });
 
-/** What tells one version of the file from another without reading it. */
-const stampOfStat = (s: { mtimeMs: number; size: number; ino: number }) => `${s.mtimeMs}:${s.size}:${s.ino}`;
-
 /** The exposures a file's text holds; a damaged file exposes nothing rather than something unintended. */
 const exposuresOf = (text: string): Exposure[] => {
   const parsed = fileSchema.safeParse(JSON.parse(text));
@@ -76,13 +73,6 @@ export function createExposureStore(dataDir: string): ExposureStore {
   let stamp = '';
   const listeners = new Set<(ids: string[]) => void>();
 
-  const stampOf = () => {
-    try {
-      return stampOfStat(statSync(file));
-    } catch {
-      return 'none';
-    }
-  };
   const read = (): Exposure[] => (existsSync(file) ? exposuresOf(readFileSync(file, 'utf8')) : []);
   const notify = (before: Exposure[]) => {
     const now = new Set(exposures.map((e) => e.tokenId));
@@ -97,7 +87,7 @@ export function createExposureStore(dataDir: string): ExposureStore {
   };
   /** Re-reads the file now if it changed: the commands that edit it, before they do. */
   const refresh = () => {
-    const s = stampOf();
+    const s = fileStampSync(file);
     if (s === stamp) return;
     let next: Exposure[];
     try {
@@ -118,15 +108,10 @@ export function createExposureStore(dataDir: string): ExposureStore {
   const look = async () => {
     for (let tries = 0; tries < 3 && !disposed; tries++) {
       const seen = stamp;
-      let s: string;
-      try {
-        s = stampOfStat(await stat(file));
-      } catch {
-        s = 'none';
-      }
+      const s = await fileStamp(file);
       if (s === stamp || disposed) return;
       let held: Exposure[] = [];
-      if (s !== 'none') {
+      if (s !== NO_FILE) {
         try {
           held = exposuresOf(await readFile(file, 'utf8'));
         } catch (err) {
@@ -150,7 +135,7 @@ export function createExposureStore(dataDir: string): ExposureStore {
     const before = exposures;
     atomicWriteSync(file, `${JSON.stringify({ version: 1, exposures: next }, null, 2)}\n`, { mode: 0o600 });
     exposures = next;
-    stamp = stampOf();
+    stamp = fileStampSync(file);
     notify(before);
   };
   const held = (capsule: string) => exposures.find((e) => e.capsule === capsule);

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { z } from 'zod';
-import { atomicWriteSync } from '../fs';
+import { atomicWriteSync, fileStampSync } from '../fs';
 import { hostAlive } from '../trace';
 
 // The tunnels that reach this gateway from the internet, in <dataDir>/tunnels.json. The process
@@ -89,11 +89,7 @@ export function tunnelsReader(dataDir: string): () => TunnelRecord[] {
   let stamp = '';
   let records: TunnelRecord[] = [];
   return () => {
-    let s = 'none';
-    try {
-      const st = statSync(file);
-      s = `${st.mtimeMs}:${st.size}:${st.ino}`;
-    } catch {}
+    const s = fileStampSync(file);
     if (s !== stamp) {
       records = readFile(file);
       stamp = s;

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import type { PublishedView } from '../../src-shared/contract';
+import { stampedReader } from '../fs';
 import { writeFileAtomicAsync } from '../workspace';
 import { PUBLISHED_FILE } from './snapshot';
 
@@ -18,17 +18,8 @@ const record = z.object({
 
 const HEADER = '# The version of this formation that outside callers get through the gateway (written by Publish).\n';
 
-/**
- * The published version, or null when nothing is published (or the file does not read). Read off
- * the main thread: the gateway asks on every call it routes.
- */
-export async function readPublished(dir: string): Promise<PublishedView | null> {
-  let text: string;
-  try {
-    text = await readFile(join(dir, PUBLISHED_FILE), 'utf8');
-  } catch {
-    return null;
-  }
+/** The published version a file's text names, or null when it does not parse as one. */
+function publishedOf(text: string): PublishedView | null {
   let parsed: unknown;
   try {
     parsed = parse(text);
@@ -37,12 +28,24 @@ export async function readPublished(dir: string): Promise<PublishedView | null> 
   }
   const r = record.safeParse(parsed);
   if (!r.success) return null;
-  return {
+  // Frozen: one parse serves every caller until the file changes.
+  return Object.freeze({
     version: r.data.version,
     short: r.data.version.slice(0, 7),
     publishedAt: r.data.published_at,
     ...(r.data.overridden?.length ? { overridden: r.data.overridden } : {}),
-  };
+  });
+}
+
+/** published.yaml read and parsed again only when it changed (src-main/fs/stamp.ts). */
+const readPublishedFile = stampedReader(publishedOf, null);
+
+/**
+ * The published version, or null when nothing is published (or the file does not read). Off the
+ * main thread, and one stat while the file is unchanged: the gateway asks on every call it routes.
+ */
+export function readPublished(dir: string): Promise<PublishedView | null> {
+  return readPublishedFile(join(dir, PUBLISHED_FILE));
 }
 
 export async function writePublished(dir: string, version: string, overridden: string[]): Promise<PublishedView> {
