@@ -60,4 +60,4 @@ export {
   isPathAddress,
   sessionIdOfTrace,
 } from './addresses';
-export { SLICE_MS, forEachSliced, sliceClock, yieldToLoop, type SliceClock } from './slices';
+export { SLICE_MS, sliceClock, yieldToLoop, type SliceClock } from './slices';

@@ -30,16 +30,3 @@ export function sliceClock(ms = SLICE_MS): SliceClock {
     },
   };
 }
-
-/** Calls `each` for every item in order, waiting for the event loop between slices of `ms`. */
-export async function forEachSliced<T>(
-  items: readonly T[],
-  each: (item: T, index: number) => void,
-  ms = SLICE_MS,
-): Promise<void> {
-  const clock = sliceClock(ms);
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0 && clock.due()) await clock.next();
-    each(items[i], i);
-  }
-}

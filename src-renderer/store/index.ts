@@ -58,7 +58,7 @@ export {
 export { editedDelegations, replayedDelegations, type ForkDelegationDraft, type ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
 export { emptyBatch } from './fold';
-export { answerText, runningTaskCount } from './tasksSlice';
+export { answerText } from './tasksSlice';
 export { setCoreClient } from './client';
 export {
   cancelLongCommand,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runningTaskCount, useStudio, type TaskRecord } from './index';
+import { useStudio, type TaskRecord } from './index';
+import { unfinishedTasks } from './tasksSlice';
 
 // Stop session and Stop all end every task still running: with any running, the store asks first
 // (saying how many); with none, it stops at once.
@@ -34,9 +35,9 @@ function setup() {
 describe('stopping with tasks running', () => {
   it('counts the unfinished tasks of the running sessions', () => {
     setup();
-    expect(runningTaskCount(useStudio.getState())).toBe(3);
-    expect(runningTaskCount(useStudio.getState(), 'a')).toBe(2);
-    expect(runningTaskCount(useStudio.getState(), 'b')).toBe(1);
+    expect(unfinishedTasks(useStudio.getState()).running).toBe(3);
+    expect(unfinishedTasks(useStudio.getState(), 'a').running).toBe(2);
+    expect(unfinishedTasks(useStudio.getState(), 'b').running).toBe(1);
   });
 
   it('Stop all asks first, saying how many; Keep running stops nothing, yes stops all', async () => {

@@ -6,12 +6,10 @@ import type { SliceCreator, StudioState } from './types';
 import type { TasksSlice } from './state/tasks';
 export type { TaskRecord, TasksSlice } from './state/tasks';
 
-/** Tasks not yet finished (working, waiting for input, paused) in the running sessions, of one capsule or all. */
-export function runningTaskCount(s: StudioState, capsuleId?: string): number {
-  return unfinishedTasks(s, capsuleId).running;
-}
-
-/** As `runningTaskCount`, with how many of them are paused at a breakpoint (`taskPhase`). */
+/**
+ * Tasks not yet finished (working, waiting for input, paused) in the running sessions, of one capsule
+ * or all, with how many of them are paused at a breakpoint (`taskPhase`).
+ */
 export function unfinishedTasks(s: StudioState, capsuleId?: string): { running: number; paused: number } {
   let running = 0;
   let paused = 0;
