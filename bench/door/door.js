@@ -11,7 +11,7 @@ const { join } = require('node:path');
 const servers = require('./servers');
 const { runStreamRounds } = require('./stream');
 
-const { HARNESS, MANIFEST, haveTaskset, pinned, measure, ratio, median, spreadOf } = servers;
+const { HARNESS, MANIFEST, haveTaskset, measure, ratio, median, spreadOf } = servers;
 
 const cpu = (r) => (r.server ? r.server.cpu_us_per_req : null);
 
@@ -147,4 +147,4 @@ function summary(r) {
   };
 }
 
-module.exports = { runDoorBench, MANIFEST, HARNESS, pinned };
+module.exports = { runDoorBench };

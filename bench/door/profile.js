@@ -10,16 +10,12 @@
 // request can be read as a ratio (the machine is shared; absolute figures are noise).
 // --stream drives SendStreamingMessage over one connection instead (what the streaming first
 // event costs), and prints the first event's p50 beside the floor's round trip.
-const { spawn, execFile } = require('node:child_process');
 const { mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { join, resolve } = require('node:path');
-const { createInterface } = require('node:readline');
+const { join } = require('node:path');
 const { parseArgs } = require('node:util');
-
-const ROOT = resolve(__dirname, '../..');
-// The door bench's capsule, load harness and core pinning, so the profile measures what it measures.
-const { MANIFEST, HARNESS, pinned } = require('./door');
+// The door bench's capsule, servers, load harness and core pinning, so the profile measures what it measures.
+const { ROOT, MANIFEST, floorServer, doorServer, load, stopServer } = require('./servers');
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '8' },
@@ -32,47 +28,9 @@ const { values } = parseArgs({
   },
 });
 
-function start(args, env, pattern) {
-  const [cmd, argv] = pinned(0, process.execPath, args);
-  const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((ok, fail) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = pattern.exec(line);
-      if (m) ok({ child, url: m[1] });
-    });
-    child.once('exit', (code) => fail(new Error(`server exited ${code}: ${stderr}`)));
-  });
-}
-
 /** Blocking SendMessage over 16 connections, or with --stream SendStreamingMessage over one (the floor: its round trip). */
-function load(url, pid, duration, mode = 'send-blocking') {
-  const args = [
-    HARNESS,
-    '--url',
-    url,
-    '--mode',
-    mode,
-    '--concurrency',
-    values.stream ? '1' : '16',
-    '--duration',
-    String(duration),
-    '--warmup',
-    '1',
-    '--server-pid',
-    String(pid),
-  ];
-  const [cmd, argv] = pinned(1, process.execPath, args);
-  return new Promise((ok, fail) =>
-    execFile(cmd, argv, { maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
-      err && !stdout ? fail(new Error(stderr)) : ok(JSON.parse(stdout.trim().split('\n').pop())),
-    ),
-  );
-}
-
-const stop = (child) =>
-  new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM'))));
+const loadOnce = (label, server, duration, mode = 'send-blocking') =>
+  load(label, server.url, server.child.pid, { mode, concurrency: values.stream ? 1 : 16, duration, warmup: 1 });
 
 function report(profileFile, top) {
   const p = JSON.parse(readFileSync(profileFile, 'utf8'));
@@ -147,20 +105,16 @@ function report(profileFile, top) {
   const duration = Number(values.duration);
   try {
     if (values.floor) {
-      const f = await start([join(__dirname, 'floor-server.js')], {}, /^url (\S+)/);
-      const r = await load(f.url, f.child.pid, duration);
-      await stop(f.child);
+      const f = await floorServer();
+      const r = await loadOnce('floor', f, duration).finally(() => stopServer(f.child));
       const trip = values.stream ? `, round trip p50 ${r.latency_ms.p50} ms` : '';
       process.stdout.write(`floor: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps${trip}\n`);
     }
     const prof = values.noprof ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
-    const d = await start(
-      [...prof, join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'],
-      { CAPSULE_HOME: join(dir, 'home') },
-      /^capsule: url (\S+)/,
-    );
-    const r = await load(d.url, d.child.pid, duration, values.stream ? 'stream' : 'send-blocking');
-    await stop(d.child);
+    const d = await doorServer(manifest, { CAPSULE_HOME: join(dir, 'home') }, prof);
+    const mode = values.stream ? 'stream' : 'send-blocking';
+    // Stopped cleanly (SIGTERM, SIGKILL only after 5 s), so the profiler writes its file.
+    const r = await loadOnce('door', d, duration, mode).finally(() => stopServer(d.child));
     const first = values.stream ? `, first event p50 ${r.ttfe_ms.p50} ms` : '';
     process.stdout.write(
       `door: ${r.server.cpu_us_per_req} µs/req, ${r.throughput_rps} rps${first}, errors ${r.errors}${values.noprof ? '' : ' (under the profiler)'}\n`,

@@ -67,11 +67,14 @@ const floorServer = () => startServer('floor', [join(__dirname, 'floor-server.js
 const durableFloorServer = () =>
   startServer('durable-floor', [join(__dirname, 'durable-floor-server.js')], {}, /^url (\S+)/);
 const sdkServer = () => startServer('sdk', [join(__dirname, 'sdk-server.js')], {}, /^url (\S+)/);
-/** Our door: `capsule run` on the bench manifest (a file path), its home in env.CAPSULE_HOME. */
-const doorServer = (manifest, env) =>
+/**
+ * Our door: `capsule run` on the bench manifest (a file path), its home in env.CAPSULE_HOME;
+ * `nodeFlags` go to node before the script (profile.js: --cpu-prof).
+ */
+const doorServer = (manifest, env, nodeFlags = []) =>
   startServer(
     'door',
-    [join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'],
+    [...nodeFlags, join(ROOT, 'bin', 'capsule.js'), 'run', '--manifest', manifest, '--port', '0'],
     env,
     /^capsule: url (\S+)/,
   );
