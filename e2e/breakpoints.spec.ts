@@ -1,5 +1,4 @@
 import { expect, test } from './fixtures';
-import { BreakpointsPage } from './pages/breakpoints';
 import { StudioPage } from './pages/studio';
 
 // A breakpoint on the example formation's coordinator → writer edge: the delegation waits with
@@ -11,7 +10,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.emulateMedia({ colorScheme: scheme });
     const app = new StudioPage(page);
-    const bp = new BreakpointsPage(page);
+    const bp = app.breakpoints;
     await page.goto('/');
     await app.launchAndWait(['coordinator', 'researcher', 'writer']);
 
@@ -62,7 +61,7 @@ test('a node breakpoint pauses before each turn; Step runs one turn and pauses a
   await page.setViewportSize({ width: 1440, height: 900 });
   void studio; // the fixture opened this test's own workspace
   const app = new StudioPage(page);
-  const bp = new BreakpointsPage(page);
+  const bp = app.breakpoints;
   await page.goto('/');
   await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   await app.tools.menuOnNode('coordinator');

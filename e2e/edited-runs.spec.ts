@@ -1,5 +1,4 @@
 import { expect, test } from './fixtures';
-import { BreakpointsPage } from './pages/breakpoints';
 import { SessionsPage } from './pages/sessions';
 import { StudioPage } from './pages/studio';
 import { TestsPage } from './pages/tests';
@@ -16,7 +15,7 @@ test('save a breakpoint-edited run as a test that passes, then fork it at turn 2
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
-  const bp = new BreakpointsPage(page);
+  const bp = app.breakpoints;
   const sessions = new SessionsPage(page);
   const tests = new TestsPage(page);
   await page.goto('/');

@@ -1,5 +1,4 @@
 import { expect, test } from './fixtures';
-import { BreakpointsPage } from './pages/breakpoints';
 import { InspectorPage } from './pages/inspector';
 import { StudioPage, type SendAndWait } from './pages/studio';
 
@@ -21,7 +20,7 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
   void studio; // the fixture opened this test's own workspace
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
-  const bp = new BreakpointsPage(page);
+  const bp = app.breakpoints;
   const inspector = new InspectorPage(page);
   await page.goto('/');
   const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
@@ -81,7 +80,7 @@ test('a reloaded page and a second window show the same paused picture: the node
   void studio; // the fixture opened this test's own workspace
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
-  const bp = new BreakpointsPage(page);
+  const bp = app.breakpoints;
   await page.goto('/');
   const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
   const waiting = page.getByRole('status', { name: 'Current task of coordinator' });
@@ -120,7 +119,7 @@ test('a reloaded page and a second window show the same paused picture: the node
   await expect(other.getByRole('status', { name: 'Current task of coordinator' })).toContainText(
     'waiting on a breakpoint before the delegation to writer',
   );
-  await expect(new BreakpointsPage(other).edgePaused('coordinator', 'writer')).toBeVisible();
+  await expect(new StudioPage(other).breakpoints.edgePaused('coordinator', 'writer')).toBeVisible();
   await other.close();
 
   await bp.button('Continue').click();
@@ -138,7 +137,7 @@ test('a paused task canceled from its Tasks row reads Canceled everywhere; its d
   void studio; // the fixture opened this test's own workspace
   await page.setViewportSize({ width: 1440, height: 900 });
   const app = new StudioPage(page);
-  const bp = new BreakpointsPage(page);
+  const bp = app.breakpoints;
   const inspector = new InspectorPage(page);
   await page.goto('/');
   const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
