@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { InspectorPage } from './pages/inspector';
 import { StudioPage, type SendAndWait } from './pages/studio';
@@ -13,17 +14,22 @@ const OTTERS_PAUSED: SendAndWait = {
   until: 'paused',
 };
 
+/** Opens the Studio and sends the coordinator a request that pauses at the writer's breakpoint. */
+async function pauseOtters(page: Page) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  await page.goto('/');
+  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
+  return { app, bp: app.breakpoints, entry, taskId };
+}
+
 test('a task paused at an edge breakpoint reads Paused on the node, picker, console, Tasks tab and edge', async ({
   page,
   studio,
 }) => {
   void studio; // the fixture opened this test's own workspace
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const app = new StudioPage(page);
-  const bp = app.breakpoints;
+  const { app, bp, entry, taskId } = await pauseOtters(page);
   const inspector = new InspectorPage(page);
-  await page.goto('/');
-  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
 
   await expect(app.stateOf('coordinator')).toHaveText('Paused');
   await expect(app.stateOf('coordinator')).toHaveAttribute('data-state', 'paused');
@@ -78,11 +84,7 @@ test('a reloaded page and a second window show the same paused picture: the node
   studio,
 }) => {
   void studio; // the fixture opened this test's own workspace
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const app = new StudioPage(page);
-  const bp = app.breakpoints;
-  await page.goto('/');
-  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
+  const { app, bp, entry, taskId } = await pauseOtters(page);
   const waiting = page.getByRole('status', { name: 'Current task of coordinator' });
   const toWriter = entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' });
   await expect(waiting).toContainText('waiting on a breakpoint before the delegation to writer');
@@ -135,12 +137,8 @@ test('a paused task canceled from its Tasks row reads Canceled everywhere; its d
   studio,
 }) => {
   void studio; // the fixture opened this test's own workspace
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const app = new StudioPage(page);
-  const bp = app.breakpoints;
+  const { app, bp, entry, taskId } = await pauseOtters(page);
   const inspector = new InspectorPage(page);
-  await page.goto('/');
-  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', OTTERS_PAUSED);
   await app.canvas.select('coordinator');
   await inspector.openTab('Tasks');
   await inspector
