@@ -1,4 +1,11 @@
-import type { CapsuleView, CommandName, EventMap, EventName, FormationView } from '../../src-shared/contract';
+import {
+  withCapsuleState,
+  type CapsuleView,
+  type CommandName,
+  type EventMap,
+  type EventName,
+  type FormationView,
+} from '../../src-shared/contract';
 import type { Namer } from './names';
 
 // What a runtime's answers and events become here: its capsule ids namespaced (see names.ts), its
@@ -88,16 +95,7 @@ export function relayOutput(cmd: CommandName, value: unknown, s: RelayScope): un
 /** A runtime's capsule after a capsule.stateChanged, with the fields the clients' fold sets. */
 export function patchState(view: FormationView, p: EventMap['capsule.stateChanged']): FormationView {
   if (!view.capsules.some((c) => c.id === p.id)) return view;
-  const patch = {
-    state: p.state,
-    url: p.url,
-    sessionId: p.sessionId,
-    queued: p.queued,
-    tasks: p.tasks,
-    running: p.running,
-    error: p.error,
-  };
-  return { ...view, capsules: view.capsules.map((c) => (c.id === p.id ? { ...c, ...patch } : c)) };
+  return { ...view, capsules: view.capsules.map((c) => (c.id === p.id ? withCapsuleState(c, p) : c)) };
 }
 
 /**

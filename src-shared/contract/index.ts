@@ -14,6 +14,8 @@ export * from './keep';
 export * from './keep-limits';
 export * from './follow';
 export * from './formation';
+export * from './capsule-state';
+export * from './last-task';
 export * from './task-send';
 export * from './breakpoints';
 export * from './fork';
