@@ -1,4 +1,5 @@
 import {
+  checkedLastTask,
   withCapsuleState,
   type CapsuleView,
   type CommandName,
@@ -111,10 +112,13 @@ export function relayEvent(
 ): { event: EventName; payload: unknown } | undefined {
   if (!isObj(payload)) return undefined;
   switch (event) {
-    case 'capsule.stateChanged':
+    case 'capsule.stateChanged': {
       if (!str(payload.id)) return undefined;
       s.remember(payload.sessionId);
-      return { event, payload: { ...payload, id: s.namer.id(payload.id) } };
+      const { lastTask, ...rest } = payload;
+      const last = checkedLastTask(lastTask);
+      return { event, payload: { ...rest, id: s.namer.id(payload.id), ...(last ? { lastTask: last } : {}) } };
+    }
     case 'task.updated':
     case 'task.progressed':
     case 'delegation.updated':

@@ -16,6 +16,7 @@ export * from './follow';
 export * from './formation';
 export * from './capsule-state';
 export * from './last-task';
+export * from './last-task-schema';
 export * from './task-send';
 export * from './breakpoints';
 export * from './fork';
