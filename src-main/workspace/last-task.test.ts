@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LAST_OUTPUT_CHARS, lastTaskOf } from '../../src-shared/contract';
 import { createTestStudio, type TestStudio } from './test-studio';
@@ -35,6 +37,30 @@ describe("a capsule's last task in its record", () => {
     const writer = stopped.capsules.find((c) => c.id === 'writer');
     expect(writer?.state).toBe('stopped');
     expect(writer?.lastTask).toEqual(expected);
+  });
+
+  it('keeps the answer masked as task.updated carried it: a secret value never reaches the record', async () => {
+    const secret = 'otter-7f3c-key';
+    studio = await createTestStudio({ env: { WRITER_TAGLINE: secret } });
+    const file = join(studio.workspace, 'capsules', 'writer.yaml');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace('description: Drafts short paragraphs.', 'description: "${WRITER_TAGLINE}"')
+        .replace('"Draft: a short, clear paragraph that answers the request."', `"Draft with ${secret} inside."`),
+    );
+    await studio.core.invoke('capsule.launch', { id: 'writer' });
+    const task = await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'draft it' });
+    const writer = (await studio.core.invoke('formation.get', {})).capsules.find((c) => c.id === 'writer');
+    expect(writer?.lastTask).toEqual({
+      taskId: task.id,
+      state: 'TASK_STATE_COMPLETED',
+      text: 'Draft with *** inside.',
+    });
+    // (The manifest's own text holds the literal value; the records of the capsule never do.)
+    const records = studio.events.filter((e) => e.event === 'capsule.stateChanged');
+    expect(records.some((e) => JSON.stringify(e).includes('Draft with *** inside.'))).toBe(true);
+    expect(JSON.stringify(records)).not.toContain(secret);
   });
 
   it('keeps an answer cut to what the node expands to, and nothing for a task still working', () => {
