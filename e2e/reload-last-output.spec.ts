@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { StudioPage } from './pages/studio';
 
@@ -64,4 +66,38 @@ test('after Stop and a reload, the stopped session’s task shows its delegation
   await expect(again.getByTestId('delegation-outcome')).toHaveText(['→ researcheranswered', '→ writeranswered']);
   await expect(canvas.lastOutput('coordinator')).toHaveText(ANSWER);
   await page.screenshot({ path: '/tmp/reload-stopped-2-after.png' });
+});
+
+test('after Stop and a reload, a canceled run marks its edges again and its console entry tells its canceled delegations', async ({
+  page,
+  studio,
+}) => {
+  // Slow workers, so the run is canceled while its delegations are on their way.
+  for (const name of ['researcher', 'writer']) {
+    const file = join(studio.workspace, 'capsules', `${name}.yaml`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('delay_ms: 300', 'delay_ms: 10000'));
+  }
+  await studio.core.invoke('workspace.open', { dir: studio.workspace });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  const canvas = app.canvas;
+  await page.goto('/');
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
+  const entry = await app.console.sendTo('coordinator', 'A note, then never mind');
+  await expect(canvas.inFlight('coordinator', 'writer')).toHaveAccessibleName('1 in flight', { timeout: 10_000 });
+  await entry.getByRole('button', { name: 'Cancel' }).click();
+  await expect(entry.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 20_000 });
+  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  await app.stopAll.click();
+  await expect(app.stateOf('coordinator')).toHaveText('Stopped', { timeout: 20_000 });
+  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  await page.screenshot({ path: '/tmp/reload-canceled-1-before.png' });
+
+  await page.reload();
+  await expect(app.stateOf('coordinator')).toHaveText('Stopped');
+  const again = app.console.entries.first();
+  await expect(again.getByTestId('delegation-outcome')).toHaveText(['→ researchercanceled', '→ writercanceled']);
+  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  await expect(canvas.hopMark('coordinator', 'researcher', 'canceled')).toHaveAccessibleName('1 canceled');
+  await page.screenshot({ path: '/tmp/reload-canceled-2-after.png' });
 });
