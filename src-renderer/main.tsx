@@ -30,8 +30,8 @@ const client = createCoreClient(
     // (Re)load the whole formation on every (re)connect: events missed while down are superseded;
     // so are the unfinished tasks' (the console follows tasks by task.updated alone).
     // The flow on the canvas (delegations, what each task waits on) is read again from the recent
-    // trace lines of the sessions with work in hand (flowCatchUp.ts, loaded then); an idle
-    // session's, when a view first needs them (`readRecentFlow`).
+    // trace lines of the sessions with work in hand (flowCatchUp.ts, loaded then); a session without
+    // (idle, or stopped), when a view first needs it (`readRecentFlow`).
     // A new connection follows nothing: the open live trace follows its session again.
     if (!up) forgetRecentFlow();
     if (up) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitRuntimeId, type CapsuleView, type EdgeView } from '../../src-shared/contract';
+import { LAST_OUTPUT_CHARS, splitRuntimeId, type CapsuleView, type EdgeView } from '../../src-shared/contract';
 import { deriveAddress } from './cross-edge';
 import { createNamer, doorPort, hostPort, linkAcross } from './names';
 import { relayEvent, relayOutput } from './relay';
@@ -76,6 +76,25 @@ describe('runtime names', () => {
     expect(deriveAddress(w('http://10.0.0.4:7000'), w('https://studio.example.com'), 4100)).toBeUndefined();
     // A worker here, an orchestrator on another host: where that host reaches this one is not known.
     expect(deriveAddress(w('http://10.0.0.4:7000'), w(), 4100)).toBeUndefined();
+  });
+
+  it("keeps a runtime capsule's last task only when it has the contract's shape and size", () => {
+    const scope = { namer: createNamer('host-b', { x: 0, y: 0 }), remember: () => undefined };
+    const last = { taskId: 'tsk_1', state: 'TASK_STATE_COMPLETED' as const, text: 'Draft.' };
+    const state = (lastTask: unknown) =>
+      relayEvent('capsule.stateChanged', { id: 'w', state: 'idle', queued: 0, tasks: 1, lastTask }, scope, 'host b')
+        ?.payload as Record<string, unknown>;
+    expect(state(last).lastTask).toEqual(last);
+    expect(scope.namer.capsule(capsule({ lastTask: last })).lastTask).toEqual(last);
+    for (const bad of [
+      { ...last, text: 'x'.repeat(LAST_OUTPUT_CHARS + 1) },
+      { ...last, state: 'DONE' },
+      { ...last, secret: 'more' },
+      'Draft.',
+    ]) {
+      expect(state(bad)).not.toHaveProperty('lastTask');
+      expect(scope.namer.capsule(capsule({ lastTask: bad as never }))).not.toHaveProperty('lastTask');
+    }
   });
 
   it("relays a runtime's events under its ids and keeps its formation and exposures on its host", () => {

@@ -1,4 +1,5 @@
 import {
+  checkedLastTask,
   runtimeCapsuleId,
   type CapsuleView,
   type EdgeView,
@@ -30,7 +31,11 @@ export function createNamer(runtime: string, offset: Position): Namer {
     runtime,
     offset,
     id,
-    capsule: (c) => ({ ...c, id: id(c.id), position: shift(c.position), runtime }),
+    capsule: ({ lastTask, ...c }) => {
+      // What the runtime says its capsule answered last, only when it is of the contract's shape and size.
+      const last = checkedLastTask(lastTask);
+      return { ...c, id: id(c.id), position: shift(c.position), runtime, ...(last ? { lastTask: last } : {}) };
+    },
     remote: (r) => ({ ...r, id: id(r.id), position: shift(r.position), runtime }),
     edge: (e) => ({
       ...e,

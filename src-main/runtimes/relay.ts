@@ -1,4 +1,12 @@
-import type { CapsuleView, CommandName, EventMap, EventName, FormationView } from '../../src-shared/contract';
+import {
+  checkedLastTask,
+  withCapsuleState,
+  type CapsuleView,
+  type CommandName,
+  type EventMap,
+  type EventName,
+  type FormationView,
+} from '../../src-shared/contract';
 import type { Namer } from './names';
 
 // What a runtime's answers and events become here: its capsule ids namespaced (see names.ts), its
@@ -88,16 +96,7 @@ export function relayOutput(cmd: CommandName, value: unknown, s: RelayScope): un
 /** A runtime's capsule after a capsule.stateChanged, with the fields the clients' fold sets. */
 export function patchState(view: FormationView, p: EventMap['capsule.stateChanged']): FormationView {
   if (!view.capsules.some((c) => c.id === p.id)) return view;
-  const patch = {
-    state: p.state,
-    url: p.url,
-    sessionId: p.sessionId,
-    queued: p.queued,
-    tasks: p.tasks,
-    running: p.running,
-    error: p.error,
-  };
-  return { ...view, capsules: view.capsules.map((c) => (c.id === p.id ? { ...c, ...patch } : c)) };
+  return { ...view, capsules: view.capsules.map((c) => (c.id === p.id ? withCapsuleState(c, p) : c)) };
 }
 
 /**
@@ -113,10 +112,13 @@ export function relayEvent(
 ): { event: EventName; payload: unknown } | undefined {
   if (!isObj(payload)) return undefined;
   switch (event) {
-    case 'capsule.stateChanged':
+    case 'capsule.stateChanged': {
       if (!str(payload.id)) return undefined;
       s.remember(payload.sessionId);
-      return { event, payload: { ...payload, id: s.namer.id(payload.id) } };
+      const { lastTask, ...rest } = payload;
+      const last = checkedLastTask(lastTask);
+      return { event, payload: { ...rest, id: s.namer.id(payload.id), ...(last ? { lastTask: last } : {}) } };
+    }
     case 'task.updated':
     case 'task.progressed':
     case 'delegation.updated':

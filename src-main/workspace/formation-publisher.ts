@@ -1,4 +1,4 @@
-import { diffFormation, type FormationView } from '../../src-shared/contract';
+import { diffFormation, withCapsuleState, type FormationView } from '../../src-shared/contract';
 import type { CapsuleStatus, Emit } from './sessions';
 
 // formation.changed as what changed since the view the clients hold: the publisher keeps the last
@@ -36,17 +36,8 @@ export function createFormationPublisher(emit: Emit): FormationPublisher {
     },
     stateSent(s) {
       if (!sent?.capsules.some((c) => c.id === s.id)) return;
-      // The same fields the renderer's fold overwrites (absent ones become undefined there too).
-      const patch = {
-        state: s.state,
-        url: s.url,
-        sessionId: s.sessionId,
-        queued: s.queued,
-        tasks: s.tasks,
-        running: s.running,
-        error: s.error,
-      };
-      sent = { ...sent, capsules: sent.capsules.map((c) => (c.id === s.id ? { ...c, ...patch } : c)) };
+      // The same fields the renderer's fold overwrites (withCapsuleState: absent ones become undefined there too).
+      sent = { ...sent, capsules: sent.capsules.map((c) => (c.id === s.id ? withCapsuleState(c, s) : c)) };
     },
   };
 }

@@ -49,6 +49,7 @@ const sample = (text: string): KeptConversations => ({
       conversation: 1,
       text,
       taskId: 'tsk_1',
+      sessionId: `ses_${'0'.repeat(31)}1`,
       state: 'TASK_STATE_COMPLETED',
       answer: `done: ${text}`,
     },
@@ -115,6 +116,10 @@ describe('kept conversations', () => {
     await expect(core.invoke('conversations.save', sample('y'.repeat(5000)))).rejects.toMatchObject({
       code: 'invalid_input',
     });
+    // The session that ran a task is a session id, nothing else (the page reads that session's trace).
+    const notASession = sample('z');
+    notASession.entries[0].sessionId = '../../etc';
+    await expect(core.invoke('conversations.save', notASession)).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
   it('reads a damaged or foreign file as no conversations, and a workspace left on disk is not reopened once gone', async () => {

@@ -1,14 +1,16 @@
 import { countTraceLines } from '../trace';
 import type { FormationResolver, Session, SessionOptions } from '../runtime';
 import type { TraceEvent } from '../../src-shared/trace';
-import { CoreError, type CapsuleState, type EventMap } from '../../src-shared/contract';
+import { CoreError, lastTaskOf, type CapsuleState, type EventMap, type LastTaskView } from '../../src-shared/contract';
 import { formatIssues, ManifestError } from '../manifest';
 import { watchFlow, type Emit } from './flow-events';
 
 // The running capsules of the open formation: one session each, started in-process. Turns
 // session activity into contract events: state changes, task updates, and trace lines batched per
 // session (one trace.appended per flush interval, however many lines a burst wrote), and the
-// compact delegation.updated / task.progressed every client gets (flow-events.ts).
+// compact delegation.updated / task.progressed every client gets (flow-events.ts). Each capsule's
+// last task that ended stays in its status (`lastTask`), after its session stops too, so a page
+// that connects later shows the same Last output.
 
 export type { Emit };
 
@@ -36,6 +38,8 @@ interface Slot {
   error?: string;
   starting?: Promise<Session>;
   unsubscribe: (() => void)[];
+  /** The last task that ended or asked for input, in this session or an earlier one: kept after the session stops. */
+  lastTask?: LastTaskView;
 }
 
 export type CapsuleStatus = EventMap['capsule.stateChanged'];
@@ -120,6 +124,7 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
       tasks: live?.tasks ?? 0,
       running: live?.running ?? null,
       ...(s.error ? { error: s.error } : {}),
+      ...(s.lastTask ? { lastTask: s.lastTask } : {}),
     };
   };
   const announce = (id: string) => deps.emit('capsule.stateChanged', status(id));
@@ -153,7 +158,11 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
         // A task event is emitted while its task is live (the registry emits only for live tasks,
         // its end included, before the task leaves the live set): memory holds it.
         const task = session.peekTask(taskId);
-        if (task) deps.emit('task.updated', { capsuleId: id, sessionId: session.id, task });
+        if (task) {
+          // Kept before the event goes out: any capsule record sent after it names this task or a later one.
+          s.lastTask = lastTaskOf(task) ?? s.lastTask;
+          deps.emit('task.updated', { capsuleId: id, sessionId: session.id, task });
+        }
         // The session's counters settle after the event is delivered: read them a tick later,
         // once per burst.
         if (!stateTimer) stateTimer = setTimeout(() => ((stateTimer = undefined), announce(id)), 0);

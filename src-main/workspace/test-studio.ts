@@ -1,7 +1,13 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { applyFormationChange, type EventMap, type EventName, type FormationView } from '../../src-shared/contract';
+import {
+  applyFormationChange,
+  withCapsuleState,
+  type EventMap,
+  type EventName,
+  type FormationView,
+} from '../../src-shared/contract';
 import { createCore, type Core, type CorePorts } from '../core';
 import { freePort } from './free-port';
 
@@ -73,13 +79,12 @@ export async function createTestStudio(
       }
     }
     if (event === 'capsule.stateChanged' && view) {
-      // As the renderer folds it: the patch's fields overwrite the capsule's (absent ones go).
-      const { id, state, url, sessionId, queued, tasks, running, error } = payload as EventMap['capsule.stateChanged'];
-      const patch = JSON.parse(JSON.stringify({ state, url, sessionId, queued, tasks, running, error })) as object;
+      // As the renderer folds it (absent fields go: JSON has no undefined).
+      const p = payload as EventMap['capsule.stateChanged'];
       view = {
         ...view,
         capsules: view.capsules.map((c) =>
-          c.id === id ? { ...(({ url: _u, sessionId: _s, error: _e, ...rest }) => rest)(c), ...patch } : c,
+          c.id === p.id ? (JSON.parse(JSON.stringify(withCapsuleState(c, p))) as typeof c) : c,
         ),
       };
     }

@@ -35,6 +35,7 @@ export function capsuleView(c: LoadedCapsule, status: CapsuleStatus, restartToAp
     tasks: status.tasks,
     running: status.running,
     ...(status.error ? { error: status.error } : {}),
+    ...(status.lastTask ? { lastTask: status.lastTask } : {}),
     ...(restartToApply && status.url ? { restartToApply } : {}),
   };
 }

@@ -61,7 +61,9 @@ export const createConsoleSlice: SliceCreator<ConsoleSlice> = (set, get) => {
           c.id === conversation && !c.contextId ? { ...c, contextId: task.contextId } : c,
         ),
       }));
-      patch(key, { taskId: task.id });
+      // The capsule's running session took the task: its trace tells the task's flow, whatever happens to the session.
+      const sessionId = get().capsules[capsuleId]?.sessionId;
+      patch(key, { taskId: task.id, ...(sessionId ? { sessionId } : {}) });
       return { ok: true };
     } catch (err) {
       const error = describeError(err);

@@ -21,6 +21,8 @@ export interface ConsoleEntry {
   /** The files that went with it. */
   files?: { name: string; size: number }[];
   taskId?: string;
+  /** The session that ran the task (its trace holds the task's delegations, read again after a reload). */
+  sessionId?: string;
   error?: string;
   /**
    * How its task stood when the conversation was kept, and its answer (cut):

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CapsuleView, CoreClient } from '../../src-shared/contract';
 import type { TraceEvent } from '../../src-shared/trace';
 import { setCoreClient } from './client';
-import { catchUpFlow, catchUpIdle, flowOf, forgetIdleReads, knownLater } from './flowCatchUp';
+import { catchUpEntries, catchUpFlow, flowOf, forgetViewReads, knownLater } from './flowCatchUp';
 import type { EventBatch } from './fold';
 import type { StudioState } from './types';
 
@@ -104,17 +104,18 @@ describe('catchUpFlow', () => {
     expect(batches[0]?.progress.map((p) => p.capsuleId).sort()).toEqual(['paused', 'queued']);
   });
 
-  it('reads an idle session once when a view needs it (its finished delegations), and again after the link dropped', async () => {
+  it('reads the session that ran an unseen task once, idle or stopped, and again after the link dropped', async () => {
     const read: string[] = [];
     setCoreClient({
       invoke: (cmd: string, input: { sessionId: string }) => {
         read.push(input.sessionId);
+        const t = `t-${input.sessionId}`;
         return Promise.resolve({
           events: [
-            line('task_start', {}, 'tw'),
-            call('c1', 'writer', 'tw'),
-            line('tool_result', { call_id: 'c1', name: 'delegate_task', ok: true, result: 'done' }, 'tw'),
-            line('task_end', { state: 'TASK_STATE_COMPLETED' }, 'tw'),
+            line('task_start', {}, t),
+            call('c1', 'writer', t),
+            line('tool_result', { call_id: 'c1', name: 'delegate_task', ok: true, result: 'done' }, t),
+            line('task_end', { state: 'TASK_STATE_COMPLETED' }, t),
           ],
         });
       },
@@ -124,26 +125,41 @@ describe('catchUpFlow', () => {
       busy: { id: 'busy', state: 'busy', queued: 0, sessionId: 's-busy', running: 't' },
       stopped: { id: 'stopped', state: 'stopped', queued: 0 },
     };
-    const state = { capsules, edgeFlow: {} } as unknown as StudioState;
+    const state = { capsules, edgeFlow: {}, delegations: {}, linked: true } as unknown as StudioState;
     const batches: EventBatch[] = [];
-    const need = (id: string) =>
-      catchUpIdle(
+    const need = (...entries: { capsuleId: string; taskId?: string; sessionId?: string }[]) =>
+      catchUpEntries(
         () => state,
         (b) => batches.push(b),
-        id,
+        entries,
       );
-    forgetIdleReads();
-    await need('idle');
-    await need('idle');
-    await need('busy'); // read on connect, and followed live
-    await need('stopped');
-    expect(read).toEqual(['s-idle']);
-    expect(batches).toHaveLength(1);
-    expect(batches[0].delegations[0].delegations.map((d) => [d.taskId, d.to, d.state])).toEqual([
-      ['tw', 'writer', 'answered'],
+    forgetViewReads();
+    // An entry kept before entries named their session: its capsule's running session.
+    await need({ capsuleId: 'idle', taskId: 't-s-idle' });
+    await need({ capsuleId: 'idle', taskId: 't-s-idle', sessionId: 's-idle' });
+    await need({ capsuleId: 'busy', taskId: 't', sessionId: 's-busy' }); // read on connect, and followed live
+    await need({ capsuleId: 'stopped', taskId: 't-old' }); // no session named, none running: nothing to read
+    // A stopped session named by its entries: read once, however many of its tasks are unseen.
+    await need(
+      { capsuleId: 'stopped', taskId: 't-s-gone', sessionId: 's-gone' },
+      { capsuleId: 'stopped', taskId: 't-other', sessionId: 's-gone' },
+    );
+    await need({ capsuleId: 'stopped', taskId: 't-s-gone', sessionId: 's-gone' });
+    expect(read).toEqual(['s-idle', 's-gone']);
+    expect(batches).toHaveLength(2);
+    expect(batches[1].delegations[0]).toMatchObject({ sessionId: 's-gone', capsuleId: 'stopped' });
+    expect(batches[1].delegations[0].delegations.map((d) => [d.taskId, d.to, d.state])).toEqual([
+      ['t-s-gone', 'writer', 'answered'],
     ]);
-    forgetIdleReads();
-    await need('idle');
-    expect(read).toEqual(['s-idle', 's-idle']);
+    forgetViewReads();
+    await need({ capsuleId: 'idle', taskId: 't-s-idle' });
+    expect(read).toEqual(['s-idle', 's-gone', 's-idle']);
+    // A task whose delegations the page holds, or a page without a link, reads nothing.
+    forgetViewReads();
+    (state as { delegations: object }).delegations = { 't-s-idle': [] };
+    await need({ capsuleId: 'idle', taskId: 't-s-idle' });
+    (state as { linked: boolean }).linked = false;
+    await need({ capsuleId: 'stopped', taskId: 't-x', sessionId: 's-gone' });
+    expect(read).toEqual(['s-idle', 's-gone', 's-idle']);
   });
 });

@@ -1,5 +1,6 @@
 import { createFlowTracker, type DelegationUpdate, type TaskProgress, type TraceEvent } from '../../src-shared/trace';
-import type { CapsuleView, EventPayload } from '../../src-shared/contract';
+import type { EventPayload } from '../../src-shared/contract';
+import type { ConsoleEntry } from './conversations';
 import { invoke } from './client';
 import { hasWork } from './phase';
 import { emptyBatch, type EventBatch } from './fold';
@@ -13,9 +14,10 @@ import type { StudioState } from './types';
 // derives delegation.updated and task.progressed with, and folded as those events are, so a
 // reloaded page or a second window draws the same picture as the page that watched it happen.
 // Loaded on (re)connect, not on the first paint.
-// An idle session is read later, once, when a view first needs its recent past (the console
-// showing a conversation with that capsule: `catchUpIdle`), so a finished task's delegations
-// read after a reload as they did before it, without reading every session on each reconnect.
+// A session without work in hand (idle, or stopped) is read later, once, when a view first needs
+// its recent past (the console showing a conversation whose tasks it ran: `catchUpEntries`), so a
+// finished task's delegations read after a reload as they did before it, without reading every
+// session on each reconnect.
 
 /** Trace lines read per session with work: the recent past is what the canvas draws. */
 export const CATCH_UP_LINES = 2000;
@@ -53,50 +55,78 @@ export function knownLater(s: Pick<StudioState, 'edgeFlow'>, d: DelegationUpdate
   );
 }
 
-/** Reads the recent lines of the sessions with work and hands their flow to `ingest` as one batch. */
-export async function catchUpFlow(get: () => StudioState, ingest: (batch: EventBatch) => void): Promise<void> {
-  await catchUpSessions(get, ingest, Object.values(get().capsules).filter(hasWork));
+/** A session whose recent trace lines are to be read, and the capsule that ran it (its edges draw the flow). */
+export interface FlowRead {
+  sessionId: string;
+  capsuleId: string;
 }
 
-/** Idle sessions read since the link to the core last came up (each at most once). */
-const idleRead = new Set<string>();
+/** Reads the recent lines of the sessions with work and hands their flow to `ingest` as one batch. */
+export async function catchUpFlow(get: () => StudioState, ingest: (batch: EventBatch) => void): Promise<void> {
+  const withWork = Object.values(get().capsules).filter(hasWork);
+  const reads = withWork.map((c) => ({ sessionId: c.sessionId!, capsuleId: c.id }));
+  await readSessions(get, ingest, reads, true);
+}
 
-/** The link dropped: what idle sessions wrote meanwhile is read again when a view next needs it. */
-export function forgetIdleReads(): void {
-  idleRead.clear();
+/** Sessions read for a view since the link to the core last came up (each at most once). */
+const readForViews = new Set<string>();
+
+/** The link dropped: what those sessions wrote meanwhile is read again when a view next needs it. */
+export function forgetViewReads(): void {
+  readForViews.clear();
 }
 
 /**
- * Reads the recent lines of an idle capsule's session once (a session with work was read on
- * connect and sends its events live), so its finished tasks' delegations show again.
+ * The sessions a view showing these console entries still has to read, each once per connection:
+ * the session that ran each task whose delegations the page did not see (named by the entry; an
+ * entry kept before entries named it: its capsule's running session), unless that session has
+ * work in hand (read on connect and followed live). An idle session and a stopped one read alike.
  */
-export async function catchUpIdle(
-  get: () => StudioState,
-  ingest: (batch: EventBatch) => void,
-  capsuleId: string,
-): Promise<void> {
-  const c = get().capsules[capsuleId];
-  if (!c?.sessionId || hasWork(c) || idleRead.has(c.sessionId)) return;
-  idleRead.add(c.sessionId);
-  await catchUpSessions(get, ingest, [c]);
+export function sessionsToRead(
+  s: Pick<StudioState, 'capsules' | 'delegations' | 'linked'>,
+  entries: readonly Pick<ConsoleEntry, 'capsuleId' | 'taskId' | 'sessionId'>[],
+): FlowRead[] {
+  if (!s.linked) return [];
+  const reads = new Map<string, FlowRead>();
+  for (const e of entries) {
+    if (!e.taskId || s.delegations[e.taskId]) continue;
+    const sessionId = e.sessionId ?? s.capsules[e.capsuleId]?.sessionId;
+    if (!sessionId || readForViews.has(sessionId) || reads.has(sessionId)) continue;
+    const running = Object.values(s.capsules).find((c) => c.sessionId === sessionId);
+    if (running && hasWork(running)) continue;
+    reads.set(sessionId, { sessionId, capsuleId: e.capsuleId });
+  }
+  return [...reads.values()];
 }
 
-async function catchUpSessions(
+/**
+ * Reads, once per connection, the recent lines of the sessions that ran these entries' tasks
+ * (`sessionsToRead`), so their finished tasks' delegations and the edges' marks show again.
+ */
+export async function catchUpEntries(
   get: () => StudioState,
   ingest: (batch: EventBatch) => void,
-  capsules: readonly CapsuleView[],
+  entries: readonly Pick<ConsoleEntry, 'capsuleId' | 'taskId' | 'sessionId'>[],
+): Promise<void> {
+  const reads = sessionsToRead(get(), entries);
+  for (const r of reads) readForViews.add(r.sessionId);
+  if (reads.length) await readSessions(get, ingest, reads, false);
+}
+
+async function readSessions(
+  get: () => StudioState,
+  ingest: (batch: EventBatch) => void,
+  reads: readonly FlowRead[],
+  /** Whether to take what each task waits on: a session without work in hand has no task running. */
+  withProgress: boolean,
 ): Promise<void> {
   const flows = await Promise.all(
-    capsules.map(async (c) => {
+    reads.map(async ({ sessionId, capsuleId }) => {
       try {
-        const { events } = await invoke('trace.tail', {
-          sessionId: c.sessionId!,
-          last: CATCH_UP_LINES,
-          limit: CATCH_UP_LINES,
-        });
-        return flowOf(c.sessionId!, c.id, events);
+        const { events } = await invoke('trace.tail', { sessionId, last: CATCH_UP_LINES, limit: CATCH_UP_LINES });
+        return flowOf(sessionId, capsuleId, events);
       } catch {
-        return {}; // the session ended meanwhile: nothing of it to draw
+        return {}; // no trace of it (its records were removed): nothing of it to draw
       }
     }),
   );
@@ -105,7 +135,7 @@ async function catchUpSessions(
   for (const flow of flows) {
     const fresh = flow.delegations?.delegations.filter((d) => !knownLater(s, d)) ?? [];
     if (fresh.length) batch.delegations.push({ ...flow.delegations!, delegations: fresh });
-    if (flow.progress) batch.progress.push(flow.progress);
+    if (withProgress && flow.progress) batch.progress.push(flow.progress);
   }
   if (batch.delegations.length || batch.progress.length) ingest(batch);
 }

@@ -195,6 +195,60 @@ describe('foldActivity', () => {
 });
 
 describe('foldBatch', () => {
+  it("draws a node's Last output from its capsule's record on connect, and from the newer task events after it", () => {
+    const s = { ...base(), workspace: { dir: '/a', name: 'a', issues: [] } };
+    const first = { taskId: 'tsk_1', state: 'TASK_STATE_COMPLETED' as const, text: 'The draft.' };
+    const view = {
+      dir: '/a',
+      name: 'a',
+      capsules: [s.capsules.boss, { ...s.capsules.writer, lastTask: first }].map((c) => ({
+        ...c,
+        position: { x: 0, y: 0 },
+      })),
+      remotes: [remote],
+      edges,
+      issues: [],
+    };
+    let next = {
+      ...s,
+      ...foldBatch(s, { ...emptyBatch(), formations: [{ change: { version: 3, dir: '/a', full: view }, after: 0 }] }),
+    };
+    expect(next.activity.writer).toEqual({ last: first });
+    expect(next.activity.boss).toBeUndefined();
+    // A record sent before a task ended, then that task's end, in one frame: the task's end is the last output.
+    const status = (id: string, lastTask?: typeof first) => ({
+      id,
+      state: 'idle' as const,
+      queued: 0,
+      tasks: 2,
+      running: null,
+      ...(lastTask ? { lastTask } : {}),
+    });
+    next = {
+      ...next,
+      ...foldBatch(next, {
+        ...emptyBatch(),
+        capsuleStates: [status('writer', first)],
+        tasks: [updated('writer', task('tsk_2', 'TASK_STATE_COMPLETED', 'The second draft.'))],
+      }),
+    };
+    expect(next.activity.writer.last).toEqual({
+      taskId: 'tsk_2',
+      state: 'TASK_STATE_COMPLETED',
+      text: 'The second draft.',
+    });
+    // Another capsule's record leaves this node as it is; its own record naming the same task too.
+    const writer = next.activity.writer;
+    next = {
+      ...next,
+      ...foldBatch(next, {
+        ...emptyBatch(),
+        capsuleStates: [status('boss'), status('writer', writer.last)],
+      }),
+    };
+    expect(next.activity.writer).toBe(writer);
+  });
+
   it('folds delegation.updated into the edges and the console outcomes in one update, and a new workspace forgets the flow', () => {
     const s = base();
     const next = { ...s, ...foldBatch(s, { ...emptyBatch(), delegations: [batch(d('c1', 'running'))] }) };

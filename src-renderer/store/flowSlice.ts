@@ -1,7 +1,6 @@
 import { isTerminal } from '../../src-shared/a2a';
-import type { EventPayload } from '../../src-shared/contract';
+import { LAST_OUTPUT_CHARS, lastTaskOf, type CapsuleView, type EventPayload } from '../../src-shared/contract';
 import { edgeOf, endRunning, withHop, type EdgeFlow } from './flowModel';
-import { answerText } from './tasksSlice';
 import type { SliceCreator, StudioState } from './types';
 import type { NodeActivity, FlowSlice } from './state/flow';
 export type { NodeActivity, FlowSlice } from './state/flow';
@@ -10,12 +9,17 @@ export type { NodeActivity, FlowSlice } from './state/flow';
 // run's failed and canceled hops, each capsule's current task (state, turn, streamed text) and its
 // last output, and the task the inspector should show. Folded from delegation.updated,
 // task.progressed and task.updated, never from raw trace lines (a client sees those only for the
-// sessions it follows).
+// sessions it follows). The last output also comes with the capsule's record (`lastTask`, kept by
+// the core), so a page that connects after the task ended draws it as the page that watched did.
 
 /** The last output kept per capsule; the node shows less and expands to this. */
-export const OUTPUT_CHARS = 4000;
+export const OUTPUT_CHARS = LAST_OUTPUT_CHARS;
 
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** A capsule's record as a batch brought it (capsule.stateChanged, a formation's capsule): what it answered last. */
+export type LastTaskRecord = Pick<CapsuleView, 'id' | 'lastTask'>;
+
+const sameLast = (a: NodeActivity['last'], b: NonNullable<NodeActivity['last']>) =>
+  !!a && a.taskId === b.taskId && a.state === b.state && a.text === b.text;
 
 /** What the flow folds read of the store: the formation drawn, and the flow so far. */
 export type FlowBase = Pick<StudioState, 'capsules' | 'remotes' | 'edgeViews' | 'edgeFlow' | 'activity'>;
@@ -52,14 +56,28 @@ export function foldActivity(
   progress: EventPayload<'task.progressed'>[],
   tasks: EventPayload<'task.updated'>[],
   capsuleStates: EventPayload<'capsule.stateChanged'>[],
+  records: readonly LastTaskRecord[] = [],
 ): Partial<StudioState> {
-  if (!progress.length && !tasks.length && !capsuleStates.length) return {};
+  if (!progress.length && !tasks.length && !capsuleStates.length && !records.length) return {};
   let activity: Record<string, NodeActivity> | undefined;
   const put = (id: string, f: (a: NodeActivity) => NodeActivity) => {
     if (!state.capsules[id]) return;
+    const before = (activity ?? state.activity)[id];
+    const after = f(before ?? {});
+    if (after === before) return;
     activity ??= { ...state.activity };
-    activity[id] = f(activity[id] ?? {});
+    activity[id] = after;
   };
+  // First what the core's records say each capsule answered last (they are never older than the
+  // task events that came before them), then the events of this batch, newer still.
+  for (const { id, lastTask: last } of records) {
+    if (!last) continue;
+    put(id, (a) => {
+      if (sameLast(a.last, last)) return a;
+      const current = a.current?.taskId === last.taskId ? undefined : a.current;
+      return { ...(current ? { current } : {}), last };
+    });
+  }
   for (const p of progress) {
     for (const t of p.tasks) {
       put(p.capsuleId, (a) => {
@@ -81,8 +99,8 @@ export function foldActivity(
   for (const u of tasks) {
     const s = u.task.status.state;
     put(u.capsuleId, (a) => {
-      if (isTerminal(s) || s === 'TASK_STATE_INPUT_REQUIRED') {
-        const last = { taskId: u.task.id, state: s, text: cut(answerText(u.task), OUTPUT_CHARS) };
+      const last = lastTaskOf(u.task);
+      if (last) {
         const current = a.current?.taskId === u.task.id ? undefined : a.current;
         return { ...(current ? { current } : {}), last };
       }

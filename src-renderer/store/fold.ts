@@ -5,7 +5,7 @@ import { foldManifestConflicts, foldManifestFromFormation } from './manifestSlic
 import { foldTaskUpdates } from './tasksSlice';
 import { foldTraceAppends } from './tracesSlice';
 import { foldDelegations } from './delegationsFold';
-import { foldActivity, foldEdgeFlow } from './flowSlice';
+import { foldActivity, foldEdgeFlow, type LastTaskRecord } from './flowSlice';
 import type { StudioState } from './types';
 import { withMarks } from './breakpointsSlice';
 import { foldToolCalls } from './toolServersSlice';
@@ -38,12 +38,38 @@ export const emptyBatch = (): EventBatch => ({
   notices: [],
 });
 
+/**
+ * The capsule records a batch brought, in the order they came (capsule.stateChanged, the capsules
+ * of a formation view or change): what each says its capsule answered last.
+ */
+export function lastTaskRecords(batch: Pick<EventBatch, 'formations' | 'capsuleStates'>): LastTaskRecord[] {
+  const out: LastTaskRecord[] = [];
+  let states = 0;
+  for (const { change, after } of batch.formations) {
+    out.push(...batch.capsuleStates.slice(states, after));
+    states = Math.max(states, after);
+    const c = change.full?.capsules ?? [
+      ...(change.capsules?.added ?? []),
+      ...(change.capsules?.updated ?? []).map((u) => ({ id: u.id, lastTask: u.set.lastTask })),
+    ];
+    out.push(...c);
+  }
+  out.push(...batch.capsuleStates.slice(states));
+  return out.filter((r) => r.lastTask);
+}
+
 /** During a replay the canvas shows the recording: live flow folds into what the replay keeps aside. */
 function foldLiveAside(s: StudioState, batch: EventBatch): Partial<StudioState> {
   const r = s.replay!;
   const base = { ...s, ...r.live };
   const edges = foldEdgeFlow(base, batch.delegations, batch.capsuleStates);
-  const acts = foldActivity({ ...base, ...edges }, batch.progress, batch.tasks, batch.capsuleStates);
+  const acts = foldActivity(
+    { ...base, ...edges },
+    batch.progress,
+    batch.tasks,
+    batch.capsuleStates,
+    lastTaskRecords(batch),
+  );
   if (!edges.edgeFlow && !acts.activity) return {};
   return {
     replay: { ...r, live: { edgeFlow: edges.edgeFlow ?? r.live.edgeFlow, activity: acts.activity ?? r.live.activity } },
@@ -81,7 +107,7 @@ export function foldBatch(s: StudioState, batch: EventBatch): Partial<StudioStat
   if (next.replay) merge(foldLiveAside(next, batch));
   else {
     merge(foldEdgeFlow(next, batch.delegations, batch.capsuleStates));
-    merge(foldActivity(next, batch.progress, batch.tasks, batch.capsuleStates));
+    merge(foldActivity(next, batch.progress, batch.tasks, batch.capsuleStates, lastTaskRecords(batch)));
   }
   merge(foldManifestConflicts(next, batch.conflicts));
   if (batch.breakpoints) merge(withMarks(batch.breakpoints));

@@ -8,6 +8,7 @@ import {
   type ListChange,
   type RemoteView,
   type ToolServerView,
+  withCapsuleState,
 } from '../../src-shared/contract';
 import type { StudioState } from './types';
 
@@ -158,16 +159,7 @@ export function foldCapsuleStates(state: StudioState, patches: CapsuleStatePatch
   for (const p of patches) {
     const old = capsules[p.id];
     if (!old) continue;
-    capsules[p.id] = {
-      ...old,
-      state: p.state,
-      url: p.url,
-      sessionId: p.sessionId,
-      queued: p.queued,
-      tasks: p.tasks,
-      running: p.running,
-      error: p.error,
-    };
+    capsules[p.id] = withCapsuleState(old, p);
   }
   return { capsules };
 }

@@ -16,8 +16,8 @@ import { createBreakpointsSlice } from './breakpointsSlice';
 import { createForkSlice } from './forkSlice';
 import { createRuntimesSlice } from './runtimesSlice';
 import { createToolServersSlice } from './toolServersSlice';
-import { hasWork } from './phase';
 import type { StudioState } from './types';
+import type { ConsoleEntry } from './conversations';
 
 export type { StudioState } from './types';
 export type {
@@ -107,7 +107,7 @@ export function ingest(batch: EventBatch): void {
   // Breakpoints belong to a workspace: another one opened (or a reconnect) reads its own.
   if (batch.formations.some((f) => f.change.full)) void s.loadBreakpoints();
 }
-/** The reconnect catch-up and the idle sessions' reads (flowCatchUp.ts), loaded on first use. */
+/** The reconnect catch-up and the views' reads of sessions without work (flowCatchUp.ts), loaded on first use. */
 let flowCatchUp: Promise<typeof import('./flowCatchUp')> | undefined;
 const loadFlowCatchUp = () => (flowCatchUp ??= import('./flowCatchUp'));
 
@@ -117,21 +117,18 @@ export function catchUpFlow(): Promise<void> {
 }
 
 /**
- * A view needs this capsule's recent flow (its finished tasks' delegations): an idle session is
- * read once per connection, in the background; one with work in hand is already followed.
+ * A view shows these console entries: the sessions that ran their tasks are read for the
+ * delegations the page did not see, in the background (which ones, and how often: `sessionsToRead`).
  */
-export function readRecentFlow(capsuleId: string): void {
-  const s = useStudio.getState();
-  const c = s.capsules[capsuleId];
-  if (!s.linked || !c?.sessionId || hasWork(c)) return;
+export function readRecentFlow(entries: readonly ConsoleEntry[]): void {
   void loadFlowCatchUp()
-    .then((m) => m.catchUpIdle(useStudio.getState, ingest, capsuleId))
+    .then((m) => m.catchUpEntries(useStudio.getState, ingest, entries))
     .catch(() => undefined); // nothing more to show than before
 }
 
-/** The link dropped: idle sessions are read again when a view next needs them. */
+/** The link dropped: those sessions are read again when a view next needs them. */
 export function forgetRecentFlow(): void {
-  void flowCatchUp?.then((m) => m.forgetIdleReads());
+  void flowCatchUp?.then((m) => m.forgetViewReads());
 }
 export { connectCoreEvents } from './coreEvents';
 export { startKeeping, keepPanelSize, keptPanelSize } from './keep';

@@ -41,6 +41,7 @@ export function toKept(
       ...(e.data !== undefined ? { data: clip(e.data) } : {}),
       ...(e.files?.length ? { files: e.files.slice(0, 20) } : {}),
       ...(e.taskId ? { taskId: e.taskId } : {}),
+      ...(e.sessionId ? { sessionId: e.sessionId } : {}),
       ...(e.error ? { error: clip(e.error) } : {}),
       ...(state ? { state } : {}),
       ...(answer ? { answer: clip(answer) } : {}),

@@ -1,5 +1,6 @@
 import type { EventPayload } from '../../src-shared/contract';
 import { isTerminal, type Task } from '../../src-shared/a2a';
+export { answerText } from '../../src-shared/a2a';
 import { describeError, invoke } from './client';
 import { taskPhase } from './phase';
 import type { SliceCreator, StudioState } from './types';
@@ -105,13 +106,3 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     },
   };
 };
-
-/** The text a task answered with: its artifacts' text parts, else its status message. */
-export function answerText(task: Task): string {
-  const fromArtifacts = (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).filter(Boolean);
-  if (fromArtifacts.length > 0) return fromArtifacts.join('\n');
-  return (task.status.message?.parts ?? [])
-    .map((p) => p.text ?? '')
-    .filter(Boolean)
-    .join('\n');
-}

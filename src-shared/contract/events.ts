@@ -1,6 +1,7 @@
 import type { Task } from '../a2a';
 import type { DelegationUpdate, TaskProgress, TraceEvent } from '../trace';
 import type { CapsuleState } from './types';
+import type { LastTaskView } from './last-task';
 import type { FormationChange } from './formation';
 import { EXPOSE_EVENT_NAMES, type ExposeEventMap } from './expose';
 import { TUNNEL_EVENT_NAMES, type TunnelEventMap } from './tunnel';
@@ -27,6 +28,8 @@ export interface EventMap extends ExposeEventMap, TunnelEventMap, RuntimesEventM
     tasks: number;
     running: string | null;
     error?: string;
+    /** The capsule's last task that ended or asked for input (the record a page that connects later draws from). */
+    lastTask?: LastTaskView;
   };
   /** A task of a running capsule changed state or got an artifact. */
   'task.updated': { capsuleId: string; sessionId: string; task: Task };

@@ -1,6 +1,7 @@
 import { command, runsHere } from './command';
 import { z } from 'zod';
 import { TASK_STATES } from '../a2a';
+import { SESSION_ID_RE } from '../ids';
 import { MAX_CONSOLE_ENTRIES, MAX_KEPT_TEXT, MAX_PANEL_SIZE, PANEL_NAMES } from './keep-limits';
 
 // What the Studio keeps of the user's work between reloads and restarts. Conversations belong to
@@ -33,6 +34,8 @@ export const keptEntry = z.strictObject({
     .max(20)
     .optional(),
   taskId: id.optional(),
+  /** The session that ran the task: its trace tells the task's delegations again after a reload, the session stopped or not. */
+  sessionId: z.string().regex(SESSION_ID_RE).optional(),
   error: text.optional(),
   /** The task's state when last seen. */
   state: z.enum(TASK_STATES).optional(),

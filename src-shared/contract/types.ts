@@ -1,5 +1,6 @@
 import type { AgentSkill, TaskState } from '../a2a';
 import type { ToolServerDefinition, ToolServerView } from './tool-servers';
+import type { LastTaskView } from './last-task';
 
 // The shapes the core shows the renderer. Plain data (JSON over IPC or WebSocket); no secrets:
 // manifest sources are sent as written (with ${VAR} references, never their values).
@@ -60,6 +61,8 @@ export interface CapsuleView {
   running?: string | null;
   /** Why the last launch or session failed. */
   error?: string;
+  /** The last task that ended (or asked for input) since this Studio started, kept after the session stops: the node's Last output. */
+  lastTask?: LastTaskView;
   /** exports.peer_tasks.accept */
   acceptsPeerTasks: boolean;
   /** capabilities.network.allow as written. */

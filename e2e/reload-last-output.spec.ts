@@ -1,0 +1,103 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { StudioPage } from './pages/studio';
+
+// A reload loses nothing the canvas and the console showed: each node's Last output comes back
+// from the capsule's record (the core keeps each capsule's last task that ended), whether its
+// session still runs or was stopped; a stopped session's task tells its delegations again, read
+// from that session's trace (the kept console entry names the session that ran the task).
+
+const ANSWER =
+  'Summary: the researcher gathered the facts and the writer drafted the paragraph. Both workers answered.';
+const NOTES = 'Research notes: fact one, fact two, fact three.';
+
+test('after a reload, each node shows its Last output again, the same text, and Copy copies it', async ({
+  page,
+  studio,
+  context,
+}) => {
+  void studio; // the fixture opened this test's own workspace
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  const canvas = app.canvas;
+  await page.goto('/');
+  await app.sendAndWait('coordinator', 'Write about otters.', {
+    launchAll: ['coordinator', 'researcher', 'writer'],
+    until: 'COMPLETED',
+  });
+  await expect(canvas.lastOutput('coordinator')).toHaveText(ANSWER);
+  await expect(canvas.lastOutput('researcher')).toHaveText(NOTES);
+  await page.screenshot({ path: '/tmp/reload-last-output-1-before.png' });
+
+  await page.reload();
+  await expect(app.stateOf('coordinator')).toHaveText('Idle');
+  await expect(canvas.lastOutput('coordinator')).toHaveText(ANSWER);
+  await expect(canvas.lastOutput('researcher')).toHaveText(NOTES);
+  await expect(canvas.lastOutput('writer')).toContainText('Draft:');
+  expect(await canvas.copyLastOutput('coordinator')).toBe(ANSWER);
+  await page.screenshot({ path: '/tmp/reload-last-output-2-after.png' });
+});
+
+test('after Stop and a reload, the stopped session’s task shows its delegation lines and Last output again', async ({
+  page,
+  studio,
+}) => {
+  void studio;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  const canvas = app.canvas;
+  await page.goto('/');
+  const { entry } = await app.sendAndWait('coordinator', 'Write about otters.', {
+    launchAll: ['coordinator', 'researcher', 'writer'],
+    until: 'COMPLETED',
+  });
+  await expect(entry.getByTestId('delegation-outcome')).toHaveText(['→ researcheranswered', '→ writeranswered']);
+  await app.stopAll.click();
+  for (const name of ['coordinator', 'researcher', 'writer'])
+    await expect(app.stateOf(name)).toHaveText('Stopped', { timeout: 20_000 });
+  await page.screenshot({ path: '/tmp/reload-stopped-1-before.png' });
+
+  await page.reload();
+  await expect(app.stateOf('coordinator')).toHaveText('Stopped');
+  const again = app.console.entries.first();
+  await expect(again).toContainText('Write about otters.');
+  await expect(again.getByTestId('delegation-outcome')).toHaveText(['→ researcheranswered', '→ writeranswered']);
+  await expect(canvas.lastOutput('coordinator')).toHaveText(ANSWER);
+  await page.screenshot({ path: '/tmp/reload-stopped-2-after.png' });
+});
+
+test('after Stop and a reload, a canceled run marks its edges again and its console entry tells its canceled delegations', async ({
+  page,
+  studio,
+}) => {
+  // Slow workers, so the run is canceled while its delegations are on their way.
+  for (const name of ['researcher', 'writer']) {
+    const file = join(studio.workspace, 'capsules', `${name}.yaml`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('delay_ms: 300', 'delay_ms: 10000'));
+  }
+  await studio.core.invoke('workspace.open', { dir: studio.workspace });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  const canvas = app.canvas;
+  await page.goto('/');
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
+  const entry = await app.console.sendTo('coordinator', 'A note, then never mind');
+  await expect(canvas.inFlight('coordinator', 'writer')).toHaveAccessibleName('1 in flight', { timeout: 10_000 });
+  await entry.getByRole('button', { name: 'Cancel' }).click();
+  await expect(entry.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 20_000 });
+  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  await app.stopAll.click();
+  await expect(app.stateOf('coordinator')).toHaveText('Stopped', { timeout: 20_000 });
+  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  await page.screenshot({ path: '/tmp/reload-canceled-1-before.png' });
+
+  await page.reload();
+  await expect(app.stateOf('coordinator')).toHaveText('Stopped');
+  const again = app.console.entries.first();
+  await expect(again.getByTestId('delegation-outcome')).toHaveText(['→ researchercanceled', '→ writercanceled']);
+  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  await expect(canvas.hopMark('coordinator', 'researcher', 'canceled')).toHaveAccessibleName('1 canceled');
+  await page.screenshot({ path: '/tmp/reload-canceled-2-after.png' });
+});
