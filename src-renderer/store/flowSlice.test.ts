@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Task, TaskState } from '../../src-shared/a2a';
-import type { CapsuleView, EdgeView, EventPayload, RemoteView } from '../../src-shared/contract';
+import type { CapsuleView, EdgeView, EventPayload, LastTaskView, RemoteView } from '../../src-shared/contract';
 import type { DelegationUpdate } from '../../src-shared/trace';
 import { emptyBatch, foldBatch } from './fold';
 import { MAX_DONE_HOPS } from './flowModel';
@@ -216,7 +216,7 @@ describe('foldBatch', () => {
     expect(next.activity.writer).toEqual({ last: first });
     expect(next.activity.boss).toBeUndefined();
     // A record sent before a task ended, then that task's end, in one frame: the task's end is the last output.
-    const status = (id: string, lastTask?: typeof first) => ({
+    const status = (id: string, lastTask?: LastTaskView) => ({
       id,
       state: 'idle' as const,
       queued: 0,
