@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isMap, isSeq, parseDocument, type Document } from 'yaml';
-import { DRIVER_ARTIFACTS } from '../../src-shared/manifest';
+import { DRIVER_ARTIFACTS, formatYamlError, yamlErrorMessage } from '../../src-shared/manifest';
 import type { IssueView, McpUseView } from '../../src-shared/contract';
 import { parseManifest } from '../manifest';
 
@@ -90,7 +90,7 @@ export function summarizeManifest(
         line: e.linePos?.[0]?.line,
         column: e.linePos?.[0]?.col,
         path: '',
-        message: e.message.split('\n')[0],
+        message: yamlErrorMessage(e),
       });
   } else {
     const loaded = parseManifest(source, file, env);
@@ -124,7 +124,7 @@ export function editableDocument(source: string, file: string): Document {
   const doc = parseDocument(source);
   if (doc.errors.length)
     throw new Error(
-      `${file} has YAML errors; fix them before editing it from the graph (${doc.errors[0].message.split('\n')[0]})`,
+      `${file} has YAML errors; fix them before editing it from the graph (${formatYamlError(doc.errors[0])})`,
     );
   if (!isMap(doc.contents)) throw new Error(`${file} is not a YAML mapping`);
   return doc;
