@@ -69,6 +69,23 @@ function lineAt(doc: Document, source: string, path: string): number | undefined
   return undefined;
 }
 
+/** What a node shows of what a capsule is: its name, role, driver and model. */
+export type ManifestFacts = Pick<ManifestSummary, 'name' | 'role' | 'driver' | 'model' | 'rehearsal'>;
+
+/** The facts of a manifest read as a plain object: the file on disk's, or a running session's own. */
+export function manifestFacts(obj: Record<string, any>): ManifestFacts {
+  const artifact: unknown = obj.inference?.driver?.artifact;
+  const driver =
+    typeof artifact === 'string' ? ((DRIVER_ARTIFACTS as Record<string, string>)[artifact] ?? artifact) : null;
+  return {
+    name: typeof obj.name === 'string' ? obj.name : null,
+    role: ['orchestrator', 'worker', 'agent'].includes(obj.role) ? obj.role : null,
+    driver,
+    model: typeof obj.inference?.model === 'string' ? obj.inference.model : driver === 'rehearsal' ? 'rehearsal' : null,
+    rehearsal: driver === 'rehearsal',
+  };
+}
+
 export function summarizeManifest(
   source: string,
   file: string,
@@ -77,10 +94,6 @@ export function summarizeManifest(
   const doc = parseDocument(source);
   const raw = (doc.errors.length ? null : doc.toJS()) as Record<string, any> | null;
   const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
-  const artifact: unknown = obj.inference?.driver?.artifact;
-  const driver =
-    typeof artifact === 'string' ? ((DRIVER_ARTIFACTS as Record<string, string>)[artifact] ?? artifact) : null;
-  const role = ['orchestrator', 'worker', 'agent'].includes(obj.role) ? obj.role : null;
   const allow = obj.capabilities?.network?.allow;
   const port = obj.network?.internal_port;
   const issues: IssueView[] = [];
@@ -106,11 +119,7 @@ export function summarizeManifest(
     }
   }
   return {
-    name: typeof obj.name === 'string' ? obj.name : null,
-    role,
-    driver,
-    model: typeof obj.inference?.model === 'string' ? obj.inference.model : driver === 'rehearsal' ? 'rehearsal' : null,
-    rehearsal: driver === 'rehearsal',
+    ...manifestFacts(obj),
     port: Number.isInteger(port) ? port : null,
     acceptsPeerTasks: obj.exports?.peer_tasks?.accept === true,
     allow: Array.isArray(allow) ? allow.filter((a): a is string => typeof a === 'string') : [],
