@@ -52,5 +52,9 @@ test('a delegation to a stopped capsule whose manifest does not load says so, an
   await expect(entry).toContainText('capsule "researcher" is in the formation but not running', { timeout: 20_000 });
   await expect(entry).toContainText('mystery_field');
   await expect(entry).not.toContainText('unknown capsule');
+  // The example's coordinator says only one worker answered, not that both did.
+  await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
+  await expect(entry).toContainText('Only one worker answered');
+  await expect(entry).not.toContainText('Both workers answered');
   await page.screenshot({ path: '/tmp/broken-delegation.png' });
 });
