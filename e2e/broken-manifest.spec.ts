@@ -27,6 +27,10 @@ test('a running capsule whose file stops parsing keeps showing what runs, with o
   await expect(app.stateOf('researcher')).toHaveText('Idle');
   // One mark on the node, not the problem list too: the node barely grows.
   await expect(node.getByRole('list', { name: 'Manifest problems in researcher' })).toHaveCount(0);
+  // Its bottom handle stays clear of the node below it.
+  const mine = (await node.boundingBox())!;
+  const below = (await app.canvas.capsule('writer').boundingBox())!;
+  expect(mine.y + mine.height + 12).toBeLessThan(below.y);
   await app.canvas.select('researcher');
   const aside = page.getByRole('complementary');
   await expect(aside).toContainText('a [ list is not closed with ]');
