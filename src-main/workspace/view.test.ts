@@ -17,8 +17,15 @@ const loaded = (source: string): LoadedCapsule => ({
   hash: 'h',
   summary: summarizeManifest(source, '/ws/capsules/researcher.yaml', {}),
 });
-const running: CapsuleStatus = { id: 'researcher', state: 'idle', url: 'http://127.0.0.1:4000', queued: 0, tasks: 3 };
-const stopped: CapsuleStatus = { id: 'researcher', state: 'stopped', queued: 0, tasks: 0 };
+const running: CapsuleStatus = {
+  id: 'researcher',
+  state: 'idle',
+  url: 'http://127.0.0.1:4000',
+  queued: 0,
+  tasks: 3,
+  running: null,
+};
+const stopped: CapsuleStatus = { id: 'researcher', state: 'stopped', queued: 0, tasks: 0, running: null };
 const launched = manifestFacts({
   name: 'researcher',
   role: 'worker',
