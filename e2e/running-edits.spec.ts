@@ -229,7 +229,7 @@ test('the editor puts an unclosed quote at its line and shows the "did you mean"
 
   lines[versionLine - 1] = 'version: "0.1.0';
   await app.manifest.setYaml(lines.join('\n'));
-  await expect(app.manifest.problemAtLine(versionLine)).toContainText('Missing closing');
+  await expect(app.manifest.problemAtLine(versionLine)).toContainText('quote is not closed');
 
   lines[versionLine - 1] = 'versoin: "0.1.0"';
   await app.manifest.setYaml(lines.join('\n'));

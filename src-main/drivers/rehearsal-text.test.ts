@@ -43,6 +43,16 @@ describe('rehearsal placeholders', () => {
     expect(scriptedText({ text: '{{tool_results}}' }, 't', [])).toBe('(no tool was called)');
   });
 
+  it('uses partial_text when some calls failed and others answered, and text when all answered', () => {
+    const some = { ...turn, partial_text: 'Only some could:\n{{tool_results}}' };
+    const mixed = [asked, result('c1', 'sum is 4'), result('c2', 'refused', true)];
+    expect(scriptedText(some, 't', mixed)).toBe('Only some could:\n- worker-a: sum is 4\n- worker-b failed: refused');
+    const all = [asked, result('c1', 'sum is 4'), result('c2', 'sum is 5')];
+    expect(scriptedText(some, 't', all)).toBe('Done:\n- worker-a: sum is 4\n- worker-b: sum is 5');
+    const none = [asked, result('c1', 'refused', true), result('c2', 'refused too', true)];
+    expect(scriptedText(some, 't', none)).toMatch(/^Nobody could:/);
+  });
+
   it('fills {{task}} in string arguments only', () => {
     expect(fillArguments({ to: '*', text: 'do {{task}}', n: 1 }, 'it')).toEqual({ to: '*', text: 'do it', n: 1 });
   });

@@ -4,7 +4,7 @@ import type { ChatMessage, ToolCall } from './types';
 // Placeholders of a rehearsal script, so a scripted answer can say what really happened rather
 // than claim it: `{{task}}` is the task's text, `{{tool_results}}` one line per result of the tool
 // calls the previous turn made (a delegation names the capsule it went to). `failed_text` replaces
-// `text` when every one of those calls failed.
+// `text` when every one of those calls failed, `partial_text` when some (not all) of them did.
 
 /** Longest a single tool result is quoted in a scripted answer (the trace keeps it whole). */
 const RESULT_QUOTE_CHARS = 2000;
@@ -73,12 +73,21 @@ export function answersWithFailedText(turn: { failed_text?: string }, messages: 
   return results.length > 0 && results.every((r) => !r.ok);
 }
 
-/** The text a scripted turn answers with: `failed_text` when every previous tool call failed. */
+/**
+ * The text a scripted turn answers with: `failed_text` when every previous tool call failed,
+ * `partial_text` when some of them did, else `text`.
+ */
 export function scriptedText(
-  turn: { text?: string; failed_text?: string },
+  turn: { text?: string; failed_text?: string; partial_text?: string },
   taskText: string,
   messages: readonly ChatMessage[],
 ): string {
-  const chosen = answersWithFailedText(turn, messages) ? turn.failed_text! : (turn.text ?? '');
-  return fillPlaceholders(chosen, taskText, lastToolResults(messages));
+  const results = lastToolResults(messages);
+  const partial = turn.partial_text !== undefined && results.some((r) => !r.ok) && results.some((r) => r.ok);
+  const chosen = answersWithFailedText(turn, messages)
+    ? turn.failed_text!
+    : partial
+      ? turn.partial_text!
+      : (turn.text ?? '');
+  return fillPlaceholders(chosen, taskText, results);
 }

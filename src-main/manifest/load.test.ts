@@ -167,7 +167,7 @@ describe('located issues', () => {
         line: 4,
         column: 1,
         path: '',
-        message: 'YAML syntax error: Tabs are not allowed as indentation',
+        message: 'YAML syntax error: a tab is used to indent; YAML indents with spaces only',
       },
     ]);
     expect(issuesOf(parseManifest('name: a\nversion: b: c\n', 'bad.yaml', {}))[0]).toMatchObject({
@@ -178,11 +178,11 @@ describe('located issues', () => {
     expect(unclosed[0]).toMatchObject({
       line: 2,
       column: 10,
-      message: 'YAML syntax error: Missing closing "quote (the quote opened here)',
+      message: 'YAML syntax error: a " quote is not closed (the quote opened here)',
     });
     const dup = issuesOf(parseManifest('name: a\nname: b\n', 'dup.yaml', {}));
     expect(dup[0]).toMatchObject({ line: 2, column: 1 });
-    expect(dup[0].message).toContain('unique');
+    expect(dup[0].message).toContain('appears twice');
   });
 
   it('reports every schema issue at once, in file order, with hints', () => {

@@ -6,6 +6,7 @@ import type { RecentList } from './recent';
 import type { CapsuleSessions, Emit } from './sessions';
 import { fetchRemoteCard } from './remote-card';
 import { formationView, type RemoteCards } from './view';
+import { manifestFacts } from './manifest-view';
 import { watchFolder, type FolderWatcher } from './watcher';
 import { openWorkspaceFolder, type Workspace } from './workspace';
 import { createLiveEdits, type LiveEdits } from './live-edits';
@@ -163,7 +164,12 @@ export function createStudioContext(
       return publisher.publishWhole(sent());
     },
     view: () => {
-      const view = formationView(ctx.workspace().snapshot(), sessions.status, cards, live.restartReason);
+      const snap = ctx.workspace().snapshot();
+      const launchedAs = (id: string) => {
+        const session = sessions.sessionIn(snap.dir, id);
+        return session ? manifestFacts(session.manifest) : undefined;
+      };
+      const view = formationView(snap, sessions.status, cards, live.restartReason, launchedAs);
       const elsewhere = sessions.runningElsewhere();
       return elsewhere ? { ...view, runningElsewhere: elsewhere } : view;
     },

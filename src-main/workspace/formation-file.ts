@@ -6,6 +6,7 @@ import {
   type Position,
   type ToolServerDefinition,
 } from '../../src-shared/contract';
+import { formatYamlError, yamlErrorMessage } from '../../src-shared/manifest';
 
 // formation.yaml: which capsules (manifest paths), node positions, remote agents, and the tool
 // servers (MCP) the formation offers (`tool_servers`: name as id, definition, position). Read
@@ -85,7 +86,7 @@ export function readFormation(source: string): FormationFile {
       line: e.linePos?.[0]?.line,
       column: e.linePos?.[0]?.col,
       path: '',
-      message: e.message.split('\n')[0],
+      message: yamlErrorMessage(e),
     });
   if (doc.errors.length) return out;
   const root = doc.contents;
@@ -147,7 +148,7 @@ export function readFormation(source: string): FormationFile {
 function editDoc(source: string, edit: (doc: Document) => void): string {
   const doc = parseDocument(source || EMPTY_FORMATION);
   if (doc.errors.length)
-    throw new Error(`formation.yaml cannot be edited while it has errors: ${doc.errors[0].message.split('\n')[0]}`);
+    throw new Error(`formation.yaml cannot be edited while it has errors: ${formatYamlError(doc.errors[0])}`);
   if (!isMap(doc.contents)) doc.contents = new YAMLMap() as unknown as typeof doc.contents;
   edit(doc);
   return doc.toString();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isMap, isSeq, parseDocument, type Document } from 'yaml';
-import { DRIVER_ARTIFACTS } from '../../src-shared/manifest';
+import { DRIVER_ARTIFACTS, formatYamlError, yamlErrorMessage } from '../../src-shared/manifest';
 import type { IssueView, McpUseView } from '../../src-shared/contract';
 import { parseManifest } from '../manifest';
 
@@ -69,6 +69,23 @@ function lineAt(doc: Document, source: string, path: string): number | undefined
   return undefined;
 }
 
+/** What a node shows of what a capsule is: its name, role, driver and model. */
+export type ManifestFacts = Pick<ManifestSummary, 'name' | 'role' | 'driver' | 'model' | 'rehearsal'>;
+
+/** The facts of a manifest read as a plain object: the file on disk's, or a running session's own. */
+export function manifestFacts(obj: Record<string, any>): ManifestFacts {
+  const artifact: unknown = obj.inference?.driver?.artifact;
+  const driver =
+    typeof artifact === 'string' ? ((DRIVER_ARTIFACTS as Record<string, string>)[artifact] ?? artifact) : null;
+  return {
+    name: typeof obj.name === 'string' ? obj.name : null,
+    role: ['orchestrator', 'worker', 'agent'].includes(obj.role) ? obj.role : null,
+    driver,
+    model: typeof obj.inference?.model === 'string' ? obj.inference.model : driver === 'rehearsal' ? 'rehearsal' : null,
+    rehearsal: driver === 'rehearsal',
+  };
+}
+
 export function summarizeManifest(
   source: string,
   file: string,
@@ -77,10 +94,6 @@ export function summarizeManifest(
   const doc = parseDocument(source);
   const raw = (doc.errors.length ? null : doc.toJS()) as Record<string, any> | null;
   const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
-  const artifact: unknown = obj.inference?.driver?.artifact;
-  const driver =
-    typeof artifact === 'string' ? ((DRIVER_ARTIFACTS as Record<string, string>)[artifact] ?? artifact) : null;
-  const role = ['orchestrator', 'worker', 'agent'].includes(obj.role) ? obj.role : null;
   const allow = obj.capabilities?.network?.allow;
   const port = obj.network?.internal_port;
   const issues: IssueView[] = [];
@@ -90,7 +103,7 @@ export function summarizeManifest(
         line: e.linePos?.[0]?.line,
         column: e.linePos?.[0]?.col,
         path: '',
-        message: e.message.split('\n')[0],
+        message: yamlErrorMessage(e),
       });
   } else {
     const loaded = parseManifest(source, file, env);
@@ -106,11 +119,7 @@ export function summarizeManifest(
     }
   }
   return {
-    name: typeof obj.name === 'string' ? obj.name : null,
-    role,
-    driver,
-    model: typeof obj.inference?.model === 'string' ? obj.inference.model : driver === 'rehearsal' ? 'rehearsal' : null,
-    rehearsal: driver === 'rehearsal',
+    ...manifestFacts(obj),
     port: Number.isInteger(port) ? port : null,
     acceptsPeerTasks: obj.exports?.peer_tasks?.accept === true,
     allow: Array.isArray(allow) ? allow.filter((a): a is string => typeof a === 'string') : [],
@@ -124,7 +133,7 @@ export function editableDocument(source: string, file: string): Document {
   const doc = parseDocument(source);
   if (doc.errors.length)
     throw new Error(
-      `${file} has YAML errors; fix them before editing it from the graph (${doc.errors[0].message.split('\n')[0]})`,
+      `${file} has YAML errors; fix them before editing it from the graph (${formatYamlError(doc.errors[0])})`,
     );
   if (!isMap(doc.contents)) throw new Error(`${file} is not a YAML mapping`);
   return doc;

@@ -2,6 +2,7 @@ import type { CapsuleView, FormationView, RemoteCardView, RemoteView } from '../
 import { deriveEdges } from './edges';
 import { remoteAddress } from './remote-card';
 import { toolServerViews, withToolServerEdges } from './tool-servers';
+import type { ManifestFacts } from './manifest-view';
 import type { CapsuleStatus } from './sessions';
 import type { LoadedCapsule, LoadedRemote, WorkspaceSnapshot } from './workspace';
 
@@ -9,18 +10,28 @@ import type { LoadedCapsule, LoadedRemote, WorkspaceSnapshot } from './workspace
 
 export type RemoteCards = Map<string, { card?: RemoteCardView; error?: string }>;
 
-export function capsuleView(c: LoadedCapsule, status: CapsuleStatus, restartToApply?: string): CapsuleView {
+/**
+ * `launched`: what the running session was launched with. While the file on disk does not load, the
+ * node still shows what runs (name, role, driver, model) from it, and the file's issues beside.
+ */
+export function capsuleView(
+  c: LoadedCapsule,
+  status: CapsuleStatus,
+  restartToApply?: string,
+  launched?: ManifestFacts,
+): CapsuleView {
   const s = c.summary;
+  const shown = launched && s.issues.length && status.url ? launched : s;
   return {
     id: c.id,
-    name: s.name ?? c.id,
+    name: shown.name ?? c.id,
     manifestPath: c.manifestPath,
     position: c.position,
     ...(c.unplaced ? { unplaced: true } : {}),
-    role: s.role,
-    driver: s.driver,
-    model: s.model,
-    rehearsal: s.rehearsal,
+    role: shown.role,
+    driver: shown.driver,
+    model: shown.model,
+    rehearsal: shown.rehearsal,
     port: s.port,
     manifestSource: c.source,
     manifestHash: c.hash,
@@ -58,8 +69,9 @@ export function formationView(
   status: (id: string) => CapsuleStatus,
   cards: RemoteCards,
   restartReason: (id: string) => string | undefined = () => undefined,
+  launchedAs: (id: string) => ManifestFacts | undefined = () => undefined,
 ): FormationView {
-  const capsules = snap.capsules.map((c) => capsuleView(c, status(c.id), restartReason(c.id)));
+  const capsules = snap.capsules.map((c) => capsuleView(c, status(c.id), restartReason(c.id), launchedAs(c.id)));
   const remotes = snap.remotes.map((r) => remoteView(r, cards));
   const toolServers = toolServerViews(snap);
   return {

@@ -69,8 +69,7 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get, api
       set({ busyAll: true });
       await attempt('Launch all failed', async () => {
         const result = await invoke('formation.launch', {});
-        for (const f of result.failed)
-          get().notify('error', `${get().capsules[f.id]?.name ?? f.id} did not launch: ${f.message}`);
+        for (const f of result.failed) get().notify('error', f.message); // the core's message names the capsule and says why
       });
       set({ busyAll: false });
     },

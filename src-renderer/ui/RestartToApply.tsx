@@ -20,7 +20,9 @@ export function RestartToApply({ id, compact = false }: { id: string; compact?: 
     const short = problemLine ? `Fix line ${problemLine} of the manifest to restart` : 'Fix the manifest to restart';
     return (
       <div className={className} role="status" data-testid="restart-to-apply" data-blocked="true">
-        <span className="restart-to-apply-text">{compact ? short : reason}</span>
+        <span className="restart-to-apply-text" title={compact ? reason : undefined}>
+          {compact ? short : reason}
+        </span>
       </div>
     );
   }

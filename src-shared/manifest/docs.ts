@@ -87,6 +87,8 @@ export const MANIFEST_DOCS: Readonly<Record<string, string>> = {
     "true: the answer carries the images, audio and files of the previous turn's tool results (an MCP tool's) as parts.",
   [`${TURN}.failed_text`]:
     "Used instead of `text` when every tool call of the previous turn failed. When those were all the task's delegations, the task then fails, its status naming each failed delegation.",
+  [`${TURN}.partial_text`]:
+    'Used instead of `text` when some, not all, tool calls of the previous turn failed; the task completes.',
   [`${TURN}.tool_calls`]: 'Tool calls the turn makes (delegations, shell commands).',
   [`${TURN}.tool_calls[].name`]: 'The tool to call.',
   [`${TURN}.tool_calls[].arguments`]: "The call's arguments, a map.",

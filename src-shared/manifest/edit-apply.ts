@@ -3,6 +3,7 @@ import { sameAllowEntry } from './allow';
 import { manifestEditOpSchema, type ManifestEditOp } from './edit-ops';
 import { addMcpServer, removeMcpServer, setMcpTools } from './mcp-edit';
 import { lineDiff } from './line-diff';
+import { formatYamlError } from './yaml-errors';
 
 // Edits the YAML text of a manifest through yaml's Document API, so the user's comments, key order,
 // quoting and blank lines survive. Edits work on the raw source: ${VAR} references stay as written.
@@ -107,7 +108,7 @@ export interface OpenedManifest {
 export function openManifestForEdit(source: string): OpenedManifest {
   const doc = parseDocument(source, { keepSourceTokens: false });
   if (doc.errors.length)
-    throw new Error(`cannot edit a manifest with a YAML syntax error: ${doc.errors[0].message.split('\n')[0]}`);
+    throw new Error(`cannot edit a manifest with a YAML syntax error: ${formatYamlError(doc.errors[0])}`);
   if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   if (!isMap(doc.contents)) throw new Error('cannot edit a manifest that is not a map of fields');
   // Keep the user's list style: "- item" level with its key, or indented under it.

@@ -71,6 +71,8 @@ export const rehearsalTurnSchema = z.strictObject({
   pass_tool_parts: z.boolean().optional(),
   /** Used instead of `text` when every tool call of the previous turn failed (so the answer never claims success). */
   failed_text: z.string().optional(),
+  /** Used instead of `text` when some, not all, tool calls of the previous turn failed (so the answer never claims they all worked). */
+  partial_text: z.string().optional(),
   tool_calls: z
     .array(z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) }))
     .optional(),

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeTask } from './task.fixture';
-import { createDelegateTool, staticFormation } from './index';
+import { createDelegateTool, liveFormation, staticFormation } from './index';
 
 const ORCH = { sessionId: 'ses_orch', taskId: 'tsk_019ed33d1f6873b09d25f0dc5ce387c4', contextId: 'ctx_orch' };
 
@@ -165,6 +165,27 @@ describe('delegate_task outcomes', () => {
     expect(await sub.run({ to: 'w', text: 'y' }, t.ctx)).toMatchObject({
       ok: false,
       error: expect.stringContaining('cannot be started'),
+    });
+    expect(t.works.size).toBe(0);
+  });
+
+  it('tells the model, and the delegation, that a member whose manifest does not load is not running', async () => {
+    const t = fakeTask(ORCH);
+    const problem = 'line 30, column 1: a [ list is not closed with ]';
+    const d = createDelegateTool({
+      capsule: { name: 'orch', version: '1' },
+      allow: [],
+      workdir: () => '/x',
+      formation: liveFormation(() => [
+        { names: ['researcher'], manifestPath: '/r/murmur.yaml', problem },
+        { names: ['writer'], manifestPath: '/w/murmur.yaml' },
+      ]),
+    });
+    expect(d.spec.description).toContain('(researcher, writer)');
+    expect(d.spec.description).toContain(`researcher is not running, and its manifest does not load (${problem}).`);
+    expect(await d.run({ to: 'researcher', text: 'x' }, t.ctx)).toEqual({
+      ok: false,
+      error: `capsule "researcher" is in the formation but not running, and its manifest does not load (${problem})`,
     });
     expect(t.works.size).toBe(0);
   });

@@ -157,7 +157,8 @@ export function createDelegateTool(deps: DelegateDeps): Tool {
       description:
         'Hands a task to another capsule or A2A agent and returns its answer. `to` is a peer URL or the name of a capsule in this formation' +
         (names().length ? ` (${names().join(', ')})` : '') +
-        '. Several delegations in one turn run in parallel.',
+        '. Several delegations in one turn run in parallel.' +
+        (deps.formation?.unavailable?.() ?? []).map((u) => ` ${u.name} is ${u.reason}.`).join(''),
       parameters: {
         type: 'object',
         properties: {
@@ -196,7 +197,7 @@ async function delegate(
   cancelTimeout: number,
 ): Promise<ToolOutcome> {
   const target = await resolveTarget(args.to, deps.formation);
-  if (target.kind === 'unknown') return { ok: false, error: target.error };
+  if (target.kind === 'unknown' || target.kind === 'unavailable') return { ok: false, error: target.error };
   if (target.kind === 'door') {
     const problem = peerUrlProblem(target.url);
     if (problem)

@@ -54,4 +54,28 @@ describe('liveFormation', () => {
     members[1].session = undefined;
     expect(await f.resolve('writer')).toEqual({ kind: 'manifest', manifestPath: '/w/murmur.yaml' });
   });
+
+  it('names a member whose manifest does not load as in the formation but not running, with the reason', async () => {
+    const problem = 'line 30, column 1: a [ list is not closed with ]';
+    const members: FormationMember[] = [
+      { names: ['researcher'], manifestPath: '/r/murmur.yaml', problem },
+      { names: ['writer'], manifestPath: '/w/murmur.yaml' },
+    ];
+    const f = liveFormation(() => members);
+    const said = `capsule "researcher" is in the formation but not running, and its manifest does not load (${problem})`;
+    expect(await resolveTarget('researcher', f)).toEqual({ kind: 'unavailable', error: said });
+    expect(f.names?.()).toEqual(['researcher', 'writer']);
+    expect(f.unavailable?.()).toEqual([
+      { name: 'researcher', reason: `not running, and its manifest does not load (${problem})` },
+    ]);
+    // A session that runs is reached at its door whatever its file on disk says now.
+    members[0].session = {
+      id: 'ses_r',
+      url: 'http://127.0.0.1:4001',
+      workdir: '/rec/ses_r',
+      manifest: { name: 'researcher', version: '0.1.0' },
+    };
+    expect(await f.resolve('researcher')).toMatchObject({ kind: 'door', url: 'http://127.0.0.1:4001' });
+    expect(f.unavailable?.()).toEqual([]);
+  });
 });

@@ -18,6 +18,11 @@ export type FormationTarget =
       /** Started as a child session of the delegating one, records under its children/ folder. */
       manifestPath: string;
       capsule?: string;
+    }
+  | {
+      /** A member that is not running and cannot be started (its manifest does not load): why, in words. */
+      kind: 'unavailable';
+      error: string;
     };
 
 type DoorTarget = Extract<FormationTarget, { kind: 'door' }>;
@@ -31,6 +36,8 @@ export interface FormationResolver {
   byUrl?(url: string): DoorTarget | undefined | Promise<DoorTarget | undefined>;
   /** Each member by the name the model uses, with the URLs its door has or will have (for `to: "*"`). */
   doors?(): { name: string; urls: string[] }[];
+  /** Members that cannot be reached now, each with why (told to the model with the names). */
+  unavailable?(): { name: string; reason: string }[];
 }
 
 /** A formation from a fixed table (tests, the CLI's formation launcher). */
@@ -73,11 +80,17 @@ export interface FormationMember {
   /** network.internal_port of its manifest: where its door will be once launched. */
   port?: number;
   session?: { id: string; url: string; workdir: string; manifest: { name: string; version: string } };
+  /** Why its manifest does not load now (e.g. "line 30, column 1: a [ list is not closed with ]"), if it does not. */
+  problem?: string;
 }
+
+/** Why a member that is not running cannot be reached: the same words for the model's listing and a delegation. */
+const notStartable = (problem: string) => `not running, and its manifest does not load (${problem})`;
 
 /**
  * A formation read fresh at every delegation: a running member is reached at its door (so the
- * allow list decides), one that is not running is started as a sub-capsule from its manifest.
+ * allow list decides), one that is not running is started as a sub-capsule from its manifest, and
+ * one that is not running and whose manifest does not load is refused with that reason.
  */
 export function liveFormation(members: () => FormationMember[]): FormationResolver {
   return {
@@ -95,8 +108,14 @@ export function liveFormation(members: () => FormationMember[]): FormationResolv
           workdir: s.workdir,
         };
       }
+      if (m.problem)
+        return { kind: 'unavailable', error: `capsule "${name}" is in the formation but ${notStartable(m.problem)}` };
       return { kind: 'manifest', manifestPath: m.manifestPath };
     },
+    unavailable: () =>
+      members()
+        .filter((m) => !m.session && m.problem)
+        .map((m) => ({ name: m.names[m.names.length - 1], reason: notStartable(m.problem!) })),
     names: () => [...new Set(members().flatMap((m) => m.names))],
     doors: () =>
       members().map((m) => ({

@@ -115,7 +115,8 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           <span className="fact">T {capsule.tasks}</span>
         </span>
       </div>
-      {capsule.issues.length > 0 ? (
+      {/* A running node whose file no longer loads shows one mark (fix line N to restart), not the list too. */}
+      {capsule.issues.length > 0 && !(running && capsule.restartToApply) ? (
         <ul className="capsule-node-issues" aria-label={`Manifest problems in ${capsule.name}`}>
           {capsule.issues.slice(0, 3).map((issue, i) => (
             <li key={i} title={issue.message}>

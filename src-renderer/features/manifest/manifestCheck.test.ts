@@ -50,7 +50,7 @@ describe('checkManifest', () => {
     const issues = checkManifest(good.replace('name: writer', 'name: "writer'));
     expect(issues[0]).toMatchObject({
       line: 1,
-      message: 'YAML syntax error: Missing closing "quote (the quote opened here)',
+      message: 'YAML syntax error: a " quote is not closed (the quote opened here)',
     });
   });
 

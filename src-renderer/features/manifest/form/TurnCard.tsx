@@ -71,6 +71,15 @@ export function TurnCard({
             placeholder="No worker could do it: {{tool_results}}"
           />
         ) : null}
+        {afterCalls || turn.partialText ? (
+          <TextArea
+            label="Text when some calls failed"
+            name={`${name} partial text`}
+            path={[...path, 'partial_text']}
+            rows={2}
+            placeholder="Only some workers answered: {{tool_results}}"
+          />
+        ) : null}
         {turn.calls.map((c, k) => (
           <ToolCallRow key={k} reply={reply} turn={index} index={k} call={c} />
         ))}

@@ -16,6 +16,7 @@ export const MAX_CALLS = 20;
 const TURN_KEYS = new Set([
   'text',
   'failed_text',
+  'partial_text',
   'tool_calls',
   'error',
   'hang',
@@ -39,6 +40,7 @@ export interface ToolCallView {
 export interface TurnView {
   text: string;
   failedText: string;
+  partialText: string;
   error: string;
   hang: boolean;
   delayMs: string;
@@ -93,6 +95,7 @@ function readTurn(v: unknown): TurnView {
   return {
     text: textAt(t, ['text']),
     failedText: textAt(t, ['failed_text']),
+    partialText: textAt(t, ['partial_text']),
     error: textAt(t, ['error']),
     hang: t.hang === true,
     delayMs: textAt(t, ['delay_ms']),
