@@ -5,15 +5,18 @@ import type { StudioState } from './types';
 
 // Helpers the formation's actions share, loaded with the window or on first call alike.
 
-/** Runs a command, turning a failure into a notice; answers whether it worked. */
+/**
+ * Runs a command, turning a failure into a notice; answers whether it worked. `what` names the
+ * command in the notice; null when the core's message already says it ("Cannot launch writer: …").
+ */
 export const attempter =
   (get: () => StudioState) =>
-  async (what: string, run: () => Promise<unknown>): Promise<boolean> => {
+  async (what: string | null, run: () => Promise<unknown>): Promise<boolean> => {
     try {
       await run();
       return true;
     } catch (err) {
-      get().notify('error', `${what}: ${describeError(err)}`);
+      get().notify('error', what === null ? describeError(err) : `${what}: ${describeError(err)}`);
       return false;
     }
   };

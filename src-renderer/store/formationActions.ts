@@ -16,7 +16,8 @@ export const createFormationActions: SliceCreator<Pick<FormationSlice, (typeof F
   const applyView = viewApplier(set);
   async function restart(id: string, when: 'idle' | 'now') {
     set((s) => ({ restartsWaiting: [...s.restartsWaiting, id] }));
-    await attempt(`Could not restart ${get().capsules[id]?.name ?? id}`, async () => {
+    // The core's refusal names the capsule and says why ("Cannot restart writer: …").
+    await attempt(null, async () => {
       const view = await invoke('capsule.restart', { id, when });
       set((s) => ({ capsules: { ...s.capsules, [id]: view } }));
     });

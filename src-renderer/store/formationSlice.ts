@@ -79,7 +79,8 @@ export const createFormationSlice: SliceCreator<FormationSlice> = (set, get, api
       set({ busyAll: false });
     },
     async launchCapsule(id) {
-      await attempt(`Could not launch ${get().capsules[id]?.name ?? id}`, async () => {
+      // The core's refusal names the capsule and says why ("Cannot launch writer: …").
+      await attempt(null, async () => {
         const view = await invoke('capsule.launch', { id });
         set((s) => ({ capsules: { ...s.capsules, [id]: { ...s.capsules[id], ...view } } }));
       });
