@@ -60,9 +60,9 @@ function withoutIds(m: Message): Message {
     const { contextId: _c, taskId: _t, ...rest } = m;
     return rest as Message;
   }
+  const from = m as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k in m)
-    if (k !== 'contextId' && k !== 'taskId' && Object.hasOwn(m, k)) out[k] = (m as Record<string, unknown>)[k];
+  for (const k in from) if (k !== 'contextId' && k !== 'taskId' && Object.hasOwn(from, k)) out[k] = from[k];
   return out as unknown as Message;
 }
 
