@@ -5,12 +5,14 @@ import { manifestSchema } from '../../src-shared/manifest';
 import { startSession } from '../../src-main/launch';
 
 // The runtime's and the trace's share of a blocking SendMessage, without HTTP: a rehearsal session
-// (zero delay) takes messages straight into acceptMessage (16 in flight), each answer is
+// (zero delay) takes messages straight into acceptMessage (16 in flight, or IN_FLIGHT), each answer is
 // serialized as the door would, and the CPU this process spends per task is printed. Not part of
 // `npm run bench`; a quick, steadier way to compare two versions of the task path on a shared machine.
-// Usage: node -r tsx/cjs bench/door/inproc.ts [N]
+// Usage: node -r tsx/cjs bench/door/inproc.ts [N] [IN_FLIGHT]
+// Fewer in flight means fewer tasks' lines per trace write, as over HTTP (about 4 to 8 a write).
 
 const N = Number(process.argv[2] ?? 20000);
+const IN_FLIGHT = Number(process.argv[3] ?? 16);
 
 async function main() {
   const home = mkdtempSync(join(tmpdir(), 'capsule-inproc-'));
@@ -39,7 +41,7 @@ async function main() {
   const run = async (count: number) => {
     let next = 0;
     await Promise.all(
-      Array.from({ length: 16 }, async () => {
+      Array.from({ length: IN_FLIGHT }, async () => {
         while (next < count) await send(next++);
       }),
     );

@@ -147,5 +147,5 @@ export function acceptMessage(core: SessionCore, incoming: IncomingMessage): Acc
   // Start after the caller got its answer, so a listener added right away sees every event (a
   // resolved promise's continuation: Node's queueMicrotask makes an async resource for each call).
   void resolved.then(core.pump);
-  return { task, settled, ...(asMessage ? { asMessage } : {}) };
+  return asMessage ? { task, settled, asMessage } : { task, settled };
 }

@@ -53,4 +53,16 @@ describe('compact finished tasks', () => {
       expect(expandTask(compactTask(t))).toEqual(t);
     }
   });
+
+  it("leaves a history message's other keys as they were, in their order, an own __proto__ key too", () => {
+    const plain = { metadata: { a: 1 }, messageId: 'm2', contextId: 'ctx-1', taskId: id, role: 'ROLE_USER', parts: [] };
+    const parsed = JSON.parse(
+      `{"messageId":"m3","contextId":"ctx-1","__proto__":{"x":1},"taskId":"${id}","role":"ROLE_USER","parts":[]}`,
+    );
+    const c = JSON.parse(compactTask(base({ history: [plain, parsed] as Task['history'] })));
+    expect(JSON.stringify(c[6])).toBe(
+      '[{"metadata":{"a":1},"messageId":"m2","role":"ROLE_USER","parts":[]},' +
+        '{"messageId":"m3","__proto__":{"x":1},"role":"ROLE_USER","parts":[]}]',
+    );
+  });
 });

@@ -56,6 +56,14 @@ const retriesOf = (task: TaskRun, turn: number) => (info: { attempt: number; del
 const divergencesOf = (task: TaskRun, turn: number) => (info: { reason: string }) =>
   task.trace({ event_type: 'rehearsal_diverged', turn, reason: info.reason });
 
+/** A successful outcome with what the turn adds to its answer: how to answer, and more parts. */
+function withExtras(outcome: TaskOutcome & { ok: true }, result: TurnResult): TaskOutcome {
+  // Keys set one by one: spreads of small objects made per task cost more (shallow-copy.ts).
+  if (result.answerAs) outcome.answerAs = result.answerAs;
+  if (result.parts?.length) outcome.parts = result.parts;
+  return outcome;
+}
+
 /**
  * One turn's request. Its signal is the task's, made only when a driver asks for it (a provider's
  * SDK does; a rehearsal turn only reads `aborted`); getters on a class cost nothing per turn.
@@ -124,15 +132,12 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
 
   /** The answer is given: checked against the contract, or the problems to show the model. */
   const settle = (text: string, result: TurnResult, given?: unknown): TaskOutcome | { retry: string[] } => {
-    const extras = {
-      ...(result.answerAs ? { answerAs: result.answerAs } : {}),
-      ...(result.parts?.length ? { parts: result.parts } : {}),
-    };
     const data = given ?? result.data;
     if (!schema)
-      return data === undefined
-        ? { ok: true, answer: text, ...extras }
-        : { ok: true, answer: text || renderAnswer(data), data, ...extras };
+      return withExtras(
+        data === undefined ? { ok: true, answer: text } : { ok: true, answer: text || renderAnswer(data), data },
+        result,
+      );
     let candidate = data;
     if (candidate === undefined) {
       const parsed = parseAnswerJson(text);
@@ -142,12 +147,14 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
     const check = checkAnswer(schema, candidate);
     if (!check.ok) return { retry: check.problems };
     // A script's text beside its data is the text to show; a model's words before a respond call are not the answer.
-    return {
-      ok: true,
-      answer: result.data !== undefined && given === undefined && text ? text : renderAnswer(candidate),
-      data: candidate,
-      ...extras,
-    };
+    return withExtras(
+      {
+        ok: true,
+        answer: result.data !== undefined && given === undefined && text ? text : renderAnswer(candidate),
+        data: candidate,
+      },
+      result,
+    );
   };
   const invalid = (problems: string[]): TaskOutcome => ({
     ok: false,
@@ -208,7 +215,8 @@ export function createAgentLoop(deps: ExecutorDeps): TaskExecutor {
       if (mask) frame(mask.end());
       if (task.aborted) return { ok: false, cause: 'executor_error', message: 'canceled' };
       // Expanded before anything records the turn: the trace and the conversation hold the calls run.
-      result = { ...result, toolCalls: expandToolCalls(result.toolCalls, tools) };
+      // A turn without tool calls (most of them) keeps the driver's result as it is.
+      if (result.toolCalls.length) result = { ...result, toolCalls: expandToolCalls(result.toolCalls, tools) };
       last.reportsFailure = result.reportsFailure === true;
       task.usage.turns = turn;
       task.usage.tokensIn += result.tokensIn;

@@ -98,7 +98,9 @@ class RunningTask implements TaskRun {
     return this.t.controller.aborted;
   }
   trace(event: { event_type: string } & Record<string, unknown>): void {
-    traceTask(this.core, this.t, shallowCopy(event));
+    // The writer serializes the event at once and keeps no reference to it; it only sets the
+    // task_id of an event that has one of its own: that event is copied, the executor's left as is.
+    traceTask(this.core, this.t, 'task_id' in event ? shallowCopy(event) : event);
   }
   guard<T>(work: () => T): T {
     return runInTaskScope(this.scope, work);

@@ -50,6 +50,22 @@ function isResponseOnly(a: Artifact[]): boolean {
   );
 }
 
+/**
+ * A history message without its task's ids, its other keys in their order: as `{ contextId,
+ * taskId, ...rest }` would give `rest`, without the key list that rest builds for each message.
+ */
+function withoutIds(m: Message): Message {
+  // An own __proto__ key (JSON.parse makes one) must stay a key, not become the copy's prototype.
+  if (Object.hasOwn(m, '__proto__')) {
+    const { contextId: _c, taskId: _t, ...rest } = m;
+    return rest as Message;
+  }
+  const from = m as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k in from) if (k !== 'contextId' && k !== 'taskId' && Object.hasOwn(from, k)) out[k] = from[k];
+  return out as unknown as Message;
+}
+
 /** The compact form of a finished task (an array, as JSON writes it). */
 export function compactOf(t: Task): CompactTask {
   const status = t.status.message
@@ -63,11 +79,7 @@ export function compactOf(t: Task): CompactTask {
       : t.artifacts
     : null;
   const history = t.history
-    ? t.history.map((m) => {
-        if (m.contextId !== t.contextId || m.taskId !== t.id) return m;
-        const { contextId: _c, taskId: _t, ...rest } = m;
-        return rest as Message;
-      })
+    ? t.history.map((m) => (m.contextId !== t.contextId || m.taskId !== t.id ? m : withoutIds(m)))
     : null;
   return [t.id, t.contextId ?? '', t.status.state, t.status.timestamp ?? null, status, artifacts, history];
 }

@@ -19,8 +19,11 @@ export interface LineHeads {
   open(ts: string): Piece;
   /** `"type","session_id":"…"`: the event type's JSON and the session id after it. */
   type(type: string): TypePiece;
-  /** `,"task_id":"…"`. */
-  task(taskId: string): Piece;
+  /**
+   * `,"task_id":"…"`; for an id that needs no escaping (the runtime's own), just the id: the
+   * writer puts it between TASK_OPEN and a quote itself, and no piece is made per task.
+   */
+  task(taskId: string): Piece | string;
   /** `,"key":`: what goes before a last field's value. */
   key(key: string): Piece;
 }
@@ -43,13 +46,29 @@ export function isoNow(): string {
 
 const piece = (text: string): Piece => ({ text, bytes: Buffer.from(text) });
 
+/** What goes before a plain task id (see LineHeads.task). */
+export const TASK_OPEN = piece(',"task_id":"');
+
+/** Printable ASCII without a quote or a backslash: its JSON is itself in quotes, its UTF-8 one byte a character. */
+function isPlain(id: string): boolean {
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
+
+/** The text a task head stands for. */
+export const taskHeadText = (task: Piece | string): string =>
+  typeof task === 'string' ? `${TASK_OPEN.text}${task}"` : task.text;
+
 export function createLineHeads(sessionId: string): LineHeads {
   const sessionJson = JSON.stringify(sessionId);
   let openAt = '';
   let open = piece('');
   const types = new Map<string, TypePiece>();
   let taskId: string | undefined;
-  let task = open;
+  let task: Piece | string = open;
   let lastKey: string | undefined;
   let key = open;
   return {
@@ -72,9 +91,10 @@ export function createLineHeads(sessionId: string): LineHeads {
       return p;
     },
     task(id) {
+      // Lines of tasks in flight alternate: the last id's answer is kept, not a piece per id.
       if (id !== taskId) {
         taskId = id;
-        task = piece(`,"task_id":${JSON.stringify(id)}`);
+        task = isPlain(id) ? id : piece(`,"task_id":${JSON.stringify(id)}`);
       }
       return task;
     },

@@ -92,6 +92,7 @@ function corpus(): Entry[] {
     { event: () => ({ event_type: 'to_json', toJSON: typeFirst }), taskId: 'tsk_1' },
     // Types and ids that need escaping.
     { event: () => ({ event_type: 'ty"pe “é” \n' }), taskId: 'tsk_"q“\ud800' },
+    { event: () => ({ event_type: 'x' }), taskId: 'tsk_\\b\u0001\u007f~ ' },
     // Secrets, raw and JSON-escaped, in any field, and one across the head's pieces.
     { event: () => ({ event_type: 'tool_call', arguments: { key: SECRET } }), taskId: 'tsk_1' },
     { event: () => ({ event_type: 'note', text: `say ${QUOTED}` }), taskId: 'tsk_1', last: field('final', [QUOTED]) },

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent } from '../../src-shared/trace';
 import { openAppendFile } from './append-file';
-import { createLineHeads, isoNow, type Piece, type TypePiece } from './line-head';
+import { createLineHeads, isoNow, TASK_OPEN, taskHeadText, type Piece, type TypePiece } from './line-head';
 
 // Append-only trace.jsonl writer. Lines are encoded into a 64 KiB buffer as they come and handed
 // to the file at the end of the event-loop turn (or when the buffer is full), so a burst costs one
@@ -157,17 +157,19 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
   const queue = (
     open: Piece | undefined,
     type: Piece | undefined,
-    task: Piece | undefined,
+    task: Piece | string | undefined,
     body: string,
     key?: Piece,
     value?: string,
   ) => {
-    const headBytes = (open?.bytes.length ?? 0) + (type?.bytes.length ?? 0) + (task?.bytes.length ?? 0);
+    const taskBytes =
+      task === undefined ? 0 : typeof task === 'string' ? TASK_OPEN.bytes.length + task.length + 1 : task.bytes.length;
+    const headBytes = (open?.bytes.length ?? 0) + (type?.bytes.length ?? 0) + taskBytes;
     // UTF-8 takes at most 3 bytes for each UTF-16 unit.
     const worst = headBytes + (body.length + (value?.length ?? 0)) * 3 + (key?.bytes.length ?? 0) + 2;
     if (used + worst > CHUNK) handOver();
     if (worst > CHUNK) {
-      const head = `${open?.text ?? ''}${type?.text ?? ''}${task?.text ?? ''}`;
+      const head = `${open?.text ?? ''}${type?.text ?? ''}${task === undefined ? '' : taskHeadText(task)}`;
       const whole = Buffer.from(
         value === undefined ? `${head}${body}\n` : `${head}${body.slice(0, -1)}${key!.text}${value}}\n`,
       );
@@ -175,7 +177,11 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     }
     if (open) used += copy(open.bytes);
     if (type) used += copy(type.bytes);
-    if (task) used += copy(task.bytes);
+    if (typeof task === 'string') {
+      used += copy(TASK_OPEN.bytes);
+      used += buffer.write(task, used, 'latin1');
+      buffer[used++] = 0x22; // "
+    } else if (task) used += copy(task.bytes);
     used += buffer.write(body, used);
     if (value !== undefined) {
       used--; // the body's closing brace: the last field goes before it
@@ -217,7 +223,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     const ts = isoNow();
     let open: Piece | undefined;
     let type: TypePiece | undefined;
-    let task: Piece | undefined;
+    let task: Piece | string | undefined;
     let body: string | undefined;
     let line: TraceEvent | undefined;
     if (typeof event.event_type === 'string') {
@@ -233,7 +239,7 @@ export function createTraceWriter(path: string, sessionId: string, secrets: read
     const key = last && heads.key(last.key);
     let masked: string | undefined;
     if (masks.length) {
-      const head = `${open?.text ?? ''}${type?.text ?? ''}${task?.text ?? ''}`;
+      const head = `${open?.text ?? ''}${type?.text ?? ''}${task === undefined ? '' : taskHeadText(task)}`;
       const whole = last ? `${head}${body.slice(0, -1)}${key!.text}${last.json}}` : `${head}${body}`;
       if (masks.some((m) => whole.includes(m))) masked = maskSecrets(whole, masks);
       // The line was scanned whole (a secret may span its pieces): it is written whole too.
