@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { capsulePhase, conversationKey, conversationsOf, entriesOfConversation, useStudio } from '../../store';
 import { ResizeHandle } from '../../ui/ResizeHandle';
+import { ShortId } from '../../ui/ShortId';
 import { usePanelFull } from '../../ui/usePanelFull';
 import { useWindowSize } from '../../ui/usePanelSize';
 import { clampConsole, CONSOLE_DEFAULT, CONSOLE_MIN, consoleMax, useConsoleHeight } from './useConsoleHeight';
@@ -126,9 +127,17 @@ export function ConsolePanel() {
           className="console-context mono muted"
           data-testid="console-context"
           data-context-id={current?.contextId ?? ''}
-          title={current?.contextId ? `A2A contextId ${current.contextId}` : 'The next message starts a new context'}
+          title={current?.contextId ? undefined : 'The next message starts a new context'}
         >
-          {current?.contextId ? `context ${shortId(current.contextId)}` : current ? 'context…' : 'new context'}
+          {current?.contextId ? (
+            <>
+              context <ShortId id={current.contextId} what="A2A contextId" />
+            </>
+          ) : current ? (
+            'context…'
+          ) : (
+            'new context'
+          )}
         </span>
         <button
           type="button"
@@ -179,9 +188,6 @@ function emptyLine(
   if (anyRunning) return `${capsule.name} is stopped: launch it from its node, or pick a running capsule above.`;
   return 'Launch the formation, then send a capsule a message here.';
 }
-
-/** A long id as its kind and its last characters (ids here are time-ordered: the end tells them apart). */
-const shortId = (id: string) => (id.length > 18 ? `${id.slice(0, id.indexOf('_') + 1)}…${id.slice(-8)}` : id);
 
 /** A conversation as the picker lists it: its first message. */
 function titleOf(entries: { conversation: number; text: string; data?: string }[], id: number): string {

@@ -25,7 +25,8 @@ const STATE_LABEL: Record<CanvasPhase, string> = {
 // The actions are read when clicked, not subscribed to: every subscription is one more selector
 // that runs for each of 300 nodes on every store update (each drag frame).
 const launch = (id: string) => useStudio.getState().launchCapsule(id);
-const stop = (id: string) => useStudio.getState().stopCapsule(id);
+// Stop asks first when the session has tasks in hand, as Stop session and Stop all do (`requestStop`).
+const stop = (id: string) => useStudio.getState().requestStop(id);
 
 /**
  * A capsule on the canvas. The node carries only the capsule id; the live facts come from the

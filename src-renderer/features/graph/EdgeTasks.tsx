@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { SessionEventsPage, SessionEventView } from '../../../src-shared/contract';
 import { delegationsOf, type DelegationState } from '../../../src-shared/trace';
 import { crossed, describeError, invoke, useStudio, type EdgeHop } from '../../store';
+import { formatTime } from '../../ui/time';
 
 // The tasks that crossed a selected edge: read from the source capsule's trace (its running
 // session, or its newest recorded one), merged with what arrived live since. Each opens in the
@@ -107,7 +108,7 @@ export function EdgeTasks({ edgeId, source, target }: { edgeId: string; source: 
                 >
                   {id}
                 </button>
-                <span className="edge-task-time muted">{h.ts.slice(11, 19)}</span>
+                <span className="edge-task-time muted">{formatTime(h.ts)}</span>
               </li>
             );
           })}

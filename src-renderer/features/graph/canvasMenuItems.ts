@@ -96,7 +96,7 @@ export function menuItems(subject: MenuSubject, tools: MenuTools): MenuItem[] {
   const running = c.state !== 'stopped' && c.state !== 'failed';
   return [
     running
-      ? { label: 'Stop', run: () => void s.stopCapsule(id), disabled: c.state === 'stopping' }
+      ? { label: 'Stop', run: () => void s.requestStop(id), disabled: c.state === 'stopping' }
       : { label: 'Launch', run: () => void s.launchCapsule(id), disabled: c.issues.length > 0 },
     { label: 'Duplicate', run: () => void s.duplicateCapsule(id) },
     {
