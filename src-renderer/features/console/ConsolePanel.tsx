@@ -8,6 +8,7 @@ import { clampConsole, CONSOLE_DEFAULT, CONSOLE_MIN, consoleMax, useConsoleHeigh
 import { ConsoleComposer } from './ConsoleComposer';
 import { draftKey } from './drafts';
 import './console.css';
+import { LAUNCH_ALL } from '../../ui/actionWords';
 
 // A conversation's entries (messages, tasks, questions) load with the first one shown: a
 // formation that has not talked yet shows only the empty line.
@@ -59,7 +60,7 @@ export function ConsolePanel() {
       ? `Follow up with ${capsule?.name}…`
       : `Message ${capsule?.name}…`
     : capsule
-      ? `Launch ${capsule.name} to send it a message`
+      ? `Launch ${capsule.name} from its node (or ${LAUNCH_ALL}) to send it a message`
       : 'Add a capsule first';
 
   return (
@@ -186,7 +187,7 @@ function emptyLine(
   if (capsule.state === 'failed')
     return `${capsule.name} failed to start: its Live trace says why; launch it again from its node.`;
   if (anyRunning) return `${capsule.name} is stopped: launch it from its node, or pick a running capsule above.`;
-  return 'Launch the formation, then send a capsule a message here.';
+  return `${LAUNCH_ALL} (in the toolbar), or launch a capsule from its node, then send it a message here.`;
 }
 
 /** A conversation as the picker lists it: its first message. */

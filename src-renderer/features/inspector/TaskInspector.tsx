@@ -16,6 +16,7 @@ import { forkFrom } from './fork';
 import { useTaskTrace } from './useTaskTrace';
 import './inspector.css';
 import { formatTime } from '../../ui/time';
+import { STOP_SESSION } from '../../ui/actionWords';
 
 /** A capsule's tasks: state, messages, answer; cancel one task or all of them, or stop the session. */
 export function TaskInspector({ capsuleId }: { capsuleId: string }) {
@@ -74,7 +75,7 @@ export function TaskInspector({ capsuleId }: { capsuleId: string }) {
               setBusy(undefined);
             }}
           >
-            Stop session
+            {STOP_SESSION}
           </button>
         </span>
       </div>
