@@ -74,15 +74,15 @@ test("the palette and the console use the toolbar's and the menus' words", async
   await expect(app.palette.option('Launch all')).toBeVisible();
   await page.keyboard.press('Escape');
 
-  // The selected connection: the palette offers what its menu offers, in the same words.
-  await app.canvas.edge('coordinator', 'writer').locator('.react-flow__edge-interaction').click({ force: true });
-  await app.palette.open();
-  await app.palette.input.fill('breakpoint');
-  await expect(app.palette.option('Pause delegations here (breakpoint)')).toBeVisible();
-  await page.keyboard.press('Escape');
+  // The selected capsule, then the selected connection: the palette offers what their menus offer, in the same words.
   await app.canvas.select('writer');
   await app.palette.open();
   await app.palette.input.fill('breakpoint');
   await expect(app.palette.option('Pause before each turn (breakpoint)')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await app.canvas.edge('coordinator', 'writer').locator('.react-flow__edge-interaction').click({ force: true });
+  await app.palette.open();
+  await app.palette.input.fill('breakpoint');
+  await expect(app.palette.option('Pause delegations here (breakpoint)')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/palette.png` });
 });
