@@ -22,11 +22,11 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(bp.edgeBreakpoint('coordinator', 'writer')).toBeVisible();
 
     const entry = await app.console.sendTo('coordinator', 'Write about otters.');
-    await expect(bp.pausedBadge('coordinator')).toBeVisible({ timeout: 15_000 });
+    await expect(bp.openPaused('coordinator')).toBeVisible({ timeout: 15_000 });
     await expect(bp.edgePaused('coordinator', 'writer')).toBeVisible();
     await expect(entry.getByTestId('task-state')).toHaveText('PAUSED');
 
-    await bp.pausedBadge('coordinator').click();
+    await bp.openPaused('coordinator').click();
     await expect(bp.message()).toHaveValue('Draft a short paragraph for this request.');
     await expect(bp.paused()).toContainText('before the delegation to writer');
     await bp.message().fill('Draft a limerick about otters.');
@@ -36,7 +36,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await bp.button('Continue').click();
     await expect(bp.paused()).toHaveCount(0);
     await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
-    await expect(bp.pausedBadge('coordinator')).toHaveCount(0);
+    await expect(bp.openPaused('coordinator')).toHaveCount(0);
     // The breakpoint stays set until cleared.
     await expect(bp.edgeBreakpoint('coordinator', 'writer')).toBeVisible();
 
@@ -69,7 +69,7 @@ test('a node breakpoint pauses before each turn; Step runs one turn and pauses a
   await expect(page.getByRole('img', { name: 'Breakpoint before each turn of coordinator' })).toBeVisible();
 
   const entry = await app.console.sendTo('coordinator', 'Plan a picnic.');
-  await bp.pausedBadge('coordinator').click();
+  await bp.openPaused('coordinator').click();
   await expect(bp.paused()).toContainText('before turn 1');
   await expect(bp.message()).toHaveValue('Plan a picnic.');
   await bp.button('Step').click();

@@ -48,16 +48,24 @@ test('Ctrl+K finds a capsule by part of its name, selects it and centres it; it 
   await app.palette.run('wri', 'writer');
   await expect(page.getByRole('complementary', { name: 'Details of writer' })).toBeVisible();
   await expect(app.tools.node('writer')).toHaveClass(/selected/);
+  // The keyboard is on the picked node, not lost on the page.
+  await expect(app.tools.node('writer')).toBeFocused();
+  // Centred in what the canvas shows: below its own buttons (Auto-layout, Minimap, Fit view).
   const canvas = (await page.getByTestId('canvas').boundingBox())!;
+  const buttonsBottom = await page
+    .locator('.react-flow__panel.top')
+    .evaluateAll((ps) => Math.max(0, ...ps.map((p) => p.getBoundingClientRect().bottom)));
+  const visibleTop = Math.max(canvas.y, buttonsBottom);
   await expect
     .poll(async () => {
       const b = (await app.tools.node('writer').boundingBox())!;
       return Math.hypot(
         b.x + b.width / 2 - (canvas.x + canvas.width / 2),
-        b.y + b.height / 2 - (canvas.y + canvas.height / 2),
+        b.y + b.height / 2 - (visibleTop + canvas.y + canvas.height) / 2,
       );
     })
     .toBeLessThan(20);
+  await page.screenshot({ path: test.info().outputPath('palette-pick.png') });
 
   // A query that matches nothing says so; a command runs from its title.
   await app.palette.open();

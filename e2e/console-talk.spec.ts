@@ -55,10 +55,13 @@ test('a conversation keeps its context; New conversation starts another', async 
 
   const first = await c.say('Write an opening line');
   await expect(first.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
-  await expect(c.context).toHaveText(/^context ctx_…\S{8}$/);
+  await expect(c.context).toHaveText(/^context …\w{6}$/);
   const ctx = await c.contextId();
   expect(ctx).toMatch(/^ctx_/);
-  await expect(c.context).toHaveAttribute('title', `A2A contextId ${ctx}`);
+  await expect(c.context.getByTitle(`A2A contextId ${ctx}`)).toHaveText(`…${ctx.slice(-6)}`);
+  // Beside the conversation picker (shown from the first message on), its end is in view, not cut off.
+  await expect(c.conversation).toBeVisible();
+  expect(await c.context.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   const second = await c.say('Now a closing line');
   await expect(second.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 15_000 });
   await expect(second.getByLabel('Answer')).toHaveText('Draft: Now a closing line');

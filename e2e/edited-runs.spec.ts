@@ -26,7 +26,7 @@ test('save a breakpoint-edited run as a test that passes, then fork it at turn 2
     breakpoint: ['coordinator', 'writer'],
     until: 'paused',
   });
-  await bp.pausedBadge('coordinator').click();
+  await bp.openPaused('coordinator').click();
   await expect(bp.message()).toHaveValue('Draft a short paragraph for this request.');
   await bp.message().fill('Draft a limerick about otters.');
   await bp.button('Continue').click();

@@ -72,8 +72,11 @@ for (const scheme of ['light', 'dark'] as const) {
     const row = tasks.getByTestId('edge-task');
     await expect(row).toHaveCount(1);
     await expect(row).toContainText('answered');
-    const childId = (await row.getByRole('button').textContent())!.trim();
+    const label = (await row.getByRole('button').getAttribute('aria-label'))!;
+    const childId = label.replace(/^Open task (\S+) in the inspector$/, '$1');
     expect(childId).toMatch(/^tsk_/);
+    // Shown short, as on the node, in the Tasks tab and in the console.
+    await expect(row.getByRole('button')).toHaveText(`…${childId.slice(-6)}`);
     await app.screenshot(`flow-${scheme}-3-edge-tasks`);
     await row.getByRole('button', { name: `Open task ${childId} in the inspector` }).click();
     const side = page.getByRole('complementary', { name: 'Details of researcher' });

@@ -64,7 +64,7 @@ async function runFormation(page: Page, app: StudioPage): Promise<string> {
   await app.launchAndWait(['coordinator', 'researcher', 'writer']);
   const entry = await app.console.sendTo('coordinator', 'Write a note about tide pools');
   await expect(entry.getByTestId('task-state')).toHaveText('COMPLETED', { timeout: 20_000 });
-  return (await entry.getByText(/^tsk_/).textContent())!;
+  return app.console.taskIdOf(entry);
 }
 
 test('inspect the orchestrator task fully, follow a delegation to the worker, read the trace and size the panel', async ({

@@ -45,7 +45,7 @@ test('cancel a running task from the inspector, then stop the session', async ({
   // Cancel all tasks cancels what the session holds and keeps the session: the capsule stays Idle.
   const second = await app.console.sendTo('writer', 'Another slow draft');
   await expect(second.getByTestId('task-state')).toHaveText('WORKING', { timeout: 15_000 });
-  const secondId = (await second.getByText(/^tsk_/).textContent())!;
+  const secondId = await app.console.taskIdOf(second);
   await page.getByRole('button', { name: 'Cancel all tasks' }).click();
   const kept = page.getByRole('status', { name: 'Cancel all tasks result' });
   await expect(kept).toContainText('1 task canceled');

@@ -33,10 +33,10 @@ test('a task paused at an edge breakpoint reads Paused on the node, picker, cons
 
   await expect(app.stateOf('coordinator')).toHaveText('Paused');
   await expect(app.stateOf('coordinator')).toHaveAttribute('data-state', 'paused');
-  // Said once on the node: its state reads Paused, the badge beside it opens the paused task.
+  // Said once on the node: its state reads Paused; its actions offer to open the paused task.
   const coordinator = app.canvas.capsule('coordinator');
   expect((await coordinator.innerText()).match(/Paused/g)).toHaveLength(1);
-  await expect(bp.pausedBadge('coordinator')).toHaveText('Open');
+  await expect(bp.openPaused('coordinator')).toHaveText('Open paused task');
   await expect(app.console.target.locator('option[value="coordinator"]')).toHaveText('coordinator (paused)');
   await expect(entry.getByTestId('task-state')).toHaveText('PAUSED');
   const toWriter = entry.getByTestId('delegation-outcome').filter({ hasText: '→ writer' });
@@ -100,7 +100,7 @@ test('a reloaded page and a second window show the same paused picture: the node
   await expect(waiting).toContainText('waiting on a breakpoint before the delegation to writer');
   await expect(toWriter).toContainText('paused before sending');
   await expect(entry.getByTestId('delegation-outcome').filter({ hasText: '→ researcher' })).toContainText('answered');
-  await bp.pausedBadge('coordinator').click();
+  await bp.openPaused('coordinator').click();
   await expect(bp.paused()).toContainText('before the delegation to writer');
   await expect(bp.message()).toHaveValue('Draft a short paragraph for this request.');
   await page.screenshot({ path: '/tmp/pausedreload-after-reload.png' });

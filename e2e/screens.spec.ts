@@ -52,7 +52,7 @@ for (const scheme of ['dark', 'light'] as const) {
     };
     await page.goto('/');
     await expect(app.canvas.capsule('coordinator')).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Console' })).toContainText('Launch the formation');
+    await expect(page.getByRole('region', { name: 'Console' })).toContainText('Launch all (in the toolbar)');
     expect(await overlaps(page, '.react-flow__node')).toEqual([]);
     expect(await clippedButtons(page)).toEqual([]);
     await shot('01-canvas');
@@ -101,7 +101,7 @@ for (const scheme of ['dark', 'light'] as const) {
     for (const name of ['coordinator', 'researcher', 'writer'])
       await expect(app.stateOf(name)).toHaveText('Idle', { timeout: 30_000 });
     await app.console.target.selectOption('coordinator');
-    await expect(app.console.log).not.toContainText('Launch the formation');
+    await expect(app.console.log).not.toContainText('Launch all (in the toolbar)');
     await expect(app.console.log).toContainText('A new conversation with coordinator');
     await shot('07-console-ready');
 

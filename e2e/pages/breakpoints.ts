@@ -6,9 +6,9 @@ import type { StudioPage } from './studio';
 export class BreakpointsPage {
   constructor(readonly page: Page) {}
 
-  /** The badge of a paused capsule node (a button that opens the paused task). */
-  pausedBadge(capsuleName: string): Locator {
-    return this.page.getByRole('button', { name: new RegExp(`paused in ${capsuleName}: open$`) });
+  /** "Open paused task" among a paused capsule node's actions. */
+  openPaused(capsuleName: string): Locator {
+    return this.page.getByRole('button', { name: `Open the paused task of ${capsuleName}` });
   }
 
   /** Sets a breakpoint on an edge from its context menu. */

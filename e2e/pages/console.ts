@@ -57,9 +57,14 @@ export class ConsolePage {
     return (await this.context.getAttribute('data-context-id')) ?? '';
   }
 
-  /** The task id an entry shows. */
+  /** The task id an entry shows, in its short form ("…e09310"); the whole id is in its tooltip. */
+  taskIdShown(entry: Locator): Locator {
+    return entry.getByTitle(/^Task tsk_/);
+  }
+
+  /** The whole task id of an entry (the entry shows its short form). */
   async taskIdOf(entry: Locator): Promise<string> {
-    return (await entry.getByTitle('Task id').textContent()) ?? '';
+    return (await this.taskIdShown(entry).getAttribute('data-id')) ?? '';
   }
 
   /** Answers the question of a task waiting for input, inside a console entry or an inspector row. */

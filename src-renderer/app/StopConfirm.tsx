@@ -1,5 +1,6 @@
 import { useStudio } from '../store';
 import { Dialog } from '../ui/Dialog';
+import { STOP_ALL, STOP_SESSION } from '../ui/actionWords';
 
 // Stop session and Stop all end sessions, and with them every task still running (a long model
 // call, a task waiting for an answer or paused at a breakpoint). When there are any, the user is
@@ -19,7 +20,7 @@ export function StopConfirmDialog() {
   const name = useStudio((s) => (ask?.capsuleId ? (s.capsules[ask.capsuleId]?.name ?? ask.capsuleId) : undefined));
   if (!ask) return null;
   const answer = useStudio.getState().answerStop;
-  const action = name ? 'Stop session' : 'Stop all';
+  const action = name ? STOP_SESSION : STOP_ALL;
   return (
     <Dialog title={name ? `Stop ${name}?` : 'Stop every capsule?'} onClose={() => void answer(false)}>
       <p>

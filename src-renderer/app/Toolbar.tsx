@@ -7,6 +7,7 @@ import { SessionsButton } from '../features/sessions';
 import { SecretsButton } from '../features/secrets';
 import { ToolsMenu } from './ToolsMenu';
 import { RuntimeChips } from '../features/runtimes';
+import { LAUNCH_ALL, STOP_ALL } from '../ui/actionWords';
 
 /** The folder a path is in ("/" for a folder at the root), in the path's own separators. */
 function parentOf(dir: string): string {
@@ -122,7 +123,7 @@ export function Toolbar() {
       </select>
       <div className="toolbar-group">
         <button type="button" className="btn" disabled={busyAll || !anyRunning} onClick={() => void s().requestStop()}>
-          Stop all
+          {STOP_ALL}
         </button>
         <button
           type="button"
@@ -130,7 +131,7 @@ export function Toolbar() {
           disabled={busyAll || !hasCapsules}
           onClick={() => void s().launchAll()}
         >
-          ▶ Launch all
+          ▶ {LAUNCH_ALL}
         </button>
       </div>
       {picking ? (

@@ -76,4 +76,14 @@ describe('stopping with tasks running', () => {
     await useStudio.getState().requestStop('a');
     expect(useStudio.getState().stopAsk).toEqual({ capsuleId: 'a', running: 2, paused: 1 });
   });
+
+  it('a capsule still starting (no session yet) has its start ended at once', async () => {
+    const { stopSession } = setup();
+    const stopCapsule = vi.fn(async () => undefined);
+    useStudio.setState({ capsules: { c: { state: 'starting' } } as never, stopCapsule });
+    await useStudio.getState().requestStop('c');
+    expect(useStudio.getState().stopAsk).toBeNull();
+    expect(stopCapsule).toHaveBeenCalledWith('c');
+    expect(stopSession).not.toHaveBeenCalled();
+  });
 });

@@ -96,6 +96,8 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     async requestStop(capsuleId) {
       const { running, paused } = unfinishedTasks(get(), capsuleId);
       if (running > 0) return set({ stopAsk: { capsuleId, running, paused } });
+      // A capsule still starting has no session to stop yet, and no task either: its start is ended.
+      if (capsuleId !== undefined && !get().capsules[capsuleId]?.sessionId) return get().stopCapsule(capsuleId);
       await (capsuleId === undefined ? get().stopAll() : get().stopSession(capsuleId));
     },
     async answerStop(stop) {

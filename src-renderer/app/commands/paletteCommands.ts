@@ -1,6 +1,7 @@
-import { useStudio } from '../../store';
+import { hasBreakpoint, useStudio } from '../../store';
 import { setTheme } from '../../ui/useTheme';
 import { openTool } from '../../ui/toolsState';
+import { BREAKPOINT_WORDS, LAUNCH_ALL, STOP_ALL } from '../../ui/actionWords';
 
 // The commands the palette runs, by title. Each reads the store when run, and says whether it can
 // run now (a disabled command is listed, marked, and does nothing).
@@ -55,17 +56,21 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     return id && s().capsules[id] ? id : null;
   };
   const selectedEdge = () => s().flowEdges.find((e) => e.selected) ?? null;
+  const edgeHasBreakpoint = () => {
+    const e = selectedEdge();
+    return !!e && hasBreakpoint(s().breakpoints, { kind: 'edge', from: e.source, to: e.target });
+  };
   return [
     {
       id: 'launch-all',
-      title: 'Launch formation',
-      keywords: 'start run all',
+      title: LAUNCH_ALL,
+      keywords: 'start run formation',
       enabled: () => some() && !s().busyAll,
       run: () => s().launchAll(),
     },
     {
       id: 'stop-all',
-      title: 'Stop all',
+      title: STOP_ALL,
       keywords: 'end sessions formation',
       enabled: () => running() && !s().busyAll,
       run: () => s().requestStop(),
@@ -115,15 +120,20 @@ export function paletteCommands(tools: PaletteTools): PaletteCommand[] {
     },
     {
       id: 'breakpoint-node',
-      title: 'Toggle breakpoint on selected capsule',
-      keywords: 'pause debug turn',
+      // The canvas menu's words for the selected capsule: set, or clear when it has one.
+      title:
+        selectedCapsule() && hasBreakpoint(s().breakpoints, { kind: 'turn', capsuleId: selectedCapsule()! })
+          ? BREAKPOINT_WORDS.clear
+          : BREAKPOINT_WORDS.turn,
+      keywords: 'toggle breakpoint selected capsule debug',
       enabled: () => selectedCapsule() !== null,
       run: () => s().toggleBreakpoint({ kind: 'turn', capsuleId: selectedCapsule()! }),
     },
     {
       id: 'breakpoint-edge',
-      title: 'Toggle breakpoint on selected connection',
-      keywords: 'pause debug delegation edge',
+      // The connection menu's words for the selected connection.
+      title: edgeHasBreakpoint() ? BREAKPOINT_WORDS.clear : BREAKPOINT_WORDS.edge,
+      keywords: 'toggle breakpoint selected connection edge debug',
       enabled: () => selectedEdge() !== null,
       run: () => s().toggleBreakpoint({ kind: 'edge', from: selectedEdge()!.source, to: selectedEdge()!.target }),
     },

@@ -8,6 +8,7 @@ import {
   type DelegationOutcome,
 } from '../../store';
 import { InputReply, questionOf } from '../../ui/InputReply';
+import { ShortId } from '../../ui/ShortId';
 import { TaskStateBadge } from '../../ui/TaskStateBadge';
 import { DELEGATION_LABEL } from '../../ui/delegationWords';
 
@@ -74,9 +75,7 @@ export function ConsoleItem({ entry }: { entry: ConsoleEntry }) {
           <>
             <div className="console-meta">
               <TaskStateBadge state={phase ?? task.status.state} />
-              <span className="mono muted" title="Task id">
-                {task.id}
-              </span>
+              <ShortId id={task.id} what="Task" className="muted" />
               {!done ? (
                 <button
                   type="button"
@@ -125,9 +124,7 @@ function KeptReply({ entry, delegations }: { entry: ConsoleEntry; delegations?: 
     <>
       <div className="console-meta">
         {entry.state ? <TaskStateBadge state={entry.state} /> : null}
-        <span className="mono muted" title="Task id">
-          {entry.taskId}
-        </span>
+        {entry.taskId ? <ShortId id={entry.taskId} what="Task" className="muted" /> : null}
         <span
           className="muted"
           title="Kept with the workspace; the task itself is no longer in view (the page was reloaded or the Studio restarted)."

@@ -1,12 +1,14 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { capsulePhase, conversationKey, conversationsOf, entriesOfConversation, useStudio } from '../../store';
 import { ResizeHandle } from '../../ui/ResizeHandle';
+import { ShortId } from '../../ui/ShortId';
 import { usePanelFull } from '../../ui/usePanelFull';
 import { useWindowSize } from '../../ui/usePanelSize';
 import { clampConsole, CONSOLE_DEFAULT, CONSOLE_MIN, consoleMax, useConsoleHeight } from './useConsoleHeight';
 import { ConsoleComposer } from './ConsoleComposer';
 import { draftKey } from './drafts';
 import './console.css';
+import { LAUNCH_ALL } from '../../ui/actionWords';
 
 // A conversation's entries (messages, tasks, questions) load with the first one shown: a
 // formation that has not talked yet shows only the empty line.
@@ -58,7 +60,7 @@ export function ConsolePanel() {
       ? `Follow up with ${capsule?.name}…`
       : `Message ${capsule?.name}…`
     : capsule
-      ? `Launch ${capsule.name} to send it a message`
+      ? `Launch ${capsule.name} from its node (or ${LAUNCH_ALL}) to send it a message`
       : 'Add a capsule first';
 
   return (
@@ -126,9 +128,17 @@ export function ConsolePanel() {
           className="console-context mono muted"
           data-testid="console-context"
           data-context-id={current?.contextId ?? ''}
-          title={current?.contextId ? `A2A contextId ${current.contextId}` : 'The next message starts a new context'}
+          title={current?.contextId ? undefined : 'The next message starts a new context'}
         >
-          {current?.contextId ? `context ${shortId(current.contextId)}` : current ? 'context…' : 'new context'}
+          {current?.contextId ? (
+            <>
+              context <ShortId id={current.contextId} what="A2A contextId" />
+            </>
+          ) : current ? (
+            'context…'
+          ) : (
+            'new context'
+          )}
         </span>
         <button
           type="button"
@@ -177,11 +187,8 @@ function emptyLine(
   if (capsule.state === 'failed')
     return `${capsule.name} failed to start: its Live trace says why; launch it again from its node.`;
   if (anyRunning) return `${capsule.name} is stopped: launch it from its node, or pick a running capsule above.`;
-  return 'Launch the formation, then send a capsule a message here.';
+  return `${LAUNCH_ALL} (in the toolbar), or launch a capsule from its node, then send it a message here.`;
 }
-
-/** A long id as its kind and its last characters (ids here are time-ordered: the end tells them apart). */
-const shortId = (id: string) => (id.length > 18 ? `${id.slice(0, id.indexOf('_') + 1)}…${id.slice(-8)}` : id);
 
 /** A conversation as the picker lists it: its first message. */
 function titleOf(entries: { conversation: number; text: string; data?: string }[], id: number): string {

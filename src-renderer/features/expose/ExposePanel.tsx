@@ -11,6 +11,7 @@ import { ReachFromAnywhere } from './ReachFromAnywhere';
 import { accessRow, exposureWarning } from './exposeText';
 import { useExpose } from './useExpose';
 import './expose.css';
+import { formatDateTime } from '../../ui/time';
 
 /** Expose a capsule to outside A2A and MCP callers: toggle, URLs, one-time token + curl + MCP config, card, token lifecycle, reach from anywhere, live calls. */
 export function ExposePanel({ capsuleId }: { capsuleId: string }) {
@@ -102,8 +103,8 @@ export function ExposePanel({ capsuleId }: { capsuleId: string }) {
             <span className="muted">
               Token <span className="mono">{x.exposure.tokenId}</span> ·{' '}
               {x.exposure.rotatedAt
-                ? `rotated ${new Date(x.exposure.rotatedAt).toLocaleString()}`
-                : `created ${new Date(x.exposure.createdAt).toLocaleString()}`}
+                ? `rotated ${formatDateTime(x.exposure.rotatedAt)}`
+                : `created ${formatDateTime(x.exposure.createdAt)}`}
             </span>
           </div>
           <div className="expose-row">

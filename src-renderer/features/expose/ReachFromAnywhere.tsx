@@ -6,6 +6,7 @@ import { TUNNEL_PROVIDERS, TUNNEL_TTLS, type TunnelView } from '../../../src-sha
 import { CopyField } from './CopyField';
 import { tunnelStore } from './tunnelStore';
 import { expiresIn, throughTunnel, tunnelCallRow, tunnelStateText } from './tunnelText';
+import { formatDateTime } from '../../ui/time';
 
 type Provider = (typeof TUNNEL_PROVIDERS)[number];
 type Ttl = (typeof TUNNEL_TTLS)[number];
@@ -161,7 +162,7 @@ function TunnelCard({
       <p className="expose-tunnel-head">
         <span className="mono">{x.provider}</span> ·{' '}
         <span className={x.state === 'open' ? undefined : 'expose-refused-text'}>{tunnelStateText(x)}</span> ·{' '}
-        <span title={new Date(x.expiresAt).toLocaleString()}>{expiresIn(x.expiresAt, now)}</span>
+        <span title={formatDateTime(x.expiresAt)}>{expiresIn(x.expiresAt, now)}</span>
       </p>
       <CopyField label="Public URL" value={x.publicUrl} />
       {gatewayUrl ? (

@@ -1,4 +1,5 @@
 import type { AccessEntryView } from '../../../src-shared/contract';
+import { formatTime } from '../../ui/time';
 
 // Words for the Expose panel (pure, tested beside it).
 
@@ -10,8 +11,7 @@ export function accessRow(e: AccessEntryView): {
   outcome: string;
   ok: boolean;
 } {
-  const d = new Date(e.time);
-  const when = Number.isNaN(d.getTime()) ? e.time : d.toLocaleTimeString(undefined, { hour12: false });
+  const when = formatTime(e.time);
   // "no token" and "wrong token" only for the refusals that say so; other rows without a token id name none.
   const token =
     e.tokenId ?? (e.outcome === 'unauthorized' ? 'no token' : e.outcome.endsWith('wrong token') ? 'wrong token' : null);

@@ -1,4 +1,5 @@
 import type { TunnelAccessView, TunnelView } from '../../../src-shared/contract';
+import { formatTime } from '../../ui/time';
 
 // Words for the "Reach from anywhere" section (pure, tested beside it).
 
@@ -49,8 +50,7 @@ export function tunnelCallRow(e: TunnelAccessView): {
   outcome: string;
   refused: boolean;
 } {
-  const d = new Date(e.time);
-  const when = Number.isNaN(d.getTime()) ? e.time : d.toLocaleTimeString(undefined, { hour12: false });
+  const when = formatTime(e.time);
   const refused = e.outcome !== 'forwarded' && e.outcome !== 'link_exchanged';
   return {
     when,

@@ -3,7 +3,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { canvasPhase, useStudio, type CanvasPhase, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
 import { DriverIcon } from './DriverIcon';
-import { BreakpointMark } from './BreakpointMark';
+import { BreakpointMark, OpenPausedTask } from './BreakpointMark';
 
 // The strip of what the capsule is doing (its task, its last output) loads with the first
 // activity shown; before a capsule's first task there is no strip anyway.
@@ -22,10 +22,15 @@ const STATE_LABEL: Record<CanvasPhase, string> = {
   absent: 'Not in this run',
 };
 
+/** What the node's "Q 0 T 2" counts: tasks waiting their turn, and the tasks the running session holds. */
+const counts = (queued: number, tasks: number) =>
+  `${queued} queued, ${tasks === 1 ? '1 task' : `${tasks} tasks`} in this session (running and finished)`;
+
 // The actions are read when clicked, not subscribed to: every subscription is one more selector
 // that runs for each of 300 nodes on every store update (each drag frame).
 const launch = (id: string) => useStudio.getState().launchCapsule(id);
-const stop = (id: string) => useStudio.getState().stopCapsule(id);
+// Stop asks first when the session has tasks in hand, as Stop session and Stop all do (`requestStop`).
+const stop = (id: string) => useStudio.getState().requestStop(id);
 
 /**
  * A capsule on the canvas. The node carries only the capsule id; the live facts come from the
@@ -110,9 +115,12 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
         <span className="mono" title={capsule.url ?? address}>
           {address}
         </span>
-        <span aria-label={`${capsule.queued} queued, ${capsule.tasks} tasks`}>
-          <span className="fact">Q {capsule.queued}</span>
-          <span className="fact">T {capsule.tasks}</span>
+        <span title={counts(capsule.queued, capsule.tasks)}>
+          <span aria-hidden="true">
+            <span className="fact">Q {capsule.queued}</span>
+            <span className="fact">T {capsule.tasks}</span>
+          </span>
+          <span className="visually-hidden">{counts(capsule.queued, capsule.tasks)}</span>
         </span>
       </div>
       {/* A running node whose file no longer loads shows one mark (fix line N to restart), not the list too. */}
@@ -144,6 +152,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
         </Suspense>
       ) : null}
       <footer className="capsule-node-actions nodrag">
+        {running ? <OpenPausedTask id={id} name={capsule.name} /> : null}
         {running ? (
           <button
             type="button"

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import type { SessionEventsPage, SessionEventView } from '../../../src-shared/contract';
 import { delegationsOf, type DelegationState } from '../../../src-shared/trace';
 import { crossed, describeError, invoke, useStudio, type EdgeHop } from '../../store';
+import { formatTime } from '../../ui/time';
+import { shortId } from '../../ui/ShortId';
 
 // The tasks that crossed a selected edge: read from the source capsule's trace (its running
 // session, or its newest recorded one), merged with what arrived live since. Each opens in the
@@ -103,11 +105,11 @@ export function EdgeTasks({ edgeId, source, target }: { edgeId: string; source: 
                   className="edge-task-open mono"
                   onClick={() => open(h)}
                   aria-label={`Open task ${id} in the inspector`}
-                  title={h.text ?? id}
+                  title={h.text ? `${h.text} (task ${id})` : `Task ${id}`}
                 >
-                  {id}
+                  {shortId(id)}
                 </button>
-                <span className="edge-task-time muted">{h.ts.slice(11, 19)}</span>
+                <span className="edge-task-time muted">{formatTime(h.ts)}</span>
               </li>
             );
           })}

@@ -1,6 +1,7 @@
 import { memo, useEffect, useState } from 'react';
 import type { TaskState } from '../../../src-shared/a2a';
 import { taskPhase, useStudio } from '../../store';
+import { ShortId } from '../../ui/ShortId';
 
 // What a capsule is doing on its node: the current task (state, turn, the text streaming in or
 // the tools it waits on) and, after a run, its last output, expandable and copyable. Its own
@@ -53,9 +54,7 @@ function NodeActivityView({ id, name }: { id: string; name: string }) {
           <div className="node-current-head">
             <span className="node-current-state">{paused ? 'paused' : stateWord(current.state)}</span>
             {current.turn > 0 ? <span className="node-current-turn">turn {current.turn}</span> : null}
-            <span className="node-current-id mono" title={current.taskId}>
-              {current.taskId.slice(-6)}
-            </span>
+            <ShortId id={current.taskId} what="Task" className="node-current-id" />
           </div>
           {current.text || current.waiting ? (
             <div className="node-current-text" title={current.text}>

@@ -2,6 +2,7 @@ import type { XYPosition } from '@xyflow/react';
 import { hasBreakpoint, useStudio } from '../../store';
 import type { MenuItem } from './CanvasMenu';
 import { autoLayoutAll } from './layoutActions';
+import { BREAKPOINT_WORDS } from '../../ui/actionWords';
 
 // What the canvas's context menu offers, by what was right-clicked. The commands are the same
 // store actions the buttons and the palette use.
@@ -44,7 +45,7 @@ export function menuItems(subject: MenuSubject, tools: MenuTools): MenuItem[] {
     const spec = e ? ({ kind: 'edge', from: e.source, to: e.target } as const) : undefined;
     return [
       {
-        label: spec && hasBreakpoint(s.breakpoints, spec) ? 'Clear breakpoint' : 'Pause delegations here (breakpoint)',
+        label: spec && hasBreakpoint(s.breakpoints, spec) ? BREAKPOINT_WORDS.clear : BREAKPOINT_WORDS.edge,
         disabled: !spec,
         run: () => void (spec && s.toggleBreakpoint(spec)),
       },
@@ -96,13 +97,13 @@ export function menuItems(subject: MenuSubject, tools: MenuTools): MenuItem[] {
   const running = c.state !== 'stopped' && c.state !== 'failed';
   return [
     running
-      ? { label: 'Stop', run: () => void s.stopCapsule(id), disabled: c.state === 'stopping' }
+      ? { label: 'Stop', run: () => void s.requestStop(id), disabled: c.state === 'stopping' }
       : { label: 'Launch', run: () => void s.launchCapsule(id), disabled: c.issues.length > 0 },
     { label: 'Duplicate', run: () => void s.duplicateCapsule(id) },
     {
       label: hasBreakpoint(s.breakpoints, { kind: 'turn', capsuleId: id })
-        ? 'Clear breakpoint'
-        : 'Pause before each turn (breakpoint)',
+        ? BREAKPOINT_WORDS.clear
+        : BREAKPOINT_WORDS.turn,
       run: () => void s.toggleBreakpoint({ kind: 'turn', capsuleId: id }),
     },
     { label: 'Open manifest', run: () => tools.openManifest(id) },

@@ -6,12 +6,13 @@ import { PublishOutcome } from './PublishOutcome';
 import { VersionDiff } from './VersionDiff';
 import { useHistory } from '../../ui/useHistory';
 import './history.css';
+import { formatDateTime } from '../../ui/time';
 
 // The History panel: every save is a step (who, when, what, which capsules); the changes of any
 // step or between a step and the draft, permissions named; restore a step as a new one; publish
 // the draft (tests first) or an earlier version (roll back).
 
-const when = (seconds: number) => new Date(seconds * 1000).toLocaleString();
+const when = (seconds: number) => formatDateTime(seconds * 1000);
 
 export function HistoryDialog({ onClose }: { onClose(): void }) {
   const h = useHistory();
@@ -38,7 +39,7 @@ export function HistoryDialog({ onClose }: { onClose(): void }) {
             {published ? (
               <>
                 Callers get <span className="mono">{published.short}</span>, published{' '}
-                {new Date(published.publishedAt).toLocaleString()}
+                {formatDateTime(published.publishedAt)}
                 {published.overridden ? ` with failing tests overridden (${published.overridden.join(', ')})` : ''}.
               </>
             ) : (

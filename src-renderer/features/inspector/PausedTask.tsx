@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { PausedTask as PausedTaskView } from '../../../src-shared/contract';
 import { useStudio, type ResumeAction } from '../../store';
 import { PauseIcon } from '../../ui/PauseIcon';
+import { formatTime } from '../../ui/time';
 
 // A task paused at a breakpoint: where it waits, the message it is about to send in a box the
 // user may edit, and Continue / Step / Cancel. Shown in the task's row of the Tasks tab.
@@ -26,7 +27,7 @@ function PausedForm({ p }: { p: PausedTaskView }) {
   const where =
     p.point === 'turn' ? `before turn ${p.turn ?? 1}` : `before the delegation to ${targetName ?? 'a peer'}`;
   // Times read as the task's own do (its status timestamp, hh:mm:ss).
-  const until = new Date(Date.parse(p.since) + p.timeoutMs).toISOString().slice(11, 19);
+  const until = formatTime(Date.parse(p.since) + p.timeoutMs);
   const edited = p.editable && text !== p.text;
   const resume = async (action: ResumeAction) => {
     setBusy(action);

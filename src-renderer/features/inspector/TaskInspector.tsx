@@ -15,6 +15,8 @@ import { Turns } from './Turns';
 import { forkFrom } from './fork';
 import { useTaskTrace } from './useTaskTrace';
 import './inspector.css';
+import { formatTime } from '../../ui/time';
+import { STOP_SESSION } from '../../ui/actionWords';
 
 /** A capsule's tasks: state, messages, answer; cancel one task or all of them, or stop the session. */
 export function TaskInspector({ capsuleId }: { capsuleId: string }) {
@@ -73,7 +75,7 @@ export function TaskInspector({ capsuleId }: { capsuleId: string }) {
               setBusy(undefined);
             }}
           >
-            Stop session
+            {STOP_SESSION}
           </button>
         </span>
       </div>
@@ -166,7 +168,7 @@ function TaskDetail({ rec }: { rec: TaskRecord }) {
             {history.map((h, i) => (
               <li key={i}>
                 <span className="mono muted">
-                  {h.offsetMs === null ? h.ts.slice(11, 23) : `+${formatMs(h.offsetMs)}`}
+                  {h.offsetMs === null ? formatTime(h.ts, { ms: true }) : `+${formatMs(h.offsetMs)}`}
                 </span>{' '}
                 {h.what}
               </li>
@@ -205,7 +207,7 @@ function StatusMessage({ task, agent }: { task: Task; agent: string }) {
         {phase === 'paused'
           ? 'paused at a breakpoint'
           : phase.replace('TASK_STATE_', '').toLowerCase().replace('_', ' ')}
-        {task.status.timestamp ? ` at ${task.status.timestamp.slice(11, 19)}` : ''}
+        {task.status.timestamp ? ` at ${formatTime(task.status.timestamp)}` : ''}
         {task.contextId ? (
           <>
             {' '}

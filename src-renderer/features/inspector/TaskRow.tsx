@@ -2,11 +2,13 @@ import { useState, type ReactNode } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/a2a';
 import { answerText, taskPhase, useStudio, type TaskRecord } from '../../store';
 import { InputReply } from '../../ui/InputReply';
+import { ShortId } from '../../ui/ShortId';
 import { TaskStateBadge } from '../../ui/TaskStateBadge';
 import { Residue } from './Residue';
 import { PausedTask } from './PausedTask';
 import { SaveAsTest } from '../../ui/SaveAsTest';
 import { forkTask } from './fork';
+import { formatTime } from '../../ui/time';
 
 export function firstUserText(task: Task): string {
   const m = task.history?.find((h) => h.role === 'ROLE_USER');
@@ -50,12 +52,8 @@ export function TaskRow({ rec, open, children }: { rec: TaskRecord; open: boolea
             <span aria-hidden>{open ? '▾' : '▸'}</span>
           </button>
           <TaskStateBadge state={phase} />
-          <span className="mono task-id" title={task.id}>
-            {task.id}
-          </span>
-          {task.status.timestamp ? (
-            <span className="muted task-time">{task.status.timestamp.slice(11, 19)}</span>
-          ) : null}
+          <ShortId id={task.id} what="Task" className="task-id" />
+          {task.status.timestamp ? <span className="muted task-time">{formatTime(task.status.timestamp)}</span> : null}
           <span className="toolbar-spacer" />
           {finished ? null : (
             <button

@@ -1,6 +1,7 @@
 import { REPLAY_SPEEDS, useStudio, type ReplaySpeed } from '../../store';
 import { offsetLabel, speedLabel } from './replayText';
 import './replay.css';
+import { formatDateTime, formatTime } from '../../ui/time';
 
 // The bar that marks replay mode: what is replayed, the controls (play/pause, step, next hop,
 // speed, a scrubber over the run's steps) and the way back to live. Shown only while replaying.
@@ -19,9 +20,9 @@ export function ReplayBar() {
       <span className="replay-badge">Replay</span>
       <span
         className="replay-what"
-        title={`Run of session ${run.sessionId}, recorded ${new Date(run.startedAt).toLocaleString()}: ${run.capsules.map((c) => c.capsule).join(', ')}`}
+        title={`Run of session ${run.sessionId}, recorded ${formatDateTime(run.startedAt)}: ${run.capsules.map((c) => c.capsule).join(', ')}`}
       >
-        {run.entry} · {new Date(run.startedAt).toLocaleTimeString()} · {run.capsules.length} capsule
+        {run.entry} · {formatTime(run.startedAt)} · {run.capsules.length} capsule
         {run.capsules.length === 1 ? '' : 's'}
         {run.truncated ? ' · first part only' : ''}
         {missing.length ? ` · not on canvas: ${missing.join(', ')}` : ''}

@@ -1,4 +1,5 @@
 import { useStudio, type OpenSession } from '../../store';
+import { shortId } from '../../ui/ShortId';
 
 /** "Fork from here" on the task picked in the opened session (or its only task). */
 export function ForkButton({ o }: { o: OpenSession }) {
@@ -47,7 +48,7 @@ export function CompareWith({ sessionId }: { sessionId: string }) {
       <option value="">Compare with…</option>
       {others.slice(0, 200).map((x) => (
         <option key={x.id} value={x.id}>
-          {x.capsule ?? '?'} …{x.id.slice(-6)}
+          {x.capsule ?? '?'} {shortId(x.id)}
           {x.forkedFrom ? ' (fork)' : ''}
         </option>
       ))}

@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
 import type { SessionItemView } from '../../../src-shared/contract';
 import { useStudio } from '../../store';
-
-const short = (id: string) => `…${id.slice(-6)}`;
+import { shortId as short } from '../../ui/ShortId';
 
 /** The opened session's fork family: what it was forked from and the forks made of it, each one click from its trace or a comparison. */
 export function SessionFamily({ session }: { session: SessionItemView }) {

@@ -8,6 +8,7 @@ import { sessionRows } from './sessionRows';
 import { SessionFamily } from './SessionFamily';
 import { ForkButton, CompareWith } from './ForkButton';
 import { SaveAsTest } from '../../ui/SaveAsTest';
+import { formatTime } from '../../ui/time';
 
 const ROW_H = 24;
 const OVERSCAN = 10;
@@ -161,7 +162,7 @@ export function SessionTrace() {
                 data-kind={traceEventKind(e.event_type)}
                 style={{ top }}
               >
-                <span className="session-row-time mono">{e.ts?.slice(11, 23)}</span>
+                <span className="session-row-time mono">{e.ts ? formatTime(e.ts, { ms: true }) : null}</span>
                 <span className="session-row-type mono">{e.event_type}</span>
                 <span className="session-row-text">{describeTraceEvent(e)}</span>
               </div>

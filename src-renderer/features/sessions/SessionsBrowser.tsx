@@ -1,14 +1,16 @@
 import { useEffect, useState } from 'react';
 import type { SessionItemView } from '../../../src-shared/contract';
 import { useStudio } from '../../store';
+import { shortId } from '../../ui/ShortId';
 import { SessionFilters } from './SessionFilters';
 import { SessionTrace } from './SessionTrace';
 import { ForkForm } from './ForkForm';
 import { CompareView } from './CompareView';
 import { SearchSnippet } from './SearchSnippet';
 import './fork.css';
+import { formatDateTime } from '../../ui/time';
 
-const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : '—');
+const when = (ms: number | null) => (ms ? formatDateTime(ms) : '—');
 
 /** Filters and the list of sessions on the left, the opened session's trace on the right. */
 export function SessionsBrowser() {
@@ -96,7 +98,7 @@ function SessionItem({ s, active }: { s: SessionItemView; active: boolean }) {
         <span className="session-id mono">{s.id}</span>
         {s.forkedFrom ? (
           <span className="session-forked muted">
-            fork of …{s.forkedFrom.sessionId.slice(-6)} at turn {s.forkedFrom.turn}
+            fork of {shortId(s.forkedFrom.sessionId)} at turn {s.forkedFrom.turn}
           </span>
         ) : null}
         {s.match ? <SearchSnippet match={s.match} /> : null}

@@ -1,8 +1,8 @@
 import type { TraceFilter } from './traceFilter';
+import { shortId } from '../../ui/ShortId';
 
-/** A task id as the picker shows it: its kind and its last characters (ids are time-ordered: the end tells them apart). */
-const shortTask = (id: string) =>
-  id === 'session' ? 'No task (session lines)' : id.length > 16 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id;
+/** A task id as the picker shows it: its short form, as on the node, in the Tasks tab and in the console. */
+const shortTask = (id: string) => (id === 'session' ? 'No task (session lines)' : `Task ${shortId(id)}`);
 
 /** The live trace's filter: event type, task, and text anywhere in a line; says how many lines it shows. */
 export function TraceFilterBar({

@@ -2,6 +2,7 @@ import { memo, type KeyboardEvent } from 'react';
 import type { TraceEvent } from '../../../src-shared/trace';
 import { describeTraceEvent, traceEventKind } from '../../../src-shared/trace';
 import { JsonBlock } from '../../ui/JsonBlock';
+import { formatTime } from '../../ui/time';
 
 export const ROW = 22;
 
@@ -73,7 +74,7 @@ export const EventRowView = memo(function EventRowView({
         onClick={() => onToggle(index)}
         onKeyDown={keys}
       >
-        <span className="trace-time mono">{event.ts.slice(11, 23)}</span>
+        <span className="trace-time mono">{formatTime(event.ts, { ms: true })}</span>
         <span className="trace-type">{event.event_type}</span>
         <span className="trace-text">{describeTraceEvent(event)}</span>
       </div>
@@ -92,7 +93,7 @@ export const EventRowView = memo(function EventRowView({
       aria-label={`${event.event_type} event`}
     >
       <div className="trace-open-head trace-event" data-kind={kind} onClick={() => onToggle(index)}>
-        <span className="trace-time mono">{event.ts.slice(11, 23)}</span>
+        <span className="trace-time mono">{formatTime(event.ts, { ms: true })}</span>
         <span className="trace-type">{event.event_type}</span>
         <span className="trace-text">{describeTraceEvent(event)}</span>
       </div>

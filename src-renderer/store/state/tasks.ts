@@ -31,7 +31,7 @@ export interface TasksSlice {
     /** Of those running, paused at a breakpoint. */
     paused: number;
   } | null;
-  /** Stop session, or Stop all without an id: at once when no task runs, else asks first (stopAsk). */
+  /** Every Stop: a node's, Stop session, or Stop all without an id. At once when no task runs, else asks first (stopAsk). */
   requestStop(capsuleId?: string): Promise<void>;
   /** The user's answer to stopAsk. */
   answerStop(stop: boolean): Promise<void>;

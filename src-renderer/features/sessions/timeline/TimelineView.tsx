@@ -3,6 +3,7 @@ import type { TimelineBar } from '../../../../src-shared/contract';
 import { useStudio } from '../../../store';
 import { formatSpan, layoutTimeline, type LaidBar } from './timelineLayout';
 import './timeline.css';
+import { formatDateTime, formatTime } from '../../../ui/time';
 
 const ROW_H = 28;
 const state = (b: TimelineBar) => b.state.replace('TASK_STATE_', '');
@@ -38,7 +39,7 @@ export function TimelineView() {
             {!around ? <option value="">Choose a session</option> : null}
             {sessions.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.capsule ?? '?'} · {s.startedAt ? new Date(s.startedAt).toLocaleString() : s.id}
+                {s.capsule ?? '?'} · {s.startedAt ? formatDateTime(s.startedAt) : s.id}
               </option>
             ))}
           </select>
@@ -170,7 +171,7 @@ function TimelineDetails({ r }: { r: LaidBar | null }) {
       <dd>{state(b)}</dd>
       <dt>Time</dt>
       <dd>
-        {new Date(b.start).toLocaleTimeString()} · {formatSpan(b.end - b.start)}
+        {formatTime(b.start)} · {formatSpan(b.end - b.start)}
         {b.open ? ' (still running)' : ''}
       </dd>
       {b.parentTaskId ? (
