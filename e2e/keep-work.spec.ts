@@ -7,7 +7,7 @@ import { StudioPage } from './pages/studio';
 
 // The user's work survives a reload and a restart: the console's conversation (kept in the
 // workspace's own Studio folder), the workspace itself (npm start reopens the last one, not the
-// example), the selected capsule and the side panel's width.
+// example), the selected capsule with its open tab and the side panel's width.
 
 let studio: StudioProcess | undefined;
 let home: string;
@@ -18,7 +18,7 @@ test.afterEach(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-test('a conversation, the workspace, the selected capsule and the panel width survive reload and restart', async ({
+test('a conversation, the workspace, the selected capsule, its open tab and the panel width survive reload and restart', async ({
   page,
 }) => {
   home = mkdtempSync(join(tmpdir(), 'studio-keep-home-'));
@@ -38,6 +38,8 @@ test('a conversation, the workspace, the selected capsule and the panel width su
   expect(answer.length).toBeGreaterThan(0);
 
   await app.canvas.select('writer');
+  const details = page.getByRole('complementary', { name: 'Details of writer' });
+  await details.getByRole('tab', { name: 'Tasks' }).click();
   const handle = page.getByRole('separator', { name: 'Resize the details panel' });
   await handle.focus();
   await page.keyboard.press('Shift+ArrowLeft');
@@ -51,7 +53,9 @@ test('a conversation, the workspace, the selected capsule and the panel width su
     .toContain('TASK_STATE_COMPLETED');
 
   const expectKept = async () => {
-    await expect(page.getByRole('complementary', { name: 'Details of writer' })).toBeVisible();
+    await expect(details).toBeVisible();
+    // On the tab that was open, not back on the Manifest.
+    await expect(details.getByRole('tab', { name: 'Tasks' })).toHaveAttribute('aria-selected', 'true');
     // The console reopens the conversation last held (with the coordinator), not the selected capsule's.
     await expect(app.console.target).toHaveValue('coordinator');
     await expect(page.getByRole('separator', { name: 'Resize the details panel' })).toHaveAttribute(

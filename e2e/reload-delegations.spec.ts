@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { StudioPage } from './pages/studio';
 
@@ -34,4 +36,34 @@ test('after a reload, an idle session’s finished task shows its delegation lin
   await expect(again.getByTestId('task-state')).toHaveText('COMPLETED');
   await expect(again).not.toContainText('kept with the workspace');
   await page.screenshot({ path: '/tmp/coherence-reload-delegations.png' });
+});
+
+test('after a reload, a canceled run of a session still running marks its edges canceled again', async ({
+  page,
+  studio,
+}) => {
+  // Slow workers, so the run is canceled while its delegations are on their way.
+  for (const name of ['researcher', 'writer']) {
+    const file = join(studio.workspace, 'capsules', `${name}.yaml`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('delay_ms: 300', 'delay_ms: 10000'));
+  }
+  await studio.core.invoke('workspace.open', { dir: studio.workspace });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = new StudioPage(page);
+  const canvas = app.canvas;
+  await page.goto('/');
+  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
+  const entry = await app.console.sendTo('coordinator', 'A note, then never mind');
+  await expect(canvas.inFlight('coordinator', 'writer')).toHaveAccessibleName('1 in flight', { timeout: 10_000 });
+  await entry.getByRole('button', { name: 'Cancel' }).click();
+  await expect(entry.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 20_000 });
+  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  await expect(app.stateOf('coordinator')).toHaveText('Idle', { timeout: 20_000 });
+
+  await page.reload();
+  await expect(app.stateOf('coordinator')).toHaveText('Idle');
+  await expect(app.console.entries.first().getByTestId('task-state')).toHaveText('CANCELED');
+  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  await expect(canvas.hopMark('coordinator', 'researcher', 'canceled')).toHaveAccessibleName('1 canceled');
+  await page.screenshot({ path: '/tmp/reload2-canceled-running.png' });
 });

@@ -49,7 +49,7 @@ test('after Stop and a reload, the stopped session’s task shows its delegation
   const app = new StudioPage(page);
   const canvas = app.canvas;
   await page.goto('/');
-  const { entry } = await app.sendAndWait('coordinator', 'Write about otters.', {
+  const { entry, taskId } = await app.sendAndWait('coordinator', 'Write about otters.', {
     launchAll: ['coordinator', 'researcher', 'writer'],
     until: 'COMPLETED',
   });
@@ -66,6 +66,17 @@ test('after Stop and a reload, the stopped session’s task shows its delegation
   await expect(again.getByTestId('delegation-outcome')).toHaveText(['→ researcheranswered', '→ writeranswered']);
   await expect(canvas.lastOutput('coordinator')).toHaveText(ANSWER);
   await page.screenshot({ path: '/tmp/reload-stopped-2-after.png' });
+
+  // The stopped capsule's Tasks tab lists the task its stopped session ran, as before the reload.
+  await canvas.select('coordinator');
+  const details = page.getByRole('complementary', { name: 'Details of coordinator' });
+  await details.getByRole('tab', { name: 'Tasks' }).click();
+  const row = details.getByRole('listitem', { name: `Task ${taskId}` });
+  await expect(row).toContainText('Write about otters.');
+  await expect(row).toContainText('COMPLETED');
+  await expect(details).not.toContainText('No tasks yet');
+  await expect(details).toContainText(/Stopped session ses_/);
+  await page.screenshot({ path: '/tmp/reload2-stopped-tasks.png' });
 });
 
 test('after Stop and a reload, a canceled run marks its edges again and its console entry tells its canceled delegations', async ({

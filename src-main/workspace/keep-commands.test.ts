@@ -169,6 +169,17 @@ describe('kept layout', () => {
     expect((await second.invoke('layout.get', {})).selected).toBeNull();
   });
 
+  it('keeps the open details tab beside the selection, and refuses a tab that does not exist', async () => {
+    home = mkdtempSync(join(tmpdir(), 'studio-keep-'));
+    const first = await start(workspaceCopy('a'));
+    await first.invoke('layout.set', { selected: 'writer', tab: 'tasks' });
+    await first.invoke('layout.set', { panels: { side: 400 } });
+    await expect(first.invoke('layout.set', { tab: 'yaml' as never })).rejects.toMatchObject({ code: 'invalid_input' });
+    await first.dispose();
+    const second = await start();
+    expect(await second.invoke('layout.get', {})).toEqual({ panels: { side: 400 }, selected: 'writer', tab: 'tasks' });
+  });
+
   it('refuses a late write meant for another workspace, and never brings a deleted workspace back', async () => {
     home = mkdtempSync(join(tmpdir(), 'studio-keep-'));
     const a = workspaceCopy('a');

@@ -6,6 +6,7 @@ import {
   MAX_CONVERSATIONS,
   MAX_LAYOUTS_KEPT,
   PANEL_NAMES,
+  SIDE_TABS,
   type KeptConversations,
   type KeptLayout,
 } from '../../src-shared/contract';
@@ -19,7 +20,7 @@ export { STUDIO_FOLDER };
 
 // What the Studio keeps of the user's work (see src-shared/contract/keep.ts): the console's
 // conversations in the workspace's own Studio folder, so they travel with the workspace and a
-// reload or a restart finds them; each workspace's panel sizes and selected capsule in the user
+// reload or a restart finds them; each workspace's panel sizes, selected capsule and open tab in the user
 // data folder. Both are conveniences: a file that is missing, too big or not ours reads as empty
 // rather than refusing to start. Text typed into the console may hold a secret the user pasted;
 // every value the secret store or the environment gives a manifest is masked before it is written.
@@ -67,7 +68,8 @@ function layoutOf(raw: unknown): KeptLayout | undefined {
     const v = l.panels?.[name];
     if (typeof v === 'number' && Number.isFinite(v) && v > 0) panels[name] = v;
   }
-  return { panels, selected: typeof l.selected === 'string' ? l.selected : null };
+  const tab = SIDE_TABS.find((t) => t === l.tab);
+  return { panels, selected: typeof l.selected === 'string' ? l.selected : null, ...(tab ? { tab } : {}) };
 }
 
 /**
@@ -128,13 +130,14 @@ export function keepHandlers(
       return { file };
     },
     'layout.get': () => readLayouts()[ctx.workspace().dir] ?? NO_LAYOUT,
-    'layout.set'({ workspace, panels, selected }) {
+    'layout.set'({ workspace, panels, selected, tab }) {
       const dir = openFolderFor(ctx, workspace);
       const layouts = readLayouts();
       const mine = layouts[dir] ?? NO_LAYOUT;
       const next: KeptLayout = {
         panels: { ...mine.panels, ...panels },
         selected: selected === undefined ? mine.selected : selected,
+        ...((tab ?? mine.tab) ? { tab: tab ?? mine.tab } : {}),
       };
       // Newest last, so the workspace forgotten past the bound is the one left alone longest.
       delete layouts[dir];

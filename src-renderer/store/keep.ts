@@ -13,7 +13,7 @@ import type { StudioState } from './types';
 
 // The user's work across reloads and restarts, kept by the core (see src-shared/contract/keep.ts):
 // the open workspace's console conversations, saved a moment after they change and read back
-// when a workspace opens; the capsule selected there; the panel sizes. Runs beside the store,
+// when a workspace opens; the capsule selected there and its details tab; the panel sizes. Runs beside the store,
 // outside React, like the core event subscription.
 
 /** Saves wait this long after a change: a burst of task updates is one write. */
@@ -69,7 +69,7 @@ interface Store {
 }
 
 /**
- * Keeps the console and the selection of the open workspace, and restores them when a workspace
+ * Keeps the console, the selection and its details tab of the open workspace, and restores them when a workspace
  * opens. Returns the unsubscribe.
  */
 export function startKeeping(store: Store, delayMs = SAVE_DELAY_MS): () => void {
@@ -104,7 +104,11 @@ export function startKeeping(store: Store, delayMs = SAVE_DELAY_MS): () => void 
       const last = kept.entries[kept.entries.length - 1];
       if (last && s.capsules[last.capsuleId]) s.setConsoleTarget(last.capsuleId);
       lastSaved = JSON.stringify(toKept(store.getState(), dir));
-      if (layout.selected && !s.selectedId && s.capsules[layout.selected]) s.select(layout.selected);
+      if (layout.selected && !s.selectedId && s.capsules[layout.selected]) {
+        s.select(layout.selected);
+        // The details open on the tab that was open, as the selection comes back.
+        if (layout.tab) s.setSideTab(layout.tab);
+      }
       // Tasks that were still running when kept: their session may still run them.
       for (const e of store.getState().consoleEntries)
         if (e.dir === dir && e.taskId && keptUnfinished(e.state) && s.capsules[e.capsuleId])
@@ -130,6 +134,8 @@ export function startKeeping(store: Store, delayMs = SAVE_DELAY_MS): () => void 
     ) {
       void invoke('layout.set', { workspace: dir, selected: s.selectedId }).catch(() => undefined);
     }
+    if (dir && s.sideTab !== prev.sideTab && restored === dir)
+      void invoke('layout.set', { workspace: dir, tab: s.sideTab }).catch(() => undefined);
     if (
       s.consoleEntries !== prev.consoleEntries ||
       s.consoleConversations !== prev.consoleConversations ||

@@ -3,6 +3,7 @@ import { isTerminal, type Task } from '../../src-shared/a2a';
 export { answerText } from '../../src-shared/a2a';
 import { describeError, invoke } from './client';
 import { taskPhase } from './phase';
+import { lastSessionTasks } from './stoppedTasks';
 import type { SliceCreator, StudioState } from './types';
 import type { TasksSlice } from './state/tasks';
 export type { TaskRecord, TasksSlice } from './state/tasks';
@@ -72,6 +73,21 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
       } catch (err) {
         if ((err as { code?: string }).code !== 'not_running')
           get().notify('error', `Could not list tasks: ${describeError(err)}`);
+      }
+    },
+    async loadStoppedTasks(capsuleId) {
+      const name = get().capsules[capsuleId]?.name;
+      if (!name) return;
+      try {
+        const last = await lastSessionTasks(capsuleId, name);
+        if (!last || get().capsules[capsuleId]?.sessionId) return; // launched meanwhile: its door answers
+        set((s) => {
+          const tasks = { ...s.tasks };
+          for (const r of last.records) tasks[r.task.id] ??= r;
+          return { tasks };
+        });
+      } catch {
+        // No record of it (removed, or the trace store unreadable): the tab says there are no tasks.
       }
     },
     async refreshTask(capsuleId, taskId) {

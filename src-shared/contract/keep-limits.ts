@@ -12,3 +12,5 @@ export const MAX_LAYOUTS_KEPT = 50;
 /** The panels whose size is kept, and the largest size (px) a panel may be kept at. */
 export const PANEL_NAMES = ['side', 'console'] as const;
 export const MAX_PANEL_SIZE = 10_000;
+/** The tabs of a capsule's details beside the canvas; the one open is kept with the selection. */
+export const SIDE_TABS = ['manifest', 'tasks', 'trace'] as const;

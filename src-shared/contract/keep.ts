@@ -2,11 +2,11 @@ import { command, runsHere } from './command';
 import { z } from 'zod';
 import { TASK_STATES } from '../a2a';
 import { SESSION_ID_RE } from '../ids';
-import { MAX_CONSOLE_ENTRIES, MAX_KEPT_TEXT, MAX_PANEL_SIZE, PANEL_NAMES } from './keep-limits';
+import { MAX_CONSOLE_ENTRIES, MAX_KEPT_TEXT, MAX_PANEL_SIZE, PANEL_NAMES, SIDE_TABS } from './keep-limits';
 
 // What the Studio keeps of the user's work between reloads and restarts. Conversations belong to
 // the workspace (a file in its own Studio folder, so they travel with it). The layout (panel sizes,
-// the selected capsule) is kept per workspace too, as an editor keeps its own, but in the user data
+// the selected capsule and its open tab) is kept per workspace too, as an editor keeps its own, but in the user data
 // folder: it is the user's view, not the formation's, and the web shell's page gets a new origin
 // (so an empty localStorage) on every port. Spread into `commands` in commands.ts; the handlers
 // live in src-main/workspace/keep-commands.ts.
@@ -63,11 +63,14 @@ export type KeptConversation = z.infer<typeof keptConversation>;
 export type KeptConversations = z.infer<typeof keptConversations>;
 
 export type PanelName = (typeof PANEL_NAMES)[number];
+/** A tab of a capsule's details beside the canvas. */
+export type SideTab = (typeof SIDE_TABS)[number];
 
-/** The open workspace's layout: panel sizes (px) and the capsule last selected there. */
+/** The open workspace's layout: panel sizes (px), the capsule last selected there and the details tab last open (none kept: the Manifest). */
 export interface KeptLayout {
   panels: Partial<Record<PanelName, number>>;
   selected: string | null;
+  tab?: SideTab;
 }
 
 export const keepCommands = {
@@ -82,16 +85,17 @@ export const keepCommands = {
     runsHere,
   ),
   'layout.get': command<KeptLayout>()(
-    "The open workspace's panel sizes and selected capsule, as last kept.",
+    "The open workspace's panel sizes, selected capsule and open details tab, as last kept.",
     none,
     runsHere,
   ),
   'layout.set': command<KeptLayout>()(
-    'Keeps panel sizes and/or the selected capsule (null: none) of the open workspace. With `workspace`, refused (conflict) unless that folder is the one open.',
+    'Keeps panel sizes, the selected capsule (null: none) and/or the open details tab of the open workspace. With `workspace`, refused (conflict) unless that folder is the one open.',
     z.strictObject({
       workspace: writtenFor,
       panels: z.partialRecord(z.enum(PANEL_NAMES), z.number().int().min(0).max(MAX_PANEL_SIZE)).optional(),
       selected: id.nullable().optional(),
+      tab: z.enum(SIDE_TABS).optional(),
     }),
     runsHere,
   ),

@@ -37,6 +37,11 @@ export function TaskInspector({ capsuleId }: { capsuleId: string }) {
     [tasks, capsuleId],
   );
   const running = state !== undefined && state !== 'stopped' && state !== 'failed';
+  // Stopped with none held (a reload after Stop): its last session's record lists them.
+  const readStopped = state !== undefined && !running && mine.length === 0;
+  useEffect(() => {
+    if (readStopped) void useStudio.getState().loadStoppedTasks(capsuleId);
+  }, [capsuleId, readStopped]);
 
   return (
     <div className="inspector">
@@ -45,6 +50,10 @@ export function TaskInspector({ capsuleId }: { capsuleId: string }) {
           {sessionId ? (
             <>
               Session <span className="mono">{sessionId}</span>
+            </>
+          ) : mine[0]?.sessionId ? (
+            <>
+              Stopped session <span className="mono">{mine[0].sessionId}</span>
             </>
           ) : (
             'Not running'

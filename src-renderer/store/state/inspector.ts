@@ -1,8 +1,8 @@
 // The shape of the store's inspector slice, below every slice file so the whole store's type
 // (types.ts) can be built from the shapes without importing the slices themselves.
 
-/** The side panel's tabs for a capsule. */
-export type SideTab = 'manifest' | 'tasks' | 'trace';
+import type { SideTab } from '../../../src-shared/contract';
+export type { SideTab };
 
 export interface InspectorSlice {
   sideTab: SideTab;

@@ -18,6 +18,8 @@ export interface TasksSlice {
   /** What the last Stop session (or Cancel all tasks) of each capsule canceled and left behind. */
   stopAnswers: Record<string, StopSessionAnswer & { error?: string }>;
   loadTasks(capsuleId: string): Promise<void>;
+  /** A stopped capsule's tasks as its last session recorded them (a reloaded page holds none of them). */
+  loadStoppedTasks(capsuleId: string): Promise<void>;
   refreshTask(capsuleId: string, taskId: string): Promise<void>;
   cancelTask(capsuleId: string, taskId: string): Promise<void>;
   /** Ends the session (its tasks canceled first). */
