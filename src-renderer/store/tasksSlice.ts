@@ -3,7 +3,6 @@ import { isTerminal, type Task } from '../../src-shared/a2a';
 export { answerText } from '../../src-shared/a2a';
 import { describeError, invoke } from './client';
 import { taskPhase } from './phase';
-import { lastSessionTasks } from './stoppedTasks';
 import type { SliceCreator, StudioState } from './types';
 import type { TasksSlice } from './state/tasks';
 export type { TaskRecord, TasksSlice } from './state/tasks';
@@ -79,6 +78,8 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
       const name = get().capsules[capsuleId]?.name;
       if (!name) return;
       try {
+        // Loaded with the first stopped capsule's Tasks tab, not with the window.
+        const { lastSessionTasks } = await import('./stoppedTasks');
         const last = await lastSessionTasks(capsuleId, name);
         if (!last || get().capsules[capsuleId]?.sessionId) return; // launched meanwhile: its door answers
         set((s) => {
