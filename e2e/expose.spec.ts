@@ -36,6 +36,11 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   const url = await page.getByRole('textbox', { name: 'Gateway URL' }).inputValue();
   expect(url).toMatch(/\/a2a\/capsules\/writer\/$/); // the slash lets SDKs resolve the card from it
   await expect(page.getByText(/createFromUrl\(url\)/)).toBeVisible();
+  // The canvas says so too, from the same record as the panel's badge, its tooltip the address callers use.
+  const mark = app.canvas.capsule('writer').getByRole('img', { name: 'writer is exposed to outside callers' });
+  await expect(mark).toBeVisible();
+  await expect(mark).toHaveAttribute('title', `writer is exposed to outside callers at ${url}`);
+  await app.screenshot('expose-node-mark');
 
   const answer = (await (await call(url, token)).json()) as any;
   expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -97,6 +102,7 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
 
   await page.getByRole('button', { name: 'Revoke the token and stop exposing' }).click();
   await expect(page.getByRole('switch', { name: 'Expose writer through the gateway' })).not.toBeChecked();
+  await expect(mark).toBeHidden();
   expect((await call(url, rotated)).status).toBe(401);
   await studio.core.invoke('expose.list', {});
 });

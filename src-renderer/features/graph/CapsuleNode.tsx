@@ -4,6 +4,7 @@ import { canvasPhase, useStudio, type CanvasPhase, type CapsuleFlowNode } from '
 import { CompactContext } from './compact';
 import { DriverIcon } from './DriverIcon';
 import { BreakpointMark, OpenPausedTask } from './BreakpointMark';
+import { ExposedMark } from './ExposedMark';
 
 // The strip of what the capsule is doing (its task, its last output) loads with the first
 // activity shown; before a capsule's first task there is no strip anyway.
@@ -61,6 +62,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           <span className="state-dot" aria-hidden="true" />
         </span>
         <span className="capsule-node-name">{capsule.name}</span>
+        <ExposedMark id={id} name={capsule.name} compact />
         <BreakpointMark id={id} name={capsule.name} compact />
         {role === 'orchestrator' ? <Handle type="source" position={Position.Right} isConnectable={false} /> : null}
         <Handle type="source" id="tools" position={Position.Bottom} isConnectable={false} />
@@ -90,6 +92,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
         <span className="capsule-node-role">
           <DriverIcon driver={capsule.driver} />
           {role}
+          <ExposedMark id={id} name={capsule.name} />
         </span>
         <span className="capsule-node-state" data-state={phase}>
           <span className="state-dot" aria-hidden="true" />
