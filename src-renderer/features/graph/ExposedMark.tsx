@@ -1,4 +1,5 @@
 import { exposureOf, useStudio } from '../../store';
+import './exposed-mark.css';
 
 // A capsule exposed to outside callers says so on its node, not only in its details: stopping it
 // (or leaving its workspace) cuts those callers off. Read from the same record as the Expose
