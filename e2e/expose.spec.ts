@@ -1,5 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { StudioPage } from './pages/studio';
 
@@ -41,6 +44,16 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   await expect(mark).toBeVisible();
   await expect(mark).toHaveAttribute('title', `writer is exposed to outside callers at ${url}`);
   await app.screenshot('expose-node-mark');
+  // Leaving the workspace asks what becomes of the running capsules, and names the exposed one.
+  await page.getByRole('button', { name: 'Open…' }).click();
+  await page.getByLabel('Workspace folder').fill(join(mkdtempSync(join(tmpdir(), 'studio-other-')), 'other'));
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  const ask = page.getByRole('group', { name: 'Running capsules' });
+  await expect(ask).toContainText('writer is exposed: outside callers lose it if it stops.');
+  await app.screenshot('expose-leave-asks');
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await page.keyboard.press('Escape');
+  await expect(ask).toBeHidden();
 
   const answer = (await (await call(url, token)).json()) as any;
   expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');
