@@ -58,12 +58,6 @@ startKeeping(useStudio);
 client.on('runtimes.changed', (p) => useStudio.getState().setRuntimes(p.runtimes));
 // So do exposures (a capsule exposed, revoked, its token rotated): the canvas marks exposed capsules.
 client.on('exposure.changed', (p) => useStudio.getState().setExposures(p));
-// An attached runtime's gateway is read when its link comes up, so its exposed capsules are marked too.
-useStudio.subscribe((s, prev) => {
-  if (s.runtimes === prev.runtimes) return;
-  const before = new Set(prev.runtimes.filter((r) => r.state === 'connected').map((r) => r.id));
-  for (const r of s.runtimes) if (r.state === 'connected' && !before.has(r.id)) void s.loadExposures(r.id);
-});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -58,7 +58,7 @@ export {
 } from './phase';
 export { editedDelegations, replayedDelegations, type ForkDelegationDraft, type ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
-export { exposureOf, runtimeOfCapsule, type GatewayExposures } from './exposeSlice';
+export { exposureOf, type GatewayExposures } from './exposeSlice';
 export { emptyBatch } from './fold';
 export { answerText } from './tasksSlice';
 export { setCoreClient } from './client';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AccessEntryView, ExposeAnswer, ExposureView, GatewayView } from '../../../src-shared/contract';
-import { describeError, exposureOf, invoke, onCoreEvent, runtimeOfCapsule, useStudio } from '../../store';
+import { describeError, exposureOf, invoke, onCoreEvent, useStudio } from '../../store';
 
 // The Expose panel's state: the gateway and this capsule's exposure (from the store, the one record
 // the canvas's mark reads too), its live access log, and the one-time answer (token + curl) held
@@ -19,6 +19,9 @@ export interface ExposeState {
 }
 
 type Local = Omit<ExposeState, 'gateway' | 'exposure'>;
+
+/** The attached runtime a capsule id names (`@host-b/writer`), or undefined for this Studio's own. */
+const runtimeOfCapsule = (capsuleId: string) => /^@([a-z0-9][a-z0-9-]{0,31})\//.exec(capsuleId)?.[1];
 
 export function useExpose(capsuleId: string) {
   // A runtime's capsule is exposed by that host's gateway: its list, its live calls and its
