@@ -1,5 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { StudioPage } from './pages/studio';
 
@@ -36,6 +39,21 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
   const url = await page.getByRole('textbox', { name: 'Gateway URL' }).inputValue();
   expect(url).toMatch(/\/a2a\/capsules\/writer\/$/); // the slash lets SDKs resolve the card from it
   await expect(page.getByText(/createFromUrl\(url\)/)).toBeVisible();
+  // The canvas says so too, from the same record as the panel's badge, its tooltip the address callers use.
+  const mark = app.canvas.capsule('writer').getByRole('img', { name: 'writer is exposed to outside callers' });
+  await expect(mark).toBeVisible();
+  await expect(mark).toHaveAttribute('title', `writer is exposed to outside callers at ${url}`);
+  await app.screenshot('expose-node-mark');
+  // Leaving the workspace asks what becomes of the running capsules, and names the exposed one.
+  await page.getByRole('button', { name: 'Open…' }).click();
+  await page.getByLabel('Workspace folder').fill(join(mkdtempSync(join(tmpdir(), 'studio-other-')), 'other'));
+  await page.getByRole('button', { name: 'Create workspace' }).click();
+  const ask = page.getByRole('group', { name: 'Running capsules' });
+  await expect(ask).toContainText('writer is exposed: outside callers lose it if it stops.');
+  await app.screenshot('expose-leave-asks');
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await page.keyboard.press('Escape');
+  await expect(ask).toBeHidden();
 
   const answer = (await (await call(url, token)).json()) as any;
   expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -97,6 +115,7 @@ test('expose a capsule, call it from outside, rotate and revoke its token', asyn
 
   await page.getByRole('button', { name: 'Revoke the token and stop exposing' }).click();
   await expect(page.getByRole('switch', { name: 'Expose writer through the gateway' })).not.toBeChecked();
+  await expect(mark).toBeHidden();
   expect((await call(url, rotated)).status).toBe(401);
   await studio.core.invoke('expose.list', {});
 });

@@ -87,6 +87,10 @@ test('attach a runtime from the dialog, see its capsules grouped and labelled, r
   await page.getByRole('switch', { name: 'Expose far-writer through the gateway' }).click();
   await expect(page.getByRole('region', { name: 'New token' })).toBeVisible();
   const url = await page.getByRole('textbox', { name: 'Gateway URL' }).inputValue();
+  // Its node says so, from the far host's gateway's list.
+  await expect(
+    app.canvas.capsule('far-writer').getByRole('img', { name: 'far-writer is exposed to outside callers' }),
+  ).toHaveAttribute('title', `far-writer is exposed to outside callers at ${url}`);
   const refused = await fetch(url, {
     method: 'POST',
     headers: { authorization: 'Bearer capsule_wrong_token', 'content-type': 'application/json', 'a2a-version': '1.0' },

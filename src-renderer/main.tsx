@@ -43,6 +43,7 @@ const client = createCoreClient(
       void s.refollowTrace();
       void s.loadBreakpoints();
       void s.loadRuntimes();
+      void s.loadExposures();
     }
   },
   (url) => useStudio.getState().setMoved(url),
@@ -55,6 +56,8 @@ connectCoreEvents(client, ingest);
 startKeeping(useStudio);
 // Attached runtimes change rarely (a link up, lost, refused): straight into the store.
 client.on('runtimes.changed', (p) => useStudio.getState().setRuntimes(p.runtimes));
+// So do exposures (a capsule exposed, revoked, its token rotated): the canvas marks exposed capsules.
+client.on('exposure.changed', (p) => useStudio.getState().setExposures(p));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,11 +1,18 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { invoke, useStudio } from '../store';
+import { exposureOf, invoke, useStudio } from '../store';
 import { Dialog } from '../ui/Dialog';
 import { FolderBrowser } from './FolderBrowser';
 
 interface WorkspaceFormProps {
   /** Called after a workspace opened. */
   onDone?(): void;
+}
+
+/** The running capsules outside callers reach through the gateway, said before they may stop. */
+function exposedWords(names: readonly string[]): string {
+  return names.length === 1
+    ? `${names[0]} is exposed: outside callers lose it if it stops.`
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} are exposed: outside callers lose them if they stop.`;
 }
 
 /** Open or create a workspace by folder path, or pick a recent one. */
@@ -15,7 +22,13 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
   const [example, setExample] = useState(false);
   const [busy, setBusy] = useState(false);
   // Leaving a workspace whose capsules run: asked first (stop them, keep them running, or stay).
-  const [leaving, setLeaving] = useState<{ action: 'open' | 'create'; path: string; names: string[] } | null>(null);
+  // The exposed ones are named: outside callers lose them if they stop.
+  const [leaving, setLeaving] = useState<{
+    action: 'open' | 'create';
+    path: string;
+    names: string[];
+    exposed: string[];
+  } | null>(null);
   // The desktop offers the system's folder dialog; the web shell browses the folders the core lists.
   const [canPick, setCanPick] = useState<boolean | null>(null);
   const [browsing, setBrowsing] = useState(false);
@@ -39,11 +52,11 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
   const run = async (action: 'open' | 'create', path = dir.trim()) => {
     if (!path) return;
     const s = useStudio.getState();
-    const names = s.capsuleIds
-      .filter((id) => !['stopped', 'failed'].includes(s.capsules[id].state))
-      .map((id) => s.capsules[id].name);
+    const ids = s.capsuleIds.filter((id) => !['stopped', 'failed'].includes(s.capsules[id].state));
+    const names = ids.map((id) => s.capsules[id].name);
     if (names.length && s.workspace && s.workspace.dir !== path) {
-      setLeaving({ action, path, names });
+      const exposed = ids.filter((id) => exposureOf(s, id)).map((id) => s.capsules[id].name);
+      setLeaving({ action, path, names, exposed });
       return;
     }
     await go(action, path);
@@ -117,6 +130,7 @@ export function WorkspaceForm({ onDone }: WorkspaceFormProps) {
             running in {useStudio.getState().workspace?.name}. What becomes of{' '}
             {leaving.names.length === 1 ? 'it' : 'them'}?
           </p>
+          {leaving.exposed.length ? <p className="workspace-exposed">{exposedWords(leaving.exposed)}</p> : null}
           <div className="dialog-actions">
             <button type="button" className="btn" onClick={() => setLeaving(null)}>
               Cancel

@@ -16,6 +16,7 @@ import { createBreakpointsSlice } from './breakpointsSlice';
 import { createForkSlice } from './forkSlice';
 import { createRuntimesSlice } from './runtimesSlice';
 import { createToolServersSlice } from './toolServersSlice';
+import { createExposeSlice } from './exposeSlice';
 import type { StudioState } from './types';
 import type { ConsoleEntry } from './conversations';
 
@@ -57,6 +58,7 @@ export {
 } from './phase';
 export { editedDelegations, replayedDelegations, type ForkDelegationDraft, type ForkDraft } from './forkSlice';
 export type { EventBatch } from './fold';
+export { exposureOf, type GatewayExposures } from './exposeSlice';
 export { emptyBatch } from './fold';
 export { answerText } from './tasksSlice';
 export { setCoreClient } from './client';
@@ -95,6 +97,7 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createForkSlice(...a),
   ...createRuntimesSlice(...a),
   ...createToolServersSlice(...a),
+  ...createExposeSlice(...a),
 }));
 
 /** Applies one frame's worth of core events in a single store update. */
@@ -104,8 +107,11 @@ export function ingest(batch: EventBatch): void {
   for (const n of batch.notices) s.notify(n.level, n.message);
   // A formation.changed was missed (a reconnect, a change that did not follow): read the whole one.
   if (s.formationBehind) void s.loadFormation();
-  // Breakpoints belong to a workspace: another one opened (or a reconnect) reads its own.
-  if (batch.formations.some((f) => f.change.full)) void s.loadBreakpoints();
+  // Breakpoints and exposures belong to a workspace: another one opened (or a reconnect) reads its own.
+  if (batch.formations.some((f) => f.change.full)) {
+    void s.loadBreakpoints();
+    void s.loadExposures();
+  }
 }
 /** The reconnect catch-up and the views' reads of sessions without work (flowCatchUp.ts), loaded on first use. */
 let flowCatchUp: Promise<typeof import('./flowCatchUp')> | undefined;

@@ -14,6 +14,7 @@ import type { BreakpointsSlice } from './state/breakpoints';
 import type { ForkSlice } from './state/fork';
 import type { RuntimesSlice } from './state/runtimes';
 import type { ToolServersSlice } from './state/toolServers';
+import type { ExposeSlice } from './state/expose';
 
 // The whole store's type, made of the slices' shapes (state/*.ts). Slice files import this and
 // never the other way round, so the store's files import one way only.
@@ -33,7 +34,8 @@ export type StudioState = FormationSlice &
   BreakpointsSlice &
   ForkSlice &
   RuntimesSlice &
-  ToolServersSlice;
+  ToolServersSlice &
+  ExposeSlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<T> = StateCreator<StudioState, [], [], T>;

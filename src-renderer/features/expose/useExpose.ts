@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AccessEntryView, ExposeAnswer, ExposureView, GatewayView } from '../../../src-shared/contract';
-import { describeError, invoke, onCoreEvent } from '../../store';
+import { describeError, exposureOf, invoke, onCoreEvent, useStudio } from '../../store';
 
-// The Expose panel's state: the gateway, this capsule's exposure, its live access log, and the
-// one-time answer (token + curl) held only while the panel shows it, never in the shared store.
+// The Expose panel's state: the gateway and this capsule's exposure (from the store, the one record
+// the canvas's mark reads too), its live access log, and the one-time answer (token + curl) held
+// only while the panel shows it, never in the shared store.
 
 const LOG_LIMIT = 100;
 
@@ -17,61 +18,38 @@ export interface ExposeState {
   error: string | null;
 }
 
+type Local = Omit<ExposeState, 'gateway' | 'exposure'>;
+
 /** The attached runtime a capsule id names (`@host-b/writer`), or undefined for this Studio's own. */
-const runtimeOf = (capsuleId: string) => /^@([a-z0-9][a-z0-9-]{0,31})\//.exec(capsuleId)?.[1];
+const runtimeOfCapsule = (capsuleId: string) => /^@([a-z0-9][a-z0-9-]{0,31})\//.exec(capsuleId)?.[1];
 
 export function useExpose(capsuleId: string) {
   // A runtime's capsule is exposed by that host's gateway: its list, its live calls and its
   // settings come from and go to there. Events tagged with a runtime are that host's gateway's;
   // untagged ones are this Studio's own: each panel takes only its gateway's.
-  const runtime = runtimeOf(capsuleId);
-  const [s, setS] = useState<ExposeState>({
-    gateway: null,
-    exposure: null,
-    fresh: null,
-    log: [],
-    busy: false,
-    error: null,
-  });
-  const patch = (p: Partial<ExposeState>) => setS((x) => ({ ...x, ...p }));
+  const runtime = runtimeOfCapsule(capsuleId);
+  const gateway = useStudio((s) => s.gateways[runtime ?? '']?.gateway ?? null);
+  const exposure = useStudio((s) => exposureOf(s, capsuleId) ?? null);
+  const [s, setS] = useState<Local>({ fresh: null, log: [], busy: false, error: null });
+  const patch = (p: Partial<Local>) => setS((x) => ({ ...x, ...p }));
 
   const refresh = useCallback(async () => {
     try {
-      const list = await invoke('expose.list', runtime ? { runtime } : {});
+      await useStudio.getState().loadExposures(runtime);
       const log = await invoke('expose.accessLog', { capsuleId, limit: LOG_LIMIT });
-      setS((x) => ({
-        ...x,
-        gateway: list.gateway,
-        exposure: list.exposures.find((e) => e.capsuleId === capsuleId) ?? null,
-        log,
-        error: null,
-      }));
+      setS((x) => ({ ...x, log, error: null }));
     } catch (err) {
       patch({ error: describeError(err) });
     }
   }, [capsuleId, runtime]);
 
   useEffect(() => {
-    setS({ gateway: null, exposure: null, fresh: null, log: [], busy: false, error: null });
+    setS({ fresh: null, log: [], busy: false, error: null });
     void refresh();
-    const offs = [
-      onCoreEvent('exposure.accessed', ({ entry, runtime: from }) => {
-        if (from === runtime && entry.capsule === capsuleId)
-          setS((x) => ({ ...x, log: [...x.log, entry].slice(-LOG_LIMIT) }));
-      }),
-      onCoreEvent('exposure.changed', ({ gateway, exposures, runtime: from }) => {
-        if (from !== runtime) return;
-        const mine = exposures.find((e) => e.capsuleId === capsuleId) ?? null;
-        // The token shown once stays only while it is the exposure's current token.
-        setS((x) => ({
-          ...x,
-          gateway,
-          exposure: mine,
-          fresh: x.fresh && mine?.tokenId === x.fresh.exposure.tokenId ? x.fresh : null,
-        }));
-      }),
-    ];
-    return () => offs.forEach((off) => off());
+    return onCoreEvent('exposure.accessed', ({ entry, runtime: from }) => {
+      if (from === runtime && entry.capsule === capsuleId)
+        setS((x) => ({ ...x, log: [...x.log, entry].slice(-LOG_LIMIT) }));
+    });
   }, [capsuleId, runtime, refresh]);
 
   const run = async (work: () => Promise<void>) => {
@@ -88,6 +66,11 @@ export function useExpose(capsuleId: string) {
 
   return {
     ...s,
+    gateway,
+    exposure,
+    // The token shown once shows only while it is the exposure's current token (a rotation or a
+    // revoke elsewhere hides it).
+    fresh: s.fresh && exposure?.tokenId === s.fresh.exposure.tokenId ? s.fresh : null,
     runtime,
     enable: (compat03: boolean) =>
       run(async () => patch({ fresh: await invoke('expose.enable', { capsuleId, compat03 }) })),

@@ -1,6 +1,6 @@
 import { lazy, memo, Suspense, useContext } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { canvasPhase, useStudio, type CanvasPhase, type CapsuleFlowNode } from '../../store';
+import { canvasPhase, exposureOf, useStudio, type CanvasPhase, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
 import { DriverIcon } from './DriverIcon';
 import { BreakpointMark, OpenPausedTask } from './BreakpointMark';
@@ -8,6 +8,8 @@ import { BreakpointMark, OpenPausedTask } from './BreakpointMark';
 // The strip of what the capsule is doing (its task, its last output) loads with the first
 // activity shown; before a capsule's first task there is no strip anyway.
 const NodeActivity = lazy(() => import('./NodeActivity').then((m) => ({ default: m.NodeActivity })));
+// The exposed mark loads with the first capsule exposed.
+const ExposedMark = lazy(() => import('./ExposedMark').then((m) => ({ default: m.ExposedMark })));
 // "Restart to apply" shows only after a running capsule's manifest is saved: it loads then.
 const RestartToApply = lazy(() => import('../../ui/RestartToApply').then((m) => ({ default: m.RestartToApply })));
 
@@ -42,6 +44,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   // From the canvas: the node re-renders when the zoom crosses the threshold, not on every zoom step.
   const compact = useContext(CompactContext);
   const hasActivity = useStudio((s) => !!(s.activity[id]?.current || s.activity[id]?.last));
+  const exposed = useStudio((s) => exposureOf(s, id) !== undefined);
   if (!capsule) return null;
   const running = capsule.state !== 'stopped' && capsule.state !== 'failed';
   const role = capsule.role ?? 'capsule';
@@ -61,6 +64,11 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
           <span className="state-dot" aria-hidden="true" />
         </span>
         <span className="capsule-node-name">{capsule.name}</span>
+        {exposed ? (
+          <Suspense fallback={null}>
+            <ExposedMark id={id} name={capsule.name} compact />
+          </Suspense>
+        ) : null}
         <BreakpointMark id={id} name={capsule.name} compact />
         {role === 'orchestrator' ? <Handle type="source" position={Position.Right} isConnectable={false} /> : null}
         <Handle type="source" id="tools" position={Position.Bottom} isConnectable={false} />
@@ -90,6 +98,11 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
         <span className="capsule-node-role">
           <DriverIcon driver={capsule.driver} />
           {role}
+          {exposed ? (
+            <Suspense fallback={null}>
+              <ExposedMark id={id} name={capsule.name} />
+            </Suspense>
+          ) : null}
         </span>
         <span className="capsule-node-state" data-state={phase}>
           <span className="state-dot" aria-hidden="true" />

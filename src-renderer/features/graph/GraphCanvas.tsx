@@ -40,7 +40,13 @@ import { useCanvasMenu } from './useCanvasMenu';
 import { useFocusNode } from './useFocusNode';
 import { useMinimap } from './useMinimap';
 import { minimapCorner, MINIMAP_SIZE } from './minimapCorner';
-import { ReplayMark } from './ReplayMark';
+import { lazyWhen } from '../../ui/lazyWhen';
+
+// The canvas's replay mark loads with the first replay shown.
+const ReplayMark = lazyWhen(
+  (s) => !!s.replay?.run,
+  () => import('./ReplayMark').then((m) => m.ReplayMark),
+);
 
 // Module scope: xyflow re-mounts every node when these objects change identity.
 const nodeTypes = { capsule: CapsuleNode, remote: RemoteNode, external: ExternalNode, toolServer: ToolServerNode };

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { ViewportPortal } from '@xyflow/react';
 import { runtimeFrames, useStudio } from '../../store';
 import { runtimeStateText } from './runtimeState';
@@ -13,6 +13,16 @@ export function RuntimeGroups() {
   const capsuleIds = useStudio((s) => s.capsuleIds);
   const remotes = useStudio((s) => s.remotes);
   const remoteIds = useStudio((s) => s.remoteIds);
+  // Each runtime's gateway is read when its link comes up, so the canvas marks its exposed capsules too.
+  const connected = useStudio((s) =>
+    s.runtimes
+      .filter((r) => r.state === 'connected')
+      .map((r) => r.id)
+      .join(' '),
+  );
+  useEffect(() => {
+    for (const id of connected.split(' ')) if (id) void useStudio.getState().loadExposures(id);
+  }, [connected]);
   const frames = useMemo(
     () => new Map(runtimeFrames({ capsules, capsuleIds, remotes, remoteIds }).map((f) => [f.runtime, f])),
     [capsules, capsuleIds, remotes, remoteIds],
