@@ -3,13 +3,15 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { canvasPhase, exposureOf, useStudio, type CanvasPhase, type CapsuleFlowNode } from '../../store';
 import { CompactContext } from './compact';
 import { DriverIcon } from './DriverIcon';
-import { BreakpointMark, OpenPausedTask } from './BreakpointMark';
 
 // The strip of what the capsule is doing (its task, its last output) loads with the first
 // activity shown; before a capsule's first task there is no strip anyway.
 const NodeActivity = lazy(() => import('./NodeActivity').then((m) => ({ default: m.NodeActivity })));
 // The exposed mark loads with the first capsule exposed.
 const ExposedMark = lazy(() => import('./ExposedMark').then((m) => ({ default: m.ExposedMark })));
+// A breakpoint's marks (the dot, Paused, Open paused task) load with the first breakpoint set.
+const BreakpointMark = lazy(() => import('./BreakpointMark').then((m) => ({ default: m.BreakpointMark })));
+const OpenPausedTask = lazy(() => import('./BreakpointMark').then((m) => ({ default: m.OpenPausedTask })));
 // "Restart to apply" shows only after a running capsule's manifest is saved: it loads then.
 const RestartToApply = lazy(() => import('../../ui/RestartToApply').then((m) => ({ default: m.RestartToApply })));
 
@@ -45,6 +47,7 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
   const compact = useContext(CompactContext);
   const hasActivity = useStudio((s) => !!(s.activity[id]?.current || s.activity[id]?.last));
   const exposed = useStudio((s) => exposureOf(s, id) !== undefined);
+  const marked = useStudio((s) => s.breakpointMarks.nodes[id] !== undefined);
   if (!capsule) return null;
   const running = capsule.state !== 'stopped' && capsule.state !== 'failed';
   const role = capsule.role ?? 'capsule';
@@ -69,7 +72,11 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
             <ExposedMark id={id} name={capsule.name} compact />
           </Suspense>
         ) : null}
-        <BreakpointMark id={id} name={capsule.name} compact />
+        {marked ? (
+          <Suspense fallback={null}>
+            <BreakpointMark id={id} name={capsule.name} compact />
+          </Suspense>
+        ) : null}
         {role === 'orchestrator' ? <Handle type="source" position={Position.Right} isConnectable={false} /> : null}
         <Handle type="source" id="tools" position={Position.Bottom} isConnectable={false} />
       </div>
@@ -90,7 +97,11 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
       aria-label={capsule.name}
       data-testid="capsule-node"
     >
-      <BreakpointMark id={id} name={capsule.name} />
+      {marked ? (
+        <Suspense fallback={null}>
+          <BreakpointMark id={id} name={capsule.name} />
+        </Suspense>
+      ) : null}
       {role === 'orchestrator' ? null : (
         <Handle type="target" position={Position.Left} aria-label={`Connect to ${capsule.name}`} />
       )}
@@ -165,7 +176,11 @@ function CapsuleNodeView({ id, selected }: NodeProps<CapsuleFlowNode>) {
         </Suspense>
       ) : null}
       <footer className="capsule-node-actions nodrag">
-        {running ? <OpenPausedTask id={id} name={capsule.name} /> : null}
+        {running && marked ? (
+          <Suspense fallback={null}>
+            <OpenPausedTask id={id} name={capsule.name} />
+          </Suspense>
+        ) : null}
         {running ? (
           <button
             type="button"
