@@ -1,7 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { StudioPage } from './pages/studio';
+import { cancelWhileDelegating } from './scenes/canceled-run';
 
 // A reloaded page tells a finished task's delegations as the page that watched them did, though
 // its session is idle (the reconnect reads only sessions with work in hand): the console reads
@@ -42,22 +41,7 @@ test('after a reload, a canceled run of a session still running marks its edges 
   page,
   studio,
 }) => {
-  // Slow workers, so the run is canceled while its delegations are on their way.
-  for (const name of ['researcher', 'writer']) {
-    const file = join(studio.workspace, 'capsules', `${name}.yaml`);
-    writeFileSync(file, readFileSync(file, 'utf8').replace('delay_ms: 300', 'delay_ms: 10000'));
-  }
-  await studio.core.invoke('workspace.open', { dir: studio.workspace });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const app = new StudioPage(page);
-  const canvas = app.canvas;
-  await page.goto('/');
-  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
-  const entry = await app.console.sendTo('coordinator', 'A note, then never mind');
-  await expect(canvas.inFlight('coordinator', 'writer')).toHaveAccessibleName('1 in flight', { timeout: 10_000 });
-  await entry.getByRole('button', { name: 'Cancel' }).click();
-  await expect(entry.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 20_000 });
-  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  const { app, canvas } = await cancelWhileDelegating(page, studio);
   await expect(app.stateOf('coordinator')).toHaveText('Idle', { timeout: 20_000 });
 
   await page.reload();

@@ -1,7 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { StudioPage } from './pages/studio';
+import { cancelWhileDelegating } from './scenes/canceled-run';
 
 // A reload loses nothing the canvas and the console showed: each node's Last output comes back
 // from the capsule's record (the core keeps each capsule's last task that ended), whether its
@@ -83,22 +82,7 @@ test('after Stop and a reload, a canceled run marks its edges again and its cons
   page,
   studio,
 }) => {
-  // Slow workers, so the run is canceled while its delegations are on their way.
-  for (const name of ['researcher', 'writer']) {
-    const file = join(studio.workspace, 'capsules', `${name}.yaml`);
-    writeFileSync(file, readFileSync(file, 'utf8').replace('delay_ms: 300', 'delay_ms: 10000'));
-  }
-  await studio.core.invoke('workspace.open', { dir: studio.workspace });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const app = new StudioPage(page);
-  const canvas = app.canvas;
-  await page.goto('/');
-  await app.launchAndWait(['coordinator', 'researcher', 'writer']);
-  const entry = await app.console.sendTo('coordinator', 'A note, then never mind');
-  await expect(canvas.inFlight('coordinator', 'writer')).toHaveAccessibleName('1 in flight', { timeout: 10_000 });
-  await entry.getByRole('button', { name: 'Cancel' }).click();
-  await expect(entry.getByTestId('task-state')).toHaveText('CANCELED', { timeout: 20_000 });
-  await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
+  const { app, canvas } = await cancelWhileDelegating(page, studio);
   await app.stopAll.click();
   await expect(app.stateOf('coordinator')).toHaveText('Stopped', { timeout: 20_000 });
   await expect(canvas.hopMark('coordinator', 'writer', 'canceled')).toHaveAccessibleName('1 canceled');
