@@ -25,7 +25,10 @@ describe("a capsule's last task in its record", () => {
 
     const task = await studio.core.invoke('task.send', { capsuleId: 'writer', text: 'draft it' });
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-    const expected = { taskId: task.id, state: 'TASK_STATE_COMPLETED', text: DRAFT };
+    // The session that ran it: a stopped capsule's Tasks tab reads that session's record by this id.
+    const sessionId = before.capsules.find((c) => c.id === 'writer')?.sessionId;
+    expect(sessionId).toMatch(/^ses_/);
+    const expected = { taskId: task.id, state: 'TASK_STATE_COMPLETED', text: DRAFT, sessionId };
     const view = await studio.core.invoke('formation.get', {});
     expect(view.capsules.find((c) => c.id === 'writer')?.lastTask).toEqual(expected);
     // The clients' copy (rebuilt from formation.changed and capsule.stateChanged) says the same.
@@ -56,6 +59,7 @@ describe("a capsule's last task in its record", () => {
       taskId: task.id,
       state: 'TASK_STATE_COMPLETED',
       text: 'Draft with *** inside.',
+      sessionId: writer?.sessionId,
     });
     // (The manifest's own text holds the literal value; the records of the capsule never do.)
     const s = studio;

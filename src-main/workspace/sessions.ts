@@ -160,7 +160,7 @@ export function createCapsuleSessions(deps: CapsuleSessionsDeps): CapsuleSession
         const task = session.peekTask(taskId);
         if (task) {
           // Kept before the event goes out: any capsule record sent after it names this task or a later one.
-          s.lastTask = lastTaskOf(task) ?? s.lastTask;
+          s.lastTask = lastTaskOf(task, session.id) ?? s.lastTask;
           deps.emit('task.updated', { capsuleId: id, sessionId: session.id, task });
         }
         // The session's counters settle after the event is delivered: read them a tick later,

@@ -39,3 +39,40 @@ describe('a recorded task as the Tasks tab draws it', () => {
     expect(bare.status.timestamp).toBeUndefined();
   });
 });
+
+describe("a stopped capsule's Tasks tab", () => {
+  it('reads the session its record names, by id, never a search by capsule name (another workspace may share the name)', async () => {
+    const { setCoreClient } = await import('./client');
+    const { useStudio } = await import('./index');
+    const initial = useStudio.getState();
+    const calls: { cmd: string; input: unknown }[] = [];
+    const sessionId = `ses_${'a'.repeat(32)}`;
+    setCoreClient({
+      invoke: async (cmd: string, input: unknown) => {
+        calls.push({ cmd, input });
+        if (cmd === 'sessions.get') return { tasks: [view({ id: 'tsk_9' })] };
+        throw new Error(`unexpected ${cmd}`);
+      },
+      on: () => () => undefined,
+    } as never);
+    try {
+      useStudio.setState({
+        capsules: {
+          writer: {
+            id: 'writer',
+            name: 'writer',
+            state: 'stopped',
+            lastTask: { taskId: 'tsk_9', state: 'TASK_STATE_COMPLETED', text: 'x', sessionId },
+          },
+        } as never,
+        tasks: {},
+      });
+      await useStudio.getState().loadStoppedTasks('writer');
+      expect(calls).toEqual([{ cmd: 'sessions.get', input: { sessionId } }]);
+      expect(useStudio.getState().tasks.tsk_9).toMatchObject({ capsuleId: 'writer', sessionId });
+    } finally {
+      setCoreClient(null);
+      useStudio.setState(initial, true);
+    }
+  });
+});

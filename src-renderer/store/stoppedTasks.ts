@@ -5,7 +5,7 @@ import type { TaskRecord } from './state/tasks';
 
 // A stopped capsule's Tasks tab after a reload: the page held its tasks while it watched them, and a
 // reloaded page holds none (the door that answered task.list is closed). They are read from the
-// trace store's record of the capsule's last session (sessions.get, answered from the trace index),
+// trace store's record of the session that ran the capsule's last task (sessions.get, answered from the trace index),
 // as rows of that session: what was asked, how each task ended, what it answered.
 
 /** A task of a recorded session, in the shape the Tasks tab draws (what the trace index kept of it). */
@@ -21,17 +21,14 @@ export function taskOfRecord(t: SessionTaskView, contextId?: string): Task {
   };
 }
 
-/** The capsule's last recorded session (by its name) and its tasks, oldest first; none recorded: undefined. */
-export async function lastSessionTasks(
-  capsuleId: string,
-  name: string,
-): Promise<{ sessionId: string; records: TaskRecord[] } | undefined> {
-  const { sessions } = await invoke('sessions.list', { capsule: name, limit: 20 });
-  const last = sessions.find((x) => x.capsule === name);
-  if (!last) return undefined;
-  const { tasks } = await invoke('sessions.get', { sessionId: last.id });
-  const records = [...tasks]
+/**
+ * The tasks of the session that ran the capsule's last task (the capsule's record names it), oldest
+ * first. Read by its id, never by the capsule's name: the records hold every workspace's sessions,
+ * and another workspace may have a capsule of the same name.
+ */
+export async function lastSessionTasks(capsuleId: string, sessionId: string): Promise<TaskRecord[]> {
+  const { tasks } = await invoke('sessions.get', { sessionId });
+  return [...tasks]
     .sort((a, b) => a.ord - b.ord)
-    .map((t): TaskRecord => ({ capsuleId, sessionId: last.id, task: taskOfRecord(t) }));
-  return { sessionId: last.id, records };
+    .map((t): TaskRecord => ({ capsuleId, sessionId, task: taskOfRecord(t) }));
 }

@@ -75,16 +75,18 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
       }
     },
     async loadStoppedTasks(capsuleId) {
-      const name = get().capsules[capsuleId]?.name;
-      if (!name) return;
+      // The session that ran the capsule's last task, as the core's record of the capsule names it
+      // (kept while this Studio runs): none known, the tab says there are no tasks.
+      const sessionId = get().capsules[capsuleId]?.lastTask?.sessionId;
+      if (!sessionId) return;
       try {
         // Loaded with the first stopped capsule's Tasks tab, not with the window.
         const { lastSessionTasks } = await import('./stoppedTasks');
-        const last = await lastSessionTasks(capsuleId, name);
-        if (!last || get().capsules[capsuleId]?.sessionId) return; // launched meanwhile: its door answers
+        const records = await lastSessionTasks(capsuleId, sessionId);
+        if (get().capsules[capsuleId]?.sessionId) return; // launched meanwhile: its door answers
         set((s) => {
           const tasks = { ...s.tasks };
-          for (const r of last.records) tasks[r.task.id] ??= r;
+          for (const r of records) tasks[r.task.id] ??= r;
           return { tasks };
         });
       } catch {

@@ -14,13 +14,16 @@ export interface LastTaskView {
   taskId: string;
   state: TaskState;
   text: string;
+  /** The session that ran it (the core sets it): a stopped capsule's Tasks tab reads that session's record. */
+  sessionId?: string;
 }
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** A task's last output when it has one (it ended, or waits for input), else undefined. */
-export function lastTaskOf(task: Task): LastTaskView | undefined {
+export function lastTaskOf(task: Task, sessionId?: string): LastTaskView | undefined {
   const state = task.status.state;
   if (!isTerminal(state) && state !== 'TASK_STATE_INPUT_REQUIRED') return undefined;
-  return { taskId: task.id, state, text: cut(answerText(task), LAST_OUTPUT_CHARS) };
+  const text = cut(answerText(task), LAST_OUTPUT_CHARS);
+  return sessionId ? { taskId: task.id, state, text, sessionId } : { taskId: task.id, state, text };
 }
